@@ -1,0 +1,207 @@
+//! Opaque pagination cursors: base64url (no padding) of a CBOR document.
+//!
+//! A cursor records which facet, index and partition it belongs to, so that a cursor from
+//! another query is refused with a typed error instead of silently returning the wrong page.
+
+use std::collections::{BTreeMap, HashMap};
+
+use aws_sdk_dynamodb::primitives::Blob;
+use aws_sdk_dynamodb::types::AttributeValue;
+use base64::engine::general_purpose::URL_SAFE_NO_PAD;
+use base64::Engine as _;
+use serde::{Deserialize, Serialize};
+
+use crate::facet::Item;
+
+/// Current cursor format version.
+const VERSION: u8 = 1;
+
+/// Why a cursor was refused.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum CursorError {
+    /// The text is not a cursor this library wrote (bad base64, bad CBOR, unknown version).
+    #[error("malformed cursor: {0}")]
+    Malformed(String),
+    /// The cursor was written by a different query (another facet, index or partition).
+    #[error("the cursor belongs to another query (it was made for {found}, this query is {expected})")]
+    Foreign {
+        /// What this query is.
+        expected: String,
+        /// What the cursor was made for.
+        found: String,
+    },
+    /// A key attribute in the page's last key has a type a cursor cannot hold.
+    #[error("key attribute `{0}` has a type that cannot be stored in a cursor")]
+    UnsupportedKey(String),
+}
+
+/// A key attribute value inside a cursor.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+enum CursorValue {
+    #[serde(rename = "s")]
+    S(String),
+    #[serde(rename = "n")]
+    N(String),
+    #[serde(rename = "b")]
+    B(#[serde(with = "serde_bytes_vec")] Vec<u8>),
+}
+
+mod serde_bytes_vec {
+    use serde::{Deserialize, Deserializer, Serializer};
+
+    pub fn serialize<S: Serializer>(v: &[u8], s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_bytes(v)
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Vec<u8>, D::Error> {
+        let bytes: ciborium::value::Value = Deserialize::deserialize(d)?;
+        match bytes {
+            ciborium::value::Value::Bytes(b) => Ok(b),
+            _ => Err(serde::de::Error::custom("expected a byte string")),
+        }
+    }
+}
+
+/// Which query a cursor belongs to.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CursorScope {
+    /// The facet name.
+    #[serde(rename = "f")]
+    pub facet: String,
+    /// The index name (`None` for the base table).
+    #[serde(rename = "i")]
+    pub index: Option<String>,
+    /// The partition key value queried.
+    #[serde(rename = "p")]
+    pub partition: String,
+}
+
+impl std::fmt::Display for CursorScope {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "facet `{}`, {}, partition {:?}",
+            self.facet,
+            self.index.as_deref().unwrap_or("base table"),
+            self.partition
+        )
+    }
+}
+
+#[derive(Debug, Serialize, Deserialize)]
+struct CursorDoc {
+    #[serde(rename = "v")]
+    version: u8,
+    #[serde(flatten)]
+    scope: CursorScope,
+    #[serde(rename = "k")]
+    key: BTreeMap<String, CursorValue>,
+}
+
+/// Encode the last key of a page as a cursor for `scope`.
+pub fn encode_cursor(scope: &CursorScope, last_key: &Item) -> Result<String, CursorError> {
+    let mut key = BTreeMap::new();
+    for (name, value) in last_key {
+        let v = match value {
+            AttributeValue::S(s) => CursorValue::S(s.clone()),
+            AttributeValue::N(n) => CursorValue::N(n.clone()),
+            AttributeValue::B(b) => CursorValue::B(b.as_ref().to_vec()),
+            _ => return Err(CursorError::UnsupportedKey(name.clone())),
+        };
+        key.insert(name.clone(), v);
+    }
+    let doc = CursorDoc {
+        version: VERSION,
+        scope: scope.clone(),
+        key,
+    };
+    let mut bytes = Vec::with_capacity(128);
+    ciborium::into_writer(&doc, &mut bytes)
+        .map_err(|e| CursorError::Malformed(format!("cannot encode: {e}")))?;
+    Ok(URL_SAFE_NO_PAD.encode(bytes))
+}
+
+/// Decode a cursor made for `scope` back to the exclusive start key of the next page.
+pub fn decode_cursor(scope: &CursorScope, cursor: &str) -> Result<Item, CursorError> {
+    let bytes = URL_SAFE_NO_PAD
+        .decode(cursor.trim())
+        .map_err(|e| CursorError::Malformed(format!("not base64url: {e}")))?;
+    let doc: CursorDoc = ciborium::from_reader(bytes.as_slice())
+        .map_err(|e| CursorError::Malformed(format!("not a cursor document: {e}")))?;
+    if doc.version != VERSION {
+        return Err(CursorError::Malformed(format!(
+            "unsupported cursor version {}",
+            doc.version
+        )));
+    }
+    if &doc.scope != scope {
+        return Err(CursorError::Foreign {
+            expected: scope.to_string(),
+            found: doc.scope.to_string(),
+        });
+    }
+    if doc.key.is_empty() {
+        return Err(CursorError::Malformed("the cursor holds no key".into()));
+    }
+    let mut key = HashMap::with_capacity(doc.key.len());
+    for (name, value) in doc.key {
+        let v = match value {
+            CursorValue::S(s) => AttributeValue::S(s),
+            CursorValue::N(n) => AttributeValue::N(n),
+            CursorValue::B(b) => AttributeValue::B(Blob::new(b)),
+        };
+        key.insert(name, v);
+    }
+    Ok(key)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn scope() -> CursorScope {
+        CursorScope {
+            facet: "TASK".into(),
+            index: Some("GSI1".into()),
+            partition: "#TEAM_a".into(),
+        }
+    }
+
+    #[test]
+    fn round_trip() {
+        let mut key = Item::new();
+        key.insert("PK".into(), AttributeValue::S("#TEAM_a".into()));
+        key.insert("SK".into(), AttributeValue::S("#TASK_1".into()));
+        key.insert("N".into(), AttributeValue::N("12".into()));
+        key.insert("B".into(), AttributeValue::B(Blob::new(vec![0, 1, 2])));
+        let c = encode_cursor(&scope(), &key).unwrap();
+        assert!(c
+            .chars()
+            .all(|ch| ch.is_ascii_alphanumeric() || ch == '-' || ch == '_'));
+        assert_eq!(decode_cursor(&scope(), &c).unwrap(), key);
+    }
+
+    #[test]
+    fn malformed_and_foreign_are_typed_errors() {
+        assert!(matches!(
+            decode_cursor(&scope(), "not a cursor!"),
+            Err(CursorError::Malformed(_))
+        ));
+        assert!(matches!(
+            decode_cursor(&scope(), "AAAA"),
+            Err(CursorError::Malformed(_))
+        ));
+        let mut key = Item::new();
+        key.insert("PK".into(), AttributeValue::S("x".into()));
+        let c = encode_cursor(&scope(), &key).unwrap();
+        let other = CursorScope {
+            partition: "#TEAM_b".into(),
+            ..scope()
+        };
+        assert!(matches!(
+            decode_cursor(&other, &c),
+            Err(CursorError::Foreign { .. })
+        ));
+    }
+}

@@ -1,0 +1,269 @@
+//! The [`Facet`] trait, implemented by `#[derive(Facet)]`, and item conversion.
+
+use std::collections::HashMap;
+use std::fmt;
+use std::marker::PhantomData;
+
+use aws_sdk_dynamodb::types::AttributeValue;
+use serde::de::DeserializeOwned;
+use serde::Serialize;
+
+use crate::key::KeyError;
+use crate::schema::{FacetSchema, FACET_ATTRIBUTE, TTL_ATTRIBUTE};
+
+/// A DynamoDB item: attribute name to value.
+pub type Item = HashMap<String, AttributeValue>;
+
+/// A record type stored in the single table. Implement it with `#[derive(Facet)]`.
+pub trait Facet: Serialize + DeserializeOwned + Send + Sync + Sized + 'static {
+    /// The static description of the facet's keys and indexes.
+    const SCHEMA: &'static FacetSchema;
+
+    /// Run the validator before every write too (`#[facet(validate_on_write)]`).
+    const VALIDATE_ON_WRITE: bool = false;
+
+    /// This record's base-table key.
+    fn primary_key(&self) -> Result<Key<Self>, KeyError>;
+
+    /// Insert this record's index key attributes (`GSInPK`, `GSInSK`) into `item`.
+    fn write_index_keys(&self, item: &mut Item) -> Result<(), KeyError>;
+
+    /// The `#[ttl]` field as epoch seconds, when set.
+    fn ttl_seconds(&self) -> Option<i64>;
+
+    /// The facet's validator (`#[facet(validator = path)]`); runs on every record read.
+    fn validate(&self) -> Result<(), String> {
+        Ok(())
+    }
+}
+
+/// The base-table key of one record of facet `F`: the `PK` and `SK` strings.
+pub struct Key<F> {
+    pk: String,
+    sk: String,
+    _facet: PhantomData<fn() -> F>,
+}
+
+impl<F> Key<F> {
+    /// A key from its `PK` and `SK` strings, as built by the facet's key builder.
+    pub fn from_parts(pk: String, sk: String) -> Self {
+        Key {
+            pk,
+            sk,
+            _facet: PhantomData,
+        }
+    }
+
+    /// The partition key string.
+    pub fn pk(&self) -> &str {
+        &self.pk
+    }
+
+    /// The sort key string.
+    pub fn sk(&self) -> &str {
+        &self.sk
+    }
+
+    /// The key as a DynamoDB key map (`PK`, `SK`).
+    pub fn to_item(&self) -> Item {
+        let mut item = HashMap::with_capacity(2);
+        item.insert(crate::schema::PK.to_owned(), AttributeValue::S(self.pk.clone()));
+        item.insert(crate::schema::SK.to_owned(), AttributeValue::S(self.sk.clone()));
+        item
+    }
+}
+
+impl<F> Clone for Key<F> {
+    fn clone(&self) -> Self {
+        Key::from_parts(self.pk.clone(), self.sk.clone())
+    }
+}
+
+impl<F> PartialEq for Key<F> {
+    fn eq(&self, other: &Self) -> bool {
+        self.pk == other.pk && self.sk == other.sk
+    }
+}
+
+impl<F> Eq for Key<F> {}
+
+impl<F> std::hash::Hash for Key<F> {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        self.pk.hash(state);
+        self.sk.hash(state);
+    }
+}
+
+impl<F> fmt::Debug for Key<F> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Key")
+            .field("pk", &self.pk)
+            .field("sk", &self.sk)
+            .finish()
+    }
+}
+
+/// Why a record could not be turned into an item or back.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum ItemError {
+    /// The record's key could not be built.
+    #[error("cannot build the key of a `{facet}` record: {source}")]
+    Key {
+        /// The facet name.
+        facet: &'static str,
+        /// The key error.
+        #[source]
+        source: KeyError,
+    },
+    /// serde_dynamo could not serialize the record.
+    #[error("cannot serialize a `{facet}` record: {source}")]
+    Serialize {
+        /// The facet name.
+        facet: &'static str,
+        /// The serde_dynamo error.
+        #[source]
+        source: serde_dynamo::Error,
+    },
+    /// The stored item does not deserialize into the facet's type.
+    #[error("a stored item is not a valid `{facet}` record: {source}")]
+    Deserialize {
+        /// The facet name.
+        facet: &'static str,
+        /// The serde_dynamo error.
+        #[source]
+        source: serde_dynamo::Error,
+    },
+    /// The facet's validator rejected the record.
+    #[error("a `{facet}` record failed validation: {message}")]
+    Validation {
+        /// The facet name.
+        facet: &'static str,
+        /// The validator's message.
+        message: String,
+    },
+    /// The stored item belongs to another facet.
+    #[error("expected a `{expected}` item, found a `{found}` item")]
+    WrongFacet {
+        /// The facet asked for.
+        expected: &'static str,
+        /// The `facet` attribute of the item.
+        found: String,
+    },
+}
+
+/// Convert a record to the item stored in the table: its serde attributes plus `PK`, `SK`,
+/// the index key attributes, `facet` and, when set, `ttl` (epoch seconds).
+///
+/// Top-level `null` attributes (from `None` fields) are left out, as Faceteer leaves out
+/// `undefined` ones; reading the item back gives `None` again.
+pub fn to_item<F: Facet>(record: &F) -> Result<Item, ItemError> {
+    let facet = F::SCHEMA.name;
+    if F::VALIDATE_ON_WRITE {
+        record
+            .validate()
+            .map_err(|message| ItemError::Validation { facet, message })?;
+    }
+    let key = record
+        .primary_key()
+        .map_err(|source| ItemError::Key { facet, source })?;
+    let mut item: Item =
+        serde_dynamo::to_item(record).map_err(|source| ItemError::Serialize { facet, source })?;
+    item.retain(|_, v| !matches!(v, AttributeValue::Null(true)));
+    item.insert(crate::schema::PK.to_owned(), AttributeValue::S(key.pk));
+    item.insert(crate::schema::SK.to_owned(), AttributeValue::S(key.sk));
+    record
+        .write_index_keys(&mut item)
+        .map_err(|source| ItemError::Key { facet, source })?;
+    item.insert(
+        FACET_ATTRIBUTE.to_owned(),
+        AttributeValue::S(facet.to_owned()),
+    );
+    if let Some(ttl) = record.ttl_seconds() {
+        item.insert(TTL_ATTRIBUTE.to_owned(), AttributeValue::N(ttl.to_string()));
+    }
+    Ok(item)
+}
+
+/// Convert a stored item back to a record and run the facet's validator.
+///
+/// The key attributes, `facet` and `ttl` are removed before deserializing, so facets may use
+/// `#[serde(deny_unknown_fields)]`. An item whose `facet` attribute names another facet is
+/// refused with [`ItemError::WrongFacet`].
+pub fn from_item<F: Facet>(mut item: Item) -> Result<F, ItemError> {
+    let schema = F::SCHEMA;
+    if let Some(found) = item.remove(FACET_ATTRIBUTE) {
+        match found {
+            AttributeValue::S(name) if name == schema.name => {}
+            other => {
+                return Err(ItemError::WrongFacet {
+                    expected: schema.name,
+                    found: match other {
+                        AttributeValue::S(s) => s,
+                        v => format!("{v:?}"),
+                    },
+                })
+            }
+        }
+    }
+    for attribute in schema.key_attributes() {
+        item.remove(attribute);
+    }
+    if schema.ttl_field.is_some() {
+        item.remove(TTL_ATTRIBUTE);
+    }
+    let record: F = serde_dynamo::from_item(item).map_err(|source| ItemError::Deserialize {
+        facet: schema.name,
+        source,
+    })?;
+    record.validate().map_err(|message| ItemError::Validation {
+        facet: schema.name,
+        message,
+    })?;
+    Ok(record)
+}
+
+/// A `#[ttl]` field's value: a time or an integer of epoch seconds.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` cannot be a `#[ttl]` field",
+    label = "not a time or an integer",
+    note = "a `#[ttl]` field holds epoch seconds: use `DateTime<Utc>`, `SystemTime`, an integer, \
+            or an `Option` of one of those"
+)]
+pub trait TtlValue {
+    /// The value as epoch seconds (`None` when absent).
+    fn ttl_seconds(&self) -> Option<i64>;
+}
+
+macro_rules! int_ttl {
+    ($($t:ty),*) => {$(
+        impl TtlValue for $t {
+            fn ttl_seconds(&self) -> Option<i64> {
+                i64::try_from(*self).ok()
+            }
+        }
+    )*};
+}
+int_ttl!(u8, u16, u32, u64, usize, i8, i16, i32, i64, isize);
+
+impl<T: TtlValue> TtlValue for Option<T> {
+    fn ttl_seconds(&self) -> Option<i64> {
+        self.as_ref().and_then(TtlValue::ttl_seconds)
+    }
+}
+
+impl TtlValue for std::time::SystemTime {
+    fn ttl_seconds(&self) -> Option<i64> {
+        match self.duration_since(std::time::UNIX_EPOCH) {
+            Ok(d) => i64::try_from(d.as_secs()).ok(),
+            Err(e) => i64::try_from(e.duration().as_secs()).ok().map(|s| -s),
+        }
+    }
+}
+
+#[cfg(feature = "chrono")]
+impl TtlValue for chrono::DateTime<chrono::Utc> {
+    fn ttl_seconds(&self) -> Option<i64> {
+        Some(self.timestamp())
+    }
+}

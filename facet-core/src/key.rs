@@ -1,0 +1,418 @@
+//! Composite key encoding.
+//!
+//! A key string is the prefix, then (when the key is sharded) the shard id, then each key
+//! field's value, joined by the facet's delimiter (`_` by default). This is byte-compatible
+//! with `@faceteer/facet`:
+//!
+//! * strings as they are, integers in decimal, booleans as `true` / `false`;
+//! * timestamps as ISO-8601 UTC with milliseconds (`2024-01-01T00:00:00.000Z`);
+//! * an absent optional field contributes nothing (not even a delimiter).
+//!
+//! Going beyond Faceteer: a value that contains the delimiter in a non-final position could
+//! make two different records share one key (`a_b` + `c` and `a` + `b_c` both give `a_b_c`),
+//! so one silently overwrites the other. [`KeyWriter`] refuses such values with
+//! [`KeyError::DelimiterInValue`].
+
+use std::borrow::Cow;
+use std::fmt::Write as _;
+
+/// Why a key could not be built.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum KeyError {
+    /// A key value that is followed by another key value contains the delimiter, so the key
+    /// would be ambiguous and two records could overwrite each other.
+    #[error(
+        "the value {value:?} of key field `{field}` contains the key delimiter {delimiter:?}; \
+         it is followed by another key value, so the key would be ambiguous \
+         (move the field last in the key, or choose another delimiter)"
+    )]
+    DelimiterInValue {
+        /// The Rust field name.
+        field: &'static str,
+        /// The offending value.
+        value: String,
+        /// The facet's delimiter.
+        delimiter: &'static str,
+    },
+    /// A shard id outside `0..count` was asked for.
+    #[error("shard {shard} is out of range: the key has {count} shards (0..{count})")]
+    ShardOutOfRange {
+        /// The shard asked for.
+        shard: u32,
+        /// The key's shard count.
+        count: u32,
+    },
+    /// The partition is sharded and the operation needs one shard chosen.
+    #[error(
+        "the partition key `{attribute}` is sharded over {count} shards; \
+         choose one with `.shard(n)`"
+    )]
+    ShardRequired {
+        /// The key attribute (`PK`, `GSI1PK`, …).
+        attribute: &'static str,
+        /// The shard count.
+        count: u32,
+    },
+    /// A value could not be rendered as key text (for example an enum variant with data).
+    #[error("the value of key field `{field}` cannot be used in a key: {reason}")]
+    Unrepresentable {
+        /// The Rust field name.
+        field: &'static str,
+        /// Why.
+        reason: String,
+    },
+}
+
+/// A value that can stand in a composite key.
+///
+/// Implemented for strings, integers, booleans, `chrono::DateTime<Utc>` (feature `chrono`),
+/// [`Sortable`] integers, references and `Option`s of those (`None` contributes nothing).
+/// For a unit-only enum, derive it with `#[derive(KeyPart)]`, which uses the enum's serde name.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` cannot be used as a key value",
+    label = "not a key value",
+    note = "key values are strings, integers, booleans, `DateTime<Utc>`, `Sortable<integer>` \
+            or `Option`s of those; for a unit-only enum add `#[derive(faceteer::KeyPart)]`"
+)]
+pub trait KeyPart {
+    /// Append this value's key text to `out`.
+    fn write_key(&self, out: &mut String) -> Result<(), String>;
+    /// `false` for an absent optional value, which contributes nothing to the key.
+    fn is_present(&self) -> bool {
+        true
+    }
+}
+
+impl KeyPart for str {
+    fn write_key(&self, out: &mut String) -> Result<(), String> {
+        out.push_str(self);
+        Ok(())
+    }
+}
+
+impl KeyPart for String {
+    fn write_key(&self, out: &mut String) -> Result<(), String> {
+        out.push_str(self);
+        Ok(())
+    }
+}
+
+impl KeyPart for Cow<'_, str> {
+    fn write_key(&self, out: &mut String) -> Result<(), String> {
+        out.push_str(self);
+        Ok(())
+    }
+}
+
+impl KeyPart for bool {
+    fn write_key(&self, out: &mut String) -> Result<(), String> {
+        out.push_str(if *self { "true" } else { "false" });
+        Ok(())
+    }
+}
+
+macro_rules! int_key_part {
+    ($($t:ty),*) => {$(
+        impl KeyPart for $t {
+            fn write_key(&self, out: &mut String) -> Result<(), String> {
+                write!(out, "{}", self).map_err(|e| e.to_string())
+            }
+        }
+    )*};
+}
+int_key_part!(u8, u16, u32, u64, u128, usize, i8, i16, i32, i64, i128, isize);
+
+impl<T: KeyPart + ?Sized> KeyPart for &T {
+    fn write_key(&self, out: &mut String) -> Result<(), String> {
+        (**self).write_key(out)
+    }
+    fn is_present(&self) -> bool {
+        (**self).is_present()
+    }
+}
+
+impl<T: KeyPart + ?Sized> KeyPart for Box<T> {
+    fn write_key(&self, out: &mut String) -> Result<(), String> {
+        (**self).write_key(out)
+    }
+    fn is_present(&self) -> bool {
+        (**self).is_present()
+    }
+}
+
+impl<T: KeyPart> KeyPart for Option<T> {
+    fn write_key(&self, out: &mut String) -> Result<(), String> {
+        match self {
+            Some(v) => v.write_key(out),
+            None => Ok(()),
+        }
+    }
+    fn is_present(&self) -> bool {
+        self.as_ref().is_some_and(KeyPart::is_present)
+    }
+}
+
+#[cfg(feature = "chrono")]
+impl KeyPart for chrono::DateTime<chrono::Utc> {
+    fn write_key(&self, out: &mut String) -> Result<(), String> {
+        write!(out, "{}", self.format("%Y-%m-%dT%H:%M:%S%.3fZ")).map_err(|e| e.to_string())
+    }
+}
+
+/// An integer rendered so that string order equals numeric order.
+///
+/// Plain decimal keys sort as strings (`"9"` after `"42"`). Mark a key field
+/// `#[sk(sortable)]` (or wrap a value in `Sortable`) to encode it as a fixed-width decimal:
+/// unsigned integers are zero-padded to the width of their type's maximum, signed integers
+/// are offset by the type's minimum first, so negative values sort before positive ones.
+/// This encoding is not produced by Faceteer; use it for new facets only.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Default)]
+pub struct Sortable<T>(pub T);
+
+macro_rules! sortable_unsigned {
+    ($($t:ty => $w:expr),*) => {$(
+        impl KeyPart for Sortable<$t> {
+            fn write_key(&self, out: &mut String) -> Result<(), String> {
+                write!(out, "{:0width$}", self.0, width = $w).map_err(|e| e.to_string())
+            }
+        }
+    )*};
+}
+sortable_unsigned!(u8 => 3, u16 => 5, u32 => 10, u64 => 20, usize => 20);
+
+macro_rules! sortable_signed {
+    ($($t:ty => $u:ty, $w:expr),*) => {$(
+        impl KeyPart for Sortable<$t> {
+            fn write_key(&self, out: &mut String) -> Result<(), String> {
+                // Shift into the unsigned range: MIN → 0, 0 → 2^(n-1), MAX → 2^n - 1.
+                let shifted = (self.0 as $u) ^ (1 << (<$u>::BITS - 1));
+                write!(out, "{:0width$}", shifted, width = $w).map_err(|e| e.to_string())
+            }
+        }
+    )*};
+}
+sortable_signed!(i8 => u8, 3, i16 => u16, 5, i32 => u32, 10, i64 => u64, 20, isize => usize, 20);
+
+impl<T> KeyPart for Sortable<Option<T>>
+where
+    Sortable<T>: KeyPart,
+    T: Copy,
+{
+    fn write_key(&self, out: &mut String) -> Result<(), String> {
+        match self.0 {
+            Some(v) => Sortable(v).write_key(out),
+            None => Ok(()),
+        }
+    }
+    fn is_present(&self) -> bool {
+        self.0.is_some()
+    }
+}
+
+impl<T> KeyPart for Sortable<&T>
+where
+    Sortable<T>: KeyPart,
+    T: Copy,
+{
+    fn write_key(&self, out: &mut String) -> Result<(), String> {
+        Sortable(*self.0).write_key(out)
+    }
+    fn is_present(&self) -> bool {
+        Sortable(*self.0).is_present()
+    }
+}
+
+/// A value accepted where a key field of type `T` is expected (key builders, queries).
+///
+/// `String` fields accept `&str`, `String` and `&String`; `sortable` integer fields accept
+/// the plain integer; every other key type accepts itself and a reference to itself.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` cannot be used as the value of a `{T}` key field",
+    label = "expected a value for a `{T}` key field",
+    note = "pass a `{T}` (or a reference to one)"
+)]
+pub trait KeyArg<T: ?Sized> {
+    /// Call `f` with the value as a key part.
+    fn with_key_part<R>(&self, f: impl FnOnce(&dyn KeyPart) -> R) -> R;
+}
+
+impl<T: KeyPart> KeyArg<T> for T {
+    fn with_key_part<R>(&self, f: impl FnOnce(&dyn KeyPart) -> R) -> R {
+        f(self)
+    }
+}
+
+impl<T: KeyPart> KeyArg<T> for &T {
+    fn with_key_part<R>(&self, f: impl FnOnce(&dyn KeyPart) -> R) -> R {
+        f(*self)
+    }
+}
+
+impl KeyArg<String> for &str {
+    fn with_key_part<R>(&self, f: impl FnOnce(&dyn KeyPart) -> R) -> R {
+        f(self)
+    }
+}
+
+impl KeyArg<String> for Cow<'_, str> {
+    fn with_key_part<R>(&self, f: impl FnOnce(&dyn KeyPart) -> R) -> R {
+        f(self)
+    }
+}
+
+macro_rules! sortable_arg {
+    ($($t:ty),*) => {$(
+        impl KeyArg<Sortable<$t>> for $t {
+            fn with_key_part<R>(&self, f: impl FnOnce(&dyn KeyPart) -> R) -> R {
+                f(&Sortable(*self))
+            }
+        }
+        impl KeyArg<Sortable<$t>> for &$t {
+            fn with_key_part<R>(&self, f: impl FnOnce(&dyn KeyPart) -> R) -> R {
+                f(&Sortable(**self))
+            }
+        }
+    )*};
+}
+sortable_arg!(u8, u16, u32, u64, usize, i8, i16, i32, i64, isize);
+
+/// Builds one composite key string, checking values for the delimiter.
+#[derive(Debug)]
+pub struct KeyWriter {
+    buf: String,
+    delimiter: &'static str,
+    /// A value that contains the delimiter: an error if any value follows it.
+    pending: Option<(&'static str, String)>,
+    error: Option<KeyError>,
+}
+
+impl KeyWriter {
+    /// Start a key with its prefix.
+    pub fn new(prefix: &str, delimiter: &'static str) -> Self {
+        let mut buf = String::with_capacity(prefix.len() + 48);
+        buf.push_str(prefix);
+        KeyWriter {
+            buf,
+            delimiter,
+            pending: None,
+            error: None,
+        }
+    }
+
+    /// Append a shard id segment.
+    pub fn shard(&mut self, shard_id: &str) -> &mut Self {
+        self.buf.push_str(self.delimiter);
+        self.buf.push_str(shard_id);
+        self
+    }
+
+    /// Append one key field's value (nothing when it is absent).
+    pub fn part(&mut self, field: &'static str, value: &(impl KeyPart + ?Sized)) -> &mut Self {
+        if self.error.is_some() || !value.is_present() {
+            return self;
+        }
+        if let Some((field, value)) = self.pending.take() {
+            self.error = Some(KeyError::DelimiterInValue {
+                field,
+                value,
+                delimiter: self.delimiter,
+            });
+            return self;
+        }
+        self.buf.push_str(self.delimiter);
+        let start = self.buf.len();
+        if let Err(reason) = value.write_key(&mut self.buf) {
+            self.error = Some(KeyError::Unrepresentable { field, reason });
+            return self;
+        }
+        let written = &self.buf[start..];
+        if !self.delimiter.is_empty() && written.contains(self.delimiter) {
+            self.pending = Some((field, written.to_owned()));
+        }
+        self
+    }
+
+    /// Append a key argument's value.
+    pub fn arg<T: ?Sized>(&mut self, field: &'static str, value: &impl KeyArg<T>) -> &mut Self {
+        value.with_key_part(|part| self.part(field, part));
+        self
+    }
+
+    /// The finished key.
+    pub fn finish(self) -> Result<String, KeyError> {
+        match self.error {
+            Some(e) => Err(e),
+            None => Ok(self.buf),
+        }
+    }
+}
+
+/// Render one key value to its key text (used for shard inputs).
+pub fn key_text(field: &'static str, value: &(impl KeyPart + ?Sized)) -> Result<String, KeyError> {
+    let mut out = String::new();
+    value
+        .write_key(&mut out)
+        .map_err(|reason| KeyError::Unrepresentable { field, reason })?;
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn joins_prefix_and_values() {
+        let mut w = KeyWriter::new("#TASK", "_");
+        w.part("a", "x").part("b", &42u32).part("c", &true);
+        assert_eq!(w.finish().unwrap(), "#TASK_x_42_true");
+    }
+
+    #[test]
+    fn absent_optional_contributes_nothing() {
+        let mut w = KeyWriter::new("#P", "_");
+        w.part("a", &None::<String>).part("b", "v");
+        assert_eq!(w.finish().unwrap(), "#P_v");
+    }
+
+    #[test]
+    fn delimiter_in_final_value_is_allowed() {
+        let mut w = KeyWriter::new("#P", "_");
+        w.part("a", "x").part("b", "y_z");
+        assert_eq!(w.finish().unwrap(), "#P_x_y_z");
+    }
+
+    #[test]
+    fn delimiter_in_non_final_value_is_an_error() {
+        let mut w = KeyWriter::new("#P", "_");
+        w.part("a", "x_y").part("b", "z");
+        let err = w.finish().unwrap_err();
+        assert!(matches!(err, KeyError::DelimiterInValue { field: "a", .. }));
+        assert!(err.to_string().contains("x_y"));
+    }
+
+    #[test]
+    fn sortable_integers_sort_as_strings() {
+        let mut values = vec![-5i64, 42, 9, 0, i64::MIN, i64::MAX, -42];
+        let mut keys: Vec<String> = values
+            .iter()
+            .map(|v| key_text("v", &Sortable(*v)).unwrap())
+            .collect();
+        values.sort();
+        keys.sort();
+        let sorted: Vec<String> = values
+            .iter()
+            .map(|v| key_text("v", &Sortable(*v)).unwrap())
+            .collect();
+        assert_eq!(keys, sorted);
+        assert_eq!(key_text("v", &Sortable(9u64)).unwrap(), "00000000000000000009");
+    }
+
+    #[cfg(feature = "chrono")]
+    #[test]
+    fn timestamps_use_iso_millis() {
+        use chrono::TimeZone;
+        let t = chrono::Utc.with_ymd_and_hms(2024, 1, 1, 0, 0, 0).unwrap();
+        assert_eq!(key_text("t", &t).unwrap(), "2024-01-01T00:00:00.000Z");
+    }
+}

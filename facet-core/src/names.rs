@@ -1,0 +1,83 @@
+//! Placeholder allocation for DynamoDB expressions.
+//!
+//! Every attribute name and value in an expression is passed through
+//! `ExpressionAttributeNames` / `ExpressionAttributeValues`, so no field name or value is
+//! ever spliced into expression text.
+
+use std::collections::HashMap;
+
+use aws_sdk_dynamodb::types::AttributeValue;
+
+/// Names and values referenced by one request's expressions.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Placeholders {
+    names: HashMap<String, String>,
+    values: HashMap<String, AttributeValue>,
+    name_by_attribute: HashMap<String, String>,
+}
+
+impl Placeholders {
+    /// No placeholders yet.
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// The `#nN` placeholder for attribute `name` (one per distinct name).
+    pub fn name(&mut self, name: &str) -> String {
+        if let Some(p) = self.name_by_attribute.get(name) {
+            return p.clone();
+        }
+        let p = format!("#n{}", self.name_by_attribute.len());
+        self.name_by_attribute.insert(name.to_owned(), p.clone());
+        self.names.insert(p.clone(), name.to_owned());
+        p
+    }
+
+    /// A fresh `:vN` placeholder holding `value`.
+    pub fn value(&mut self, value: AttributeValue) -> String {
+        let p = format!(":v{}", self.values.len());
+        self.values.insert(p.clone(), value);
+        p
+    }
+
+    /// The `ExpressionAttributeNames` map (`None` when empty, as DynamoDB requires).
+    pub fn names(&self) -> Option<HashMap<String, String>> {
+        (!self.names.is_empty()).then(|| self.names.clone())
+    }
+
+    /// The `ExpressionAttributeValues` map (`None` when empty, as DynamoDB requires).
+    pub fn values(&self) -> Option<HashMap<String, AttributeValue>> {
+        (!self.values.is_empty()).then(|| self.values.clone())
+    }
+
+    /// Split into (names, values), each `None` when empty.
+    #[allow(clippy::type_complexity)]
+    pub fn into_parts(
+        self,
+    ) -> (
+        Option<HashMap<String, String>>,
+        Option<HashMap<String, AttributeValue>>,
+    ) {
+        let names = (!self.names.is_empty()).then_some(self.names);
+        let values = (!self.values.is_empty()).then_some(self.values);
+        (names, values)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_are_shared_values_are_not() {
+        let mut p = Placeholders::new();
+        assert_eq!(p.name("PK"), "#n0");
+        assert_eq!(p.name("SK"), "#n1");
+        assert_eq!(p.name("PK"), "#n0");
+        assert_eq!(p.value(AttributeValue::S("a".into())), ":v0");
+        assert_eq!(p.value(AttributeValue::S("a".into())), ":v1");
+        let (names, values) = p.into_parts();
+        assert_eq!(names.unwrap().len(), 2);
+        assert_eq!(values.unwrap().len(), 2);
+    }
+}

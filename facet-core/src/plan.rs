@@ -1,0 +1,316 @@
+//! Plans: plain data describing each DynamoDB request, renderable to SDK inputs.
+//!
+//! The runtime crate executes plans; tests can build and inspect them without a server.
+
+use aws_sdk_dynamodb::operation::delete_item::DeleteItemInput;
+use aws_sdk_dynamodb::operation::get_item::GetItemInput;
+use aws_sdk_dynamodb::operation::put_item::PutItemInput;
+use aws_sdk_dynamodb::operation::query::QueryInput;
+use aws_sdk_dynamodb::types::AttributeValue;
+
+use crate::facet::Item;
+use crate::names::Placeholders;
+
+/// The largest code point: an upper bound for every string that starts with a given prefix
+/// (short of strings containing U+10FFFF itself right after the prefix).
+const MAX_CHAR: char = '\u{10FFFF}';
+
+/// The sort-key condition of a query, on fully rendered key strings.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum SortCondition {
+    /// Every item of the facet in the partition.
+    List,
+    /// `SK = value`.
+    Equals(String),
+    /// `SK > value` (within the facet).
+    GreaterThan(String),
+    /// `SK >= value` (within the facet).
+    GreaterThanOrEqual(String),
+    /// `SK < value` (within the facet).
+    LessThan(String),
+    /// `SK <= value` (within the facet).
+    LessThanOrEqual(String),
+    /// `begins_with(SK, value)`.
+    BeginsWith(String),
+    /// `SK BETWEEN start AND end` (inclusive).
+    Between(String, String),
+}
+
+/// A planned Query request.
+#[derive(Debug, Clone, PartialEq)]
+pub struct QueryPlan {
+    /// The index queried (`None` for the base table).
+    pub index: Option<&'static str>,
+    /// The partition-key attribute (`PK`, `GSI1PK`, …).
+    pub pk_attribute: &'static str,
+    /// The sort-key attribute (`SK`, `GSI1SK`, …).
+    pub sk_attribute: &'static str,
+    /// The partition key value.
+    pub partition: String,
+    /// The sort-key condition.
+    pub sort: SortCondition,
+    /// Every sort key of the facet in this index starts with this text.
+    pub sort_prefix: String,
+    /// `Limit` for this request.
+    pub limit: Option<u32>,
+    /// Scan backward (descending sort-key order).
+    pub reverse: bool,
+    /// `ExclusiveStartKey`.
+    pub exclusive_start_key: Option<Item>,
+    /// Read consistently (base table only).
+    pub consistent_read: bool,
+}
+
+impl QueryPlan {
+    /// The key condition expression with its placeholders.
+    ///
+    /// Range comparisons are bounded to the facet's sort-key prefix, so a query never walks
+    /// into the records of another facet that shares the partition (Faceteer's plain
+    /// `SK > :v` would). `less_than` is rendered as an inclusive `BETWEEN`; the runtime drops
+    /// the one record equal to the bound ([`QueryPlan::excluded_sort_key`]).
+    pub fn key_condition(&self, p: &mut Placeholders) -> String {
+        let pk = p.name(self.pk_attribute);
+        let partition = p.value(AttributeValue::S(self.partition.clone()));
+        let sk = p.name(self.sk_attribute);
+        let upper = || format!("{}{}", self.sort_prefix, MAX_CHAR);
+        let sort = match &self.sort {
+            SortCondition::List => {
+                let v = p.value(AttributeValue::S(self.sort_prefix.clone()));
+                format!("begins_with({sk}, {v})")
+            }
+            SortCondition::Equals(x) => {
+                let v = p.value(AttributeValue::S(x.clone()));
+                format!("{sk} = {v}")
+            }
+            SortCondition::BeginsWith(x) => {
+                let v = p.value(AttributeValue::S(x.clone()));
+                format!("begins_with({sk}, {v})")
+            }
+            SortCondition::GreaterThan(x) => {
+                // The smallest string greater than `x` is `x` followed by U+0000.
+                let lo = p.value(AttributeValue::S(format!("{x}\u{0}")));
+                let hi = p.value(AttributeValue::S(upper()));
+                format!("{sk} BETWEEN {lo} AND {hi}")
+            }
+            SortCondition::GreaterThanOrEqual(x) => {
+                let lo = p.value(AttributeValue::S(x.clone()));
+                let hi = p.value(AttributeValue::S(upper()));
+                format!("{sk} BETWEEN {lo} AND {hi}")
+            }
+            SortCondition::LessThan(x) | SortCondition::LessThanOrEqual(x) => {
+                let lo = p.value(AttributeValue::S(self.sort_prefix.clone()));
+                let hi = p.value(AttributeValue::S(x.clone()));
+                format!("{sk} BETWEEN {lo} AND {hi}")
+            }
+            SortCondition::Between(a, b) => {
+                let lo = p.value(AttributeValue::S(a.clone()));
+                let hi = p.value(AttributeValue::S(b.clone()));
+                format!("{sk} BETWEEN {lo} AND {hi}")
+            }
+        };
+        format!("{pk} = {partition} AND {sort}")
+    }
+
+    /// A sort key the key condition matches but the query must not return (the bound of
+    /// `less_than`).
+    pub fn excluded_sort_key(&self) -> Option<&str> {
+        match &self.sort {
+            SortCondition::LessThan(x) => Some(x),
+            _ => None,
+        }
+    }
+
+    /// `true` when the condition can match nothing (`between` with start after end, or a
+    /// bound outside the facet's prefix); the runtime answers such queries without a request.
+    pub fn is_empty_range(&self) -> bool {
+        match &self.sort {
+            SortCondition::Between(a, b) => a > b,
+            SortCondition::LessThan(x) => x.as_str() <= self.sort_prefix.as_str(),
+            SortCondition::LessThanOrEqual(x) => x.as_str() < self.sort_prefix.as_str(),
+            _ => false,
+        }
+    }
+
+    /// Render as an SDK `QueryInput` for `table`.
+    pub fn to_input(&self, table: &str) -> QueryInput {
+        let mut p = Placeholders::new();
+        let key_condition = self.key_condition(&mut p);
+        let (names, values) = p.into_parts();
+        QueryInput::builder()
+            .table_name(table)
+            .set_index_name(self.index.map(str::to_owned))
+            .key_condition_expression(key_condition)
+            .set_expression_attribute_names(names)
+            .set_expression_attribute_values(values)
+            .set_limit(self.limit.map(|l| l.min(i32::MAX as u32) as i32))
+            .scan_index_forward(!self.reverse)
+            .set_exclusive_start_key(self.exclusive_start_key.clone())
+            .set_consistent_read(self.consistent_read.then_some(true))
+            .build()
+            .expect("QueryInput has no required fields")
+    }
+}
+
+/// A planned GetItem request.
+#[derive(Debug, Clone, PartialEq)]
+pub struct GetPlan {
+    /// The key (`PK`, `SK`).
+    pub key: Item,
+    /// Strongly consistent read.
+    pub consistent_read: bool,
+}
+
+impl GetPlan {
+    /// Render as an SDK `GetItemInput` for `table`.
+    pub fn to_input(&self, table: &str) -> GetItemInput {
+        GetItemInput::builder()
+            .table_name(table)
+            .set_key(Some(self.key.clone()))
+            .set_consistent_read(self.consistent_read.then_some(true))
+            .build()
+            .expect("GetItemInput has no required fields")
+    }
+}
+
+/// A condition expression already rendered with its placeholders.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RenderedCondition {
+    /// The expression text (placeholders only).
+    pub expression: String,
+    /// The placeholders it uses.
+    pub placeholders: Placeholders,
+}
+
+impl RenderedCondition {
+    /// `attribute_not_exists(PK)`: the write only happens when no item has this key.
+    pub fn item_not_exists() -> Self {
+        let mut placeholders = Placeholders::new();
+        let pk = placeholders.name(crate::schema::PK);
+        RenderedCondition {
+            expression: format!("attribute_not_exists({pk})"),
+            placeholders,
+        }
+    }
+
+    /// `attribute_exists(PK)`: the write only happens when an item has this key.
+    pub fn item_exists() -> Self {
+        let mut placeholders = Placeholders::new();
+        let pk = placeholders.name(crate::schema::PK);
+        RenderedCondition {
+            expression: format!("attribute_exists({pk})"),
+            placeholders,
+        }
+    }
+}
+
+/// A planned PutItem request.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PutPlan {
+    /// The full item.
+    pub item: Item,
+    /// The condition the write depends on.
+    pub condition: Option<RenderedCondition>,
+}
+
+impl PutPlan {
+    /// Render as an SDK `PutItemInput` for `table`.
+    pub fn to_input(&self, table: &str) -> PutItemInput {
+        let (expr, names, values) = split_condition(self.condition.clone());
+        PutItemInput::builder()
+            .table_name(table)
+            .set_item(Some(self.item.clone()))
+            .set_condition_expression(expr)
+            .set_expression_attribute_names(names)
+            .set_expression_attribute_values(values)
+            .build()
+            .expect("PutItemInput has no required fields")
+    }
+}
+
+/// A planned DeleteItem request.
+#[derive(Debug, Clone, PartialEq)]
+pub struct DeletePlan {
+    /// The key (`PK`, `SK`).
+    pub key: Item,
+    /// The condition the delete depends on.
+    pub condition: Option<RenderedCondition>,
+}
+
+impl DeletePlan {
+    /// Render as an SDK `DeleteItemInput` for `table`.
+    pub fn to_input(&self, table: &str) -> DeleteItemInput {
+        let (expr, names, values) = split_condition(self.condition.clone());
+        DeleteItemInput::builder()
+            .table_name(table)
+            .set_key(Some(self.key.clone()))
+            .set_condition_expression(expr)
+            .set_expression_attribute_names(names)
+            .set_expression_attribute_values(values)
+            .build()
+            .expect("DeleteItemInput has no required fields")
+    }
+}
+
+type ConditionParts = (
+    Option<String>,
+    Option<std::collections::HashMap<String, String>>,
+    Option<std::collections::HashMap<String, AttributeValue>>,
+);
+
+fn split_condition(condition: Option<RenderedCondition>) -> ConditionParts {
+    match condition {
+        None => (None, None, None),
+        Some(c) => {
+            let (names, values) = c.placeholders.into_parts();
+            (Some(c.expression), names, values)
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn plan(sort: SortCondition) -> QueryPlan {
+        QueryPlan {
+            index: Some("GSI1"),
+            pk_attribute: "GSI1PK",
+            sk_attribute: "GSI1SK",
+            partition: "#TEAM_a".into(),
+            sort,
+            sort_prefix: "#TASK_".into(),
+            limit: Some(10),
+            reverse: true,
+            exclusive_start_key: None,
+            consistent_read: false,
+        }
+    }
+
+    #[test]
+    fn renders_with_placeholders_only() {
+        let input = plan(SortCondition::Equals("#TASK_x".into())).to_input("t");
+        assert_eq!(
+            input.key_condition_expression(),
+            Some("#n0 = :v0 AND #n1 = :v1")
+        );
+        let names = input.expression_attribute_names().unwrap();
+        assert_eq!(names["#n0"], "GSI1PK");
+        assert_eq!(names["#n1"], "GSI1SK");
+        let values = input.expression_attribute_values().unwrap();
+        assert_eq!(values[":v1"], AttributeValue::S("#TASK_x".into()));
+        assert_eq!(input.index_name(), Some("GSI1"));
+        assert_eq!(input.scan_index_forward(), Some(false));
+        assert_eq!(input.limit(), Some(10));
+    }
+
+    #[test]
+    fn ranges_stay_inside_the_facet_prefix() {
+        let input = plan(SortCondition::GreaterThan("#TASK_b".into())).to_input("t");
+        let values = input.expression_attribute_values().unwrap();
+        assert_eq!(values[":v1"], AttributeValue::S("#TASK_b\u{0}".into()));
+        assert_eq!(values[":v2"], AttributeValue::S("#TASK_\u{10FFFF}".into()));
+        let lt = plan(SortCondition::LessThan("#TASK_b".into()));
+        assert_eq!(lt.excluded_sort_key(), Some("#TASK_b"));
+        assert!(plan(SortCondition::Between("b".into(), "a".into())).is_empty_range());
+    }
+}
