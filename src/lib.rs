@@ -1,1 +1,175 @@
+//! Test kit for faceteer-rs's examples and integration tests: reach a DynamoDB-compatible
+//! server without any setup.
+//!
+//! * `FACETEER_DYNAMODB_ENDPOINT=http://host:port`: use that server (moto, dynalite,
+//!   DynamoDB Local) with dummy credentials;
+//! * `FACETEER_REAL_AWS=1`: use real AWS with the default credential chain and region;
+//! * otherwise: install moto's server into `target/ddb-venv` when missing
+//!   (`scripts/ensure-moto.sh`) and start it on a free 127.0.0.1 port.
+#![warn(missing_docs)]
 
+use std::io::{BufRead, BufReader};
+use std::path::PathBuf;
+use std::process::{Child, Command, Stdio};
+use std::sync::atomic::{AtomicU32, Ordering};
+use std::sync::OnceLock;
+
+use aws_sdk_dynamodb::config::{Credentials, Region};
+use aws_sdk_dynamodb::Client;
+use faceteer::Table;
+
+/// Why the local server could not be reached.
+#[derive(Debug, thiserror::Error)]
+pub enum LocalError {
+    /// Installing moto failed.
+    #[error("could not install moto's DynamoDB server (scripts/ensure-moto.sh): {0}")]
+    Install(String),
+    /// Starting it failed.
+    #[error("could not start moto's DynamoDB server: {0}")]
+    Start(String),
+}
+
+/// A moto server process, stopped when dropped (and when this process exits).
+#[derive(Debug)]
+pub struct LocalServer {
+    child: Child,
+    endpoint: String,
+}
+
+fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+impl LocalServer {
+    /// Install moto when needed and start it on a free port.
+    pub fn start() -> Result<Self, LocalError> {
+        let status = Command::new("bash")
+            .arg(root().join("scripts/ensure-moto.sh"))
+            .status()
+            .map_err(|e| LocalError::Install(e.to_string()))?;
+        if !status.success() {
+            return Err(LocalError::Install(format!("exit status {status}")));
+        }
+        let venv = std::env::var_os("FACETEER_VENV")
+            .map(PathBuf::from)
+            .unwrap_or_else(|| root().join("target/ddb-venv"));
+        let mut child = Command::new(venv.join("bin/python"))
+            .arg(root().join("scripts/moto_server.py"))
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .map_err(|e| LocalError::Start(e.to_string()))?;
+        let stdout = child.stdout.take().expect("piped stdout");
+        let mut line = String::new();
+        BufReader::new(stdout)
+            .read_line(&mut line)
+            .map_err(|e| LocalError::Start(e.to_string()))?;
+        let port = line
+            .trim()
+            .strip_prefix("PORT ")
+            .and_then(|p| p.parse::<u16>().ok())
+            .ok_or_else(|| {
+                let _ = child.kill();
+                LocalError::Start(format!("unexpected output {line:?}"))
+            })?;
+        Ok(LocalServer {
+            child,
+            endpoint: format!("http://127.0.0.1:{port}"),
+        })
+    }
+
+    /// `http://127.0.0.1:<port>`.
+    pub fn endpoint(&self) -> &str {
+        &self.endpoint
+    }
+}
+
+impl Drop for LocalServer {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// An SDK client for a local endpoint, with dummy credentials.
+pub async fn local_client(endpoint: &str) -> Client {
+    let config = aws_config::defaults(aws_config::BehaviorVersion::latest())
+        .region(Region::new("us-east-1"))
+        .credentials_provider(Credentials::new(
+            "test",
+            "test",
+            None,
+            None,
+            "faceteer-local",
+        ))
+        .endpoint_url(endpoint)
+        .load()
+        .await;
+    Client::new(&config)
+}
+
+/// Where the server is, for this process: the configured endpoint, real AWS, or a moto
+/// server started once and shared by every test of the process.
+pub enum Target {
+    /// A DynamoDB-compatible endpoint.
+    Endpoint(String),
+    /// Real AWS.
+    Aws,
+}
+
+static SHARED: OnceLock<Result<Target, String>> = OnceLock::new();
+
+/// The server every test of this process uses (started on first use).
+pub fn target() -> Result<&'static Target, String> {
+    SHARED
+        .get_or_init(|| {
+            if std::env::var_os("FACETEER_REAL_AWS").is_some() {
+                return Ok(Target::Aws);
+            }
+            if let Ok(endpoint) = std::env::var("FACETEER_DYNAMODB_ENDPOINT") {
+                return Ok(Target::Endpoint(endpoint));
+            }
+            let server = LocalServer::start().map_err(|e| e.to_string())?;
+            let endpoint = server.endpoint().to_owned();
+            // Lives for the rest of the process; the launcher exits with its parent.
+            std::mem::forget(server);
+            Ok(Target::Endpoint(endpoint))
+        })
+        .as_ref()
+        .map_err(Clone::clone)
+}
+
+/// A client for [`target`].
+pub async fn client() -> Client {
+    match target().unwrap_or_else(|e| panic!("no DynamoDB server for the tests: {e}")) {
+        Target::Endpoint(endpoint) => local_client(endpoint).await,
+        Target::Aws => {
+            let config = aws_config::load_defaults(aws_config::BehaviorVersion::latest()).await;
+            Client::new(&config)
+        }
+    }
+}
+
+static COUNTER: AtomicU32 = AtomicU32::new(0);
+
+/// A new, uniquely named table with `indexes` GSIs, for one test.
+pub async fn fresh_table(label: &str, indexes: u8) -> Table {
+    let n = COUNTER.fetch_add(1, Ordering::Relaxed);
+    let nanos = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.subsec_nanos())
+        .unwrap_or(0);
+    let name = format!(
+        "faceteer-{}-{}-{}-{n}",
+        label.replace(|c: char| !c.is_ascii_alphanumeric(), "-"),
+        std::process::id(),
+        nanos
+    );
+    let table = Table::new(client().await, name);
+    table
+        .create(indexes)
+        .await
+        .unwrap_or_else(|e| panic!("creating test table {}: {e}", table.name()));
+    table
+}

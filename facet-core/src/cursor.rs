@@ -24,7 +24,9 @@ pub enum CursorError {
     #[error("malformed cursor: {0}")]
     Malformed(String),
     /// The cursor was written by a different query (another facet, index or partition).
-    #[error("the cursor belongs to another query (it was made for {found}, this query is {expected})")]
+    #[error(
+        "the cursor belongs to another query (it was made for {found}, this query is {expected})"
+    )]
     Foreign {
         /// What this query is.
         expected: String,

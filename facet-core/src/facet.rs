@@ -67,8 +67,14 @@ impl<F> Key<F> {
     /// The key as a DynamoDB key map (`PK`, `SK`).
     pub fn to_item(&self) -> Item {
         let mut item = HashMap::with_capacity(2);
-        item.insert(crate::schema::PK.to_owned(), AttributeValue::S(self.pk.clone()));
-        item.insert(crate::schema::SK.to_owned(), AttributeValue::S(self.sk.clone()));
+        item.insert(
+            crate::schema::PK.to_owned(),
+            AttributeValue::S(self.pk.clone()),
+        );
+        item.insert(
+            crate::schema::SK.to_owned(),
+            AttributeValue::S(self.sk.clone()),
+        );
         item
     }
 }

@@ -405,7 +405,10 @@ mod tests {
             .map(|v| key_text("v", &Sortable(*v)).unwrap())
             .collect();
         assert_eq!(keys, sorted);
-        assert_eq!(key_text("v", &Sortable(9u64)).unwrap(), "00000000000000000009");
+        assert_eq!(
+            key_text("v", &Sortable(9u64)).unwrap(),
+            "00000000000000000009"
+        );
     }
 
     #[cfg(feature = "chrono")]

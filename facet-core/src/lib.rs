@@ -14,6 +14,7 @@ pub mod cursor;
 pub mod facet;
 pub mod key;
 pub mod names;
+pub mod partition;
 pub mod plan;
 pub mod schema;
 pub mod serde_key;

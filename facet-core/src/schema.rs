@@ -78,9 +78,11 @@ impl FacetSchema {
 
     /// The names of every key attribute the facet writes (`PK`, `SK`, `GSInPK`, `GSInSK`).
     pub fn key_attributes(&self) -> impl Iterator<Item = &'static str> + '_ {
-        [self.pk.attribute, self.sk.attribute]
-            .into_iter()
-            .chain(self.indexes.iter().flat_map(|i| [i.pk.attribute, i.sk.attribute]))
+        [self.pk.attribute, self.sk.attribute].into_iter().chain(
+            self.indexes
+                .iter()
+                .flat_map(|i| [i.pk.attribute, i.sk.attribute]),
+        )
     }
 }
 

@@ -1,1 +1,36 @@
+//! `#[derive(Facet)]` and `#[derive(KeyPart)]` for [faceteer](https://docs.rs/faceteer).
+//!
+//! Use them through the `faceteer` crate, which re-exports them and documents the attributes.
+//! The macro works in three steps: [`parse`] reads the attributes (darling), [`model`]
+//! validates them into a facet model, reporting errors at the offending attribute, and
+//! [`codegen`] writes the `Facet` impl, the key builder and the typed query entry points.
 
+mod codegen;
+mod model;
+mod names;
+mod parse;
+
+use darling::FromDeriveInput;
+use proc_macro::TokenStream;
+
+/// Derive `faceteer::Facet`. See the `faceteer` crate documentation for the attributes.
+#[proc_macro_derive(Facet, attributes(facet, pk, sk, gsi, shard, ttl))]
+pub fn derive_facet(input: TokenStream) -> TokenStream {
+    let input = syn::parse_macro_input!(input as syn::DeriveInput);
+    let parsed = match parse::FacetInput::from_derive_input(&input) {
+        Ok(p) => p,
+        Err(e) => return e.write_errors().into(),
+    };
+    match model::build(parsed) {
+        Ok(model) => codegen::generate(&model).into(),
+        Err(e) => e.write_errors().into(),
+    }
+}
+
+/// Derive `faceteer::KeyPart` for a type whose serde form is a string, a number or a
+/// boolean (typically a unit-only enum), so it can be a key field.
+#[proc_macro_derive(KeyPart)]
+pub fn derive_key_part(input: TokenStream) -> TokenStream {
+    let input = syn::parse_macro_input!(input as syn::DeriveInput);
+    codegen::key_part(&input).into()
+}

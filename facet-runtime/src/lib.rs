@@ -1,1 +1,94 @@
+//! # faceteer
+//!
+//! Type-safe DynamoDB single-table design for Rust: the counterpart of the TypeScript
+//! library [Faceteer](https://github.com/faceteer/facet), with its wire format.
+//!
+//! Annotate a plain struct with `#[derive(Facet)]` and key attributes; get typed key
+//! builders and typed per-index queries, executed with the official AWS SDK.
+//!
+//! ```no_run
+//! use faceteer::{Facet, Table};
+//! use serde::{Deserialize, Serialize};
+//!
+//! #[derive(Debug, Facet, Serialize, Deserialize)]
+//! #[facet(name = "TASK")]
+//! #[serde(rename_all = "camelCase")]
+//! struct Task {
+//!     #[pk(prefix = "#TEAM")]
+//!     #[gsi(n = 1, alias = "GSIUserTasks", sk, prefix = "#TEAM")]
+//!     team_id: String,
+//!     #[sk(prefix = "#TASK")]
+//!     task_id: String,
+//!     #[gsi(n = 1, pk, prefix = "#USER")]
+//!     user_id: String,
+//!     title: String,
+//! }
+//!
+//! # async fn demo(client: aws_sdk_dynamodb::Client) -> faceteer::Result<()> {
+//! let table = Table::new(client, "app");
+//! let task = Task { team_id: "t1".into(), task_id: "k1".into(), user_id: "u1".into(), title: "Ship".into() };
+//! table.put(&task).await?;                                   // PK "#TEAM_t1", SK "#TASK_k1"
+//! let again = table.get(&Task::key("t1", "k1")?).await?;     // typed key builder
+//! let page = Task::query("t1").list().limit(20).send(&table).await?;
+//! let by_user = Task::by_gsi_user_tasks("u1").begins_with("t").send(&table).await?;
+//! # Ok(()) }
+//! ```
+//!
+//! ## Attributes
+//!
+//! | attribute | where | meaning |
+//! |---|---|---|
+//! | `#[facet(name = "TASK")]` | struct | facet name, stored in the `facet` attribute (default: the struct name) |
+//! | `#[facet(delimiter = "#")]` | struct | key delimiter (default `_`) |
+//! | `#[facet(validator = path)]` | struct | `fn(&Self) -> Result<(), E: Display>`, run on every record read |
+//! | `#[facet(validate_on_write)]` | struct | also run the validator before every write |
+//! | `#[facet(pk(prefix = "..", fields(a, b)))]`, `sk(..)` | struct | declare a key by field names; `fields()` for a constant sort key; `shard(count = N, fields(..))` inside `pk(..)` |
+//! | `#[pk(prefix = "..")]` / `#[sk(prefix = "..")]` | field | the field is part of the base partition / sort key; several fields join in declaration order; `sortable` encodes integers order-preservingly |
+//! | `#[gsi(n = 1..=20, alias = "..", pk \| sk, prefix = "..")]` | field | the field is part of index `GSIn`'s partition or sort key; repeatable |
+//! | `#[shard(count = N)]`, `#[shard(count = N, gsi = n)]` | field | hash the field to spread the base (or `GSIn`) partition key over N shards |
+//! | `#[ttl]` | field | store the field as `ttl` (epoch seconds); a time or an integer |
+//!
+//! Generated for each facet: `Facet::key(..)` (the base key, from the key fields),
+//! `Facet::query(..)` (the base partition), and for each index `Facet::gsiN(..)` plus
+//! `Facet::by_<snake_case alias>(..)`. Query operators: `equals`, `greater_than`,
+//! `greater_than_or_equal`, `less_than`, `less_than_or_equal`, `begins_with`, `between`,
+//! `list`, `first`; options `limit`, `reverse`, `cursor`, `shard`.
+//!
+//! ## Beyond Faceteer
+//!
+//! * A key value containing the delimiter before another key value is refused
+//!   ([`KeyError::DelimiterInValue`]): such keys are ambiguous and records would overwrite
+//!   each other.
+//! * Range operators stay within the facet's sort-key prefix, so a query never returns
+//!   another facet's records from a shared partition.
+//! * A page's `cursor` is `None` exactly when the query is exhausted; cursors are checked
+//!   against the query they are used with.
+#![warn(missing_docs)]
 
+mod error;
+pub mod query;
+mod table;
+
+pub use error::{Error, Result};
+pub use faceteer_core as core;
+pub use faceteer_core::cursor::CursorError;
+pub use faceteer_core::schema::FacetSchema;
+pub use faceteer_core::{Facet, Item, ItemError, Key, KeyError, KeyPart, Sortable, TtlValue};
+pub use faceteer_derive::{Facet, KeyPart};
+pub use query::{First, Page, PartitionQuery, Query};
+pub use table::Table;
+
+/// Items used by the code `#[derive(Facet)]` generates. Not a public API.
+#[doc(hidden)]
+pub mod __private {
+    pub use crate::query::PartitionQuery;
+    pub use aws_sdk_dynamodb::types::AttributeValue;
+    pub use faceteer_core::partition::{PartitionKey, ShardChoice};
+    pub use faceteer_core::schema::{FacetSchema, IndexSchema, KeySchema, ShardSchema};
+    pub use faceteer_core::serde_key::write_serde_key;
+    pub use faceteer_core::shard::ShardInputs;
+    pub use faceteer_core::sort_key::{Four, NoFields, One, Three, Two};
+    pub use faceteer_core::{
+        Facet, Item, Key, KeyArg, KeyError, KeyPart, KeyWriter, Sortable, TtlValue,
+    };
+}

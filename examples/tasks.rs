@@ -1,0 +1,262 @@
+//! The tasks application from Faceteer's README: teams, users and tasks in one table, and
+//! the nine access patterns it needs.
+//!
+//! ```text
+//! cargo run --example tasks
+//! ```
+//!
+//! With no configuration this installs moto's DynamoDB-compatible server into
+//! `target/ddb-venv` (once) and runs against it on a free local port. Set
+//! `FACETEER_DYNAMODB_ENDPOINT=http://host:port` to use another server, or
+//! `FACETEER_REAL_AWS=1` for real AWS (a table `faceteer-tasks-…` is created and deleted).
+
+use chrono::{DateTime, Duration, TimeZone, Utc};
+use faceteer::{Facet, KeyPart, Table};
+use serde::{Deserialize, Serialize};
+
+#[derive(Debug, Clone, Facet, Serialize, Deserialize)]
+#[facet(name = "TEAM", validator = validate_team)]
+#[serde(rename_all = "camelCase")]
+struct Team {
+    #[pk(prefix = "#TEAM")]
+    #[sk(prefix = "#TEAM")]
+    team_id: String,
+    team_name: String,
+    date_created: DateTime<Utc>,
+    date_deleted: Option<DateTime<Utc>>,
+}
+
+fn validate_team(team: &Team) -> Result<(), String> {
+    if team.team_name.trim().is_empty() {
+        return Err("a team needs a name".into());
+    }
+    Ok(())
+}
+
+#[derive(Debug, Clone, Facet, Serialize, Deserialize)]
+#[facet(name = "USER")]
+#[serde(rename_all = "camelCase")]
+struct User {
+    #[sk(prefix = "#USER")]
+    #[gsi(n = 1, sk, prefix = "#USER")]
+    user_id: String,
+    #[pk(prefix = "#TEAM")]
+    #[gsi(n = 2, alias = "GSITeamUsersCreated", pk, prefix = "#TEAM")]
+    team_id: String,
+    #[gsi(n = 1, alias = "GSIUserEmail", pk, prefix = "#USER_EMAIL")]
+    email: String,
+    password: String,
+    #[gsi(n = 2, sk, prefix = "#USER_CREATED")]
+    date_created: DateTime<Utc>,
+    date_deleted: Option<DateTime<Utc>>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, KeyPart, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+enum TaskStatus {
+    Open,
+    Completed,
+    Deleted,
+}
+
+#[derive(Debug, Clone, Facet, Serialize, Deserialize)]
+#[facet(name = "TASK")]
+#[serde(rename_all = "camelCase")]
+struct Task {
+    #[sk(prefix = "#TASK")]
+    task_id: String,
+    #[pk(prefix = "#TEAM")]
+    #[gsi(n = 1, alias = "GSITeamDueDate", pk, prefix = "#TEAM")]
+    #[gsi(n = 3, alias = "GSITeamCreated", pk, prefix = "#TEAM")]
+    team_id: String,
+    #[gsi(n = 2, alias = "GSIUserStatusCreated", pk, prefix = "#USER_STATUS")]
+    #[gsi(n = 4, alias = "GSIUserStatusDue", pk, prefix = "#USER_STATUS")]
+    assigned_user_id: Option<String>,
+    #[gsi(n = 2, sk, prefix = "#TASK_CREATED")]
+    #[gsi(n = 3, sk, prefix = "#TASK_CREATED")]
+    date_created: DateTime<Utc>,
+    #[gsi(n = 1, sk, prefix = "#TASK_DUE")]
+    #[gsi(n = 4, sk, prefix = "#TASK_DUE")]
+    date_due: DateTime<Utc>,
+    #[gsi(n = 2, pk)]
+    #[gsi(n = 4, pk)]
+    status: TaskStatus,
+    title: String,
+}
+
+fn day(d: u32) -> DateTime<Utc> {
+    Utc.with_ymd_and_hms(2026, 11, d, 9, 0, 0).unwrap()
+}
+
+fn titles(tasks: &[Task]) -> Vec<String> {
+    tasks
+        .iter()
+        .map(|t| {
+            format!(
+                "{} (due {}, {:?})",
+                t.title,
+                t.date_due.date_naive(),
+                t.status
+            )
+        })
+        .collect()
+}
+
+async fn run(table: &Table) -> faceteer::Result<()> {
+    let team = Team {
+        team_id: "penguins".into(),
+        team_name: "Penguin Popsicles".into(),
+        date_created: day(1),
+        date_deleted: None,
+    };
+    table.put(&team).await?;
+
+    let users = [("ada", 3), ("grace", 2), ("linus", 5)].map(|(name, created)| User {
+        user_id: format!("u-{name}"),
+        team_id: team.team_id.clone(),
+        email: format!("{name}@penguins.example"),
+        password: "hunter2".into(),
+        date_created: day(created),
+        date_deleted: None,
+    });
+    for user in &users {
+        table.put_if_not_exists(user).await?;
+    }
+
+    let specs = [
+        (
+            "t-1",
+            Some("u-ada"),
+            2,
+            20,
+            TaskStatus::Open,
+            "Write the launch post",
+        ),
+        (
+            "t-2",
+            Some("u-ada"),
+            4,
+            10,
+            TaskStatus::Open,
+            "Fix the freezer",
+        ),
+        (
+            "t-3",
+            Some("u-grace"),
+            3,
+            15,
+            TaskStatus::Completed,
+            "Order sticks",
+        ),
+        ("t-4", None, 6, 8, TaskStatus::Open, "Pick a new flavour"),
+        (
+            "t-5",
+            Some("u-ada"),
+            7,
+            30,
+            TaskStatus::Completed,
+            "Hire a penguin",
+        ),
+        (
+            "t-6",
+            Some("u-ada"),
+            8,
+            12,
+            TaskStatus::Open,
+            "Paint the van",
+        ),
+    ];
+    for (id, user, created, due, status, title) in specs {
+        let task = Task {
+            task_id: id.into(),
+            team_id: team.team_id.clone(),
+            assigned_user_id: user.map(Into::into),
+            date_created: day(created),
+            date_due: day(due),
+            status,
+            title: title.into(),
+        };
+        table.put(&task).await?;
+    }
+
+    println!("1. Get a team by its id");
+    let found = table.get(&Team::key("penguins")?).await?;
+    println!("   {:?}\n", found.map(|t| t.team_name));
+
+    println!("2. Get a user by their id");
+    let found = table.get(&User::key("penguins", "u-grace")?).await?;
+    println!("   {:?}\n", found.map(|u| u.email));
+
+    println!("3. Get a user by their email address");
+    let found = User::by_gsi_user_email("linus@penguins.example")
+        .first()
+        .send(table)
+        .await?;
+    println!("   {:?}\n", found.map(|u| u.user_id));
+
+    println!("4. Get a task by its id");
+    let found = table.get(&Task::key("penguins", "t-3")?).await?;
+    println!("   {:?}\n", found.map(|t| t.title));
+
+    println!("5. List users by team ordered by the date they were created");
+    let page = User::by_gsi_team_users_created("penguins")
+        .list()
+        .send(table)
+        .await?;
+    let names: Vec<_> = page
+        .records
+        .iter()
+        .map(|u| format!("{} (joined {})", u.user_id, u.date_created.date_naive()))
+        .collect();
+    println!("   {names:?}\n");
+
+    println!("6. List tasks by team ordered by the date they were created");
+    let page = Task::by_gsi_team_created("penguins")
+        .list()
+        .send(table)
+        .await?;
+    println!("   {:?}\n", titles(&page.records));
+
+    println!("7. List tasks by team ordered by the date they are due (past due on the 14th, two per page)");
+    let mut cursor = None;
+    loop {
+        let page = Task::by_gsi_team_due_date("penguins")
+            .less_than(day(14))
+            .limit(2)
+            .cursor_opt(cursor)
+            .send(table)
+            .await?;
+        println!("   page: {:?}", titles(&page.records));
+        cursor = page.cursor;
+        if cursor.is_none() {
+            break;
+        }
+    }
+    println!();
+
+    println!("8. List tasks by user and by status ordered by the date they were created");
+    let page = Task::by_gsi_user_status_created("u-ada", TaskStatus::Open)
+        .list()
+        .send(table)
+        .await?;
+    println!("   {:?}\n", titles(&page.records));
+
+    println!("9. List tasks by user and by status ordered by the date they are due (latest first)");
+    let page = Task::by_gsi_user_status_due("u-ada", TaskStatus::Open)
+        .greater_than_or_equal(day(1) + Duration::days(0))
+        .reverse()
+        .send(table)
+        .await?;
+    println!("   {:?}", titles(&page.records));
+    Ok(())
+}
+
+#[tokio::main]
+async fn main() -> Result<(), Box<dyn std::error::Error>> {
+    let table = faceteer_suite::fresh_table("tasks", 4).await;
+    println!("faceteer tasks example: table {}\n", table.name());
+    let result = run(&table).await;
+    table.drop_table().await?;
+    result?;
+    Ok(())
+}

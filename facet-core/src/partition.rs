@@ -1,0 +1,125 @@
+//! The partition key of a query, with its shard chosen late.
+
+use crate::key::KeyError;
+use crate::shard::explicit_shard;
+
+/// How the shard segment of a queried partition key is chosen.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum ShardChoice {
+    /// The key is not sharded.
+    Unsharded,
+    /// The shard fields are all in the partition key, so the shard is known.
+    Computed {
+        /// Number of shards.
+        count: u32,
+        /// The computed shard id text.
+        id: Result<String, KeyError>,
+    },
+    /// The shard fields are not all known: the query picks a shard with `.shard(n)`.
+    Choose {
+        /// Number of shards.
+        count: u32,
+    },
+}
+
+/// A partition key to query: prefix, shard segment and key values.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct PartitionKey {
+    attribute: &'static str,
+    prefix: &'static str,
+    delimiter: &'static str,
+    shard: ShardChoice,
+    /// The key values, each preceded by the delimiter.
+    tail: Result<String, KeyError>,
+}
+
+impl PartitionKey {
+    /// A partition key (generated code builds these).
+    pub fn new(
+        attribute: &'static str,
+        prefix: &'static str,
+        delimiter: &'static str,
+        shard: ShardChoice,
+        tail: Result<String, KeyError>,
+    ) -> Self {
+        PartitionKey {
+            attribute,
+            prefix,
+            delimiter,
+            shard,
+            tail,
+        }
+    }
+
+    /// The key attribute (`PK`, `GSI1PK`, …).
+    pub fn attribute(&self) -> &'static str {
+        self.attribute
+    }
+
+    /// The number of shards, when the key is sharded.
+    pub fn shard_count(&self) -> Option<u32> {
+        match self.shard {
+            ShardChoice::Unsharded => None,
+            ShardChoice::Computed { count, .. } | ShardChoice::Choose { count } => Some(count),
+        }
+    }
+
+    /// The key string, in shard `shard` when given.
+    pub fn render(&self, shard: Option<u32>) -> Result<String, KeyError> {
+        let tail = self.tail.as_ref().map_err(Clone::clone)?;
+        let shard_id = match (&self.shard, shard) {
+            (ShardChoice::Unsharded, None) => None,
+            (ShardChoice::Unsharded, Some(_)) => {
+                return Err(KeyError::Unrepresentable {
+                    field: self.attribute,
+                    reason: "`.shard(n)` was given, but this partition key is not sharded".into(),
+                })
+            }
+            (ShardChoice::Computed { count, .. }, Some(n))
+            | (ShardChoice::Choose { count }, Some(n)) => Some(explicit_shard(n, *count)?),
+            (ShardChoice::Computed { id, .. }, None) => Some(id.clone()?),
+            (ShardChoice::Choose { count }, None) => {
+                return Err(KeyError::ShardRequired {
+                    attribute: self.attribute,
+                    count: *count,
+                })
+            }
+        };
+        let mut out = String::with_capacity(self.prefix.len() + tail.len() + 8);
+        out.push_str(self.prefix);
+        if let Some(id) = shard_id {
+            out.push_str(self.delimiter);
+            out.push_str(&id);
+        }
+        out.push_str(tail);
+        Ok(out)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn renders_with_and_without_shards() {
+        let plain = PartitionKey::new("PK", "#T", "_", ShardChoice::Unsharded, Ok("_a".into()));
+        assert_eq!(plain.render(None).unwrap(), "#T_a");
+        assert!(plain.render(Some(1)).is_err());
+        let choose = PartitionKey::new(
+            "PK",
+            "#T",
+            "_",
+            ShardChoice::Choose { count: 4 },
+            Ok("_a".into()),
+        );
+        assert_eq!(choose.render(Some(2)).unwrap(), "#T_2_a");
+        assert!(matches!(
+            choose.render(None),
+            Err(KeyError::ShardRequired { count: 4, .. })
+        ));
+        assert!(matches!(
+            choose.render(Some(4)),
+            Err(KeyError::ShardOutOfRange { .. })
+        ));
+    }
+}

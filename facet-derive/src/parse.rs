@@ -1,0 +1,172 @@
+//! Parsing: the raw attributes of a `#[derive(Facet)]` input, as written.
+
+use darling::util::{PathList, SpannedValue};
+use darling::{FromDeriveInput, FromField, FromMeta};
+use proc_macro2::Span;
+use syn::spanned::Spanned;
+use syn::{Attribute, Ident, Meta, Type};
+
+/// `#[facet(..)]` on the struct.
+#[derive(Debug, FromDeriveInput)]
+#[darling(attributes(facet), supports(struct_named), forward_attrs(serde))]
+pub struct FacetInput {
+    pub ident: Ident,
+    pub generics: syn::Generics,
+    pub data: darling::ast::Data<(), FieldInput>,
+    pub attrs: Vec<Attribute>,
+    /// The facet name stored in the `facet` attribute (default: the struct name).
+    pub name: Option<SpannedValue<String>>,
+    /// The key delimiter (default `_`).
+    pub delimiter: Option<SpannedValue<String>>,
+    /// `fn(&Self) -> Result<(), E>` with `E: Display`, run on every read.
+    pub validator: Option<syn::Path>,
+    /// Also run the validator before every write.
+    #[darling(default)]
+    pub validate_on_write: bool,
+    /// Container-level partition key: `pk(prefix = "..", fields(a, b))`.
+    pub pk: Option<SpannedValue<ContainerKey>>,
+    /// Container-level sort key: `sk(prefix = "..", fields(a, b))`.
+    pub sk: Option<SpannedValue<ContainerKey>>,
+}
+
+/// A key declared on the struct, naming its fields.
+#[derive(Debug, FromMeta)]
+pub struct ContainerKey {
+    pub prefix: Option<String>,
+    #[darling(default)]
+    pub fields: PathList,
+    #[darling(default)]
+    pub sortable: PathList,
+    pub shard: Option<ContainerShard>,
+}
+
+/// `shard(count = N, fields(a, b))` inside a container-level key.
+#[derive(Debug, FromMeta)]
+pub struct ContainerShard {
+    pub count: SpannedValue<u32>,
+    pub fields: PathList,
+}
+
+/// One field, with its key attributes still raw.
+#[derive(Debug, FromField)]
+#[darling(forward_attrs(pk, sk, gsi, shard, ttl, serde))]
+pub struct FieldInput {
+    pub ident: Option<Ident>,
+    pub ty: Type,
+    pub attrs: Vec<Attribute>,
+}
+
+/// `#[pk(..)]` / `#[sk(..)]` on a field.
+#[derive(Debug, Default, FromMeta)]
+pub struct KeyAttr {
+    pub prefix: Option<SpannedValue<String>>,
+    #[darling(default)]
+    pub sortable: bool,
+}
+
+/// `#[gsi(n = .., alias = .., pk | sk, prefix = .., sortable)]` on a field.
+#[derive(Debug, FromMeta)]
+pub struct GsiAttr {
+    pub n: SpannedValue<u32>,
+    pub alias: Option<SpannedValue<String>>,
+    #[darling(default)]
+    pub pk: bool,
+    #[darling(default)]
+    pub sk: bool,
+    pub prefix: Option<SpannedValue<String>>,
+    #[darling(default)]
+    pub sortable: bool,
+}
+
+/// `#[shard(count = N)]` or `#[shard(count = N, gsi = n)]` on a field.
+#[derive(Debug, FromMeta)]
+pub struct ShardAttr {
+    pub count: SpannedValue<u32>,
+    pub gsi: Option<SpannedValue<u32>>,
+}
+
+/// The key attributes found on one field.
+#[derive(Debug, Default)]
+pub struct FieldAttrs {
+    pub pk: Option<(KeyAttr, Span)>,
+    pub sk: Option<(KeyAttr, Span)>,
+    pub gsi: Vec<(GsiAttr, Span)>,
+    pub shard: Vec<(ShardAttr, Span)>,
+    pub ttl: Option<Span>,
+    pub serde_rename: Option<String>,
+}
+
+/// Parse the forwarded attributes of a field.
+pub fn field_attrs(attrs: &[Attribute], errors: &mut darling::error::Accumulator) -> FieldAttrs {
+    let mut out = FieldAttrs::default();
+    for attr in attrs {
+        let span = attr.span();
+        let path = attr.path();
+        if path.is_ident("pk") || path.is_ident("sk") {
+            let parsed = match &attr.meta {
+                Meta::Path(_) => Some(KeyAttr::default()),
+                meta => errors.handle(KeyAttr::from_meta(meta)),
+            };
+            if let Some(parsed) = parsed {
+                let slot = if path.is_ident("pk") {
+                    &mut out.pk
+                } else {
+                    &mut out.sk
+                };
+                if slot.is_some() {
+                    errors.push(
+                        darling::Error::custom(
+                            "duplicate key attribute: a field takes part in a key once",
+                        )
+                        .with_span(&span),
+                    );
+                } else {
+                    *slot = Some((parsed, span));
+                }
+            }
+        } else if path.is_ident("gsi") {
+            if let Some(parsed) = errors.handle(GsiAttr::from_meta(&attr.meta)) {
+                out.gsi.push((parsed, span));
+            }
+        } else if path.is_ident("shard") {
+            if let Some(parsed) = errors.handle(ShardAttr::from_meta(&attr.meta)) {
+                out.shard.push((parsed, span));
+            }
+        } else if path.is_ident("ttl") {
+            if !matches!(attr.meta, Meta::Path(_)) {
+                errors.push(darling::Error::custom("`#[ttl]` takes no arguments").with_span(&span));
+            }
+            out.ttl = Some(span);
+        } else if path.is_ident("serde") {
+            if let Some(rename) = serde_string(attr, "rename") {
+                out.serde_rename = Some(rename);
+            }
+        }
+    }
+    out
+}
+
+/// The string value of `key = ".."` inside a `#[serde(..)]` attribute, if present.
+///
+/// Other serde options are ignored (they are serde's business).
+pub fn serde_string(attr: &Attribute, key: &str) -> Option<String> {
+    let mut found = None;
+    let _ = attr.parse_nested_meta(|meta| {
+        if meta.path.is_ident(key) {
+            if let Ok(value) = meta.value() {
+                if let Ok(lit) = value.parse::<syn::LitStr>() {
+                    found = Some(lit.value());
+                }
+            }
+        } else if let Ok(value) = meta.value() {
+            // Skip `other = value` so parsing continues.
+            let _ = value.parse::<syn::Expr>();
+        } else if meta.input.peek(syn::token::Paren) {
+            let content;
+            syn::parenthesized!(content in meta.input);
+            let _ = content.parse::<proc_macro2::TokenStream>();
+        }
+        Ok(())
+    });
+    found
+}

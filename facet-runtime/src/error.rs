@@ -1,0 +1,69 @@
+//! The error type of every faceteer operation.
+
+use faceteer_core::cursor::CursorError;
+use faceteer_core::{ItemError, KeyError};
+
+/// Result alias for faceteer operations.
+pub type Result<T, E = Error> = std::result::Result<T, E>;
+
+/// Why an operation failed. Match on the variants to react (for example to
+/// [`Error::ConditionFailed`]).
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum Error {
+    /// A key could not be built (ambiguous value, missing shard, …).
+    #[error(transparent)]
+    Key(#[from] KeyError),
+    /// A record could not be converted to an item, or an item back to a record (including
+    /// validator failures on read).
+    #[error(transparent)]
+    Item(#[from] ItemError),
+    /// The cursor passed to a query is malformed or belongs to another query.
+    #[error(transparent)]
+    Cursor(#[from] CursorError),
+    /// The condition of a conditional write was not met (for example `put_if_not_exists` on
+    /// a key that already holds an item). Nothing was written.
+    #[error("the condition of {operation} on a `{facet}` item (PK {pk:?}, SK {sk:?}) was not met; nothing was written")]
+    ConditionFailed {
+        /// `PutItem` or `DeleteItem`.
+        operation: &'static str,
+        /// The facet name.
+        facet: &'static str,
+        /// The item's partition key.
+        pk: String,
+        /// The item's sort key.
+        sk: String,
+    },
+    /// The query's options are invalid (for example `limit(0)`).
+    #[error("invalid query: {0}")]
+    InvalidQuery(String),
+    /// A stored item lacks a key attribute the library needs (for example to build a cursor).
+    #[error("a returned item has no `{0}` string attribute")]
+    MissingKeyAttribute(String),
+    /// DynamoDB (or the SDK) returned an error.
+    #[error("DynamoDB {operation} failed: {source}")]
+    Dynamo {
+        /// The DynamoDB operation.
+        operation: &'static str,
+        /// The SDK error.
+        #[source]
+        source: Box<aws_sdk_dynamodb::Error>,
+    },
+}
+
+impl Error {
+    pub(crate) fn dynamo<E>(operation: &'static str, err: E) -> Self
+    where
+        aws_sdk_dynamodb::Error: From<E>,
+    {
+        Error::Dynamo {
+            operation,
+            source: Box::new(aws_sdk_dynamodb::Error::from(err)),
+        }
+    }
+
+    /// `true` for [`Error::ConditionFailed`].
+    pub fn is_condition_failed(&self) -> bool {
+        matches!(self, Error::ConditionFailed { .. })
+    }
+}

@@ -1,0 +1,446 @@
+//! Typed queries: [`PartitionQuery`] (one partition of the base table or an index),
+//! its operators, and the executable [`Query`].
+//!
+//! ```no_run
+//! # use faceteer::{Facet, Table};
+//! # use serde::{Deserialize, Serialize};
+//! # #[derive(Facet, Serialize, Deserialize)]
+//! # struct User { #[pk(prefix = "#TEAM")] team_id: String, #[sk(prefix = "#USER")] user_id: String }
+//! # async fn demo(table: &Table) -> faceteer::Result<()> {
+//! let page = User::query("team-1").greater_than("u-100").limit(10).send(table).await?;
+//! for user in &page.records { /* … */ }
+//! if let Some(cursor) = page.cursor {
+//!     let next = User::query("team-1").greater_than("u-100").limit(10).cursor(cursor).send(table).await?;
+//! }
+//! # Ok(()) }
+//! ```
+
+use std::marker::PhantomData;
+
+use aws_sdk_dynamodb::types::AttributeValue;
+use faceteer_core::cursor::{decode_cursor, encode_cursor, CursorScope};
+use faceteer_core::partition::PartitionKey;
+use faceteer_core::plan::{QueryPlan, SortCondition};
+use faceteer_core::schema::{IndexSchema, KeySchema, PK, SK};
+use faceteer_core::sort_key::{SortKeyArg, SortKeyPrefix};
+use faceteer_core::{from_item, Facet, Item, KeyError, KeyWriter};
+use futures::Stream;
+
+use crate::error::{Error, Result};
+use crate::table::Table;
+
+/// One partition of the base table or of an index, ready for a sort-key operator.
+///
+/// Made by the generated `Facet::query(..)`, `Facet::gsiN(..)` and `Facet::by_<alias>(..)`.
+/// `S` is the sort-key shape; it types the operators' arguments.
+pub struct PartitionQuery<F, S> {
+    index: Option<&'static IndexSchema>,
+    sort_key: &'static KeySchema,
+    partition: PartitionKey,
+    _types: PhantomData<fn() -> (F, S)>,
+}
+
+impl<F: Facet, S> PartitionQuery<F, S> {
+    /// Used by generated code.
+    #[doc(hidden)]
+    pub fn new(
+        index: Option<&'static IndexSchema>,
+        sort_key: &'static KeySchema,
+        partition: PartitionKey,
+    ) -> Self {
+        PartitionQuery {
+            index,
+            sort_key,
+            partition,
+            _types: PhantomData,
+        }
+    }
+
+    fn sort_key_text(&self, write: impl FnOnce(&mut KeyWriter)) -> Result<String, KeyError> {
+        let mut w = KeyWriter::new(self.sort_key.prefix, F::SCHEMA.delimiter);
+        write(&mut w);
+        w.finish()
+    }
+
+    fn with(self, sort: Result<SortCondition, KeyError>) -> Query<F> {
+        let mut sort_prefix = self.sort_key.prefix.to_owned();
+        if self.sort_key.first_field_required {
+            sort_prefix.push_str(F::SCHEMA.delimiter);
+        }
+        Query {
+            index: self.index,
+            partition: self.partition,
+            sort,
+            sort_prefix,
+            limit: None,
+            reverse: false,
+            cursor: None,
+            shard: None,
+            consistent_read: false,
+            _facet: PhantomData,
+        }
+    }
+
+    fn compare(self, sk: &impl SortKeyArg<S>, op: fn(String) -> SortCondition) -> Query<F> {
+        let text = self.sort_key_text(|w| sk.write(self.sort_key.fields, w));
+        self.with(text.map(op))
+    }
+
+    /// Records whose sort key equals `sk`.
+    pub fn equals(self, sk: impl SortKeyArg<S>) -> Query<F> {
+        self.compare(&sk, SortCondition::Equals)
+    }
+
+    /// Records whose sort key is greater than `sk`.
+    pub fn greater_than(self, sk: impl SortKeyArg<S>) -> Query<F> {
+        self.compare(&sk, SortCondition::GreaterThan)
+    }
+
+    /// Records whose sort key is greater than or equal to `sk`.
+    pub fn greater_than_or_equal(self, sk: impl SortKeyArg<S>) -> Query<F> {
+        self.compare(&sk, SortCondition::GreaterThanOrEqual)
+    }
+
+    /// Records whose sort key is less than `sk`.
+    pub fn less_than(self, sk: impl SortKeyArg<S>) -> Query<F> {
+        self.compare(&sk, SortCondition::LessThan)
+    }
+
+    /// Records whose sort key is less than or equal to `sk`.
+    pub fn less_than_or_equal(self, sk: impl SortKeyArg<S>) -> Query<F> {
+        self.compare(&sk, SortCondition::LessThanOrEqual)
+    }
+
+    /// Records whose sort key begins with the key built from `prefix` (the value of the
+    /// first sort-key field(s); the string-prefix match continues into the last value given).
+    pub fn begins_with(self, prefix: impl SortKeyPrefix<S>) -> Query<F> {
+        let text = self.sort_key_text(|w| prefix.write(self.sort_key.fields, w));
+        self.with(text.map(SortCondition::BeginsWith))
+    }
+
+    /// Records whose sort key is between `start` and `end`, both included.
+    pub fn between(self, start: impl SortKeyArg<S>, end: impl SortKeyArg<S>) -> Query<F> {
+        let a = self.sort_key_text(|w| start.write(self.sort_key.fields, w));
+        let b = self.sort_key_text(|w| end.write(self.sort_key.fields, w));
+        let sort = a.and_then(|a| b.map(|b| SortCondition::Between(a, b)));
+        self.with(sort)
+    }
+
+    /// Every record of the facet in the partition, in sort-key order.
+    pub fn list(self) -> Query<F> {
+        self.with(Ok(SortCondition::List))
+    }
+
+    /// The first record of the partition in sort-key order (the last with `.reverse()`).
+    pub fn first(self) -> First<F> {
+        self.list().first()
+    }
+}
+
+/// A page of records and the cursor to the next one.
+#[derive(Debug, Clone)]
+pub struct Page<F> {
+    /// The records, in sort-key order (descending with `.reverse()`).
+    pub records: Vec<F>,
+    /// Where the next page starts: `None` exactly when the query is exhausted.
+    pub cursor: Option<String>,
+}
+
+/// An executable query: a partition, a sort-key condition and options.
+pub struct Query<F> {
+    index: Option<&'static IndexSchema>,
+    partition: PartitionKey,
+    sort: Result<SortCondition, KeyError>,
+    sort_prefix: String,
+    limit: Option<u32>,
+    reverse: bool,
+    cursor: Option<String>,
+    shard: Option<u32>,
+    consistent_read: bool,
+    _facet: PhantomData<fn() -> F>,
+}
+
+impl<F> Clone for Query<F> {
+    fn clone(&self) -> Self {
+        Query {
+            index: self.index,
+            partition: self.partition.clone(),
+            sort: self.sort.clone(),
+            sort_prefix: self.sort_prefix.clone(),
+            limit: self.limit,
+            reverse: self.reverse,
+            cursor: self.cursor.clone(),
+            shard: self.shard,
+            consistent_read: self.consistent_read,
+            _facet: PhantomData,
+        }
+    }
+}
+
+impl<F> std::fmt::Debug for Query<F> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Query")
+            .field("index", &self.index.map(|i| i.name))
+            .field("partition", &self.partition)
+            .field("sort", &self.sort)
+            .field("limit", &self.limit)
+            .field("reverse", &self.reverse)
+            .field("cursor", &self.cursor)
+            .field("shard", &self.shard)
+            .finish()
+    }
+}
+
+impl<F: Facet> Query<F> {
+    /// Return at most `n` records per page (`n` ≥ 1).
+    pub fn limit(mut self, n: u32) -> Self {
+        self.limit = Some(n);
+        self
+    }
+
+    /// Walk the sort key in descending order.
+    pub fn reverse(mut self) -> Self {
+        self.reverse = true;
+        self
+    }
+
+    /// Continue after the page whose cursor this is.
+    pub fn cursor(mut self, cursor: impl Into<String>) -> Self {
+        self.cursor = Some(cursor.into());
+        self
+    }
+
+    /// Continue after the page whose cursor this is, or start at the beginning for `None`.
+    pub fn cursor_opt(mut self, cursor: Option<String>) -> Self {
+        self.cursor = cursor;
+        self
+    }
+
+    /// Query shard `n` (`0..count`) of a sharded partition key.
+    pub fn shard(mut self, n: u32) -> Self {
+        self.shard = Some(n);
+        self
+    }
+
+    /// Use strongly consistent reads (base table only).
+    pub fn consistent_read(mut self) -> Self {
+        self.consistent_read = true;
+        self
+    }
+
+    /// Only the first record of this query.
+    pub fn first(self) -> First<F> {
+        First(self.limit(1))
+    }
+
+    fn scope(&self, partition: &str) -> CursorScope {
+        CursorScope {
+            facet: F::SCHEMA.name.to_owned(),
+            index: self.index.map(|i| i.name.to_owned()),
+            partition: partition.to_owned(),
+        }
+    }
+
+    fn key_attributes(&self) -> [&'static str; 4] {
+        match self.index {
+            Some(i) => [PK, SK, i.pk.attribute, i.sk.attribute],
+            None => [PK, SK, PK, SK],
+        }
+    }
+
+    /// The plan of this query's first request (inspectable without a server).
+    pub fn plan(&self) -> Result<QueryPlan> {
+        if self.limit == Some(0) {
+            return Err(Error::InvalidQuery("limit must be at least 1".into()));
+        }
+        if self.consistent_read && self.index.is_some() {
+            return Err(Error::InvalidQuery(
+                "global secondary indexes do not support consistent reads".into(),
+            ));
+        }
+        let partition = self.partition.render(self.shard)?;
+        let exclusive_start_key = match &self.cursor {
+            Some(c) => Some(decode_cursor(&self.scope(&partition), c)?),
+            None => None,
+        };
+        Ok(QueryPlan {
+            index: self.index.map(|i| i.name),
+            pk_attribute: self.partition.attribute(),
+            sk_attribute: self.index.map(|i| i.sk.attribute).unwrap_or(SK),
+            partition,
+            sort: self.sort.clone()?,
+            sort_prefix: self.sort_prefix.clone(),
+            limit: self.limit,
+            reverse: self.reverse,
+            exclusive_start_key,
+            consistent_read: self.consistent_read,
+        })
+    }
+
+    /// Run the query and return one page.
+    ///
+    /// The page holds at most `limit` records (without a limit, one DynamoDB page). Its
+    /// `cursor` is `None` exactly when no record follows: the library reads one record
+    /// ahead to know.
+    pub async fn send(&self, table: &Table) -> Result<Page<F>> {
+        let mut plan = self.plan()?;
+        if plan.is_empty_range() {
+            return Ok(Page {
+                records: Vec::new(),
+                cursor: None,
+            });
+        }
+        let limit = self.limit.map(|l| l as usize);
+        let mut raw: Vec<Item> = Vec::new();
+        let mut more = false;
+        loop {
+            // Ask for one record beyond the limit, to know whether another page follows.
+            plan.limit = limit.map(|l| (l + 1 - raw.len()) as u32);
+            let (items, last) = run(table, &plan).await?;
+            raw.extend(items.into_iter().filter(|i| !excluded(&plan, i)));
+            if let Some(l) = limit {
+                if raw.len() > l {
+                    raw.truncate(l);
+                    more = true;
+                    break;
+                }
+            }
+            match last {
+                None => break,
+                Some(last) => {
+                    plan.exclusive_start_key = Some(last);
+                    if limit.is_none() && !raw.is_empty() {
+                        more = has_more(table, &mut plan).await?;
+                        break;
+                    }
+                }
+            }
+        }
+        let cursor = match (more, raw.last()) {
+            (true, Some(last)) => Some(encode_cursor(
+                &self.scope(&plan.partition),
+                &self.key_of(last)?,
+            )?),
+            _ => None,
+        };
+        let records = raw
+            .into_iter()
+            .map(from_item::<F>)
+            .collect::<Result<Vec<F>, _>>()?;
+        Ok(Page { records, cursor })
+    }
+
+    fn key_of(&self, item: &Item) -> Result<Item> {
+        let mut key = Item::with_capacity(4);
+        for name in self.key_attributes() {
+            match item.get(name) {
+                Some(v @ AttributeValue::S(_)) => {
+                    key.insert(name.to_owned(), v.clone());
+                }
+                _ => return Err(Error::MissingKeyAttribute(name.to_owned())),
+            }
+        }
+        Ok(key)
+    }
+
+    /// Every page of the query, one after another, as a stream.
+    pub fn pages(self, table: &Table) -> impl Stream<Item = Result<Page<F>>> + Send + '_
+    where
+        F: Send,
+    {
+        futures::stream::try_unfold(Some(self), move |state| async move {
+            let Some(query) = state else {
+                return Ok(None);
+            };
+            let page = query.send(table).await?;
+            let next = page.cursor.clone().map(|c| query.clone().cursor(c));
+            Ok(Some((page, next)))
+        })
+    }
+
+    /// Every record of the query, across pages, as a stream.
+    pub fn records(self, table: &Table) -> impl Stream<Item = Result<F>> + Send + '_
+    where
+        F: Send,
+    {
+        use futures::TryStreamExt;
+        self.pages(table)
+            .map_ok(|page| futures::stream::iter(page.records.into_iter().map(Ok)))
+            .try_flatten()
+    }
+
+    /// Every record of the query, across pages, collected.
+    pub async fn all(self, table: &Table) -> Result<Vec<F>>
+    where
+        F: Send,
+    {
+        use futures::TryStreamExt;
+        self.records(table).try_collect().await
+    }
+}
+
+/// The first record of a query.
+#[derive(Debug, Clone)]
+pub struct First<F>(Query<F>);
+
+impl<F: Facet> First<F> {
+    /// Walk the sort key in descending order (the last record).
+    pub fn reverse(self) -> Self {
+        First(self.0.reverse())
+    }
+
+    /// Query shard `n` of a sharded partition key.
+    pub fn shard(self, n: u32) -> Self {
+        First(self.0.shard(n))
+    }
+
+    /// Run the query: the first record, or `None` when there is none.
+    pub async fn send(&self, table: &Table) -> Result<Option<F>> {
+        Ok(self.0.send(table).await?.records.into_iter().next())
+    }
+}
+
+fn excluded(plan: &QueryPlan, item: &Item) -> bool {
+    match plan.excluded_sort_key() {
+        Some(x) => matches!(item.get(plan.sk_attribute), Some(AttributeValue::S(s)) if s == x),
+        None => false,
+    }
+}
+
+/// Is there any record after `plan.exclusive_start_key`? Advances the plan's start key.
+async fn has_more(table: &Table, plan: &mut QueryPlan) -> Result<bool> {
+    plan.limit = Some(1);
+    loop {
+        let (items, last) = run(table, plan).await?;
+        if items.iter().any(|i| !excluded(plan, i)) {
+            return Ok(true);
+        }
+        match last {
+            None => return Ok(false),
+            Some(last) => plan.exclusive_start_key = Some(last),
+        }
+    }
+}
+
+/// One Query request: the items and `LastEvaluatedKey`.
+async fn run(table: &Table, plan: &QueryPlan) -> Result<(Vec<Item>, Option<Item>)> {
+    let input = plan.to_input(table.name());
+    tracing::debug!(index = ?input.index_name, limit = ?input.limit, "Query");
+    let out = table
+        .client()
+        .query()
+        .set_table_name(input.table_name)
+        .set_index_name(input.index_name)
+        .set_key_condition_expression(input.key_condition_expression)
+        .set_expression_attribute_names(input.expression_attribute_names)
+        .set_expression_attribute_values(input.expression_attribute_values)
+        .set_limit(input.limit)
+        .set_scan_index_forward(input.scan_index_forward)
+        .set_exclusive_start_key(input.exclusive_start_key)
+        .set_consistent_read(input.consistent_read)
+        .send()
+        .await
+        .map_err(|e| Error::dynamo("Query", e))?;
+    let last = out.last_evaluated_key.filter(|k| !k.is_empty());
+    Ok((out.items.unwrap_or_default(), last))
+}

@@ -1,0 +1,279 @@
+//! [`Table`]: the single DynamoDB table every facet lives in.
+
+use std::sync::Arc;
+
+use aws_sdk_dynamodb::types::{
+    AttributeDefinition, BillingMode, GlobalSecondaryIndex, KeySchemaElement, KeyType, Projection,
+    ProjectionType, ScalarAttributeType, TableStatus,
+};
+use aws_sdk_dynamodb::Client;
+use faceteer_core::plan::{DeletePlan, GetPlan, PutPlan, RenderedCondition};
+use faceteer_core::schema::{gsi_names, MAX_GSI, PK, SK};
+use faceteer_core::{from_item, to_item, Facet, Key};
+
+use crate::error::{Error, Result};
+
+/// A handle on the single table: an SDK client and the table name. Cheap to clone.
+#[derive(Clone, Debug)]
+pub struct Table {
+    client: Client,
+    name: Arc<str>,
+}
+
+impl Table {
+    /// A handle on table `name`, reached through `client`.
+    pub fn new(client: Client, name: impl Into<String>) -> Self {
+        let name: String = name.into();
+        Table {
+            client,
+            name: name.into(),
+        }
+    }
+
+    /// The SDK client.
+    pub fn client(&self) -> &Client {
+        &self.client
+    }
+
+    /// The table name.
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
+    /// Read one record by key. `None` when no item has the key.
+    ///
+    /// The facet's validator runs on the record read.
+    pub async fn get<F: Facet>(&self, key: &Key<F>) -> Result<Option<F>> {
+        self.get_plan(GetPlan {
+            key: key.to_item(),
+            consistent_read: false,
+        })
+        .await
+    }
+
+    /// Read one record by key with a strongly consistent read.
+    pub async fn get_consistent<F: Facet>(&self, key: &Key<F>) -> Result<Option<F>> {
+        self.get_plan(GetPlan {
+            key: key.to_item(),
+            consistent_read: true,
+        })
+        .await
+    }
+
+    async fn get_plan<F: Facet>(&self, plan: GetPlan) -> Result<Option<F>> {
+        let input = plan.to_input(&self.name);
+        let out = self
+            .client
+            .get_item()
+            .set_table_name(input.table_name)
+            .set_key(input.key)
+            .set_consistent_read(input.consistent_read)
+            .send()
+            .await
+            .map_err(|e| Error::dynamo("GetItem", e))?;
+        match out.item {
+            Some(item) => Ok(Some(from_item(item)?)),
+            None => Ok(None),
+        }
+    }
+
+    /// Write one record, replacing any item with the same key.
+    pub async fn put<F: Facet>(&self, record: &F) -> Result<()> {
+        self.put_plan::<F>(PutPlan {
+            item: to_item(record)?,
+            condition: None,
+        })
+        .await
+    }
+
+    /// Write one record only when no item has its key yet; otherwise fail with
+    /// [`Error::ConditionFailed`] and write nothing.
+    pub async fn put_if_not_exists<F: Facet>(&self, record: &F) -> Result<()> {
+        self.put_plan::<F>(PutPlan {
+            item: to_item(record)?,
+            condition: Some(RenderedCondition::item_not_exists()),
+        })
+        .await
+    }
+
+    /// Execute a put plan (see [`faceteer_core::plan::PutPlan`]).
+    pub async fn put_plan<F: Facet>(&self, plan: PutPlan) -> Result<()> {
+        let input = plan.to_input(&self.name);
+        let result = self
+            .client
+            .put_item()
+            .set_table_name(input.table_name)
+            .set_item(input.item)
+            .set_condition_expression(input.condition_expression)
+            .set_expression_attribute_names(input.expression_attribute_names)
+            .set_expression_attribute_values(input.expression_attribute_values)
+            .send()
+            .await;
+        match result {
+            Ok(_) => Ok(()),
+            Err(e)
+                if e.as_service_error()
+                    .is_some_and(|s| s.is_conditional_check_failed_exception()) =>
+            {
+                Err(condition_failed::<F>("PutItem", &plan.item))
+            }
+            Err(e) => Err(Error::dynamo("PutItem", e)),
+        }
+    }
+
+    /// Delete one record by key (nothing happens when there is none).
+    pub async fn delete<F: Facet>(&self, key: &Key<F>) -> Result<()> {
+        self.delete_plan::<F>(DeletePlan {
+            key: key.to_item(),
+            condition: None,
+        })
+        .await
+    }
+
+    /// Delete one record only when it exists; otherwise fail with [`Error::ConditionFailed`].
+    pub async fn delete_if_exists<F: Facet>(&self, key: &Key<F>) -> Result<()> {
+        self.delete_plan::<F>(DeletePlan {
+            key: key.to_item(),
+            condition: Some(RenderedCondition::item_exists()),
+        })
+        .await
+    }
+
+    /// Execute a delete plan (see [`faceteer_core::plan::DeletePlan`]).
+    pub async fn delete_plan<F: Facet>(&self, plan: DeletePlan) -> Result<()> {
+        let input = plan.to_input(&self.name);
+        let result = self
+            .client
+            .delete_item()
+            .set_table_name(input.table_name)
+            .set_key(input.key)
+            .set_condition_expression(input.condition_expression)
+            .set_expression_attribute_names(input.expression_attribute_names)
+            .set_expression_attribute_values(input.expression_attribute_values)
+            .send()
+            .await;
+        match result {
+            Ok(_) => Ok(()),
+            Err(e)
+                if e.as_service_error()
+                    .is_some_and(|s| s.is_conditional_check_failed_exception()) =>
+            {
+                Err(condition_failed::<F>("DeleteItem", &plan.key))
+            }
+            Err(e) => Err(Error::dynamo("DeleteItem", e)),
+        }
+    }
+
+    /// Create the table with `PK`/`SK` and the indexes `GSI1` … `GSI<indexes>` (each keyed
+    /// `GSInPK`/`GSInSK`, projecting all attributes), billed per request, and wait until it
+    /// is active. Meant for tests, examples and first-time setup; production tables are
+    /// usually managed by infrastructure code.
+    pub async fn create(&self, indexes: u8) -> Result<()> {
+        if indexes > MAX_GSI {
+            return Err(Error::InvalidQuery(format!(
+                "a table has at most {MAX_GSI} faceteer indexes, {indexes} were asked for"
+            )));
+        }
+        let attr = |name: &str| {
+            AttributeDefinition::builder()
+                .attribute_name(name)
+                .attribute_type(ScalarAttributeType::S)
+                .build()
+                .expect("attribute definition is complete")
+        };
+        let key = |name: &str, kind: KeyType| {
+            KeySchemaElement::builder()
+                .attribute_name(name)
+                .key_type(kind)
+                .build()
+                .expect("key schema element is complete")
+        };
+        let mut req = self
+            .client
+            .create_table()
+            .table_name(self.name.as_ref())
+            .billing_mode(BillingMode::PayPerRequest)
+            .attribute_definitions(attr(PK))
+            .attribute_definitions(attr(SK))
+            .key_schema(key(PK, KeyType::Hash))
+            .key_schema(key(SK, KeyType::Range));
+        for n in 1..=indexes {
+            let (name, pk, sk) = gsi_names(n);
+            req = req
+                .attribute_definitions(attr(pk))
+                .attribute_definitions(attr(sk))
+                .global_secondary_indexes(
+                    GlobalSecondaryIndex::builder()
+                        .index_name(name)
+                        .key_schema(key(pk, KeyType::Hash))
+                        .key_schema(key(sk, KeyType::Range))
+                        .projection(
+                            Projection::builder()
+                                .projection_type(ProjectionType::All)
+                                .build(),
+                        )
+                        .build()
+                        .expect("index definition is complete"),
+                );
+        }
+        req.send()
+            .await
+            .map_err(|e| Error::dynamo("CreateTable", e))?;
+        for attempt in 0..120u32 {
+            let out = self
+                .client
+                .describe_table()
+                .table_name(self.name.as_ref())
+                .send()
+                .await
+                .map_err(|e| Error::dynamo("DescribeTable", e))?;
+            let table = out.table;
+            let ready = table.as_ref().and_then(|t| t.table_status.clone())
+                == Some(TableStatus::Active)
+                && table
+                    .as_ref()
+                    .map(|t| t.global_secondary_indexes())
+                    .unwrap_or_default()
+                    .iter()
+                    .all(|i| {
+                        i.index_status.is_none()
+                            || i.index_status == Some(aws_sdk_dynamodb::types::IndexStatus::Active)
+                    });
+            if ready {
+                return Ok(());
+            }
+            tokio::time::sleep(std::time::Duration::from_millis(
+                (100 * (attempt + 1) as u64).min(2000),
+            ))
+            .await;
+        }
+        Err(Error::InvalidQuery(format!(
+            "table {} did not become active in time",
+            self.name
+        )))
+    }
+
+    /// Delete the table (tests and examples).
+    pub async fn drop_table(&self) -> Result<()> {
+        self.client
+            .delete_table()
+            .table_name(self.name.as_ref())
+            .send()
+            .await
+            .map_err(|e| Error::dynamo("DeleteTable", e))?;
+        Ok(())
+    }
+}
+
+fn condition_failed<F: Facet>(operation: &'static str, item: &faceteer_core::Item) -> Error {
+    let text = |name: &str| match item.get(name) {
+        Some(aws_sdk_dynamodb::types::AttributeValue::S(s)) => s.clone(),
+        _ => String::new(),
+    };
+    Error::ConditionFailed {
+        operation,
+        facet: F::SCHEMA.name,
+        pk: text(PK),
+        sk: text(SK),
+    }
+}
