@@ -1,0 +1,116 @@
+//! Facets shared by the integration tests.
+#![allow(dead_code)]
+
+use faceteer::{Facet, KeyPart};
+use serde::{Deserialize, Serialize};
+
+pub use faceteer_suite::fresh_table;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, KeyPart, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Status {
+    Open,
+    Done,
+}
+
+/// A note in a notebook; indexed by author (GSI1, sorted by rank, sortable numbers) and
+/// by author + status (GSI2, sorted by notebook then note id).
+#[derive(Debug, Clone, PartialEq, Facet, Serialize, Deserialize)]
+#[facet(name = "NOTE", validator = validate_note)]
+#[serde(rename_all = "camelCase")]
+pub struct Note {
+    #[pk(prefix = "#BOOK")]
+    #[gsi(n = 2, sk, prefix = "#NOTE")]
+    pub notebook: String,
+    #[sk(prefix = "#NOTE")]
+    #[gsi(n = 2, sk)]
+    pub note_id: String,
+    #[gsi(n = 1, alias = "ByAuthorRank", pk, prefix = "#AUTHOR")]
+    #[gsi(n = 2, alias = "ByAuthorStatus", pk, prefix = "#AUTHOR_STATUS")]
+    pub author: String,
+    #[gsi(n = 2, pk)]
+    pub status: Status,
+    #[gsi(n = 1, sk, prefix = "#RANK", sortable)]
+    pub rank: u64,
+    pub body: String,
+    #[ttl]
+    pub expires_at: Option<i64>,
+}
+
+/// Bodies starting with "INVALID" fail validation on read.
+pub fn validate_note(note: &Note) -> Result<(), String> {
+    if note.body.starts_with("INVALID") {
+        return Err(format!("note {} has an invalid body", note.note_id));
+    }
+    Ok(())
+}
+
+pub fn note(notebook: &str, id: usize) -> Note {
+    Note {
+        notebook: notebook.into(),
+        note_id: format!("n{id:03}"),
+        author: if id % 2 == 0 { "ann" } else { "bob" }.into(),
+        status: if id % 3 == 0 { Status::Done } else { Status::Open },
+        rank: (id as u64 * 7) % 50,
+        body: format!("body {id}"),
+        expires_at: None,
+    }
+}
+
+/// Shares the notebook partition with `Note`, with sort keys on both sides of `#NOTE`.
+#[derive(Debug, Clone, PartialEq, Facet, Serialize, Deserialize)]
+#[facet(name = "NEIGHBOUR")]
+pub struct Neighbour {
+    #[pk(prefix = "#BOOK")]
+    pub notebook: String,
+    #[sk(prefix = "#NOTD")]
+    pub id: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Facet, Serialize, Deserialize)]
+#[facet(name = "NEIGHBOUR2")]
+pub struct Neighbour2 {
+    #[pk(prefix = "#BOOK")]
+    pub notebook: String,
+    #[sk(prefix = "#NOTF")]
+    pub id: String,
+}
+
+/// A sharded facet whose shard field is not in the partition key.
+#[derive(Debug, Clone, PartialEq, Facet, Serialize, Deserialize)]
+#[facet(name = "EVENT")]
+pub struct Event {
+    #[pk(prefix = "#DAY")]
+    pub day: String,
+    #[sk(prefix = "#EVENT")]
+    #[shard(count = 4)]
+    pub event_id: String,
+}
+
+/// A facet whose validator also runs before writes.
+#[derive(Debug, Clone, PartialEq, Facet, Serialize, Deserialize)]
+#[facet(name = "STRICT", validator = validate_strict, validate_on_write)]
+pub struct Strict {
+    #[pk(prefix = "#S")]
+    #[sk(prefix = "#S")]
+    pub id: String,
+    pub value: i32,
+}
+
+pub fn validate_strict(s: &Strict) -> Result<(), &'static str> {
+    if s.value < 0 {
+        Err("value must not be negative")
+    } else {
+        Ok(())
+    }
+}
+
+/// A multi-field sort key: year, then month, then id.
+#[derive(Debug, Clone, PartialEq, Facet, Serialize, Deserialize)]
+#[facet(name = "ENTRY", pk(prefix = "#LEDGER", fields(ledger)), sk(prefix = "#ENTRY", fields(year, month, id)))]
+pub struct Entry {
+    pub ledger: String,
+    pub year: u16,
+    pub month: String,
+    pub id: String,
+}

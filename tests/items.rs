@@ -1,0 +1,163 @@
+//! Single-item operations against a real DynamoDB-API server.
+
+mod common;
+
+use aws_sdk_dynamodb::types::AttributeValue as AV;
+use common::*;
+use faceteer::{Error, ItemError, KeyError};
+
+#[tokio::test]
+async fn put_get_delete_round_trip() {
+    let table = fresh_table("round-trip", 2).await;
+    let mut n = note("book", 1);
+    n.expires_at = Some(1_900_000_000);
+    table.put(&n).await.unwrap();
+
+    let key = Note::key("book", "n001").unwrap();
+    assert_eq!(table.get(&key).await.unwrap(), Some(n.clone()));
+    assert_eq!(table.get_consistent(&key).await.unwrap(), Some(n.clone()));
+
+    // The stored item carries the keys, the facet name and the ttl.
+    let raw = table
+        .client()
+        .get_item()
+        .table_name(table.name())
+        .set_key(Some(key.to_item()))
+        .send()
+        .await
+        .unwrap()
+        .item
+        .unwrap();
+    assert_eq!(raw["PK"], AV::S("#BOOK_book".into()));
+    assert_eq!(raw["SK"], AV::S("#NOTE_n001".into()));
+    assert_eq!(raw["GSI1PK"], AV::S("#AUTHOR_bob".into()));
+    assert_eq!(raw["GSI1SK"], AV::S("#RANK_00000000000000000007".into()));
+    assert_eq!(raw["GSI2PK"], AV::S("#AUTHOR_STATUS_bob_open".into()));
+    assert_eq!(raw["GSI2SK"], AV::S("#NOTE_book_n001".into()));
+    assert_eq!(raw["facet"], AV::S("NOTE".into()));
+    assert_eq!(raw["ttl"], AV::N("1900000000".into()));
+    assert_eq!(raw["noteId"], AV::S("n001".into()));
+
+    table.delete(&key).await.unwrap();
+    assert_eq!(table.get(&key).await.unwrap(), None);
+    // Deleting what is not there is not an error.
+    table.delete(&key).await.unwrap();
+}
+
+#[tokio::test]
+async fn missing_item_is_none() {
+    let table = fresh_table("missing", 2).await;
+    assert_eq!(table.get(&Note::key("book", "nope").unwrap()).await.unwrap(), None);
+}
+
+#[tokio::test]
+async fn conditional_put_fails_with_a_distinct_error_and_keeps_the_original() {
+    let table = fresh_table("conditional", 2).await;
+    let original = note("book", 2);
+    table.put_if_not_exists(&original).await.unwrap();
+
+    let mut other = original.clone();
+    other.body = "overwritten?".into();
+    let err = table.put_if_not_exists(&other).await.unwrap_err();
+    assert!(err.is_condition_failed(), "{err:?}");
+    match err {
+        Error::ConditionFailed { operation, facet, pk, sk } => {
+            assert_eq!(operation, "PutItem");
+            assert_eq!(facet, "NOTE");
+            assert_eq!(pk, "#BOOK_book");
+            assert_eq!(sk, "#NOTE_n002");
+        }
+        other => panic!("unexpected {other:?}"),
+    }
+    let stored = table.get(&Note::key("book", "n002").unwrap()).await.unwrap();
+    assert_eq!(stored, Some(original));
+
+    // A plain put overwrites.
+    table.put(&other).await.unwrap();
+    let stored = table.get(&Note::key("book", "n002").unwrap()).await.unwrap();
+    assert_eq!(stored.unwrap().body, "overwritten?");
+}
+
+#[tokio::test]
+async fn conditional_delete_of_a_missing_item_fails() {
+    let table = fresh_table("conditional-delete", 2).await;
+    let key = Note::key("book", "n404").unwrap();
+    let err = table.delete_if_exists(&key).await.unwrap_err();
+    assert!(matches!(err, Error::ConditionFailed { operation: "DeleteItem", .. }), "{err:?}");
+    table.put(&note("book", 404)).await.unwrap();
+    table.delete_if_exists(&Note::key("book", "n404").unwrap()).await.unwrap();
+    assert_eq!(table.get(&key).await.unwrap(), None);
+}
+
+#[tokio::test]
+async fn validator_runs_on_every_read() {
+    let table = fresh_table("validate-read", 2).await;
+    let mut bad = note("book", 3);
+    bad.body = "INVALID body".into();
+    // Validation on write is off for Note, so the record is stored...
+    table.put(&bad).await.unwrap();
+    // ...and refused when read, by get and by query.
+    let err = table.get(&Note::key("book", "n003").unwrap()).await.unwrap_err();
+    assert!(
+        matches!(&err, Error::Item(ItemError::Validation { facet: "NOTE", message }) if message.contains("n003")),
+        "{err:?}"
+    );
+    let err = Note::query("book").list().send(&table).await.unwrap_err();
+    assert!(matches!(err, Error::Item(ItemError::Validation { .. })), "{err:?}");
+}
+
+#[tokio::test]
+async fn validate_on_write_refuses_before_writing() {
+    let table = fresh_table("validate-write", 0).await;
+    let err = table.put(&Strict { id: "a".into(), value: -1 }).await.unwrap_err();
+    assert!(
+        matches!(&err, Error::Item(ItemError::Validation { message, .. }) if message == "value must not be negative"),
+        "{err:?}"
+    );
+    assert_eq!(table.get(&Strict::key("a").unwrap()).await.unwrap(), None);
+    table.put(&Strict { id: "a".into(), value: 1 }).await.unwrap();
+    assert!(table.get(&Strict::key("a").unwrap()).await.unwrap().is_some());
+}
+
+#[tokio::test]
+async fn an_item_of_another_facet_is_refused() {
+    let table = fresh_table("wrong-facet", 0).await;
+    // Neighbour and Note share a partition; forge a key collision by writing a Neighbour
+    // item under a Note key.
+    let key = Note::key("book", "n001").unwrap();
+    let mut item = faceteer::core::to_item(&Neighbour { notebook: "book".into(), id: "x".into() }).unwrap();
+    item.insert("SK".into(), AV::S(key.sk().into()));
+    table
+        .client()
+        .put_item()
+        .table_name(table.name())
+        .set_item(Some(item))
+        .send()
+        .await
+        .unwrap();
+    let err = table.get(&key).await.unwrap_err();
+    assert!(
+        matches!(&err, Error::Item(ItemError::WrongFacet { expected: "NOTE", found }) if found == "NEIGHBOUR"),
+        "{err:?}"
+    );
+}
+
+#[tokio::test]
+async fn ambiguous_keys_are_refused_before_any_request() {
+    let table = fresh_table("ambiguous", 2).await;
+    // `notebook` is followed by `note_id` in GSI2SK: a delimiter in it is ambiguous.
+    let mut n = note("a_b", 1);
+    let err = table.put(&n).await.unwrap_err();
+    assert!(
+        matches!(&err, Error::Item(ItemError::Key { source: KeyError::DelimiterInValue { field: "notebook", .. }, .. })),
+        "{err:?}"
+    );
+    // In the last position the delimiter is harmless.
+    n.notebook = "ab".into();
+    n.note_id = "x_y".into();
+    table.put(&n).await.unwrap();
+    assert!(table.get(&Note::key("ab", "x_y").unwrap()).await.unwrap().is_some());
+    // Key builders check too.
+    let err = Entry::key("ledger", 2024u16, "0_1", "id").unwrap_err();
+    assert!(matches!(err, KeyError::DelimiterInValue { field: "month", .. }), "{err:?}");
+}
