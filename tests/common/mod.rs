@@ -25,8 +25,8 @@ pub struct Note {
     #[sk(prefix = "#NOTE")]
     #[gsi(n = 2, sk)]
     pub note_id: String,
-    #[gsi(n = 1, alias = "ByAuthorRank", pk, prefix = "#AUTHOR")]
-    #[gsi(n = 2, alias = "ByAuthorStatus", pk, prefix = "#AUTHOR_STATUS")]
+    #[gsi(n = 1, alias = "AuthorRank", pk, prefix = "#AUTHOR")]
+    #[gsi(n = 2, alias = "AuthorStatus", pk, prefix = "#AUTHOR_STATUS")]
     pub author: String,
     #[gsi(n = 2, pk)]
     pub status: Status,
