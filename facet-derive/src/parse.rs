@@ -100,7 +100,7 @@ pub struct FieldAttrs {
 pub fn field_attrs(attrs: &[Attribute], errors: &mut darling::error::Accumulator) -> FieldAttrs {
     let mut out = FieldAttrs::default();
     for attr in attrs {
-        let span = attr.span();
+        let span = attr.path().span();
         let path = attr.path();
         if path.is_ident("pk") || path.is_ident("sk") {
             let parsed = match &attr.meta {

@@ -1,0 +1,16 @@
+use faceteer::Facet;
+use serde::{Deserialize, Serialize};
+
+#[derive(Facet, Serialize, Deserialize)]
+struct User {
+    #[pk(prefix = "#TEAM")]
+    team_id: String,
+    #[sk(prefix = "#USER")]
+    user_id: String,
+    #[gsi(n = 21, pk, prefix = "#EMAIL")]
+    email: String,
+    #[gsi(n = 21, sk, prefix = "#USER")]
+    name: String,
+}
+
+fn main() {}
