@@ -173,3 +173,8 @@ pub async fn fresh_table(label: &str, indexes: u8) -> Table {
         .unwrap_or_else(|e| panic!("creating test table {}: {e}", table.name()));
     table
 }
+
+/// The README's code, compiled and checked as a doc test.
+#[doc = include_str!("../README.md")]
+#[allow(dead_code)]
+mod readme {}

@@ -47,7 +47,13 @@ async fn put_get_delete_round_trip() {
 #[tokio::test]
 async fn missing_item_is_none() {
     let table = fresh_table("missing", 2).await;
-    assert_eq!(table.get(&Note::key("book", "nope").unwrap()).await.unwrap(), None);
+    assert_eq!(
+        table
+            .get(&Note::key("book", "nope").unwrap())
+            .await
+            .unwrap(),
+        None
+    );
 }
 
 #[tokio::test]
@@ -61,7 +67,12 @@ async fn conditional_put_fails_with_a_distinct_error_and_keeps_the_original() {
     let err = table.put_if_not_exists(&other).await.unwrap_err();
     assert!(err.is_condition_failed(), "{err:?}");
     match err {
-        Error::ConditionFailed { operation, facet, pk, sk } => {
+        Error::ConditionFailed {
+            operation,
+            facet,
+            pk,
+            sk,
+        } => {
             assert_eq!(operation, "PutItem");
             assert_eq!(facet, "NOTE");
             assert_eq!(pk, "#BOOK_book");
@@ -69,12 +80,18 @@ async fn conditional_put_fails_with_a_distinct_error_and_keeps_the_original() {
         }
         other => panic!("unexpected {other:?}"),
     }
-    let stored = table.get(&Note::key("book", "n002").unwrap()).await.unwrap();
+    let stored = table
+        .get(&Note::key("book", "n002").unwrap())
+        .await
+        .unwrap();
     assert_eq!(stored, Some(original));
 
     // A plain put overwrites.
     table.put(&other).await.unwrap();
-    let stored = table.get(&Note::key("book", "n002").unwrap()).await.unwrap();
+    let stored = table
+        .get(&Note::key("book", "n002").unwrap())
+        .await
+        .unwrap();
     assert_eq!(stored.unwrap().body, "overwritten?");
 }
 
@@ -83,9 +100,21 @@ async fn conditional_delete_of_a_missing_item_fails() {
     let table = fresh_table("conditional-delete", 2).await;
     let key = Note::key("book", "n404").unwrap();
     let err = table.delete_if_exists(&key).await.unwrap_err();
-    assert!(matches!(err, Error::ConditionFailed { operation: "DeleteItem", .. }), "{err:?}");
+    assert!(
+        matches!(
+            err,
+            Error::ConditionFailed {
+                operation: "DeleteItem",
+                ..
+            }
+        ),
+        "{err:?}"
+    );
     table.put(&note("book", 404)).await.unwrap();
-    table.delete_if_exists(&Note::key("book", "n404").unwrap()).await.unwrap();
+    table
+        .delete_if_exists(&Note::key("book", "n404").unwrap())
+        .await
+        .unwrap();
     assert_eq!(table.get(&key).await.unwrap(), None);
 }
 
@@ -97,26 +126,48 @@ async fn validator_runs_on_every_read() {
     // Validation on write is off for Note, so the record is stored...
     table.put(&bad).await.unwrap();
     // ...and refused when read, by get and by query.
-    let err = table.get(&Note::key("book", "n003").unwrap()).await.unwrap_err();
+    let err = table
+        .get(&Note::key("book", "n003").unwrap())
+        .await
+        .unwrap_err();
     assert!(
         matches!(&err, Error::Item(ItemError::Validation { facet: "NOTE", message }) if message.contains("n003")),
         "{err:?}"
     );
     let err = Note::query("book").list().send(&table).await.unwrap_err();
-    assert!(matches!(err, Error::Item(ItemError::Validation { .. })), "{err:?}");
+    assert!(
+        matches!(err, Error::Item(ItemError::Validation { .. })),
+        "{err:?}"
+    );
 }
 
 #[tokio::test]
 async fn validate_on_write_refuses_before_writing() {
     let table = fresh_table("validate-write", 0).await;
-    let err = table.put(&Strict { id: "a".into(), value: -1 }).await.unwrap_err();
+    let err = table
+        .put(&Strict {
+            id: "a".into(),
+            value: -1,
+        })
+        .await
+        .unwrap_err();
     assert!(
         matches!(&err, Error::Item(ItemError::Validation { message, .. }) if message == "value must not be negative"),
         "{err:?}"
     );
     assert_eq!(table.get(&Strict::key("a").unwrap()).await.unwrap(), None);
-    table.put(&Strict { id: "a".into(), value: 1 }).await.unwrap();
-    assert!(table.get(&Strict::key("a").unwrap()).await.unwrap().is_some());
+    table
+        .put(&Strict {
+            id: "a".into(),
+            value: 1,
+        })
+        .await
+        .unwrap();
+    assert!(table
+        .get(&Strict::key("a").unwrap())
+        .await
+        .unwrap()
+        .is_some());
 }
 
 #[tokio::test]
@@ -125,7 +176,11 @@ async fn an_item_of_another_facet_is_refused() {
     // Neighbour and Note share a partition; forge a key collision by writing a Neighbour
     // item under a Note key.
     let key = Note::key("book", "n001").unwrap();
-    let mut item = faceteer::core::to_item(&Neighbour { notebook: "book".into(), id: "x".into() }).unwrap();
+    let mut item = faceteer::core::to_item(&Neighbour {
+        notebook: "book".into(),
+        id: "x".into(),
+    })
+    .unwrap();
     item.insert("SK".into(), AV::S(key.sk().into()));
     table
         .client()
@@ -149,15 +204,31 @@ async fn ambiguous_keys_are_refused_before_any_request() {
     let mut n = note("a_b", 1);
     let err = table.put(&n).await.unwrap_err();
     assert!(
-        matches!(&err, Error::Item(ItemError::Key { source: KeyError::DelimiterInValue { field: "notebook", .. }, .. })),
+        matches!(
+            &err,
+            Error::Item(ItemError::Key {
+                source: KeyError::DelimiterInValue {
+                    field: "notebook",
+                    ..
+                },
+                ..
+            })
+        ),
         "{err:?}"
     );
     // In the last position the delimiter is harmless.
     n.notebook = "ab".into();
     n.note_id = "x_y".into();
     table.put(&n).await.unwrap();
-    assert!(table.get(&Note::key("ab", "x_y").unwrap()).await.unwrap().is_some());
+    assert!(table
+        .get(&Note::key("ab", "x_y").unwrap())
+        .await
+        .unwrap()
+        .is_some());
     // Key builders check too.
     let err = Entry::key("ledger", 2024u16, "0_1", "id").unwrap_err();
-    assert!(matches!(err, KeyError::DelimiterInValue { field: "month", .. }), "{err:?}");
+    assert!(
+        matches!(err, KeyError::DelimiterInValue { field: "month", .. }),
+        "{err:?}"
+    );
 }

@@ -20,11 +20,17 @@ async fn seeded(label: &str) -> (Table, Vec<Note>) {
     for i in 0..3 {
         table.put(&note("other", i)).await.unwrap();
         table
-            .put(&Neighbour { notebook: "book".into(), id: format!("x{i}") })
+            .put(&Neighbour {
+                notebook: "book".into(),
+                id: format!("x{i}"),
+            })
             .await
             .unwrap();
         table
-            .put(&Neighbour2 { notebook: "book".into(), id: format!("x{i}") })
+            .put(&Neighbour2 {
+                notebook: "book".into(),
+                id: format!("x{i}"),
+            })
             .await
             .unwrap();
     }
@@ -36,7 +42,11 @@ fn ids(notes: &[Note]) -> Vec<String> {
 }
 
 fn expected(notes: &[Note], keep: impl Fn(&str) -> bool) -> Vec<String> {
-    let mut v: Vec<String> = notes.iter().map(|n| n.note_id.clone()).filter(|id| keep(id)).collect();
+    let mut v: Vec<String> = notes
+        .iter()
+        .map(|n| n.note_id.clone())
+        .filter(|id| keep(id))
+        .collect();
     v.sort();
     v
 }
@@ -47,23 +57,51 @@ async fn every_operator_returns_exactly_the_matching_records_in_order() {
     let b = "n010";
     let e = "n020";
     let cases: Vec<(&str, faceteer::Query<Note>, Vec<String>)> = vec![
-        ("list", Note::query("book").list(), expected(&notes, |_| true)),
-        ("equals", Note::query("book").equals(b), expected(&notes, |id| id == b)),
-        ("greater_than", Note::query("book").greater_than(b), expected(&notes, |id| id > b)),
+        (
+            "list",
+            Note::query("book").list(),
+            expected(&notes, |_| true),
+        ),
+        (
+            "equals",
+            Note::query("book").equals(b),
+            expected(&notes, |id| id == b),
+        ),
+        (
+            "greater_than",
+            Note::query("book").greater_than(b),
+            expected(&notes, |id| id > b),
+        ),
         (
             "greater_than_or_equal",
             Note::query("book").greater_than_or_equal(b),
             expected(&notes, |id| id >= b),
         ),
-        ("less_than", Note::query("book").less_than(b), expected(&notes, |id| id < b)),
+        (
+            "less_than",
+            Note::query("book").less_than(b),
+            expected(&notes, |id| id < b),
+        ),
         (
             "less_than_or_equal",
             Note::query("book").less_than_or_equal(b),
             expected(&notes, |id| id <= b),
         ),
-        ("begins_with", Note::query("book").begins_with("n01"), expected(&notes, |id| id.starts_with("n01"))),
-        ("between", Note::query("book").between(b, e), expected(&notes, |id| id >= b && id <= e)),
-        ("between reversed bounds", Note::query("book").between(e, b), vec![]),
+        (
+            "begins_with",
+            Note::query("book").begins_with("n01"),
+            expected(&notes, |id| id.starts_with("n01")),
+        ),
+        (
+            "between",
+            Note::query("book").between(b, e),
+            expected(&notes, |id| id >= b && id <= e),
+        ),
+        (
+            "between reversed bounds",
+            Note::query("book").between(e, b),
+            vec![],
+        ),
         ("equals missing", Note::query("book").equals("zzz"), vec![]),
     ];
     for (name, query, want) in cases {
@@ -79,13 +117,29 @@ async fn every_operator_returns_exactly_the_matching_records_in_order() {
 #[tokio::test]
 async fn first_and_last() {
     let (table, _) = seeded("first").await;
-    let first = Note::query("book").first().send(&table).await.unwrap().unwrap();
+    let first = Note::query("book")
+        .first()
+        .send(&table)
+        .await
+        .unwrap()
+        .unwrap();
     assert_eq!(first.note_id, "n000");
-    let last = Note::query("book").first().reverse().send(&table).await.unwrap().unwrap();
+    let last = Note::query("book")
+        .first()
+        .reverse()
+        .send(&table)
+        .await
+        .unwrap()
+        .unwrap();
     assert_eq!(last.note_id, format!("n{:03}", N - 1));
     let none = Note::query("empty").first().send(&table).await.unwrap();
     assert_eq!(none, None);
-    let after = Note::query("book").greater_than("n027").first().send(&table).await.unwrap();
+    let after = Note::query("book")
+        .greater_than("n027")
+        .first()
+        .send(&table)
+        .await
+        .unwrap();
     assert_eq!(after.unwrap().note_id, "n028");
 }
 
@@ -99,7 +153,10 @@ async fn walk(table: &Table, query: faceteer::Query<Note>) -> (Vec<String>, Vec<
         all.extend(ids(&page.records));
         match page.cursor {
             Some(c) => {
-                assert!(!page.records.is_empty(), "a page with a cursor holds records");
+                assert!(
+                    !page.records.is_empty(),
+                    "a page with a cursor holds records"
+                );
                 cursor = Some(c);
             }
             None => break,
@@ -136,7 +193,11 @@ async fn pagination_ends_exactly_when_exhausted() {
     // less_than drops its bound client-side; paging still walks every record once.
     let (got, _) = walk(&table, Note::query("book").less_than("n015").limit(4)).await;
     assert_eq!(got, expected(&notes, |id| id < "n015"));
-    let (got, _) = walk(&table, Note::query("book").less_than("n015").limit(5).reverse()).await;
+    let (got, _) = walk(
+        &table,
+        Note::query("book").less_than("n015").limit(5).reverse(),
+    )
+    .await;
     let mut lt_rev = expected(&notes, |id| id < "n015");
     lt_rev.reverse();
     assert_eq!(got, lt_rev);
@@ -150,10 +211,22 @@ async fn pagination_ends_exactly_when_exhausted() {
 #[tokio::test]
 async fn streams_walk_every_page() {
     let (table, notes) = seeded("streams").await;
-    let pages: Vec<_> = Note::query("book").list().limit(8).pages(&table).try_collect().await.unwrap();
+    let pages: Vec<_> = Note::query("book")
+        .list()
+        .limit(8)
+        .pages(&table)
+        .try_collect()
+        .await
+        .unwrap();
     assert_eq!(pages.len(), 4);
     assert!(pages.last().unwrap().cursor.is_none());
-    let records: Vec<Note> = Note::query("book").list().limit(8).records(&table).try_collect().await.unwrap();
+    let records: Vec<Note> = Note::query("book")
+        .list()
+        .limit(8)
+        .records(&table)
+        .try_collect()
+        .await
+        .unwrap();
     assert_eq!(ids(&records), expected(&notes, |_| true));
 }
 
@@ -161,21 +234,43 @@ async fn streams_walk_every_page() {
 async fn index_queries_are_typed_by_the_index_sort_key() {
     let (table, notes) = seeded("indexes").await;
     // GSI1: author, sorted by rank (sortable: 7 sorts before 42).
-    let everywhere: Vec<Note> = notes.iter().cloned().chain((0..3).map(|i| note("other", i))).collect();
+    let everywhere: Vec<Note> = notes
+        .iter()
+        .cloned()
+        .chain((0..3).map(|i| note("other", i)))
+        .collect();
     let ann: Vec<&Note> = everywhere.iter().filter(|n| n.author == "ann").collect();
     let mut want: Vec<(u64, String)> = ann.iter().map(|n| (n.rank, n.note_id.clone())).collect();
     want.sort();
-    let got = Note::by_author_rank("ann").list().all(&table).await.unwrap();
+    let got = Note::by_author_rank("ann")
+        .list()
+        .all(&table)
+        .await
+        .unwrap();
     let got_ranks: Vec<u64> = got.iter().map(|n| n.rank).collect();
     let want_ranks: Vec<u64> = want.iter().map(|(r, _)| *r).collect();
     assert_eq!(got_ranks, want_ranks);
-    assert!(got.iter().all(|n| n.notebook == "book" || n.notebook == "other"));
+    assert!(got
+        .iter()
+        .all(|n| n.notebook == "book" || n.notebook == "other"));
 
-    let got = Note::gsi1("ann").less_than(20u64).all(&table).await.unwrap();
+    let got = Note::gsi1("ann")
+        .less_than(20u64)
+        .all(&table)
+        .await
+        .unwrap();
     assert!(!got.is_empty());
     assert!(got.iter().all(|n| n.rank < 20 && n.author == "ann"));
-    let got = Note::gsi1("ann").between(5u64, 30u64).all(&table).await.unwrap();
-    let mut want: Vec<u64> = ann.iter().map(|n| n.rank).filter(|r| (5..=30).contains(r)).collect();
+    let got = Note::gsi1("ann")
+        .between(5u64, 30u64)
+        .all(&table)
+        .await
+        .unwrap();
+    let mut want: Vec<u64> = ann
+        .iter()
+        .map(|n| n.rank)
+        .filter(|r| (5..=30).contains(r))
+        .collect();
     want.sort();
     assert_eq!(got.iter().map(|n| n.rank).collect::<Vec<_>>(), want);
 
@@ -187,7 +282,7 @@ async fn index_queries_are_typed_by_the_index_sort_key() {
         .unwrap();
     let want = expected(&notes, |id| {
         let i: usize = id[1..].parse().unwrap();
-        i % 2 == 1 && i % 3 == 0
+        !i.is_multiple_of(2) && i.is_multiple_of(3)
     });
     assert_eq!(ids(&got), want);
     let got = Note::gsi2("bob", Status::Done)
@@ -195,91 +290,228 @@ async fn index_queries_are_typed_by_the_index_sort_key() {
         .all(&table)
         .await
         .unwrap();
-    assert!(got.iter().all(|n| n.note_id.as_str() > "n010" && n.notebook == "book"));
+    assert!(got
+        .iter()
+        .all(|n| n.note_id.as_str() > "n010" && n.notebook == "book"));
 
     // Cursors on an index resume correctly.
     let (walked, _) = walk(&table, Note::by_author_rank("bob").list().limit(3)).await;
-    assert_eq!(walked.len(), everywhere.iter().filter(|n| n.author == "bob").count());
+    assert_eq!(
+        walked.len(),
+        everywhere.iter().filter(|n| n.author == "bob").count()
+    );
 }
 
 #[tokio::test]
 async fn multi_field_sort_keys() {
     let table = fresh_table("multi-field", 0).await;
-    for (year, month, id) in [(2023, "12", "a"), (2024, "01", "b"), (2024, "02", "c"), (2024, "02", "d"), (2025, "01", "e")] {
+    for (year, month, id) in [
+        (2023, "12", "a"),
+        (2024, "01", "b"),
+        (2024, "02", "c"),
+        (2024, "02", "d"),
+        (2025, "01", "e"),
+    ] {
         table
-            .put(&Entry { ledger: "l".into(), year, month: month.into(), id: id.into() })
+            .put(&Entry {
+                ledger: "l".into(),
+                year,
+                month: month.into(),
+                id: id.into(),
+            })
             .await
             .unwrap();
     }
-    let in_2024 = Entry::query("l").begins_with((2024u16,)).all(&table).await.unwrap();
-    assert_eq!(in_2024.iter().map(|e| e.id.as_str()).collect::<Vec<_>>(), ["b", "c", "d"]);
-    let feb = Entry::query("l").begins_with((2024u16, "02")).all(&table).await.unwrap();
+    let in_2024 = Entry::query("l")
+        .begins_with((2024u16,))
+        .all(&table)
+        .await
+        .unwrap();
+    assert_eq!(
+        in_2024.iter().map(|e| e.id.as_str()).collect::<Vec<_>>(),
+        ["b", "c", "d"]
+    );
+    let feb = Entry::query("l")
+        .begins_with((2024u16, "02"))
+        .all(&table)
+        .await
+        .unwrap();
     assert_eq!(feb.len(), 2);
-    let one = Entry::query("l").equals((2024u16, "02", "d")).all(&table).await.unwrap();
+    let one = Entry::query("l")
+        .equals((2024u16, "02", "d"))
+        .all(&table)
+        .await
+        .unwrap();
     assert_eq!(one[0].id, "d");
-    let got = table.get(&Entry::key("l", 2023u16, "12", "a").unwrap()).await.unwrap();
+    let got = table
+        .get(&Entry::key("l", 2023u16, "12", "a").unwrap())
+        .await
+        .unwrap();
     assert_eq!(got.unwrap().id, "a");
 }
 
 #[tokio::test]
 async fn cursors_are_checked() {
     let (table, _) = seeded("cursors").await;
-    let page = Note::query("book").list().limit(5).send(&table).await.unwrap();
+    let page = Note::query("book")
+        .list()
+        .limit(5)
+        .send(&table)
+        .await
+        .unwrap();
     let cursor = page.cursor.unwrap();
 
-    let err = Note::query("book").list().cursor("@@not-a-cursor").send(&table).await.unwrap_err();
-    assert!(matches!(err, Error::Cursor(CursorError::Malformed(_))), "{err:?}");
-    let err = Note::query("book").list().cursor("AAAA").send(&table).await.unwrap_err();
-    assert!(matches!(err, Error::Cursor(CursorError::Malformed(_))), "{err:?}");
+    let err = Note::query("book")
+        .list()
+        .cursor("@@not-a-cursor")
+        .send(&table)
+        .await
+        .unwrap_err();
+    assert!(
+        matches!(err, Error::Cursor(CursorError::Malformed(_))),
+        "{err:?}"
+    );
+    let err = Note::query("book")
+        .list()
+        .cursor("AAAA")
+        .send(&table)
+        .await
+        .unwrap_err();
+    assert!(
+        matches!(err, Error::Cursor(CursorError::Malformed(_))),
+        "{err:?}"
+    );
     // A cursor from another partition, or another index, is refused.
-    let err = Note::query("other").list().cursor(cursor.clone()).send(&table).await.unwrap_err();
-    assert!(matches!(err, Error::Cursor(CursorError::Foreign { .. })), "{err:?}");
-    let err = Note::gsi1("book").list().cursor(cursor.clone()).send(&table).await.unwrap_err();
-    assert!(matches!(err, Error::Cursor(CursorError::Foreign { .. })), "{err:?}");
+    let err = Note::query("other")
+        .list()
+        .cursor(cursor.clone())
+        .send(&table)
+        .await
+        .unwrap_err();
+    assert!(
+        matches!(err, Error::Cursor(CursorError::Foreign { .. })),
+        "{err:?}"
+    );
+    let err = Note::gsi1("book")
+        .list()
+        .cursor(cursor.clone())
+        .send(&table)
+        .await
+        .unwrap_err();
+    assert!(
+        matches!(err, Error::Cursor(CursorError::Foreign { .. })),
+        "{err:?}"
+    );
     // The right one resumes.
-    let next = Note::query("book").list().limit(5).cursor(cursor).send(&table).await.unwrap();
+    let next = Note::query("book")
+        .list()
+        .limit(5)
+        .cursor(cursor)
+        .send(&table)
+        .await
+        .unwrap();
     assert_eq!(next.records[0].note_id, "n005");
 }
 
 #[tokio::test]
 async fn invalid_options_are_typed_errors() {
     let table = fresh_table("invalid", 2).await;
-    let err = Note::query("book").list().limit(0).send(&table).await.unwrap_err();
+    let err = Note::query("book")
+        .list()
+        .limit(0)
+        .send(&table)
+        .await
+        .unwrap_err();
     assert!(matches!(err, Error::InvalidQuery(_)), "{err:?}");
-    let err = Note::gsi1("ann").list().consistent_read().send(&table).await.unwrap_err();
+    let err = Note::gsi1("ann")
+        .list()
+        .consistent_read()
+        .send(&table)
+        .await
+        .unwrap_err();
     assert!(matches!(err, Error::InvalidQuery(_)), "{err:?}");
-    let err = Note::query("book").list().shard(1).send(&table).await.unwrap_err();
+    let err = Note::query("book")
+        .list()
+        .shard(1)
+        .send(&table)
+        .await
+        .unwrap_err();
     assert!(matches!(err, Error::Key(_)), "{err:?}");
     // Ambiguous partition values are refused before any request.
-    let err = Note::gsi2("a_b", Status::Open).list().send(&table).await.unwrap_err();
-    assert!(matches!(err, Error::Key(KeyError::DelimiterInValue { field: "author", .. })), "{err:?}");
+    let err = Note::gsi2("a_b", Status::Open)
+        .list()
+        .send(&table)
+        .await
+        .unwrap_err();
+    assert!(
+        matches!(
+            err,
+            Error::Key(KeyError::DelimiterInValue {
+                field: "author",
+                ..
+            })
+        ),
+        "{err:?}"
+    );
 }
 
 #[tokio::test]
 async fn sharded_partitions_are_queried_one_shard_at_a_time() {
     let table = fresh_table("shards", 0).await;
     let events: Vec<Event> = (0..40)
-        .map(|i| Event { day: "2026-11-21".into(), event_id: format!("e{i:02}") })
+        .map(|i| Event {
+            day: "2026-11-21".into(),
+            event_id: format!("e{i:02}"),
+        })
         .collect();
     for e in &events {
         table.put(e).await.unwrap();
     }
-    let err = Event::query("2026-11-21").list().send(&table).await.unwrap_err();
-    assert!(matches!(err, Error::Key(KeyError::ShardRequired { count: 4, .. })), "{err:?}");
-    let err = Event::query("2026-11-21").list().shard(4).send(&table).await.unwrap_err();
-    assert!(matches!(err, Error::Key(KeyError::ShardOutOfRange { .. })), "{err:?}");
+    let err = Event::query("2026-11-21")
+        .list()
+        .send(&table)
+        .await
+        .unwrap_err();
+    assert!(
+        matches!(err, Error::Key(KeyError::ShardRequired { count: 4, .. })),
+        "{err:?}"
+    );
+    let err = Event::query("2026-11-21")
+        .list()
+        .shard(4)
+        .send(&table)
+        .await
+        .unwrap_err();
+    assert!(
+        matches!(err, Error::Key(KeyError::ShardOutOfRange { .. })),
+        "{err:?}"
+    );
 
     let mut seen = Vec::new();
     for shard in 0..4 {
-        let got = Event::query("2026-11-21").list().shard(shard).all(&table).await.unwrap();
+        let got = Event::query("2026-11-21")
+            .list()
+            .shard(shard)
+            .all(&table)
+            .await
+            .unwrap();
         let mut sorted = got.clone();
         sorted.sort_by(|a, b| a.event_id.cmp(&b.event_id));
         assert_eq!(got, sorted, "shard {shard} is in sort-key order");
         seen.extend(got.into_iter().map(|e| e.event_id));
     }
     seen.sort();
-    assert_eq!(seen, events.iter().map(|e| e.event_id.clone()).collect::<Vec<_>>());
+    assert_eq!(
+        seen,
+        events
+            .iter()
+            .map(|e| e.event_id.clone())
+            .collect::<Vec<_>>()
+    );
     // Gets compute the shard from the record's fields.
-    let got = table.get(&Event::key("2026-11-21", "e07").unwrap()).await.unwrap();
+    let got = table
+        .get(&Event::key("2026-11-21", "e07").unwrap())
+        .await
+        .unwrap();
     assert_eq!(got.unwrap().event_id, "e07");
 }

@@ -41,7 +41,11 @@ fn load_shard_cases() -> Vec<ShardCase> {
 #[test]
 fn every_shard_vector_matches() {
     let cases = load_shard_cases();
-    assert!(cases.len() >= 100, "expected the full vector set, got {}", cases.len());
+    assert!(
+        cases.len() >= 100,
+        "expected the full vector set, got {}",
+        cases.len()
+    );
     for case in &cases {
         let delimiter: &'static str = Box::leak(case.key_config.delimiter.clone().into_boxed_str());
         let mut inputs = ShardInputs::new();
@@ -97,10 +101,18 @@ fn derived_facets_match_single_input_vectors() {
             4 => Shard4 { id, k, s }.primary_key().unwrap().pk().to_owned(),
             16 => Shard16 { id, k, s }.primary_key().unwrap().pk().to_owned(),
             256 => Shard256 { id, k, s }.primary_key().unwrap().pk().to_owned(),
-            1000 => Shard1000 { id, k, s }.primary_key().unwrap().pk().to_owned(),
+            1000 => Shard1000 { id, k, s }
+                .primary_key()
+                .unwrap()
+                .pk()
+                .to_owned(),
             _ => continue,
         };
-        assert_eq!(pk, case.expected_key, "count {} input {:?}", case.count, case.shard_inputs);
+        assert_eq!(
+            pk, case.expected_key,
+            "count {} input {:?}",
+            case.count, case.shard_inputs
+        );
     }
 }
 
@@ -176,7 +188,10 @@ fn item_layout_is_faceteer_compatible() {
     assert_eq!(item["ttl"], AV::N("1900000000".into()));
     assert_eq!(item["teamId"], s("team-1"));
     assert_eq!(item["count"], AV::N("3".into()));
-    assert!(!item.contains_key("assignedUserId"), "absent optionals are left out");
+    assert!(
+        !item.contains_key("assignedUserId"),
+        "absent optionals are left out"
+    );
     let back: Task = faceteer::core::from_item(item).unwrap();
     assert_eq!(back.task_id, "task-1");
     assert_eq!(back.assigned_user_id, None);

@@ -393,7 +393,7 @@ mod tests {
 
     #[test]
     fn sortable_integers_sort_as_strings() {
-        let mut values = vec![-5i64, 42, 9, 0, i64::MIN, i64::MAX, -42];
+        let mut values = [-5i64, 42, 9, 0, i64::MIN, i64::MAX, -42];
         let mut keys: Vec<String> = values
             .iter()
             .map(|v| key_text("v", &Sortable(*v)).unwrap())

@@ -4,7 +4,7 @@
 //!   for ambiguous keys and an order-preserving integer encoding;
 //! * [`shard`]: Faceteer-compatible write-shard ids;
 //! * [`cursor`]: opaque, scope-checked pagination cursors (CBOR, base64url);
-//! * [`facet`]: the [`Facet`](facet::Facet) trait and item conversion;
+//! * [`facet`]: the [`Facet`] trait and item conversion;
 //! * [`plan`]: request plans, renderable to `aws-sdk-dynamodb` inputs.
 //!
 //! Users depend on the `faceteer` crate, which re-exports this one.

@@ -9,6 +9,9 @@
 
 use std::marker::PhantomData;
 
+/// A phantom marker that is `Send + Sync` whatever its type parameter.
+type Marker<T> = PhantomData<fn() -> T>;
+
 use crate::key::{KeyArg, KeyWriter};
 
 /// A sort key with no fields (only its prefix).
@@ -16,16 +19,16 @@ use crate::key::{KeyArg, KeyWriter};
 pub struct NoFields;
 /// A sort key with one field of type `A`.
 #[derive(Debug)]
-pub struct One<A>(PhantomData<fn() -> A>);
+pub struct One<A>(Marker<A>);
 /// A sort key with two fields.
 #[derive(Debug)]
-pub struct Two<A, B>(PhantomData<fn() -> (A, B)>);
+pub struct Two<A, B>(Marker<(A, B)>);
 /// A sort key with three fields.
 #[derive(Debug)]
-pub struct Three<A, B, C>(PhantomData<fn() -> (A, B, C)>);
+pub struct Three<A, B, C>(Marker<(A, B, C)>);
 /// A sort key with four fields.
 #[derive(Debug)]
-pub struct Four<A, B, C, D>(PhantomData<fn() -> (A, B, C, D)>);
+pub struct Four<A, B, C, D>(Marker<(A, B, C, D)>);
 
 /// A complete sort-key value for shape `S`.
 #[diagnostic::on_unimplemented(

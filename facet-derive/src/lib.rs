@@ -1,9 +1,9 @@
 //! `#[derive(Facet)]` and `#[derive(KeyPart)]` for [faceteer](https://docs.rs/faceteer).
 //!
 //! Use them through the `faceteer` crate, which re-exports them and documents the attributes.
-//! The macro works in three steps: [`parse`] reads the attributes (darling), [`model`]
+//! The macro works in three steps: `parse` reads the attributes (darling), `model`
 //! validates them into a facet model, reporting errors at the offending attribute, and
-//! [`codegen`] writes the `Facet` impl, the key builder and the typed query entry points.
+//! `codegen` writes the `Facet` impl, the key builder and the typed query entry points.
 
 mod codegen;
 mod model;

@@ -157,6 +157,9 @@ impl KeyAcc {
     }
 }
 
+/// An index being assembled: partition key, sort key, alias, where it was first declared.
+type GsiAcc = (KeyAcc, KeyAcc, Option<(String, Span)>, Span);
+
 fn strip_option(ty: &Type) -> Option<Type> {
     let Type::Path(p) = ty else { return None };
     if p.qself.is_some() {
@@ -330,7 +333,7 @@ pub fn build(input: FacetInput) -> Result<FacetModel, Error> {
     }
 
     // Indexes, by number.
-    let mut gsi: BTreeMap<u8, (KeyAcc, KeyAcc, Option<(String, Span)>, Span)> = BTreeMap::new();
+    let mut gsi: BTreeMap<u8, GsiAcc> = BTreeMap::new();
     let mut ttl = None;
 
     for (i, a) in attrs.iter().enumerate() {

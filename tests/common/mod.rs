@@ -49,8 +49,12 @@ pub fn note(notebook: &str, id: usize) -> Note {
     Note {
         notebook: notebook.into(),
         note_id: format!("n{id:03}"),
-        author: if id % 2 == 0 { "ann" } else { "bob" }.into(),
-        status: if id % 3 == 0 { Status::Done } else { Status::Open },
+        author: if id.is_multiple_of(2) { "ann" } else { "bob" }.into(),
+        status: if id.is_multiple_of(3) {
+            Status::Done
+        } else {
+            Status::Open
+        },
         rank: (id as u64 * 7) % 50,
         body: format!("body {id}"),
         expires_at: None,
@@ -107,7 +111,11 @@ pub fn validate_strict(s: &Strict) -> Result<(), &'static str> {
 
 /// A multi-field sort key: year, then month, then id.
 #[derive(Debug, Clone, PartialEq, Facet, Serialize, Deserialize)]
-#[facet(name = "ENTRY", pk(prefix = "#LEDGER", fields(ledger)), sk(prefix = "#ENTRY", fields(year, month, id)))]
+#[facet(
+    name = "ENTRY",
+    pk(prefix = "#LEDGER", fields(ledger)),
+    sk(prefix = "#ENTRY", fields(year, month, id))
+)]
 pub struct Entry {
     pub ledger: String,
     pub year: u16,
