@@ -9,6 +9,11 @@ use futures::TryStreamExt;
 
 const N: usize = 30;
 
+/// The error a query must fail with.
+async fn query_error(table: &Table, query: faceteer::Query<Note>) -> Error {
+    query.send(table).await.expect_err("the query should fail")
+}
+
 /// 30 notes in "book", plus neighbours sorting just before and after `#NOTE` in the same
 /// partition, plus notes in another notebook.
 async fn seeded(label: &str) -> (Table, Vec<Note>) {
@@ -361,47 +366,24 @@ async fn cursors_are_checked() {
         .unwrap();
     let cursor = page.cursor.unwrap();
 
-    let err = Note::query("book")
-        .list()
-        .cursor("@@not-a-cursor")
-        .send(&table)
-        .await
-        .unwrap_err();
-    assert!(
-        matches!(err, Error::Cursor(CursorError::Malformed(_))),
-        "{err:?}"
-    );
-    let err = Note::query("book")
-        .list()
-        .cursor("AAAA")
-        .send(&table)
-        .await
-        .unwrap_err();
-    assert!(
-        matches!(err, Error::Cursor(CursorError::Malformed(_))),
-        "{err:?}"
-    );
+    for bad in ["@@not-a-cursor", "AAAA", ""] {
+        let err = query_error(&table, Note::query("book").list().cursor(bad)).await;
+        assert!(
+            matches!(err, Error::Cursor(CursorError::Malformed(_))),
+            "{bad:?}: {err:?}"
+        );
+    }
     // A cursor from another partition, or another index, is refused.
-    let err = Note::query("other")
-        .list()
-        .cursor(cursor.clone())
-        .send(&table)
-        .await
-        .unwrap_err();
-    assert!(
-        matches!(err, Error::Cursor(CursorError::Foreign { .. })),
-        "{err:?}"
-    );
-    let err = Note::gsi1("book")
-        .list()
-        .cursor(cursor.clone())
-        .send(&table)
-        .await
-        .unwrap_err();
-    assert!(
-        matches!(err, Error::Cursor(CursorError::Foreign { .. })),
-        "{err:?}"
-    );
+    for foreign in [
+        Note::query("other").list().cursor(cursor.clone()),
+        Note::gsi1("book").list().cursor(cursor.clone()),
+    ] {
+        let err = query_error(&table, foreign).await;
+        assert!(
+            matches!(err, Error::Cursor(CursorError::Foreign { .. })),
+            "{err:?}"
+        );
+    }
     // The right one resumes.
     let next = Note::query("book")
         .list()
@@ -416,33 +398,14 @@ async fn cursors_are_checked() {
 #[tokio::test]
 async fn invalid_options_are_typed_errors() {
     let table = fresh_table("invalid", 2).await;
-    let err = Note::query("book")
-        .list()
-        .limit(0)
-        .send(&table)
-        .await
-        .unwrap_err();
+    let err = query_error(&table, Note::query("book").list().limit(0)).await;
     assert!(matches!(err, Error::InvalidQuery(_)), "{err:?}");
-    let err = Note::gsi1("ann")
-        .list()
-        .consistent_read()
-        .send(&table)
-        .await
-        .unwrap_err();
+    let err = query_error(&table, Note::gsi1("ann").list().consistent_read()).await;
     assert!(matches!(err, Error::InvalidQuery(_)), "{err:?}");
-    let err = Note::query("book")
-        .list()
-        .shard(1)
-        .send(&table)
-        .await
-        .unwrap_err();
+    let err = query_error(&table, Note::query("book").list().shard(1)).await;
     assert!(matches!(err, Error::Key(_)), "{err:?}");
     // Ambiguous partition values are refused before any request.
-    let err = Note::gsi2("a_b", Status::Open)
-        .list()
-        .send(&table)
-        .await
-        .unwrap_err();
+    let err = query_error(&table, Note::gsi2("a_b", Status::Open).list()).await;
     assert!(
         matches!(
             err,

@@ -2,6 +2,8 @@
 
 use std::sync::Arc;
 
+use aws_sdk_dynamodb::config::http::HttpResponse;
+use aws_sdk_dynamodb::error::SdkError;
 use aws_sdk_dynamodb::types::{
     AttributeDefinition, BillingMode, GlobalSecondaryIndex, KeySchemaElement, KeyType, Projection,
     ProjectionType, ScalarAttributeType, TableStatus,
@@ -109,16 +111,12 @@ impl Table {
             .set_expression_attribute_values(input.expression_attribute_values)
             .send()
             .await;
-        match result {
-            Ok(_) => Ok(()),
-            Err(e)
-                if e.as_service_error()
-                    .is_some_and(|s| s.is_conditional_check_failed_exception()) =>
-            {
-                Err(condition_failed::<F>("PutItem", &plan.item))
-            }
-            Err(e) => Err(Error::dynamo("PutItem", e)),
-        }
+        write_outcome::<F, _>(
+            "PutItem",
+            result,
+            |e| e.is_conditional_check_failed_exception(),
+            &plan.item,
+        )
     }
 
     /// Delete one record by key (nothing happens when there is none).
@@ -152,16 +150,12 @@ impl Table {
             .set_expression_attribute_values(input.expression_attribute_values)
             .send()
             .await;
-        match result {
-            Ok(_) => Ok(()),
-            Err(e)
-                if e.as_service_error()
-                    .is_some_and(|s| s.is_conditional_check_failed_exception()) =>
-            {
-                Err(condition_failed::<F>("DeleteItem", &plan.key))
-            }
-            Err(e) => Err(Error::dynamo("DeleteItem", e)),
-        }
+        write_outcome::<F, _>(
+            "DeleteItem",
+            result,
+            |e| e.is_conditional_check_failed_exception(),
+            &plan.key,
+        )
     }
 
     /// Create the table with `PK`/`SK` and the indexes `GSI1` … `GSI<indexes>` (each keyed
@@ -262,6 +256,25 @@ impl Table {
             .await
             .map_err(|e| Error::dynamo("DeleteTable", e))?;
         Ok(())
+    }
+}
+
+/// Map a single-item write's outcome: a failed condition is [`Error::ConditionFailed`].
+fn write_outcome<F: Facet, E>(
+    operation: &'static str,
+    result: std::result::Result<impl Sized, SdkError<E, HttpResponse>>,
+    is_condition_failure: impl Fn(&E) -> bool,
+    item: &faceteer_core::Item,
+) -> Result<()>
+where
+    aws_sdk_dynamodb::Error: From<SdkError<E, HttpResponse>>,
+{
+    match result {
+        Ok(_) => Ok(()),
+        Err(e) if e.as_service_error().is_some_and(&is_condition_failure) => {
+            Err(condition_failed::<F>(operation, item))
+        }
+        Err(e) => Err(Error::dynamo(operation, e)),
     }
 }
 
