@@ -8,11 +8,23 @@ use faceteer::core::shard::ShardInputs;
 use faceteer::{Facet, Item};
 use serde::{Deserialize, Serialize};
 
+/// `$FACETEER_VECTORS`, else `shared/vectors` beside the checkout or inside it.
 fn vectors_dir() -> PathBuf {
     if let Some(dir) = std::env::var_os("FACETEER_VECTORS") {
         return PathBuf::from(dir);
     }
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/vectors")
+    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    let candidates = [root.join("../shared/vectors"), root.join("shared/vectors")];
+    candidates
+        .iter()
+        .find(|c| c.is_dir())
+        .cloned()
+        .unwrap_or_else(|| {
+            panic!(
+                "conformance vectors not found (looked in {candidates:?}); \
+                 set FACETEER_VECTORS to the folder holding faceteer-shard-keys.json"
+            )
+        })
 }
 
 #[derive(Deserialize)]

@@ -1,0 +1,447 @@
+//! Typed condition and filter expressions over a facet's fields.
+//!
+//! `#[derive(Facet)]` generates a `<Facet>Fields` struct with one [`Field`] per struct field
+//! (reach it with `Facet::fields()`). A [`Field<F, T>`] is typed by the field's value type
+//! (`Option` removed), so comparisons take that type:
+//!
+//! ```ignore
+//! let f = Task::fields();
+//! let cond = f.status.eq(TaskStatus::Open) & f.date_due.lt(now) | !f.assigned_user_id.exists();
+//! ```
+//!
+//! Expressions render with placeholders only (`#n0`, `:v0`): no field name or value is ever
+//! spliced into the expression text.
+
+use std::marker::PhantomData;
+use std::ops::{BitAnd, BitOr, Not};
+
+use aws_sdk_dynamodb::types::AttributeValue;
+use serde::Serialize;
+
+use crate::names::Placeholders;
+
+/// Why an expression cannot be rendered.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum ExprError {
+    /// A value could not be converted to a DynamoDB attribute value.
+    #[error("the value compared with `{field}` cannot be stored: {reason}")]
+    Value {
+        /// The attribute name.
+        field: &'static str,
+        /// The serde_dynamo error.
+        reason: String,
+    },
+    /// `is_in` was given no values, or more than DynamoDB's 100.
+    #[error("`{field}` IN (..) needs 1 to 100 values, got {count}")]
+    InListSize {
+        /// The attribute name.
+        field: &'static str,
+        /// How many values were given.
+        count: usize,
+    },
+}
+
+/// A comparison operator.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Comparator {
+    /// `=`
+    Eq,
+    /// `<>`
+    Ne,
+    /// `<`
+    Lt,
+    /// `<=`
+    Le,
+    /// `>`
+    Gt,
+    /// `>=`
+    Ge,
+}
+
+impl Comparator {
+    fn symbol(self) -> &'static str {
+        match self {
+            Comparator::Eq => "=",
+            Comparator::Ne => "<>",
+            Comparator::Lt => "<",
+            Comparator::Le => "<=",
+            Comparator::Gt => ">",
+            Comparator::Ge => ">=",
+        }
+    }
+}
+
+type Value = Result<AttributeValue, ExprError>;
+
+#[derive(Debug, Clone, PartialEq)]
+enum Node {
+    Compare(&'static str, Comparator, Value),
+    Between(&'static str, Value, Value),
+    BeginsWith(&'static str, Value),
+    Contains(&'static str, Value),
+    In(&'static str, Vec<Value>),
+    Exists(&'static str),
+    NotExists(&'static str),
+    Size(&'static str, Comparator, u64),
+    And(Box<Node>, Box<Node>),
+    Or(Box<Node>, Box<Node>),
+    Not(Box<Node>),
+}
+
+/// A condition or filter expression over the fields of facet `F`.
+///
+/// Combine with `&` (and), `|` (or) and `!` (not), or [`Expr::and`], [`Expr::or`],
+/// [`Expr::not`].
+pub struct Expr<F> {
+    node: Node,
+    _facet: PhantomData<fn() -> F>,
+}
+
+impl<F> Clone for Expr<F> {
+    fn clone(&self) -> Self {
+        Expr::new(self.node.clone())
+    }
+}
+
+impl<F> std::fmt::Debug for Expr<F> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        self.node.fmt(f)
+    }
+}
+
+impl<F> PartialEq for Expr<F> {
+    fn eq(&self, other: &Self) -> bool {
+        self.node == other.node
+    }
+}
+
+impl<F> Expr<F> {
+    fn new(node: Node) -> Self {
+        Expr {
+            node,
+            _facet: PhantomData,
+        }
+    }
+
+    /// Both conditions hold.
+    pub fn and(self, other: Expr<F>) -> Expr<F> {
+        Expr::new(Node::And(Box::new(self.node), Box::new(other.node)))
+    }
+
+    /// Either condition holds.
+    pub fn or(self, other: Expr<F>) -> Expr<F> {
+        Expr::new(Node::Or(Box::new(self.node), Box::new(other.node)))
+    }
+
+    /// The condition does not hold.
+    #[allow(clippy::should_implement_trait)]
+    pub fn not(self) -> Expr<F> {
+        Expr::new(Node::Not(Box::new(self.node)))
+    }
+
+    /// Render the expression, registering its names and values in `p`.
+    pub fn render(&self, p: &mut Placeholders) -> Result<String, ExprError> {
+        render(&self.node, p)
+    }
+}
+
+impl<F> BitAnd for Expr<F> {
+    type Output = Expr<F>;
+    fn bitand(self, rhs: Self) -> Self {
+        self.and(rhs)
+    }
+}
+
+impl<F> BitOr for Expr<F> {
+    type Output = Expr<F>;
+    fn bitor(self, rhs: Self) -> Self {
+        self.or(rhs)
+    }
+}
+
+impl<F> Not for Expr<F> {
+    type Output = Expr<F>;
+    fn not(self) -> Self {
+        Expr::not(self)
+    }
+}
+
+fn value(p: &mut Placeholders, v: &Value) -> Result<String, ExprError> {
+    Ok(p.value(v.clone()?))
+}
+
+fn render(node: &Node, p: &mut Placeholders) -> Result<String, ExprError> {
+    Ok(match node {
+        Node::Compare(field, op, v) => {
+            let n = p.name(field);
+            let v = value(p, v)?;
+            format!("{n} {} {v}", op.symbol())
+        }
+        Node::Between(field, a, b) => {
+            let n = p.name(field);
+            let a = value(p, a)?;
+            let b = value(p, b)?;
+            format!("{n} BETWEEN {a} AND {b}")
+        }
+        Node::BeginsWith(field, v) => {
+            let n = p.name(field);
+            let v = value(p, v)?;
+            format!("begins_with({n}, {v})")
+        }
+        Node::Contains(field, v) => {
+            let n = p.name(field);
+            let v = value(p, v)?;
+            format!("contains({n}, {v})")
+        }
+        Node::In(field, values) => {
+            if values.is_empty() || values.len() > 100 {
+                return Err(ExprError::InListSize {
+                    field,
+                    count: values.len(),
+                });
+            }
+            let n = p.name(field);
+            let vs = values
+                .iter()
+                .map(|v| value(p, v))
+                .collect::<Result<Vec<_>, _>>()?;
+            format!("{n} IN ({})", vs.join(", "))
+        }
+        Node::Exists(field) => format!("attribute_exists({})", p.name(field)),
+        Node::NotExists(field) => format!("attribute_not_exists({})", p.name(field)),
+        Node::Size(field, op, size) => {
+            let n = p.name(field);
+            let v = p.value(AttributeValue::N(size.to_string()));
+            format!("size({n}) {} {v}", op.symbol())
+        }
+        Node::And(a, b) => format!("({}) AND ({})", render(a, p)?, render(b, p)?),
+        Node::Or(a, b) => format!("({}) OR ({})", render(a, p)?, render(b, p)?),
+        Node::Not(a) => format!("NOT ({})", render(a, p)?),
+    })
+}
+
+/// A handle on one attribute of facet `F` holding values of type `T`.
+pub struct Field<F, T: ?Sized> {
+    name: &'static str,
+    _types: PhantomData<fn() -> (F, Box<T>)>,
+}
+
+impl<F, T: ?Sized> Clone for Field<F, T> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<F, T: ?Sized> Copy for Field<F, T> {}
+
+impl<F, T: ?Sized> std::fmt::Debug for Field<F, T> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Field({})", self.name)
+    }
+}
+
+fn to_value<T: Serialize + ?Sized>(field: &'static str, v: &T) -> Value {
+    serde_dynamo::to_attribute_value(v).map_err(|e| ExprError::Value {
+        field,
+        reason: e.to_string(),
+    })
+}
+
+impl<F, T: Serialize> Field<F, T> {
+    /// A handle on attribute `name` (generated code builds these).
+    pub const fn new(name: &'static str) -> Self {
+        Field {
+            name,
+            _types: PhantomData,
+        }
+    }
+
+    /// The attribute name.
+    pub const fn name(&self) -> &'static str {
+        self.name
+    }
+
+    fn compare(&self, op: Comparator, v: impl Into<T>) -> Expr<F> {
+        Expr::new(Node::Compare(self.name, op, to_value(self.name, &v.into())))
+    }
+
+    /// `field = v`
+    pub fn eq(&self, v: impl Into<T>) -> Expr<F> {
+        self.compare(Comparator::Eq, v)
+    }
+
+    /// `field <> v`
+    pub fn ne(&self, v: impl Into<T>) -> Expr<F> {
+        self.compare(Comparator::Ne, v)
+    }
+
+    /// `field < v`
+    pub fn lt(&self, v: impl Into<T>) -> Expr<F> {
+        self.compare(Comparator::Lt, v)
+    }
+
+    /// `field <= v`
+    pub fn le(&self, v: impl Into<T>) -> Expr<F> {
+        self.compare(Comparator::Le, v)
+    }
+
+    /// `field > v`
+    pub fn gt(&self, v: impl Into<T>) -> Expr<F> {
+        self.compare(Comparator::Gt, v)
+    }
+
+    /// `field >= v`
+    pub fn ge(&self, v: impl Into<T>) -> Expr<F> {
+        self.compare(Comparator::Ge, v)
+    }
+
+    /// `field BETWEEN a AND b` (both included).
+    pub fn between(&self, a: impl Into<T>, b: impl Into<T>) -> Expr<F> {
+        Expr::new(Node::Between(
+            self.name,
+            to_value(self.name, &a.into()),
+            to_value(self.name, &b.into()),
+        ))
+    }
+
+    /// `field IN (v1, v2, …)` (1 to 100 values).
+    pub fn is_in<V: Into<T>>(&self, values: impl IntoIterator<Item = V>) -> Expr<F> {
+        Expr::new(Node::In(
+            self.name,
+            values
+                .into_iter()
+                .map(|v| to_value(self.name, &v.into()))
+                .collect(),
+        ))
+    }
+
+    /// `attribute_exists(field)`: the attribute is present (an optional field is `Some`).
+    pub fn exists(&self) -> Expr<F> {
+        Expr::new(Node::Exists(self.name))
+    }
+
+    /// `attribute_not_exists(field)`.
+    pub fn not_exists(&self) -> Expr<F> {
+        Expr::new(Node::NotExists(self.name))
+    }
+
+    /// `size(field)`: compare the length of a string, binary, list, map or set.
+    pub fn size(&self) -> Size<F> {
+        Size {
+            name: self.name,
+            _facet: PhantomData,
+        }
+    }
+}
+
+impl<F> Field<F, String> {
+    /// `begins_with(field, prefix)`.
+    pub fn begins_with(&self, prefix: impl Into<String>) -> Expr<F> {
+        Expr::new(Node::BeginsWith(
+            self.name,
+            Ok(AttributeValue::S(prefix.into())),
+        ))
+    }
+
+    /// `contains(field, part)`: the string contains `part`.
+    pub fn contains(&self, part: impl Into<String>) -> Expr<F> {
+        Expr::new(Node::Contains(self.name, Ok(AttributeValue::S(part.into()))))
+    }
+}
+
+impl<F, E: Serialize> Field<F, Vec<E>> {
+    /// `contains(field, element)`: the list contains `element`.
+    pub fn contains_element(&self, element: impl Into<E>) -> Expr<F> {
+        Expr::new(Node::Contains(
+            self.name,
+            to_value(self.name, &element.into()),
+        ))
+    }
+}
+
+impl<F, E: Serialize, S> Field<F, std::collections::HashSet<E, S>> {
+    /// `contains(field, element)`: the set contains `element`.
+    pub fn contains_element(&self, element: impl Into<E>) -> Expr<F> {
+        Expr::new(Node::Contains(
+            self.name,
+            to_value(self.name, &element.into()),
+        ))
+    }
+}
+
+/// `size(field)` of a [`Field`], compared with a length.
+pub struct Size<F> {
+    name: &'static str,
+    _facet: PhantomData<fn() -> F>,
+}
+
+impl<F> Size<F> {
+    fn compare(&self, op: Comparator, n: u64) -> Expr<F> {
+        Expr::new(Node::Size(self.name, op, n))
+    }
+    /// `size(field) = n`
+    pub fn eq(&self, n: u64) -> Expr<F> {
+        self.compare(Comparator::Eq, n)
+    }
+    /// `size(field) <> n`
+    pub fn ne(&self, n: u64) -> Expr<F> {
+        self.compare(Comparator::Ne, n)
+    }
+    /// `size(field) < n`
+    pub fn lt(&self, n: u64) -> Expr<F> {
+        self.compare(Comparator::Lt, n)
+    }
+    /// `size(field) <= n`
+    pub fn le(&self, n: u64) -> Expr<F> {
+        self.compare(Comparator::Le, n)
+    }
+    /// `size(field) > n`
+    pub fn gt(&self, n: u64) -> Expr<F> {
+        self.compare(Comparator::Gt, n)
+    }
+    /// `size(field) >= n`
+    pub fn ge(&self, n: u64) -> Expr<F> {
+        self.compare(Comparator::Ge, n)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    struct T;
+
+    #[test]
+    fn renders_placeholders_only() {
+        let status: Field<T, String> = Field::new("status");
+        let count: Field<T, u32> = Field::new("count");
+        let tags: Field<T, Vec<String>> = Field::new("tags");
+        let e = (status.eq("open") & count.between(1u32, 5u32))
+            | !status.begins_with("x\" OR 1=1")
+            | tags.contains_element("a")
+            | count.size().gt(3)
+            | status.is_in(["a", "b"])
+            | count.not_exists();
+        let mut p = Placeholders::new();
+        let text = e.render(&mut p).unwrap();
+        assert!(!text.contains("status") && !text.contains("OR 1=1"), "{text}");
+        assert!(text.contains("#n0 = :v0"), "{text}");
+        assert!(text.contains("#n1 BETWEEN :v1 AND :v2"), "{text}");
+        assert!(text.contains("NOT (begins_with(#n0, :v3))"), "{text}");
+        assert!(text.contains("IN (:v6, :v7)"), "{text}");
+        let (names, values) = p.into_parts();
+        assert_eq!(names.unwrap()["#n0"], "status");
+        assert_eq!(values.unwrap()[":v1"], AttributeValue::N("1".into()));
+    }
+
+    #[test]
+    fn empty_in_list_is_an_error() {
+        let status: Field<T, String> = Field::new("status");
+        let e = status.is_in(Vec::<String>::new());
+        assert!(matches!(
+            e.render(&mut Placeholders::new()),
+            Err(ExprError::InListSize { count: 0, .. })
+        ));
+    }
+}
