@@ -8,6 +8,8 @@
 //!   (`scripts/ensure-moto.sh`) and start it on a free 127.0.0.1 port.
 #![warn(missing_docs)]
 
+pub mod fault;
+
 use std::io::{BufRead, BufReader};
 use std::path::PathBuf;
 use std::process::{Child, Command, Stdio};
@@ -94,19 +96,34 @@ impl Drop for LocalServer {
 
 /// An SDK client for a local endpoint, with dummy credentials.
 pub async fn local_client(endpoint: &str) -> Client {
+    local_client_with_retries(endpoint, true).await
+}
+
+/// An SDK client for a local endpoint; `sdk_retries: false` turns off the SDK's own retries
+/// (so that tests see every throttling error and exercise faceteer's retries).
+pub async fn local_client_with_retries(endpoint: &str, sdk_retries: bool) -> Client {
+    let retry = if sdk_retries {
+        aws_config::retry::RetryConfig::standard()
+    } else {
+        aws_config::retry::RetryConfig::disabled()
+    };
+    let credentials = Credentials::new("test", "test", None, None, "faceteer-local");
     let config = aws_config::defaults(aws_config::BehaviorVersion::latest())
         .region(Region::new("us-east-1"))
-        .credentials_provider(Credentials::new(
-            "test",
-            "test",
-            None,
-            None,
-            "faceteer-local",
-        ))
+        .credentials_provider(credentials)
         .endpoint_url(endpoint)
+        .retry_config(retry)
         .load()
         .await;
     Client::new(&config)
+}
+
+/// The endpoint of [`target`], when it is not real AWS.
+pub fn endpoint() -> Option<&'static str> {
+    match target().unwrap_or_else(|e| panic!("no DynamoDB server for the tests: {e}")) {
+        Target::Endpoint(e) => Some(e),
+        Target::Aws => None,
+    }
 }
 
 /// Where the server is, for this process: the configured endpoint, real AWS, or a moto
@@ -155,6 +172,11 @@ static COUNTER: AtomicU32 = AtomicU32::new(0);
 
 /// A new, uniquely named table with `indexes` GSIs, for one test.
 pub async fn fresh_table(label: &str, indexes: u8) -> Table {
+    fresh_table_with(client().await, label, indexes).await
+}
+
+/// A new, uniquely named table reached through `client`.
+pub async fn fresh_table_with(client: Client, label: &str, indexes: u8) -> Table {
     let n = COUNTER.fetch_add(1, Ordering::Relaxed);
     let nanos = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
@@ -166,7 +188,7 @@ pub async fn fresh_table(label: &str, indexes: u8) -> Table {
         std::process::id(),
         nanos
     );
-    let table = Table::new(client().await, name);
+    let table = Table::new(client, name);
     table
         .create(indexes)
         .await

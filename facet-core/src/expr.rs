@@ -222,20 +222,20 @@ fn render(node: &Node, p: &mut Placeholders) -> Result<String, ExprError> {
 }
 
 /// A handle on one attribute of facet `F` holding values of type `T`.
-pub struct Field<F, T: ?Sized> {
+pub struct Field<F, T> {
     name: &'static str,
-    _types: PhantomData<fn() -> (F, Box<T>)>,
+    _types: PhantomData<fn() -> (F, T)>,
 }
 
-impl<F, T: ?Sized> Clone for Field<F, T> {
+impl<F, T> Clone for Field<F, T> {
     fn clone(&self) -> Self {
         *self
     }
 }
 
-impl<F, T: ?Sized> Copy for Field<F, T> {}
+impl<F, T> Copy for Field<F, T> {}
 
-impl<F, T: ?Sized> std::fmt::Debug for Field<F, T> {
+impl<F, T> std::fmt::Debug for Field<F, T> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(f, "Field({})", self.name)
     }
@@ -346,7 +346,10 @@ impl<F> Field<F, String> {
 
     /// `contains(field, part)`: the string contains `part`.
     pub fn contains(&self, part: impl Into<String>) -> Expr<F> {
-        Expr::new(Node::Contains(self.name, Ok(AttributeValue::S(part.into()))))
+        Expr::new(Node::Contains(
+            self.name,
+            Ok(AttributeValue::S(part.into())),
+        ))
     }
 }
 
@@ -425,7 +428,10 @@ mod tests {
             | count.not_exists();
         let mut p = Placeholders::new();
         let text = e.render(&mut p).unwrap();
-        assert!(!text.contains("status") && !text.contains("OR 1=1"), "{text}");
+        assert!(
+            !text.contains("status") && !text.contains("OR 1=1"),
+            "{text}"
+        );
         assert!(text.contains("#n0 = :v0"), "{text}");
         assert!(text.contains("#n1 BETWEEN :v1 AND :v2"), "{text}");
         assert!(text.contains("NOT (begins_with(#n0, :v3))"), "{text}");

@@ -19,6 +19,13 @@ pub trait Facet: Serialize + DeserializeOwned + Send + Sync + Sized + 'static {
     /// The static description of the facet's keys and indexes.
     const SCHEMA: &'static FacetSchema;
 
+    /// Typed handles on the facet's attributes (the generated `<Facet>Fields` struct), for
+    /// conditions and filters.
+    type Fields: Copy;
+
+    /// The facet's attribute handles: `Task::fields().status.eq(TaskStatus::Open)`.
+    fn fields() -> Self::Fields;
+
     /// Run the validator before every write too (`#[facet(validate_on_write)]`).
     const VALIDATE_ON_WRITE: bool = false;
 

@@ -11,6 +11,7 @@
 #![warn(missing_docs)]
 
 pub mod cursor;
+pub mod expr;
 pub mod facet;
 pub mod key;
 pub mod names;

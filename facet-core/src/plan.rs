@@ -59,6 +59,8 @@ pub struct QueryPlan {
     pub exclusive_start_key: Option<Item>,
     /// Read consistently (base table only).
     pub consistent_read: bool,
+    /// A filter applied by the server after the key condition.
+    pub filter: Option<RenderedCondition>,
 }
 
 impl QueryPlan {
@@ -133,13 +135,19 @@ impl QueryPlan {
 
     /// Render as an SDK `QueryInput` for `table`.
     pub fn to_input(&self, table: &str) -> QueryInput {
-        let mut p = Placeholders::new();
+        // The filter's placeholders come first; the key condition adds to them.
+        let mut p = self
+            .filter
+            .as_ref()
+            .map(|f| f.placeholders.clone())
+            .unwrap_or_default();
         let key_condition = self.key_condition(&mut p);
         let (names, values) = p.into_parts();
         QueryInput::builder()
             .table_name(table)
             .set_index_name(self.index.map(str::to_owned))
             .key_condition_expression(key_condition)
+            .set_filter_expression(self.filter.as_ref().map(|f| f.expression.clone()))
             .set_expression_attribute_names(names)
             .set_expression_attribute_values(values)
             .set_limit(self.limit.map(|l| l.min(i32::MAX as u32) as i32))
@@ -182,6 +190,16 @@ pub struct RenderedCondition {
 }
 
 impl RenderedCondition {
+    /// Render a typed expression.
+    pub fn from_expr<F>(expr: &crate::expr::Expr<F>) -> Result<Self, crate::expr::ExprError> {
+        let mut placeholders = Placeholders::new();
+        let expression = expr.render(&mut placeholders)?;
+        Ok(RenderedCondition {
+            expression,
+            placeholders,
+        })
+    }
+
     /// `attribute_not_exists(PK)`: the write only happens when no item has this key.
     pub fn item_not_exists() -> Self {
         let mut placeholders = Placeholders::new();
@@ -283,6 +301,7 @@ mod tests {
             reverse: true,
             exclusive_start_key: None,
             consistent_read: false,
+            filter: None,
         }
     }
 

@@ -370,8 +370,39 @@ pub fn generate(m: &FacetModel) -> TokenStream {
         }
     }
 
+    let fields_ident = format_ident!("{}Fields", ident);
+    let vis = &m.vis;
+    let attribute_fields: Vec<&Field> = m.fields.iter().filter(|f| f.is_attribute).collect();
+    let field_decls = attribute_fields.iter().map(|f| {
+        let fid = &f.ident;
+        let inner = &f.inner;
+        let doc = format!("The `{}` attribute.", f.name);
+        quote!(#[doc = #doc] pub #fid: ::faceteer::__private::Field<#ident, #inner>)
+    });
+    let field_inits = attribute_fields.iter().map(|f| {
+        let fid = &f.ident;
+        let name = lit(&f.name);
+        quote!(#fid: ::faceteer::__private::Field::new(#name))
+    });
+    let fields_doc = format!(
+        "Typed handles on the attributes of `{ident}`, for conditions and filters \
+         (`{ident}::fields()`)."
+    );
+
     quote! {
+        #[doc = #fields_doc]
+        #[derive(Debug, Clone, Copy)]
+        #vis struct #fields_ident {
+            #(#field_decls,)*
+        }
+
         impl ::faceteer::__private::Facet for #ident {
+            type Fields = #fields_ident;
+
+            fn fields() -> #fields_ident {
+                #fields_ident { #(#field_inits,)* }
+            }
+
             const SCHEMA: &'static ::faceteer::__private::FacetSchema = #schema;
             const VALIDATE_ON_WRITE: bool = #validate_on_write;
 
@@ -398,6 +429,11 @@ pub fn generate(m: &FacetModel) -> TokenStream {
         }
 
         impl #ident {
+            #[doc = #fields_doc]
+            pub fn fields() -> #fields_ident {
+                <Self as ::faceteer::__private::Facet>::fields()
+            }
+
             #[doc = #key_doc]
             #[allow(clippy::too_many_arguments)]
             pub fn key(

@@ -21,6 +21,8 @@ pub struct Field {
     pub optional: bool,
     /// The attribute name after serde renaming.
     pub name: String,
+    /// Stored as an attribute of its own (not skipped or flattened by serde).
+    pub is_attribute: bool,
 }
 
 #[derive(Clone, Copy)]
@@ -50,6 +52,7 @@ pub struct IndexModel {
 
 pub struct FacetModel {
     pub ident: Ident,
+    pub vis: syn::Visibility,
     pub name: String,
     pub delimiter: String,
     pub validator: Option<syn::Path>,
@@ -302,6 +305,7 @@ pub fn build(input: FacetInput) -> Result<FacetModel, Error> {
             optional: inner.is_some(),
             inner: inner.unwrap_or(f.ty),
             name,
+            is_attribute: !parsed.serde_not_an_attribute,
         });
         attrs.push(parsed);
     }
@@ -642,6 +646,7 @@ pub fn build(input: FacetInput) -> Result<FacetModel, Error> {
     }
 
     Ok(FacetModel {
+        vis: input.vis,
         ident: input.ident,
         name,
         delimiter,

@@ -11,6 +11,7 @@ use syn::{Attribute, Ident, Meta, Type};
 #[darling(attributes(facet), supports(struct_named), forward_attrs(serde))]
 pub struct FacetInput {
     pub ident: Ident,
+    pub vis: syn::Visibility,
     pub generics: syn::Generics,
     pub data: darling::ast::Data<(), FieldInput>,
     pub attrs: Vec<Attribute>,
@@ -94,6 +95,9 @@ pub struct FieldAttrs {
     pub shard: Vec<(ShardAttr, Span)>,
     pub ttl: Option<Span>,
     pub serde_rename: Option<String>,
+    /// `#[serde(skip)]`, `skip_serializing`, `skip_deserializing` or `flatten`: the field is
+    /// not stored as one attribute of its own.
+    pub serde_not_an_attribute: bool,
 }
 
 /// Parse the forwarded attributes of a field.
@@ -141,9 +145,34 @@ pub fn field_attrs(attrs: &[Attribute], errors: &mut darling::error::Accumulator
             if let Some(rename) = serde_string(attr, "rename") {
                 out.serde_rename = Some(rename);
             }
+            if ["skip", "skip_serializing", "skip_deserializing", "flatten"]
+                .iter()
+                .any(|flag| serde_flag(attr, flag))
+            {
+                out.serde_not_an_attribute = true;
+            }
         }
     }
     out
+}
+
+/// Whether a `#[serde(..)]` attribute holds the bare word `flag`.
+pub fn serde_flag(attr: &Attribute, flag: &str) -> bool {
+    let mut found = false;
+    let _ = attr.parse_nested_meta(|meta| {
+        let bare = meta.input.is_empty() || meta.input.peek(syn::Token![,]);
+        if meta.path.is_ident(flag) && bare {
+            found = true;
+        } else if let Ok(value) = meta.value() {
+            let _ = value.parse::<syn::Expr>();
+        } else if meta.input.peek(syn::token::Paren) {
+            let content;
+            syn::parenthesized!(content in meta.input);
+            let _ = content.parse::<proc_macro2::TokenStream>();
+        }
+        Ok(())
+    });
+    found
 }
 
 /// The string value of `key = ".."` inside a `#[serde(..)]` attribute, if present.

@@ -1,6 +1,7 @@
 //! The error type of every faceteer operation.
 
 use faceteer_core::cursor::CursorError;
+use faceteer_core::expr::ExprError;
 use faceteer_core::{ItemError, KeyError};
 
 /// Result alias for faceteer operations.
@@ -18,6 +19,10 @@ pub enum Error {
     /// validator failures on read).
     #[error(transparent)]
     Item(#[from] ItemError),
+    /// A condition or filter expression could not be rendered (for example a value that
+    /// does not serialize).
+    #[error(transparent)]
+    Expr(#[from] ExprError),
     /// The cursor passed to a query is malformed or belongs to another query.
     #[error(transparent)]
     Cursor(#[from] CursorError),

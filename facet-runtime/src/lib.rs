@@ -65,13 +65,16 @@
 //!   against the query they are used with.
 #![warn(missing_docs)]
 
+pub mod batch;
 mod error;
 pub mod query;
 mod table;
 
+pub use batch::{BatchOptions, DeleteMany, Failed, FailureReason, GetMany, PutMany};
 pub use error::{Error, Result};
 pub use faceteer_core as core;
 pub use faceteer_core::cursor::CursorError;
+pub use faceteer_core::expr::{Expr, ExprError, Field};
 pub use faceteer_core::schema::FacetSchema;
 pub use faceteer_core::{Facet, Item, ItemError, Key, KeyError, KeyPart, Sortable, TtlValue};
 pub use faceteer_derive::{Facet, KeyPart};
@@ -83,6 +86,7 @@ pub use table::Table;
 pub mod __private {
     pub use crate::query::PartitionQuery;
     pub use aws_sdk_dynamodb::types::AttributeValue;
+    pub use faceteer_core::expr::Field;
     pub use faceteer_core::partition::{PartitionKey, ShardChoice};
     pub use faceteer_core::schema::{FacetSchema, IndexSchema, KeySchema, ShardSchema};
     pub use faceteer_core::serde_key::write_serde_key;

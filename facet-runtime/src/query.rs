@@ -19,8 +19,9 @@ use std::marker::PhantomData;
 
 use aws_sdk_dynamodb::types::AttributeValue;
 use faceteer_core::cursor::{decode_cursor, encode_cursor, CursorScope};
+use faceteer_core::expr::Expr;
 use faceteer_core::partition::PartitionKey;
-use faceteer_core::plan::{QueryPlan, SortCondition};
+use faceteer_core::plan::{QueryPlan, RenderedCondition, SortCondition};
 use faceteer_core::schema::{IndexSchema, KeySchema, PK, SK};
 use faceteer_core::sort_key::{SortKeyArg, SortKeyPrefix};
 use faceteer_core::{from_item, Facet, Item, KeyError, KeyWriter};
@@ -77,6 +78,7 @@ impl<F: Facet, S> PartitionQuery<F, S> {
             cursor: None,
             shard: None,
             consistent_read: false,
+            filter: None,
             _facet: PhantomData,
         }
     }
@@ -157,6 +159,7 @@ pub struct Query<F> {
     cursor: Option<String>,
     shard: Option<u32>,
     consistent_read: bool,
+    filter: Option<Expr<F>>,
     _facet: PhantomData<fn() -> F>,
 }
 
@@ -172,6 +175,7 @@ impl<F> Clone for Query<F> {
             cursor: self.cursor.clone(),
             shard: self.shard,
             consistent_read: self.consistent_read,
+            filter: self.filter.clone(),
             _facet: PhantomData,
         }
     }
@@ -219,6 +223,29 @@ impl<F: Facet> Query<F> {
     /// Query shard `n` (`0..count`) of a sharded partition key.
     pub fn shard(mut self, n: u32) -> Self {
         self.shard = Some(n);
+        self
+    }
+
+    /// Keep only the records matching `filter`, evaluated by DynamoDB after the key
+    /// condition (it reduces what is returned, not what is read). Several calls combine
+    /// with AND.
+    ///
+    /// ```no_run
+    /// # use faceteer::{Facet, Table};
+    /// # use serde::{Deserialize, Serialize};
+    /// # #[derive(Facet, Serialize, Deserialize)]
+    /// # struct Task { #[pk(prefix = "#TEAM")] team_id: String, #[sk(prefix = "#TASK")] task_id: String, done: bool, points: u32 }
+    /// # async fn demo(table: &Table) -> faceteer::Result<()> {
+    /// let f = Task::fields();
+    /// let open_big = Task::query("t1").list().filter(f.done.eq(false) & f.points.ge(5u32));
+    /// let page = open_big.send(table).await?;
+    /// # Ok(()) }
+    /// ```
+    pub fn filter(mut self, filter: Expr<F>) -> Self {
+        self.filter = Some(match self.filter.take() {
+            Some(existing) => existing.and(filter),
+            None => filter,
+        });
         self
     }
 
@@ -274,6 +301,11 @@ impl<F: Facet> Query<F> {
             reverse: self.reverse,
             exclusive_start_key,
             consistent_read: self.consistent_read,
+            filter: self
+                .filter
+                .as_ref()
+                .map(RenderedCondition::from_expr)
+                .transpose()?,
         })
     }
 
@@ -432,6 +464,7 @@ async fn run(table: &Table, plan: &QueryPlan) -> Result<(Vec<Item>, Option<Item>
         .set_table_name(input.table_name)
         .set_index_name(input.index_name)
         .set_key_condition_expression(input.key_condition_expression)
+        .set_filter_expression(input.filter_expression)
         .set_expression_attribute_names(input.expression_attribute_names)
         .set_expression_attribute_values(input.expression_attribute_values)
         .set_limit(input.limit)

@@ -9,10 +9,12 @@ use aws_sdk_dynamodb::types::{
     ProjectionType, ScalarAttributeType, TableStatus,
 };
 use aws_sdk_dynamodb::Client;
+use faceteer_core::expr::Expr;
 use faceteer_core::plan::{DeletePlan, GetPlan, PutPlan, RenderedCondition};
 use faceteer_core::schema::{gsi_names, MAX_GSI, PK, SK};
 use faceteer_core::{from_item, to_item, Facet, Key};
 
+use crate::batch::BatchOptions;
 use crate::error::{Error, Result};
 
 /// A handle on the single table: an SDK client and the table name. Cheap to clone.
@@ -20,6 +22,7 @@ use crate::error::{Error, Result};
 pub struct Table {
     client: Client,
     name: Arc<str>,
+    batch: BatchOptions,
 }
 
 impl Table {
@@ -29,7 +32,19 @@ impl Table {
         Table {
             client,
             name: name.into(),
+            batch: BatchOptions::default(),
         }
+    }
+
+    /// The same table with other batch options (concurrency, retries).
+    pub fn with_batch_options(mut self, options: BatchOptions) -> Self {
+        self.batch = options;
+        self
+    }
+
+    /// The options batch operations run with.
+    pub fn batch_options(&self) -> &BatchOptions {
+        &self.batch
     }
 
     /// The SDK client.
@@ -98,6 +113,29 @@ impl Table {
         .await
     }
 
+    /// Write one record only when `condition` holds for the item currently stored under its
+    /// key (a missing item has no attributes: `attribute_not_exists` holds, comparisons do
+    /// not). Otherwise fail with [`Error::ConditionFailed`] and write nothing.
+    ///
+    /// ```no_run
+    /// # use faceteer::{Facet, Table};
+    /// # use serde::{Deserialize, Serialize};
+    /// # #[derive(Facet, Serialize, Deserialize)]
+    /// # struct Doc { #[pk(prefix = "#DOC")] #[sk(prefix = "#DOC")] id: String, version: u64 }
+    /// # async fn demo(table: &Table, doc: Doc) -> faceteer::Result<()> {
+    /// // Optimistic locking: only replace version 3.
+    /// let f = Doc::fields();
+    /// table.put_when(&doc, f.version.eq(3u64)).await?;
+    /// # Ok(()) }
+    /// ```
+    pub async fn put_when<F: Facet>(&self, record: &F, condition: Expr<F>) -> Result<()> {
+        self.put_plan::<F>(PutPlan {
+            item: to_item(record)?,
+            condition: Some(RenderedCondition::from_expr(&condition)?),
+        })
+        .await
+    }
+
     /// Execute a put plan (see [`faceteer_core::plan::PutPlan`]).
     pub async fn put_plan<F: Facet>(&self, plan: PutPlan) -> Result<()> {
         let input = plan.to_input(&self.name);
@@ -133,6 +171,16 @@ impl Table {
         self.delete_plan::<F>(DeletePlan {
             key: key.to_item(),
             condition: Some(RenderedCondition::item_exists()),
+        })
+        .await
+    }
+
+    /// Delete one record only when `condition` holds for it; otherwise fail with
+    /// [`Error::ConditionFailed`] and delete nothing.
+    pub async fn delete_when<F: Facet>(&self, key: &Key<F>, condition: Expr<F>) -> Result<()> {
+        self.delete_plan::<F>(DeletePlan {
+            key: key.to_item(),
+            condition: Some(RenderedCondition::from_expr(&condition)?),
         })
         .await
     }

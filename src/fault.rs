@@ -1,0 +1,319 @@
+//! A fault-injecting HTTP proxy in front of a DynamoDB-API server, for tests.
+//!
+//! Point an SDK client at [`FaultProxy::endpoint`]. For `BatchWriteItem` and `BatchGetItem`
+//! requests the proxy, at random (seeded, so runs repeat):
+//!
+//! * answers `ProvisionedThroughputExceededException` without forwarding (`throttle`);
+//! * withholds part of the items or keys (`withhold_request` picks the request, each item is
+//!   withheld with `withhold_item`), forwards the rest, and returns the withheld ones as
+//!   `UnprocessedItems` / `UnprocessedKeys`, as DynamoDB does under load.
+//!
+//! Withheld items never reach the server, so the table afterwards shows exactly what the
+//! client was told was written. Other requests pass through unchanged.
+
+use std::convert::Infallible;
+use std::net::SocketAddr;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
+
+use bytes::Bytes;
+use http_body_util::{BodyExt, Full};
+use hyper::body::Incoming;
+use hyper::{Request, Response, StatusCode};
+use hyper_util::client::legacy::Client as HttpClient;
+use hyper_util::rt::{TokioExecutor, TokioIo};
+use serde_json::Value;
+
+/// How often faults happen.
+#[derive(Debug, Clone, Copy)]
+pub struct FaultConfig {
+    /// Share of batch requests answered with a throttling error.
+    pub throttle: f64,
+    /// Share of the other batch requests that have items withheld.
+    pub withhold_request: f64,
+    /// Share of a chosen request's items withheld.
+    pub withhold_item: f64,
+    /// RNG seed.
+    pub seed: u64,
+}
+
+/// What the proxy did.
+#[derive(Debug, Default)]
+pub struct FaultStats {
+    /// Batch requests seen.
+    pub batch_requests: AtomicU64,
+    /// Batch requests answered with a throttling error.
+    pub throttled: AtomicU64,
+    /// Items or keys withheld and returned as unprocessed.
+    pub withheld: AtomicU64,
+}
+
+struct State {
+    upstream: String,
+    config: FaultConfig,
+    rng: Mutex<fastrand::Rng>,
+    stats: Arc<FaultStats>,
+    client: HttpClient<hyper_util::client::legacy::connect::HttpConnector, Full<Bytes>>,
+}
+
+/// A running proxy; stops when dropped.
+pub struct FaultProxy {
+    addr: SocketAddr,
+    stats: Arc<FaultStats>,
+    task: tokio::task::JoinHandle<()>,
+}
+
+impl FaultProxy {
+    /// Start a proxy to `upstream` (`http://host:port`) on a free 127.0.0.1 port.
+    pub async fn start(upstream: &str, config: FaultConfig) -> std::io::Result<Self> {
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await?;
+        let addr = listener.local_addr()?;
+        let stats = Arc::new(FaultStats::default());
+        let state = Arc::new(State {
+            upstream: upstream.trim_end_matches('/').to_owned(),
+            config,
+            rng: Mutex::new(fastrand::Rng::with_seed(config.seed)),
+            stats: stats.clone(),
+            client: HttpClient::builder(TokioExecutor::new()).build_http(),
+        });
+        let task = tokio::spawn(async move {
+            loop {
+                let Ok((stream, _)) = listener.accept().await else {
+                    continue;
+                };
+                let state = state.clone();
+                tokio::spawn(async move {
+                    let service = hyper::service::service_fn(move |req| handle(state.clone(), req));
+                    let _ = hyper::server::conn::http1::Builder::new()
+                        .serve_connection(TokioIo::new(stream), service)
+                        .await;
+                });
+            }
+        });
+        Ok(FaultProxy { addr, stats, task })
+    }
+
+    /// `http://127.0.0.1:<port>`.
+    pub fn endpoint(&self) -> String {
+        format!("http://{}", self.addr)
+    }
+
+    /// What the proxy did so far.
+    pub fn stats(&self) -> &FaultStats {
+        &self.stats
+    }
+}
+
+impl Drop for FaultProxy {
+    fn drop(&mut self) {
+        self.task.abort();
+    }
+}
+
+fn json_response(status: StatusCode, body: Vec<u8>) -> Response<Full<Bytes>> {
+    let crc = crc32fast::hash(&body);
+    Response::builder()
+        .status(status)
+        .header("content-type", "application/x-amz-json-1.0")
+        .header("x-amz-crc32", crc.to_string())
+        .body(Full::new(Bytes::from(body)))
+        .expect("valid response")
+}
+
+enum Kind {
+    Write,
+    Get,
+}
+
+async fn handle(
+    state: Arc<State>,
+    req: Request<Incoming>,
+) -> Result<Response<Full<Bytes>>, Infallible> {
+    let (parts, body) = req.into_parts();
+    let bytes = body
+        .collect()
+        .await
+        .map(|b| b.to_bytes())
+        .unwrap_or_default();
+    let target = parts
+        .headers
+        .get("x-amz-target")
+        .and_then(|v| v.to_str().ok())
+        .unwrap_or_default();
+    let kind = if target.ends_with(".BatchWriteItem") {
+        Some(Kind::Write)
+    } else if target.ends_with(".BatchGetItem") {
+        Some(Kind::Get)
+    } else {
+        None
+    };
+    let Some(kind) = kind else {
+        return Ok(forward(&state, parts, bytes.to_vec()).await);
+    };
+    state.stats.batch_requests.fetch_add(1, Ordering::Relaxed);
+    let (throttle, withhold, seed) = {
+        let mut rng = state.rng.lock().expect("rng lock");
+        (
+            rng.f64() < state.config.throttle,
+            rng.f64() < state.config.withhold_request,
+            rng.u64(..),
+        )
+    };
+    if throttle {
+        state.stats.throttled.fetch_add(1, Ordering::Relaxed);
+        let body = serde_json::json!({
+            "__type": "com.amazonaws.dynamodb.v20120810#ProvisionedThroughputExceededException",
+            "message": "injected by faceteer's fault proxy"
+        });
+        return Ok(json_response(
+            StatusCode::BAD_REQUEST,
+            serde_json::to_vec(&body).expect("json"),
+        ));
+    }
+    if !withhold {
+        return Ok(forward(&state, parts, bytes.to_vec()).await);
+    }
+    let Ok(mut request) = serde_json::from_slice::<Value>(&bytes) else {
+        return Ok(forward(&state, parts, bytes.to_vec()).await);
+    };
+    let mut rng = fastrand::Rng::with_seed(seed);
+    // Split each table's entries into forwarded and withheld.
+    let mut withheld: serde_json::Map<String, Value> = serde_json::Map::new();
+    if let Some(tables) = request
+        .get_mut("RequestItems")
+        .and_then(Value::as_object_mut)
+    {
+        for (table, entries) in tables.iter_mut() {
+            let list = match kind {
+                Kind::Write => entries.as_array_mut(),
+                Kind::Get => entries.get_mut("Keys").and_then(Value::as_array_mut),
+            };
+            let Some(list) = list else { continue };
+            let all = std::mem::take(list);
+            let mut held = Vec::new();
+            for entry in all {
+                if rng.f64() < state.config.withhold_item {
+                    held.push(entry);
+                } else {
+                    list.push(entry);
+                }
+            }
+            if !held.is_empty() {
+                state
+                    .stats
+                    .withheld
+                    .fetch_add(held.len() as u64, Ordering::Relaxed);
+                let value = match kind {
+                    Kind::Write => Value::Array(held),
+                    Kind::Get => {
+                        let mut v = entries.clone();
+                        v["Keys"] = Value::Array(held);
+                        v
+                    }
+                };
+                withheld.insert(table.clone(), value);
+            }
+        }
+        tables.retain(|_, entries| match kind {
+            Kind::Write => entries.as_array().is_some_and(|a| !a.is_empty()),
+            Kind::Get => entries["Keys"].as_array().is_some_and(|a| !a.is_empty()),
+        });
+    }
+    let unprocessed_field = match kind {
+        Kind::Write => "UnprocessedItems",
+        Kind::Get => "UnprocessedKeys",
+    };
+    let nothing_left = request["RequestItems"]
+        .as_object()
+        .is_none_or(|t| t.is_empty());
+    let mut response_json = if nothing_left {
+        match kind {
+            Kind::Write => serde_json::json!({}),
+            Kind::Get => serde_json::json!({ "Responses": {} }),
+        }
+    } else {
+        let upstream = forward(&state, parts, serde_json::to_vec(&request).expect("json")).await;
+        if upstream.status() != StatusCode::OK {
+            return Ok(upstream);
+        }
+        let body = upstream
+            .into_body()
+            .collect()
+            .await
+            .map(|b| b.to_bytes())
+            .unwrap_or_default();
+        match serde_json::from_slice::<Value>(&body) {
+            Ok(v) => v,
+            Err(_) => return Ok(json_response(StatusCode::OK, body.to_vec())),
+        }
+    };
+    let merged = response_json
+        .as_object_mut()
+        .expect("object response")
+        .entry(unprocessed_field)
+        .or_insert_with(|| Value::Object(Default::default()));
+    for (table, held) in withheld {
+        match (kind_is_write(unprocessed_field), merged.get_mut(&table)) {
+            (true, Some(Value::Array(existing))) => {
+                existing.extend(held.as_array().cloned().unwrap_or_default())
+            }
+            (false, Some(existing)) => {
+                if let (Some(keys), Some(more)) =
+                    (existing["Keys"].as_array_mut(), held["Keys"].as_array())
+                {
+                    keys.extend(more.iter().cloned());
+                }
+            }
+            _ => {
+                merged[&table] = held;
+            }
+        }
+    }
+    Ok(json_response(
+        StatusCode::OK,
+        serde_json::to_vec(&response_json).expect("json"),
+    ))
+}
+
+fn kind_is_write(field: &str) -> bool {
+    field == "UnprocessedItems"
+}
+
+async fn forward(
+    state: &State,
+    mut parts: hyper::http::request::Parts,
+    body: Vec<u8>,
+) -> Response<Full<Bytes>> {
+    let path = parts
+        .uri
+        .path_and_query()
+        .map(|p| p.as_str())
+        .unwrap_or("/");
+    let uri: hyper::Uri = match format!("{}{}", state.upstream, path).parse() {
+        Ok(u) => u,
+        Err(_) => return json_response(StatusCode::BAD_GATEWAY, b"{}".to_vec()),
+    };
+    parts.uri = uri;
+    parts.headers.remove("content-length");
+    parts.headers.remove("host");
+    let len = body.len();
+    let mut request = Request::from_parts(parts, Full::new(Bytes::from(body)));
+    request.headers_mut().insert("content-length", len.into());
+    match state.client.request(request).await {
+        Ok(response) => {
+            let (parts, body) = response.into_parts();
+            let bytes = body
+                .collect()
+                .await
+                .map(|b| b.to_bytes())
+                .unwrap_or_default();
+            let mut response = Response::from_parts(parts, Full::new(bytes));
+            response.headers_mut().remove("transfer-encoding");
+            response
+        }
+        Err(e) => json_response(
+            StatusCode::BAD_GATEWAY,
+            format!("{{\"message\":\"proxy: {e}\"}}").into_bytes(),
+        ),
+    }
+}

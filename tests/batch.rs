@@ -1,0 +1,397 @@
+//! Batches, conditions and filters against a real DynamoDB-API server, and batches under
+//! injected faults: nothing is ever lost.
+
+mod common;
+
+use std::collections::HashSet;
+use std::sync::atomic::Ordering;
+use std::time::Duration;
+
+use common::*;
+use faceteer::{BatchOptions, Error, FailureReason, Key, Table};
+use faceteer_suite::fault::{FaultConfig, FaultProxy};
+
+fn quiet_faults() -> FaultConfig {
+    FaultConfig {
+        throttle: 0.0,
+        withhold_request: 0.0,
+        withhold_item: 0.0,
+        seed: 1,
+    }
+}
+
+/// The keys (PK, SK) stored in the table, read with a paginated Scan.
+async fn stored_keys(table: &Table) -> HashSet<(String, String)> {
+    let mut keys = HashSet::new();
+    let mut start = None;
+    loop {
+        let out = table
+            .client()
+            .scan()
+            .table_name(table.name())
+            .set_exclusive_start_key(start)
+            .send()
+            .await
+            .unwrap();
+        for item in out.items() {
+            let s = |n: &str| item[n].as_s().unwrap().clone();
+            assert!(keys.insert((s("PK"), s("SK"))), "a key is stored once");
+        }
+        match out.last_evaluated_key {
+            Some(k) if !k.is_empty() => start = Some(k),
+            _ => return keys,
+        }
+    }
+}
+
+fn key_pair<F>(k: &Key<F>) -> (String, String) {
+    (k.pk().to_owned(), k.sk().to_owned())
+}
+
+#[tokio::test]
+async fn requests_are_chunked_at_25_writes_and_100_reads() {
+    let upstream = faceteer_suite::endpoint().expect("a local endpoint");
+    let proxy = FaultProxy::start(upstream, quiet_faults()).await.unwrap();
+    let client = faceteer_suite::local_client(&proxy.endpoint()).await;
+    let table = faceteer_suite::fresh_table_with(client, "chunks", 2).await;
+
+    let notes: Vec<Note> = (0..60).map(|i| note("book", i)).collect();
+    let put = table.put_many(notes.clone()).await;
+    assert!(put.is_complete());
+    assert_eq!(put.written.len(), 60);
+    assert_eq!(
+        proxy.stats().batch_requests.load(Ordering::Relaxed),
+        3,
+        "25 + 25 + 10"
+    );
+
+    let keys: Vec<Key<Note>> = (0..250)
+        .map(|i| Note::key("book", format!("n{i:03}")).unwrap())
+        .collect();
+    let got = table.get_many(keys).await;
+    assert_eq!(
+        proxy.stats().batch_requests.load(Ordering::Relaxed),
+        6,
+        "+ 100 + 100 + 50"
+    );
+    assert_eq!(got.found.len(), 60);
+    assert_eq!(got.missing.len(), 190);
+    assert!(got.failed.is_empty());
+    // Found records come back in the order their keys were given.
+    assert_eq!(got.found, notes);
+}
+
+#[tokio::test]
+async fn a_thousand_items_round_trip() {
+    let table = fresh_table("thousand", 2).await;
+    let notes: Vec<Note> = (0..1000).map(|i| note(&format!("b{}", i % 7), i)).collect();
+    let put = table.put_many(notes.clone()).await;
+    assert!(put.is_complete(), "{:?}", put.failed.first());
+    assert_eq!(put.written.len(), 1000);
+    assert_eq!(stored_keys(&table).await.len(), 1000);
+
+    let keys: Vec<Key<Note>> = notes
+        .iter()
+        .map(|n| Note::key(&n.notebook, &n.note_id).unwrap())
+        .collect();
+    let got = table.get_many(keys.clone()).await;
+    assert!(got.is_complete());
+    assert_eq!(got.found, notes);
+    assert!(got.missing.is_empty());
+
+    let in_b3 = Note::query("b3").list().all(&table).await.unwrap();
+    assert_eq!(
+        in_b3.len(),
+        notes.iter().filter(|n| n.notebook == "b3").count()
+    );
+
+    let deleted = table.delete_many(keys.clone()).await;
+    assert!(deleted.is_complete());
+    assert_eq!(deleted.deleted.len(), 1000);
+    assert!(stored_keys(&table).await.is_empty());
+    let got = table.get_many(keys).await;
+    assert_eq!(got.missing.len(), 1000);
+}
+
+#[tokio::test]
+async fn repeated_keys_and_invalid_records_in_one_batch() {
+    let table = fresh_table("repeats", 2).await;
+    let mut first = note("book", 1);
+    first.body = "first".into();
+    let mut second = first.clone();
+    second.body = "second".into();
+    let invalid = note("a_b", 2); // ambiguous GSI2 sort key
+    let put = table
+        .put_many(vec![first, note("book", 3), invalid, second])
+        .await;
+    assert_eq!(put.written.len(), 3);
+    assert_eq!(put.failed.len(), 1);
+    assert_eq!(put.failed[0].item.notebook, "a_b");
+    assert!(matches!(put.failed[0].reason, FailureReason::Item(_)));
+    // The later write to the same key wins.
+    let stored = table
+        .get(&Note::key("book", "n001").unwrap())
+        .await
+        .unwrap()
+        .unwrap();
+    assert_eq!(stored.body, "second");
+
+    // A key asked for twice is read once.
+    let k = Note::key("book", "n001").unwrap();
+    let got = table
+        .get_many(vec![
+            k.clone(),
+            k.clone(),
+            Note::key("book", "zzz").unwrap(),
+        ])
+        .await;
+    assert_eq!(got.found.len(), 1);
+    assert_eq!(got.missing.len(), 1);
+
+    // A record failing validation on read is reported failed, the others are returned.
+    let mut bad = note("book", 9);
+    bad.body = "INVALID".into();
+    table.put(&bad).await.unwrap();
+    let got = table
+        .get_many(vec![
+            Note::key("book", "n009").unwrap(),
+            Note::key("book", "n003").unwrap(),
+        ])
+        .await;
+    assert_eq!(got.found.len(), 1);
+    assert_eq!(got.failed.len(), 1);
+    assert!(matches!(got.failed[0].reason, FailureReason::Item(_)));
+}
+
+#[tokio::test]
+async fn typed_conditions_on_put_and_delete() {
+    let table = fresh_table("conditions", 2).await;
+    let f = Note::fields();
+    let mut n = note("book", 5);
+    n.rank = 10;
+    // attribute_not_exists: create only.
+    table.put_when(&n, f.note_id.not_exists()).await.unwrap();
+    let err = table
+        .put_when(&n, f.note_id.not_exists())
+        .await
+        .unwrap_err();
+    assert!(err.is_condition_failed());
+
+    // Optimistic update: only from rank 10.
+    let mut next = n.clone();
+    next.rank = 11;
+    table.put_when(&next, f.rank.eq(10u64)).await.unwrap();
+    let err = table.put_when(&next, f.rank.eq(10u64)).await.unwrap_err();
+    assert!(err.is_condition_failed());
+
+    // Every operator, each one both holding and failing.
+    let holds = [
+        f.rank.between(5u64, 20u64),
+        f.body.begins_with("body"),
+        f.body.contains("dy 5"),
+        f.body.size().eq(6),
+        f.status.is_in([Status::Open, Status::Done]),
+        f.rank.gt(3u64) & f.author.ne("zed"),
+        f.rank.lt(3u64) | f.author.eq(n.author.clone()),
+        !f.rank.ge(100u64),
+        f.expires_at.not_exists(),
+        f.body.exists(),
+    ];
+    for cond in holds {
+        table
+            .put_when(&next, cond.clone())
+            .await
+            .unwrap_or_else(|e| panic!("{cond:?}: {e}"));
+    }
+    let fails = [
+        f.rank.between(50u64, 60u64),
+        f.body.begins_with("nobody"),
+        f.body.size().gt(100),
+        f.status.is_in([Status::Done]),
+        f.rank.gt(3u64) & f.author.eq("zed"),
+        !f.rank.le(100u64),
+        f.expires_at.exists(),
+    ];
+    for cond in fails {
+        let err = table.put_when(&next, cond.clone()).await.unwrap_err();
+        assert!(err.is_condition_failed(), "{cond:?}: {err:?}");
+    }
+
+    let key = Note::key("book", "n005").unwrap();
+    let err = table.delete_when(&key, f.rank.eq(99u64)).await.unwrap_err();
+    assert!(matches!(
+        err,
+        Error::ConditionFailed {
+            operation: "DeleteItem",
+            ..
+        }
+    ));
+    assert!(table.get(&key).await.unwrap().is_some());
+    table.delete_when(&key, f.rank.eq(11u64)).await.unwrap();
+    assert!(table.get(&key).await.unwrap().is_none());
+
+    // An IN list that DynamoDB would refuse is a typed error before any request.
+    let err = table
+        .put_when(&next, f.status.is_in(Vec::<Status>::new()))
+        .await
+        .unwrap_err();
+    assert!(matches!(err, Error::Expr(_)), "{err:?}");
+}
+
+#[tokio::test]
+async fn filters_narrow_queries_and_paging_stays_exact() {
+    let table = fresh_table("filters", 2).await;
+    let notes: Vec<Note> = (0..40).map(|i| note("book", i)).collect();
+    assert!(table.put_many(notes.clone()).await.is_complete());
+    let f = Note::fields();
+
+    let want: Vec<String> = notes
+        .iter()
+        .filter(|n| n.status == Status::Done && n.rank >= 10)
+        .map(|n| n.note_id.clone())
+        .collect();
+    let filter = || f.status.eq(Status::Done).and(f.rank.ge(10u64));
+    let got = Note::query("book")
+        .list()
+        .filter(filter())
+        .all(&table)
+        .await
+        .unwrap();
+    assert_eq!(
+        got.iter().map(|n| n.note_id.clone()).collect::<Vec<_>>(),
+        want
+    );
+
+    // Pages of 2 over the filtered records: every one once, the last page without cursor.
+    let mut cursor = None;
+    let mut seen = Vec::new();
+    loop {
+        let page = Note::query("book")
+            .list()
+            .filter(filter())
+            .limit(2)
+            .cursor_opt(cursor)
+            .send(&table)
+            .await
+            .unwrap();
+        assert!(!page.records.is_empty());
+        seen.extend(page.records.iter().map(|n| n.note_id.clone()));
+        cursor = page.cursor;
+        if cursor.is_none() {
+            break;
+        }
+    }
+    assert_eq!(seen, want);
+
+    // Two filter calls combine with AND; index queries take filters too.
+    let got = Note::by_author_rank("ann")
+        .list()
+        .filter(f.status.eq(Status::Open))
+        .filter(f.body.contains("1"))
+        .all(&table)
+        .await
+        .unwrap();
+    assert!(!got.is_empty());
+    assert!(got
+        .iter()
+        .all(|n| n.author == "ann" && n.status == Status::Open && n.body.contains('1')));
+    let none = Note::query("book")
+        .list()
+        .filter(f.author.eq("nobody"))
+        .send(&table)
+        .await
+        .unwrap();
+    assert!(none.records.is_empty() && none.cursor.is_none());
+}
+
+/// 10,000 items through a proxy that throttles 30% of batch requests and withholds half the
+/// items of half the others: every item is either written or reported failed, and the table
+/// holds exactly the written ones.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn ten_thousand_items_under_faults_are_all_accounted_for() {
+    let upstream = faceteer_suite::endpoint().expect("a local endpoint");
+    let faults = FaultConfig {
+        throttle: 0.3,
+        withhold_request: 0.5,
+        withhold_item: 0.5,
+        seed: 42,
+    };
+    let proxy = FaultProxy::start(upstream, faults).await.unwrap();
+    let client = faceteer_suite::local_client_with_retries(&proxy.endpoint(), false).await;
+    let options = BatchOptions {
+        concurrency: 8,
+        base_delay: Duration::from_millis(1),
+        max_delay: Duration::from_millis(20),
+        ..BatchOptions::default()
+    };
+    let table = faceteer_suite::fresh_table_with(client, "faults", 2)
+        .await
+        .with_batch_options(options);
+
+    const TOTAL: usize = 10_000;
+    let notes: Vec<Note> = (0..TOTAL)
+        .map(|i| note(&format!("b{}", i % 50), i))
+        .collect();
+    let put = table.put_many(notes).await;
+    assert_eq!(
+        put.written.len() + put.failed.len(),
+        TOTAL,
+        "every item accounted for"
+    );
+    assert!(
+        !put.failed.is_empty(),
+        "the faults were heavy enough to exhaust some retries"
+    );
+    assert!(put.written.len() > TOTAL / 2);
+    for failed in &put.failed {
+        assert!(
+            matches!(
+                failed.reason,
+                FailureReason::Unprocessed { attempts: 5 } | FailureReason::Request(_)
+            ),
+            "{:?}",
+            failed.reason
+        );
+    }
+    let stats = proxy.stats();
+    assert!(stats.throttled.load(Ordering::Relaxed) > 0);
+    assert!(stats.withheld.load(Ordering::Relaxed) > 0);
+
+    // The table holds exactly the items reported written.
+    let written: HashSet<(String, String)> = put
+        .written
+        .iter()
+        .map(|n| key_pair(&Note::key(&n.notebook, &n.note_id).unwrap()))
+        .collect();
+    let failed: HashSet<(String, String)> = put
+        .failed
+        .iter()
+        .map(|f| key_pair(&Note::key(&f.item.notebook, &f.item.note_id).unwrap()))
+        .collect();
+    assert_eq!(
+        written.len() + failed.len(),
+        TOTAL,
+        "no item is reported twice"
+    );
+    assert_eq!(stored_keys(&table).await, written);
+
+    // Reads under the same faults (10 tries each): every key found, missing or failed,
+    // and found exactly when written.
+    let keys: Vec<Key<Note>> = (0..TOTAL)
+        .map(|i| Note::key(format!("b{}", i % 50), format!("n{i:03}")).unwrap())
+        .collect();
+    let got = table.get_many(keys).await;
+    assert_eq!(
+        got.found.len() + got.missing.len() + got.failed.len(),
+        TOTAL
+    );
+    for n in &got.found {
+        assert!(written.contains(&key_pair(&Note::key(&n.notebook, &n.note_id).unwrap())));
+    }
+    for k in &got.missing {
+        assert!(
+            failed.contains(&key_pair(k)),
+            "missing only when never written"
+        );
+    }
+}
