@@ -13,8 +13,10 @@ use serde::{Deserialize, Serialize};
 
 use crate::facet::Item;
 
-/// Current cursor format version.
+/// Cursor format version of a single-partition query.
 const VERSION: u8 = 1;
+/// Cursor format version of an all-shard query (one position per shard).
+const SHARDS_VERSION: u8 = 2;
 
 /// Why a cursor was refused.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -101,61 +103,179 @@ struct CursorDoc {
     key: BTreeMap<String, CursorValue>,
 }
 
-/// Encode the last key of a page as a cursor for `scope`.
-pub fn encode_cursor(scope: &CursorScope, last_key: &Item) -> Result<String, CursorError> {
-    let mut key = BTreeMap::new();
-    for (name, value) in last_key {
+/// Where one shard of an all-shard query stands.
+#[derive(Debug, Clone, PartialEq)]
+pub enum ShardPosition {
+    /// Nothing read yet.
+    Start,
+    /// Continue after this key.
+    After(Item),
+    /// Every record of the shard has been returned.
+    Done,
+}
+
+#[derive(Debug, Serialize, Deserialize)]
+struct ShardsDoc {
+    #[serde(rename = "v")]
+    version: u8,
+    #[serde(flatten)]
+    scope: CursorScope,
+    #[serde(rename = "s")]
+    shards: Vec<PositionDoc>,
+}
+
+#[derive(Debug, Serialize, Deserialize)]
+enum PositionDoc {
+    #[serde(rename = "s")]
+    Start,
+    #[serde(rename = "a")]
+    After(BTreeMap<String, CursorValue>),
+    #[serde(rename = "d")]
+    Done,
+}
+
+#[derive(Deserialize)]
+struct VersionOnly {
+    #[serde(rename = "v")]
+    version: u8,
+}
+
+fn to_doc_key(key: &Item) -> Result<BTreeMap<String, CursorValue>, CursorError> {
+    let mut out = BTreeMap::new();
+    for (name, value) in key {
         let v = match value {
             AttributeValue::S(s) => CursorValue::S(s.clone()),
             AttributeValue::N(n) => CursorValue::N(n.clone()),
             AttributeValue::B(b) => CursorValue::B(b.as_ref().to_vec()),
             _ => return Err(CursorError::UnsupportedKey(name.clone())),
         };
-        key.insert(name.clone(), v);
+        out.insert(name.clone(), v);
     }
-    let doc = CursorDoc {
-        version: VERSION,
-        scope: scope.clone(),
-        key,
-    };
+    Ok(out)
+}
+
+fn from_doc_key(key: BTreeMap<String, CursorValue>) -> Result<Item, CursorError> {
+    if key.is_empty() {
+        return Err(CursorError::Malformed(
+            "the cursor holds an empty key".into(),
+        ));
+    }
+    Ok(key
+        .into_iter()
+        .map(|(name, value)| {
+            let v = match value {
+                CursorValue::S(s) => AttributeValue::S(s),
+                CursorValue::N(n) => AttributeValue::N(n),
+                CursorValue::B(b) => AttributeValue::B(Blob::new(b)),
+            };
+            (name, v)
+        })
+        .collect::<HashMap<_, _>>())
+}
+
+fn write_doc(doc: &impl Serialize) -> Result<String, CursorError> {
     let mut bytes = Vec::with_capacity(128);
-    ciborium::into_writer(&doc, &mut bytes)
+    ciborium::into_writer(doc, &mut bytes)
         .map_err(|e| CursorError::Malformed(format!("cannot encode: {e}")))?;
     Ok(URL_SAFE_NO_PAD.encode(bytes))
 }
 
-/// Decode a cursor made for `scope` back to the exclusive start key of the next page.
-pub fn decode_cursor(scope: &CursorScope, cursor: &str) -> Result<Item, CursorError> {
+/// Decode base64url + CBOR, checking the version, then the document.
+fn read_doc<D: serde::de::DeserializeOwned>(cursor: &str, version: u8) -> Result<D, CursorError> {
     let bytes = URL_SAFE_NO_PAD
         .decode(cursor.trim())
         .map_err(|e| CursorError::Malformed(format!("not base64url: {e}")))?;
-    let doc: CursorDoc = ciborium::from_reader(bytes.as_slice())
+    let found: VersionOnly = ciborium::from_reader(bytes.as_slice())
         .map_err(|e| CursorError::Malformed(format!("not a cursor document: {e}")))?;
-    if doc.version != VERSION {
-        return Err(CursorError::Malformed(format!(
-            "unsupported cursor version {}",
-            doc.version
-        )));
-    }
-    if &doc.scope != scope {
-        return Err(CursorError::Foreign {
-            expected: scope.to_string(),
-            found: doc.scope.to_string(),
+    if found.version != version {
+        return Err(match (found.version, version) {
+            (VERSION, SHARDS_VERSION) => CursorError::Foreign {
+                expected: "a query over all shards".into(),
+                found: "a single-partition query".into(),
+            },
+            (SHARDS_VERSION, VERSION) => CursorError::Foreign {
+                expected: "a single-partition query".into(),
+                found: "a query over all shards".into(),
+            },
+            (v, _) => CursorError::Malformed(format!("unsupported cursor version {v}")),
         });
     }
-    if doc.key.is_empty() {
-        return Err(CursorError::Malformed("the cursor holds no key".into()));
+    ciborium::from_reader(bytes.as_slice())
+        .map_err(|e| CursorError::Malformed(format!("not a cursor document: {e}")))
+}
+
+fn check_scope(expected: &CursorScope, found: &CursorScope) -> Result<(), CursorError> {
+    if expected != found {
+        return Err(CursorError::Foreign {
+            expected: expected.to_string(),
+            found: found.to_string(),
+        });
     }
-    let mut key = HashMap::with_capacity(doc.key.len());
-    for (name, value) in doc.key {
-        let v = match value {
-            CursorValue::S(s) => AttributeValue::S(s),
-            CursorValue::N(n) => AttributeValue::N(n),
-            CursorValue::B(b) => AttributeValue::B(Blob::new(b)),
-        };
-        key.insert(name, v);
+    Ok(())
+}
+
+/// Encode the last key of a page as a cursor for `scope`.
+pub fn encode_cursor(scope: &CursorScope, last_key: &Item) -> Result<String, CursorError> {
+    write_doc(&CursorDoc {
+        version: VERSION,
+        scope: scope.clone(),
+        key: to_doc_key(last_key)?,
+    })
+}
+
+/// Decode a cursor made for `scope` back to the exclusive start key of the next page.
+pub fn decode_cursor(scope: &CursorScope, cursor: &str) -> Result<Item, CursorError> {
+    let doc: CursorDoc = read_doc(cursor, VERSION)?;
+    check_scope(scope, &doc.scope)?;
+    from_doc_key(doc.key)
+}
+
+/// Encode the positions of every shard of an all-shard query.
+pub fn encode_shards_cursor(
+    scope: &CursorScope,
+    positions: &[ShardPosition],
+) -> Result<String, CursorError> {
+    let shards = positions
+        .iter()
+        .map(|p| {
+            Ok(match p {
+                ShardPosition::Start => PositionDoc::Start,
+                ShardPosition::After(key) => PositionDoc::After(to_doc_key(key)?),
+                ShardPosition::Done => PositionDoc::Done,
+            })
+        })
+        .collect::<Result<Vec<_>, CursorError>>()?;
+    write_doc(&ShardsDoc {
+        version: SHARDS_VERSION,
+        scope: scope.clone(),
+        shards,
+    })
+}
+
+/// Decode an all-shard cursor made for `scope` over `count` shards.
+pub fn decode_shards_cursor(
+    scope: &CursorScope,
+    count: u32,
+    cursor: &str,
+) -> Result<Vec<ShardPosition>, CursorError> {
+    let doc: ShardsDoc = read_doc(cursor, SHARDS_VERSION)?;
+    check_scope(scope, &doc.scope)?;
+    if doc.shards.len() != count as usize {
+        return Err(CursorError::Foreign {
+            expected: format!("{count} shards"),
+            found: format!("{} shards", doc.shards.len()),
+        });
     }
-    Ok(key)
+    doc.shards
+        .into_iter()
+        .map(|p| {
+            Ok(match p {
+                PositionDoc::Start => ShardPosition::Start,
+                PositionDoc::After(key) => ShardPosition::After(from_doc_key(key)?),
+                PositionDoc::Done => ShardPosition::Done,
+            })
+        })
+        .collect()
 }
 
 #[cfg(test)]
@@ -182,6 +302,32 @@ mod tests {
             .chars()
             .all(|ch| ch.is_ascii_alphanumeric() || ch == '-' || ch == '_'));
         assert_eq!(decode_cursor(&scope(), &c).unwrap(), key);
+    }
+
+    #[test]
+    fn shard_cursors_round_trip_and_are_not_single_cursors() {
+        let mut key = Item::new();
+        key.insert("PK".into(), AttributeValue::S("#P_1_a".into()));
+        let positions = vec![
+            ShardPosition::Done,
+            ShardPosition::After(key.clone()),
+            ShardPosition::Start,
+        ];
+        let c = encode_shards_cursor(&scope(), &positions).unwrap();
+        assert_eq!(decode_shards_cursor(&scope(), 3, &c).unwrap(), positions);
+        assert!(matches!(
+            decode_shards_cursor(&scope(), 4, &c),
+            Err(CursorError::Foreign { .. })
+        ));
+        assert!(matches!(
+            decode_cursor(&scope(), &c),
+            Err(CursorError::Foreign { .. })
+        ));
+        let single = encode_cursor(&scope(), &key).unwrap();
+        assert!(matches!(
+            decode_shards_cursor(&scope(), 3, &single),
+            Err(CursorError::Foreign { .. })
+        ));
     }
 
     #[test]

@@ -4,7 +4,7 @@
 //! (reach it with `Facet::fields()`). A [`Field<F, T>`] is typed by the field's value type
 //! (`Option` removed), so comparisons take that type:
 //!
-//! ```ignore
+//! ```text
 //! let f = Task::fields();
 //! let cond = f.status.eq(TaskStatus::Open) & f.date_due.lt(now) | !f.assigned_user_id.exists();
 //! ```

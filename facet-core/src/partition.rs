@@ -64,6 +64,19 @@ impl PartitionKey {
         }
     }
 
+    /// The key string with `*` in place of the shard id (names the whole sharded
+    /// partition, for cursors of all-shard queries).
+    pub fn render_all_shards(&self) -> Result<String, KeyError> {
+        let tail = self.tail.as_ref().map_err(Clone::clone)?;
+        Ok(format!("{}{}*{}", self.prefix, self.delimiter, tail))
+    }
+
+    /// Whether a query must choose a shard or read all of them (the shard fields are not all
+    /// in the partition key).
+    pub fn needs_shard_choice(&self) -> bool {
+        matches!(self.shard, ShardChoice::Choose { .. })
+    }
+
     /// The key string, in shard `shard` when given.
     pub fn render(&self, shard: Option<u32>) -> Result<String, KeyError> {
         let tail = self.tail.as_ref().map_err(Clone::clone)?;

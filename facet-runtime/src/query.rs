@@ -18,17 +18,23 @@
 use std::marker::PhantomData;
 
 use aws_sdk_dynamodb::types::AttributeValue;
-use faceteer_core::cursor::{decode_cursor, encode_cursor, CursorScope};
+use faceteer_core::cursor::{
+    decode_cursor, decode_shards_cursor, encode_cursor, encode_shards_cursor, CursorScope,
+    ShardPosition,
+};
 use faceteer_core::expr::Expr;
 use faceteer_core::partition::PartitionKey;
 use faceteer_core::plan::{QueryPlan, RenderedCondition, SortCondition};
 use faceteer_core::schema::{IndexSchema, KeySchema, PK, SK};
 use faceteer_core::sort_key::{SortKeyArg, SortKeyPrefix};
 use faceteer_core::{from_item, Facet, Item, KeyError, KeyWriter};
-use futures::Stream;
+use futures::{Stream, StreamExt, TryStreamExt};
 
 use crate::error::{Error, Result};
 use crate::table::Table;
+
+/// Shards an all-shard query reads at once unless told otherwise.
+pub const DEFAULT_SHARD_CONCURRENCY: usize = 8;
 
 /// One partition of the base table or of an index, ready for a sort-key operator.
 ///
@@ -79,6 +85,7 @@ impl<F: Facet, S> PartitionQuery<F, S> {
             shard: None,
             consistent_read: false,
             filter: None,
+            shard_concurrency: DEFAULT_SHARD_CONCURRENCY,
             _facet: PhantomData,
         }
     }
@@ -160,6 +167,7 @@ pub struct Query<F> {
     shard: Option<u32>,
     consistent_read: bool,
     filter: Option<Expr<F>>,
+    shard_concurrency: usize,
     _facet: PhantomData<fn() -> F>,
 }
 
@@ -176,6 +184,7 @@ impl<F> Clone for Query<F> {
             shard: self.shard,
             consistent_read: self.consistent_read,
             filter: self.filter.clone(),
+            shard_concurrency: self.shard_concurrency,
             _facet: PhantomData,
         }
     }
@@ -220,9 +229,16 @@ impl<F: Facet> Query<F> {
         self
     }
 
-    /// Query shard `n` (`0..count`) of a sharded partition key.
+    /// Query shard `n` (`0..count`) of a sharded partition key. Without it, a query on a
+    /// sharded partition reads every shard and merges them in sort-key order.
     pub fn shard(mut self, n: u32) -> Self {
         self.shard = Some(n);
+        self
+    }
+
+    /// How many shards an all-shard query reads at once (default 8, at least 1).
+    pub fn shard_concurrency(mut self, n: usize) -> Self {
+        self.shard_concurrency = n;
         self
     }
 
@@ -275,8 +291,14 @@ impl<F: Facet> Query<F> {
         }
     }
 
-    /// The plan of this query's first request (inspectable without a server).
-    pub fn plan(&self) -> Result<QueryPlan> {
+    /// `true` when this query reads every shard of a sharded partition and merges them:
+    /// the shard fields are not all in the partition key and no `.shard(n)` was chosen.
+    pub fn is_all_shards(&self) -> bool {
+        self.shard.is_none() && self.partition.needs_shard_choice()
+    }
+
+    /// Validate the options and build the plan of one request to `partition`.
+    fn plan_for(&self, partition: String, start: Option<Item>) -> Result<QueryPlan> {
         if self.limit == Some(0) {
             return Err(Error::InvalidQuery("limit must be at least 1".into()));
         }
@@ -285,11 +307,6 @@ impl<F: Facet> Query<F> {
                 "global secondary indexes do not support consistent reads".into(),
             ));
         }
-        let partition = self.partition.render(self.shard)?;
-        let exclusive_start_key = match &self.cursor {
-            Some(c) => Some(decode_cursor(&self.scope(&partition), c)?),
-            None => None,
-        };
         Ok(QueryPlan {
             index: self.index.map(|i| i.name),
             pk_attribute: self.partition.attribute(),
@@ -299,7 +316,7 @@ impl<F: Facet> Query<F> {
             sort_prefix: self.sort_prefix.clone(),
             limit: self.limit,
             reverse: self.reverse,
-            exclusive_start_key,
+            exclusive_start_key: start,
             consistent_read: self.consistent_read,
             filter: self
                 .filter
@@ -309,45 +326,34 @@ impl<F: Facet> Query<F> {
         })
     }
 
+    /// The plan of this query's first request (inspectable without a server). For an
+    /// all-shard query, the plan of shard 0.
+    pub fn plan(&self) -> Result<QueryPlan> {
+        if self.is_all_shards() {
+            return self.plan_for(self.partition.render(Some(0))?, None);
+        }
+        let partition = self.partition.render(self.shard)?;
+        let start = match &self.cursor {
+            Some(c) => Some(decode_cursor(&self.scope(&partition), c)?),
+            None => None,
+        };
+        self.plan_for(partition, start)
+    }
+
     /// Run the query and return one page.
     ///
     /// The page holds at most `limit` records (without a limit, one DynamoDB page). Its
     /// `cursor` is `None` exactly when no record follows: the library reads one record
     /// ahead to know.
+    ///
+    /// On a sharded partition without `.shard(n)`, every shard is queried concurrently and
+    /// the results are merged in sort-key order; the cursor then resumes every shard.
     pub async fn send(&self, table: &Table) -> Result<Page<F>> {
+        if self.is_all_shards() {
+            return self.send_all_shards(table).await;
+        }
         let mut plan = self.plan()?;
-        if plan.is_empty_range() {
-            return Ok(Page {
-                records: Vec::new(),
-                cursor: None,
-            });
-        }
-        let limit = self.limit.map(|l| l as usize);
-        let mut raw: Vec<Item> = Vec::new();
-        let mut more = false;
-        loop {
-            // Ask for one record beyond the limit, to know whether another page follows.
-            plan.limit = limit.map(|l| (l + 1 - raw.len()) as u32);
-            let (items, last) = run(table, &plan).await?;
-            raw.extend(items.into_iter().filter(|i| !excluded(&plan, i)));
-            if let Some(l) = limit {
-                if raw.len() > l {
-                    raw.truncate(l);
-                    more = true;
-                    break;
-                }
-            }
-            match last {
-                None => break,
-                Some(last) => {
-                    plan.exclusive_start_key = Some(last);
-                    if limit.is_none() && !raw.is_empty() {
-                        more = has_more(table, &mut plan).await?;
-                        break;
-                    }
-                }
-            }
-        }
+        let (raw, more) = fetch(table, &mut plan, self.limit).await?;
         let cursor = match (more, raw.last()) {
             (true, Some(last)) => Some(encode_cursor(
                 &self.scope(&plan.partition),
@@ -355,11 +361,105 @@ impl<F: Facet> Query<F> {
             )?),
             _ => None,
         };
-        let records = raw
-            .into_iter()
-            .map(from_item::<F>)
-            .collect::<Result<Vec<F>, _>>()?;
-        Ok(Page { records, cursor })
+        Ok(Page {
+            records: decode_records(raw)?,
+            cursor,
+        })
+    }
+
+    /// Read at most `limit` records from each unfinished shard, merge them in sort-key order
+    /// and keep those that are certainly next: nothing unread in any shard sorts before them.
+    async fn send_all_shards(&self, table: &Table) -> Result<Page<F>> {
+        let count = self.partition.shard_count().unwrap_or(1);
+        let scope = self.scope(&self.partition.render_all_shards()?);
+        let positions = match &self.cursor {
+            Some(c) => decode_shards_cursor(&scope, count, c)?,
+            None => vec![ShardPosition::Start; count as usize],
+        };
+        let mut plans = Vec::new();
+        for (shard, position) in positions.iter().enumerate() {
+            let start = match position {
+                ShardPosition::Done => continue,
+                ShardPosition::Start => None,
+                ShardPosition::After(key) => Some(key.clone()),
+            };
+            let partition = self.partition.render(Some(shard as u32))?;
+            plans.push((shard, self.plan_for(partition, start)?));
+        }
+        let limit = self.limit;
+        let mut fetched: Vec<(usize, Vec<Item>, bool)> = futures::stream::iter(plans)
+            .map(|(shard, mut plan)| async move {
+                let (items, more) = fetch(table, &mut plan, limit).await?;
+                Ok::<_, Error>((shard, items, more))
+            })
+            .buffer_unordered(self.shard_concurrency.max(1))
+            .try_collect()
+            .await?;
+        fetched.sort_by_key(|(shard, _, _)| *shard);
+
+        let sk = self.index.map(|i| i.sk.attribute).unwrap_or(SK);
+        let sort_key = |item: &Item| match item.get(sk) {
+            Some(AttributeValue::S(s)) => s.clone(),
+            _ => String::new(),
+        };
+        // (sort key, shard, position in shard): the merge order.
+        let reverse = self.reverse;
+        let order = |a: &(String, usize, usize), b: &(String, usize, usize)| {
+            let by_key = if reverse {
+                b.0.cmp(&a.0)
+            } else {
+                a.0.cmp(&b.0)
+            };
+            by_key.then(a.1.cmp(&b.1)).then(a.2.cmp(&b.2))
+        };
+        // A shard with more records unread bounds what may be returned now.
+        let cutoff = fetched
+            .iter()
+            .filter(|(_, items, more)| *more && !items.is_empty())
+            .map(|(shard, items, _)| {
+                let last = items.len() - 1;
+                (sort_key(&items[last]), *shard, last)
+            })
+            .min_by(|a, b| order(a, b));
+        let mut merged: Vec<((String, usize, usize), &Item)> = fetched
+            .iter()
+            .flat_map(|(shard, items, _)| {
+                items
+                    .iter()
+                    .enumerate()
+                    .map(move |(pos, item)| ((sort_key(item), *shard, pos), item))
+            })
+            .filter(|(k, _)| cutoff.as_ref().is_none_or(|c| order(k, c).is_le()))
+            .collect();
+        merged.sort_by(|a, b| order(&a.0, &b.0));
+        if let Some(l) = limit {
+            merged.truncate(l as usize);
+        }
+
+        // Each shard now stands after the last of its records returned.
+        let mut positions = positions;
+        let mut taken = vec![0usize; count as usize];
+        for ((_, shard, pos), _) in &merged {
+            taken[*shard] = taken[*shard].max(pos + 1);
+        }
+        for (shard, items, more) in &fetched {
+            let n = taken[*shard];
+            if n == items.len() && !more {
+                positions[*shard] = ShardPosition::Done;
+            } else if n > 0 {
+                positions[*shard] = ShardPosition::After(self.key_of(&items[n - 1])?);
+            }
+        }
+        let cursor = if positions.iter().all(|p| *p == ShardPosition::Done) {
+            None
+        } else {
+            Some(encode_shards_cursor(&scope, &positions)?)
+        };
+        let raw: Vec<Item> = merged.into_iter().map(|(_, item)| item.clone()).collect();
+        Ok(Page {
+            records: decode_records(raw)?,
+            cursor,
+        })
     }
 
     fn key_of(&self, item: &Item) -> Result<Item> {
@@ -395,7 +495,6 @@ impl<F: Facet> Query<F> {
     where
         F: Send,
     {
-        use futures::TryStreamExt;
         self.pages(table)
             .map_ok(|page| futures::stream::iter(page.records.into_iter().map(Ok)))
             .try_flatten()
@@ -406,7 +505,6 @@ impl<F: Facet> Query<F> {
     where
         F: Send,
     {
-        use futures::TryStreamExt;
         self.records(table).try_collect().await
     }
 }
@@ -429,6 +527,49 @@ impl<F: Facet> First<F> {
     /// Run the query: the first record, or `None` when there is none.
     pub async fn send(&self, table: &Table) -> Result<Option<F>> {
         Ok(self.0.send(table).await?.records.into_iter().next())
+    }
+}
+
+fn decode_records<F: Facet>(raw: Vec<Item>) -> Result<Vec<F>> {
+    Ok(raw
+        .into_iter()
+        .map(from_item::<F>)
+        .collect::<Result<Vec<F>, _>>()?)
+}
+
+/// Read at most `limit` matching items (one DynamoDB page without a limit) from
+/// `plan.exclusive_start_key` on, and whether more follow (read one ahead to know).
+async fn fetch(
+    table: &Table,
+    plan: &mut QueryPlan,
+    limit: Option<u32>,
+) -> Result<(Vec<Item>, bool)> {
+    if plan.is_empty_range() {
+        return Ok((Vec::new(), false));
+    }
+    let limit = limit.map(|l| l as usize);
+    let mut raw: Vec<Item> = Vec::new();
+    loop {
+        // Ask for one record beyond the limit, to know whether another page follows.
+        plan.limit = limit.map(|l| (l + 1 - raw.len()) as u32);
+        let (items, last) = run(table, plan).await?;
+        raw.extend(items.into_iter().filter(|i| !excluded(plan, i)));
+        if let Some(l) = limit {
+            if raw.len() > l {
+                raw.truncate(l);
+                return Ok((raw, true));
+            }
+        }
+        match last {
+            None => return Ok((raw, false)),
+            Some(last) => {
+                plan.exclusive_start_key = Some(last);
+                if limit.is_none() && !raw.is_empty() {
+                    let more = has_more(table, plan).await?;
+                    return Ok((raw, more));
+                }
+            }
+        }
     }
 }
 
