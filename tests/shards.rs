@@ -119,7 +119,7 @@ macro_rules! merged_walk_test {
                 assert_eq!(all.iter().map(key).collect::<HashSet<_>>(), want_set);
                 assert_eq!(
                     pages,
-                    ($items + $limit - 1) / $limit,
+                    ($items as usize).div_ceil($limit),
                     "exact limit per page"
                 );
             }
