@@ -4,13 +4,13 @@
 mod common;
 
 use common::*;
-use faceteer::{CursorError, Error, KeyError, Table};
+use faceteer::{CursorError, Error, KeyError, KeyFields, Table};
 use futures::TryStreamExt;
 
 const N: usize = 30;
 
 /// The error a query must fail with.
-async fn query_error(table: &Table, query: faceteer::Query<Note>) -> Error {
+async fn query_error<I: KeyFields>(table: &Table, query: faceteer::Query<Note, I>) -> Error {
     query.send(table).await.expect_err("the query should fail")
 }
 
@@ -148,7 +148,10 @@ async fn first_and_last() {
     assert_eq!(after.unwrap().note_id, "n028");
 }
 
-async fn walk(table: &Table, query: faceteer::Query<Note>) -> (Vec<String>, Vec<usize>) {
+async fn walk<I: KeyFields>(
+    table: &Table,
+    query: faceteer::Query<Note, I>,
+) -> (Vec<String>, Vec<usize>) {
     let mut all = Vec::new();
     let mut sizes = Vec::new();
     let mut cursor = None;
@@ -374,11 +377,10 @@ async fn cursors_are_checked() {
         );
     }
     // A cursor from another partition, or another index, is refused.
-    for foreign in [
-        Note::query("other").list().cursor(cursor.clone()),
-        Note::gsi1("book").list().cursor(cursor.clone()),
-    ] {
-        let err = query_error(&table, foreign).await;
+    let other_partition =
+        query_error(&table, Note::query("other").list().cursor(cursor.clone())).await;
+    let other_index = query_error(&table, Note::gsi1("book").list().cursor(cursor.clone())).await;
+    for err in [other_partition, other_index] {
         assert!(
             matches!(err, Error::Cursor(CursorError::Foreign { .. })),
             "{err:?}"

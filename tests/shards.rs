@@ -6,7 +6,7 @@ mod common;
 use std::collections::HashSet;
 
 use common::fresh_table;
-use faceteer::{CursorError, Error, Facet, KeyError, Query, Table};
+use faceteer::{CursorError, Error, Facet, KeyError, KeyFields, Query, Table};
 use serde::{Deserialize, Serialize};
 
 macro_rules! sharded_event {
@@ -43,9 +43,9 @@ sharded_event!(Event16, 16);
 sharded_event!(Event256, 256);
 
 /// Walk every page of `query`; check order and that each record comes exactly once.
-async fn walk<F: Facet + Clone + Send>(
+async fn walk<F: Facet + Clone + Send, I: KeyFields>(
     table: &Table,
-    query: Query<F>,
+    query: Query<F, I>,
     key: impl Fn(&F) -> (String, String),
     reverse: bool,
 ) -> (Vec<F>, usize) {

@@ -221,21 +221,25 @@ fn render(node: &Node, p: &mut Placeholders) -> Result<String, ExprError> {
     })
 }
 
-/// A handle on one attribute of facet `F` holding values of type `T`.
-pub struct Field<F, T> {
+/// A handle on one attribute of facet `F` holding values of type `T` (the field's type `S`
+/// without `Option`).
+pub struct Field<F, T, S = T> {
     name: &'static str,
-    _types: PhantomData<fn() -> (F, T)>,
+    _types: PhantomData<FieldTypes<F, T, S>>,
 }
 
-impl<F, T> Clone for Field<F, T> {
+/// The phantom types of a [`Field`].
+type FieldTypes<F, T, S> = fn() -> (F, T, S);
+
+impl<F, T, S> Clone for Field<F, T, S> {
     fn clone(&self) -> Self {
         *self
     }
 }
 
-impl<F, T> Copy for Field<F, T> {}
+impl<F, T, S> Copy for Field<F, T, S> {}
 
-impl<F, T> std::fmt::Debug for Field<F, T> {
+impl<F, T, S> std::fmt::Debug for Field<F, T, S> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(f, "Field({})", self.name)
     }
@@ -248,7 +252,7 @@ fn to_value<T: Serialize + ?Sized>(field: &'static str, v: &T) -> Value {
     })
 }
 
-impl<F, T: Serialize> Field<F, T> {
+impl<F, T, S> Field<F, T, S> {
     /// A handle on attribute `name` (generated code builds these).
     pub const fn new(name: &'static str) -> Self {
         Field {
@@ -261,7 +265,9 @@ impl<F, T: Serialize> Field<F, T> {
     pub const fn name(&self) -> &'static str {
         self.name
     }
+}
 
+impl<F, T: Serialize, S> Field<F, T, S> {
     fn compare(&self, op: Comparator, v: impl Into<T>) -> Expr<F> {
         Expr::new(Node::Compare(self.name, op, to_value(self.name, &v.into())))
     }
@@ -335,7 +341,7 @@ impl<F, T: Serialize> Field<F, T> {
     }
 }
 
-impl<F> Field<F, String> {
+impl<F, S> Field<F, String, S> {
     /// `begins_with(field, prefix)`.
     pub fn begins_with(&self, prefix: impl Into<String>) -> Expr<F> {
         Expr::new(Node::BeginsWith(
@@ -353,7 +359,7 @@ impl<F> Field<F, String> {
     }
 }
 
-impl<F, E: Serialize> Field<F, Vec<E>> {
+impl<F, E: Serialize, S> Field<F, Vec<E>, S> {
     /// `contains(field, element)`: the list contains `element`.
     pub fn contains_element(&self, element: impl Into<E>) -> Expr<F> {
         Expr::new(Node::Contains(
@@ -363,7 +369,7 @@ impl<F, E: Serialize> Field<F, Vec<E>> {
     }
 }
 
-impl<F, E: Serialize, S> Field<F, std::collections::HashSet<E, S>> {
+impl<F, E: Serialize, H, S> Field<F, std::collections::HashSet<E, H>, S> {
     /// `contains(field, element)`: the set contains `element`.
     pub fn contains_element(&self, element: impl Into<E>) -> Expr<F> {
         Expr::new(Node::Contains(

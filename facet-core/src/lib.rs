@@ -16,6 +16,7 @@ pub mod facet;
 pub mod key;
 pub mod names;
 pub mod partition;
+pub mod pick;
 pub mod plan;
 pub mod schema;
 pub mod serde_key;

@@ -61,6 +61,8 @@ pub struct QueryPlan {
     pub consistent_read: bool,
     /// A filter applied by the server after the key condition.
     pub filter: Option<RenderedCondition>,
+    /// The attributes to read (`None`: whole items).
+    pub projection: Option<Vec<&'static str>>,
 }
 
 impl QueryPlan {
@@ -142,12 +144,14 @@ impl QueryPlan {
             .map(|f| f.placeholders.clone())
             .unwrap_or_default();
         let key_condition = self.key_condition(&mut p);
+        let projection = render_projection(self.projection.as_deref(), &mut p);
         let (names, values) = p.into_parts();
         QueryInput::builder()
             .table_name(table)
             .set_index_name(self.index.map(str::to_owned))
             .key_condition_expression(key_condition)
             .set_filter_expression(self.filter.as_ref().map(|f| f.expression.clone()))
+            .set_projection_expression(projection)
             .set_expression_attribute_names(names)
             .set_expression_attribute_values(values)
             .set_limit(self.limit.map(|l| l.min(i32::MAX as u32) as i32))
@@ -159,6 +163,20 @@ impl QueryPlan {
     }
 }
 
+/// `#n0, #n1, …` for the attributes, registered in `p`.
+pub fn render_projection(
+    attributes: Option<&[&'static str]>,
+    p: &mut Placeholders,
+) -> Option<String> {
+    attributes.map(|attrs| {
+        attrs
+            .iter()
+            .map(|a| p.name(a))
+            .collect::<Vec<_>>()
+            .join(", ")
+    })
+}
+
 /// A planned GetItem request.
 #[derive(Debug, Clone, PartialEq)]
 pub struct GetPlan {
@@ -166,15 +184,22 @@ pub struct GetPlan {
     pub key: Item,
     /// Strongly consistent read.
     pub consistent_read: bool,
+    /// The attributes to read (`None`: the whole item).
+    pub projection: Option<Vec<&'static str>>,
 }
 
 impl GetPlan {
     /// Render as an SDK `GetItemInput` for `table`.
     pub fn to_input(&self, table: &str) -> GetItemInput {
+        let mut p = Placeholders::new();
+        let projection = render_projection(self.projection.as_deref(), &mut p);
+        let (names, _) = p.into_parts();
         GetItemInput::builder()
             .table_name(table)
             .set_key(Some(self.key.clone()))
             .set_consistent_read(self.consistent_read.then_some(true))
+            .set_projection_expression(projection)
+            .set_expression_attribute_names(names)
             .build()
             .expect("GetItemInput has no required fields")
     }
@@ -302,6 +327,7 @@ mod tests {
             exclusive_start_key: None,
             consistent_read: false,
             filter: None,
+            projection: None,
         }
     }
 

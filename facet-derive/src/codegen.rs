@@ -5,7 +5,7 @@ use proc_macro2::{Span, TokenStream};
 use quote::{format_ident, quote};
 use syn::{Ident, LitStr};
 
-use crate::model::{FacetModel, Field, IndexModel, KeyModel};
+use crate::model::{FacetModel, Field, IndexModel, KeyModel, PickValidatorModel};
 
 fn lit(s: &str) -> LitStr {
     LitStr::new(s, Span::call_site())
@@ -95,8 +95,20 @@ fn schema(m: &FacetModel) -> TokenStream {
 /// Where key values come from: the record's fields, or a key builder's arguments.
 #[derive(Clone, Copy, PartialEq)]
 enum Source {
+    /// `self.field` (a record).
     Record,
+    /// `__k.field` (a generated key-fields struct).
+    Keys,
+    /// A builder's argument named like the field.
     Args,
+}
+
+/// The expression reading `field` in a record-like source.
+fn read_field(src: Source, ident: &Ident) -> TokenStream {
+    match src {
+        Source::Keys => quote!(__k.#ident),
+        _ => quote!(self.#ident),
+    }
 }
 
 fn part_stmt(m: &FacetModel, field: usize, sortable: bool, src: Source) -> TokenStream {
@@ -104,10 +116,14 @@ fn part_stmt(m: &FacetModel, field: usize, sortable: bool, src: Source) -> Token
     let ident = &f.ident;
     let name = lit(&f.ident.to_string());
     match src {
-        Source::Record if sortable => {
-            quote!(__w.part(#name, &::faceteer::__private::Sortable(&self.#ident));)
+        Source::Record | Source::Keys if sortable => {
+            let read = read_field(src, ident);
+            quote!(__w.part(#name, &::faceteer::__private::Sortable(&#read));)
         }
-        Source::Record => quote!(__w.part(#name, &self.#ident);),
+        Source::Record | Source::Keys => {
+            let read = read_field(src, ident);
+            quote!(__w.part(#name, &#read);)
+        }
         Source::Args => {
             let ty = arg_type(f, sortable);
             quote!(__w.arg::<#ty>(#name, &#ident);)
@@ -120,7 +136,10 @@ fn shard_input_stmt(m: &FacetModel, field: usize, src: Source) -> TokenStream {
     let ident = &f.ident;
     let name = lit(&f.ident.to_string());
     match src {
-        Source::Record => quote!(__s.push(#name, &self.#ident);),
+        Source::Record | Source::Keys => {
+            let read = read_field(src, ident);
+            quote!(__s.push(#name, &#read);)
+        }
         Source::Args => {
             let inner = &f.inner;
             quote!(::faceteer::__private::KeyArg::<#inner>::with_key_part(&#ident, |__p| { __s.push(#name, __p); });)
@@ -296,12 +315,107 @@ fn query_fn(m: &FacetModel, method: &Ident, index: Option<(usize, &IndexModel)>)
         }
         None => quote!(&<Self as ::faceteer::__private::Facet>::SCHEMA.sk),
     };
+    let index_keys = match index {
+        Some((_, i)) => {
+            let name = index_keys_ident(m, i);
+            quote!(#name)
+        }
+        None => quote!(::faceteer::__private::BaseTable),
+    };
     quote! {
         #[doc = #doc]
         #[allow(clippy::too_many_arguments)]
-        pub fn #method(#(#params),*) -> ::faceteer::__private::PartitionQuery<Self, #shape> {
+        pub fn #method(#(#params),*) -> ::faceteer::__private::PartitionQuery<Self, #shape, #index_keys> {
             ::faceteer::__private::PartitionQuery::new(#index_expr, #sk_schema, #partition)
         }
+    }
+}
+
+/// `TaskGsi1Keys`: the key fields of index `n`.
+fn index_keys_ident(m: &FacetModel, i: &IndexModel) -> Ident {
+    format_ident!("{}Gsi{}Keys", m.ident, i.n)
+}
+
+/// The fields of a key (partition, shard, sort), deduplicated, in order.
+fn all_key_fields(pk: &KeyModel, sk: &KeyModel) -> Vec<(usize, bool)> {
+    let mut out = key_fields(pk);
+    out.extend(shard_fields(pk));
+    out.extend(key_fields(sk));
+    let mut seen = Vec::new();
+    out.retain(|(f, _)| {
+        let new = !seen.contains(f);
+        seen.push(*f);
+        new
+    });
+    out
+}
+
+/// A struct holding key fields, readable from a projected item.
+fn key_fields_struct(
+    m: &FacetModel,
+    name: &Ident,
+    fields: &[(usize, bool)],
+    doc: &str,
+) -> TokenStream {
+    let vis = &m.vis;
+    let decls = fields.iter().map(|(f, _)| {
+        let f = &m.fields[*f];
+        let (id, ty) = (&f.ident, &f.ty);
+        let doc = format!("The `{}` key field.", f.name);
+        quote!(#[doc = #doc] pub #id: #ty)
+    });
+    let names: Vec<LitStr> = fields
+        .iter()
+        .map(|(f, _)| lit(&m.fields[*f].name))
+        .collect();
+    let reads = fields.iter().map(|(f, _)| {
+        let f = &m.fields[*f];
+        let id = &f.ident;
+        let attr = lit(&f.name);
+        quote!(#id: ::faceteer::__private::read_attribute(__item, #attr)?)
+    });
+    // Debug and Clone when every field has them: the higher-ranked bounds keep the impls
+    // from failing to compile when a field type lacks them.
+    let ids: Vec<&Ident> = fields.iter().map(|(f, _)| &m.fields[*f].ident).collect();
+    let tys: Vec<&syn::Type> = fields.iter().map(|(f, _)| &m.fields[*f].ty).collect();
+    let id_strs: Vec<LitStr> = ids.iter().map(|i| lit(&i.to_string())).collect();
+    let name_str = lit(&name.to_string());
+    quote! {
+        #[doc = #doc]
+        #vis struct #name {
+            #(#decls,)*
+        }
+
+        impl ::core::fmt::Debug for #name
+        where
+            #(for<'__faceteer> #tys: ::core::fmt::Debug,)*
+        {
+            fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+                f.debug_struct(#name_str)
+                    #(.field(#id_strs, &self.#ids))*
+                    .finish()
+            }
+        }
+
+        impl ::core::clone::Clone for #name
+        where
+            #(for<'__faceteer> #tys: ::core::clone::Clone,)*
+        {
+            fn clone(&self) -> Self {
+                #name { #(#ids: ::core::clone::Clone::clone(&self.#ids),)* }
+            }
+        }
+
+        impl ::faceteer::__private::FromPicked for #name {
+            const ATTRIBUTES: &'static [&'static str] = &[#(#names),*];
+            fn from_picked(
+                __item: &::faceteer::__private::Item,
+            ) -> ::core::result::Result<Self, ::faceteer::__private::DynamoError> {
+                ::core::result::Result::Ok(#name { #(#reads,)* })
+            }
+        }
+
+        impl ::faceteer::__private::KeyFields for #name {}
     }
 }
 
@@ -375,9 +489,9 @@ pub fn generate(m: &FacetModel) -> TokenStream {
     let attribute_fields: Vec<&Field> = m.fields.iter().filter(|f| f.is_attribute).collect();
     let field_decls = attribute_fields.iter().map(|f| {
         let fid = &f.ident;
-        let inner = &f.inner;
+        let (inner, ty) = (&f.inner, &f.ty);
         let doc = format!("The `{}` attribute.", f.name);
-        quote!(#[doc = #doc] pub #fid: ::faceteer::__private::Field<#ident, #inner>)
+        quote!(#[doc = #doc] pub #fid: ::faceteer::__private::Field<#ident, #inner, #ty>)
     });
     let field_inits = attribute_fields.iter().map(|f| {
         let fid = &f.ident;
@@ -389,6 +503,45 @@ pub fn generate(m: &FacetModel) -> TokenStream {
          (`{ident}::fields()`)."
     );
 
+    let keys_ident = format_ident!("{}Keys", ident);
+    let keys_struct = key_fields_struct(
+        m,
+        &keys_ident,
+        &all_key_fields(&m.pk, &m.sk),
+        &format!(
+            "The base key fields of a `{ident}` record, as held by projections \
+             (`.key()` gives its key)."
+        ),
+    );
+    let index_key_structs = m.indexes.iter().map(|i| {
+        key_fields_struct(
+            m,
+            &index_keys_ident(m, i),
+            &all_key_fields(&i.pk, &i.sk),
+            &format!("The key fields of index `GSI{}` of `{ident}`, as held by projections read through it.", i.n),
+        )
+    });
+    let pk_keys = full_key(m, &m.pk, Source::Keys);
+    let sk_keys = full_key(m, &m.sk, Source::Keys);
+    let pick_validator = m.pick_validator.as_ref().map(|p| {
+        let body = match p {
+            PickValidatorModel::Trust => quote!(::core::result::Result::Ok(())),
+            PickValidatorModel::Path(path) => {
+                quote!(#path(__item, __attributes).map_err(|e| ::std::string::ToString::to_string(&e)))
+            }
+        };
+        quote! {
+            impl ::faceteer::__private::PickValidator for #ident {
+                fn validate_pick(
+                    __item: &::faceteer::__private::Item,
+                    __attributes: &[&'static str],
+                ) -> ::core::result::Result<(), ::std::string::String> {
+                    #body
+                }
+            }
+        }
+    });
+
     quote! {
         #[doc = #fields_doc]
         #[derive(Debug, Clone, Copy)]
@@ -396,11 +549,32 @@ pub fn generate(m: &FacetModel) -> TokenStream {
             #(#field_decls,)*
         }
 
+        #keys_struct
+        #(#index_key_structs)*
+        #pick_validator
+
+        impl #keys_ident {
+            /// The base-table key of the record whose key fields these are.
+            pub fn key(
+                &self,
+            ) -> ::core::result::Result<::faceteer::__private::Key<#ident>, ::faceteer::__private::KeyError> {
+                <#ident as ::faceteer::__private::Facet>::keys_to_key(self)
+            }
+        }
+
         impl ::faceteer::__private::Facet for #ident {
             type Fields = #fields_ident;
 
             fn fields() -> #fields_ident {
-                #fields_ident { #(#field_inits,)* }
+                #ident::fields()
+            }
+
+            type Keys = #keys_ident;
+
+            fn keys_to_key(
+                __k: &#keys_ident,
+            ) -> ::core::result::Result<::faceteer::__private::Key<Self>, ::faceteer::__private::KeyError> {
+                ::core::result::Result::Ok(::faceteer::__private::Key::from_parts(#pk_keys?, #sk_keys?))
             }
 
             const SCHEMA: &'static ::faceteer::__private::FacetSchema = #schema;
@@ -430,8 +604,8 @@ pub fn generate(m: &FacetModel) -> TokenStream {
 
         impl #ident {
             #[doc = #fields_doc]
-            pub fn fields() -> #fields_ident {
-                <Self as ::faceteer::__private::Facet>::fields()
+            pub const fn fields() -> #fields_ident {
+                #fields_ident { #(#field_inits,)* }
             }
 
             #[doc = #key_doc]
@@ -461,4 +635,58 @@ pub fn key_part(input: &syn::DeriveInput) -> TokenStream {
             }
         }
     }
+}
+
+/// `#[derive(Pick)]`: a projection of a facet, checked field by field at compile time.
+pub fn pick(input: crate::parse::PickInput) -> Result<TokenStream, darling::Error> {
+    use syn::spanned::Spanned;
+    if !input.generics.params.is_empty() {
+        return Err(
+            darling::Error::custom("`#[derive(Pick)]` does not support generic structs")
+                .with_span(&input.generics),
+        );
+    }
+    let ident = &input.ident;
+    let facet = &input.facet;
+    let fields = input
+        .data
+        .take_struct()
+        .expect("darling checked struct_named")
+        .fields;
+    if fields.is_empty() {
+        return Err(
+            darling::Error::custom("a projection names at least one field of the facet")
+                .with_span(ident),
+        );
+    }
+    // One reference to each facet field: a missing field or a different type is one error,
+    // at the projection's field.
+    let checks = fields.iter().map(|f| {
+        let id = f.ident.as_ref().expect("named fields");
+        let ty = &f.ty;
+        let check = quote::quote_spanned!(ty.span()=> declared_as::<#ty>());
+        quote!(::faceteer::__private::pick_field(__f.#id).#check)
+    });
+    let reads = fields.iter().enumerate().map(|(i, f)| {
+        let id = f.ident.as_ref().expect("named fields");
+        quote!(#id: ::faceteer::__private::read_attribute(__item, Self::ATTRIBUTES[#i])?)
+    });
+    Ok(quote! {
+        impl ::faceteer::__private::FromPicked for #ident {
+            const ATTRIBUTES: &'static [&'static str] = &{
+                let __f = <#facet>::fields();
+                [#(#checks),*]
+            };
+
+            fn from_picked(
+                __item: &::faceteer::__private::Item,
+            ) -> ::core::result::Result<Self, ::faceteer::__private::DynamoError> {
+                ::core::result::Result::Ok(#ident { #(#reads,)* })
+            }
+        }
+
+        impl ::faceteer::__private::Projection for #ident {
+            type Facet = #facet;
+        }
+    })
 }

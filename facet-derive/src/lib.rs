@@ -27,6 +27,22 @@ pub fn derive_facet(input: TokenStream) -> TokenStream {
     }
 }
 
+/// Derive `faceteer::Projection` for a struct naming some fields of a facet:
+/// `#[derive(Pick)] #[pick(facet = Task)] struct Title { title: String }`. Each field must
+/// exist on the facet with the same type (checked at compile time).
+#[proc_macro_derive(Pick, attributes(pick))]
+pub fn derive_pick(input: TokenStream) -> TokenStream {
+    let input = syn::parse_macro_input!(input as syn::DeriveInput);
+    let parsed = match parse::PickInput::from_derive_input(&input) {
+        Ok(p) => p,
+        Err(e) => return e.write_errors().into(),
+    };
+    match codegen::pick(parsed) {
+        Ok(tokens) => tokens.into(),
+        Err(e) => e.write_errors().into(),
+    }
+}
+
 /// Derive `faceteer::KeyPart` for a type whose serde form is a string, a number or a
 /// boolean (typically a unit-only enum), so it can be a key field.
 #[proc_macro_derive(KeyPart)]

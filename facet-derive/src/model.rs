@@ -14,8 +14,18 @@ use crate::parse::{field_attrs, serde_string, ContainerKey, FacetInput, FieldAtt
 /// Most sort-key fields a typed query supports.
 const MAX_SORT_FIELDS: usize = 4;
 
+/// How projected records are validated.
+pub enum PickValidatorModel {
+    /// `#[facet(pick_validator = trust)]`: accept them as read.
+    Trust,
+    /// `#[facet(pick_validator = path)]`.
+    Path(syn::Path),
+}
+
 pub struct Field {
     pub ident: Ident,
+    /// The declared type.
+    pub ty: Type,
     /// The type with one `Option` removed.
     pub inner: Type,
     pub optional: bool,
@@ -57,6 +67,7 @@ pub struct FacetModel {
     pub delimiter: String,
     pub validator: Option<syn::Path>,
     pub validate_on_write: bool,
+    pub pick_validator: Option<PickValidatorModel>,
     pub fields: Vec<Field>,
     pub pk: KeyModel,
     pub sk: KeyModel,
@@ -303,7 +314,8 @@ pub fn build(input: FacetInput) -> Result<FacetModel, Error> {
         fields.push(Field {
             ident,
             optional: inner.is_some(),
-            inner: inner.unwrap_or(f.ty),
+            inner: inner.unwrap_or_else(|| f.ty.clone()),
+            ty: f.ty,
             name,
             is_attribute: !parsed.serde_not_an_attribute,
         });
@@ -652,6 +664,13 @@ pub fn build(input: FacetInput) -> Result<FacetModel, Error> {
         delimiter,
         validator: input.validator,
         validate_on_write: input.validate_on_write,
+        pick_validator: input.pick_validator.map(|p| {
+            if p.is_ident("trust") {
+                PickValidatorModel::Trust
+            } else {
+                PickValidatorModel::Path(p)
+            }
+        }),
         fields,
         pk,
         sk,

@@ -24,10 +24,30 @@ pub struct FacetInput {
     /// Also run the validator before every write.
     #[darling(default)]
     pub validate_on_write: bool,
+    /// How projected records are validated: a function path, or `trust`.
+    pub pick_validator: Option<syn::Path>,
     /// Container-level partition key: `pk(prefix = "..", fields(a, b))`.
     pub pk: Option<SpannedValue<ContainerKey>>,
     /// Container-level sort key: `sk(prefix = "..", fields(a, b))`.
     pub sk: Option<SpannedValue<ContainerKey>>,
+}
+
+/// `#[pick(facet = Path)]` on a projection struct.
+#[derive(Debug, FromDeriveInput)]
+#[darling(attributes(pick), supports(struct_named))]
+pub struct PickInput {
+    pub ident: Ident,
+    pub generics: syn::Generics,
+    pub data: darling::ast::Data<(), PickField>,
+    /// The facet projected.
+    pub facet: syn::Path,
+}
+
+/// One field of a projection.
+#[derive(Debug, FromField)]
+pub struct PickField {
+    pub ident: Option<Ident>,
+    pub ty: Type,
 }
 
 /// A key declared on the struct, naming its fields.

@@ -75,10 +75,11 @@ pub use error::{Error, Result};
 pub use faceteer_core as core;
 pub use faceteer_core::cursor::CursorError;
 pub use faceteer_core::expr::{Expr, ExprError, Field};
+pub use faceteer_core::pick::{BaseTable, KeyFields, PickValidator, Picked, Projection};
 pub use faceteer_core::schema::FacetSchema;
 pub use faceteer_core::{Facet, Item, ItemError, Key, KeyError, KeyPart, Sortable, TtlValue};
-pub use faceteer_derive::{Facet, KeyPart};
-pub use query::{First, Page, PartitionQuery, Query};
+pub use faceteer_derive::{Facet, KeyPart, Pick};
+pub use query::{First, Page, PartitionQuery, Query, Selected};
 pub use table::Table;
 
 /// Items used by the code `#[derive(Facet)]` generates. Not a public API.
@@ -88,6 +89,9 @@ pub mod __private {
     pub use aws_sdk_dynamodb::types::AttributeValue;
     pub use faceteer_core::expr::Field;
     pub use faceteer_core::partition::{PartitionKey, ShardChoice};
+    pub use faceteer_core::pick::{
+        pick_field, read_attribute, BaseTable, FromPicked, KeyFields, PickValidator, Projection,
+    };
     pub use faceteer_core::schema::{FacetSchema, IndexSchema, KeySchema, ShardSchema};
     pub use faceteer_core::serde_key::write_serde_key;
     pub use faceteer_core::shard::ShardInputs;
@@ -95,4 +99,5 @@ pub mod __private {
     pub use faceteer_core::{
         Facet, Item, Key, KeyArg, KeyError, KeyPart, KeyWriter, Sortable, TtlValue,
     };
+    pub use serde_dynamo::Error as DynamoError;
 }

@@ -24,6 +24,10 @@ use faceteer_core::cursor::{
 };
 use faceteer_core::expr::Expr;
 use faceteer_core::partition::PartitionKey;
+use faceteer_core::pick::{
+    picked_from_item, projection_attributes, BaseTable, KeyFields, PickValidator, Picked,
+    Projection,
+};
 use faceteer_core::plan::{QueryPlan, RenderedCondition, SortCondition};
 use faceteer_core::schema::{IndexSchema, KeySchema, PK, SK};
 use faceteer_core::sort_key::{SortKeyArg, SortKeyPrefix};
@@ -33,6 +37,9 @@ use futures::{Stream, StreamExt, TryStreamExt};
 use crate::error::{Error, Result};
 use crate::table::Table;
 
+/// The phantom types of a [`PartitionQuery`]: facet, sort-key shape, index key fields.
+type QueryTypes<F, S, I> = fn() -> (F, S, I);
+
 /// Shards an all-shard query reads at once unless told otherwise.
 pub const DEFAULT_SHARD_CONCURRENCY: usize = 8;
 
@@ -40,14 +47,14 @@ pub const DEFAULT_SHARD_CONCURRENCY: usize = 8;
 ///
 /// Made by the generated `Facet::query(..)`, `Facet::gsiN(..)` and `Facet::by_<alias>(..)`.
 /// `S` is the sort-key shape; it types the operators' arguments.
-pub struct PartitionQuery<F, S> {
+pub struct PartitionQuery<F, S, I = BaseTable> {
     index: Option<&'static IndexSchema>,
     sort_key: &'static KeySchema,
     partition: PartitionKey,
-    _types: PhantomData<fn() -> (F, S)>,
+    _types: PhantomData<QueryTypes<F, S, I>>,
 }
 
-impl<F: Facet, S> PartitionQuery<F, S> {
+impl<F: Facet, S, I: KeyFields> PartitionQuery<F, S, I> {
     /// Used by generated code.
     #[doc(hidden)]
     pub fn new(
@@ -69,7 +76,7 @@ impl<F: Facet, S> PartitionQuery<F, S> {
         w.finish()
     }
 
-    fn with(self, sort: Result<SortCondition, KeyError>) -> Query<F> {
+    fn with(self, sort: Result<SortCondition, KeyError>) -> Query<F, I> {
         let mut sort_prefix = self.sort_key.prefix.to_owned();
         if self.sort_key.first_field_required {
             sort_prefix.push_str(F::SCHEMA.delimiter);
@@ -86,49 +93,50 @@ impl<F: Facet, S> PartitionQuery<F, S> {
             consistent_read: false,
             filter: None,
             shard_concurrency: DEFAULT_SHARD_CONCURRENCY,
+            projection: None,
             _facet: PhantomData,
         }
     }
 
-    fn compare(self, sk: &impl SortKeyArg<S>, op: fn(String) -> SortCondition) -> Query<F> {
+    fn compare(self, sk: &impl SortKeyArg<S>, op: fn(String) -> SortCondition) -> Query<F, I> {
         let text = self.sort_key_text(|w| sk.write(self.sort_key.fields, w));
         self.with(text.map(op))
     }
 
     /// Records whose sort key equals `sk`.
-    pub fn equals(self, sk: impl SortKeyArg<S>) -> Query<F> {
+    pub fn equals(self, sk: impl SortKeyArg<S>) -> Query<F, I> {
         self.compare(&sk, SortCondition::Equals)
     }
 
     /// Records whose sort key is greater than `sk`.
-    pub fn greater_than(self, sk: impl SortKeyArg<S>) -> Query<F> {
+    pub fn greater_than(self, sk: impl SortKeyArg<S>) -> Query<F, I> {
         self.compare(&sk, SortCondition::GreaterThan)
     }
 
     /// Records whose sort key is greater than or equal to `sk`.
-    pub fn greater_than_or_equal(self, sk: impl SortKeyArg<S>) -> Query<F> {
+    pub fn greater_than_or_equal(self, sk: impl SortKeyArg<S>) -> Query<F, I> {
         self.compare(&sk, SortCondition::GreaterThanOrEqual)
     }
 
     /// Records whose sort key is less than `sk`.
-    pub fn less_than(self, sk: impl SortKeyArg<S>) -> Query<F> {
+    pub fn less_than(self, sk: impl SortKeyArg<S>) -> Query<F, I> {
         self.compare(&sk, SortCondition::LessThan)
     }
 
     /// Records whose sort key is less than or equal to `sk`.
-    pub fn less_than_or_equal(self, sk: impl SortKeyArg<S>) -> Query<F> {
+    pub fn less_than_or_equal(self, sk: impl SortKeyArg<S>) -> Query<F, I> {
         self.compare(&sk, SortCondition::LessThanOrEqual)
     }
 
     /// Records whose sort key begins with the key built from `prefix` (the value of the
     /// first sort-key field(s); the string-prefix match continues into the last value given).
-    pub fn begins_with(self, prefix: impl SortKeyPrefix<S>) -> Query<F> {
+    pub fn begins_with(self, prefix: impl SortKeyPrefix<S>) -> Query<F, I> {
         let text = self.sort_key_text(|w| prefix.write(self.sort_key.fields, w));
         self.with(text.map(SortCondition::BeginsWith))
     }
 
     /// Records whose sort key is between `start` and `end`, both included.
-    pub fn between(self, start: impl SortKeyArg<S>, end: impl SortKeyArg<S>) -> Query<F> {
+    pub fn between(self, start: impl SortKeyArg<S>, end: impl SortKeyArg<S>) -> Query<F, I> {
         let a = self.sort_key_text(|w| start.write(self.sort_key.fields, w));
         let b = self.sort_key_text(|w| end.write(self.sort_key.fields, w));
         let sort = a.and_then(|a| b.map(|b| SortCondition::Between(a, b)));
@@ -136,12 +144,12 @@ impl<F: Facet, S> PartitionQuery<F, S> {
     }
 
     /// Every record of the facet in the partition, in sort-key order.
-    pub fn list(self) -> Query<F> {
+    pub fn list(self) -> Query<F, I> {
         self.with(Ok(SortCondition::List))
     }
 
     /// The first record of the partition in sort-key order (the last with `.reverse()`).
-    pub fn first(self) -> First<F> {
+    pub fn first(self) -> First<F, I> {
         self.list().first()
     }
 }
@@ -155,8 +163,9 @@ pub struct Page<F> {
     pub cursor: Option<String>,
 }
 
-/// An executable query: a partition, a sort-key condition and options.
-pub struct Query<F> {
+/// An executable query: a partition, a sort-key condition and options. `I` is the index's
+/// key fields (for projections).
+pub struct Query<F, I = BaseTable> {
     index: Option<&'static IndexSchema>,
     partition: PartitionKey,
     sort: Result<SortCondition, KeyError>,
@@ -168,10 +177,12 @@ pub struct Query<F> {
     consistent_read: bool,
     filter: Option<Expr<F>>,
     shard_concurrency: usize,
-    _facet: PhantomData<fn() -> F>,
+    /// Attributes to read (`select`); `None` reads whole items.
+    projection: Option<Vec<&'static str>>,
+    _facet: PhantomData<fn() -> (F, I)>,
 }
 
-impl<F> Clone for Query<F> {
+impl<F, I> Clone for Query<F, I> {
     fn clone(&self) -> Self {
         Query {
             index: self.index,
@@ -185,12 +196,13 @@ impl<F> Clone for Query<F> {
             consistent_read: self.consistent_read,
             filter: self.filter.clone(),
             shard_concurrency: self.shard_concurrency,
+            projection: self.projection.clone(),
             _facet: PhantomData,
         }
     }
 }
 
-impl<F> std::fmt::Debug for Query<F> {
+impl<F, I> std::fmt::Debug for Query<F, I> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Query")
             .field("index", &self.index.map(|i| i.name))
@@ -204,7 +216,7 @@ impl<F> std::fmt::Debug for Query<F> {
     }
 }
 
-impl<F: Facet> Query<F> {
+impl<F: Facet, I: KeyFields> Query<F, I> {
     /// Return at most `n` records per page (`n` ≥ 1).
     pub fn limit(mut self, n: u32) -> Self {
         self.limit = Some(n);
@@ -272,7 +284,7 @@ impl<F: Facet> Query<F> {
     }
 
     /// Only the first record of this query.
-    pub fn first(self) -> First<F> {
+    pub fn first(self) -> First<F, I> {
         First(self.limit(1))
     }
 
@@ -323,6 +335,7 @@ impl<F: Facet> Query<F> {
                 .as_ref()
                 .map(RenderedCondition::from_expr)
                 .transpose()?,
+            projection: self.projection.clone(),
         })
     }
 
@@ -349,6 +362,15 @@ impl<F: Facet> Query<F> {
     /// On a sharded partition without `.shard(n)`, every shard is queried concurrently and
     /// the results are merged in sort-key order; the cursor then resumes every shard.
     pub async fn send(&self, table: &Table) -> Result<Page<F>> {
+        let (raw, cursor) = self.send_raw(table).await?;
+        Ok(Page {
+            records: decode_records(raw)?,
+            cursor,
+        })
+    }
+
+    /// One page of raw items and its cursor.
+    async fn send_raw(&self, table: &Table) -> Result<(Vec<Item>, Option<String>)> {
         if self.is_all_shards() {
             return self.send_all_shards(table).await;
         }
@@ -361,15 +383,12 @@ impl<F: Facet> Query<F> {
             )?),
             _ => None,
         };
-        Ok(Page {
-            records: decode_records(raw)?,
-            cursor,
-        })
+        Ok((raw, cursor))
     }
 
     /// Read at most `limit` records from each unfinished shard, merge them in sort-key order
     /// and keep those that are certainly next: nothing unread in any shard sorts before them.
-    async fn send_all_shards(&self, table: &Table) -> Result<Page<F>> {
+    async fn send_all_shards(&self, table: &Table) -> Result<(Vec<Item>, Option<String>)> {
         let count = self.partition.shard_count().unwrap_or(1);
         let scope = self.scope(&self.partition.render_all_shards()?);
         let positions = match &self.cursor {
@@ -456,10 +475,7 @@ impl<F: Facet> Query<F> {
             Some(encode_shards_cursor(&scope, &positions)?)
         };
         let raw: Vec<Item> = merged.into_iter().map(|(_, item)| item.clone()).collect();
-        Ok(Page {
-            records: decode_records(raw)?,
-            cursor,
-        })
+        Ok((raw, cursor))
     }
 
     fn key_of(&self, item: &Item) -> Result<Item> {
@@ -509,11 +525,134 @@ impl<F: Facet> Query<F> {
     }
 }
 
+impl<F: Facet, I: KeyFields> Query<F, I> {
+    /// Read only the fields of projection `P` (plus the key fields) with a
+    /// `ProjectionExpression`. Needs a pick validator on the facet.
+    ///
+    /// ```no_run
+    /// # use faceteer::{Facet, Pick, Table};
+    /// # use serde::{Deserialize, Serialize};
+    /// #[derive(Facet, Serialize, Deserialize)]
+    /// #[facet(pick_validator = trust)]
+    /// struct Task { #[pk(prefix = "#TEAM")] team_id: String, #[sk(prefix = "#TASK")] task_id: String, title: String, body: String }
+    ///
+    /// #[derive(Debug, Pick)]
+    /// #[pick(facet = Task)]
+    /// struct Title { title: String }
+    ///
+    /// # async fn demo(table: &Table) -> faceteer::Result<()> {
+    /// let page = Task::query("t1").list().select::<Title>().send(table).await?;
+    /// for t in &page.records {
+    ///     println!("{} {}", t.keys.task_id, t.title); // chosen and key fields only
+    ///     table.delete(&t.key()?).await?;           // keys feed back into writes
+    /// }
+    /// # Ok(()) }
+    /// ```
+    pub fn select<P: Projection<Facet = F>>(mut self) -> Selected<P, I>
+    where
+        F: PickValidator,
+    {
+        let index_attributes: Vec<&'static str> = self
+            .index
+            .map(|i| vec![i.pk.attribute, i.sk.attribute])
+            .unwrap_or_default();
+        self.projection = Some(projection_attributes::<P, I>(&index_attributes));
+        Selected {
+            query: self,
+            _projection: PhantomData,
+        }
+    }
+}
+
+/// A query that reads projections `P`: see [`Query::select`].
+pub struct Selected<P: Projection, I = BaseTable> {
+    query: Query<P::Facet, I>,
+    _projection: PhantomData<fn() -> P>,
+}
+
+impl<P: Projection, I> Clone for Selected<P, I> {
+    fn clone(&self) -> Self {
+        Selected {
+            query: self.query.clone(),
+            _projection: PhantomData,
+        }
+    }
+}
+
+impl<P, I> Selected<P, I>
+where
+    P: Projection + Send,
+    P::Facet: PickValidator,
+    I: KeyFields,
+{
+    /// Return at most `n` records per page.
+    pub fn limit(self, n: u32) -> Self {
+        self.map(|q| q.limit(n))
+    }
+
+    /// Walk the sort key in descending order.
+    pub fn reverse(self) -> Self {
+        self.map(Query::reverse)
+    }
+
+    /// Continue after the page whose cursor this is (`None`: from the start).
+    pub fn cursor_opt(self, cursor: Option<String>) -> Self {
+        self.map(|q| q.cursor_opt(cursor))
+    }
+
+    /// Query shard `n` of a sharded partition.
+    pub fn shard(self, n: u32) -> Self {
+        self.map(|q| q.shard(n))
+    }
+
+    /// Keep only records matching `filter` (see [`Query::filter`]).
+    pub fn filter(self, filter: Expr<P::Facet>) -> Self {
+        self.map(|q| q.filter(filter))
+    }
+
+    fn map(self, f: impl FnOnce(Query<P::Facet, I>) -> Query<P::Facet, I>) -> Self {
+        Selected {
+            query: f(self.query),
+            _projection: PhantomData,
+        }
+    }
+
+    /// The attributes read.
+    pub fn attributes(&self) -> &[&'static str] {
+        self.query.projection.as_deref().unwrap_or_default()
+    }
+
+    /// Run the query and return one page of projections (see [`Query::send`]).
+    pub async fn send(&self, table: &Table) -> Result<Page<Picked<P, I>>> {
+        let (raw, cursor) = self.query.send_raw(table).await?;
+        let attributes = self.attributes();
+        let records = raw
+            .into_iter()
+            .map(|item| picked_from_item::<P, I>(item, attributes))
+            .collect::<Result<Vec<_>, _>>()?;
+        Ok(Page { records, cursor })
+    }
+
+    /// Every projection of the query, across pages, collected.
+    pub async fn all(self, table: &Table) -> Result<Vec<Picked<P, I>>> {
+        let mut out = Vec::new();
+        let mut query = self;
+        loop {
+            let page = query.send(table).await?;
+            out.extend(page.records);
+            match page.cursor {
+                Some(c) => query = query.cursor_opt(Some(c)),
+                None => return Ok(out),
+            }
+        }
+    }
+}
+
 /// The first record of a query.
 #[derive(Debug, Clone)]
-pub struct First<F>(Query<F>);
+pub struct First<F, I = BaseTable>(Query<F, I>);
 
-impl<F: Facet> First<F> {
+impl<F: Facet, I: KeyFields> First<F, I> {
     /// Walk the sort key in descending order (the last record).
     pub fn reverse(self) -> Self {
         First(self.0.reverse())
@@ -612,6 +751,7 @@ async fn run(table: &Table, plan: &QueryPlan) -> Result<(Vec<Item>, Option<Item>
         .set_scan_index_forward(input.scan_index_forward)
         .set_exclusive_start_key(input.exclusive_start_key)
         .set_consistent_read(input.consistent_read)
+        .set_projection_expression(input.projection_expression)
         .send()
         .await
         .map_err(|e| Error::dynamo("Query", e))?;

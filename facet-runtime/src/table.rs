@@ -5,11 +5,14 @@ use std::sync::Arc;
 use aws_sdk_dynamodb::config::http::HttpResponse;
 use aws_sdk_dynamodb::error::SdkError;
 use aws_sdk_dynamodb::types::{
-    AttributeDefinition, BillingMode, GlobalSecondaryIndex, KeySchemaElement, KeyType, Projection,
-    ProjectionType, ScalarAttributeType, TableStatus,
+    AttributeDefinition, BillingMode, GlobalSecondaryIndex, KeySchemaElement, KeyType,
+    Projection as IndexProjection, ProjectionType, ScalarAttributeType, TableStatus,
 };
 use aws_sdk_dynamodb::Client;
 use faceteer_core::expr::Expr;
+use faceteer_core::pick::{
+    picked_from_item, projection_attributes, BaseTable, PickValidator, Picked, Projection,
+};
 use faceteer_core::plan::{DeletePlan, GetPlan, PutPlan, RenderedCondition};
 use faceteer_core::schema::{gsi_names, MAX_GSI, PK, SK};
 use faceteer_core::{from_item, to_item, Facet, Key};
@@ -61,23 +64,53 @@ impl Table {
     ///
     /// The facet's validator runs on the record read.
     pub async fn get<F: Facet>(&self, key: &Key<F>) -> Result<Option<F>> {
-        self.get_plan(GetPlan {
+        let plan = GetPlan {
             key: key.to_item(),
             consistent_read: false,
-        })
-        .await
+            projection: None,
+        };
+        self.get_plan(plan)
+            .await?
+            .map(from_item)
+            .transpose()
+            .map_err(Into::into)
     }
 
     /// Read one record by key with a strongly consistent read.
     pub async fn get_consistent<F: Facet>(&self, key: &Key<F>) -> Result<Option<F>> {
-        self.get_plan(GetPlan {
+        let plan = GetPlan {
             key: key.to_item(),
             consistent_read: true,
-        })
-        .await
+            projection: None,
+        };
+        self.get_plan(plan)
+            .await?
+            .map(from_item)
+            .transpose()
+            .map_err(Into::into)
     }
 
-    async fn get_plan<F: Facet>(&self, plan: GetPlan) -> Result<Option<F>> {
+    /// Read only the fields of projection `P` (plus the key fields) of one record, with a
+    /// `ProjectionExpression`. Needs a pick validator on the facet; it runs on the item read.
+    pub async fn select<P>(&self, key: &Key<P::Facet>) -> Result<Option<Picked<P>>>
+    where
+        P: Projection,
+        P::Facet: PickValidator,
+    {
+        let attributes = projection_attributes::<P, BaseTable>(&[]);
+        let plan = GetPlan {
+            key: key.to_item(),
+            consistent_read: false,
+            projection: Some(attributes.clone()),
+        };
+        match self.get_plan(plan).await? {
+            Some(item) => Ok(Some(picked_from_item(item, &attributes)?)),
+            None => Ok(None),
+        }
+    }
+
+    /// Execute a get plan (see [`faceteer_core::plan::GetPlan`]): the raw item, if any.
+    pub async fn get_plan(&self, plan: GetPlan) -> Result<Option<faceteer_core::Item>> {
         let input = plan.to_input(&self.name);
         let out = self
             .client
@@ -85,13 +118,12 @@ impl Table {
             .set_table_name(input.table_name)
             .set_key(input.key)
             .set_consistent_read(input.consistent_read)
+            .set_projection_expression(input.projection_expression)
+            .set_expression_attribute_names(input.expression_attribute_names)
             .send()
             .await
             .map_err(|e| Error::dynamo("GetItem", e))?;
-        match out.item {
-            Some(item) => Ok(Some(from_item(item)?)),
-            None => Ok(None),
-        }
+        Ok(out.item)
     }
 
     /// Write one record, replacing any item with the same key.
@@ -250,7 +282,7 @@ impl Table {
                         .key_schema(key(pk, KeyType::Hash))
                         .key_schema(key(sk, KeyType::Range))
                         .projection(
-                            Projection::builder()
+                            IndexProjection::builder()
                                 .projection_type(ProjectionType::All)
                                 .build(),
                         )

@@ -16,7 +16,7 @@ pub enum Status {
 /// A note in a notebook; indexed by author (GSI1, sorted by rank, sortable numbers) and
 /// by author + status (GSI2, sorted by notebook then note id).
 #[derive(Debug, Clone, PartialEq, Facet, Serialize, Deserialize)]
-#[facet(name = "NOTE", validator = validate_note)]
+#[facet(name = "NOTE", validator = validate_note, pick_validator = validate_note_pick)]
 #[serde(rename_all = "camelCase")]
 pub struct Note {
     #[pk(prefix = "#BOOK")]
@@ -43,6 +43,34 @@ pub fn validate_note(note: &Note) -> Result<(), String> {
         return Err(format!("note {} has an invalid body", note.note_id));
     }
     Ok(())
+}
+
+/// Projected items are checked too: a projected body starting with "INVALID" is refused.
+pub fn validate_note_pick(item: &faceteer::Item, attributes: &[&str]) -> Result<(), String> {
+    if attributes.contains(&"body") {
+        if let Some(body) = item.get("body").and_then(|b| b.as_s().ok()) {
+            if body.starts_with("INVALID") {
+                return Err("a projected note has an invalid body".into());
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Just the body of a note.
+#[derive(Debug, Clone, PartialEq, faceteer::Pick)]
+#[pick(facet = Note)]
+pub struct NoteBody {
+    pub body: String,
+}
+
+/// Rank, status and expiry of a note.
+#[derive(Debug, Clone, PartialEq, faceteer::Pick)]
+#[pick(facet = Note)]
+pub struct NoteRank {
+    pub rank: u64,
+    pub status: Status,
+    pub expires_at: Option<i64>,
 }
 
 pub fn note(notebook: &str, id: usize) -> Note {
