@@ -54,6 +54,44 @@
 //! `greater_than_or_equal`, `less_than`, `less_than_or_equal`, `begins_with`, `between`,
 //! `list`, `first`; options `limit`, `reverse`, `cursor`, `shard`.
 //!
+//! ## Batches, conditions, projections
+//!
+//! ```no_run
+//! use faceteer::{Facet, Pick, Table};
+//! use serde::{Deserialize, Serialize};
+//!
+//! #[derive(Debug, Clone, Facet, Serialize, Deserialize)]
+//! #[facet(name = "DOC", pick_validator = trust)]
+//! struct Doc {
+//!     #[pk(prefix = "#DOC")]
+//!     #[sk(prefix = "#DOC")]
+//!     id: String,
+//!     version: u64,
+//!     title: String,
+//! }
+//!
+//! #[derive(Debug, Pick)]
+//! #[pick(facet = Doc)]
+//! struct Title {
+//!     title: String,
+//! }
+//!
+//! # async fn demo(table: &Table, docs: Vec<Doc>) -> faceteer::Result<()> {
+//! // Batch writes report every record: written, or failed with a reason.
+//! let outcome = table.put_many(docs).await;
+//! assert!(outcome.written.len() + outcome.failed.len() > 0 || outcome.is_complete());
+//!
+//! // Typed conditions: optimistic locking.
+//! let f = Doc::fields();
+//! let mut doc = table.get(&Doc::key("d1")?).await?.expect("exists");
+//! doc.version += 1;
+//! table.put_when(&doc, f.version.eq(doc.version - 1)).await?;
+//!
+//! // Projections: only `title` and the key fields are read.
+//! let title = table.select::<Title>(&Doc::key("d1")?).await?;
+//! # Ok(()) }
+//! ```
+//!
 //! ## Beyond Faceteer
 //!
 //! * A key value containing the delimiter before another key value is refused
