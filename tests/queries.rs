@@ -9,11 +9,6 @@ use futures::TryStreamExt;
 
 const N: usize = 30;
 
-/// The error a query must fail with.
-async fn query_error<I: KeyFields>(table: &Table, query: faceteer::Query<Note, I>) -> Error {
-    query.send(table).await.expect_err("the query should fail")
-}
-
 /// 30 notes in "book", plus neighbours sorting just before and after `#NOTE` in the same
 /// partition, plus notes in another notebook.
 async fn seeded(label: &str) -> (Table, Vec<Note>) {

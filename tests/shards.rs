@@ -5,7 +5,7 @@ mod common;
 
 use std::collections::HashSet;
 
-use common::fresh_table;
+use common::{fresh_table, query_error};
 use faceteer::{CursorError, Error, Facet, KeyError, KeyFields, Query, Table};
 use serde::{Deserialize, Serialize};
 
@@ -191,45 +191,43 @@ async fn shard_cursors_are_checked() {
     let one_cursor = one.cursor.unwrap();
 
     // A single-shard cursor on an all-shard query and the other way round are refused.
-    let err = Event4::query("2026-11-21")
-        .list()
-        .cursor(one_cursor.clone())
-        .send(&table)
-        .await
-        .unwrap_err();
+    let err = query_error(
+        &table,
+        Event4::query("2026-11-21")
+            .list()
+            .cursor(one_cursor.clone()),
+    )
+    .await;
     assert!(
         matches!(err, Error::Cursor(CursorError::Foreign { .. })),
         "{err:?}"
     );
-    let err = Event4::query("2026-11-21")
-        .list()
-        .shard(1)
-        .cursor(all_cursor.clone())
-        .send(&table)
-        .await
-        .unwrap_err();
+    let err = query_error(
+        &table,
+        Event4::query("2026-11-21")
+            .list()
+            .shard(1)
+            .cursor(all_cursor.clone()),
+    )
+    .await;
     assert!(
         matches!(err, Error::Cursor(CursorError::Foreign { .. })),
         "{err:?}"
     );
     // Another day's cursor too.
-    let err = Event4::query("2026-11-22")
-        .list()
-        .cursor(all_cursor.clone())
-        .send(&table)
-        .await
-        .unwrap_err();
+    let err = query_error(
+        &table,
+        Event4::query("2026-11-22")
+            .list()
+            .cursor(all_cursor.clone()),
+    )
+    .await;
     assert!(
         matches!(err, Error::Cursor(CursorError::Foreign { .. })),
         "{err:?}"
     );
     // A shard id out of range is a key error.
-    let err = Event4::query("2026-11-21")
-        .list()
-        .shard(4)
-        .send(&table)
-        .await
-        .unwrap_err();
+    let err = query_error(&table, Event4::query("2026-11-21").list().shard(4)).await;
     assert!(
         matches!(
             err,

@@ -6,6 +6,14 @@ use serde::{Deserialize, Serialize};
 
 pub use faceteer_suite::fresh_table;
 
+/// Run a query that must fail, and return its error.
+pub async fn query_error<F: Facet + std::fmt::Debug, I: faceteer::KeyFields>(
+    table: &faceteer::Table,
+    query: faceteer::Query<F, I>,
+) -> faceteer::Error {
+    query.send(table).await.expect_err("the query should fail")
+}
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, KeyPart, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Status {
