@@ -42,6 +42,9 @@ pub enum Error {
     /// The query's options are invalid (for example `limit(0)`).
     #[error("invalid query: {0}")]
     InvalidQuery(String),
+    /// [`Table::create`](crate::Table::create) could not set up the table as asked.
+    #[error("table setup: {0}")]
+    TableSetup(String),
     /// A stored item lacks a key attribute the library needs (for example to build a cursor).
     #[error("a returned item has no `{0}` string attribute")]
     MissingKeyAttribute(String),

@@ -244,7 +244,7 @@ impl Table {
     /// usually managed by infrastructure code.
     pub async fn create(&self, indexes: u8) -> Result<()> {
         if indexes > MAX_GSI {
-            return Err(Error::InvalidQuery(format!(
+            return Err(Error::TableSetup(format!(
                 "a table has at most {MAX_GSI} faceteer indexes, {indexes} were asked for"
             )));
         }
@@ -321,7 +321,7 @@ impl Table {
             ))
             .await;
         }
-        Err(Error::InvalidQuery(format!(
+        Err(Error::TableSetup(format!(
             "table {} did not become active in time",
             self.name
         )))
