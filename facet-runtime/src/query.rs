@@ -581,7 +581,7 @@ impl<P: Projection, I> Clone for Selected<P, I> {
 
 impl<P, I> Selected<P, I>
 where
-    P: Projection + Send,
+    P: Projection + Send + 'static,
     P::Facet: PickValidator,
     I: KeyFields,
 {
@@ -633,18 +633,33 @@ where
         Ok(Page { records, cursor })
     }
 
-    /// Every projection of the query, across pages, collected.
-    pub async fn all(self, table: &Table) -> Result<Vec<Picked<P, I>>> {
-        let mut out = Vec::new();
-        let mut query = self;
-        loop {
+    /// Continue after the page whose cursor this is.
+    pub fn cursor(self, cursor: impl Into<String>) -> Self {
+        self.cursor_opt(Some(cursor.into()))
+    }
+
+    /// Every page of projections, one after another, as a stream.
+    pub fn pages(self, table: &Table) -> impl Stream<Item = Result<Page<Picked<P, I>>>> + Send + '_
+    where
+        Picked<P, I>: Send,
+    {
+        futures::stream::try_unfold(Some(self), move |state| async move {
+            let Some(query) = state else {
+                return Ok(None);
+            };
             let page = query.send(table).await?;
-            out.extend(page.records);
-            match page.cursor {
-                Some(c) => query = query.cursor_opt(Some(c)),
-                None => return Ok(out),
-            }
-        }
+            let next = page.cursor.clone().map(|c| query.clone().cursor(c));
+            Ok(Some((page, next)))
+        })
+    }
+
+    /// Every projection of the query, across pages, collected.
+    pub async fn all(self, table: &Table) -> Result<Vec<Picked<P, I>>>
+    where
+        Picked<P, I>: Send,
+    {
+        let pages: Vec<Page<Picked<P, I>>> = self.pages(table).try_collect().await?;
+        Ok(pages.into_iter().flat_map(|p| p.records).collect())
     }
 }
 
