@@ -111,6 +111,18 @@ async fn select_on_get_batch_get_and_queries() {
     assert_eq!(first.records[0].keys.note_id, "n010");
     assert!(first.cursor.is_some());
 
+    // first
+    let first = Note::query("book")
+        .first()
+        .reverse()
+        .select::<NoteBody>()
+        .send(&table)
+        .await
+        .unwrap()
+        .unwrap();
+    assert_eq!(first.keys.note_id, "n011");
+    assert_eq!(first.body, "body 11");
+
     // index query: index key fields come along, pagination works on projections
     let ann = Note::by_author_rank("ann")
         .list()

@@ -117,7 +117,7 @@ pub use faceteer_core::pick::{BaseTable, KeyFields, PickValidator, Picked, Proje
 pub use faceteer_core::schema::FacetSchema;
 pub use faceteer_core::{Facet, Item, ItemError, Key, KeyError, KeyPart, Sortable, TtlValue};
 pub use faceteer_derive::{Facet, KeyPart, Pick};
-pub use query::{First, Page, PartitionQuery, Query, Selected};
+pub use query::{First, Page, PartitionQuery, Query, Selected, SelectedFirst};
 pub use table::Table;
 
 /// Items used by the code `#[derive(Facet)]` generates. Not a public API.

@@ -682,6 +682,29 @@ impl<F: Facet, I: KeyFields> First<F, I> {
     pub async fn send(&self, table: &Table) -> Result<Option<F>> {
         Ok(self.0.send(table).await?.records.into_iter().next())
     }
+
+    /// Read only the fields of projection `P` (see [`Query::select`]).
+    pub fn select<P: Projection<Facet = F>>(self) -> SelectedFirst<P, I>
+    where
+        F: PickValidator,
+    {
+        SelectedFirst(self.0.select::<P>())
+    }
+}
+
+/// The first projection of a query: see [`First::select`].
+pub struct SelectedFirst<P: Projection, I = BaseTable>(Selected<P, I>);
+
+impl<P, I> SelectedFirst<P, I>
+where
+    P: Projection + Send + 'static,
+    P::Facet: PickValidator,
+    I: KeyFields,
+{
+    /// Run the query: the first projection, or `None` when there is none.
+    pub async fn send(&self, table: &Table) -> Result<Option<Picked<P, I>>> {
+        Ok(self.0.send(table).await?.records.into_iter().next())
+    }
 }
 
 fn decode_records<F: Facet>(raw: Vec<Item>) -> Result<Vec<F>> {
