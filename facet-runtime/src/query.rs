@@ -496,14 +496,7 @@ impl<F: Facet, I: KeyFields> Query<F, I> {
     where
         F: Send,
     {
-        futures::stream::try_unfold(Some(self), move |state| async move {
-            let Some(query) = state else {
-                return Ok(None);
-            };
-            let page = query.send(table).await?;
-            let next = page.cursor.clone().map(|c| query.clone().cursor(c));
-            Ok(Some((page, next)))
-        })
+        paginate(self, table)
     }
 
     /// Every record of the query, across pages, as a stream.
@@ -643,14 +636,7 @@ where
     where
         Picked<P, I>: Send,
     {
-        futures::stream::try_unfold(Some(self), move |state| async move {
-            let Some(query) = state else {
-                return Ok(None);
-            };
-            let page = query.send(table).await?;
-            let next = page.cursor.clone().map(|c| query.clone().cursor(c));
-            Ok(Some((page, next)))
-        })
+        paginate(self, table)
     }
 
     /// Every projection of the query, across pages, collected.
@@ -705,6 +691,63 @@ where
     pub async fn send(&self, table: &Table) -> Result<Option<Picked<P, I>>> {
         Ok(self.0.send(table).await?.records.into_iter().next())
     }
+}
+
+/// A query that returns pages and resumes from a cursor.
+trait Paged: Clone + Send + Sync {
+    type Record: Send;
+    fn send_page<'a>(
+        &'a self,
+        table: &'a Table,
+    ) -> impl std::future::Future<Output = Result<Page<Self::Record>>> + Send + 'a;
+    fn resume(self, cursor: String) -> Self;
+}
+
+impl<F: Facet, I: KeyFields> Paged for Query<F, I> {
+    type Record = F;
+    fn send_page<'a>(
+        &'a self,
+        table: &'a Table,
+    ) -> impl std::future::Future<Output = Result<Page<F>>> + Send + 'a {
+        self.send(table)
+    }
+    fn resume(self, cursor: String) -> Self {
+        self.cursor(cursor)
+    }
+}
+
+impl<P, I> Paged for Selected<P, I>
+where
+    P: Projection + Send + 'static,
+    P::Facet: PickValidator,
+    I: KeyFields,
+    Picked<P, I>: Send,
+{
+    type Record = Picked<P, I>;
+    fn send_page<'a>(
+        &'a self,
+        table: &'a Table,
+    ) -> impl std::future::Future<Output = Result<Page<Picked<P, I>>>> + Send + 'a {
+        self.send(table)
+    }
+    fn resume(self, cursor: String) -> Self {
+        self.cursor(cursor)
+    }
+}
+
+/// Every page of `query`, each resumed from the previous page's cursor, until it is `None`.
+fn paginate<'a, Q: Paged + 'a>(
+    query: Q,
+    table: &'a Table,
+) -> impl Stream<Item = Result<Page<Q::Record>>> + Send + 'a {
+    futures::stream::try_unfold(Some(query), move |state| async move {
+        let Some(query) = state else {
+            return Ok(None);
+        };
+        let page = query.send_page(table).await?;
+        let next = page.cursor.clone().map(|c| query.clone().resume(c));
+        Ok(Some((page, next)))
+    })
 }
 
 fn decode_records<F: Facet>(raw: Vec<Item>) -> Result<Vec<F>> {
