@@ -348,6 +348,12 @@ impl KeyWriter {
     }
 }
 
+/// A key value as a key part; generated code calls it so that a field type that is not a
+/// key value is reported once, at the field.
+pub fn key_part<T: KeyPart>(value: &T) -> &dyn KeyPart {
+    value
+}
+
 /// Render one key value to its key text (used for shard inputs).
 pub fn key_text(field: &'static str, value: &(impl KeyPart + ?Sized)) -> Result<String, KeyError> {
     let mut out = String::new();

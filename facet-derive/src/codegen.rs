@@ -122,7 +122,12 @@ fn part_stmt(m: &FacetModel, field: usize, sortable: bool, src: Source) -> Token
         }
         Source::Record | Source::Keys => {
             let read = read_field(src, ident);
-            quote!(__w.part(#name, &#read);)
+            // Spanned at the field's type, so a type that is not a key value is reported there.
+            let ty = &f.ty;
+            let check = quote::quote_spanned!(syn::spanned::Spanned::span(ty)=>
+                ::faceteer::__private::key_part::<#ty>
+            );
+            quote!(__w.part(#name, #check(&#read));)
         }
         Source::Args => {
             let ty = arg_type(f, sortable);
@@ -447,7 +452,11 @@ pub fn generate(m: &FacetModel) -> TokenStream {
     let ttl = match m.ttl {
         Some(i) => {
             let f = &m.fields[i].ident;
-            quote!(::faceteer::__private::TtlValue::ttl_seconds(&self.#f))
+            // Spanned at the field's type, so a wrong type is reported there.
+            let ty = &m.fields[i].ty;
+            quote::quote_spanned!(syn::spanned::Spanned::span(ty)=>
+                <#ty as ::faceteer::__private::TtlValue>::ttl_seconds(&self.#f)
+            )
         }
         None => quote!(::core::option::Option::None),
     };

@@ -126,6 +126,7 @@ pub mod __private {
     pub use crate::query::PartitionQuery;
     pub use aws_sdk_dynamodb::types::AttributeValue;
     pub use faceteer_core::expr::Field;
+    pub use faceteer_core::key::key_part;
     pub use faceteer_core::partition::{PartitionKey, ShardChoice};
     pub use faceteer_core::pick::{
         pick_field, read_attribute, BaseTable, FromPicked, KeyFields, PickValidator, Projection,
