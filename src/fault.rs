@@ -120,6 +120,7 @@ fn json_response(status: StatusCode, body: Vec<u8>) -> Response<Full<Bytes>> {
         .expect("valid response")
 }
 
+#[derive(Clone, Copy)]
 enum Kind {
     Write,
     Get,
@@ -253,11 +254,11 @@ async fn handle(
         .entry(unprocessed_field)
         .or_insert_with(|| Value::Object(Default::default()));
     for (table, held) in withheld {
-        match (kind_is_write(unprocessed_field), merged.get_mut(&table)) {
-            (true, Some(Value::Array(existing))) => {
+        match (kind, merged.get_mut(&table)) {
+            (Kind::Write, Some(Value::Array(existing))) => {
                 existing.extend(held.as_array().cloned().unwrap_or_default())
             }
-            (false, Some(existing)) => {
+            (Kind::Get, Some(existing)) => {
                 if let (Some(keys), Some(more)) =
                     (existing["Keys"].as_array_mut(), held["Keys"].as_array())
                 {
@@ -273,10 +274,6 @@ async fn handle(
         StatusCode::OK,
         serde_json::to_vec(&response_json).expect("json"),
     ))
-}
-
-fn kind_is_write(field: &str) -> bool {
-    field == "UnprocessedItems"
 }
 
 async fn forward(

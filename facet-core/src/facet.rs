@@ -206,6 +206,22 @@ pub fn to_item<F: Facet>(record: &F) -> Result<Item, ItemError> {
     Ok(item)
 }
 
+/// Refuse an item whose `facet` attribute names another facet than `expected` (an item
+/// without the attribute is accepted).
+pub(crate) fn check_facet(item: &Item, expected: &'static str) -> Result<(), ItemError> {
+    match item.get(FACET_ATTRIBUTE) {
+        None => Ok(()),
+        Some(AttributeValue::S(name)) if name == expected => Ok(()),
+        Some(other) => Err(ItemError::WrongFacet {
+            expected,
+            found: match other {
+                AttributeValue::S(s) => s.clone(),
+                v => format!("{v:?}"),
+            },
+        }),
+    }
+}
+
 /// Convert a stored item back to a record and run the facet's validator.
 ///
 /// The key attributes, `facet` and `ttl` are removed before deserializing, so facets may use
@@ -213,20 +229,8 @@ pub fn to_item<F: Facet>(record: &F) -> Result<Item, ItemError> {
 /// refused with [`ItemError::WrongFacet`].
 pub fn from_item<F: Facet>(mut item: Item) -> Result<F, ItemError> {
     let schema = F::SCHEMA;
-    if let Some(found) = item.remove(FACET_ATTRIBUTE) {
-        match found {
-            AttributeValue::S(name) if name == schema.name => {}
-            other => {
-                return Err(ItemError::WrongFacet {
-                    expected: schema.name,
-                    found: match other {
-                        AttributeValue::S(s) => s,
-                        v => format!("{v:?}"),
-                    },
-                })
-            }
-        }
-    }
+    check_facet(&item, schema.name)?;
+    item.remove(FACET_ATTRIBUTE);
     for attribute in schema.key_attributes() {
         item.remove(attribute);
     }

@@ -11,9 +11,10 @@ use aws_sdk_dynamodb::types::AttributeValue;
 /// Names and values referenced by one request's expressions.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Placeholders {
+    /// Attribute name → its `#nN` placeholder.
     names: HashMap<String, String>,
+    /// `:vN` placeholder → value.
     values: HashMap<String, AttributeValue>,
-    name_by_attribute: HashMap<String, String>,
 }
 
 impl Placeholders {
@@ -24,12 +25,11 @@ impl Placeholders {
 
     /// The `#nN` placeholder for attribute `name` (one per distinct name).
     pub fn name(&mut self, name: &str) -> String {
-        if let Some(p) = self.name_by_attribute.get(name) {
+        if let Some(p) = self.names.get(name) {
             return p.clone();
         }
-        let p = format!("#n{}", self.name_by_attribute.len());
-        self.name_by_attribute.insert(name.to_owned(), p.clone());
-        self.names.insert(p.clone(), name.to_owned());
+        let p = format!("#n{}", self.names.len());
+        self.names.insert(name.to_owned(), p.clone());
         p
     }
 
@@ -40,17 +40,8 @@ impl Placeholders {
         p
     }
 
-    /// The `ExpressionAttributeNames` map (`None` when empty, as DynamoDB requires).
-    pub fn names(&self) -> Option<HashMap<String, String>> {
-        (!self.names.is_empty()).then(|| self.names.clone())
-    }
-
-    /// The `ExpressionAttributeValues` map (`None` when empty, as DynamoDB requires).
-    pub fn values(&self) -> Option<HashMap<String, AttributeValue>> {
-        (!self.values.is_empty()).then(|| self.values.clone())
-    }
-
-    /// Split into (names, values), each `None` when empty.
+    /// Split into (`ExpressionAttributeNames`, `ExpressionAttributeValues`), each `None` when
+    /// empty, as DynamoDB requires.
     #[allow(clippy::type_complexity)]
     pub fn into_parts(
         self,
@@ -58,7 +49,9 @@ impl Placeholders {
         Option<HashMap<String, String>>,
         Option<HashMap<String, AttributeValue>>,
     ) {
-        let names = (!self.names.is_empty()).then_some(self.names);
+        // ExpressionAttributeNames maps placeholder → attribute name.
+        let names = (!self.names.is_empty())
+            .then(|| self.names.into_iter().map(|(name, p)| (p, name)).collect());
         let values = (!self.values.is_empty()).then_some(self.values);
         (names, values)
     }

@@ -15,7 +15,7 @@ use std::ops::Deref;
 use aws_sdk_dynamodb::types::AttributeValue;
 use serde::de::DeserializeOwned;
 
-use crate::facet::{Facet, Item, ItemError, Key};
+use crate::facet::{check_facet, Facet, Item, ItemError, Key};
 use crate::key::KeyError;
 use crate::schema::FACET_ATTRIBUTE;
 
@@ -150,19 +150,7 @@ where
     I: KeyFields,
 {
     let facet = <P::Facet as Facet>::SCHEMA.name;
-    match item.get(FACET_ATTRIBUTE) {
-        None => {}
-        Some(AttributeValue::S(name)) if name == facet => {}
-        Some(other) => {
-            return Err(ItemError::WrongFacet {
-                expected: facet,
-                found: match other {
-                    AttributeValue::S(s) => s.clone(),
-                    v => format!("{v:?}"),
-                },
-            })
-        }
-    }
+    check_facet(&item, facet)?;
     <P::Facet as PickValidator>::validate_pick(&item, attributes)
         .map_err(|message| ItemError::Validation { facet, message })?;
     let err = |source| ItemError::Deserialize { facet, source };

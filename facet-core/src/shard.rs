@@ -11,7 +11,7 @@
 //!    lowercase hex zero-padded to the width of `count - 1` in hex (4 → `0`..`3`,
 //!    256 → `00`..`ff`, 1000 → `000`..`3e7`).
 
-use crate::key::{KeyError, KeyPart};
+use crate::key::{key_text, KeyError, KeyPart};
 
 /// The shard bucket (`0..count`) for already-rendered shard-key texts.
 ///
@@ -81,10 +81,9 @@ impl ShardInputs {
         if self.error.is_some() || !value.is_present() {
             return self;
         }
-        let mut out = String::new();
-        match value.write_key(&mut out) {
-            Ok(()) => self.texts.push(out),
-            Err(reason) => self.error = Some(KeyError::Unrepresentable { field, reason }),
+        match key_text(field, value) {
+            Ok(text) => self.texts.push(text),
+            Err(e) => self.error = Some(e),
         }
         self
     }

@@ -470,9 +470,7 @@ pub fn generate(m: &FacetModel) -> TokenStream {
     });
 
     // Key builder: base PK fields, PK shard fields, then SK fields.
-    let mut key_args = key_fields(&m.pk);
-    key_args.extend(shard_fields(&m.pk));
-    key_args.extend(key_fields(&m.sk));
+    let key_args = all_key_fields(&m.pk, &m.sk);
     let key_params = params(m, &key_args);
     let pk_args = full_key(m, &m.pk, Source::Args);
     let sk_args = full_key(m, &m.sk, Source::Args);

@@ -96,6 +96,17 @@ pub enum FailureReason {
     Request(Arc<Error>),
 }
 
+impl FailureReason {
+    /// Why an item failed once every try was used: the last request's error, or still
+    /// unprocessed when the last request succeeded.
+    fn exhausted(last_error: &Option<Arc<Error>>, attempts: u32) -> Self {
+        match last_error {
+            Some(e) => FailureReason::Request(e.clone()),
+            None => FailureReason::Unprocessed { attempts },
+        }
+    }
+}
+
 /// An input of a batch call that did not succeed, with the reason.
 #[derive(Debug)]
 pub struct Failed<T> {
@@ -366,13 +377,11 @@ impl Table {
                 }
             }
             if attempt >= options.write_attempts.max(1) {
-                outcome.failed.extend(pending.iter().map(|w| {
-                    let reason = match &last_error {
-                        Some(e) => FailureReason::Request(e.clone()),
-                        None => FailureReason::Unprocessed { attempts: attempt },
-                    };
-                    (w.index, reason)
-                }));
+                outcome.failed.extend(
+                    pending
+                        .iter()
+                        .map(|w| (w.index, FailureReason::exhausted(&last_error, attempt))),
+                );
                 return outcome;
             }
             tokio::time::sleep(options.backoff(attempt)).await;
@@ -522,13 +531,7 @@ impl Table {
             if attempt >= options.read_attempts.max(1) {
                 let failed = pending
                     .into_iter()
-                    .map(|k| {
-                        let reason = match &last_error {
-                            Some(e) => FailureReason::Request(e.clone()),
-                            None => FailureReason::Unprocessed { attempts: attempt },
-                        };
-                        (k, reason)
-                    })
+                    .map(|k| (k, FailureReason::exhausted(&last_error, attempt)))
                     .collect();
                 return (found, failed);
             }
