@@ -2,16 +2,39 @@
 //!
 //! A key string is the prefix, then (when the key is sharded) the shard id, then each key
 //! field's value, joined by the facet's delimiter (`_` by default). This is byte-compatible
-//! with `@faceteer/facet`:
+//! with `@faceteer/facet` 6.0.0 (`buildKey`):
 //!
 //! * strings as they are, integers in decimal, booleans as `true` / `false`;
-//! * timestamps as ISO-8601 UTC with milliseconds (`2024-01-01T00:00:00.000Z`);
-//! * an absent optional field contributes nothing (not even a delimiter).
+//! * timestamps as `Date.toISOString()`: UTC with milliseconds (`2024-01-01T00:00:00.000Z`);
+//! * an absent optional field contributes nothing (not even a delimiter), so an index key
+//!   whose fields are all absent is the prefix alone.
 //!
-//! Going beyond Faceteer: a value that contains the delimiter in a non-final position could
-//! make two different records share one key (`a_b` + `c` and `a` + `b_c` both give `a_b_c`),
-//! so one silently overwrites the other. [`KeyWriter`] refuses such values with
-//! [`KeyError::DelimiterInValue`].
+//! # Keys never collide
+//!
+//! Faceteer's format loses information in three ways: a value containing the delimiter
+//! (`a_b` + `c` and `a` + `b_c` both give `a_b_c`), a multi-character delimiter overlapping a
+//! value (with `::`, `x:` + `y` and `x` + `:y` both give `x:::y`), and absent optional fields
+//! (`None` + `y_x` and `y` + `x` both give `y_x`). Two records with such keys would silently
+//! overwrite each other.
+//!
+//! [`KeyWriter`] therefore accepts a tuple of key values only when one fixed decoder reads
+//! the key back as that same tuple; every other tuple is refused with a [`KeyError`]. The
+//! decoder strips the prefix (and shard id), splits the rest at each delimiter from the left,
+//! takes the first `n - 1` pieces as the first `n - 1` values and the remainder as the last
+//! one when there are at least `n` pieces (`n` = number of key fields), and otherwise gives
+//! the pieces, in order, to the required fields and the *earliest* optional fields. Because
+//! that decoder is a left inverse of the encoder on every accepted tuple, two different
+//! accepted tuples can never share a key. Spelled out, a tuple is refused when:
+//!
+//! 1. a value followed by another value contains the delimiter, or ends with the start of it
+//!    ([`KeyError::DelimiterInValue`]);
+//! 2. an optional field is absent and the last value present contains the delimiter
+//!    ([`KeyError::DelimiterAfterAbsent`]);
+//! 3. an optional field has a value while an earlier optional field has none
+//!    ([`KeyError::OptionalAfterAbsent`]).
+//!
+//! Every key Faceteer writes for a tuple that passes these rules is written byte for byte
+//! the same; the rules only refuse keys that would be ambiguous.
 
 use std::borrow::Cow;
 use std::fmt::Write as _;
@@ -20,12 +43,13 @@ use std::fmt::Write as _;
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[non_exhaustive]
 pub enum KeyError {
-    /// A key value that is followed by another key value contains the delimiter, so the key
-    /// would be ambiguous and two records could overwrite each other.
+    /// A key value that is followed by another key value contains the delimiter (or, for a
+    /// multi-character delimiter, ends with its start), so the key would be ambiguous and two
+    /// records could overwrite each other.
     #[error(
-        "the value {value:?} of key field `{field}` contains the key delimiter {delimiter:?}; \
-         it is followed by another key value, so the key would be ambiguous \
-         (move the field last in the key, or choose another delimiter)"
+        "the value {value:?} of key field `{field}` contains the key delimiter {delimiter:?} \
+         (or ends with part of it); it is followed by another key value, so the key would be \
+         ambiguous (move the field last in the key, or choose another delimiter)"
     )]
     DelimiterInValue {
         /// The Rust field name.
@@ -34,6 +58,37 @@ pub enum KeyError {
         value: String,
         /// The facet's delimiter.
         delimiter: &'static str,
+    },
+    /// An optional key field is absent and the last value of the key contains the delimiter,
+    /// so the key would read as if the absent field had a value.
+    #[error(
+        "key field `{absent}` is absent and the value {value:?} of `{field}` contains the key \
+         delimiter {delimiter:?}, so the key would read as if `{absent}` had a value \
+         (Faceteer's key format leaves absent fields out); give `{absent}` a value, or keep \
+         the delimiter out of `{field}`"
+    )]
+    DelimiterAfterAbsent {
+        /// The absent optional field.
+        absent: &'static str,
+        /// The field whose value holds the delimiter.
+        field: &'static str,
+        /// Its value.
+        value: String,
+        /// The facet's delimiter.
+        delimiter: &'static str,
+    },
+    /// An optional key field has a value while an earlier optional key field has none, so
+    /// the key would read as if the earlier field held the value.
+    #[error(
+        "optional key field `{present}` has a value while the earlier optional key field \
+         `{absent}` has none; the key would read as if `{absent}` held it (Faceteer's key \
+         format leaves absent fields out); give `{absent}` a value or leave `{present}` empty"
+    )]
+    OptionalAfterAbsent {
+        /// The earlier, absent optional field.
+        absent: &'static str,
+        /// The later optional field that has a value.
+        present: &'static str,
     },
     /// A shard id outside `0..count` was asked for.
     #[error("shard {shard} is out of range: the key has {count} shards (0..{count})")]
@@ -81,6 +136,10 @@ pub trait KeyPart {
     /// `false` for an absent optional value, which contributes nothing to the key.
     fn is_present(&self) -> bool {
         true
+    }
+    /// `true` for a value of an optional key field (an `Option`), present or not.
+    fn is_optional(&self) -> bool {
+        false
     }
 }
 
@@ -130,6 +189,9 @@ impl<T: KeyPart + ?Sized> KeyPart for &T {
     fn is_present(&self) -> bool {
         (**self).is_present()
     }
+    fn is_optional(&self) -> bool {
+        (**self).is_optional()
+    }
 }
 
 impl<T: KeyPart + ?Sized> KeyPart for Box<T> {
@@ -138,6 +200,9 @@ impl<T: KeyPart + ?Sized> KeyPart for Box<T> {
     }
     fn is_present(&self) -> bool {
         (**self).is_present()
+    }
+    fn is_optional(&self) -> bool {
+        (**self).is_optional()
     }
 }
 
@@ -150,6 +215,9 @@ impl<T: KeyPart> KeyPart for Option<T> {
     }
     fn is_present(&self) -> bool {
         self.as_ref().is_some_and(KeyPart::is_present)
+    }
+    fn is_optional(&self) -> bool {
+        true
     }
 }
 
@@ -208,6 +276,9 @@ where
     fn is_present(&self) -> bool {
         self.0.is_some()
     }
+    fn is_optional(&self) -> bool {
+        true
+    }
 }
 
 impl<T> KeyPart for Sortable<&T>
@@ -220,6 +291,9 @@ where
     }
     fn is_present(&self) -> bool {
         Sortable(*self.0).is_present()
+    }
+    fn is_optional(&self) -> bool {
+        Sortable(*self.0).is_optional()
     }
 }
 
@@ -277,13 +351,18 @@ macro_rules! sortable_arg {
 }
 sortable_arg!(u8, u16, u32, u64, usize, i8, i16, i32, i64, isize);
 
-/// Builds one composite key string, checking values for the delimiter.
+/// Builds one composite key string, refusing every tuple of values whose key would be
+/// ambiguous (see the [module documentation](self) for the rules and why they make keys
+/// injective).
 #[derive(Debug)]
 pub struct KeyWriter {
     buf: String,
     delimiter: &'static str,
-    /// A value that contains the delimiter: an error if any value follows it.
-    pending: Option<(&'static str, String)>,
+    /// The last value written, when it contains the delimiter: an error if another value
+    /// follows it, or if an optional field is absent.
+    last_with_delimiter: Option<(&'static str, String)>,
+    /// The first optional field found absent.
+    absent: Option<&'static str>,
     error: Option<KeyError>,
 }
 
@@ -295,7 +374,8 @@ impl KeyWriter {
         KeyWriter {
             buf,
             delimiter,
-            pending: None,
+            last_with_delimiter: None,
+            absent: None,
             error: None,
         }
     }
@@ -307,12 +387,23 @@ impl KeyWriter {
         self
     }
 
-    /// Append one key field's value (nothing when it is absent).
+    /// Append one key field's value (nothing when it is an absent optional value).
     pub fn part(&mut self, field: &'static str, value: &(impl KeyPart + ?Sized)) -> &mut Self {
-        if self.error.is_some() || !value.is_present() {
+        if self.error.is_some() {
             return self;
         }
-        if let Some((field, value)) = self.pending.take() {
+        if !value.is_present() {
+            self.absent.get_or_insert(field);
+            return self;
+        }
+        if let (true, Some(absent)) = (value.is_optional(), self.absent) {
+            self.error = Some(KeyError::OptionalAfterAbsent {
+                absent,
+                present: field,
+            });
+            return self;
+        }
+        if let Some((field, value)) = self.last_with_delimiter.take() {
             self.error = Some(KeyError::DelimiterInValue {
                 field,
                 value,
@@ -327,8 +418,8 @@ impl KeyWriter {
             return self;
         }
         let written = &self.buf[start..];
-        if !self.delimiter.is_empty() && written.contains(self.delimiter) {
-            self.pending = Some((field, written.to_owned()));
+        if clashes_with_delimiter(written, self.delimiter) {
+            self.last_with_delimiter = Some((field, written.to_owned()));
         }
         self
     }
@@ -341,11 +432,37 @@ impl KeyWriter {
 
     /// The finished key.
     pub fn finish(self) -> Result<String, KeyError> {
-        match self.error {
-            Some(e) => Err(e),
-            None => Ok(self.buf),
+        if let Some(e) = self.error {
+            return Err(e);
         }
+        if let (Some(absent), Some((field, value))) = (self.absent, self.last_with_delimiter) {
+            // Only a delimiter inside the last value matters here: a value that merely ends
+            // with part of a multi-character delimiter splits nowhere.
+            if value.contains(self.delimiter) {
+                return Err(KeyError::DelimiterAfterAbsent {
+                    absent,
+                    field,
+                    value,
+                    delimiter: self.delimiter,
+                });
+            }
+        }
+        Ok(self.buf)
     }
+}
+
+/// Whether appending `delimiter` to `value` would not put the delimiter's first occurrence
+/// right after the value: the value contains the delimiter, or ends with the start of an
+/// occurrence that runs into the appended delimiter (`x:` followed by `::`).
+fn clashes_with_delimiter(value: &str, delimiter: &str) -> bool {
+    if value.contains(delimiter) {
+        return true;
+    }
+    // An occurrence starting `m` bytes before the end of the value: the value ends with the
+    // delimiter's first `m` bytes, and the delimiter's remaining bytes repeat its start.
+    // (Byte-wise matching of UTF-8 equals character-wise matching.)
+    let (v, d) = (value.as_bytes(), delimiter.as_bytes());
+    (1..d.len()).any(|m| v.ends_with(&d[..m]) && d[m..] == d[..d.len() - m])
 }
 
 /// A key value as a key part; generated code calls it so that a field type that is not a

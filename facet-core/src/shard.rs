@@ -1,17 +1,20 @@
 //! Write sharding: spreading one logical partition over `count` physical partitions.
 //!
-//! Shard ids are computed exactly as `@faceteer/facet` 6 computes them (checked against the
-//! conformance vectors produced by that library):
+//! Shard ids are computed exactly as `@faceteer/facet` 6.0.0 computes them (checked against
+//! the conformance vectors produced by that library, and against its source,
+//! `lib/hash/crc-shard.js`):
 //!
-//! 1. the shard-key values (absent ones skipped) are rendered as key text and concatenated
-//!    with no separator;
-//! 2. the CRC-32 (IEEE) is taken over the low byte of each UTF-16 code unit of that string
-//!    (the `crc-32` package's `bstr`; identical to UTF-8 CRC-32 for ASCII input);
-//! 3. the unsigned result is shifted right by one bit, taken modulo `count`, and written as
-//!    lowercase hex zero-padded to the width of `count - 1` in hex (4 → `0`..`3`,
-//!    256 → `00`..`ff`, 1000 → `000`..`3e7`).
+//! 1. the shard-key values (absent ones skipped) are rendered as key text and joined with
+//!    `"\0"`;
+//! 2. the zlib CRC-32 (IEEE) is taken over the UTF-8 bytes of that string;
+//! 3. the result is taken modulo `count` (no bit shift) and written as lowercase hex
+//!    zero-padded to the width of `count - 1` in hex (4 → `0`..`3`, 256 → `00`..`ff`,
+//!    1000 → `000`..`3e7`).
 
 use crate::key::{key_text, KeyError, KeyPart};
+
+/// The separator Faceteer puts between shard-key values before hashing them.
+const SHARD_INPUT_SEPARATOR: &[u8] = b"\0";
 
 /// The shard bucket (`0..count`) for already-rendered shard-key texts.
 ///
@@ -19,20 +22,13 @@ use crate::key::{key_text, KeyError, KeyPart};
 pub fn shard_bucket<S: AsRef<str>>(inputs: &[S], count: u32) -> u32 {
     let count = count.max(1);
     let mut hasher = crc32fast::Hasher::new();
-    let mut chunk = [0u8; 64];
-    let mut n = 0;
-    for input in inputs {
-        for unit in input.as_ref().encode_utf16() {
-            chunk[n] = (unit & 0xff) as u8;
-            n += 1;
-            if n == chunk.len() {
-                hasher.update(&chunk);
-                n = 0;
-            }
+    for (i, input) in inputs.iter().enumerate() {
+        if i > 0 {
+            hasher.update(SHARD_INPUT_SEPARATOR);
         }
+        hasher.update(input.as_ref().as_bytes());
     }
-    hasher.update(&chunk[..n]);
-    (hasher.finalize() >> 1) % count
+    hasher.finalize() % count
 }
 
 /// Width in hex digits of shard ids for `count` shards.
@@ -113,11 +109,16 @@ mod tests {
     }
 
     #[test]
-    fn ascii_matches_known_values() {
-        // crc32("a") = 0xe8b7be43; >> 1 = 0x745bdf21
-        assert_eq!(shard_id(&["a"], 256), "21");
+    fn matches_zlib_crc32() {
+        // zlib.crc32(b"a") = 0xe8b7be43
+        assert_eq!(shard_id(&["a"], 256), "43");
         assert_eq!(shard_id(&[""], 1000), "000");
-        assert_eq!(shard_id(&["ab", "c"], 256), shard_id(&["abc"], 256));
+        // Inputs are joined with "\0", so the split between them matters.
+        assert_eq!(
+            shard_bucket(&["ab", "c"], u32::MAX),
+            crc32fast::hash(b"ab\0c") % u32::MAX
+        );
+        assert_ne!(shard_id(&["ab", "c"], 256), shard_id(&["a", "bc"], 256));
     }
 
     #[test]

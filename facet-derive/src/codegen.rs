@@ -22,6 +22,35 @@ fn arg_type(field: &Field, sortable: bool) -> TokenStream {
     }
 }
 
+/// The parameter type of a key builder or query for a key field: `impl KeyArg<T>` for a
+/// required field; for an optional one, `Option<&str>` when it holds a string and `Option<T>`
+/// otherwise, so that `None` (an absent field, which Faceteer leaves out of the key) can be
+/// passed without naming a type.
+fn param_type(field: &Field, sortable: bool) -> TokenStream {
+    let inner = &field.inner;
+    match (field.optional, is_string_like(inner)) {
+        (false, _) => {
+            let ty = arg_type(field, sortable);
+            quote!(impl ::faceteer::__private::KeyArg<#ty>)
+        }
+        (true, true) => quote!(::core::option::Option<&str>),
+        (true, false) => quote!(::core::option::Option<#inner>),
+    }
+}
+
+/// Whether a type is `String`, `str`, `Cow<str>` or a reference to one of them.
+pub fn is_string_like(ty: &syn::Type) -> bool {
+    match ty {
+        syn::Type::Reference(r) => is_string_like(&r.elem),
+        syn::Type::Path(p) => p
+            .path
+            .segments
+            .last()
+            .is_some_and(|s| s.ident == "String" || s.ident == "str" || s.ident == "Cow"),
+        _ => false,
+    }
+}
+
 fn key_schema(m: &FacetModel, key: &KeyModel) -> TokenStream {
     let attribute = lit(&key.attribute);
     let prefix = lit(&key.prefix);
@@ -129,6 +158,10 @@ fn part_stmt(m: &FacetModel, field: usize, sortable: bool, src: Source) -> Token
             );
             quote!(__w.part(#name, #check(&#read));)
         }
+        Source::Args if f.optional && sortable => {
+            quote!(__w.part(#name, &::faceteer::__private::Sortable(#ident));)
+        }
+        Source::Args if f.optional => quote!(__w.part(#name, &#ident);),
         Source::Args => {
             let ty = arg_type(f, sortable);
             quote!(__w.arg::<#ty>(#name, &#ident);)
@@ -145,6 +178,7 @@ fn shard_input_stmt(m: &FacetModel, field: usize, src: Source) -> TokenStream {
             let read = read_field(src, ident);
             quote!(__s.push(#name, &#read);)
         }
+        Source::Args if f.optional => quote!(__s.push(#name, &#ident);),
         Source::Args => {
             let inner = &f.inner;
             quote!(::faceteer::__private::KeyArg::<#inner>::with_key_part(&#ident, |__p| { __s.push(#name, __p); });)
@@ -252,8 +286,8 @@ fn params(m: &FacetModel, fields: &[(usize, bool)]) -> Vec<TokenStream> {
         seen.push(field);
         let f = &m.fields[field];
         let ident = &f.ident;
-        let ty = arg_type(f, sortable);
-        out.push(quote!(#ident: impl ::faceteer::__private::KeyArg<#ty>));
+        let ty = param_type(f, sortable);
+        out.push(quote!(#ident: #ty));
     }
     out
 }

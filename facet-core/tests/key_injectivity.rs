@@ -1,0 +1,270 @@
+//! Keys are injective: two different tuples of key values never encode to the same key
+//! string; a tuple whose key would be ambiguous is refused with a typed error instead.
+//!
+//! The tests compare [`KeyWriter`] with two references written here independently:
+//! Faceteer 6.0.0's `buildKey` (prefix, shard, present values joined by the delimiter) and the
+//! decoder the module documentation describes. Every accepted tuple must be encoded exactly as
+//! Faceteer encodes it and decoded back to itself; that makes the encoding injective.
+
+use faceteer_core::key::{KeyError, KeyWriter};
+use proptest::prelude::*;
+
+/// One key field: optional or required.
+#[derive(Debug, Clone, Copy)]
+struct FieldSpec {
+    optional: bool,
+}
+
+const NAMES: [&str; 4] = ["f0", "f1", "f2", "f3"];
+const DELIMITERS: [&str; 7] = ["_", "#", "::", "ab", "__", "é", "aba"];
+
+fn encode(
+    prefix: &str,
+    delimiter: &'static str,
+    shard: Option<&str>,
+    fields: &[FieldSpec],
+    values: &[Option<String>],
+) -> Result<String, KeyError> {
+    let mut w = KeyWriter::new(prefix, delimiter);
+    if let Some(shard) = shard {
+        w.shard(shard);
+    }
+    for (i, (spec, value)) in fields.iter().zip(values).enumerate() {
+        if spec.optional {
+            w.part(NAMES[i], &value.as_deref());
+        } else {
+            w.part(NAMES[i], value.as_deref().expect("required fields have values"));
+        }
+    }
+    w.finish()
+}
+
+/// Faceteer's `buildKey`: prefix, shard, then every present value, joined by the delimiter.
+fn faceteer_build_key(
+    prefix: &str,
+    delimiter: &str,
+    shard: Option<&str>,
+    values: &[Option<String>],
+) -> String {
+    let mut parts = vec![prefix.to_owned()];
+    parts.extend(shard.map(str::to_owned));
+    parts.extend(values.iter().flatten().cloned());
+    parts.join(delimiter)
+}
+
+/// The decoder of the module documentation.
+fn decode(
+    key: &str,
+    prefix: &str,
+    delimiter: &str,
+    shard: Option<&str>,
+    fields: &[FieldSpec],
+) -> Option<Vec<Option<String>>> {
+    let mut rest = key.strip_prefix(prefix)?;
+    if let Some(shard) = shard {
+        rest = rest.strip_prefix(delimiter)?.strip_prefix(shard)?;
+    }
+    let n = fields.len();
+    let required = fields.iter().filter(|f| !f.optional).count();
+    if rest.is_empty() {
+        return (required == 0).then(|| vec![None; n]);
+    }
+    let rest = rest.strip_prefix(delimiter)?;
+    let pieces: Vec<&str> = rest.split(delimiter).collect();
+    let present = pieces.len().min(n);
+    if present < required {
+        return None;
+    }
+    let mut optional_left = present - required;
+    let mut values = Vec::with_capacity(n);
+    let mut next = 0;
+    for f in fields {
+        let has_value = !f.optional || {
+            let take = optional_left > 0;
+            optional_left -= take as usize;
+            take
+        };
+        if !has_value {
+            values.push(None);
+            continue;
+        }
+        next += 1;
+        values.push(Some(if next == present {
+            pieces[present - 1..].join(delimiter)
+        } else {
+            pieces[next - 1].to_owned()
+        }));
+    }
+    Some(values)
+}
+
+/// Values built from characters that collide with the delimiters: short, often empty.
+fn value() -> impl Strategy<Value = String> {
+    proptest::collection::vec(
+        prop_oneof![
+            Just('a'),
+            Just('b'),
+            Just(':'),
+            Just('_'),
+            Just('#'),
+            Just('é'),
+            Just('日')
+        ],
+        0..4,
+    )
+    .prop_map(|c| c.into_iter().collect())
+}
+
+fn schema() -> impl Strategy<Value = (Vec<FieldSpec>, &'static str, Option<&'static str>)> {
+    (
+        proptest::collection::vec(any::<bool>().prop_map(|optional| FieldSpec { optional }), 1..=4),
+        proptest::sample::select(&DELIMITERS[..]),
+        proptest::option::of(proptest::sample::select(&["0", "a3", "ff"][..])),
+    )
+}
+
+fn tuple(fields: &[FieldSpec]) -> impl Strategy<Value = Vec<Option<String>>> {
+    let per_field: Vec<BoxedStrategy<Option<String>>> = fields
+        .iter()
+        .map(|f| {
+            if f.optional {
+                proptest::option::of(value()).boxed()
+            } else {
+                value().prop_map(Some).boxed()
+            }
+        })
+        .collect();
+    per_field
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(4000))]
+
+    /// An accepted tuple is written exactly as Faceteer writes it and reads back as itself.
+    #[test]
+    fn accepted_keys_are_faceteer_keys_and_decode_to_their_tuple(
+        (fields, delimiter, shard, values) in schema().prop_flat_map(|(f, d, s)| {
+            let t = tuple(&f);
+            (Just(f), Just(d), Just(s), t)
+        })
+    ) {
+        if let Ok(key) = encode("#P", delimiter, shard, &fields, &values) {
+            prop_assert_eq!(&key, &faceteer_build_key("#P", delimiter, shard, &values));
+            prop_assert_eq!(decode(&key, "#P", delimiter, shard, &fields), Some(values));
+        }
+    }
+
+    /// Two different tuples of one schema never share a key (checked directly, over an
+    /// alphabet small enough that Faceteer's own encoding collides often).
+    #[test]
+    fn different_tuples_never_share_a_key(
+        (fields, delimiter, a, b) in schema().prop_flat_map(|(f, d, _)| {
+            let (ta, tb) = (tuple(&f), tuple(&f));
+            (Just(f), Just(d), ta, tb)
+        })
+    ) {
+        let ka = encode("#P", delimiter, None, &fields, &a);
+        let kb = encode("#P", delimiter, None, &fields, &b);
+        if let (Ok(ka), Ok(kb)) = (ka, kb) {
+            if ka == kb {
+                prop_assert_eq!(a, b);
+            }
+        }
+    }
+
+    /// The rules refuse only what is ambiguous: with every field present and no delimiter in
+    /// a value that another value follows, every tuple is accepted.
+    #[test]
+    fn unambiguous_tuples_are_accepted(
+        (fields, delimiter, values) in schema().prop_flat_map(|(f, d, _)| {
+            let all_present: Vec<BoxedStrategy<Option<String>>> =
+                f.iter().map(|_| value().prop_map(Some).boxed()).collect();
+            (Just(f), Just(d), all_present)
+        })
+    ) {
+        let last = values.len() - 1;
+        let clean = values[..last].iter().flatten().all(|v| {
+            let s = format!("{v}{delimiter}");
+            s.find(delimiter) == Some(v.len())
+        });
+        prop_assume!(clean);
+        prop_assert!(encode("#P", delimiter, None, &fields, &values).is_ok());
+    }
+}
+
+fn fields(optional: &[bool]) -> Vec<FieldSpec> {
+    optional.iter().map(|&optional| FieldSpec { optional }).collect()
+}
+
+fn some(v: &str) -> Option<String> {
+    Some(v.to_owned())
+}
+
+#[test]
+fn absent_optional_then_delimiter_is_refused() {
+    // (None, "y_x") and (Some("y"), "x") both give "#O_y_x" in Faceteer's format.
+    let f = fields(&[true, false]);
+    assert_eq!(
+        encode("#O", "_", None, &f, &[some("y"), some("x")]).unwrap(),
+        "#O_y_x"
+    );
+    assert!(matches!(
+        encode("#O", "_", None, &f, &[None, some("y_x")]),
+        Err(KeyError::DelimiterAfterAbsent {
+            absent: "f0",
+            field: "f1",
+            ..
+        })
+    ));
+}
+
+#[test]
+fn multi_character_delimiter_overlap_is_refused() {
+    // With "::", ("x:", "y") and ("x", ":y") both give "x:::y".
+    let f = fields(&[false, false]);
+    assert_eq!(
+        encode("#P", "::", None, &f, &[some("x"), some(":y")]).unwrap(),
+        "#P::x:::y"
+    );
+    assert!(matches!(
+        encode("#P", "::", None, &f, &[some("x:"), some("y")]),
+        Err(KeyError::DelimiterInValue { field: "f0", .. })
+    ));
+}
+
+#[test]
+fn present_optional_after_absent_optional_is_refused() {
+    let f = fields(&[true, true]);
+    assert_eq!(
+        encode("#P", "_", None, &f, &[some("a"), None]).unwrap(),
+        "#P_a"
+    );
+    assert!(matches!(
+        encode("#P", "_", None, &f, &[None, some("a")]),
+        Err(KeyError::OptionalAfterAbsent {
+            absent: "f0",
+            present: "f1"
+        })
+    ));
+}
+
+#[test]
+fn faceteer_readme_unassigned_partition_is_accepted() {
+    // GSI2PK of the README's Task: assignedUserId (optional), then status.
+    let f = fields(&[true, false]);
+    assert_eq!(
+        encode("#USER_STATUS", "_", None, &f, &[None, some("open")]).unwrap(),
+        "#USER_STATUS_open"
+    );
+    assert_eq!(
+        encode("#USER_STATUS", "_", None, &f, &[some("u1"), some("open")]).unwrap(),
+        "#USER_STATUS_u1_open"
+    );
+}
+
+#[test]
+fn absent_fields_give_the_prefix_alone() {
+    let f = fields(&[true]);
+    assert_eq!(encode("SERIAL", "#", None, &f, &[None]).unwrap(), "SERIAL");
+    assert_eq!(encode("SERIAL", "#", None, &f, &[some("")]).unwrap(), "SERIAL#");
+}
