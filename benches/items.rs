@@ -27,6 +27,7 @@ struct Task {
     status: String,
     #[gsi(n = 1, sk, prefix = "#TASK_DUE")]
     #[gsi(n = 2, sk, prefix = "#TASK_DUE")]
+    #[serde(with = "faceteer::timestamp")]
     date_due: DateTime<Utc>,
     title: String,
     points: u32,

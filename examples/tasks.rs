@@ -22,7 +22,9 @@ struct Team {
     #[sk(prefix = "#TEAM")]
     team_id: String,
     team_name: String,
+    #[serde(with = "faceteer::timestamp")]
     date_created: DateTime<Utc>,
+    #[serde(default, with = "faceteer::timestamp::option")]
     date_deleted: Option<DateTime<Utc>>,
 }
 
@@ -47,7 +49,9 @@ struct User {
     email: String,
     password: String,
     #[gsi(n = 2, sk, prefix = "#USER_CREATED")]
+    #[serde(with = "faceteer::timestamp")]
     date_created: DateTime<Utc>,
+    #[serde(default, with = "faceteer::timestamp::option")]
     date_deleted: Option<DateTime<Utc>>,
 }
 
@@ -74,9 +78,11 @@ struct Task {
     assigned_user_id: Option<String>,
     #[gsi(n = 2, sk, prefix = "#TASK_CREATED")]
     #[gsi(n = 3, sk, prefix = "#TASK_CREATED")]
+    #[serde(with = "faceteer::timestamp")]
     date_created: DateTime<Utc>,
     #[gsi(n = 1, sk, prefix = "#TASK_DUE")]
     #[gsi(n = 4, sk, prefix = "#TASK_DUE")]
+    #[serde(with = "faceteer::timestamp")]
     date_due: DateTime<Utc>,
     #[gsi(n = 2, pk)]
     #[gsi(n = 4, pk)]
@@ -235,14 +241,21 @@ async fn run(table: &Table) -> faceteer::Result<()> {
     println!();
 
     println!("8. List tasks by user and by status ordered by the date they were created");
-    let page = Task::by_gsi_user_status_created("u-ada", TaskStatus::Open)
+    let page = Task::by_gsi_user_status_created(Some("u-ada"), TaskStatus::Open)
+        .list()
+        .send(table)
+        .await?;
+    println!("   {:?}\n", titles(&page.records));
+
+    println!("   ... and the unassigned tasks with status open (partition `#USER_STATUS_open`)");
+    let page = Task::by_gsi_user_status_created(None, TaskStatus::Open)
         .list()
         .send(table)
         .await?;
     println!("   {:?}\n", titles(&page.records));
 
     println!("9. List tasks by user and by status ordered by the date they are due (latest first)");
-    let page = Task::by_gsi_user_status_due("u-ada", TaskStatus::Open)
+    let page = Task::by_gsi_user_status_due(Some("u-ada"), TaskStatus::Open)
         .greater_than_or_equal(day(1) + Duration::days(0))
         .reverse()
         .send(table)

@@ -1,31 +1,12 @@
 //! Conformance with `@faceteer/facet`: the vectors in `../shared/vectors/` were produced by
 //! the real library; every case must be reproduced exactly.
 
-use std::path::PathBuf;
+mod common;
 
 use faceteer::core::key::KeyWriter;
 use faceteer::core::shard::ShardInputs;
 use faceteer::{Facet, Item};
 use serde::{Deserialize, Serialize};
-
-/// `$FACETEER_VECTORS`, else `shared/vectors` beside the checkout or inside it.
-fn vectors_dir() -> PathBuf {
-    if let Some(dir) = std::env::var_os("FACETEER_VECTORS") {
-        return PathBuf::from(dir);
-    }
-    let root = PathBuf::from(env!("CARGO_MANIFEST_DIR"));
-    let candidates = [root.join("../shared/vectors"), root.join("shared/vectors")];
-    candidates
-        .iter()
-        .find(|c| c.is_dir())
-        .cloned()
-        .unwrap_or_else(|| {
-            panic!(
-                "conformance vectors not found (looked in {candidates:?}); \
-                 set FACETEER_VECTORS to the folder holding faceteer-shard-keys.json"
-            )
-        })
-}
 
 #[derive(Deserialize)]
 struct KeyConfig {
@@ -44,7 +25,7 @@ struct ShardCase {
 }
 
 fn load_shard_cases() -> Vec<ShardCase> {
-    let path = vectors_dir().join("faceteer-shard-keys.json");
+    let path = common::vectors_dir().join("faceteer-shard-keys.json");
     let text = std::fs::read_to_string(&path)
         .unwrap_or_else(|e| panic!("reading {}: {e}", path.display()));
     serde_json::from_str(&text).expect("valid vector file")
@@ -80,84 +61,119 @@ fn every_shard_vector_matches() {
     }
 }
 
-/// The same vectors through `#[derive(Facet)]`: a facet sharded over the vector's count.
-macro_rules! sharded_facet {
-    ($name:ident, $count:literal) => {
-        #[derive(Facet, Serialize, Deserialize)]
-        #[facet(name = "P")]
-        struct $name {
-            #[shard(count = $count)]
-            id: String,
-            #[pk(prefix = "#P")]
-            k: String,
-            #[sk(prefix = "#S")]
-            s: String,
+/// The same vectors through `#[derive(Facet)]`, for every shard count in the file: a facet
+/// sharding its base partition key, and one sharding the partition key of GSI 4, each over
+/// one shard field (`a`) or two (`a`, `b`).
+macro_rules! sharded_facets {
+    ($($count:literal => $module:ident),* $(,)?) => {
+        $(mod $module {
+            use faceteer::Facet;
+            use serde::{Deserialize, Serialize};
+
+            #[derive(Facet, Serialize, Deserialize)]
+            #[facet(name = "P")]
+            pub struct Base {
+                #[shard(count = $count)]
+                pub a: String,
+                #[pk(prefix = "#P")]
+                pub k: String,
+                #[sk(prefix = "#S")]
+                pub s: String,
+            }
+
+            #[derive(Facet, Serialize, Deserialize)]
+            #[facet(name = "P")]
+            pub struct Base2 {
+                #[shard(count = $count)]
+                pub a: String,
+                #[shard(count = $count)]
+                pub b: String,
+                #[pk(prefix = "#P")]
+                pub k: String,
+                #[sk(prefix = "#S")]
+                pub s: String,
+            }
+
+            #[derive(Facet, Serialize, Deserialize)]
+            #[facet(name = "P")]
+            pub struct Gsi {
+                #[pk(prefix = "#BASE")]
+                #[shard(count = $count, gsi = 4)]
+                pub a: String,
+                #[gsi(n = 4, pk, prefix = "#P")]
+                pub k: String,
+                #[sk(prefix = "#S")]
+                #[gsi(n = 4, sk, prefix = "#S")]
+                pub s: String,
+            }
+
+            #[derive(Facet, Serialize, Deserialize)]
+            #[facet(name = "P")]
+            pub struct Gsi2 {
+                #[pk(prefix = "#BASE")]
+                #[shard(count = $count, gsi = 4)]
+                pub a: String,
+                #[sk(prefix = "#S")]
+                #[shard(count = $count, gsi = 4)]
+                pub b: String,
+                #[gsi(n = 4, pk, prefix = "#P")]
+                pub k: String,
+                #[gsi(n = 4, sk, prefix = "#S")]
+                pub s: String,
+            }
+
+            /// (base-table PK, GSI4PK) of a record with these shard inputs and key value.
+            pub fn keys(inputs: &[String], k: &str) -> (String, String) {
+                let (k, s) = (k.to_owned(), "x".to_owned());
+                match inputs {
+                    [a] => {
+                        let base = Base { a: a.clone(), k: k.clone(), s: s.clone() };
+                        let gsi = faceteer::core::to_item(&Gsi { a: a.clone(), k, s }).unwrap();
+                        (base.primary_key().unwrap().pk().to_owned(), text(&gsi["GSI4PK"]))
+                    }
+                    [a, b] => {
+                        let base = Base2 { a: a.clone(), b: b.clone(), k: k.clone(), s: s.clone() };
+                        let gsi = Gsi2 { a: a.clone(), b: b.clone(), k, s };
+                        let gsi = faceteer::core::to_item(&gsi).unwrap();
+                        (base.primary_key().unwrap().pk().to_owned(), text(&gsi["GSI4PK"]))
+                    }
+                    other => panic!("no facet with {} shard fields", other.len()),
+                }
+            }
+
+            fn text(v: &aws_sdk_dynamodb::types::AttributeValue) -> String {
+                v.as_s().unwrap().clone()
+            }
+        })*
+
+        fn derived_keys(count: u32, inputs: &[String], k: &str) -> (String, String) {
+            match count {
+                $($count => $module::keys(inputs, k),)*
+                other => panic!("the vectors use {other} shards: add it to sharded_facets!"),
+            }
         }
     };
 }
-sharded_facet!(Shard4, 4);
-sharded_facet!(Shard16, 16);
-sharded_facet!(Shard256, 256);
-sharded_facet!(Shard1000, 1000);
+
+sharded_facets!(
+    1 => shards1, 2 => shards2, 3 => shards3, 4 => shards4, 16 => shards16, 17 => shards17,
+    255 => shards255, 256 => shards256, 1000 => shards1000,
+);
 
 #[test]
-fn derived_facets_match_single_input_vectors() {
-    for case in load_shard_cases()
-        .iter()
-        .filter(|c| c.shard_inputs.len() == 1)
-    {
-        let id = case.shard_inputs[0].clone();
-        let k = case.model["k"].as_str().unwrap().to_owned();
-        let s = "x".to_owned();
-        let pk = match case.count {
-            4 => Shard4 { id, k, s }.primary_key().unwrap().pk().to_owned(),
-            16 => Shard16 { id, k, s }.primary_key().unwrap().pk().to_owned(),
-            256 => Shard256 { id, k, s }.primary_key().unwrap().pk().to_owned(),
-            1000 => Shard1000 { id, k, s }
-                .primary_key()
-                .unwrap()
-                .pk()
-                .to_owned(),
-            _ => continue,
-        };
-        assert_eq!(
-            pk, case.expected_key,
-            "count {} input {:?}",
-            case.count, case.shard_inputs
-        );
+fn derived_facets_match_every_shard_vector_in_base_and_index_keys() {
+    let cases = load_shard_cases();
+    assert_eq!(cases.len(), 120, "the full vector set");
+    let mut multi = 0;
+    for case in &cases {
+        let k = case.model["k"].as_str().unwrap();
+        let (base, gsi) = derived_keys(case.count, &case.shard_inputs, k);
+        let what = format!("count {} inputs {:?}", case.count, case.shard_inputs);
+        assert_eq!(base, case.expected_key, "base table, {what}");
+        assert_eq!(gsi, case.expected_key, "GSI4, {what}");
+        multi += usize::from(case.shard_inputs.len() > 1);
     }
-}
-
-#[derive(Facet, Serialize, Deserialize)]
-#[facet(name = "P")]
-struct TwoShardFields {
-    #[shard(count = 256)]
-    a: String,
-    #[shard(count = 256)]
-    b: String,
-    #[pk(prefix = "#P")]
-    k: String,
-    #[sk(prefix = "#S")]
-    s: String,
-}
-
-#[test]
-fn derived_facets_match_multi_input_vectors() {
-    let mut checked = 0;
-    for case in load_shard_cases()
-        .iter()
-        .filter(|c| c.shard_inputs.len() == 2 && c.count == 256)
-    {
-        let record = TwoShardFields {
-            a: case.shard_inputs[0].clone(),
-            b: case.shard_inputs[1].clone(),
-            k: case.model["k"].as_str().unwrap().into(),
-            s: "x".into(),
-        };
-        assert_eq!(record.primary_key().unwrap().pk(), case.expected_key);
-        checked += 1;
-    }
-    assert!(checked > 0);
+    assert!(multi > 0, "multi-field shard inputs are covered");
 }
 
 /// The item layout Faceteer writes for the README's Task facet with one index.
@@ -171,6 +187,7 @@ struct Task {
     #[sk(prefix = "#TASK")]
     task_id: String,
     #[gsi(n = 1, sk, prefix = "#TASK_DUE")]
+    #[serde(with = "faceteer::timestamp")]
     date_due: chrono::DateTime<chrono::Utc>,
     assigned_user_id: Option<String>,
     count: u32,

@@ -174,8 +174,9 @@ pub enum ItemError {
 /// Convert a record to the item stored in the table: its serde attributes plus `PK`, `SK`,
 /// the index key attributes, `facet` and, when set, `ttl` (epoch seconds).
 ///
-/// Top-level `null` attributes (from `None` fields) are left out, as Faceteer leaves out
-/// `undefined` ones; reading the item back gives `None` again.
+/// Attributes are written by [`crate::marshal`]: `None` members are left out at every depth,
+/// as Faceteer leaves out `undefined` ones (reading the item back gives `None` again), and
+/// explicit nulls ([`crate::Nullable::Null`], `()`) are kept as `NULL`.
 pub fn to_item<F: Facet>(record: &F) -> Result<Item, ItemError> {
     let facet = F::SCHEMA.name;
     if F::VALIDATE_ON_WRITE {
@@ -186,9 +187,8 @@ pub fn to_item<F: Facet>(record: &F) -> Result<Item, ItemError> {
     let key = record
         .primary_key()
         .map_err(|source| ItemError::Key { facet, source })?;
-    let mut item: Item =
-        serde_dynamo::to_item(record).map_err(|source| ItemError::Serialize { facet, source })?;
-    item.retain(|_, v| !matches!(v, AttributeValue::Null(true)));
+    let mut item: Item = crate::marshal::to_attributes(record)
+        .map_err(|source| ItemError::Serialize { facet, source })?;
     // PK, SK, two per index, facet, ttl: reserve once instead of growing while inserting.
     item.reserve(4 + 2 * F::SCHEMA.indexes.len());
     item.insert(crate::schema::PK.to_owned(), AttributeValue::S(key.pk));
@@ -248,6 +248,27 @@ pub fn from_item<F: Facet>(mut item: Item) -> Result<F, ItemError> {
     Ok(record)
 }
 
+/// Epoch seconds from text, as Faceteer reads a string `ttl` field (JavaScript's
+/// `parseInt(text, 10)`): leading whitespace and an optional sign, then the leading decimal
+/// digits; `None` when there are none (Faceteer then writes no `ttl`) or they overflow `i64`.
+///
+/// For a `#[ttl]` field of a type of your own that may hold text:
+/// `impl TtlValue for Expiry { .. Expiry::Text(t) => ttl_from_text(t) .. }`.
+pub fn ttl_from_text(text: &str) -> Option<i64> {
+    let text = text.trim_start();
+    let (negative, digits) = match text.as_bytes().first() {
+        Some(b'-') => (true, &text[1..]),
+        Some(b'+') => (false, &text[1..]),
+        _ => (false, text),
+    };
+    let end = digits
+        .bytes()
+        .position(|b| !b.is_ascii_digit())
+        .unwrap_or(digits.len());
+    let value: i64 = digits[..end].parse().ok()?;
+    Some(if negative { -value } else { value })
+}
+
 /// A `#[ttl]` field's value: a time or an integer of epoch seconds.
 #[diagnostic::on_unimplemented(
     message = "`{Self}` cannot be a `#[ttl]` field",
@@ -283,6 +304,21 @@ impl TtlValue for std::time::SystemTime {
             Ok(d) => i64::try_from(d.as_secs()).ok(),
             Err(e) => i64::try_from(e.duration().as_secs()).ok().map(|s| -s),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::ttl_from_text;
+
+    #[test]
+    fn ttl_text_reads_like_parse_int() {
+        assert_eq!(ttl_from_text("1800000000"), Some(1_800_000_000));
+        assert_eq!(ttl_from_text("  42abc"), Some(42));
+        assert_eq!(ttl_from_text("-7"), Some(-7));
+        assert_eq!(ttl_from_text("abc"), None);
+        assert_eq!(ttl_from_text(""), None);
+        assert_eq!(ttl_from_text("99999999999999999999"), None);
     }
 }
 

@@ -33,7 +33,10 @@ fn encode(
         if spec.optional {
             w.part(NAMES[i], &value.as_deref());
         } else {
-            w.part(NAMES[i], value.as_deref().expect("required fields have values"));
+            w.part(
+                NAMES[i],
+                value.as_deref().expect("required fields have values"),
+            );
         }
     }
     w.finish()
@@ -117,7 +120,10 @@ fn value() -> impl Strategy<Value = String> {
 
 fn schema() -> impl Strategy<Value = (Vec<FieldSpec>, &'static str, Option<&'static str>)> {
     (
-        proptest::collection::vec(any::<bool>().prop_map(|optional| FieldSpec { optional }), 1..=4),
+        proptest::collection::vec(
+            any::<bool>().prop_map(|optional| FieldSpec { optional }),
+            1..=4,
+        ),
         proptest::sample::select(&DELIMITERS[..]),
         proptest::option::of(proptest::sample::select(&["0", "a3", "ff"][..])),
     )
@@ -193,7 +199,10 @@ proptest! {
 }
 
 fn fields(optional: &[bool]) -> Vec<FieldSpec> {
-    optional.iter().map(|&optional| FieldSpec { optional }).collect()
+    optional
+        .iter()
+        .map(|&optional| FieldSpec { optional })
+        .collect()
 }
 
 fn some(v: &str) -> Option<String> {
@@ -266,5 +275,8 @@ fn faceteer_readme_unassigned_partition_is_accepted() {
 fn absent_fields_give_the_prefix_alone() {
     let f = fields(&[true]);
     assert_eq!(encode("SERIAL", "#", None, &f, &[None]).unwrap(), "SERIAL");
-    assert_eq!(encode("SERIAL", "#", None, &f, &[some("")]).unwrap(), "SERIAL#");
+    assert_eq!(
+        encode("SERIAL", "#", None, &f, &[some("")]).unwrap(),
+        "SERIAL#"
+    );
 }

@@ -421,6 +421,7 @@ fn key_fields_struct(
     let name_str = lit(&name.to_string());
     quote! {
         #[doc = #doc]
+        #[allow(dead_code)]
         #vis struct #name {
             #(#decls,)*
         }

@@ -9,6 +9,7 @@ mod codegen;
 mod model;
 mod names;
 mod parse;
+mod serde_attrs;
 
 use darling::FromDeriveInput;
 use proc_macro::TokenStream;

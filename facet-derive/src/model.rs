@@ -10,7 +10,8 @@ use syn::{Ident, Type};
 
 use crate::codegen::is_string_like;
 use crate::names::{rename_field, snake_case};
-use crate::parse::{field_attrs, serde_string, ContainerKey, FacetInput, FieldAttrs};
+use crate::parse::{field_attrs, ContainerKey, FacetInput, FieldAttrs};
+use crate::serde_attrs;
 
 /// Most sort-key fields a typed query supports.
 const MAX_SORT_FIELDS: usize = 4;
@@ -268,11 +269,8 @@ pub fn build(input: FacetInput) -> Result<FacetModel, Error> {
         );
     }
 
-    let rename_all = input
-        .attrs
-        .iter()
-        .filter(|a| a.path().is_ident("serde"))
-        .find_map(|a| serde_string(a, "rename_all"));
+    let serde_container = serde_attrs::container(&input.attrs, &mut errors);
+    let rename_all = serde_container.rename_all.clone();
 
     let raw_fields = input
         .data
@@ -284,8 +282,8 @@ pub fn build(input: FacetInput) -> Result<FacetModel, Error> {
     let mut attrs: Vec<FieldAttrs> = Vec::with_capacity(raw_fields.len());
     for f in raw_fields {
         let ident = f.ident.expect("named fields");
-        let parsed = field_attrs(&f.attrs, &mut acc);
-        let name = match &parsed.serde_rename {
+        let parsed = field_attrs(&f.attrs, &mut acc, &mut errors);
+        let name = match &parsed.serde.rename {
             Some(n) => n.clone(),
             None => rename_field(&ident.to_string(), rename_all.as_deref()),
         };
@@ -300,13 +298,23 @@ pub fn build(input: FacetInput) -> Result<FacetModel, Error> {
             );
         }
         let inner = strip_option(&f.ty);
+        if !parsed.serde.not_an_attribute {
+            serde_attrs::check_field_type(
+                &ident,
+                inner.as_ref().unwrap_or(&f.ty),
+                inner.is_some(),
+                &parsed.serde,
+                &serde_container,
+                &mut errors,
+            );
+        }
         fields.push(Field {
             ident,
             optional: inner.is_some(),
             inner: inner.unwrap_or_else(|| f.ty.clone()),
             ty: f.ty,
             name,
-            is_attribute: !parsed.serde_not_an_attribute,
+            is_attribute: !parsed.serde.not_an_attribute,
         });
         attrs.push(parsed);
     }

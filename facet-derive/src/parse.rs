@@ -114,15 +114,20 @@ pub struct FieldAttrs {
     pub gsi: Vec<(GsiAttr, Span)>,
     pub shard: Vec<(ShardAttr, Span)>,
     pub ttl: Option<Span>,
-    pub serde_rename: Option<String>,
-    /// `#[serde(skip)]`, `skip_serializing`, `skip_deserializing` or `flatten`: the field is
-    /// not stored as one attribute of its own.
-    pub serde_not_an_attribute: bool,
+    /// What serde does with the field.
+    pub serde: crate::serde_attrs::SerdeField,
 }
 
 /// Parse the forwarded attributes of a field.
-pub fn field_attrs(attrs: &[Attribute], errors: &mut darling::error::Accumulator) -> FieldAttrs {
-    let mut out = FieldAttrs::default();
+pub fn field_attrs(
+    attrs: &[Attribute],
+    errors: &mut darling::error::Accumulator,
+    serde_errors: &mut Vec<darling::Error>,
+) -> FieldAttrs {
+    let mut out = FieldAttrs {
+        serde: crate::serde_attrs::field(attrs, serde_errors),
+        ..FieldAttrs::default()
+    };
     for attr in attrs {
         let span = attr.path().span();
         let path = attr.path();
@@ -161,61 +166,7 @@ pub fn field_attrs(attrs: &[Attribute], errors: &mut darling::error::Accumulator
                 errors.push(darling::Error::custom("`#[ttl]` takes no arguments").with_span(&span));
             }
             out.ttl = Some(span);
-        } else if path.is_ident("serde") {
-            if let Some(rename) = serde_string(attr, "rename") {
-                out.serde_rename = Some(rename);
-            }
-            if ["skip", "skip_serializing", "skip_deserializing", "flatten"]
-                .iter()
-                .any(|flag| serde_flag(attr, flag))
-            {
-                out.serde_not_an_attribute = true;
-            }
         }
     }
     out
-}
-
-/// Whether a `#[serde(..)]` attribute holds the bare word `flag`.
-pub fn serde_flag(attr: &Attribute, flag: &str) -> bool {
-    let mut found = false;
-    let _ = attr.parse_nested_meta(|meta| {
-        let bare = meta.input.is_empty() || meta.input.peek(syn::Token![,]);
-        if meta.path.is_ident(flag) && bare {
-            found = true;
-        } else if let Ok(value) = meta.value() {
-            let _ = value.parse::<syn::Expr>();
-        } else if meta.input.peek(syn::token::Paren) {
-            let content;
-            syn::parenthesized!(content in meta.input);
-            let _ = content.parse::<proc_macro2::TokenStream>();
-        }
-        Ok(())
-    });
-    found
-}
-
-/// The string value of `key = ".."` inside a `#[serde(..)]` attribute, if present.
-///
-/// Other serde options are ignored (they are serde's business).
-pub fn serde_string(attr: &Attribute, key: &str) -> Option<String> {
-    let mut found = None;
-    let _ = attr.parse_nested_meta(|meta| {
-        if meta.path.is_ident(key) {
-            if let Ok(value) = meta.value() {
-                if let Ok(lit) = value.parse::<syn::LitStr>() {
-                    found = Some(lit.value());
-                }
-            }
-        } else if let Ok(value) = meta.value() {
-            // Skip `other = value` so parsing continues.
-            let _ = value.parse::<syn::Expr>();
-        } else if meta.input.peek(syn::token::Paren) {
-            let content;
-            syn::parenthesized!(content in meta.input);
-            let _ = content.parse::<proc_macro2::TokenStream>();
-        }
-        Ok(())
-    });
-    found
 }

@@ -115,7 +115,11 @@ pub use faceteer_core::cursor::CursorError;
 pub use faceteer_core::expr::{Expr, ExprError, Field};
 pub use faceteer_core::pick::{BaseTable, KeyFields, PickValidator, Picked, Projection};
 pub use faceteer_core::schema::FacetSchema;
-pub use faceteer_core::{Facet, Item, ItemError, Key, KeyError, KeyPart, Sortable, TtlValue};
+#[cfg(feature = "chrono")]
+pub use faceteer_core::timestamp;
+pub use faceteer_core::{
+    ttl_from_text, Facet, Item, ItemError, Key, KeyError, KeyPart, Nullable, Sortable, TtlValue,
+};
 pub use faceteer_derive::{Facet, KeyPart, Pick};
 pub use query::{First, Page, PartitionQuery, Query, Selected, SelectedFirst};
 pub use table::Table;

@@ -1,10 +1,30 @@
 //! Facets shared by the integration tests.
-#![allow(dead_code)]
+#![allow(dead_code, unused_imports)]
 
 use faceteer::{Facet, KeyPart};
 use serde::{Deserialize, Serialize};
 
 pub use faceteer_suite::fresh_table;
+
+/// `$FACETEER_VECTORS`, else `shared/vectors` beside the checkout or inside it: the
+/// conformance vectors produced by `@faceteer/facet` 6.0.0.
+pub fn vectors_dir() -> std::path::PathBuf {
+    if let Some(dir) = std::env::var_os("FACETEER_VECTORS") {
+        return std::path::PathBuf::from(dir);
+    }
+    let root = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR"));
+    let candidates = [root.join("../shared/vectors"), root.join("shared/vectors")];
+    candidates
+        .iter()
+        .find(|c| c.is_dir())
+        .cloned()
+        .unwrap_or_else(|| {
+            panic!(
+                "conformance vectors not found (looked in {candidates:?}); \
+                 set FACETEER_VECTORS to the folder holding faceteer-shard-keys.json"
+            )
+        })
+}
 
 /// Run a query that must fail, and return its error.
 pub async fn query_error<F: Facet + std::fmt::Debug, I: faceteer::KeyFields>(

@@ -1,0 +1,339 @@
+//! Conformance with `@faceteer/facet` 6.0.0 items: `faceteer-items.json` holds, for each case,
+//! a facet configuration, a model and the exact item Faceteer wrote for it. A Rust struct
+//! declaring the same facet must write exactly that item (numbers compared by value) and read
+//! the item back as the model. No case is skipped.
+
+mod common;
+
+use std::collections::HashMap;
+
+use aws_sdk_dynamodb::primitives::Blob;
+use aws_sdk_dynamodb::types::AttributeValue;
+use chrono::{DateTime, Utc};
+use faceteer::core::schema::KeySchema;
+use faceteer::{Facet, Item, Nullable, TtlValue};
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
+
+#[derive(Debug, Clone, PartialEq, Facet, Serialize, Deserialize)]
+#[facet(name = "ORDER")]
+#[serde(rename_all = "camelCase")]
+struct Order {
+    #[pk(prefix = "#CUSTOMER")]
+    #[gsi(n = 1, alias = "GSIStatusPlaced", pk, prefix = "#CUST_STATUS")]
+    customer_id: String,
+    #[gsi(n = 1, pk)]
+    status: String,
+    #[gsi(n = 2, alias = "GSIRegionPlaced", pk, prefix = "#REGION")]
+    region: String,
+    #[gsi(n = 1, sk, prefix = "#PLACED")]
+    #[gsi(n = 2, sk, prefix = "#PLACED")]
+    #[serde(with = "faceteer::timestamp")]
+    placed_at: DateTime<Utc>,
+    #[sk(prefix = "#ORDER")]
+    #[gsi(n = 2, sk)]
+    #[shard(count = 8, gsi = 2)]
+    order_id: String,
+    #[serde(default, with = "faceteer::timestamp::option")]
+    shipped_at: Option<DateTime<Utc>>,
+    total: f64,
+    items: u32,
+    gift: bool,
+    note: String,
+    lines: Vec<Line>,
+    shipping: Shipping,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+struct Line {
+    sku: String,
+    qty: u64,
+    price: f64,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+struct Shipping {
+    city: String,
+    zip: Option<String>,
+    #[serde(default)]
+    instructions: Nullable<String>,
+}
+
+/// Faceteer's `ttl` field may hold epoch seconds, a `Date` or text.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(untagged)]
+enum Expires {
+    Seconds(i64),
+    At(#[serde(with = "faceteer::timestamp")] DateTime<Utc>),
+    Text(String),
+}
+
+impl TtlValue for Expires {
+    fn ttl_seconds(&self) -> Option<i64> {
+        match self {
+            Expires::Seconds(s) => Some(*s),
+            Expires::At(t) => t.ttl_seconds(),
+            Expires::Text(t) => faceteer::ttl_from_text(t),
+        }
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Facet, Serialize, Deserialize)]
+#[facet(name = "DEVICE", delimiter = "#")]
+#[serde(rename_all = "camelCase")]
+struct Device {
+    #[pk(prefix = "OWNER")]
+    #[gsi(n = 3, alias = "GSISerial", sk, prefix = "OWNER")]
+    owner_id: String,
+    #[sk(prefix = "DEVICE")]
+    kind: String,
+    #[sk]
+    device_id: String,
+    #[gsi(n = 3, pk, prefix = "SERIAL")]
+    serial: Option<String>,
+    #[ttl]
+    expires: Expires,
+    #[serde(with = "faceteer::timestamp")]
+    enrolled: DateTime<Utc>,
+    #[serde(default, with = "faceteer::timestamp::option")]
+    last_seen: Option<DateTime<Utc>>,
+    tags: Vec<String>,
+    battery: f64,
+    active: bool,
+    meta: Option<Value>,
+}
+
+#[derive(Debug, Clone, PartialEq, Facet, Serialize, Deserialize)]
+#[facet(name = "EVENT")]
+#[serde(rename_all = "camelCase")]
+struct Event {
+    #[pk(prefix = "#STREAM")]
+    #[shard(count = 16)]
+    stream_id: String,
+    #[sk(prefix = "#SEQ")]
+    #[shard(count = 16)]
+    seq: u64,
+    payload: Payload,
+    #[serde(with = "faceteer::timestamp")]
+    at: DateTime<Utc>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+struct Payload {
+    kind: String,
+    from: Option<String>,
+    to: Option<String>,
+    #[serde(default)]
+    reason: Nullable<String>,
+}
+
+#[derive(Deserialize)]
+struct Case {
+    facet: Value,
+    model: Value,
+    item: Value,
+}
+
+fn load_cases() -> Vec<Case> {
+    let path = common::vectors_dir().join("faceteer-items.json");
+    let text = std::fs::read_to_string(&path)
+        .unwrap_or_else(|e| panic!("reading {}: {e}", path.display()));
+    serde_json::from_str(&text).expect("valid vector file")
+}
+
+/// The model as plain JSON: `{"$undefined": true}` members removed, `{"$date": iso}` as the
+/// ISO text.
+fn plain_model(v: &Value) -> Value {
+    match v {
+        Value::Object(m) if m.contains_key("$date") => m["$date"].clone(),
+        Value::Object(m) => Value::Object(
+            m.iter()
+                .filter(|(_, v)| v.get("$undefined").is_none())
+                .map(|(k, v)| (k.clone(), plain_model(v)))
+                .collect(),
+        ),
+        Value::Array(a) => Value::Array(a.iter().map(plain_model).collect()),
+        other => other.clone(),
+    }
+}
+
+/// AttributeValue JSON (`{"S": ..}`, `{"N": ..}`, …) as an SDK attribute value.
+fn attribute(v: &Value) -> AttributeValue {
+    let (kind, inner) = v
+        .as_object()
+        .and_then(|m| m.iter().next())
+        .expect("an attribute value is a one-member object");
+    let strings = || -> Vec<String> {
+        inner
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|s| s.as_str().unwrap().to_owned())
+            .collect()
+    };
+    match kind.as_str() {
+        "S" => AttributeValue::S(inner.as_str().unwrap().to_owned()),
+        "N" => AttributeValue::N(inner.as_str().unwrap().to_owned()),
+        "BOOL" => AttributeValue::Bool(inner.as_bool().unwrap()),
+        "NULL" => AttributeValue::Null(inner.as_bool().unwrap()),
+        "L" => AttributeValue::L(inner.as_array().unwrap().iter().map(attribute).collect()),
+        "M" => AttributeValue::M(item(inner)),
+        "SS" => AttributeValue::Ss(strings()),
+        "NS" => AttributeValue::Ns(strings()),
+        "B" => AttributeValue::B(Blob::new(inner.as_str().unwrap().as_bytes())),
+        other => panic!("attribute type {other} is not in the vectors' vocabulary"),
+    }
+}
+
+fn item(v: &Value) -> Item {
+    v.as_object()
+        .unwrap()
+        .iter()
+        .map(|(k, v)| (k.clone(), attribute(v)))
+        .collect()
+}
+
+/// A DynamoDB number's value: sign, significant digits, exponent of the first digit.
+fn number_value(text: &str) -> (bool, String, i64) {
+    let (negative, text) = match text.strip_prefix('-') {
+        Some(rest) => (true, rest),
+        None => (false, text.strip_prefix('+').unwrap_or(text)),
+    };
+    let (mantissa, exponent) = match text.find(['e', 'E']) {
+        Some(i) => (&text[..i], text[i + 1..].parse::<i64>().expect("exponent")),
+        None => (text, 0),
+    };
+    let (int, frac) = mantissa.split_once('.').unwrap_or((mantissa, ""));
+    let digits = format!("{int}{frac}");
+    let leading = digits.len() - digits.trim_start_matches('0').len();
+    let significant = digits.trim_start_matches('0').trim_end_matches('0');
+    if significant.is_empty() {
+        return (false, "0".into(), 0);
+    }
+    let position = int.len() as i64 - leading as i64 + exponent;
+    (negative, significant.to_owned(), position)
+}
+
+/// Compare two attribute values, numbers by value; `Err` names the first difference.
+fn same(path: &str, got: &AttributeValue, want: &AttributeValue) -> Result<(), String> {
+    use AttributeValue as A;
+    match (got, want) {
+        (A::N(a), A::N(b)) if number_value(a) == number_value(b) => Ok(()),
+        (A::Ns(a), A::Ns(b)) if a.len() == b.len() => {
+            let mut a: Vec<_> = a.iter().map(|n| number_value(n)).collect();
+            let mut b: Vec<_> = b.iter().map(|n| number_value(n)).collect();
+            a.sort();
+            b.sort();
+            (a == b)
+                .then_some(())
+                .ok_or_else(|| format!("{path}: {got:?} != {want:?}"))
+        }
+        (A::L(a), A::L(b)) if a.len() == b.len() => a
+            .iter()
+            .zip(b)
+            .enumerate()
+            .try_for_each(|(i, (a, b))| same(&format!("{path}[{i}]"), a, b)),
+        (A::M(a), A::M(b)) => same_item(path, a, b),
+        (a, b) if a == b => Ok(()),
+        _ => Err(format!("{path}: wrote {got:?}, Faceteer wrote {want:?}")),
+    }
+}
+
+fn same_item(path: &str, got: &Item, want: &Item) -> Result<(), String> {
+    let mut names: Vec<&String> = got.keys().chain(want.keys()).collect();
+    names.sort();
+    names.dedup();
+    for name in names {
+        let at = format!("{path}.{name}");
+        match (got.get(name), want.get(name)) {
+            (Some(g), Some(w)) => same(&at, g, w)?,
+            (Some(g), None) => return Err(format!("{at}: wrote {g:?}, Faceteer wrote nothing")),
+            (None, Some(w)) => return Err(format!("{at}: wrote nothing, Faceteer wrote {w:?}")),
+            (None, None) => unreachable!(),
+        }
+    }
+    Ok(())
+}
+
+/// The facet configuration of the vector, compared with the derived schema.
+fn check_schema<F: Facet>(config: &Value) {
+    let schema = F::SCHEMA;
+    let text = |v: &Value| v.as_str().unwrap().to_owned();
+    let names = |v: &Value| -> Vec<String> { v.as_array().unwrap().iter().map(text).collect() };
+    let check_key = |what: &str, key: &KeySchema, config: &Value| {
+        assert_eq!(key.prefix, text(&config["prefix"]), "{what} prefix");
+        assert_eq!(key.fields, names(&config["keys"]), "{what} fields");
+        match (&key.shard, config.get("shard")) {
+            (None, None) => {}
+            (Some(s), Some(c)) => {
+                assert_eq!(
+                    u64::from(s.count),
+                    c["count"].as_u64().unwrap(),
+                    "{what} shards"
+                );
+                assert_eq!(s.fields, names(&c["keys"]), "{what} shard fields");
+            }
+            (s, c) => panic!("{what}: shard {s:?} against {c:?}"),
+        }
+    };
+    assert_eq!(schema.name, text(&config["name"]));
+    assert_eq!(schema.delimiter, text(&config["delimiter"]));
+    assert_eq!(
+        schema.ttl_field.map(str::to_owned),
+        config.get("ttl").map(text)
+    );
+    check_key("PK", &schema.pk, &config["PK"]);
+    check_key("SK", &schema.sk, &config["SK"]);
+    let indexes = config["indexes"].as_array().unwrap();
+    assert_eq!(schema.indexes.len(), indexes.len(), "indexes");
+    for (index, config) in schema.indexes.iter().zip(indexes) {
+        assert_eq!(index.name, text(&config["index"]));
+        assert_eq!(
+            index.alias.map(str::to_owned),
+            config.get("alias").map(text)
+        );
+        check_key(index.name, &index.pk, &config["PK"]);
+        check_key(index.name, &index.sk, &config["SK"]);
+    }
+}
+
+/// Write the model and compare with Faceteer's item; read Faceteer's item back as the model.
+fn check_case<F: Facet + PartialEq + std::fmt::Debug>(case: &Case) {
+    check_schema::<F>(&case.facet);
+    let model: F = serde_json::from_value(plain_model(&case.model))
+        .unwrap_or_else(|e| panic!("model {} as a Rust record: {e}", case.model));
+    let expected = item(&case.item);
+    let written = faceteer::core::to_item(&model).expect("the record is written");
+    if let Err(difference) = same_item(F::SCHEMA.name, &written, &expected) {
+        panic!("writing {}: {difference}", case.model);
+    }
+    let read: F = faceteer::core::from_item(expected).expect("Faceteer's item reads back");
+    assert_eq!(read, model, "reading Faceteer's item for {}", case.model);
+}
+
+#[test]
+fn every_item_vector_is_written_and_read_as_faceteer_does() {
+    let cases = load_cases();
+    assert!(!cases.is_empty());
+    let mut checked: HashMap<String, usize> = HashMap::new();
+    for case in &cases {
+        let name = case.facet["name"].as_str().unwrap();
+        match name {
+            "ORDER" => check_case::<Order>(case),
+            "DEVICE" => check_case::<Device>(case),
+            "EVENT" => check_case::<Event>(case),
+            other => panic!("no Rust facet declared for vector facet {other}: add one"),
+        }
+        *checked.entry(name.to_owned()).or_default() += 1;
+    }
+    assert_eq!(checked.values().sum::<usize>(), cases.len());
+}
+
+#[test]
+fn numbers_compare_by_value() {
+    assert_eq!(number_value("1e-7"), number_value("0.0000001"));
+    assert_eq!(number_value("-12"), number_value("-12.0"));
+    assert_eq!(number_value("0"), number_value("-0.00"));
+    assert_ne!(number_value("10"), number_value("1"));
+    assert_ne!(number_value("-1"), number_value("1"));
+}
