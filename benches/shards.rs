@@ -27,7 +27,7 @@ fn bench(c: &mut Criterion) {
         .build()
         .unwrap();
     let table: Table = rt.block_on(async {
-        let table = faceteer_suite::fresh_table("bench-shards", 0).await;
+        let table = faceteer_suite::fresh_facet_table::<Event>("bench-shards").await;
         let events = (0..1600).map(|i| Event {
             day: "2026-11-21".into(),
             at: format!("{:04}", i),

@@ -90,6 +90,11 @@ struct Task {
     title: String,
 }
 
+faceteer::table! {
+    /// The one table of the application: teams, their users and their tasks.
+    struct TasksTable { Team, User, Task }
+}
+
 fn day(d: u32) -> DateTime<Utc> {
     Utc.with_ymd_and_hms(2026, 11, d, 9, 0, 0).unwrap()
 }
@@ -266,7 +271,7 @@ async fn run(table: &Table) -> faceteer::Result<()> {
 
 #[tokio::main]
 async fn main() -> Result<(), Box<dyn std::error::Error>> {
-    let table = faceteer_suite::fresh_table("tasks", 4).await;
+    let table = faceteer_suite::fresh_table::<TasksTable>("tasks").await;
     println!("faceteer tasks example: table {}\n", table.name());
     let result = run(&table).await;
     table.drop_table().await?;

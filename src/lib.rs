@@ -18,7 +18,7 @@ use std::sync::OnceLock;
 
 use aws_sdk_dynamodb::config::{Credentials, Region};
 use aws_sdk_dynamodb::Client;
-use faceteer::Table;
+use faceteer::{Facet, Table, TableSchema};
 
 /// Why the local server could not be reached.
 #[derive(Debug, thiserror::Error)]
@@ -170,27 +170,40 @@ pub async fn client() -> Client {
 
 static COUNTER: AtomicU32 = AtomicU32::new(0);
 
-/// A new, uniquely named table with `indexes` GSIs, for one test.
-pub async fn fresh_table(label: &str, indexes: u8) -> Table {
-    fresh_table_with(client().await, label, indexes).await
+/// A new, uniquely named table holding the facets of `S`, for one test.
+pub async fn fresh_table<S: TableSchema>(label: &str) -> Table {
+    fresh_table_with::<S>(client().await, label).await
 }
 
-/// A new, uniquely named table reached through `client`.
-pub async fn fresh_table_with(client: Client, label: &str, indexes: u8) -> Table {
+/// A new, uniquely named table holding the facets of `S`, reached through `client`.
+pub async fn fresh_table_with<S: TableSchema>(client: Client, label: &str) -> Table {
+    create(Table::declared::<S>(client, unique_name(label))).await
+}
+
+/// A new, uniquely named table holding the one facet `F`, for one test.
+pub async fn fresh_facet_table<F: Facet>(label: &str) -> Table {
+    let table = Table::with_facets(client().await, unique_name(label), [F::SCHEMA])
+        .expect("one facet always fits a table");
+    create(table).await
+}
+
+fn unique_name(label: &str) -> String {
     let n = COUNTER.fetch_add(1, Ordering::Relaxed);
     let nanos = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .map(|d| d.subsec_nanos())
         .unwrap_or(0);
-    let name = format!(
+    format!(
         "faceteer-{}-{}-{}-{n}",
         label.replace(|c: char| !c.is_ascii_alphanumeric(), "-"),
         std::process::id(),
         nanos
-    );
-    let table = Table::new(client, name);
+    )
+}
+
+async fn create(table: Table) -> Table {
     table
-        .create(indexes)
+        .create()
         .await
         .unwrap_or_else(|e| panic!("creating test table {}: {e}", table.name()));
     table

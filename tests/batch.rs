@@ -53,7 +53,7 @@ async fn requests_are_chunked_at_25_writes_and_100_reads() {
     let upstream = faceteer_suite::endpoint().expect("a local endpoint");
     let proxy = FaultProxy::start(upstream, quiet_faults()).await.unwrap();
     let client = faceteer_suite::local_client(&proxy.endpoint()).await;
-    let table = faceteer_suite::fresh_table_with(client, "chunks", 2).await;
+    let table = faceteer_suite::fresh_table_with::<common::TestTable>(client, "chunks").await;
 
     let notes: Vec<Note> = (0..60).map(|i| note("book", i)).collect();
     let put = table.put_many(notes.clone()).await;
@@ -83,7 +83,7 @@ async fn requests_are_chunked_at_25_writes_and_100_reads() {
 
 #[tokio::test]
 async fn a_thousand_items_round_trip() {
-    let table = fresh_table("thousand", 2).await;
+    let table = fresh_table::<TestTable>("thousand").await;
     let notes: Vec<Note> = (0..1000).map(|i| note(&format!("b{}", i % 7), i)).collect();
     let put = table.put_many(notes.clone()).await;
     assert!(put.is_complete(), "{:?}", put.failed.first());
@@ -115,7 +115,7 @@ async fn a_thousand_items_round_trip() {
 
 #[tokio::test]
 async fn repeated_keys_and_invalid_records_in_one_batch() {
-    let table = fresh_table("repeats", 2).await;
+    let table = fresh_table::<TestTable>("repeats").await;
     let mut first = note("book", 1);
     first.body = "first".into();
     let mut second = first.clone();
@@ -165,7 +165,7 @@ async fn repeated_keys_and_invalid_records_in_one_batch() {
 
 #[tokio::test]
 async fn typed_conditions_on_put_and_delete() {
-    let table = fresh_table("conditions", 2).await;
+    let table = fresh_table::<TestTable>("conditions").await;
     let f = Note::fields();
     let mut n = note("book", 5);
     n.rank = 10;
@@ -240,7 +240,7 @@ async fn typed_conditions_on_put_and_delete() {
 
 #[tokio::test]
 async fn filters_narrow_queries_and_paging_stays_exact() {
-    let table = fresh_table("filters", 2).await;
+    let table = fresh_table::<TestTable>("filters").await;
     let notes: Vec<Note> = (0..40).map(|i| note("book", i)).collect();
     assert!(table.put_many(notes.clone()).await.is_complete());
     let f = Note::fields();
@@ -324,7 +324,7 @@ async fn ten_thousand_items_under_faults_are_all_accounted_for() {
         max_delay: Duration::from_millis(20),
         ..BatchOptions::default()
     };
-    let table = faceteer_suite::fresh_table_with(client, "faults", 2)
+    let table = faceteer_suite::fresh_table_with::<common::TestTable>(client, "faults")
         .await
         .with_batch_options(options);
 

@@ -15,7 +15,7 @@ fn set(attrs: &[&str]) -> HashSet<String> {
 
 #[tokio::test]
 async fn projections_read_exactly_the_chosen_and_key_attributes() {
-    let table = fresh_table("projection-attrs", 2).await;
+    let table = fresh_table::<TestTable>("projection-attrs").await;
     let mut n = note("book", 1);
     n.expires_at = Some(1_900_000_000);
     table.put(&n).await.unwrap();
@@ -62,7 +62,7 @@ async fn projections_read_exactly_the_chosen_and_key_attributes() {
 
 #[tokio::test]
 async fn select_on_get_batch_get_and_queries() {
-    let table = fresh_table("projection-reads", 2).await;
+    let table = fresh_table::<TestTable>("projection-reads").await;
     let notes: Vec<Note> = (0..12).map(|i| note("book", i)).collect();
     assert!(table.put_many(notes.clone()).await.is_complete());
 
@@ -152,7 +152,7 @@ async fn select_on_get_batch_get_and_queries() {
 
 #[tokio::test]
 async fn projected_keys_feed_back_into_get_and_delete() {
-    let table = fresh_table("projection-feedback", 2).await;
+    let table = fresh_table::<TestTable>("projection-feedback").await;
     let notes: Vec<Note> = (0..5).map(|i| note("book", i)).collect();
     assert!(table.put_many(notes.clone()).await.is_complete());
 
@@ -193,7 +193,7 @@ async fn projected_keys_feed_back_into_get_and_delete() {
 
 #[tokio::test]
 async fn the_pick_validator_runs_on_projected_reads() {
-    let table = fresh_table("projection-validate", 2).await;
+    let table = fresh_table::<TestTable>("projection-validate").await;
     let mut bad = note("book", 1);
     bad.body = "INVALID".into();
     table.put(&bad).await.unwrap();

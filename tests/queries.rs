@@ -12,7 +12,7 @@ const N: usize = 30;
 /// 30 notes in "book", plus neighbours sorting just before and after `#NOTE` in the same
 /// partition, plus notes in another notebook.
 async fn seeded(label: &str) -> (Table, Vec<Note>) {
-    let table = fresh_table(label, 2).await;
+    let table = fresh_table::<TestTable>(label).await;
     let notes: Vec<Note> = (0..N).map(|i| note("book", i)).collect();
     for n in &notes {
         table.put(n).await.unwrap();
@@ -307,7 +307,7 @@ async fn index_queries_are_typed_by_the_index_sort_key() {
 
 #[tokio::test]
 async fn multi_field_sort_keys() {
-    let table = fresh_table("multi-field", 0).await;
+    let table = fresh_table::<TestTable>("multi-field").await;
     for (year, month, id) in [
         (2023, "12", "a"),
         (2024, "01", "b"),
@@ -394,7 +394,7 @@ async fn cursors_are_checked() {
 
 #[tokio::test]
 async fn invalid_options_are_typed_errors() {
-    let table = fresh_table("invalid", 2).await;
+    let table = fresh_table::<TestTable>("invalid").await;
     let err = query_error(&table, Note::query("book").list().limit(0)).await;
     assert!(matches!(err, Error::InvalidQuery(_)), "{err:?}");
     let err = query_error(&table, Note::gsi1("ann").list().consistent_read()).await;

@@ -5,8 +5,9 @@ mod common;
 
 use std::collections::HashSet;
 
-use common::{fresh_table, query_error};
+use common::query_error;
 use faceteer::{CursorError, Error, Facet, KeyError, KeyFields, Query, Table};
+use faceteer_suite::fresh_facet_table;
 use serde::{Deserialize, Serialize};
 
 macro_rules! sharded_event {
@@ -85,7 +86,7 @@ macro_rules! merged_walk_test {
     ($test:ident, $facet:ident, $count:literal, $items:literal, $limit:literal) => {
         #[tokio::test]
         async fn $test() {
-            let table = fresh_table(stringify!($test), 0).await;
+            let table = fresh_facet_table::<$facet>(stringify!($test)).await;
             let events: Vec<$facet> = (0..$items).map($facet::new).collect();
             let put = table.put_many(events.clone()).await;
             assert!(put.is_complete());
@@ -171,7 +172,7 @@ merged_walk_test!(
 
 #[tokio::test]
 async fn shard_cursors_are_checked() {
-    let table = fresh_table("shard-cursors", 0).await;
+    let table = fresh_facet_table::<Event4>("shard-cursors").await;
     let put = table.put_many((0..30).map(Event4::new)).await;
     assert!(put.is_complete());
     let page = Event4::query("2026-11-21")
@@ -259,7 +260,7 @@ struct Order {
 
 #[tokio::test]
 async fn sharded_index_partitions_merge_too() {
-    let table = fresh_table("sharded-gsi", 1).await;
+    let table = fresh_facet_table::<Order>("sharded-gsi").await;
     let orders: Vec<Order> = (0..120)
         .map(|i| Order {
             id: format!("o{i}"),

@@ -206,6 +206,16 @@ pub fn to_item<F: Facet>(record: &F) -> Result<Item, ItemError> {
     Ok(item)
 }
 
+/// Whether `item` belongs to another facet than `expected` (its `facet` attribute names
+/// another one). Reads of one facet skip such items: facets share partitions.
+pub fn is_foreign(item: &Item, expected: &str) -> bool {
+    match item.get(FACET_ATTRIBUTE) {
+        None => false,
+        Some(AttributeValue::S(name)) => name != expected,
+        Some(_) => true,
+    }
+}
+
 /// Refuse an item whose `facet` attribute names another facet than `expected` (an item
 /// without the attribute is accepted).
 pub(crate) fn check_facet(item: &Item, expected: &'static str) -> Result<(), ItemError> {
@@ -307,6 +317,13 @@ impl TtlValue for std::time::SystemTime {
     }
 }
 
+#[cfg(feature = "chrono")]
+impl TtlValue for chrono::DateTime<chrono::Utc> {
+    fn ttl_seconds(&self) -> Option<i64> {
+        Some(self.timestamp())
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::ttl_from_text;
@@ -319,12 +336,5 @@ mod tests {
         assert_eq!(ttl_from_text("abc"), None);
         assert_eq!(ttl_from_text(""), None);
         assert_eq!(ttl_from_text("99999999999999999999"), None);
-    }
-}
-
-#[cfg(feature = "chrono")]
-impl TtlValue for chrono::DateTime<chrono::Utc> {
-    fn ttl_seconds(&self) -> Option<i64> {
-        Some(self.timestamp())
     }
 }

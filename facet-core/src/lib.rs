@@ -26,6 +26,7 @@ pub mod schema;
 pub mod serde_key;
 pub mod shard;
 pub mod sort_key;
+pub mod table;
 #[cfg(feature = "chrono")]
 pub mod timestamp;
 

@@ -25,6 +25,8 @@ pub struct KeySchema {
     /// `true` when the first key field is required, so every key has `prefix + delimiter`
     /// in front of its values.
     pub first_field_required: bool,
+    /// Whether each key field is optional (an `Option`), in the order of `fields`.
+    pub optional: &'static [bool],
     /// Write sharding, when the key is sharded.
     pub shard: Option<ShardSchema>,
 }
@@ -68,6 +70,28 @@ pub struct FacetSchema {
     pub indexes: &'static [IndexSchema],
     /// The serialized name of the `#[ttl]` field.
     pub ttl_field: Option<&'static str>,
+}
+
+impl KeySchema {
+    /// Whether a key can be its prefix alone: it has no shard and no required field.
+    pub const fn can_be_prefix_alone(&self) -> bool {
+        if self.shard.is_some() {
+            return false;
+        }
+        let mut i = 0;
+        while i < self.optional.len() {
+            if !self.optional[i] {
+                return false;
+            }
+            i += 1;
+        }
+        true
+    }
+
+    /// Whether a key always is its prefix alone (no fields, no shard).
+    pub const fn is_constant(&self) -> bool {
+        self.fields.is_empty() && self.shard.is_none()
+    }
 }
 
 impl FacetSchema {

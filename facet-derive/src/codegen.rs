@@ -59,6 +59,7 @@ fn key_schema(m: &FacetModel, key: &KeyModel) -> TokenStream {
         .parts
         .first()
         .is_some_and(|p| !m.fields[p.field].optional);
+    let optional = key.parts.iter().map(|p| m.fields[p.field].optional);
     let shard = match &key.shard {
         None => quote!(::core::option::Option::None),
         Some(s) => {
@@ -75,6 +76,7 @@ fn key_schema(m: &FacetModel, key: &KeyModel) -> TokenStream {
         prefix: #prefix,
         fields: &[#(#names),*],
         first_field_required: #first_required,
+        optional: &[#(#optional),*],
         shard: #shard,
     })
 }

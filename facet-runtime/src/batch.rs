@@ -20,6 +20,7 @@ use aws_sdk_dynamodb::error::{ProvideErrorMetadata, SdkError};
 use aws_sdk_dynamodb::types::{
     AttributeValue, DeleteRequest, KeysAndAttributes, PutRequest, WriteRequest,
 };
+use faceteer_core::facet::is_foreign;
 use faceteer_core::names::Placeholders;
 use faceteer_core::pick::{
     picked_from_item, projection_attributes, BaseTable, PickValidator, Picked, Projection,
@@ -91,7 +92,8 @@ pub enum FailureReason {
         /// Tries made.
         attempts: u32,
     },
-    /// The request carrying it failed (shared by every item of that request).
+    /// The request carrying it failed (shared by every item of that request), or could not
+    /// be sent (for example a facet not declared on the table: nothing was sent).
     #[error("the batch request failed: {0}")]
     Request(Arc<Error>),
 }
@@ -226,7 +228,15 @@ impl Table {
         let mut slots: Vec<Option<F>> = Vec::new();
         let mut writes = Vec::new();
         let mut failed = Vec::new();
+        let undeclared = self.check_declared::<F>().err().map(Arc::new);
         for record in records {
+            if let Some(e) = &undeclared {
+                failed.push(Failed {
+                    item: record,
+                    reason: FailureReason::Request(e.clone()),
+                });
+                continue;
+            }
             match to_item(&record) {
                 Ok(item) => {
                     let key = key_text(&item).expect("to_item always writes PK and SK");
@@ -268,6 +278,19 @@ impl Table {
     ) -> DeleteMany<F> {
         let mut slots: Vec<Option<Key<F>>> = Vec::new();
         let mut writes = Vec::new();
+        if let Err(e) = self.check_declared::<F>() {
+            let e = Arc::new(e);
+            return DeleteMany {
+                deleted: Vec::new(),
+                failed: keys
+                    .into_iter()
+                    .map(|item| Failed {
+                        item,
+                        reason: FailureReason::Request(e.clone()),
+                    })
+                    .collect(),
+            };
+        }
         for key in keys {
             writes.push(Write {
                 index: slots.len(),
@@ -458,7 +481,10 @@ impl Table {
         for (i, key) in unique.into_iter().enumerate() {
             if let Some(reason) = errors.remove(&i) {
                 out.failed.push(Failed { item: key, reason });
-            } else if let Some(item) = items.remove(&i) {
+            } else if let Some(item) = items
+                .remove(&i)
+                .filter(|item| !is_foreign(item, F::SCHEMA.name))
+            {
                 match decode(item) {
                     Ok(record) => out.found.push(record),
                     Err(e) => out.failed.push(Failed {

@@ -2,6 +2,7 @@
 
 use faceteer_core::cursor::CursorError;
 use faceteer_core::expr::ExprError;
+use faceteer_core::table::TableError;
 use faceteer_core::{ItemError, KeyError};
 
 /// Result alias for faceteer operations.
@@ -42,6 +43,22 @@ pub enum Error {
     /// The query's options are invalid (for example `limit(0)`).
     #[error("invalid query: {0}")]
     InvalidQuery(String),
+    /// The facets given to [`Table::with_facets`](crate::Table::with_facets) cannot share a
+    /// table.
+    #[error(transparent)]
+    Table(#[from] TableError),
+    /// A write of a facet that is not among the table's declared facets: it was not checked
+    /// against the others, so it could overwrite their records. Nothing was written.
+    #[error(
+        "facet `{facet}` is not declared on table `{table}`; add it to the table's declaration \
+         (`faceteer::table!`) so its keys are checked against the other facets'"
+    )]
+    UndeclaredFacet {
+        /// The facet written.
+        facet: &'static str,
+        /// The table name.
+        table: String,
+    },
     /// [`Table::create`](crate::Table::create) could not set up the table as asked.
     #[error("table setup: {0}")]
     TableSetup(String),

@@ -115,6 +115,7 @@ pub use faceteer_core::cursor::CursorError;
 pub use faceteer_core::expr::{Expr, ExprError, Field};
 pub use faceteer_core::pick::{BaseTable, KeyFields, PickValidator, Picked, Projection};
 pub use faceteer_core::schema::FacetSchema;
+pub use faceteer_core::table::{TableError, TableSchema};
 #[cfg(feature = "chrono")]
 pub use faceteer_core::timestamp;
 pub use faceteer_core::{
@@ -123,6 +124,41 @@ pub use faceteer_core::{
 pub use faceteer_derive::{Facet, KeyPart, Pick};
 pub use query::{First, Page, PartitionQuery, Query, Selected, SelectedFirst};
 pub use table::Table;
+
+/// Declare the facets stored in one table:
+///
+/// ```
+/// # use faceteer::Facet;
+/// # use serde::{Deserialize, Serialize};
+/// # #[derive(Facet, Serialize, Deserialize)]
+/// # struct Team { #[pk(prefix = "#TEAM")] #[sk(prefix = "#TEAM")] id: String }
+/// # #[derive(Facet, Serialize, Deserialize)]
+/// # struct User { #[pk(prefix = "#TEAM")] team: String, #[sk(prefix = "#USER")] id: String }
+/// faceteer::table! {
+///     /// The application's table.
+///     pub struct AppTable { Team, User }
+/// }
+/// ```
+///
+/// This defines the unit struct `AppTable`, implementing [`TableSchema`], and checks at
+/// compile time that no two of the facets can write the same `(PK, SK)` (for example sort-key
+/// prefixes `#ORDER` and `#ORDER_LINE` in one partition: the order `LINE_5` and the line `5`
+/// would share `#ORDER_LINE_5`). Open the table with [`Table::declared`].
+#[macro_export]
+macro_rules! table {
+    ($(#[$meta:meta])* $vis:vis struct $name:ident { $($facet:ty),+ $(,)? }) => {
+        $(#[$meta])*
+        #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+        $vis struct $name;
+
+        impl $crate::TableSchema for $name {
+            const FACETS: &'static [&'static $crate::FacetSchema] =
+                &[$(<$facet as $crate::Facet>::SCHEMA),+];
+        }
+
+        const _: () = $crate::__private::assert_table(<$name as $crate::TableSchema>::FACETS);
+    };
+}
 
 /// Items used by the code `#[derive(Facet)]` generates. Not a public API.
 #[doc(hidden)]
@@ -139,6 +175,7 @@ pub mod __private {
     pub use faceteer_core::serde_key::write_serde_key;
     pub use faceteer_core::shard::ShardInputs;
     pub use faceteer_core::sort_key::{Four, NoFields, One, Three, Two};
+    pub use faceteer_core::table::assert_table;
     pub use faceteer_core::{
         Facet, Item, Key, KeyArg, KeyError, KeyPart, KeyWriter, Sortable, TtlValue,
     };

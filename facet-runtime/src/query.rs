@@ -23,6 +23,7 @@ use faceteer_core::cursor::{
     ShardPosition,
 };
 use faceteer_core::expr::Expr;
+use faceteer_core::facet::is_foreign;
 use faceteer_core::partition::PartitionKey;
 use faceteer_core::pick::{
     picked_from_item, projection_attributes, BaseTable, KeyFields, PickValidator, Picked,
@@ -375,7 +376,7 @@ impl<F: Facet, I: KeyFields> Query<F, I> {
             return self.send_all_shards(table).await;
         }
         let mut plan = self.plan()?;
-        let (raw, more) = fetch(table, &mut plan, self.limit).await?;
+        let (raw, more) = fetch(table, &mut plan, self.limit, F::SCHEMA.name).await?;
         let cursor = match (more, raw.last()) {
             (true, Some(last)) => Some(encode_cursor(
                 &self.scope(&plan.partition),
@@ -408,7 +409,7 @@ impl<F: Facet, I: KeyFields> Query<F, I> {
         let limit = self.limit;
         let mut fetched: Vec<(usize, Vec<Item>, bool)> = futures::stream::iter(plans)
             .map(|(shard, mut plan)| async move {
-                let (items, more) = fetch(table, &mut plan, limit).await?;
+                let (items, more) = fetch(table, &mut plan, limit, F::SCHEMA.name).await?;
                 Ok::<_, Error>((shard, items, more))
             })
             .buffer_unordered(self.shard_concurrency.max(1))
@@ -759,10 +760,13 @@ fn decode_records<F: Facet>(raw: Vec<Item>) -> Result<Vec<F>> {
 
 /// Read at most `limit` matching items (one DynamoDB page without a limit) from
 /// `plan.exclusive_start_key` on, and whether more follow (read one ahead to know).
+///
+/// Items of other facets than `facet` are skipped: facets share partitions and indexes.
 async fn fetch(
     table: &Table,
     plan: &mut QueryPlan,
     limit: Option<u32>,
+    facet: &str,
 ) -> Result<(Vec<Item>, bool)> {
     if plan.is_empty_range() {
         return Ok((Vec::new(), false));
@@ -773,7 +777,7 @@ async fn fetch(
         // Ask for one record beyond the limit, to know whether another page follows.
         plan.limit = limit.map(|l| (l + 1 - raw.len()) as u32);
         let (items, last) = run(table, plan).await?;
-        raw.extend(items.into_iter().filter(|i| !excluded(plan, i)));
+        raw.extend(items.into_iter().filter(|i| !excluded(plan, i, facet)));
         if let Some(l) = limit {
             if raw.len() > l {
                 raw.truncate(l);
@@ -785,7 +789,7 @@ async fn fetch(
             Some(last) => {
                 plan.exclusive_start_key = Some(last);
                 if limit.is_none() && !raw.is_empty() {
-                    let more = has_more(table, plan).await?;
+                    let more = has_more(table, plan, facet).await?;
                     return Ok((raw, more));
                 }
             }
@@ -793,7 +797,12 @@ async fn fetch(
     }
 }
 
-fn excluded(plan: &QueryPlan, item: &Item) -> bool {
+/// Whether a returned item is not a result: another facet's, or the one item a strict bound
+/// excludes.
+fn excluded(plan: &QueryPlan, item: &Item, facet: &str) -> bool {
+    if is_foreign(item, facet) {
+        return true;
+    }
     match plan.excluded_sort_key() {
         Some(x) => matches!(item.get(plan.sk_attribute), Some(AttributeValue::S(s)) if s == x),
         None => false,
@@ -801,13 +810,13 @@ fn excluded(plan: &QueryPlan, item: &Item) -> bool {
 }
 
 /// Is there any record after `plan.exclusive_start_key`? Advances the plan's start key.
-async fn has_more(table: &Table, plan: &mut QueryPlan) -> Result<bool> {
+async fn has_more(table: &Table, plan: &mut QueryPlan, facet: &str) -> Result<bool> {
     // Without a filter the next item read is the answer; with one, read a few at a time so
     // that a sparse filter does not cost one request per skipped item.
     plan.limit = Some(if plan.filter.is_some() { 25 } else { 1 });
     loop {
         let (items, last) = run(table, plan).await?;
-        if items.iter().any(|i| !excluded(plan, i)) {
+        if items.iter().any(|i| !excluded(plan, i, facet)) {
             return Ok(true);
         }
         match last {

@@ -10,32 +10,102 @@ use aws_sdk_dynamodb::types::{
 };
 use aws_sdk_dynamodb::Client;
 use faceteer_core::expr::Expr;
+use faceteer_core::facet::is_foreign;
 use faceteer_core::pick::{
     picked_from_item, projection_attributes, BaseTable, PickValidator, Picked, Projection,
 };
 use faceteer_core::plan::{DeletePlan, GetPlan, PutPlan, RenderedCondition};
-use faceteer_core::schema::{gsi_names, MAX_GSI, PK, SK};
+use faceteer_core::schema::{gsi_names, FacetSchema, PK, SK};
+use faceteer_core::table::{check_table, TableSchema};
 use faceteer_core::{from_item, to_item, Facet, Key};
 
 use crate::batch::BatchOptions;
 use crate::error::{Error, Result};
 
-/// A handle on the single table: an SDK client and the table name. Cheap to clone.
+/// A handle on the single table: an SDK client, the table name and, when declared, the
+/// facets stored in it. Cheap to clone.
+///
+/// Declare the facets that share a table with [`faceteer::table!`](crate::table!) and open it
+/// with [`Table::declared`]: the declaration is checked at compile time so that no two facets
+/// can write the same `(PK, SK)`, writes of other facets are refused
+/// ([`Error::UndeclaredFacet`]), and [`Table::create`] creates exactly the indexes the facets
+/// use.
 #[derive(Clone, Debug)]
 pub struct Table {
     client: Client,
     name: Arc<str>,
     batch: BatchOptions,
+    facets: Option<Arc<[&'static FacetSchema]>>,
 }
 
 impl Table {
-    /// A handle on table `name`, reached through `client`.
+    /// A handle on table `name`, reached through `client`, for any facet. Prefer
+    /// [`Table::declared`]: an undeclared table cannot check that its facets' keys never
+    /// collide, nor create its indexes.
     pub fn new(client: Client, name: impl Into<String>) -> Self {
         let name: String = name.into();
         Table {
             client,
             name: name.into(),
             batch: BatchOptions::default(),
+            facets: None,
+        }
+    }
+
+    /// A handle on table `name` holding the facets of `S` (declared with
+    /// [`faceteer::table!`](crate::table!), which checks them at compile time).
+    ///
+    /// ```no_run
+    /// # use faceteer::{Facet, Table};
+    /// # use serde::{Deserialize, Serialize};
+    /// # #[derive(Facet, Serialize, Deserialize)]
+    /// # struct Team { #[pk(prefix = "#TEAM")] #[sk(prefix = "#TEAM")] id: String }
+    /// # #[derive(Facet, Serialize, Deserialize)]
+    /// # struct User { #[pk(prefix = "#TEAM")] team: String, #[sk(prefix = "#USER")] id: String }
+    /// faceteer::table! {
+    ///     /// The application's table.
+    ///     pub struct AppTable { Team, User }
+    /// }
+    /// # async fn demo(client: aws_sdk_dynamodb::Client) -> faceteer::Result<()> {
+    /// let table = Table::declared::<AppTable>(client, "app");
+    /// table.create().await?; // PK/SK and the indexes Team and User use
+    /// # Ok(()) }
+    /// ```
+    pub fn declared<S: TableSchema>(client: Client, name: impl Into<String>) -> Self {
+        let mut table = Table::new(client, name);
+        table.facets = Some(S::FACETS.into());
+        table
+    }
+
+    /// A handle on table `name` holding `facets`, chosen at run time: the same check as
+    /// [`faceteer::table!`](crate::table!), as a typed error ([`Error::Table`]).
+    pub fn with_facets(
+        client: Client,
+        name: impl Into<String>,
+        facets: impl IntoIterator<Item = &'static FacetSchema>,
+    ) -> Result<Self> {
+        let facets: Arc<[&'static FacetSchema]> = facets.into_iter().collect();
+        check_table(&facets)?;
+        let mut table = Table::new(client, name);
+        table.facets = Some(facets);
+        Ok(table)
+    }
+
+    /// The declared facets, when the table was declared.
+    pub fn facets(&self) -> Option<&[&'static FacetSchema]> {
+        self.facets.as_deref()
+    }
+
+    /// Refuse writes of a facet a declared table does not hold.
+    pub(crate) fn check_declared<F: Facet>(&self) -> Result<()> {
+        match &self.facets {
+            Some(facets) if !facets.iter().any(|f| f.name == F::SCHEMA.name) => {
+                Err(Error::UndeclaredFacet {
+                    facet: F::SCHEMA.name,
+                    table: self.name.to_string(),
+                })
+            }
+            _ => Ok(()),
         }
     }
 
@@ -60,7 +130,8 @@ impl Table {
         &self.name
     }
 
-    /// Read one record by key. `None` when no item has the key.
+    /// Read one record by key. `None` when no item has the key, or when the item under it
+    /// belongs to another facet.
     ///
     /// The facet's validator runs on the record read.
     pub async fn get<F: Facet>(&self, key: &Key<F>) -> Result<Option<F>> {
@@ -71,6 +142,7 @@ impl Table {
         };
         self.get_plan(plan)
             .await?
+            .filter(|item| !is_foreign(item, F::SCHEMA.name))
             .map(from_item)
             .transpose()
             .map_err(Into::into)
@@ -85,6 +157,7 @@ impl Table {
         };
         self.get_plan(plan)
             .await?
+            .filter(|item| !is_foreign(item, F::SCHEMA.name))
             .map(from_item)
             .transpose()
             .map_err(Into::into)
@@ -104,8 +177,10 @@ impl Table {
             projection: Some(attributes.clone()),
         };
         match self.get_plan(plan).await? {
-            Some(item) => Ok(Some(picked_from_item(item, &attributes)?)),
-            None => Ok(None),
+            Some(item) if !is_foreign(&item, <P::Facet as Facet>::SCHEMA.name) => {
+                Ok(Some(picked_from_item(item, &attributes)?))
+            }
+            _ => Ok(None),
         }
     }
 
@@ -170,6 +245,7 @@ impl Table {
 
     /// Execute a put plan (see [`faceteer_core::plan::PutPlan`]).
     pub async fn put_plan<F: Facet>(&self, plan: PutPlan) -> Result<()> {
+        self.check_declared::<F>()?;
         let input = plan.to_input(&self.name);
         let result = self
             .client
@@ -219,6 +295,7 @@ impl Table {
 
     /// Execute a delete plan (see [`faceteer_core::plan::DeletePlan`]).
     pub async fn delete_plan<F: Facet>(&self, plan: DeletePlan) -> Result<()> {
+        self.check_declared::<F>()?;
         let input = plan.to_input(&self.name);
         let result = self
             .client
@@ -238,16 +315,24 @@ impl Table {
         )
     }
 
-    /// Create the table with `PK`/`SK` and the indexes `GSI1` … `GSI<indexes>` (each keyed
-    /// `GSInPK`/`GSInSK`, projecting all attributes), billed per request, and wait until it
-    /// is active. Meant for tests, examples and first-time setup; production tables are
-    /// usually managed by infrastructure code.
-    pub async fn create(&self, indexes: u8) -> Result<()> {
-        if indexes > MAX_GSI {
+    /// Create the table: `PK`/`SK` and every index the declared facets use (each keyed
+    /// `GSInPK`/`GSInSK`, projecting all attributes), billed per request, and wait until it is
+    /// active. Meant for tests, examples and first-time setup; production tables are usually
+    /// managed by infrastructure code. Needs a declared table ([`Table::declared`]).
+    pub async fn create(&self) -> Result<()> {
+        let Some(facets) = &self.facets else {
             return Err(Error::TableSetup(format!(
-                "a table has at most {MAX_GSI} faceteer indexes, {indexes} were asked for"
+                "table {} has no declared facets, so its indexes are unknown; open it with \
+                 `Table::declared` (after `faceteer::table!`) or `Table::with_facets`",
+                self.name
             )));
-        }
+        };
+        let mut indexes: Vec<u8> = facets
+            .iter()
+            .flat_map(|f| f.indexes.iter().map(|i| i.number))
+            .collect();
+        indexes.sort_unstable();
+        indexes.dedup();
         let attr = |name: &str| {
             AttributeDefinition::builder()
                 .attribute_name(name)
@@ -271,7 +356,7 @@ impl Table {
             .attribute_definitions(attr(SK))
             .key_schema(key(PK, KeyType::Hash))
             .key_schema(key(SK, KeyType::Range));
-        for n in 1..=indexes {
+        for n in indexes {
             let (name, pk, sk) = gsi_names(n);
             req = req
                 .attribute_definitions(attr(pk))

@@ -26,6 +26,11 @@ pub fn vectors_dir() -> std::path::PathBuf {
         })
 }
 
+faceteer::table! {
+    /// The table most integration tests use: every facet below.
+    pub struct TestTable { Note, Neighbour, Neighbour2, Event, Strict, Entry }
+}
+
 /// Run a query that must fail, and return its error.
 pub async fn query_error<F: Facet + std::fmt::Debug, I: faceteer::KeyFields>(
     table: &faceteer::Table,

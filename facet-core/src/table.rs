@@ -1,0 +1,423 @@
+//! Table declarations: the facets that share one table, checked so that no two of them can
+//! write the same `(PK, SK)`.
+//!
+//! Two facets overwrite each other's records when a key of one can equal a key of the other.
+//! Values are free text, so the check reasons about what a key schema allows: a key with
+//! fields (or a shard) can be any string starting with `prefix + delimiter`; a key with no
+//! fields is exactly its prefix; a key whose fields are all optional can also be its prefix
+//! alone. Two facets conflict when both their partition keys and their sort keys can be equal
+//! (`#ORDER` + id and `#ORDER_LINE` + id: the order `LINE_5` and the line `5` share
+//! `#ORDER_LINE_5`). Indexes are not checked: an index holds no unique keys, and every read of
+//! a facet skips items of other facets.
+//!
+//! [`find_conflict`] is a `const fn`: a table declared with `faceteer::table!` is checked at
+//! compile time ([`assert_table`]); [`check_table`] gives the same answer as a typed error at
+//! run time.
+
+use crate::schema::{FacetSchema, KeySchema};
+
+/// The facets stored in one table. Implement it with `faceteer::table!`.
+pub trait TableSchema: 'static {
+    /// The facets of the table.
+    const FACETS: &'static [&'static FacetSchema];
+}
+
+/// Why the facets of a table cannot share it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Conflict {
+    /// Two facets have the same name, so their items cannot be told apart.
+    SameName {
+        /// Position of the first facet in the declaration.
+        first: usize,
+        /// Position of the second.
+        second: usize,
+    },
+    /// Both the partition keys and the sort keys of two facets can be equal.
+    SharedKeys {
+        /// Position of the first facet in the declaration.
+        first: usize,
+        /// Position of the second.
+        second: usize,
+    },
+}
+
+/// The strings one key schema can produce, as far as the schema tells.
+#[derive(Clone, Copy)]
+struct KeySpace {
+    prefix: &'static str,
+    delimiter: &'static str,
+    /// Any string starting with `prefix + delimiter`.
+    open: bool,
+    /// The prefix alone.
+    bare: bool,
+}
+
+impl KeySpace {
+    const fn of(key: &KeySchema, delimiter: &'static str) -> Self {
+        KeySpace {
+            prefix: key.prefix,
+            delimiter,
+            open: !key.is_constant(),
+            bare: key.is_constant() || key.can_be_prefix_alone(),
+        }
+    }
+
+    /// Byte `i` of `prefix + delimiter`.
+    const fn head_byte(&self, i: usize) -> u8 {
+        let p = self.prefix.as_bytes();
+        if i < p.len() {
+            p[i]
+        } else {
+            self.delimiter.as_bytes()[i - p.len()]
+        }
+    }
+
+    const fn head_len(&self) -> usize {
+        self.prefix.len() + self.delimiter.len()
+    }
+
+    /// Whether `text` starts with this space's `prefix + delimiter`.
+    const fn opens(&self, text: &str) -> bool {
+        let t = text.as_bytes();
+        if t.len() < self.head_len() {
+            return false;
+        }
+        let mut i = 0;
+        while i < self.head_len() {
+            if t[i] != self.head_byte(i) {
+                return false;
+            }
+            i += 1;
+        }
+        true
+    }
+
+    /// Whether some string belongs to both spaces.
+    const fn meets(&self, other: &KeySpace) -> bool {
+        if self.bare && other.bare && same(self.prefix, other.prefix) {
+            return true;
+        }
+        if self.bare && other.open && other.opens(self.prefix) {
+            return true;
+        }
+        if other.bare && self.open && self.opens(other.prefix) {
+            return true;
+        }
+        if self.open && other.open {
+            // One head is a prefix of the other.
+            let n = if self.head_len() < other.head_len() {
+                self.head_len()
+            } else {
+                other.head_len()
+            };
+            let mut i = 0;
+            while i < n {
+                if self.head_byte(i) != other.head_byte(i) {
+                    return false;
+                }
+                i += 1;
+            }
+            return true;
+        }
+        false
+    }
+}
+
+const fn same(a: &str, b: &str) -> bool {
+    let (a, b) = (a.as_bytes(), b.as_bytes());
+    if a.len() != b.len() {
+        return false;
+    }
+    let mut i = 0;
+    while i < a.len() {
+        if a[i] != b[i] {
+            return false;
+        }
+        i += 1;
+    }
+    true
+}
+
+/// Whether records of `a` and `b` can have the same `(PK, SK)`.
+pub const fn keys_can_collide(a: &FacetSchema, b: &FacetSchema) -> bool {
+    KeySpace::of(&a.pk, a.delimiter).meets(&KeySpace::of(&b.pk, b.delimiter))
+        && KeySpace::of(&a.sk, a.delimiter).meets(&KeySpace::of(&b.sk, b.delimiter))
+}
+
+/// The first conflict between the facets of a table, if any.
+pub const fn find_conflict(facets: &[&FacetSchema]) -> Option<Conflict> {
+    let mut first = 0;
+    while first < facets.len() {
+        let mut second = first + 1;
+        while second < facets.len() {
+            if same(facets[first].name, facets[second].name) {
+                return Some(Conflict::SameName { first, second });
+            }
+            if keys_can_collide(facets[first], facets[second]) {
+                return Some(Conflict::SharedKeys { first, second });
+            }
+            second += 1;
+        }
+        first += 1;
+    }
+    None
+}
+
+/// A message assembled at compile time (const panics take one `&str`).
+struct Message {
+    buf: [u8; 1024],
+    len: usize,
+}
+
+impl Message {
+    const fn new() -> Self {
+        Message {
+            buf: [0; 1024],
+            len: 0,
+        }
+    }
+
+    const fn push(mut self, text: &str) -> Self {
+        let t = text.as_bytes();
+        let mut i = 0;
+        while i < t.len() && self.len < self.buf.len() {
+            self.buf[self.len] = t[i];
+            self.len += 1;
+            i += 1;
+        }
+        self
+    }
+
+    /// `prefix`, `prefix_…` or both, as the key can be.
+    const fn key(self, key: &KeySchema, delimiter: &str) -> Self {
+        let space_is_open = !key.is_constant();
+        let mut m = self.push("`").push(key.prefix);
+        if space_is_open {
+            if key.can_be_prefix_alone() {
+                m = m.push("` or `").push(key.prefix);
+            }
+            m = m.push(delimiter).push("…");
+        }
+        m.push("`")
+    }
+
+    const fn as_str(&self) -> &str {
+        let (bytes, _) = self.buf.split_at(self.len);
+        match core::str::from_utf8(bytes) {
+            Ok(s) => s,
+            Err(_) => "two facets of this table can write the same (PK, SK)",
+        }
+    }
+}
+
+/// Fail compilation (in a `const` context) when the facets of a table conflict, with a
+/// message naming them and saying what to change.
+pub const fn assert_table(facets: &[&FacetSchema]) {
+    let Some(conflict) = find_conflict(facets) else {
+        return;
+    };
+    let m = match conflict {
+        Conflict::SameName { first, .. } => Message::new()
+            .push("two facets of this table are named `")
+            .push(facets[first].name)
+            .push("`; items are told apart by their `facet` attribute, so give one of them ")
+            .push("another `#[facet(name = \"..\")]`"),
+        Conflict::SharedKeys { first, second } => {
+            let (a, b) = (facets[first], facets[second]);
+            Message::new()
+                .push("facets `")
+                .push(a.name)
+                .push("` and `")
+                .push(b.name)
+                .push("` can write the same (PK, SK), so one record could silently overwrite ")
+                .push("the other: their partition keys ")
+                .key(&a.pk, a.delimiter)
+                .push(" and ")
+                .key(&b.pk, b.delimiter)
+                .push(" can be equal, and so can their sort keys ")
+                .key(&a.sk, a.delimiter)
+                .push(" and ")
+                .key(&b.sk, b.delimiter)
+                .push("; give one of them a sort-key (or partition-key) prefix that neither ")
+                .push("starts the other's nor starts with it (`#ORDER` and `#LINE`, not ")
+                .push("`#ORDER` and `#ORDER_LINE`)")
+        }
+    };
+    panic!("{}", m.as_str());
+}
+
+/// The same check at run time, for tables whose facets are chosen at run time.
+pub fn check_table(facets: &[&FacetSchema]) -> Result<(), TableError> {
+    match find_conflict(facets) {
+        None => Ok(()),
+        Some(Conflict::SameName { first, .. }) => Err(TableError::SameName {
+            name: facets[first].name,
+        }),
+        Some(Conflict::SharedKeys { first, second }) => {
+            let describe = |f: &FacetSchema| {
+                let m = Message::new()
+                    .key(&f.pk, f.delimiter)
+                    .push(", ")
+                    .key(&f.sk, f.delimiter);
+                m.as_str().to_owned()
+            };
+            Err(TableError::SharedKeys {
+                first: facets[first].name,
+                second: facets[second].name,
+                first_keys: describe(facets[first]),
+                second_keys: describe(facets[second]),
+            })
+        }
+    }
+}
+
+/// Why facets cannot share a table.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum TableError {
+    /// Two facets have the same name.
+    #[error(
+        "two facets of this table are named `{name}`; items are told apart by their `facet` \
+         attribute, so give one of them another name"
+    )]
+    SameName {
+        /// The shared name.
+        name: &'static str,
+    },
+    /// Two facets can write the same `(PK, SK)`.
+    #[error(
+        "facets `{first}` ({first_keys}) and `{second}` ({second_keys}) can write the same \
+         (PK, SK), so one record could silently overwrite the other; give one of them a \
+         sort-key (or partition-key) prefix that neither starts the other's nor starts with it"
+    )]
+    SharedKeys {
+        /// The first facet.
+        first: &'static str,
+        /// The second facet.
+        second: &'static str,
+        /// The first facet's partition and sort key patterns.
+        first_keys: String,
+        /// The second's.
+        second_keys: String,
+    },
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::schema::{FacetSchema, KeySchema};
+
+    const fn key(
+        attribute: &'static str,
+        prefix: &'static str,
+        fields: &'static [&'static str],
+        optional: &'static [bool],
+    ) -> KeySchema {
+        KeySchema {
+            attribute,
+            prefix,
+            fields,
+            first_field_required: !fields.is_empty() && !optional[0],
+            optional,
+            shard: None,
+        }
+    }
+
+    const fn facet(name: &'static str, pk: KeySchema, sk: KeySchema) -> FacetSchema {
+        FacetSchema {
+            name,
+            delimiter: "_",
+            pk,
+            sk,
+            indexes: &[],
+            ttl_field: None,
+        }
+    }
+
+    const CUSTOMER: KeySchema = key("PK", "#CUSTOMER", &["customerId"], &[false]);
+    const ORDER: FacetSchema = facet(
+        "ORDER",
+        CUSTOMER,
+        key("SK", "#ORDER", &["orderId"], &[false]),
+    );
+    const LINE: FacetSchema = facet(
+        "ORDER_LINE",
+        CUSTOMER,
+        key("SK", "#ORDER_LINE", &["lineId"], &[false]),
+    );
+    const ITEM: FacetSchema = facet("ITEM", CUSTOMER, key("SK", "#ITEM", &["itemId"], &[false]));
+    const USER: FacetSchema = facet(
+        "USER",
+        key("PK", "#USER", &["id"], &[false]),
+        key("SK", "#USER", &["id"], &[false]),
+    );
+    const SETTINGS: FacetSchema = facet(
+        "USER_SETTINGS",
+        key("PK", "#USER", &["id"], &[false]),
+        key("SK", "#USER_SETTINGS", &[], &[]),
+    );
+    const PROFILE: FacetSchema = facet(
+        "PROFILE",
+        key("PK", "#USER", &["id"], &[false]),
+        key("SK", "#PROFILE", &[], &[]),
+    );
+    const OTHER_PARTITION: FacetSchema = facet(
+        "OTHER",
+        key("PK", "#SHOP", &["id"], &[false]),
+        key("SK", "#ORDER_LINE", &["id"], &[false]),
+    );
+
+    // The compile-time check accepts a table without conflicts.
+    const _: () = assert_table(&[&ORDER, &ITEM, &OTHER_PARTITION]);
+
+    #[test]
+    fn prefix_of_another_sort_key_conflicts() {
+        assert_eq!(
+            find_conflict(&[&ORDER, &ITEM, &LINE]),
+            Some(Conflict::SharedKeys {
+                first: 0,
+                second: 2
+            })
+        );
+        let err = check_table(&[&ORDER, &LINE]).unwrap_err();
+        assert!(err.to_string().contains("`ORDER`"), "{err}");
+        assert!(err.to_string().contains("`#ORDER_…`"), "{err}");
+    }
+
+    #[test]
+    fn constant_sort_key_inside_another_facets_space_conflicts() {
+        assert!(keys_can_collide(&USER, &SETTINGS));
+        assert!(!keys_can_collide(&USER, &PROFILE));
+    }
+
+    #[test]
+    fn disjoint_partitions_or_sort_keys_do_not_conflict() {
+        assert_eq!(
+            find_conflict(&[&ORDER, &ITEM, &OTHER_PARTITION, &USER, &PROFILE]),
+            None
+        );
+        assert!(check_table(&[&ORDER, &ITEM]).is_ok());
+    }
+
+    #[test]
+    fn names_must_differ() {
+        let again = facet(
+            "ORDER",
+            key("PK", "#X", &["x"], &[false]),
+            key("SK", "#X", &[], &[]),
+        );
+        assert_eq!(
+            check_table(&[&ORDER, &again]),
+            Err(TableError::SameName { name: "ORDER" })
+        );
+    }
+
+    #[test]
+    fn all_optional_keys_can_be_their_prefix() {
+        let bare = facet("A", CUSTOMER, key("SK", "#ORDER", &["maybe"], &[true]));
+        let constant = facet("B", CUSTOMER, key("SK", "#ORDER", &[], &[]));
+        assert!(keys_can_collide(&bare, &constant));
+        let required = facet("A", CUSTOMER, key("SK", "#ORDER", &["id"], &[false]));
+        assert!(!keys_can_collide(&required, &constant));
+    }
+}
