@@ -59,11 +59,7 @@ fn hand_to_item(t: &Task) -> Item {
     item.insert("taskId".to_owned(), s(&t.task_id));
     item.insert("assignedUserId".to_owned(), s(&t.assigned_user_id));
     item.insert("status".to_owned(), s(&t.status));
-    item.insert(
-        "dateDue".to_owned(),
-        s(t.date_due
-            .to_rfc3339_opts(chrono::SecondsFormat::AutoSi, true)),
-    );
+    item.insert("dateDue".to_owned(), s(&due));
     item.insert("title".to_owned(), s(&t.title));
     item.insert("points".to_owned(), AttributeValue::N(t.points.to_string()));
     item.insert("done".to_owned(), AttributeValue::Bool(t.done));

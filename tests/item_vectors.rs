@@ -135,10 +135,7 @@ struct Case {
 }
 
 fn load_cases() -> Vec<Case> {
-    let path = common::vectors_dir().join("faceteer-items.json");
-    let text = std::fs::read_to_string(&path)
-        .unwrap_or_else(|e| panic!("reading {}: {e}", path.display()));
-    serde_json::from_str(&text).expect("valid vector file")
+    common::load_vectors("faceteer-items.json")
 }
 
 /// The model as plain JSON: `{"$undefined": true}` members removed, `{"$date": iso}` as the

@@ -25,10 +25,7 @@ struct ShardCase {
 }
 
 fn load_shard_cases() -> Vec<ShardCase> {
-    let path = common::vectors_dir().join("faceteer-shard-keys.json");
-    let text = std::fs::read_to_string(&path)
-        .unwrap_or_else(|e| panic!("reading {}: {e}", path.display()));
-    serde_json::from_str(&text).expect("valid vector file")
+    common::load_vectors("faceteer-shard-keys.json")
 }
 
 #[test]

@@ -82,41 +82,31 @@ fn single(variant: &'static str, value: AttributeValue) -> Out {
     )])))
 }
 
+/// The members of a set, each of the kind `pick` accepts.
+fn members<T>(
+    items: Vec<AttributeValue>,
+    pick: impl Fn(&AttributeValue) -> Option<T>,
+) -> Result<Vec<T>, Error> {
+    items
+        .iter()
+        .map(|v| {
+            pick(v).ok_or_else(|| {
+                Error::custom("a set holds values of one kind: strings, numbers or bytes")
+            })
+        })
+        .collect()
+}
+
 fn into_set(name: &'static str, value: Out) -> Result<Out, Error> {
     let Some(AttributeValue::L(items)) = value else {
         return Err(Error::custom(format!(
             "a set must serialize to a sequence ({name:?})"
         )));
     };
-    let wrong = || Error::custom("a set holds values of one kind: strings, numbers or bytes");
     let set = match name {
-        STRING_SET => AttributeValue::Ss(
-            items
-                .into_iter()
-                .map(|v| match v {
-                    AttributeValue::S(s) => Ok(s),
-                    _ => Err(wrong()),
-                })
-                .collect::<Result<_, _>>()?,
-        ),
-        NUMBER_SET => AttributeValue::Ns(
-            items
-                .into_iter()
-                .map(|v| match v {
-                    AttributeValue::N(n) => Ok(n),
-                    _ => Err(wrong()),
-                })
-                .collect::<Result<_, _>>()?,
-        ),
-        _ => AttributeValue::Bs(
-            items
-                .into_iter()
-                .map(|v| match v {
-                    AttributeValue::B(b) => Ok(b),
-                    _ => Err(wrong()),
-                })
-                .collect::<Result<_, _>>()?,
-        ),
+        STRING_SET => AttributeValue::Ss(members(items, |v| v.as_s().ok().cloned())?),
+        NUMBER_SET => AttributeValue::Ns(members(items, |v| v.as_n().ok().cloned())?),
+        _ => AttributeValue::Bs(members(items, |v| v.as_b().ok().cloned())?),
     };
     Ok(Some(set))
 }

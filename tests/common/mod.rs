@@ -26,6 +26,14 @@ pub fn vectors_dir() -> std::path::PathBuf {
         })
 }
 
+/// One conformance vector file, parsed.
+pub fn load_vectors<T: serde::de::DeserializeOwned>(file: &str) -> T {
+    let path = vectors_dir().join(file);
+    let text = std::fs::read_to_string(&path)
+        .unwrap_or_else(|e| panic!("reading {}: {e}", path.display()));
+    serde_json::from_str(&text).unwrap_or_else(|e| panic!("parsing {}: {e}", path.display()))
+}
+
 faceteer::table! {
     /// The table most integration tests use: every facet below.
     pub struct TestTable { Note, Neighbour, Neighbour2, Event, Strict, Entry }
