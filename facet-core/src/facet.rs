@@ -219,17 +219,14 @@ pub fn is_foreign(item: &Item, expected: &str) -> bool {
 /// Refuse an item whose `facet` attribute names another facet than `expected` (an item
 /// without the attribute is accepted).
 pub(crate) fn check_facet(item: &Item, expected: &'static str) -> Result<(), ItemError> {
-    match item.get(FACET_ATTRIBUTE) {
-        None => Ok(()),
-        Some(AttributeValue::S(name)) if name == expected => Ok(()),
-        Some(other) => Err(ItemError::WrongFacet {
-            expected,
-            found: match other {
-                AttributeValue::S(s) => s.clone(),
-                v => format!("{v:?}"),
-            },
-        }),
+    if !is_foreign(item, expected) {
+        return Ok(());
     }
+    let found = match item.get(FACET_ATTRIBUTE) {
+        Some(AttributeValue::S(s)) => s.clone(),
+        other => format!("{other:?}"),
+    };
+    Err(ItemError::WrongFacet { expected, found })
 }
 
 /// Convert a stored item back to a record and run the facet's validator.

@@ -22,9 +22,6 @@ pub struct KeySchema {
     pub prefix: &'static str,
     /// The serialized (attribute) names of the key fields, in order.
     pub fields: &'static [&'static str],
-    /// `true` when the first key field is required, so every key has `prefix + delimiter`
-    /// in front of its values.
-    pub first_field_required: bool,
     /// Whether each key field is optional (an `Option`), in the order of `fields`.
     pub optional: &'static [bool],
     /// Write sharding, when the key is sharded.
@@ -73,6 +70,12 @@ pub struct FacetSchema {
 }
 
 impl KeySchema {
+    /// `true` when the first key field is required, so every key has `prefix + delimiter`
+    /// in front of its values.
+    pub const fn first_field_required(&self) -> bool {
+        !self.optional.is_empty() && !self.optional[0]
+    }
+
     /// Whether a key can be its prefix alone: it has no shard and no required field.
     pub const fn can_be_prefix_alone(&self) -> bool {
         if self.shard.is_some() {

@@ -58,7 +58,7 @@ impl KeySpace {
             prefix: key.prefix,
             delimiter,
             open: !key.is_constant(),
-            bare: key.is_constant() || key.can_be_prefix_alone(),
+            bare: key.can_be_prefix_alone(),
         }
     }
 
@@ -317,7 +317,6 @@ mod tests {
             attribute,
             prefix,
             fields,
-            first_field_required: !fields.is_empty() && !optional[0],
             optional,
             shard: None,
         }

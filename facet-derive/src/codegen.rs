@@ -5,7 +5,7 @@ use proc_macro2::{Span, TokenStream};
 use quote::{format_ident, quote};
 use syn::{Ident, LitStr};
 
-use crate::model::{FacetModel, Field, IndexModel, KeyModel, PickValidatorModel};
+use crate::model::{is_string_like, FacetModel, Field, IndexModel, KeyModel, PickValidatorModel};
 
 fn lit(s: &str) -> LitStr {
     LitStr::new(s, Span::call_site())
@@ -38,27 +38,10 @@ fn param_type(field: &Field, sortable: bool) -> TokenStream {
     }
 }
 
-/// Whether a type is `String`, `str`, `Cow<str>` or a reference to one of them.
-pub fn is_string_like(ty: &syn::Type) -> bool {
-    match ty {
-        syn::Type::Reference(r) => is_string_like(&r.elem),
-        syn::Type::Path(p) => p
-            .path
-            .segments
-            .last()
-            .is_some_and(|s| s.ident == "String" || s.ident == "str" || s.ident == "Cow"),
-        _ => false,
-    }
-}
-
 fn key_schema(m: &FacetModel, key: &KeyModel) -> TokenStream {
     let attribute = lit(&key.attribute);
     let prefix = lit(&key.prefix);
     let names = key.parts.iter().map(|p| lit(&m.fields[p.field].name));
-    let first_required = key
-        .parts
-        .first()
-        .is_some_and(|p| !m.fields[p.field].optional);
     let optional = key.parts.iter().map(|p| m.fields[p.field].optional);
     let shard = match &key.shard {
         None => quote!(::core::option::Option::None),
@@ -75,7 +58,6 @@ fn key_schema(m: &FacetModel, key: &KeyModel) -> TokenStream {
         attribute: #attribute,
         prefix: #prefix,
         fields: &[#(#names),*],
-        first_field_required: #first_required,
         optional: &[#(#optional),*],
         shard: #shard,
     })

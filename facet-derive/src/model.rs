@@ -8,7 +8,6 @@ use darling::Error;
 use proc_macro2::Span;
 use syn::{Ident, Type};
 
-use crate::codegen::is_string_like;
 use crate::names::{rename_field, snake_case};
 use crate::parse::{field_attrs, ContainerKey, FacetInput, FieldAttrs};
 use crate::serde_attrs;
@@ -191,6 +190,19 @@ fn strip_option(ty: &Type) -> Option<Type> {
     match args.args.first()? {
         syn::GenericArgument::Type(t) if args.args.len() == 1 => Some(t.clone()),
         _ => None,
+    }
+}
+
+/// Whether a type is `String`, `str`, `Cow<str>` or a reference to one of them.
+pub fn is_string_like(ty: &Type) -> bool {
+    match ty {
+        Type::Reference(r) => is_string_like(&r.elem),
+        Type::Path(p) => p
+            .path
+            .segments
+            .last()
+            .is_some_and(|s| s.ident == "String" || s.ident == "str" || s.ident == "Cow"),
+        _ => false,
     }
 }
 

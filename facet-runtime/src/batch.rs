@@ -109,6 +109,18 @@ impl FailureReason {
     }
 }
 
+/// Every input of a batch that cannot be sent at all, failed for the same reason.
+fn refuse_all<T>(inputs: impl IntoIterator<Item = T>, error: Error) -> Vec<Failed<T>> {
+    let error = Arc::new(error);
+    inputs
+        .into_iter()
+        .map(|item| Failed {
+            item,
+            reason: FailureReason::Request(error.clone()),
+        })
+        .collect()
+}
+
 /// An input of a batch call that did not succeed, with the reason.
 #[derive(Debug)]
 pub struct Failed<T> {
@@ -225,18 +237,16 @@ impl Table {
     /// Write many records with `BatchWriteItem` (25 per request), retrying what DynamoDB
     /// leaves unprocessed. Every record ends up in `written` or in `failed`.
     pub async fn put_many<F: Facet>(&self, records: impl IntoIterator<Item = F>) -> PutMany<F> {
+        if let Err(e) = self.check_declared::<F>() {
+            return PutMany {
+                written: Vec::new(),
+                failed: refuse_all(records, e),
+            };
+        }
         let mut slots: Vec<Option<F>> = Vec::new();
         let mut writes = Vec::new();
         let mut failed = Vec::new();
-        let undeclared = self.check_declared::<F>().err().map(Arc::new);
         for record in records {
-            if let Some(e) = &undeclared {
-                failed.push(Failed {
-                    item: record,
-                    reason: FailureReason::Request(e.clone()),
-                });
-                continue;
-            }
             match to_item(&record) {
                 Ok(item) => {
                     let key = key_text(&item).expect("to_item always writes PK and SK");
@@ -276,21 +286,14 @@ impl Table {
         &self,
         keys: impl IntoIterator<Item = Key<F>>,
     ) -> DeleteMany<F> {
-        let mut slots: Vec<Option<Key<F>>> = Vec::new();
-        let mut writes = Vec::new();
         if let Err(e) = self.check_declared::<F>() {
-            let e = Arc::new(e);
             return DeleteMany {
                 deleted: Vec::new(),
-                failed: keys
-                    .into_iter()
-                    .map(|item| Failed {
-                        item,
-                        reason: FailureReason::Request(e.clone()),
-                    })
-                    .collect(),
+                failed: refuse_all(keys, e),
             };
         }
+        let mut slots: Vec<Option<Key<F>>> = Vec::new();
+        let mut writes = Vec::new();
         for key in keys {
             writes.push(Write {
                 index: slots.len(),

@@ -79,7 +79,7 @@ impl<F: Facet, S, I: KeyFields> PartitionQuery<F, S, I> {
 
     fn with(self, sort: Result<SortCondition, KeyError>) -> Query<F, I> {
         let mut sort_prefix = self.sort_key.prefix.to_owned();
-        if self.sort_key.first_field_required {
+        if self.sort_key.first_field_required() {
             sort_prefix.push_str(F::SCHEMA.delimiter);
         }
         Query {
