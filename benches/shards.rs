@@ -43,11 +43,8 @@ fn bench(c: &mut Criterion) {
     g.sample_size(30);
     g.bench_function("one shard", |b| {
         b.to_async(&rt).iter(|| async {
-            let page = Event::query("2026-11-21")
-                .list()
-                .shard(3)
-                .limit(20)
-                .send(&table)
+            let page = table
+                .query(Event::query("2026-11-21").list().shard(3).limit(20))
                 .await
                 .unwrap();
             assert_eq!(page.records.len(), 20);
@@ -55,10 +52,8 @@ fn bench(c: &mut Criterion) {
     });
     g.bench_function("all 16 shards merged", |b| {
         b.to_async(&rt).iter(|| async {
-            let page = Event::query("2026-11-21")
-                .list()
-                .limit(20)
-                .send(&table)
+            let page = table
+                .query(Event::query("2026-11-21").list().limit(20))
                 .await
                 .unwrap();
             assert_eq!(page.records.len(), 20);

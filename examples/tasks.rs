@@ -131,7 +131,7 @@ async fn run(table: &Table) -> faceteer::Result<()> {
         date_deleted: None,
     });
     for user in &users {
-        table.put_if_not_exists(user).await?;
+        table.put(user).if_not_exists().await?;
     }
 
     let specs = [
@@ -199,9 +199,12 @@ async fn run(table: &Table) -> faceteer::Result<()> {
     println!("   {:?}\n", found.map(|u| u.email));
 
     println!("3. Get a user by their email address");
-    let found = User::by_gsi_user_email("linus@penguins.example")
-        .first()
-        .send(table)
+    let found = table
+        .query(
+            User::by_gsi_user_email("linus@penguins.example")
+                .list()
+                .first(),
+        )
         .await?;
     println!("   {:?}\n", found.map(|u| u.user_id));
 
@@ -210,9 +213,8 @@ async fn run(table: &Table) -> faceteer::Result<()> {
     println!("   {:?}\n", found.map(|t| t.title));
 
     println!("5. List users by team ordered by the date they were created");
-    let page = User::by_gsi_team_users_created("penguins")
-        .list()
-        .send(table)
+    let page = table
+        .query(User::by_gsi_team_users_created("penguins").list())
         .await?;
     let names: Vec<_> = page
         .records
@@ -222,20 +224,21 @@ async fn run(table: &Table) -> faceteer::Result<()> {
     println!("   {names:?}\n");
 
     println!("6. List tasks by team ordered by the date they were created");
-    let page = Task::by_gsi_team_created("penguins")
-        .list()
-        .send(table)
+    let page = table
+        .query(Task::by_gsi_team_created("penguins").list())
         .await?;
     println!("   {:?}\n", titles(&page.records));
 
     println!("7. List tasks by team ordered by the date they are due (past due on the 14th, two per page)");
     let mut cursor = None;
     loop {
-        let page = Task::by_gsi_team_due_date("penguins")
-            .less_than(day(14))
-            .limit(2)
-            .cursor_opt(cursor)
-            .send(table)
+        let page = table
+            .query(
+                Task::by_gsi_team_due_date("penguins")
+                    .less_than(day(14))
+                    .limit(2)
+                    .cursor(cursor),
+            )
             .await?;
         println!("   page: {:?}", titles(&page.records));
         cursor = page.cursor;
@@ -246,24 +249,24 @@ async fn run(table: &Table) -> faceteer::Result<()> {
     println!();
 
     println!("8. List tasks by user and by status ordered by the date they were created");
-    let page = Task::by_gsi_user_status_created(Some("u-ada"), TaskStatus::Open)
-        .list()
-        .send(table)
+    let page = table
+        .query(Task::by_gsi_user_status_created(Some("u-ada"), TaskStatus::Open).list())
         .await?;
     println!("   {:?}\n", titles(&page.records));
 
     println!("   ... and the unassigned tasks with status open (partition `#USER_STATUS_open`)");
-    let page = Task::by_gsi_user_status_created(None, TaskStatus::Open)
-        .list()
-        .send(table)
+    let page = table
+        .query(Task::by_gsi_user_status_created(None, TaskStatus::Open).list())
         .await?;
     println!("   {:?}\n", titles(&page.records));
 
     println!("9. List tasks by user and by status ordered by the date they are due (latest first)");
-    let page = Task::by_gsi_user_status_due(Some("u-ada"), TaskStatus::Open)
-        .greater_than_or_equal(day(1) + Duration::days(0))
-        .reverse()
-        .send(table)
+    let page = table
+        .query(
+            Task::by_gsi_user_status_due(Some("u-ada"), TaskStatus::Open)
+                .greater_than_or_equal(day(1) + Duration::days(0))
+                .reverse(),
+        )
         .await?;
     println!("   {:?}", titles(&page.records));
     Ok(())
@@ -274,7 +277,7 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
     let table = faceteer_suite::fresh_table::<TasksTable>("tasks").await;
     println!("faceteer tasks example: table {}\n", table.name());
     let result = run(&table).await;
-    table.drop_table().await?;
+    table.delete_table().await?;
     result?;
     Ok(())
 }

@@ -203,7 +203,7 @@ fn unique_name(label: &str) -> String {
 
 async fn create(table: Table) -> Table {
     table
-        .create()
+        .create_table()
         .await
         .unwrap_or_else(|e| panic!("creating test table {}: {e}", table.name()));
     table

@@ -99,7 +99,7 @@ async fn a_thousand_items_round_trip() {
     assert_eq!(got.found, notes);
     assert!(got.missing.is_empty());
 
-    let in_b3 = Note::query("b3").list().all(&table).await.unwrap();
+    let in_b3 = table.query(Note::query("b3").list()).all().await.unwrap();
     assert_eq!(
         in_b3.len(),
         notes.iter().filter(|n| n.notebook == "b3").count()
@@ -170,9 +170,10 @@ async fn typed_conditions_on_put_and_delete() {
     let mut n = note("book", 5);
     n.rank = 10;
     // attribute_not_exists: create only.
-    table.put_when(&n, f.note_id.not_exists()).await.unwrap();
+    table.put(&n).when(f.note_id.not_exists()).await.unwrap();
     let err = table
-        .put_when(&n, f.note_id.not_exists())
+        .put(&n)
+        .when(f.note_id.not_exists())
         .await
         .unwrap_err();
     assert!(err.is_condition_failed());
@@ -180,8 +181,8 @@ async fn typed_conditions_on_put_and_delete() {
     // Optimistic update: only from rank 10.
     let mut next = n.clone();
     next.rank = 11;
-    table.put_when(&next, f.rank.eq(10u64)).await.unwrap();
-    let err = table.put_when(&next, f.rank.eq(10u64)).await.unwrap_err();
+    table.put(&next).when(f.rank.eq(10u64)).await.unwrap();
+    let err = table.put(&next).when(f.rank.eq(10u64)).await.unwrap_err();
     assert!(err.is_condition_failed());
 
     // Every operator, each one both holding and failing.
@@ -199,7 +200,8 @@ async fn typed_conditions_on_put_and_delete() {
     ];
     for cond in holds {
         table
-            .put_when(&next, cond.clone())
+            .put(&next)
+            .when(cond.clone())
             .await
             .unwrap_or_else(|e| panic!("{cond:?}: {e}"));
     }
@@ -213,12 +215,12 @@ async fn typed_conditions_on_put_and_delete() {
         f.expires_at.exists(),
     ];
     for cond in fails {
-        let err = table.put_when(&next, cond.clone()).await.unwrap_err();
+        let err = table.put(&next).when(cond.clone()).await.unwrap_err();
         assert!(err.is_condition_failed(), "{cond:?}: {err:?}");
     }
 
     let key = Note::key("book", "n005").unwrap();
-    let err = table.delete_when(&key, f.rank.eq(99u64)).await.unwrap_err();
+    let err = table.delete(&key).when(f.rank.eq(99u64)).await.unwrap_err();
     assert!(matches!(
         err,
         Error::ConditionFailed {
@@ -227,12 +229,13 @@ async fn typed_conditions_on_put_and_delete() {
         }
     ));
     assert!(table.get(&key).await.unwrap().is_some());
-    table.delete_when(&key, f.rank.eq(11u64)).await.unwrap();
+    table.delete(&key).when(f.rank.eq(11u64)).await.unwrap();
     assert!(table.get(&key).await.unwrap().is_none());
 
     // An IN list that DynamoDB would refuse is a typed error before any request.
     let err = table
-        .put_when(&next, f.status.is_in(Vec::<Status>::new()))
+        .put(&next)
+        .when(f.status.is_in(Vec::<Status>::new()))
         .await
         .unwrap_err();
     assert!(matches!(err, Error::Expr(_)), "{err:?}");
@@ -251,10 +254,9 @@ async fn filters_narrow_queries_and_paging_stays_exact() {
         .map(|n| n.note_id.clone())
         .collect();
     let filter = || f.status.eq(Status::Done).and(f.rank.ge(10u64));
-    let got = Note::query("book")
-        .list()
-        .filter(filter())
-        .all(&table)
+    let got = table
+        .query(Note::query("book").list().filter(filter()))
+        .all()
         .await
         .unwrap();
     assert_eq!(
@@ -266,12 +268,14 @@ async fn filters_narrow_queries_and_paging_stays_exact() {
     let mut cursor = None;
     let mut seen = Vec::new();
     loop {
-        let page = Note::query("book")
-            .list()
-            .filter(filter())
-            .limit(2)
-            .cursor_opt(cursor)
-            .send(&table)
+        let page = table
+            .query(
+                Note::query("book")
+                    .list()
+                    .filter(filter())
+                    .limit(2)
+                    .cursor(cursor),
+            )
             .await
             .unwrap();
         assert!(!page.records.is_empty());
@@ -284,21 +288,22 @@ async fn filters_narrow_queries_and_paging_stays_exact() {
     assert_eq!(seen, want);
 
     // Two filter calls combine with AND; index queries take filters too.
-    let got = Note::by_author_rank("ann")
-        .list()
-        .filter(f.status.eq(Status::Open))
-        .filter(f.body.contains("1"))
-        .all(&table)
+    let got = table
+        .query(
+            Note::by_author_rank("ann")
+                .list()
+                .filter(f.status.eq(Status::Open))
+                .filter(f.body.contains("1")),
+        )
+        .all()
         .await
         .unwrap();
     assert!(!got.is_empty());
     assert!(got
         .iter()
         .all(|n| n.author == "ann" && n.status == Status::Open && n.body.contains('1')));
-    let none = Note::query("book")
-        .list()
-        .filter(f.author.eq("nobody"))
-        .send(&table)
+    let none = table
+        .query(Note::query("book").list().filter(f.author.eq("nobody")))
         .await
         .unwrap();
     assert!(none.records.is_empty() && none.cursor.is_none());

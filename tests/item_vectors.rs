@@ -381,36 +381,35 @@ async fn faceteer_items_are_found_through_every_access_pattern() {
     for o in &orders {
         let key = Order::key(&o.customer_id, &o.order_id).unwrap();
         assert_eq!(table.get(&key).await.unwrap().as_ref(), Some(o));
-        let by_status = Order::by_gsi_status_placed(&o.customer_id, &o.status)
-            .equals(o.placed_at)
-            .send(&table)
+        let by_status = table
+            .query(Order::by_gsi_status_placed(&o.customer_id, &o.status).equals(o.placed_at))
             .await
             .unwrap();
         assert_eq!(by_status.records, vec![o.clone()]);
         // GSI2 is sharded by order id: every shard is read and merged.
-        let by_region = Order::by_gsi_region_placed(&o.region)
-            .list()
-            .all(&table)
+        let by_region = table
+            .query(Order::by_gsi_region_placed(&o.region).list())
+            .all()
             .await
             .unwrap();
         assert_eq!(by_region, vec![o.clone()]);
     }
-    let c1 = Order::query("c-1").list().all(&table).await.unwrap();
+    let c1 = table.query(Order::query("c-1").list()).all().await.unwrap();
     assert_eq!(c1, orders[..2].to_vec());
 
     for d in &devices {
         let key = Device::key(&d.owner_id, &d.kind, &d.device_id).unwrap();
         assert_eq!(table.get(&key).await.unwrap().as_ref(), Some(d));
-        let by_serial = Device::by_gsi_serial(d.serial.as_deref())
-            .equals(&d.owner_id)
-            .all(&table)
+        let by_serial = table
+            .query(Device::by_gsi_serial(d.serial.as_deref()).equals(&d.owner_id))
+            .all()
             .await
             .unwrap();
         assert_eq!(by_serial, vec![d.clone()]);
     }
-    let u1 = Device::query("u-1")
-        .begins_with(("laptop",))
-        .all(&table)
+    let u1 = table
+        .query(Device::query("u-1").begins_with(("laptop",)))
+        .all()
         .await
         .unwrap();
     assert_eq!(u1, vec![devices[1].clone()]);
@@ -418,9 +417,8 @@ async fn faceteer_items_are_found_through_every_access_pattern() {
     for e in &events {
         let key = Event::key(&e.stream_id, e.seq).unwrap();
         assert_eq!(table.get(&key).await.unwrap().as_ref(), Some(e));
-        let found = Event::query(&e.stream_id)
-            .equals(e.seq)
-            .send(&table)
+        let found = table
+            .query(Event::query(&e.stream_id).equals(e.seq))
             .await
             .unwrap();
         assert_eq!(found.records, vec![e.clone()]);

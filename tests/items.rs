@@ -15,7 +15,7 @@ async fn put_get_delete_round_trip() {
 
     let key = Note::key("book", "n001").unwrap();
     assert_eq!(table.get(&key).await.unwrap(), Some(n.clone()));
-    assert_eq!(table.get_consistent(&key).await.unwrap(), Some(n.clone()));
+    assert_eq!(table.get(&key).consistent().await.unwrap(), Some(n.clone()));
 
     // The stored item carries the keys, the facet name and the ttl.
     let raw = table
@@ -60,11 +60,11 @@ async fn missing_item_is_none() {
 async fn conditional_put_fails_with_a_distinct_error_and_keeps_the_original() {
     let table = fresh_table::<TestTable>("conditional").await;
     let original = note("book", 2);
-    table.put_if_not_exists(&original).await.unwrap();
+    table.put(&original).if_not_exists().await.unwrap();
 
     let mut other = original.clone();
     other.body = "overwritten?".into();
-    let err = table.put_if_not_exists(&other).await.unwrap_err();
+    let err = table.put(&other).if_not_exists().await.unwrap_err();
     assert!(err.is_condition_failed(), "{err:?}");
     match err {
         Error::ConditionFailed {
@@ -99,7 +99,7 @@ async fn conditional_put_fails_with_a_distinct_error_and_keeps_the_original() {
 async fn conditional_delete_of_a_missing_item_fails() {
     let table = fresh_table::<TestTable>("conditional-delete").await;
     let key = Note::key("book", "n404").unwrap();
-    let err = table.delete_if_exists(&key).await.unwrap_err();
+    let err = table.delete(&key).if_exists().await.unwrap_err();
     assert!(
         matches!(
             err,
@@ -112,7 +112,8 @@ async fn conditional_delete_of_a_missing_item_fails() {
     );
     table.put(&note("book", 404)).await.unwrap();
     table
-        .delete_if_exists(&Note::key("book", "n404").unwrap())
+        .delete(&Note::key("book", "n404").unwrap())
+        .if_exists()
         .await
         .unwrap();
     assert_eq!(table.get(&key).await.unwrap(), None);
@@ -134,7 +135,7 @@ async fn validator_runs_on_every_read() {
         matches!(&err, Error::Item(ItemError::Validation { facet: "NOTE", message }) if message.contains("n003")),
         "{err:?}"
     );
-    let err = Note::query("book").list().send(&table).await.unwrap_err();
+    let err = table.query(Note::query("book").list()).await.unwrap_err();
     assert!(
         matches!(err, Error::Item(ItemError::Validation { .. })),
         "{err:?}"
@@ -192,7 +193,7 @@ async fn an_item_of_another_facet_is_skipped() {
         .unwrap();
     // Reads of one facet skip items of another: the key holds no note.
     assert!(table.get(&key).await.unwrap().is_none());
-    let notes = Note::query("book").list().send(&table).await.unwrap();
+    let notes = table.query(Note::query("book").list()).await.unwrap();
     assert!(notes.records.is_empty(), "{:?}", notes.records);
     let many = table.get_many([key]).await;
     assert_eq!((many.found.len(), many.missing.len()), (0, 1));

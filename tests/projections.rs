@@ -23,13 +23,13 @@ async fn projections_read_exactly_the_chosen_and_key_attributes() {
     // Base-table reads: chosen fields, base key fields, and the key attributes.
     let base = Note::query("book").list().select::<NoteBody>();
     assert_eq!(
-        set(base.attributes()),
+        set(&base.attributes().unwrap()),
         set(&["body", "notebook", "noteId", "PK", "SK", "facet"])
     );
     // Index reads add the index's key fields and attributes.
     let index = Note::by_author_rank("bob").list().select::<NoteRank>();
     assert_eq!(
-        set(index.attributes()),
+        set(&index.attributes().unwrap()),
         set(&[
             "rank",
             "status",
@@ -46,16 +46,18 @@ async fn projections_read_exactly_the_chosen_and_key_attributes() {
     );
 
     // The server returns exactly those attributes for that ProjectionExpression.
-    let attrs = base.attributes().to_vec();
-    let raw = table
-        .get_plan(GetPlan {
-            key: Note::key("book", "n001").unwrap().to_item(),
-            consistent_read: false,
-            projection: Some(attrs.clone()),
-        })
-        .await
-        .unwrap()
-        .unwrap();
+    let attrs = base.attributes().unwrap();
+    let raw = GetPlan {
+        key: Note::key("book", "n001").unwrap().to_item(),
+        consistent_read: false,
+        projection: Some(attrs.clone()),
+    }
+    .request(table.name())
+    .send_with(table.client())
+    .await
+    .unwrap()
+    .item
+    .unwrap();
     assert_eq!(raw.keys().cloned().collect::<HashSet<_>>(), set(&attrs));
     assert!(!raw.contains_key("author") && !raw.contains_key("rank"));
 }
@@ -68,7 +70,8 @@ async fn select_on_get_batch_get_and_queries() {
 
     // get
     let picked = table
-        .select::<NoteBody>(&Note::key("book", "n003").unwrap())
+        .get(&Note::key("book", "n003").unwrap())
+        .select::<NoteBody>()
         .await
         .unwrap()
         .unwrap();
@@ -76,7 +79,8 @@ async fn select_on_get_batch_get_and_queries() {
     assert_eq!(picked.keys.notebook, "book");
     assert_eq!(picked.keys.note_id, "n003");
     assert!(table
-        .select::<NoteBody>(&Note::key("book", "nope").unwrap())
+        .get(&Note::key("book", "nope").unwrap())
+        .select::<NoteBody>()
         .await
         .unwrap()
         .is_none());
@@ -86,37 +90,44 @@ async fn select_on_get_batch_get_and_queries() {
         .iter()
         .map(|id| Note::key("book", *id).unwrap())
         .collect();
-    let got = table.select_many::<NoteRank>(keys).await;
+    let got = table.get_many(keys).select::<NoteRank>().await;
     assert_eq!(got.found.len(), 2);
     assert_eq!(got.missing.len(), 1);
     assert_eq!(got.found[0].rank, notes[1].rank);
     assert_eq!(got.found[1].keys.note_id, "n002");
 
     // every query operator, base table
-    let page = Note::query("book")
-        .between("n002", "n005")
-        .select::<NoteBody>()
-        .send(&table)
+    let page = table
+        .query(
+            Note::query("book")
+                .between("n002", "n005")
+                .select::<NoteBody>(),
+        )
         .await
         .unwrap();
     let bodies: Vec<&str> = page.records.iter().map(|p| p.body.as_str()).collect();
     assert_eq!(bodies, ["body 2", "body 3", "body 4", "body 5"]);
-    let first = Note::query("book")
-        .greater_than("n009")
-        .select::<NoteBody>()
-        .limit(1)
-        .send(&table)
+    let first = table
+        .query(
+            Note::query("book")
+                .greater_than("n009")
+                .select::<NoteBody>()
+                .limit(1),
+        )
         .await
         .unwrap();
     assert_eq!(first.records[0].keys.note_id, "n010");
     assert!(first.cursor.is_some());
 
     // first
-    let first = Note::query("book")
-        .first()
-        .reverse()
-        .select::<NoteBody>()
-        .send(&table)
+    let first = table
+        .query(
+            Note::query("book")
+                .list()
+                .first()
+                .reverse()
+                .select::<NoteBody>(),
+        )
         .await
         .unwrap()
         .unwrap();
@@ -128,7 +139,7 @@ async fn select_on_get_batch_get_and_queries() {
         .list()
         .select::<NoteRank>()
         .limit(2);
-    let all = ann.clone().all(&table).await.unwrap();
+    let all = table.query(ann.clone()).all().await.unwrap();
     let want = notes.iter().filter(|n| n.author == "ann").count();
     assert_eq!(all.len(), want);
     for p in &all {
@@ -140,11 +151,14 @@ async fn select_on_get_batch_get_and_queries() {
 
     // filters combine with projections
     let f = Note::fields();
-    let done = Note::query("book")
-        .list()
-        .select::<NoteRank>()
-        .filter(f.status.eq(Status::Done))
-        .all(&table)
+    let done = table
+        .query(
+            Note::query("book")
+                .list()
+                .select::<NoteRank>()
+                .filter(f.status.eq(Status::Done)),
+        )
+        .all()
         .await
         .unwrap();
     assert!(!done.is_empty() && done.iter().all(|p| p.status == Status::Done));
@@ -156,10 +170,9 @@ async fn projected_keys_feed_back_into_get_and_delete() {
     let notes: Vec<Note> = (0..5).map(|i| note("book", i)).collect();
     assert!(table.put_many(notes.clone()).await.is_complete());
 
-    let picked = Note::query("book")
-        .list()
-        .select::<NoteBody>()
-        .all(&table)
+    let picked = table
+        .query(Note::query("book").list().select::<NoteBody>())
+        .all()
         .await
         .unwrap();
     assert_eq!(picked.len(), 5);
@@ -170,10 +183,9 @@ async fn projected_keys_feed_back_into_get_and_delete() {
     let got = table.get_many(keys.clone()).await;
     assert_eq!(got.found, notes);
     // Index projections give base keys too.
-    let by_index = Note::by_author_rank("ann")
-        .list()
-        .select::<NoteRank>()
-        .all(&table)
+    let by_index = table
+        .query(Note::by_author_rank("ann").list().select::<NoteRank>())
+        .all()
         .await
         .unwrap();
     let deleted = table
@@ -181,7 +193,7 @@ async fn projected_keys_feed_back_into_get_and_delete() {
         .await;
     assert!(deleted.is_complete());
     assert_eq!(deleted.deleted.len(), 3);
-    let left = Note::query("book").list().all(&table).await.unwrap();
+    let left = table.query(Note::query("book").list()).all().await.unwrap();
     assert!(left.iter().all(|n| n.author == "bob"));
     table.delete(&picked[1].key().unwrap()).await.unwrap();
     assert!(table
@@ -198,7 +210,8 @@ async fn the_pick_validator_runs_on_projected_reads() {
     bad.body = "INVALID".into();
     table.put(&bad).await.unwrap();
     let err = table
-        .select::<NoteBody>(&Note::key("book", "n001").unwrap())
+        .get(&Note::key("book", "n001").unwrap())
+        .select::<NoteBody>()
         .await
         .unwrap_err();
     assert!(
@@ -207,7 +220,8 @@ async fn the_pick_validator_runs_on_projected_reads() {
     );
     // A projection without the body is not affected.
     let ok = table
-        .select::<NoteRank>(&Note::key("book", "n001").unwrap())
+        .get(&Note::key("book", "n001").unwrap())
+        .select::<NoteRank>()
         .await
         .unwrap();
     assert!(ok.is_some());

@@ -105,11 +105,11 @@ async fn every_operator_returns_exactly_the_matching_records_in_order() {
         ("equals missing", Note::query("book").equals("zzz"), vec![]),
     ];
     for (name, query, want) in cases {
-        let got = query.clone().all(&table).await.unwrap();
+        let got = table.query(query.clone()).all().await.unwrap();
         assert_eq!(ids(&got), want, "{name}");
         let mut reversed = want.clone();
         reversed.reverse();
-        let got = query.reverse().all(&table).await.unwrap();
+        let got = table.query(query.reverse()).all().await.unwrap();
         assert_eq!(ids(&got), reversed, "{name} reversed");
     }
 }
@@ -117,27 +117,25 @@ async fn every_operator_returns_exactly_the_matching_records_in_order() {
 #[tokio::test]
 async fn first_and_last() {
     let (table, _) = seeded("first").await;
-    let first = Note::query("book")
-        .first()
-        .send(&table)
+    let first = table
+        .query(Note::query("book").list().first())
         .await
         .unwrap()
         .unwrap();
     assert_eq!(first.note_id, "n000");
-    let last = Note::query("book")
-        .first()
-        .reverse()
-        .send(&table)
+    let last = table
+        .query(Note::query("book").list().first().reverse())
         .await
         .unwrap()
         .unwrap();
     assert_eq!(last.note_id, format!("n{:03}", N - 1));
-    let none = Note::query("empty").first().send(&table).await.unwrap();
+    let none = table
+        .query(Note::query("empty").list().first())
+        .await
+        .unwrap();
     assert_eq!(none, None);
-    let after = Note::query("book")
-        .greater_than("n027")
-        .first()
-        .send(&table)
+    let after = table
+        .query(Note::query("book").greater_than("n027").first())
         .await
         .unwrap();
     assert_eq!(after.unwrap().note_id, "n028");
@@ -151,7 +149,7 @@ async fn walk<I: KeyFields>(
     let mut sizes = Vec::new();
     let mut cursor = None;
     loop {
-        let page = query.clone().cursor_opt(cursor).send(table).await.unwrap();
+        let page = table.query(query.clone().cursor(cursor)).await.unwrap();
         sizes.push(page.records.len());
         all.extend(ids(&page.records));
         match page.cursor {
@@ -206,7 +204,7 @@ async fn pagination_ends_exactly_when_exhausted() {
     assert_eq!(got, lt_rev);
 
     // Without a limit, one page holds everything here and has no cursor.
-    let page = Note::query("book").list().send(&table).await.unwrap();
+    let page = table.query(Note::query("book").list()).await.unwrap();
     assert_eq!(page.records.len(), N);
     assert!(page.cursor.is_none());
 }
@@ -214,19 +212,17 @@ async fn pagination_ends_exactly_when_exhausted() {
 #[tokio::test]
 async fn streams_walk_every_page() {
     let (table, notes) = seeded("streams").await;
-    let pages: Vec<_> = Note::query("book")
-        .list()
-        .limit(8)
-        .pages(&table)
+    let pages: Vec<_> = table
+        .query(Note::query("book").list().limit(8))
+        .pages()
         .try_collect()
         .await
         .unwrap();
     assert_eq!(pages.len(), 4);
     assert!(pages.last().unwrap().cursor.is_none());
-    let records: Vec<Note> = Note::query("book")
-        .list()
-        .limit(8)
-        .records(&table)
+    let records: Vec<Note> = table
+        .query(Note::query("book").list().limit(8))
+        .records()
         .try_collect()
         .await
         .unwrap();
@@ -245,9 +241,9 @@ async fn index_queries_are_typed_by_the_index_sort_key() {
     let ann: Vec<&Note> = everywhere.iter().filter(|n| n.author == "ann").collect();
     let mut want: Vec<(u64, String)> = ann.iter().map(|n| (n.rank, n.note_id.clone())).collect();
     want.sort();
-    let got = Note::by_author_rank("ann")
-        .list()
-        .all(&table)
+    let got = table
+        .query(Note::by_author_rank("ann").list())
+        .all()
         .await
         .unwrap();
     let got_ranks: Vec<u64> = got.iter().map(|n| n.rank).collect();
@@ -257,16 +253,16 @@ async fn index_queries_are_typed_by_the_index_sort_key() {
         .iter()
         .all(|n| n.notebook == "book" || n.notebook == "other"));
 
-    let got = Note::gsi1("ann")
-        .less_than(20u64)
-        .all(&table)
+    let got = table
+        .query(Note::gsi1("ann").less_than(20u64))
+        .all()
         .await
         .unwrap();
     assert!(!got.is_empty());
     assert!(got.iter().all(|n| n.rank < 20 && n.author == "ann"));
-    let got = Note::gsi1("ann")
-        .between(5u64, 30u64)
-        .all(&table)
+    let got = table
+        .query(Note::gsi1("ann").between(5u64, 30u64))
+        .all()
         .await
         .unwrap();
     let mut want: Vec<u64> = ann
@@ -278,9 +274,9 @@ async fn index_queries_are_typed_by_the_index_sort_key() {
     assert_eq!(got.iter().map(|n| n.rank).collect::<Vec<_>>(), want);
 
     // GSI2: author + status, sorted by (notebook, note id); prefix queries on the tuple.
-    let got = Note::by_author_status("bob", Status::Done)
-        .begins_with(("book",))
-        .all(&table)
+    let got = table
+        .query(Note::by_author_status("bob", Status::Done).begins_with(("book",)))
+        .all()
         .await
         .unwrap();
     let want = expected(&notes, |id| {
@@ -288,9 +284,9 @@ async fn index_queries_are_typed_by_the_index_sort_key() {
         !i.is_multiple_of(2) && i.is_multiple_of(3)
     });
     assert_eq!(ids(&got), want);
-    let got = Note::gsi2("bob", Status::Done)
-        .greater_than(("book", "n010"))
-        .all(&table)
+    let got = table
+        .query(Note::gsi2("bob", Status::Done).greater_than(("book", "n010")))
+        .all()
         .await
         .unwrap();
     assert!(got
@@ -325,24 +321,24 @@ async fn multi_field_sort_keys() {
             .await
             .unwrap();
     }
-    let in_2024 = Entry::query("l")
-        .begins_with((2024u16,))
-        .all(&table)
+    let in_2024 = table
+        .query(Entry::query("l").begins_with((2024u16,)))
+        .all()
         .await
         .unwrap();
     assert_eq!(
         in_2024.iter().map(|e| e.id.as_str()).collect::<Vec<_>>(),
         ["b", "c", "d"]
     );
-    let feb = Entry::query("l")
-        .begins_with((2024u16, "02"))
-        .all(&table)
+    let feb = table
+        .query(Entry::query("l").begins_with((2024u16, "02")))
+        .all()
         .await
         .unwrap();
     assert_eq!(feb.len(), 2);
-    let one = Entry::query("l")
-        .equals((2024u16, "02", "d"))
-        .all(&table)
+    let one = table
+        .query(Entry::query("l").equals((2024u16, "02", "d")))
+        .all()
         .await
         .unwrap();
     assert_eq!(one[0].id, "d");
@@ -356,10 +352,8 @@ async fn multi_field_sort_keys() {
 #[tokio::test]
 async fn cursors_are_checked() {
     let (table, _) = seeded("cursors").await;
-    let page = Note::query("book")
-        .list()
-        .limit(5)
-        .send(&table)
+    let page = table
+        .query(Note::query("book").list().limit(5))
         .await
         .unwrap();
     let cursor = page.cursor.unwrap();
@@ -382,11 +376,8 @@ async fn cursors_are_checked() {
         );
     }
     // The right one resumes.
-    let next = Note::query("book")
-        .list()
-        .limit(5)
-        .cursor(cursor)
-        .send(&table)
+    let next = table
+        .query(Note::query("book").list().limit(5).cursor(cursor))
         .await
         .unwrap();
     assert_eq!(next.records[0].note_id, "n005");
@@ -396,9 +387,9 @@ async fn cursors_are_checked() {
 async fn invalid_options_are_typed_errors() {
     let table = fresh_table::<TestTable>("invalid").await;
     let err = query_error(&table, Note::query("book").list().limit(0)).await;
-    assert!(matches!(err, Error::InvalidQuery(_)), "{err:?}");
-    let err = query_error(&table, Note::gsi1("ann").list().consistent_read()).await;
-    assert!(matches!(err, Error::InvalidQuery(_)), "{err:?}");
+    assert!(matches!(err, Error::InvalidRequest(_)), "{err:?}");
+    let err = query_error(&table, Note::gsi1("ann").list().consistent()).await;
+    assert!(matches!(err, Error::InvalidRequest(_)), "{err:?}");
     let err = query_error(&table, Note::query("book").list().shard(1)).await;
     assert!(matches!(err, Error::Key(_)), "{err:?}");
     // Ambiguous partition values are refused before any request.

@@ -54,7 +54,7 @@ async fn walk<F: Facet + Clone + Send, I: KeyFields>(
     let mut pages = 0;
     let mut cursor = None;
     loop {
-        let page = query.clone().cursor_opt(cursor).send(table).await.unwrap();
+        let page = table.query(query.clone().cursor(cursor)).await.unwrap();
         pages += 1;
         if page.cursor.is_some() {
             assert!(
@@ -95,10 +95,9 @@ macro_rules! merged_walk_test {
             // Every shard on its own holds part of the day, in order.
             let mut per_shard = 0;
             for shard in 0..$count {
-                let got = $facet::query("2026-11-21")
-                    .list()
-                    .shard(shard)
-                    .all(&table)
+                let got = table
+                    .query($facet::query("2026-11-21").list().shard(shard))
+                    .all()
                     .await
                     .unwrap();
                 assert!(got.windows(2).all(|w| w[0].at <= w[1].at));
@@ -141,17 +140,14 @@ macro_rules! merged_walk_test {
             assert_eq!(all.len(), expected);
 
             // first() over all shards is the overall first.
-            let first = $facet::query("2026-11-21")
-                .first()
-                .send(&table)
+            let first = table
+                .query($facet::query("2026-11-21").list().first())
                 .await
                 .unwrap()
                 .unwrap();
             assert_eq!(first.at, want[0].0);
-            let last = $facet::query("2026-11-21")
-                .first()
-                .reverse()
-                .send(&table)
+            let last = table
+                .query($facet::query("2026-11-21").list().first().reverse())
                 .await
                 .unwrap()
                 .unwrap();
@@ -175,18 +171,13 @@ async fn shard_cursors_are_checked() {
     let table = fresh_facet_table::<Event4>("shard-cursors").await;
     let put = table.put_many((0..30).map(Event4::new)).await;
     assert!(put.is_complete());
-    let page = Event4::query("2026-11-21")
-        .list()
-        .limit(5)
-        .send(&table)
+    let page = table
+        .query(Event4::query("2026-11-21").list().limit(5))
         .await
         .unwrap();
     let all_cursor = page.cursor.unwrap();
-    let one = Event4::query("2026-11-21")
-        .list()
-        .shard(1)
-        .limit(2)
-        .send(&table)
+    let one = table
+        .query(Event4::query("2026-11-21").list().shard(1).limit(2))
         .await
         .unwrap();
     let one_cursor = one.cursor.unwrap();

@@ -51,23 +51,18 @@ async fn reads_of_a_facet_skip_items_of_another_in_its_partition() {
     };
     legacy.put(&settings).await.unwrap();
 
-    let page = User::query("u1").list().send(&table).await.unwrap();
+    let page = table.query(User::query("u1").list()).await.unwrap();
     assert_eq!(page.records, vec![user("u1")]);
     assert!(page.cursor.is_none());
-    let one = User::query("u1")
-        .list()
-        .limit(1)
-        .send(&table)
+    let one = table
+        .query(User::query("u1").list().limit(1))
         .await
         .unwrap();
     assert_eq!((one.records.len(), one.cursor), (1, None));
-    let first = User::query("u1").first().send(&table).await.unwrap();
+    let first = table.query(User::query("u1").list().first()).await.unwrap();
     assert_eq!(first, Some(user("u1")));
-    let reverse = User::query("u1")
-        .list()
-        .reverse()
-        .first()
-        .send(&table)
+    let reverse = table
+        .query(User::query("u1").list().reverse().first())
         .await;
     assert_eq!(reverse.unwrap(), Some(user("u1")));
     // The settings item is still there, for its own facet.
@@ -206,7 +201,7 @@ async fn create_makes_exactly_the_declared_indexes() {
     assert_eq!(names, ["GSI2", "GSI5"]);
     let undeclared = Table::new(table.client().clone(), "never-created");
     assert!(matches!(
-        undeclared.create().await,
+        undeclared.create_table().await,
         Err(Error::TableSetup(_))
     ));
 }
@@ -225,15 +220,13 @@ async fn the_unassigned_partition_of_the_readme_is_queryable() {
     let item = faceteer::core::to_item(&tasks[0]).unwrap();
     assert_eq!(item["GSI2PK"].as_s().unwrap(), "#USER_STATUS_open");
 
-    let unassigned = Task::by_gsi_user_status(None, Status::Open)
-        .list()
-        .send(&table)
+    let unassigned = table
+        .query(Task::by_gsi_user_status(None, Status::Open).list())
         .await
         .unwrap();
     assert_eq!(unassigned.records, vec![tasks[0].clone(), tasks[3].clone()]);
-    let assigned = Task::gsi2(Some("u1"), Status::Open)
-        .list()
-        .send(&table)
+    let assigned = table
+        .query(Task::gsi2(Some("u1"), Status::Open).list())
         .await
         .unwrap();
     assert_eq!(assigned.records, vec![tasks[1].clone()]);
@@ -265,9 +258,8 @@ async fn ambiguous_keys_are_refused_before_anything_is_written() {
         "{err:?}"
     );
     // The same key cannot be queried either.
-    let err = Label::query(None, "y_x")
-        .list()
-        .send(&table)
+    let err = table
+        .query(Label::query(None, "y_x").list())
         .await
         .unwrap_err();
     assert!(

@@ -267,57 +267,98 @@ impl<F, T, S> Field<F, T, S> {
     }
 }
 
+/// A value accepted where a field of type `T` is compared: a `T` itself (so a plain integer
+/// literal takes the field's integer type: `f.version.eq(3)`), a reference to one, and `&str`
+/// or `Cow<str>` for `String` fields.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` cannot be compared with a `{T}` field",
+    label = "expected a `{T}` value",
+    note = "pass a `{T}` (or a reference to one)"
+)]
+pub trait FieldValue<T> {
+    /// The value as the field's type.
+    fn into_field_value(self) -> T;
+}
+
+impl<T> FieldValue<T> for T {
+    fn into_field_value(self) -> T {
+        self
+    }
+}
+
+impl<T: Clone> FieldValue<T> for &T {
+    fn into_field_value(self) -> T {
+        self.clone()
+    }
+}
+
+impl FieldValue<String> for &str {
+    fn into_field_value(self) -> String {
+        self.to_owned()
+    }
+}
+
+impl FieldValue<String> for std::borrow::Cow<'_, str> {
+    fn into_field_value(self) -> String {
+        self.into_owned()
+    }
+}
+
 impl<F, T: Serialize, S> Field<F, T, S> {
-    fn compare(&self, op: Comparator, v: impl Into<T>) -> Expr<F> {
-        Expr::new(Node::Compare(self.name, op, to_value(self.name, &v.into())))
+    fn compare(&self, op: Comparator, v: impl FieldValue<T>) -> Expr<F> {
+        Expr::new(Node::Compare(
+            self.name,
+            op,
+            to_value(self.name, &v.into_field_value()),
+        ))
     }
 
     /// `field = v`
-    pub fn eq(&self, v: impl Into<T>) -> Expr<F> {
+    pub fn eq(&self, v: impl FieldValue<T>) -> Expr<F> {
         self.compare(Comparator::Eq, v)
     }
 
     /// `field <> v`
-    pub fn ne(&self, v: impl Into<T>) -> Expr<F> {
+    pub fn ne(&self, v: impl FieldValue<T>) -> Expr<F> {
         self.compare(Comparator::Ne, v)
     }
 
     /// `field < v`
-    pub fn lt(&self, v: impl Into<T>) -> Expr<F> {
+    pub fn lt(&self, v: impl FieldValue<T>) -> Expr<F> {
         self.compare(Comparator::Lt, v)
     }
 
     /// `field <= v`
-    pub fn le(&self, v: impl Into<T>) -> Expr<F> {
+    pub fn le(&self, v: impl FieldValue<T>) -> Expr<F> {
         self.compare(Comparator::Le, v)
     }
 
     /// `field > v`
-    pub fn gt(&self, v: impl Into<T>) -> Expr<F> {
+    pub fn gt(&self, v: impl FieldValue<T>) -> Expr<F> {
         self.compare(Comparator::Gt, v)
     }
 
     /// `field >= v`
-    pub fn ge(&self, v: impl Into<T>) -> Expr<F> {
+    pub fn ge(&self, v: impl FieldValue<T>) -> Expr<F> {
         self.compare(Comparator::Ge, v)
     }
 
     /// `field BETWEEN a AND b` (both included).
-    pub fn between(&self, a: impl Into<T>, b: impl Into<T>) -> Expr<F> {
+    pub fn between(&self, a: impl FieldValue<T>, b: impl FieldValue<T>) -> Expr<F> {
         Expr::new(Node::Between(
             self.name,
-            to_value(self.name, &a.into()),
-            to_value(self.name, &b.into()),
+            to_value(self.name, &a.into_field_value()),
+            to_value(self.name, &b.into_field_value()),
         ))
     }
 
     /// `field IN (v1, v2, …)` (1 to 100 values).
-    pub fn is_in<V: Into<T>>(&self, values: impl IntoIterator<Item = V>) -> Expr<F> {
+    pub fn is_in<V: FieldValue<T>>(&self, values: impl IntoIterator<Item = V>) -> Expr<F> {
         Expr::new(Node::In(
             self.name,
             values
                 .into_iter()
-                .map(|v| to_value(self.name, &v.into()))
+                .map(|v| to_value(self.name, &v.into_field_value()))
                 .collect(),
         ))
     }
@@ -343,38 +384,38 @@ impl<F, T: Serialize, S> Field<F, T, S> {
 
 impl<F, S> Field<F, String, S> {
     /// `begins_with(field, prefix)`.
-    pub fn begins_with(&self, prefix: impl Into<String>) -> Expr<F> {
+    pub fn begins_with(&self, prefix: impl FieldValue<String>) -> Expr<F> {
         Expr::new(Node::BeginsWith(
             self.name,
-            Ok(AttributeValue::S(prefix.into())),
+            Ok(AttributeValue::S(prefix.into_field_value())),
         ))
     }
 
     /// `contains(field, part)`: the string contains `part`.
-    pub fn contains(&self, part: impl Into<String>) -> Expr<F> {
+    pub fn contains(&self, part: impl FieldValue<String>) -> Expr<F> {
         Expr::new(Node::Contains(
             self.name,
-            Ok(AttributeValue::S(part.into())),
+            Ok(AttributeValue::S(part.into_field_value())),
         ))
     }
 }
 
 impl<F, E: Serialize, S> Field<F, Vec<E>, S> {
     /// `contains(field, element)`: the list contains `element`.
-    pub fn contains_element(&self, element: impl Into<E>) -> Expr<F> {
+    pub fn contains_element(&self, element: impl FieldValue<E>) -> Expr<F> {
         Expr::new(Node::Contains(
             self.name,
-            to_value(self.name, &element.into()),
+            to_value(self.name, &element.into_field_value()),
         ))
     }
 }
 
 impl<F, E: Serialize, H, S> Field<F, std::collections::HashSet<E, H>, S> {
     /// `contains(field, element)`: the set contains `element`.
-    pub fn contains_element(&self, element: impl Into<E>) -> Expr<F> {
+    pub fn contains_element(&self, element: impl FieldValue<E>) -> Expr<F> {
         Expr::new(Node::Contains(
             self.name,
-            to_value(self.name, &element.into()),
+            to_value(self.name, &element.into_field_value()),
         ))
     }
 }

@@ -26,12 +26,6 @@ pub trait Facet: Serialize + DeserializeOwned + Send + Sync + Sized + 'static {
     /// The facet's attribute handles: `Task::fields().status.eq(TaskStatus::Open)`.
     fn fields() -> Self::Fields;
 
-    /// The base key fields (the generated `<Facet>Keys` struct), held by projections.
-    type Keys: crate::pick::KeyFields + Send + Sync;
-
-    /// The base-table key of the record whose key fields these are.
-    fn keys_to_key(keys: &Self::Keys) -> Result<Key<Self>, KeyError>;
-
     /// Run the validator before every write too (`#[facet(validate_on_write)]`).
     const VALIDATE_ON_WRITE: bool = false;
 

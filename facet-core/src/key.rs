@@ -307,44 +307,44 @@ where
     note = "pass a `{T}` (or a reference to one)"
 )]
 pub trait KeyArg<T: ?Sized> {
-    /// Call `f` with the value as a key part.
-    fn with_key_part<R>(&self, f: impl FnOnce(&dyn KeyPart) -> R) -> R;
+    /// The value as a key part.
+    fn key_part(&self) -> impl KeyPart + '_;
 }
 
 impl<T: KeyPart> KeyArg<T> for T {
-    fn with_key_part<R>(&self, f: impl FnOnce(&dyn KeyPart) -> R) -> R {
-        f(self)
+    fn key_part(&self) -> impl KeyPart + '_ {
+        self
     }
 }
 
 impl<T: KeyPart> KeyArg<T> for &T {
-    fn with_key_part<R>(&self, f: impl FnOnce(&dyn KeyPart) -> R) -> R {
-        f(*self)
+    fn key_part(&self) -> impl KeyPart + '_ {
+        *self
     }
 }
 
 impl KeyArg<String> for &str {
-    fn with_key_part<R>(&self, f: impl FnOnce(&dyn KeyPart) -> R) -> R {
-        f(self)
+    fn key_part(&self) -> impl KeyPart + '_ {
+        *self
     }
 }
 
 impl KeyArg<String> for Cow<'_, str> {
-    fn with_key_part<R>(&self, f: impl FnOnce(&dyn KeyPart) -> R) -> R {
-        f(self)
+    fn key_part(&self) -> impl KeyPart + '_ {
+        self.as_ref()
     }
 }
 
 macro_rules! sortable_arg {
     ($($t:ty),*) => {$(
         impl KeyArg<Sortable<$t>> for $t {
-            fn with_key_part<R>(&self, f: impl FnOnce(&dyn KeyPart) -> R) -> R {
-                f(&Sortable(*self))
+            fn key_part(&self) -> impl KeyPart + '_ {
+                Sortable(*self)
             }
         }
         impl KeyArg<Sortable<$t>> for &$t {
-            fn with_key_part<R>(&self, f: impl FnOnce(&dyn KeyPart) -> R) -> R {
-                f(&Sortable(**self))
+            fn key_part(&self) -> impl KeyPart + '_ {
+                Sortable(**self)
             }
         }
     )*};
@@ -426,8 +426,7 @@ impl KeyWriter {
 
     /// Append a key argument's value.
     pub fn arg<T: ?Sized>(&mut self, field: &'static str, value: &impl KeyArg<T>) -> &mut Self {
-        value.with_key_part(|part| self.part(field, part));
-        self
+        self.part(field, &value.key_part())
     }
 
     /// The finished key.
@@ -469,6 +468,20 @@ fn clashes_with_delimiter(value: &str, delimiter: &str) -> bool {
 /// key value is reported once, at the field.
 pub fn key_part<T: KeyPart>(value: &T) -> &dyn KeyPart {
     value
+}
+
+/// A complete key: `prefix`, the shard id (when the key is sharded) and the key values
+/// written by a [`KeyWriter`] started with an empty prefix (`tail`, each value preceded by
+/// the delimiter). Faceteer's `buildKey` joins the same segments with the delimiter.
+pub fn compose_key(prefix: &str, delimiter: &str, shard_id: Option<&str>, tail: &str) -> String {
+    let mut out = String::with_capacity(prefix.len() + tail.len() + 8);
+    out.push_str(prefix);
+    if let Some(id) = shard_id {
+        out.push_str(delimiter);
+        out.push_str(id);
+    }
+    out.push_str(tail);
+    out
 }
 
 /// Render one key value to its key text (used for shard inputs).

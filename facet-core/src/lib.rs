@@ -17,6 +17,7 @@ pub mod expr;
 pub mod facet;
 pub mod key;
 pub mod marshal;
+pub mod merge;
 pub mod names;
 pub mod nullable;
 pub mod partition;

@@ -1,6 +1,6 @@
 //! The partition key of a query, with its shard chosen late.
 
-use crate::key::KeyError;
+use crate::key::{compose_key, KeyError};
 use crate::shard::explicit_shard;
 
 /// How the shard segment of a queried partition key is chosen.
@@ -98,14 +98,12 @@ impl PartitionKey {
                 })
             }
         };
-        let mut out = String::with_capacity(self.prefix.len() + tail.len() + 8);
-        out.push_str(self.prefix);
-        if let Some(id) = shard_id {
-            out.push_str(self.delimiter);
-            out.push_str(&id);
-        }
-        out.push_str(tail);
-        Ok(out)
+        Ok(compose_key(
+            self.prefix,
+            self.delimiter,
+            shard_id.as_deref(),
+            tail,
+        ))
     }
 }
 

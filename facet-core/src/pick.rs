@@ -4,7 +4,7 @@
 //! types (checked at compile time). `select::<P>()` on a get, a batch get or a query reads
 //! only those attributes plus the key fields, with a DynamoDB `ProjectionExpression`, and
 //! returns [`Picked<P, I>`]: the chosen fields (`P`), the base key fields
-//! ([`Facet::Keys`]) and, on an index query, the index's key fields (`I`).
+//! ([`PickValidator::Keys`]) and, on an index query, the index's key fields (`I`).
 //!
 //! A facet allows projections only once it declares how projected records are validated:
 //! `#[facet(pick_validator = path)]` (a `fn(&Item, &[&str]) -> Result<(), E: Display>`
@@ -28,6 +28,12 @@ use crate::schema::FACET_ATTRIBUTE;
             `#[facet(pick_validator = trust)]` to accept projected items as read"
 )]
 pub trait PickValidator: Facet {
+    /// The base key fields (the generated `<Facet>Keys` struct), held by projections.
+    type Keys: KeyFields;
+
+    /// The base-table key of the record whose key fields these are.
+    fn keys_to_key(keys: &Self::Keys) -> Result<Key<Self>, KeyError>;
+
     /// Check a projected item holding `attributes`.
     fn validate_pick(item: &Item, attributes: &[&'static str]) -> Result<(), String>;
 }
@@ -43,13 +49,13 @@ pub trait FromPicked: Sized {
 /// A projection of a facet, declared with `#[derive(Pick)]`.
 pub trait Projection: FromPicked {
     /// The facet projected.
-    type Facet: Facet;
+    type Facet: PickValidator;
 }
 
-/// The key fields of a facet (base keys: [`Facet::Keys`]) or of one of its indexes.
+/// The key fields of a facet (base keys: [`PickValidator::Keys`]) or of one of its indexes.
 pub trait KeyFields: FromPicked + Send + Sync + 'static {}
 
-/// No index: the key fields of a base-table query (none beyond [`Facet::Keys`]).
+/// No index: the key fields of a base-table query (none beyond [`PickValidator::Keys`]).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct BaseTable;
 
@@ -68,7 +74,7 @@ pub struct Picked<P: Projection, I = BaseTable> {
     /// The chosen fields.
     pub fields: P,
     /// The base key fields: feed them back with [`Picked::key`].
-    pub keys: <P::Facet as Facet>::Keys,
+    pub keys: <P::Facet as PickValidator>::Keys,
     /// The index's key fields ([`BaseTable`] on base-table reads).
     pub index_keys: I,
 }
@@ -76,7 +82,7 @@ pub struct Picked<P: Projection, I = BaseTable> {
 impl<P: Projection, I> Picked<P, I> {
     /// The record's base-table key, for `get`, `delete` and friends.
     pub fn key(&self) -> Result<Key<P::Facet>, KeyError> {
-        <P::Facet as Facet>::keys_to_key(&self.keys)
+        <P::Facet as PickValidator>::keys_to_key(&self.keys)
     }
 }
 
@@ -91,7 +97,7 @@ impl<P, I> std::fmt::Debug for Picked<P, I>
 where
     P: Projection + std::fmt::Debug,
     I: std::fmt::Debug,
-    <P::Facet as Facet>::Keys: std::fmt::Debug,
+    <P::Facet as PickValidator>::Keys: std::fmt::Debug,
 {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Picked")
@@ -106,7 +112,7 @@ impl<P, I> Clone for Picked<P, I>
 where
     P: Projection + Clone,
     I: Clone,
-    <P::Facet as Facet>::Keys: Clone,
+    <P::Facet as PickValidator>::Keys: Clone,
 {
     fn clone(&self) -> Self {
         Picked {
@@ -126,7 +132,7 @@ pub fn projection_attributes<P: Projection, I: KeyFields>(
     let mut out: Vec<&'static str> = Vec::new();
     let all = P::ATTRIBUTES
         .iter()
-        .chain(<<P::Facet as Facet>::Keys as FromPicked>::ATTRIBUTES)
+        .chain(<<P::Facet as PickValidator>::Keys as FromPicked>::ATTRIBUTES)
         .chain(I::ATTRIBUTES)
         .chain(index_attributes)
         .chain(&[crate::schema::PK, crate::schema::SK, FACET_ATTRIBUTE]);
@@ -156,7 +162,7 @@ where
     let err = |source| ItemError::Deserialize { facet, source };
     Ok(Picked {
         fields: P::from_picked(&item).map_err(err)?,
-        keys: <<P::Facet as Facet>::Keys as FromPicked>::from_picked(&item).map_err(err)?,
+        keys: <<P::Facet as PickValidator>::Keys as FromPicked>::from_picked(&item).map_err(err)?,
         index_keys: I::from_picked(&item).map_err(err)?,
     })
 }

@@ -2,9 +2,13 @@
 //!
 //! The runtime crate executes plans; tests can build and inspect them without a server.
 
+use aws_sdk_dynamodb::operation::delete_item::builders::DeleteItemInputBuilder;
 use aws_sdk_dynamodb::operation::delete_item::DeleteItemInput;
+use aws_sdk_dynamodb::operation::get_item::builders::GetItemInputBuilder;
 use aws_sdk_dynamodb::operation::get_item::GetItemInput;
+use aws_sdk_dynamodb::operation::put_item::builders::PutItemInputBuilder;
 use aws_sdk_dynamodb::operation::put_item::PutItemInput;
+use aws_sdk_dynamodb::operation::query::builders::QueryInputBuilder;
 use aws_sdk_dynamodb::operation::query::QueryInput;
 use aws_sdk_dynamodb::types::AttributeValue;
 
@@ -135,8 +139,8 @@ impl QueryPlan {
         }
     }
 
-    /// Render as an SDK `QueryInput` for `table`.
-    pub fn to_input(&self, table: &str) -> QueryInput {
+    /// Render as the SDK's `QueryInput` builder for `table`, ready for `send_with`.
+    pub fn request(&self, table: &str) -> QueryInputBuilder {
         // The filter's placeholders come first; the key condition adds to them.
         let mut p = self
             .filter
@@ -158,8 +162,6 @@ impl QueryPlan {
             .scan_index_forward(!self.reverse)
             .set_exclusive_start_key(self.exclusive_start_key.clone())
             .set_consistent_read(self.consistent_read.then_some(true))
-            .build()
-            .expect("QueryInput has no required fields")
     }
 }
 
@@ -189,8 +191,8 @@ pub struct GetPlan {
 }
 
 impl GetPlan {
-    /// Render as an SDK `GetItemInput` for `table`.
-    pub fn to_input(&self, table: &str) -> GetItemInput {
+    /// Render as the SDK's `GetItemInput` builder for `table`, ready for `send_with`.
+    pub fn request(&self, table: &str) -> GetItemInputBuilder {
         let mut p = Placeholders::new();
         let projection = render_projection(self.projection.as_deref(), &mut p);
         let (names, _) = p.into_parts();
@@ -200,8 +202,6 @@ impl GetPlan {
             .set_consistent_read(self.consistent_read.then_some(true))
             .set_projection_expression(projection)
             .set_expression_attribute_names(names)
-            .build()
-            .expect("GetItemInput has no required fields")
     }
 }
 
@@ -225,24 +225,38 @@ impl RenderedCondition {
         })
     }
 
-    /// `attribute_not_exists(PK)`: the write only happens when no item has this key.
-    pub fn item_not_exists() -> Self {
+    /// Every condition of a write joined with `AND`: whether an item must exist under the
+    /// key (`Some(true)`: `attribute_exists(PK)`, `Some(false)`: `attribute_not_exists(PK)`)
+    /// and a typed expression on the stored item. `None` when there is no condition.
+    pub fn all<F>(
+        item_exists: Option<bool>,
+        expr: Option<&crate::expr::Expr<F>>,
+    ) -> Result<Option<Self>, crate::expr::ExprError> {
         let mut placeholders = Placeholders::new();
-        let pk = placeholders.name(crate::schema::PK);
-        RenderedCondition {
-            expression: format!("attribute_not_exists({pk})"),
-            placeholders,
+        let mut parts = Vec::new();
+        if let Some(exists) = item_exists {
+            let pk = placeholders.name(crate::schema::PK);
+            let function = if exists {
+                "attribute_exists"
+            } else {
+                "attribute_not_exists"
+            };
+            parts.push(format!("{function}({pk})"));
         }
-    }
-
-    /// `attribute_exists(PK)`: the write only happens when an item has this key.
-    pub fn item_exists() -> Self {
-        let mut placeholders = Placeholders::new();
-        let pk = placeholders.name(crate::schema::PK);
-        RenderedCondition {
-            expression: format!("attribute_exists({pk})"),
-            placeholders,
+        if let Some(expr) = expr {
+            parts.push(expr.render(&mut placeholders)?);
         }
+        Ok(match parts.len() {
+            0 => None,
+            1 => Some(RenderedCondition {
+                expression: parts.remove(0),
+                placeholders,
+            }),
+            _ => Some(RenderedCondition {
+                expression: format!("({}) AND ({})", parts[0], parts[1]),
+                placeholders,
+            }),
+        })
     }
 }
 
@@ -256,8 +270,8 @@ pub struct PutPlan {
 }
 
 impl PutPlan {
-    /// Render as an SDK `PutItemInput` for `table`.
-    pub fn to_input(&self, table: &str) -> PutItemInput {
+    /// Render as the SDK's `PutItemInput` builder for `table`, ready for `send_with`.
+    pub fn request(&self, table: &str) -> PutItemInputBuilder {
         let (expr, names, values) = split_condition(self.condition.clone());
         PutItemInput::builder()
             .table_name(table)
@@ -265,8 +279,6 @@ impl PutPlan {
             .set_condition_expression(expr)
             .set_expression_attribute_names(names)
             .set_expression_attribute_values(values)
-            .build()
-            .expect("PutItemInput has no required fields")
     }
 }
 
@@ -280,8 +292,8 @@ pub struct DeletePlan {
 }
 
 impl DeletePlan {
-    /// Render as an SDK `DeleteItemInput` for `table`.
-    pub fn to_input(&self, table: &str) -> DeleteItemInput {
+    /// Render as the SDK's `DeleteItemInput` builder for `table`, ready for `send_with`.
+    pub fn request(&self, table: &str) -> DeleteItemInputBuilder {
         let (expr, names, values) = split_condition(self.condition.clone());
         DeleteItemInput::builder()
             .table_name(table)
@@ -289,8 +301,6 @@ impl DeletePlan {
             .set_condition_expression(expr)
             .set_expression_attribute_names(names)
             .set_expression_attribute_values(values)
-            .build()
-            .expect("DeleteItemInput has no required fields")
     }
 }
 
@@ -333,7 +343,10 @@ mod tests {
 
     #[test]
     fn renders_with_placeholders_only() {
-        let input = plan(SortCondition::Equals("#TASK_x".into())).to_input("t");
+        let input = plan(SortCondition::Equals("#TASK_x".into()))
+            .request("t")
+            .build()
+            .unwrap();
         assert_eq!(
             input.key_condition_expression(),
             Some("#n0 = :v0 AND #n1 = :v1")
@@ -350,7 +363,10 @@ mod tests {
 
     #[test]
     fn ranges_stay_inside_the_facet_prefix() {
-        let input = plan(SortCondition::GreaterThan("#TASK_b".into())).to_input("t");
+        let input = plan(SortCondition::GreaterThan("#TASK_b".into()))
+            .request("t")
+            .build()
+            .unwrap();
         let values = input.expression_attribute_values().unwrap();
         assert_eq!(values[":v1"], AttributeValue::S("#TASK_b\u{0}".into()));
         assert_eq!(values[":v2"], AttributeValue::S("#TASK_\u{10FFFF}".into()));

@@ -69,6 +69,30 @@ pub struct FacetSchema {
     pub ttl_field: Option<&'static str>,
 }
 
+/// The schema of a facet whose derive failed: never used, since the crate does not compile,
+/// but it lets the fallback impl type-check so that one mistake gives one error.
+#[doc(hidden)]
+pub const FALLBACK_SCHEMA: FacetSchema = FacetSchema {
+    name: "",
+    delimiter: "_",
+    pk: KeySchema {
+        attribute: PK,
+        prefix: "",
+        fields: &[],
+        optional: &[],
+        shard: None,
+    },
+    sk: KeySchema {
+        attribute: SK,
+        prefix: "",
+        fields: &[],
+        optional: &[],
+        shard: None,
+    },
+    indexes: &[],
+    ttl_field: None,
+};
+
 impl KeySchema {
     /// `true` when the first key field is required, so every key has `prefix + delimiter`
     /// in front of its values.

@@ -1,22 +1,34 @@
-//! Code generation from the validated model. Every runtime item is reached through
-//! `::faceteer::__private`, so the generated code does not depend on the caller's imports.
+//! Code generation from the validated model.
+//!
+//! Every runtime item is reached through `<crate>::__private` (`::faceteer` unless
+//! `#[facet(crate = ..)]` says otherwise), so the generated code does not depend on the
+//! caller's imports. Each key (base `PK`/`SK`, each index's) is written by one generated
+//! function that every caller uses: the record, the projected key fields, the key builder
+//! and the queries.
 
 use proc_macro2::{Span, TokenStream};
-use quote::{format_ident, quote};
+use quote::{format_ident, quote, quote_spanned};
+use syn::spanned::Spanned;
 use syn::{Ident, LitStr};
 
-use crate::model::{is_string_like, FacetModel, Field, IndexModel, KeyModel, PickValidatorModel};
+use crate::model::{is_string_like, FacetModel, Field, KeyModel, PickValidatorModel};
 
 fn lit(s: &str) -> LitStr {
     LitStr::new(s, Span::call_site())
 }
 
+/// `<crate>::__private`.
+fn private(m: &FacetModel) -> TokenStream {
+    let krate = &m.krate;
+    quote!(#krate::__private)
+}
+
 /// The type a key field's argument must have: the field type without `Option`, wrapped in
 /// `Sortable` for sortable key fields.
-fn arg_type(field: &Field, sortable: bool) -> TokenStream {
+fn arg_type(p: &TokenStream, field: &Field, sortable: bool) -> TokenStream {
     let inner = &field.inner;
     if sortable {
-        quote!(::faceteer::__private::Sortable<#inner>)
+        quote!(#p::Sortable<#inner>)
     } else {
         quote!(#inner)
     }
@@ -26,12 +38,12 @@ fn arg_type(field: &Field, sortable: bool) -> TokenStream {
 /// required field; for an optional one, `Option<&str>` when it holds a string and `Option<T>`
 /// otherwise, so that `None` (an absent field, which Faceteer leaves out of the key) can be
 /// passed without naming a type.
-fn param_type(field: &Field, sortable: bool) -> TokenStream {
+fn param_type(p: &TokenStream, field: &Field, sortable: bool) -> TokenStream {
     let inner = &field.inner;
     match (field.optional, is_string_like(inner)) {
         (false, _) => {
-            let ty = arg_type(field, sortable);
-            quote!(impl ::faceteer::__private::KeyArg<#ty>)
+            let ty = arg_type(p, field, sortable);
+            quote!(impl #p::KeyArg<#ty>)
         }
         (true, true) => quote!(::core::option::Option<&str>),
         (true, false) => quote!(::core::option::Option<#inner>),
@@ -39,22 +51,23 @@ fn param_type(field: &Field, sortable: bool) -> TokenStream {
 }
 
 fn key_schema(m: &FacetModel, key: &KeyModel) -> TokenStream {
+    let p = private(m);
     let attribute = lit(&key.attribute);
     let prefix = lit(&key.prefix);
-    let names = key.parts.iter().map(|p| lit(&m.fields[p.field].name));
-    let optional = key.parts.iter().map(|p| m.fields[p.field].optional);
+    let names = key.parts.iter().map(|k| lit(&m.fields[k.field].name));
+    let optional = key.parts.iter().map(|k| m.fields[k.field].optional);
     let shard = match &key.shard {
         None => quote!(::core::option::Option::None),
         Some(s) => {
             let count = s.count;
             let names = s.fields.iter().map(|f| lit(&m.fields[*f].name));
-            quote!(::core::option::Option::Some(::faceteer::__private::ShardSchema {
+            quote!(::core::option::Option::Some(#p::ShardSchema {
                 count: #count,
                 fields: &[#(#names),*],
             }))
         }
     };
-    quote!(::faceteer::__private::KeySchema {
+    quote!(#p::KeySchema {
         attribute: #attribute,
         prefix: #prefix,
         fields: &[#(#names),*],
@@ -64,6 +77,7 @@ fn key_schema(m: &FacetModel, key: &KeyModel) -> TokenStream {
 }
 
 fn schema(m: &FacetModel) -> TokenStream {
+    let p = private(m);
     let name = lit(&m.name);
     let delimiter = lit(&m.delimiter);
     let pk = key_schema(m, &m.pk);
@@ -80,7 +94,7 @@ fn schema(m: &FacetModel) -> TokenStream {
         };
         let pk = key_schema(m, &i.pk);
         let sk = key_schema(m, &i.sk);
-        quote!(::faceteer::__private::IndexSchema {
+        quote!(#p::IndexSchema {
             number: #n,
             name: #index_name,
             alias: #alias,
@@ -95,7 +109,7 @@ fn schema(m: &FacetModel) -> TokenStream {
         }
         None => quote!(::core::option::Option::None),
     };
-    quote!(&::faceteer::__private::FacetSchema {
+    quote!(&#p::FacetSchema {
         name: #name,
         delimiter: #delimiter,
         pk: #pk,
@@ -116,253 +130,224 @@ enum Source {
     Args,
 }
 
-/// The expression reading `field` in a record-like source.
-fn read_field(src: Source, ident: &Ident) -> TokenStream {
-    match src {
+/// One key: its label in generated names (`pk`, `gsi1sk`, …) and its model.
+struct KeyRef<'a> {
+    label: String,
+    key: &'a KeyModel,
+}
+
+fn keys(m: &FacetModel) -> Vec<KeyRef<'_>> {
+    let mut out = vec![
+        KeyRef {
+            label: "pk".into(),
+            key: &m.pk,
+        },
+        KeyRef {
+            label: "sk".into(),
+            key: &m.sk,
+        },
+    ];
+    for i in &m.indexes {
+        out.push(KeyRef {
+            label: format!("gsi{}pk", i.n),
+            key: &i.pk,
+        });
+        out.push(KeyRef {
+            label: format!("gsi{}sk", i.n),
+            key: &i.sk,
+        });
+    }
+    out
+}
+
+impl KeyRef<'_> {
+    /// The generated function writing the key's values.
+    fn values_fn(&self) -> Ident {
+        format_ident!("__faceteer_{}", self.label)
+    }
+
+    /// The generated function computing the key's shard id.
+    fn shard_fn(&self) -> Ident {
+        format_ident!("__faceteer_{}_shard", self.label)
+    }
+}
+
+/// A `&dyn KeyPart` expression for one field's value in `src`.
+fn part_arg(m: &FacetModel, field: usize, sortable: bool, src: Source) -> TokenStream {
+    let p = private(m);
+    let f = &m.fields[field];
+    let ident = &f.ident;
+    let read = match src {
         Source::Keys => quote!(__k.#ident),
         _ => quote!(self.#ident),
-    }
-}
-
-fn part_stmt(m: &FacetModel, field: usize, sortable: bool, src: Source) -> TokenStream {
-    let f = &m.fields[field];
-    let ident = &f.ident;
-    let name = lit(&f.ident.to_string());
+    };
     match src {
-        Source::Record | Source::Keys if sortable => {
-            let read = read_field(src, ident);
-            quote!(__w.part(#name, &::faceteer::__private::Sortable(&#read));)
-        }
+        Source::Record | Source::Keys if sortable => quote!(&#p::Sortable(&#read)),
         Source::Record | Source::Keys => {
-            let read = read_field(src, ident);
             // Spanned at the field's type, so a type that is not a key value is reported there.
             let ty = &f.ty;
-            let check = quote::quote_spanned!(syn::spanned::Spanned::span(ty)=>
-                ::faceteer::__private::key_part::<#ty>
-            );
-            quote!(__w.part(#name, #check(&#read));)
+            quote_spanned!(ty.span()=> #p::key_part::<#ty>(&#read))
         }
-        Source::Args if f.optional && sortable => {
-            quote!(__w.part(#name, &::faceteer::__private::Sortable(#ident));)
-        }
-        Source::Args if f.optional => quote!(__w.part(#name, &#ident);),
+        Source::Args if f.optional && sortable => quote!(&#p::Sortable(#ident)),
+        Source::Args if f.optional => quote!(&#ident),
         Source::Args => {
-            let ty = arg_type(f, sortable);
-            quote!(__w.arg::<#ty>(#name, &#ident);)
+            let ty = arg_type(&p, f, sortable);
+            quote!(&#p::KeyArg::<#ty>::key_part(&#ident))
         }
     }
 }
 
-fn shard_input_stmt(m: &FacetModel, field: usize, src: Source) -> TokenStream {
-    let f = &m.fields[field];
-    let ident = &f.ident;
-    let name = lit(&f.ident.to_string());
-    match src {
-        Source::Record | Source::Keys => {
-            let read = read_field(src, ident);
-            quote!(__s.push(#name, &#read);)
-        }
-        Source::Args if f.optional => quote!(__s.push(#name, &#ident);),
-        Source::Args => {
-            let inner = &f.inner;
-            quote!(::faceteer::__private::KeyArg::<#inner>::with_key_part(&#ident, |__p| { __s.push(#name, __p); });)
-        }
-    }
-}
-
-/// A block evaluating to `Result<String, KeyError>`: the complete key string.
-fn full_key(m: &FacetModel, key: &KeyModel, src: Source) -> TokenStream {
-    let prefix = lit(&key.prefix);
+/// The hidden functions writing each key: the values (`__faceteer_pk(..)`) and, for a
+/// sharded key, the shard id (`__faceteer_pk_shard(..)`), each taking `&dyn KeyPart`s.
+fn key_fns(m: &FacetModel) -> TokenStream {
+    let p = private(m);
     let delim = lit(&m.delimiter);
-    let shard = key.shard.as_ref().map(|s| {
-        let count = s.count;
-        let inputs = s.fields.iter().map(|f| shard_input_stmt(m, *f, src));
+    let fns = keys(m).into_iter().map(|k| {
+        let values_fn = k.values_fn();
+        let params = k.key.parts.iter().map(|part| {
+            let ident = &m.fields[part.field].ident;
+            quote!(#ident: &dyn #p::KeyPart)
+        });
+        let writes = k.key.parts.iter().map(|part| {
+            let ident = &m.fields[part.field].ident;
+            let name = lit(&ident.to_string());
+            quote!(__w.part(#name, #ident);)
+        });
+        let shard = k.key.shard.as_ref().map(|s| {
+            let shard_fn = k.shard_fn();
+            let count = s.count;
+            let idents: Vec<&Ident> = s.fields.iter().map(|f| &m.fields[*f].ident).collect();
+            let names = idents.iter().map(|i| lit(&i.to_string()));
+            quote! {
+                fn #shard_fn(#(#idents: &dyn #p::KeyPart),*) -> ::core::result::Result<::std::string::String, #p::KeyError> {
+                    let mut __s = #p::ShardInputs::new();
+                    #(__s.push(#names, #idents);)*
+                    __s.shard_id(#count)
+                }
+            }
+        });
         quote! {
-            let mut __s = ::faceteer::__private::ShardInputs::new();
-            #(#inputs)*
-            __w.shard(&__s.shard_id(#count)?);
+            fn #values_fn(#(#params),*) -> ::core::result::Result<::std::string::String, #p::KeyError> {
+                let mut __w = #p::KeyWriter::new("", #delim);
+                #(#writes)*
+                __w.finish()
+            }
+            #shard
         }
     });
-    let parts = key
+    quote!(#(#fns)*)
+}
+
+/// An expression of type `String` (inside a function returning `Result<_, KeyError>`): the
+/// complete key from `src`.
+fn key_expr(m: &FacetModel, k: &KeyRef, src: Source) -> TokenStream {
+    let p = private(m);
+    let prefix = lit(&k.key.prefix);
+    let delim = lit(&m.delimiter);
+    let values_fn = k.values_fn();
+    let args = k
+        .key
         .parts
         .iter()
-        .map(|p| part_stmt(m, p.field, p.sortable, src));
-    quote!({
-        let mut __w = ::faceteer::__private::KeyWriter::new(#prefix, #delim);
-        #shard
-        #(#parts)*
-        __w.finish()
-    })
+        .map(|part| part_arg(m, part.field, part.sortable, src));
+    let shard = match &k.key.shard {
+        None => quote!(::core::option::Option::None),
+        Some(s) => {
+            let shard_fn = k.shard_fn();
+            let args = s.fields.iter().map(|f| part_arg(m, *f, false, src));
+            quote!(::core::option::Option::Some(&Self::#shard_fn(#(#args),*)?))
+        }
+    };
+    quote!(#p::compose_key(#prefix, #delim, #shard, &Self::#values_fn(#(#args),*)?))
 }
 
 /// An expression of type `PartitionKey` for a query built from arguments.
-fn partition_key(m: &FacetModel, key: &KeyModel) -> TokenStream {
-    let prefix = lit(&key.prefix);
-    let attribute = lit(&key.attribute);
+fn partition_key(m: &FacetModel, k: &KeyRef) -> TokenStream {
+    let p = private(m);
+    let prefix = lit(&k.key.prefix);
+    let attribute = lit(&k.key.attribute);
     let delim = lit(&m.delimiter);
-    let parts = key
+    let values_fn = k.values_fn();
+    let args = k
+        .key
         .parts
         .iter()
-        .map(|p| part_stmt(m, p.field, p.sortable, Source::Args));
-    let shard = match &key.shard {
-        None => quote!(::faceteer::__private::ShardChoice::Unsharded),
+        .map(|part| part_arg(m, part.field, part.sortable, Source::Args));
+    let shard = match &k.key.shard {
+        None => quote!(#p::ShardChoice::Unsharded),
         Some(s) => {
             let count = s.count;
             let all_in_key = s
                 .fields
                 .iter()
-                .all(|f| key.parts.iter().any(|p| p.field == *f));
+                .all(|f| k.key.parts.iter().any(|part| part.field == *f));
             if all_in_key {
-                let inputs = s
+                let shard_fn = k.shard_fn();
+                let args = s
                     .fields
                     .iter()
-                    .map(|f| shard_input_stmt(m, *f, Source::Args));
-                quote!(::faceteer::__private::ShardChoice::Computed {
-                    count: #count,
-                    id: {
-                        let mut __s = ::faceteer::__private::ShardInputs::new();
-                        #(#inputs)*
-                        __s.shard_id(#count)
-                    },
-                })
+                    .map(|f| part_arg(m, *f, false, Source::Args));
+                quote!(#p::ShardChoice::Computed { count: #count, id: Self::#shard_fn(#(#args),*) })
             } else {
-                quote!(::faceteer::__private::ShardChoice::Choose { count: #count })
+                quote!(#p::ShardChoice::Choose { count: #count })
             }
         }
     };
-    quote!(::faceteer::__private::PartitionKey::new(
-        #attribute,
-        #prefix,
-        #delim,
-        #shard,
-        {
-            let mut __w = ::faceteer::__private::KeyWriter::new("", #delim);
-            #(#parts)*
-            __w.finish()
-        },
-    ))
+    quote!(#p::PartitionKey::new(#attribute, #prefix, #delim, #shard, Self::#values_fn(#(#args),*)))
 }
 
 /// The sort-key shape type of a key.
 fn shape(m: &FacetModel, key: &KeyModel) -> TokenStream {
+    let p = private(m);
     let tys: Vec<TokenStream> = key
         .parts
         .iter()
-        .map(|p| arg_type(&m.fields[p.field], p.sortable))
+        .map(|k| arg_type(&p, &m.fields[k.field], k.sortable))
         .collect();
     match tys.len() {
-        0 => quote!(::faceteer::__private::NoFields),
-        1 => quote!(::faceteer::__private::One<#(#tys),*>),
-        2 => quote!(::faceteer::__private::Two<#(#tys),*>),
-        3 => quote!(::faceteer::__private::Three<#(#tys),*>),
-        _ => quote!(::faceteer::__private::Four<#(#tys),*>),
+        0 => quote!(#p::NoFields),
+        1 => quote!(#p::One<#(#tys),*>),
+        2 => quote!(#p::Two<#(#tys),*>),
+        3 => quote!(#p::Three<#(#tys),*>),
+        _ => quote!(#p::Four<#(#tys),*>),
     }
 }
 
-/// Parameters `name: impl KeyArg<T>` for the given fields (deduplicated, in order).
+/// Parameters `name: impl KeyArg<T>` for the given fields (in order).
 fn params(m: &FacetModel, fields: &[(usize, bool)]) -> Vec<TokenStream> {
-    let mut seen = Vec::new();
-    let mut out = Vec::new();
-    for &(field, sortable) in fields {
-        if seen.contains(&field) {
-            continue;
-        }
-        seen.push(field);
-        let f = &m.fields[field];
-        let ident = &f.ident;
-        let ty = param_type(f, sortable);
-        out.push(quote!(#ident: #ty));
-    }
-    out
-}
-
-fn key_fields(key: &KeyModel) -> Vec<(usize, bool)> {
-    key.parts.iter().map(|p| (p.field, p.sortable)).collect()
-}
-
-fn shard_fields(key: &KeyModel) -> Vec<(usize, bool)> {
-    key.shard
+    let p = private(m);
+    fields
         .iter()
-        .flat_map(|s| s.fields.iter().map(|f| (*f, false)))
+        .map(|&(field, sortable)| {
+            let f = &m.fields[field];
+            let ident = &f.ident;
+            let ty = param_type(&p, f, sortable);
+            quote!(#ident: #ty)
+        })
         .collect()
 }
 
 fn field_list(m: &FacetModel, fields: &[(usize, bool)]) -> String {
-    let mut names: Vec<String> = Vec::new();
-    for (f, _) in fields {
-        let n = format!("`{}`", m.fields[*f].ident);
-        if !names.contains(&n) {
-            names.push(n);
-        }
-    }
+    let names: Vec<String> = fields
+        .iter()
+        .map(|(f, _)| format!("`{}`", m.fields[*f].ident))
+        .collect();
     names.join(", ")
 }
 
-fn query_fn(m: &FacetModel, method: &Ident, index: Option<(usize, &IndexModel)>) -> TokenStream {
-    let (pk, sk) = match index {
-        Some((_, i)) => (&i.pk, &i.sk),
-        None => (&m.pk, &m.sk),
-    };
-    let args = key_fields(pk);
-    let params = params(m, &args);
-    let shape = shape(m, sk);
-    let partition = partition_key(m, pk);
-    let (index_expr, doc) = match index {
-        Some((pos, i)) => (
-            quote!(::core::option::Option::Some(&<Self as ::faceteer::__private::Facet>::SCHEMA.indexes[#pos])),
-            format!(
-                "Query index `GSI{}`{} in the partition given by {}.\n\n\
-                 Sort-key arguments of the operators are the index's sort-key field(s): {}.",
-                i.n,
-                i.alias
-                    .as_ref()
-                    .map(|a| format!(" (`{a}`)"))
-                    .unwrap_or_default(),
-                field_list(m, &args),
-                field_list(m, &key_fields(sk)),
-            ),
-        ),
-        None => (
-            quote!(::core::option::Option::None),
-            format!(
-                "Query the base table in the partition given by {}.\n\n\
-                 Sort-key arguments of the operators are the sort-key field(s): {}.",
-                field_list(m, &args),
-                field_list(m, &key_fields(sk)),
-            ),
-        ),
-    };
-    let sk_schema = match index {
-        Some((pos, _)) => {
-            quote!(&<Self as ::faceteer::__private::Facet>::SCHEMA.indexes[#pos].sk)
-        }
-        None => quote!(&<Self as ::faceteer::__private::Facet>::SCHEMA.sk),
-    };
-    let index_keys = match index {
-        Some((_, i)) => {
-            let name = index_keys_ident(m, i);
-            quote!(#name)
-        }
-        None => quote!(::faceteer::__private::BaseTable),
-    };
-    quote! {
-        #[doc = #doc]
-        #[allow(clippy::too_many_arguments)]
-        pub fn #method(#(#params),*) -> ::faceteer::__private::PartitionQuery<Self, #shape, #index_keys> {
-            ::faceteer::__private::PartitionQuery::new(#index_expr, #sk_schema, #partition)
-        }
-    }
-}
-
-/// `TaskGsi1Keys`: the key fields of index `n`.
-fn index_keys_ident(m: &FacetModel, i: &IndexModel) -> Ident {
-    format_ident!("{}Gsi{}Keys", m.ident, i.n)
+/// The fields of a key in order, with their `sortable` flag.
+fn key_fields(key: &KeyModel) -> Vec<(usize, bool)> {
+    key.parts.iter().map(|p| (p.field, p.sortable)).collect()
 }
 
 /// The fields of a key (partition, shard, sort), deduplicated, in order.
 fn all_key_fields(pk: &KeyModel, sk: &KeyModel) -> Vec<(usize, bool)> {
     let mut out = key_fields(pk);
-    out.extend(shard_fields(pk));
+    out.extend(
+        pk.shard
+            .iter()
+            .flat_map(|s| s.fields.iter().map(|f| (*f, false))),
+    );
     out.extend(key_fields(sk));
     let mut seen = Vec::new();
     out.retain(|(f, _)| {
@@ -373,6 +358,84 @@ fn all_key_fields(pk: &KeyModel, sk: &KeyModel) -> Vec<(usize, bool)> {
     out
 }
 
+/// `TaskGsi1Keys`: the key fields of index `n`.
+fn index_keys_ident(m: &FacetModel, n: u8) -> Ident {
+    format_ident!("{}Gsi{}Keys", m.ident, n)
+}
+
+/// The query entry points: `query`, and `gsiN` plus its alias for each index (the alias
+/// delegates).
+fn query_fns(m: &FacetModel) -> TokenStream {
+    let p = private(m);
+    let key_refs = keys(m);
+    let mut out = Vec::new();
+    for (pos, (pk, sk)) in key_refs.chunks(2).map(|c| (&c[0], &c[1])).enumerate() {
+        let index = pos.checked_sub(1).map(|i| &m.indexes[i]);
+        let args = key_fields(pk.key);
+        let params = params(m, &args);
+        let shape = shape(m, sk.key);
+        let partition = partition_key(m, pk);
+        let (method, index_expr, sk_schema, index_keys, doc) = match index {
+            Some(i) => {
+                let at = pos - 1;
+                let index_keys = if m.pick_validator.is_some() {
+                    let name = index_keys_ident(m, i.n);
+                    quote!(#name)
+                } else {
+                    quote!(#p::BaseTable)
+                };
+                (
+                    format_ident!("{}", i.method()),
+                    quote!(::core::option::Option::Some(&<Self as #p::Facet>::SCHEMA.indexes[#at])),
+                    quote!(&<Self as #p::Facet>::SCHEMA.indexes[#at].sk),
+                    index_keys,
+                    format!(
+                        "Query index `GSI{}`{} in the partition given by {}.\n\n\
+                         Sort-key arguments of the operators are the index's sort-key field(s): {}.",
+                        i.n,
+                        i.alias.as_ref().map(|a| format!(" (`{a}`)")).unwrap_or_default(),
+                        field_list(m, &args),
+                        field_list(m, &key_fields(sk.key)),
+                    ),
+                )
+            }
+            None => (
+                format_ident!("query"),
+                quote!(::core::option::Option::None),
+                quote!(&<Self as #p::Facet>::SCHEMA.sk),
+                quote!(#p::BaseTable),
+                format!(
+                    "Query the base table in the partition given by {}.\n\n\
+                     Sort-key arguments of the operators are the sort-key field(s): {}.",
+                    field_list(m, &args),
+                    field_list(m, &key_fields(sk.key)),
+                ),
+            ),
+        };
+        let ret = quote!(#p::PartitionQuery<Self, #shape, #index_keys>);
+        out.push(quote! {
+            #[doc = #doc]
+            #[allow(clippy::too_many_arguments)]
+            pub fn #method(#(#params),*) -> #ret {
+                #p::PartitionQuery::new(#index_expr, #sk_schema, #partition)
+            }
+        });
+        if let Some(alias) = index.and_then(|i| i.alias_method()) {
+            let alias = format_ident!("{}", alias);
+            let names = args.iter().map(|(f, _)| &m.fields[*f].ident);
+            let doc = format!("The same as [`Self::{method}`].");
+            out.push(quote! {
+                #[doc = #doc]
+                #[allow(clippy::too_many_arguments)]
+                pub fn #alias(#(#params),*) -> #ret {
+                    Self::#method(#(#names),*)
+                }
+            });
+        }
+    }
+    quote!(#(#out)*)
+}
+
 /// A struct holding key fields, readable from a projected item.
 fn key_fields_struct(
     m: &FacetModel,
@@ -380,6 +443,7 @@ fn key_fields_struct(
     fields: &[(usize, bool)],
     doc: &str,
 ) -> TokenStream {
+    let p = private(m);
     let vis = &m.vis;
     let decls = fields.iter().map(|(f, _)| {
         let f = &m.fields[*f];
@@ -387,85 +451,151 @@ fn key_fields_struct(
         let doc = format!("The `{}` key field.", f.name);
         quote!(#[doc = #doc] pub #id: #ty)
     });
-    let names: Vec<LitStr> = fields
-        .iter()
-        .map(|(f, _)| lit(&m.fields[*f].name))
-        .collect();
+    let names = fields.iter().map(|(f, _)| lit(&m.fields[*f].name));
     let reads = fields.iter().map(|(f, _)| {
         let f = &m.fields[*f];
         let id = &f.ident;
         let attr = lit(&f.name);
-        quote!(#id: ::faceteer::__private::read_attribute(__item, #attr)?)
+        quote!(#id: #p::read_attribute(__item, #attr)?)
     });
-    // Debug and Clone when every field has them: the higher-ranked bounds keep the impls
-    // from failing to compile when a field type lacks them.
-    let ids: Vec<&Ident> = fields.iter().map(|(f, _)| &m.fields[*f].ident).collect();
-    let tys: Vec<&syn::Type> = fields.iter().map(|(f, _)| &m.fields[*f].ty).collect();
-    let id_strs: Vec<LitStr> = ids.iter().map(|i| lit(&i.to_string())).collect();
-    let name_str = lit(&name.to_string());
     quote! {
         #[doc = #doc]
+        #[derive(Debug, Clone)]
         #[allow(dead_code)]
         #vis struct #name {
             #(#decls,)*
         }
 
-        impl ::core::fmt::Debug for #name
-        where
-            #(for<'__faceteer> #tys: ::core::fmt::Debug,)*
-        {
-            fn fmt(&self, f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-                f.debug_struct(#name_str)
-                    #(.field(#id_strs, &self.#ids))*
-                    .finish()
-            }
-        }
-
-        impl ::core::clone::Clone for #name
-        where
-            #(for<'__faceteer> #tys: ::core::clone::Clone,)*
-        {
-            fn clone(&self) -> Self {
-                #name { #(#ids: ::core::clone::Clone::clone(&self.#ids),)* }
-            }
-        }
-
-        impl ::faceteer::__private::FromPicked for #name {
+        #[automatically_derived]
+        impl #p::FromPicked for #name {
             const ATTRIBUTES: &'static [&'static str] = &[#(#names),*];
-            fn from_picked(
-                __item: &::faceteer::__private::Item,
-            ) -> ::core::result::Result<Self, ::faceteer::__private::DynamoError> {
+            fn from_picked(__item: &#p::Item) -> ::core::result::Result<Self, #p::DynamoError> {
                 ::core::result::Result::Ok(#name { #(#reads,)* })
             }
         }
 
-        impl ::faceteer::__private::KeyFields for #name {}
+        #[automatically_derived]
+        impl #p::KeyFields for #name {}
     }
 }
 
-/// Generate the `Facet` impl and the inherent key builders and queries.
+/// The key-field structs and the `PickValidator` impl, when the facet can be projected.
+fn projection(m: &FacetModel) -> TokenStream {
+    let Some(validator) = &m.pick_validator else {
+        return TokenStream::new();
+    };
+    let p = private(m);
+    let ident = &m.ident;
+    let keys_ident = format_ident!("{}Keys", ident);
+    let keys_struct = key_fields_struct(
+        m,
+        &keys_ident,
+        &all_key_fields(&m.pk, &m.sk),
+        &format!(
+            "The base key fields of a `{ident}` record, as held by projections \
+             (`.key()` gives its key)."
+        ),
+    );
+    let index_structs = m.indexes.iter().map(|i| {
+        key_fields_struct(
+            m,
+            &index_keys_ident(m, i.n),
+            &all_key_fields(&i.pk, &i.sk),
+            &format!(
+                "The key fields of index `GSI{}` of `{ident}`, as held by projections read through it.",
+                i.n
+            ),
+        )
+    });
+    let refs = keys(m);
+    let pk = key_expr(m, &refs[0], Source::Keys);
+    let sk = key_expr(m, &refs[1], Source::Keys);
+    let body = match validator {
+        PickValidatorModel::Trust => quote!(::core::result::Result::Ok(())),
+        PickValidatorModel::Path(path) => {
+            quote!(#path(__item, __attributes).map_err(|e| ::std::string::ToString::to_string(&e)))
+        }
+    };
+    quote! {
+        #keys_struct
+        #(#index_structs)*
+
+        impl #keys_ident {
+            /// The base-table key of the record whose key fields these are.
+            pub fn key(&self) -> ::core::result::Result<#p::Key<#ident>, #p::KeyError> {
+                <#ident as #p::PickValidator>::keys_to_key(self)
+            }
+        }
+
+        #[automatically_derived]
+        impl #p::PickValidator for #ident {
+            type Keys = #keys_ident;
+
+            fn keys_to_key(__k: &#keys_ident) -> ::core::result::Result<#p::Key<Self>, #p::KeyError> {
+                ::core::result::Result::Ok(#p::Key::from_parts(#pk, #sk))
+            }
+
+            fn validate_pick(
+                __item: &#p::Item,
+                __attributes: &[&'static str],
+            ) -> ::core::result::Result<(), ::std::string::String> {
+                #body
+            }
+        }
+    }
+}
+
+/// The `<Facet>Fields` struct of typed attribute handles.
+fn fields_struct(m: &FacetModel) -> (TokenStream, TokenStream) {
+    let p = private(m);
+    let ident = &m.ident;
+    let fields_ident = format_ident!("{}Fields", ident);
+    let vis = &m.vis;
+    let attribute_fields: Vec<&Field> = m.fields.iter().filter(|f| f.is_attribute).collect();
+    let decls = attribute_fields.iter().map(|f| {
+        let fid = &f.ident;
+        let (inner, ty) = (&f.inner, &f.ty);
+        let doc = format!("The `{}` attribute.", f.name);
+        quote!(#[doc = #doc] pub #fid: #p::Field<#ident, #inner, #ty>)
+    });
+    let inits = attribute_fields.iter().map(|f| {
+        let fid = &f.ident;
+        let name = lit(&f.name);
+        quote!(#fid: #p::Field::new(#name))
+    });
+    let doc = format!(
+        "Typed handles on the attributes of `{ident}`, for conditions and filters \
+         (`{ident}::fields()`)."
+    );
+    let decl = quote! {
+        #[doc = #doc]
+        #[derive(Debug, Clone, Copy)]
+        #vis struct #fields_ident {
+            #(#decls,)*
+        }
+    };
+    let ctor = quote! {
+        #[doc = #doc]
+        pub const fn fields() -> #fields_ident {
+            #fields_ident { #(#inits,)* }
+        }
+    };
+    (decl, ctor)
+}
+
+/// Generate the `Facet` impl and the inherent key builder and queries.
 pub fn generate(m: &FacetModel) -> TokenStream {
+    let p = private(m);
     let ident = &m.ident;
     let schema = schema(m);
     let validate_on_write = m.validate_on_write;
-    let pk = full_key(m, &m.pk, Source::Record);
-    let sk = full_key(m, &m.sk, Source::Record);
-
-    let index_keys = m.indexes.iter().map(|i| {
-        let pk_attr = lit(&i.pk.attribute);
-        let sk_attr = lit(&i.sk.attribute);
-        let pk = full_key(m, &i.pk, Source::Record);
-        let sk = full_key(m, &i.sk, Source::Record);
-        quote! {
-            __item.insert(
-                ::std::string::String::from(#pk_attr),
-                ::faceteer::__private::AttributeValue::S(#pk?),
-            );
-            __item.insert(
-                ::std::string::String::from(#sk_attr),
-                ::faceteer::__private::AttributeValue::S(#sk?),
-            );
-        }
+    let refs = keys(m);
+    let pk = key_expr(m, &refs[0], Source::Record);
+    let sk = key_expr(m, &refs[1], Source::Record);
+    let index_keys = refs[2..].iter().map(|k| {
+        let attribute = lit(&k.key.attribute);
+        let value = key_expr(m, k, Source::Record);
+        quote!(__item.insert(::std::string::String::from(#attribute), #p::AttributeValue::S(#value));)
     });
 
     let ttl = match m.ttl {
@@ -473,13 +603,10 @@ pub fn generate(m: &FacetModel) -> TokenStream {
             let f = &m.fields[i].ident;
             // Spanned at the field's type, so a wrong type is reported there.
             let ty = &m.fields[i].ty;
-            quote::quote_spanned!(syn::spanned::Spanned::span(ty)=>
-                <#ty as ::faceteer::__private::TtlValue>::ttl_seconds(&self.#f)
-            )
+            quote_spanned!(ty.span()=> <#ty as #p::TtlValue>::ttl_seconds(&self.#f))
         }
         None => quote!(::core::option::Option::None),
     };
-
     let validate = m.validator.as_ref().map(|path| {
         quote! {
             fn validate(&self) -> ::core::result::Result<(), ::std::string::String> {
@@ -491,131 +618,39 @@ pub fn generate(m: &FacetModel) -> TokenStream {
     // Key builder: base PK fields, PK shard fields, then SK fields.
     let key_args = all_key_fields(&m.pk, &m.sk);
     let key_params = params(m, &key_args);
-    let pk_args = full_key(m, &m.pk, Source::Args);
-    let sk_args = full_key(m, &m.sk, Source::Args);
+    let pk_args = key_expr(m, &refs[0], Source::Args);
+    let sk_args = key_expr(m, &refs[1], Source::Args);
     let key_doc = format!(
         "The key of the `{}` record identified by {}.\n\n\
          Fails when a key value contains the delimiter where it would make the key ambiguous.",
         m.name,
         field_list(m, &key_args)
     );
-
-    let mut queries = vec![query_fn(m, &format_ident!("query"), None)];
-    for (pos, i) in m.indexes.iter().enumerate() {
-        let method = format_ident!("{}", i.method());
-        queries.push(query_fn(m, &method, Some((pos, i))));
-        if let Some(alias) = i.alias_method() {
-            let alias = format_ident!("{}", alias);
-            queries.push(query_fn(m, &alias, Some((pos, i))));
-        }
-    }
-
+    let key_fns = key_fns(m);
+    let queries = query_fns(m);
+    let (fields_decl, fields_ctor) = fields_struct(m);
     let fields_ident = format_ident!("{}Fields", ident);
-    let vis = &m.vis;
-    let attribute_fields: Vec<&Field> = m.fields.iter().filter(|f| f.is_attribute).collect();
-    let field_decls = attribute_fields.iter().map(|f| {
-        let fid = &f.ident;
-        let (inner, ty) = (&f.inner, &f.ty);
-        let doc = format!("The `{}` attribute.", f.name);
-        quote!(#[doc = #doc] pub #fid: ::faceteer::__private::Field<#ident, #inner, #ty>)
-    });
-    let field_inits = attribute_fields.iter().map(|f| {
-        let fid = &f.ident;
-        let name = lit(&f.name);
-        quote!(#fid: ::faceteer::__private::Field::new(#name))
-    });
-    let fields_doc = format!(
-        "Typed handles on the attributes of `{ident}`, for conditions and filters \
-         (`{ident}::fields()`)."
-    );
-
-    let keys_ident = format_ident!("{}Keys", ident);
-    let keys_struct = key_fields_struct(
-        m,
-        &keys_ident,
-        &all_key_fields(&m.pk, &m.sk),
-        &format!(
-            "The base key fields of a `{ident}` record, as held by projections \
-             (`.key()` gives its key)."
-        ),
-    );
-    let index_key_structs = m.indexes.iter().map(|i| {
-        key_fields_struct(
-            m,
-            &index_keys_ident(m, i),
-            &all_key_fields(&i.pk, &i.sk),
-            &format!("The key fields of index `GSI{}` of `{ident}`, as held by projections read through it.", i.n),
-        )
-    });
-    let pk_keys = full_key(m, &m.pk, Source::Keys);
-    let sk_keys = full_key(m, &m.sk, Source::Keys);
-    let pick_validator = m.pick_validator.as_ref().map(|p| {
-        let body = match p {
-            PickValidatorModel::Trust => quote!(::core::result::Result::Ok(())),
-            PickValidatorModel::Path(path) => {
-                quote!(#path(__item, __attributes).map_err(|e| ::std::string::ToString::to_string(&e)))
-            }
-        };
-        quote! {
-            impl ::faceteer::__private::PickValidator for #ident {
-                fn validate_pick(
-                    __item: &::faceteer::__private::Item,
-                    __attributes: &[&'static str],
-                ) -> ::core::result::Result<(), ::std::string::String> {
-                    #body
-                }
-            }
-        }
-    });
+    let projection = projection(m);
 
     quote! {
-        #[doc = #fields_doc]
-        #[derive(Debug, Clone, Copy)]
-        #vis struct #fields_ident {
-            #(#field_decls,)*
-        }
+        #fields_decl
+        #projection
 
-        #keys_struct
-        #(#index_key_structs)*
-        #pick_validator
-
-        impl #keys_ident {
-            /// The base-table key of the record whose key fields these are.
-            pub fn key(
-                &self,
-            ) -> ::core::result::Result<::faceteer::__private::Key<#ident>, ::faceteer::__private::KeyError> {
-                <#ident as ::faceteer::__private::Facet>::keys_to_key(self)
-            }
-        }
-
-        impl ::faceteer::__private::Facet for #ident {
+        #[automatically_derived]
+        impl #p::Facet for #ident {
+            const SCHEMA: &'static #p::FacetSchema = #schema;
+            const VALIDATE_ON_WRITE: bool = #validate_on_write;
             type Fields = #fields_ident;
 
             fn fields() -> #fields_ident {
                 #ident::fields()
             }
 
-            type Keys = #keys_ident;
-
-            fn keys_to_key(
-                __k: &#keys_ident,
-            ) -> ::core::result::Result<::faceteer::__private::Key<Self>, ::faceteer::__private::KeyError> {
-                ::core::result::Result::Ok(::faceteer::__private::Key::from_parts(#pk_keys?, #sk_keys?))
+            fn primary_key(&self) -> ::core::result::Result<#p::Key<Self>, #p::KeyError> {
+                ::core::result::Result::Ok(#p::Key::from_parts(#pk, #sk))
             }
 
-            const SCHEMA: &'static ::faceteer::__private::FacetSchema = #schema;
-            const VALIDATE_ON_WRITE: bool = #validate_on_write;
-
-            fn primary_key(
-                &self,
-            ) -> ::core::result::Result<::faceteer::__private::Key<Self>, ::faceteer::__private::KeyError> {
-                ::core::result::Result::Ok(::faceteer::__private::Key::from_parts(#pk?, #sk?))
-            }
-
-            fn write_index_keys(
-                &self,
-                __item: &mut ::faceteer::__private::Item,
-            ) -> ::core::result::Result<(), ::faceteer::__private::KeyError> {
+            fn write_index_keys(&self, __item: &mut #p::Item) -> ::core::result::Result<(), #p::KeyError> {
                 #(#index_keys)*
                 let _ = __item;
                 ::core::result::Result::Ok(())
@@ -628,21 +663,44 @@ pub fn generate(m: &FacetModel) -> TokenStream {
             #validate
         }
 
+        #[automatically_derived]
         impl #ident {
-            #[doc = #fields_doc]
-            pub const fn fields() -> #fields_ident {
-                #fields_ident { #(#field_inits,)* }
-            }
+            #fields_ctor
 
             #[doc = #key_doc]
             #[allow(clippy::too_many_arguments)]
-            pub fn key(
-                #(#key_params),*
-            ) -> ::core::result::Result<::faceteer::__private::Key<Self>, ::faceteer::__private::KeyError> {
-                ::core::result::Result::Ok(::faceteer::__private::Key::from_parts(#pk_args?, #sk_args?))
+            pub fn key(#(#key_params),*) -> ::core::result::Result<#p::Key<Self>, #p::KeyError> {
+                ::core::result::Result::Ok(#p::Key::from_parts(#pk_args, #sk_args))
             }
 
-            #(#queries)*
+            #queries
+
+            #key_fns
+        }
+    }
+}
+
+/// What a failed derive still emits besides its errors: the `Facet` impl with bodies that
+/// never run, so that uses of the facet elsewhere do not add errors of their own (one
+/// mistake, one error).
+pub fn fallback(input: &syn::DeriveInput, krate: &syn::Path) -> TokenStream {
+    let ident = &input.ident;
+    let (impl_generics, ty_generics, where_clause) = input.generics.split_for_impl();
+    quote! {
+        #[automatically_derived]
+        impl #impl_generics #krate::__private::Facet for #ident #ty_generics #where_clause {
+            const SCHEMA: &'static #krate::__private::FacetSchema = &#krate::__private::FALLBACK_SCHEMA;
+            type Fields = ();
+            fn fields() {}
+            fn primary_key(&self) -> ::core::result::Result<#krate::__private::Key<Self>, #krate::__private::KeyError> {
+                ::core::unreachable!()
+            }
+            fn write_index_keys(&self, _: &mut #krate::__private::Item) -> ::core::result::Result<(), #krate::__private::KeyError> {
+                ::core::unreachable!()
+            }
+            fn ttl_seconds(&self) -> ::core::option::Option<i64> {
+                ::core::unreachable!()
+            }
         }
     }
 }

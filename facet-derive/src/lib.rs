@@ -5,6 +5,7 @@
 //! validates them into a facet model, reporting errors at the offending attribute, and
 //! `codegen` writes the `Facet` impl, the key builder and the typed query entry points.
 
+mod check;
 mod codegen;
 mod model;
 mod names;
@@ -18,13 +19,28 @@ use proc_macro::TokenStream;
 #[proc_macro_derive(Facet, attributes(facet, pk, sk, gsi, shard, ttl))]
 pub fn derive_facet(input: TokenStream) -> TokenStream {
     let input = syn::parse_macro_input!(input as syn::DeriveInput);
-    let parsed = match parse::FacetInput::from_derive_input(&input) {
+    expand_facet(&input).into()
+}
+
+/// Parse, check and expand one facet; on any error, the errors and a fallback impl.
+fn expand_facet(input: &syn::DeriveInput) -> proc_macro2::TokenStream {
+    let default_crate: syn::Path = syn::parse_quote!(::faceteer);
+    let parsed = match parse::FacetInput::from_derive_input(input) {
         Ok(p) => p,
-        Err(e) => return e.write_errors().into(),
+        Err(e) => {
+            let fallback = codegen::fallback(input, &default_crate);
+            let errors = e.write_errors();
+            return quote::quote!(#errors #fallback);
+        }
     };
+    let krate = parsed.krate.clone().unwrap_or(default_crate);
     match model::build(parsed) {
-        Ok(model) => codegen::generate(&model).into(),
-        Err(e) => e.write_errors().into(),
+        Ok(model) => codegen::generate(&model),
+        Err(e) => {
+            let fallback = codegen::fallback(input, &krate);
+            let errors = e.write_errors();
+            quote::quote!(#errors #fallback)
+        }
     }
 }
 

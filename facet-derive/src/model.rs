@@ -8,6 +8,7 @@ use darling::Error;
 use proc_macro2::Span;
 use syn::{Ident, Type};
 
+use crate::check;
 use crate::names::{rename_field, snake_case};
 use crate::parse::{field_attrs, ContainerKey, FacetInput, FieldAttrs};
 use crate::serde_attrs;
@@ -62,6 +63,8 @@ pub struct IndexModel {
 }
 
 pub struct FacetModel {
+    /// The path of the `faceteer` crate (`::faceteer` unless `#[facet(crate = ..)]`).
+    pub krate: syn::Path,
     pub ident: Ident,
     pub vis: syn::Visibility,
     pub name: String,
@@ -611,27 +614,12 @@ pub fn build(input: FacetInput) -> Result<FacetModel, Error> {
                 .with_span(&ident_span),
         );
     }
-    // A field's key encoding must not depend on which key it is in.
-    let all_keys = [&pk, &sk]
+    let all_keys: Vec<&KeyModel> = [&pk, &sk]
         .into_iter()
-        .chain(indexes.iter().flat_map(|i| [&i.pk, &i.sk]));
-    let mut sortable_seen: BTreeMap<usize, bool> = BTreeMap::new();
-    for key in all_keys {
-        for part in &key.parts {
-            if let Some(prev) = sortable_seen.insert(part.field, part.sortable) {
-                if prev != part.sortable {
-                    errors.push(
-                        Error::custom(format!(
-                            "field `{}` is `sortable` in one key but not in another; \
-                             a field has one key encoding",
-                            fields[part.field].ident
-                        ))
-                        .with_span(&fields[part.field].ident),
-                    );
-                }
-            }
-        }
-    }
+        .chain(indexes.iter().flat_map(|i| [&i.pk, &i.sk]))
+        .collect();
+    check::sortable_is_one_encoding(&fields, &all_keys, &mut errors);
+    check::sortable_fields_are_integers(&fields, &all_keys, &mut errors);
     if sk.parts.len() > MAX_SORT_FIELDS {
         errors.push(
             Error::custom(format!(
@@ -668,6 +656,7 @@ pub fn build(input: FacetInput) -> Result<FacetModel, Error> {
 
     Ok(FacetModel {
         vis: input.vis,
+        krate: input.krate.unwrap_or_else(|| syn::parse_quote!(::faceteer)),
         ident: input.ident,
         name,
         delimiter,

@@ -30,6 +30,9 @@ pub struct FacetInput {
     pub pk: Option<SpannedValue<ContainerKey>>,
     /// Container-level sort key: `sk(prefix = "..", fields(a, b))`.
     pub sk: Option<SpannedValue<ContainerKey>>,
+    /// The path of the `faceteer` crate, for code generated in a crate that renames it.
+    #[darling(rename = "crate")]
+    pub krate: Option<syn::Path>,
 }
 
 /// `#[pick(facet = Path)]` on a projection struct.

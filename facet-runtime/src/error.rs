@@ -40,9 +40,10 @@ pub enum Error {
         /// The item's sort key.
         sk: String,
     },
-    /// The query's options are invalid (for example `limit(0)`).
-    #[error("invalid query: {0}")]
-    InvalidQuery(String),
+    /// The request cannot be sent as asked (for example a query's `limit(0)`, or a
+    /// consistent read of an index). Nothing was sent.
+    #[error("invalid request: {0}")]
+    InvalidRequest(String),
     /// The facets given to [`Table::with_facets`](crate::Table::with_facets) cannot share a
     /// table.
     #[error(transparent)]

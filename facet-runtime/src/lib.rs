@@ -25,12 +25,13 @@
 //! }
 //!
 //! # async fn demo(client: aws_sdk_dynamodb::Client) -> faceteer::Result<()> {
-//! let table = Table::new(client, "app");
+//! faceteer::table! { pub struct App { Task } }
+//! let table = Table::declared::<App>(client, "app");
 //! let task = Task { team_id: "t1".into(), task_id: "k1".into(), user_id: "u1".into(), title: "Ship".into() };
-//! table.put(&task).await?;                                   // PK "#TEAM_t1", SK "#TASK_k1"
-//! let again = table.get(&Task::key("t1", "k1")?).await?;     // typed key builder
-//! let page = Task::query("t1").list().limit(20).send(&table).await?;
-//! let by_user = Task::by_gsi_user_tasks("u1").begins_with("t").send(&table).await?;
+//! table.put(&task).await?;                                        // PK "#TEAM_t1", SK "#TASK_k1"
+//! let again = table.get(&Task::key("t1", "k1")?).await?;          // typed key builder
+//! let page = table.query(Task::query("t1").list().limit(20)).await?;
+//! let by_user = table.query(Task::by_gsi_user_tasks("u1").begins_with("t")).await?;
 //! # Ok(()) }
 //! ```
 //!
@@ -52,7 +53,20 @@
 //! `Facet::query(..)` (the base partition), and for each index `Facet::gsiN(..)` plus
 //! `Facet::by_<snake_case alias>(..)`. Query operators: `equals`, `greater_than`,
 //! `greater_than_or_equal`, `less_than`, `less_than_or_equal`, `begins_with`, `between`,
-//! `list`, `first`; options `limit`, `reverse`, `cursor`, `shard`.
+//! `list`; then one builder, [`Query`], whose options work in any order: `limit`,
+//! `reverse`, `cursor`, `shard`, `shard_concurrency`, `filter`, `consistent`, and the two
+//! that change what running it returns, `first` and `select`. Run it with
+//! [`Table::query`].
+//!
+//! ## One style
+//!
+//! Every operation starts at the [`Table`] and is an awaitable builder: `table.get(&key)`,
+//! `table.put(&record)`, `table.delete(&key)`, `table.put_many(records)`,
+//! `table.delete_many(keys)`, `table.get_many(keys)`, `table.query(query)`. Options are
+//! methods with one name per idea, the same everywhere: `.consistent()` and
+//! `.select::<P>()` on every read, `.if_not_exists()` / `.if_exists()` and `.when(cond)` on
+//! every single write. Builders and batch reports are `#[must_use]`: a forgotten `.await`
+//! or an unread report is a warning.
 //!
 //! ## Batches, conditions, projections
 //!
@@ -78,17 +92,20 @@
 //!
 //! # async fn demo(table: &Table, docs: Vec<Doc>) -> faceteer::Result<()> {
 //! // Batch writes report every record: written, or failed with a reason.
-//! let outcome = table.put_many(docs).await;
-//! assert!(outcome.written.len() + outcome.failed.len() > 0 || outcome.is_complete());
+//! let report = table.put_many(docs).await;
+//! for failed in &report.failed {
+//!     eprintln!("not written: {}", failed.reason);
+//! }
 //!
 //! // Typed conditions: optimistic locking.
 //! let f = Doc::fields();
-//! let mut doc = table.get(&Doc::key("d1")?).await?.expect("exists");
-//! doc.version += 1;
-//! table.put_when(&doc, f.version.eq(doc.version - 1)).await?;
+//! if let Some(mut doc) = table.get(&Doc::key("d1")?).consistent().await? {
+//!     doc.version += 1;
+//!     table.put(&doc).when(f.version.eq(doc.version - 1)).await?;
+//! }
 //!
 //! // Projections: only `title` and the key fields are read.
-//! let title = table.select::<Title>(&Doc::key("d1")?).await?;
+//! let title = table.get(&Doc::key("d1")?).select::<Title>().await?;
 //! # Ok(()) }
 //! ```
 //!
@@ -103,12 +120,19 @@
 //!   against the query they are used with.
 #![warn(missing_docs)]
 
+mod admin;
 pub mod batch;
 mod error;
+pub mod item;
 pub mod query;
+pub mod read;
+mod report;
+mod retry;
+mod sdk;
 mod table;
+mod trace;
 
-pub use batch::{BatchOptions, DeleteMany, Failed, FailureReason, GetMany, PutMany};
+pub use batch::{DeleteMany, GetMany, PutMany};
 pub use error::{Error, Result};
 pub use faceteer_core as core;
 pub use faceteer_core::cursor::CursorError;
@@ -122,7 +146,11 @@ pub use faceteer_core::{
     ttl_from_text, Facet, Item, ItemError, Key, KeyError, KeyPart, Nullable, Sortable, TtlValue,
 };
 pub use faceteer_derive::{Facet, KeyPart, Pick};
-pub use query::{First, Page, PartitionQuery, Query, Selected, SelectedFirst};
+pub use item::{Delete, Get, Put};
+pub use query::{Page, PartitionQuery, Query, QueryRun};
+pub use read::{Select, Whole};
+pub use report::{DeleteReport, Failed, FailureReason, GetReport, PutReport};
+pub use retry::BatchOptions;
 pub use table::Table;
 
 /// Declare the facets stored in one table:
@@ -166,11 +194,13 @@ pub mod __private {
     pub use crate::query::PartitionQuery;
     pub use aws_sdk_dynamodb::types::AttributeValue;
     pub use faceteer_core::expr::Field;
+    pub use faceteer_core::key::compose_key;
     pub use faceteer_core::key::key_part;
     pub use faceteer_core::partition::{PartitionKey, ShardChoice};
     pub use faceteer_core::pick::{
         pick_field, read_attribute, BaseTable, FromPicked, KeyFields, PickValidator, Projection,
     };
+    pub use faceteer_core::schema::FALLBACK_SCHEMA;
     pub use faceteer_core::schema::{FacetSchema, IndexSchema, KeySchema, ShardSchema};
     pub use faceteer_core::serde_key::write_serde_key;
     pub use faceteer_core::shard::ShardInputs;

@@ -44,7 +44,7 @@ pub async fn query_error<F: Facet + std::fmt::Debug, I: faceteer::KeyFields>(
     table: &faceteer::Table,
     query: faceteer::Query<F, I>,
 ) -> faceteer::Error {
-    query.send(table).await.expect_err("the query should fail")
+    table.query(query).await.expect_err("the query should fail")
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, KeyPart, Serialize, Deserialize)]

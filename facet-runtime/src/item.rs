@@ -1,0 +1,301 @@
+//! Single-item operations: awaitable builders made by [`Table::get`], [`Table::put`] and
+//! [`Table::delete`], with the same options everywhere.
+//!
+//! ```no_run
+//! # use faceteer::{Facet, Pick, Table};
+//! # use serde::{Deserialize, Serialize};
+//! # #[derive(Facet, Serialize, Deserialize)]
+//! # #[facet(pick_validator = trust)]
+//! # struct Doc { #[pk(prefix = "#DOC")] #[sk(prefix = "#DOC")] id: String, version: u64, title: String }
+//! # #[derive(Pick)] #[pick(facet = Doc)] struct Title { title: String }
+//! # async fn demo(table: &Table, doc: Doc) -> faceteer::Result<()> {
+//! let f = Doc::fields();
+//! table.put(&doc).if_not_exists().await?;
+//! table.put(&doc).when(f.version.eq(3)).await?;
+//! let title = table.get(&Doc::key("d1")?).consistent().select::<Title>().await?;
+//! table.delete(&Doc::key("d1")?).if_exists().await?;
+//! # Ok(()) }
+//! ```
+
+use std::future::{Future, IntoFuture};
+use std::marker::PhantomData;
+use std::pin::Pin;
+use std::sync::Arc;
+
+use faceteer_core::expr::Expr;
+use faceteer_core::facet::is_foreign;
+use faceteer_core::pick::{BaseTable, Projection};
+use faceteer_core::plan::{DeletePlan, GetPlan, PutPlan, RenderedCondition};
+use faceteer_core::schema::{PK, SK};
+use faceteer_core::{to_item, Facet, Item, Key};
+use tracing::Instrument;
+
+use crate::error::{Error, Result};
+use crate::read::{Read, Select, Whole};
+use crate::sdk::{self, Written};
+use crate::table::Table;
+use crate::trace::Op;
+
+/// A boxed, sendable future: what awaiting a builder runs.
+pub type BoxFuture<'a, T> = Pin<Box<dyn Future<Output = T> + Send + 'a>>;
+
+/// Run `work` inside the operation's span; `finish` records its outcome there.
+pub(crate) fn traced<'a, T: 'a, W>(
+    op: Op,
+    finish: impl FnOnce(&Op, &T) + Send + 'a,
+    work: impl FnOnce(Arc<Op>) -> W,
+) -> BoxFuture<'a, T>
+where
+    W: Future<Output = T> + Send + 'a,
+{
+    let op = Arc::new(op);
+    let span = op.span();
+    let work = work(op.clone());
+    Box::pin(
+        async move {
+            let result = work.await;
+            finish(&op, &result);
+            result
+        }
+        .instrument(span),
+    )
+}
+
+/// Record a fallible operation's outcome: `count` records, or the error.
+pub(crate) fn records<T>(count: impl FnOnce(&T) -> usize) -> impl FnOnce(&Op, &Result<T>) {
+    move |op, result| op.finish(result.as_ref().map(count))
+}
+
+impl Table {
+    /// Read one record by key: `Ok(None)` when no item has the key, or when the item under it
+    /// belongs to another facet. The facet's validator runs on the record read.
+    ///
+    /// Options: [`Get::consistent`], [`Get::select`].
+    pub fn get<F: Facet>(&self, key: &Key<F>) -> Get<'_, F> {
+        Get {
+            table: self,
+            key: key.to_item(),
+            consistent: false,
+            _read: PhantomData,
+        }
+    }
+
+    /// Write one record, replacing any item with the same key.
+    ///
+    /// Options: [`Put::if_not_exists`], [`Put::when`].
+    pub fn put<'a, F: Facet>(&'a self, record: &'a F) -> Put<'a, F> {
+        Put {
+            table: self,
+            record,
+            item_exists: None,
+            when: None,
+        }
+    }
+
+    /// Delete one record by key (nothing happens when there is none).
+    ///
+    /// Options: [`Delete::if_exists`], [`Delete::when`].
+    pub fn delete<F: Facet>(&self, key: &Key<F>) -> Delete<'_, F> {
+        Delete {
+            table: self,
+            key: key.to_item(),
+            item_exists: None,
+            when: None,
+            _facet: PhantomData,
+        }
+    }
+}
+
+/// A read of one record: [`Table::get`]. Await it.
+#[must_use = "a get does nothing until it is awaited"]
+pub struct Get<'t, F, R = Whole> {
+    table: &'t Table,
+    key: Item,
+    consistent: bool,
+    _read: PhantomData<fn() -> (F, R)>,
+}
+
+impl<'t, F: Facet, R> Get<'t, F, R> {
+    /// Read with strong consistency.
+    pub fn consistent(mut self) -> Self {
+        self.consistent = true;
+        self
+    }
+
+    /// Read only the fields of projection `P` (plus the key fields), with a
+    /// `ProjectionExpression`. Needs a pick validator on the facet; it runs on the item read.
+    pub fn select<P: Projection<Facet = F> + Send + 'static>(self) -> Get<'t, F, Select<P>> {
+        Get {
+            table: self.table,
+            key: self.key,
+            consistent: self.consistent,
+            _read: PhantomData,
+        }
+    }
+}
+
+impl<F: Facet, R: Read<F, BaseTable>> Get<'_, F, R> {
+    /// The request this get sends (inspectable without a server).
+    pub fn plan(&self) -> GetPlan {
+        GetPlan {
+            key: self.key.clone(),
+            consistent_read: self.consistent,
+            projection: R::attributes(&[]),
+        }
+    }
+}
+
+impl<'t, F: Facet, R: Read<F, BaseTable>> IntoFuture for Get<'t, F, R> {
+    type Output = Result<Option<R::Record>>;
+    type IntoFuture = BoxFuture<'t, Self::Output>;
+
+    fn into_future(self) -> Self::IntoFuture {
+        let plan = self.plan();
+        let table = self.table;
+        let op = Op::new("GetItem", table.name(), F::SCHEMA.name, None);
+        let work = |op: Arc<Op>| async move {
+            let item = sdk::get_item(table, &op, plan.request(table.name())).await?;
+            match item {
+                Some(item) if !is_foreign(&item, F::SCHEMA.name) => {
+                    Ok(Some(R::decode(item, plan.projection.as_deref())?))
+                }
+                _ => Ok(None),
+            }
+        };
+        traced(op, records(|r: &Option<_>| usize::from(r.is_some())), work)
+    }
+}
+
+/// The condition of a write: whether an item must exist under the key, and an expression.
+fn condition<F>(
+    item_exists: Option<bool>,
+    when: Option<&Expr<F>>,
+) -> Result<Option<RenderedCondition>> {
+    Ok(RenderedCondition::all(item_exists, when)?)
+}
+
+/// Add `cond` to a write's expression with `AND`.
+fn and<F>(when: Option<Expr<F>>, cond: Expr<F>) -> Option<Expr<F>> {
+    Some(match when {
+        Some(existing) => existing.and(cond),
+        None => cond,
+    })
+}
+
+/// A write of one record: [`Table::put`]. Await it.
+#[must_use = "a put does nothing until it is awaited"]
+pub struct Put<'a, F> {
+    table: &'a Table,
+    record: &'a F,
+    item_exists: Option<bool>,
+    when: Option<Expr<F>>,
+}
+
+impl<'a, F: Facet> Put<'a, F> {
+    /// Write only when no item has the record's key yet; otherwise fail with
+    /// [`Error::ConditionFailed`] and write nothing.
+    pub fn if_not_exists(mut self) -> Self {
+        self.item_exists = Some(false);
+        self
+    }
+
+    /// Write only when `cond` holds for the item stored under the key (a missing item has no
+    /// attributes: `not_exists()` holds, comparisons do not); otherwise fail with
+    /// [`Error::ConditionFailed`] and write nothing. Several conditions join with `AND`.
+    pub fn when(mut self, cond: Expr<F>) -> Self {
+        self.when = and(self.when, cond);
+        self
+    }
+
+    /// The request this put sends (inspectable without a server).
+    pub fn plan(&self) -> Result<PutPlan> {
+        Ok(PutPlan {
+            item: to_item(self.record)?,
+            condition: condition(self.item_exists, self.when.as_ref())?,
+        })
+    }
+}
+
+impl<'a, F: Facet> IntoFuture for Put<'a, F> {
+    type Output = Result<()>;
+    type IntoFuture = BoxFuture<'a, Result<()>>;
+
+    fn into_future(self) -> Self::IntoFuture {
+        let table = self.table;
+        let op = Op::new("PutItem", table.name(), F::SCHEMA.name, None);
+        let plan = table.check_declared::<F>().and_then(|()| self.plan());
+        let work = |op: Arc<Op>| async move {
+            let plan = plan?;
+            match sdk::put_item(table, &op, plan.request(table.name())).await? {
+                Written::Applied => Ok(()),
+                Written::ConditionFailed => Err(condition_failed::<F>("PutItem", &plan.item)),
+            }
+        };
+        traced(op, records(|_| 1), work)
+    }
+}
+
+/// A delete of one record: [`Table::delete`]. Await it.
+#[must_use = "a delete does nothing until it is awaited"]
+pub struct Delete<'a, F> {
+    table: &'a Table,
+    key: Item,
+    item_exists: Option<bool>,
+    when: Option<Expr<F>>,
+    _facet: PhantomData<fn() -> F>,
+}
+
+impl<'a, F: Facet> Delete<'a, F> {
+    /// Delete only when an item has the key; otherwise fail with [`Error::ConditionFailed`].
+    pub fn if_exists(mut self) -> Self {
+        self.item_exists = Some(true);
+        self
+    }
+
+    /// Delete only when `cond` holds for the stored item; otherwise fail with
+    /// [`Error::ConditionFailed`] and delete nothing. Several conditions join with `AND`.
+    pub fn when(mut self, cond: Expr<F>) -> Self {
+        self.when = and(self.when, cond);
+        self
+    }
+
+    /// The request this delete sends (inspectable without a server).
+    pub fn plan(&self) -> Result<DeletePlan> {
+        Ok(DeletePlan {
+            key: self.key.clone(),
+            condition: condition(self.item_exists, self.when.as_ref())?,
+        })
+    }
+}
+
+impl<'a, F: Facet> IntoFuture for Delete<'a, F> {
+    type Output = Result<()>;
+    type IntoFuture = BoxFuture<'a, Result<()>>;
+
+    fn into_future(self) -> Self::IntoFuture {
+        let table = self.table;
+        let op = Op::new("DeleteItem", table.name(), F::SCHEMA.name, None);
+        let plan = table.check_declared::<F>().and_then(|()| self.plan());
+        let work = |op: Arc<Op>| async move {
+            let plan = plan?;
+            match sdk::delete_item(table, &op, plan.request(table.name())).await? {
+                Written::Applied => Ok(()),
+                Written::ConditionFailed => Err(condition_failed::<F>("DeleteItem", &plan.key)),
+            }
+        };
+        traced(op, records(|_| 1), work)
+    }
+}
+
+fn condition_failed<F: Facet>(operation: &'static str, item: &Item) -> Error {
+    let text = |name: &str| match item.get(name) {
+        Some(aws_sdk_dynamodb::types::AttributeValue::S(s)) => s.clone(),
+        _ => String::new(),
+    };
+    Error::ConditionFailed {
+        operation,
+        facet: F::SCHEMA.name,
+        pk: text(PK),
+        sk: text(SK),
+    }
+}

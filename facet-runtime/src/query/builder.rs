@@ -1,0 +1,335 @@
+//! [`Query`]: the one query builder. Its options work in any order and in every mode;
+//! [`Query::first`] and [`Query::select`] change only what running it returns.
+
+use std::marker::PhantomData;
+
+use faceteer_core::cursor::{decode_cursor, CursorScope};
+use faceteer_core::expr::Expr;
+use faceteer_core::partition::PartitionKey;
+use faceteer_core::pick::{BaseTable, KeyFields, Projection};
+use faceteer_core::plan::{QueryPlan, RenderedCondition, SortCondition};
+use faceteer_core::schema::{IndexSchema, SK};
+use faceteer_core::{Facet, KeyError};
+
+use super::mode::{First, Mode, Paged};
+use super::DEFAULT_SHARD_CONCURRENCY;
+use crate::error::{Error, Result};
+use crate::read::{Read, Select, Whole};
+
+/// A cursor given to [`Query::cursor`]: a cursor string (`String`, `&str`), or a page's
+/// `Option<String>` (`None`: from the start).
+pub trait IntoCursor {
+    /// The cursor, if any.
+    fn into_cursor(self) -> Option<String>;
+}
+
+impl IntoCursor for String {
+    fn into_cursor(self) -> Option<String> {
+        Some(self)
+    }
+}
+
+impl IntoCursor for &str {
+    fn into_cursor(self) -> Option<String> {
+        Some(self.to_owned())
+    }
+}
+
+impl IntoCursor for &String {
+    fn into_cursor(self) -> Option<String> {
+        Some(self.clone())
+    }
+}
+
+impl IntoCursor for Option<String> {
+    fn into_cursor(self) -> Option<String> {
+        self
+    }
+}
+
+impl IntoCursor for Option<&str> {
+    fn into_cursor(self) -> Option<String> {
+        self.map(str::to_owned)
+    }
+}
+
+/// A query: a partition, a sort-key condition and options. Run it with
+/// [`Table::query`](crate::Table::query).
+///
+/// * `F`: the facet; `I`: the key fields of the index queried (for projections);
+/// * `R`: what each record becomes ([`Whole`] records, or [`Select<P>`] after
+///   [`Query::select`]);
+/// * `M`: what running it returns ([`Paged`], or [`First`] after [`Query::first`]).
+#[must_use = "a query does nothing until it is run with `table.query(..)`"]
+pub struct Query<F, I = BaseTable, R = Whole, M = Paged> {
+    pub(super) index: Option<&'static IndexSchema>,
+    pub(super) partition: PartitionKey,
+    pub(super) sort: Result<SortCondition, KeyError>,
+    pub(super) sort_prefix: String,
+    pub(super) limit: Option<u32>,
+    pub(super) reverse: bool,
+    pub(super) cursor: Option<String>,
+    pub(super) shard: Option<u32>,
+    pub(super) consistent: bool,
+    pub(super) filter: Option<Expr<F>>,
+    pub(super) shard_concurrency: usize,
+    _types: PhantomData<fn() -> (F, I, R, M)>,
+}
+
+impl<F, I, R, M> Clone for Query<F, I, R, M> {
+    fn clone(&self) -> Self {
+        Query {
+            index: self.index,
+            partition: self.partition.clone(),
+            sort: self.sort.clone(),
+            sort_prefix: self.sort_prefix.clone(),
+            limit: self.limit,
+            reverse: self.reverse,
+            cursor: self.cursor.clone(),
+            shard: self.shard,
+            consistent: self.consistent,
+            filter: self.filter.clone(),
+            shard_concurrency: self.shard_concurrency,
+            _types: PhantomData,
+        }
+    }
+}
+
+impl<F, I, R, M> std::fmt::Debug for Query<F, I, R, M> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Query")
+            .field("index", &self.index.map(|i| i.name))
+            .field("partition", &self.partition)
+            .field("sort", &self.sort)
+            .field("limit", &self.limit)
+            .field("reverse", &self.reverse)
+            .field("cursor", &self.cursor)
+            .field("shard", &self.shard)
+            .field("consistent", &self.consistent)
+            .finish()
+    }
+}
+
+impl<F, I> Query<F, I> {
+    pub(super) fn new(
+        index: Option<&'static IndexSchema>,
+        partition: PartitionKey,
+        sort: Result<SortCondition, KeyError>,
+        sort_prefix: String,
+    ) -> Self {
+        Query {
+            index,
+            partition,
+            sort,
+            sort_prefix,
+            limit: None,
+            reverse: false,
+            cursor: None,
+            shard: None,
+            consistent: false,
+            filter: None,
+            shard_concurrency: DEFAULT_SHARD_CONCURRENCY,
+            _types: PhantomData,
+        }
+    }
+}
+
+impl<F, I, R, M> Query<F, I, R, M> {
+    /// The same query with other output types.
+    fn retype<R2, M2>(self) -> Query<F, I, R2, M2> {
+        Query {
+            index: self.index,
+            partition: self.partition,
+            sort: self.sort,
+            sort_prefix: self.sort_prefix,
+            limit: self.limit,
+            reverse: self.reverse,
+            cursor: self.cursor,
+            shard: self.shard,
+            consistent: self.consistent,
+            filter: self.filter,
+            shard_concurrency: self.shard_concurrency,
+            _types: PhantomData,
+        }
+    }
+
+    /// Return at most `n` records per page (`n` ≥ 1).
+    pub fn limit(mut self, n: u32) -> Self {
+        self.limit = Some(n);
+        self
+    }
+
+    /// Walk the sort key in descending order.
+    pub fn reverse(mut self) -> Self {
+        self.reverse = true;
+        self
+    }
+
+    /// Continue after the page whose cursor this is: a cursor string, or the
+    /// `Option<String>` of a page (`None` starts at the beginning).
+    pub fn cursor(mut self, cursor: impl IntoCursor) -> Self {
+        self.cursor = cursor.into_cursor();
+        self
+    }
+
+    /// Query shard `n` (`0..count`) of a sharded partition key. Without it, a query on a
+    /// sharded partition reads every shard and merges them in sort-key order.
+    pub fn shard(mut self, n: u32) -> Self {
+        self.shard = Some(n);
+        self
+    }
+
+    /// How many shards an all-shard query reads at once (default 8, at least 1).
+    pub fn shard_concurrency(mut self, n: usize) -> Self {
+        self.shard_concurrency = n;
+        self
+    }
+
+    /// Keep only the records matching `filter`, evaluated by DynamoDB after the key
+    /// condition (it reduces what is returned, not what is read). Several calls combine
+    /// with AND.
+    ///
+    /// ```no_run
+    /// # use faceteer::{Facet, Table};
+    /// # use serde::{Deserialize, Serialize};
+    /// # #[derive(Facet, Serialize, Deserialize)]
+    /// # struct Task { #[pk(prefix = "#TEAM")] team_id: String, #[sk(prefix = "#TASK")] task_id: String, done: bool, points: u32 }
+    /// # async fn demo(table: &Table) -> faceteer::Result<()> {
+    /// let f = Task::fields();
+    /// let open_big = Task::query("t1").list().filter(f.done.eq(false) & f.points.ge(5));
+    /// let page = table.query(open_big).await?;
+    /// # Ok(()) }
+    /// ```
+    pub fn filter(mut self, filter: Expr<F>) -> Self {
+        self.filter = Some(match self.filter.take() {
+            Some(existing) => existing.and(filter),
+            None => filter,
+        });
+        self
+    }
+
+    /// Use strongly consistent reads (base table only).
+    pub fn consistent(mut self) -> Self {
+        self.consistent = true;
+        self
+    }
+
+    /// Return only the first record (the last with [`Query::reverse`]): running the query
+    /// gives an `Option`.
+    pub fn first(self) -> Query<F, I, R, First> {
+        self.retype()
+    }
+
+    /// `true` when this query reads every shard of a sharded partition and merges them:
+    /// the shard fields are not all in the partition key and no `.shard(n)` was chosen.
+    pub fn is_all_shards(&self) -> bool {
+        self.shard.is_none() && self.partition.needs_shard_choice()
+    }
+}
+
+impl<F: Facet, I: KeyFields, M> Query<F, I, Whole, M> {
+    /// Read only the fields of projection `P` (plus the key fields) with a
+    /// `ProjectionExpression`: running the query gives [`Picked<P, I>`] records. Needs a
+    /// pick validator on the facet.
+    ///
+    /// ```no_run
+    /// # use faceteer::{Facet, Pick, Table};
+    /// # use serde::{Deserialize, Serialize};
+    /// #[derive(Facet, Serialize, Deserialize)]
+    /// #[facet(pick_validator = trust)]
+    /// struct Task { #[pk(prefix = "#TEAM")] team_id: String, #[sk(prefix = "#TASK")] task_id: String, title: String, body: String }
+    ///
+    /// #[derive(Debug, Pick)]
+    /// #[pick(facet = Task)]
+    /// struct Title { title: String }
+    ///
+    /// # async fn demo(table: &Table) -> faceteer::Result<()> {
+    /// let page = table.query(Task::query("t1").list().select::<Title>()).await?;
+    /// for t in &page.records {
+    ///     println!("{} {}", t.keys.task_id, t.title); // chosen and key fields only
+    ///     table.delete(&t.key()?).await?;           // keys feed back into writes
+    /// }
+    /// # Ok(()) }
+    /// ```
+    ///
+    /// [`Picked<P, I>`]: faceteer_core::pick::Picked
+    pub fn select<P: Projection<Facet = F> + Send + 'static>(self) -> Query<F, I, Select<P>, M> {
+        self.retype()
+    }
+}
+
+impl<F: Facet, I: KeyFields, R: Read<F, I>, M: Mode> Query<F, I, R, M> {
+    /// The limit of one request: 1 for [`Query::first`].
+    pub(super) fn page_limit(&self) -> Option<u32> {
+        if M::FIRST {
+            Some(1)
+        } else {
+            self.limit
+        }
+    }
+
+    /// The attributes read (`None`: whole items).
+    pub fn attributes(&self) -> Option<Vec<&'static str>> {
+        let index_attributes: Vec<&'static str> = self
+            .index
+            .map(|i| vec![i.pk.attribute, i.sk.attribute])
+            .unwrap_or_default();
+        R::attributes(&index_attributes)
+    }
+
+    pub(super) fn scope(&self, partition: &str) -> CursorScope {
+        CursorScope {
+            facet: F::SCHEMA.name.to_owned(),
+            index: self.index.map(|i| i.name.to_owned()),
+            partition: partition.to_owned(),
+        }
+    }
+
+    /// Validate the options and build the plan of one request to `partition`.
+    pub(super) fn plan_for(
+        &self,
+        partition: String,
+        start: Option<faceteer_core::Item>,
+    ) -> Result<QueryPlan> {
+        if self.limit == Some(0) {
+            return Err(Error::InvalidRequest("limit must be at least 1".into()));
+        }
+        if self.consistent && self.index.is_some() {
+            return Err(Error::InvalidRequest(
+                "global secondary indexes do not support consistent reads".into(),
+            ));
+        }
+        Ok(QueryPlan {
+            index: self.index.map(|i| i.name),
+            pk_attribute: self.partition.attribute(),
+            sk_attribute: self.index.map(|i| i.sk.attribute).unwrap_or(SK),
+            partition,
+            sort: self.sort.clone()?,
+            sort_prefix: self.sort_prefix.clone(),
+            limit: self.page_limit(),
+            reverse: self.reverse,
+            exclusive_start_key: start,
+            consistent_read: self.consistent,
+            filter: self
+                .filter
+                .as_ref()
+                .map(RenderedCondition::from_expr)
+                .transpose()?,
+            projection: self.attributes(),
+        })
+    }
+
+    /// The plan of this query's first request (inspectable without a server). For an
+    /// all-shard query, the plan of shard 0.
+    pub fn plan(&self) -> Result<QueryPlan> {
+        if self.is_all_shards() {
+            return self.plan_for(self.partition.render(Some(0))?, None);
+        }
+        let partition = self.partition.render(self.shard)?;
+        let start = match &self.cursor {
+            Some(c) => Some(decode_cursor(&self.scope(&partition), c)?),
+            None => None,
+        };
+        self.plan_for(partition, start)
+    }
+}

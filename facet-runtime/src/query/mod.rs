@@ -1,0 +1,38 @@
+//! Typed queries.
+//!
+//! The generated entry points (`Facet::query(..)`, `Facet::gsiN(..)`,
+//! `Facet::by_<alias>(..)`) give a [`PartitionQuery`]; a sort-key operator turns it into the
+//! one query builder, [`Query`], whose options work in any order and in every mode;
+//! [`Table::query`](crate::Table::query) runs it.
+//!
+//! ```no_run
+//! # use faceteer::{Facet, Table};
+//! # use serde::{Deserialize, Serialize};
+//! # #[derive(Facet, Serialize, Deserialize)]
+//! # struct User { #[pk(prefix = "#TEAM")] team_id: String, #[sk(prefix = "#USER")] user_id: String }
+//! # async fn demo(table: &Table) -> faceteer::Result<()> {
+//! let page = table.query(User::query("team-1").greater_than("u-100").limit(10)).await?;
+//! for user in &page.records { /* … */ }
+//! let next = table
+//!     .query(User::query("team-1").greater_than("u-100").limit(10).cursor(page.cursor))
+//!     .await?;
+//! let first = table.query(User::query("team-1").list().reverse().first()).await?;
+//! # Ok(()) }
+//! ```
+//!
+//! * [`partition`]: the partition and its sort-key operators;
+//! * [`builder`]: the options of a query; [`mode`]: what running it returns;
+//! * [`run`]: execution: pages, read-ahead, the all-shard merge, streams.
+
+pub mod builder;
+pub mod mode;
+pub mod partition;
+pub mod run;
+
+pub use builder::{IntoCursor, Query};
+pub use mode::{First, Mode, Page, Paged};
+pub use partition::PartitionQuery;
+pub use run::QueryRun;
+
+/// Shards an all-shard query reads at once unless told otherwise.
+pub const DEFAULT_SHARD_CONCURRENCY: usize = 8;

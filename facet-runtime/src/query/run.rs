@@ -1,0 +1,320 @@
+//! Running a [`Query`]: one page (reading one record ahead so the cursor is exact), every
+//! shard of a sharded partition merged in sort-key order, and streams of pages.
+
+use std::future::IntoFuture;
+use std::sync::Arc;
+
+use aws_sdk_dynamodb::types::AttributeValue;
+use faceteer_core::cursor::{
+    decode_shards_cursor, encode_cursor, encode_shards_cursor, ShardPosition,
+};
+use faceteer_core::facet::is_foreign;
+use faceteer_core::merge::{merge_shards, ShardProgress, ShardRead};
+use faceteer_core::pick::KeyFields;
+use faceteer_core::plan::QueryPlan;
+use faceteer_core::schema::{PK, SK};
+use faceteer_core::{Facet, Item};
+use futures::{Stream, StreamExt, TryStreamExt};
+
+use super::builder::Query;
+use super::mode::{Mode, Page, Paged};
+use crate::error::{Error, Result};
+use crate::item::{records, traced, BoxFuture};
+use crate::read::Read;
+use crate::sdk;
+use crate::table::Table;
+use crate::trace::Op;
+
+impl Table {
+    /// Run a query: await it for one page (or, after [`Query::first`], the first record);
+    /// [`QueryRun::pages`], [`QueryRun::records`] and [`QueryRun::all`] walk every page.
+    ///
+    /// A page holds at most `limit` records (without a limit, one DynamoDB page). Its
+    /// `cursor` is `None` exactly when no record follows: the library reads one record
+    /// ahead to know. On a sharded partition without `.shard(n)`, every shard is queried
+    /// concurrently and the results are merged in sort-key order; the cursor then resumes
+    /// every shard.
+    pub fn query<F, I, R, M>(&self, query: Query<F, I, R, M>) -> QueryRun<'_, F, I, R, M>
+    where
+        F: Facet,
+        I: KeyFields,
+        R: Read<F, I>,
+        M: Mode,
+    {
+        QueryRun { table: self, query }
+    }
+}
+
+/// A query bound to a table: [`Table::query`]. Await it, or walk its pages.
+#[must_use = "a query does nothing until it is awaited or its pages are read"]
+pub struct QueryRun<'t, F, I, R, M> {
+    table: &'t Table,
+    query: Query<F, I, R, M>,
+}
+
+impl<'t, F, I, R, M> IntoFuture for QueryRun<'t, F, I, R, M>
+where
+    F: Facet,
+    I: KeyFields,
+    R: Read<F, I>,
+    M: Mode,
+{
+    type Output = Result<M::Output<R::Record>>;
+    type IntoFuture = BoxFuture<'t, Self::Output>;
+
+    fn into_future(self) -> Self::IntoFuture {
+        let QueryRun { table, query } = self;
+        Box::pin(async move { Ok(M::output(page(table, &query).await?)) })
+    }
+}
+
+impl<'t, F, I, R> QueryRun<'t, F, I, R, Paged>
+where
+    F: Facet,
+    I: KeyFields,
+    R: Read<F, I>,
+{
+    /// Every page of the query, one after another, as a stream.
+    pub fn pages(self) -> impl Stream<Item = Result<Page<R::Record>>> + Send + 't {
+        let table = self.table;
+        futures::stream::try_unfold(Some(self.query), move |state| async move {
+            let Some(query) = state else {
+                return Ok(None);
+            };
+            let page = page(table, &query).await?;
+            let next = page.cursor.clone().map(|c| query.clone().cursor(c));
+            Ok(Some((page, next)))
+        })
+    }
+
+    /// Every record of the query, across pages, as a stream.
+    pub fn records(self) -> impl Stream<Item = Result<R::Record>> + Send + 't {
+        self.pages()
+            .map_ok(|page| futures::stream::iter(page.records.into_iter().map(Ok)))
+            .try_flatten()
+    }
+
+    /// Every record of the query, across pages, collected.
+    pub async fn all(self) -> Result<Vec<R::Record>> {
+        self.records().try_collect().await
+    }
+}
+
+/// Run one page of `query`, in its span.
+fn page<'a, F, I, R, M>(
+    table: &'a Table,
+    query: &'a Query<F, I, R, M>,
+) -> BoxFuture<'a, Result<Page<R::Record>>>
+where
+    F: Facet,
+    I: KeyFields,
+    R: Read<F, I>,
+    M: Mode,
+{
+    let op = Op::new(
+        "Query",
+        table.name(),
+        F::SCHEMA.name,
+        query.index.map(|i| i.name),
+    );
+    let work = move |op: Arc<Op>| async move {
+        let (raw, cursor) = if query.is_all_shards() {
+            all_shards(table, &op, query).await?
+        } else {
+            one_partition(table, &op, query).await?
+        };
+        let attributes = query.attributes();
+        let records = raw
+            .into_iter()
+            .map(|item| R::decode(item, attributes.as_deref()))
+            .collect::<Result<Vec<_>, _>>()?;
+        Ok(Page { records, cursor })
+    };
+    traced(op, records(|p: &Page<R::Record>| p.records.len()), work)
+}
+
+/// One page of raw items from one partition, and its cursor.
+async fn one_partition<F, I, R, M>(
+    table: &Table,
+    op: &Op,
+    query: &Query<F, I, R, M>,
+) -> Result<(Vec<Item>, Option<String>)>
+where
+    F: Facet,
+    I: KeyFields,
+    R: Read<F, I>,
+    M: Mode,
+{
+    let mut plan = query.plan()?;
+    let (raw, more) = fetch(table, op, &mut plan, query.page_limit(), F::SCHEMA.name).await?;
+    let cursor = match (more && !M::FIRST, raw.last()) {
+        (true, Some(last)) => Some(encode_cursor(
+            &query.scope(&plan.partition),
+            &key_of(query.index.map(|i| [i.pk.attribute, i.sk.attribute]), last)?,
+        )?),
+        _ => None,
+    };
+    Ok((raw, cursor))
+}
+
+/// Read at most `limit` records from each unfinished shard, merge them in sort-key order
+/// and keep those that are certainly next ([`merge_shards`]).
+async fn all_shards<F, I, R, M>(
+    table: &Table,
+    op: &Op,
+    query: &Query<F, I, R, M>,
+) -> Result<(Vec<Item>, Option<String>)>
+where
+    F: Facet,
+    I: KeyFields,
+    R: Read<F, I>,
+    M: Mode,
+{
+    let count = query.partition.shard_count().unwrap_or(1);
+    let scope = query.scope(&query.partition.render_all_shards()?);
+    let mut positions = match &query.cursor {
+        Some(c) => decode_shards_cursor(&scope, count, c)?,
+        None => vec![ShardPosition::Start; count as usize],
+    };
+    let mut plans = Vec::new();
+    for (shard, position) in positions.iter().enumerate() {
+        let start = match position {
+            ShardPosition::Done => continue,
+            ShardPosition::Start => None,
+            ShardPosition::After(key) => Some(key.clone()),
+        };
+        let partition = query.partition.render(Some(shard as u32))?;
+        plans.push((shard, query.plan_for(partition, start)?));
+    }
+    let limit = query.page_limit();
+    let mut fetched: Vec<(usize, Vec<Item>, bool)> = futures::stream::iter(plans)
+        .map(|(shard, mut plan)| async move {
+            let (items, more) = fetch(table, op, &mut plan, limit, F::SCHEMA.name).await?;
+            Ok::<_, Error>((shard, items, more))
+        })
+        .buffer_unordered(query.shard_concurrency.max(1))
+        .try_collect()
+        .await?;
+    fetched.sort_by_key(|(shard, _, _)| *shard);
+
+    let sk = query.index.map(|i| i.sk.attribute).unwrap_or(SK);
+    let reads: Vec<ShardRead> = fetched
+        .iter()
+        .map(|(shard, items, more)| ShardRead {
+            shard: *shard,
+            sort_keys: items
+                .iter()
+                .map(|item| match item.get(sk) {
+                    Some(AttributeValue::S(s)) => s.clone(),
+                    _ => String::new(),
+                })
+                .collect(),
+            more: *more,
+        })
+        .collect();
+    let merged = merge_shards(&reads, query.reverse, limit.map(|l| l as usize));
+    let index_keys = query.index.map(|i| [i.pk.attribute, i.sk.attribute]);
+    for ((shard, items, _), progress) in fetched.iter().zip(&merged.progress) {
+        match progress {
+            ShardProgress::Unchanged => {}
+            ShardProgress::Done => positions[*shard] = ShardPosition::Done,
+            ShardProgress::After(pos) => {
+                positions[*shard] = ShardPosition::After(key_of(index_keys, &items[*pos])?)
+            }
+        }
+    }
+    let cursor = if M::FIRST || positions.iter().all(|p| *p == ShardPosition::Done) {
+        None
+    } else {
+        Some(encode_shards_cursor(&scope, &positions)?)
+    };
+    let raw = merged
+        .order
+        .iter()
+        .map(|&(read, pos)| fetched[read].1[pos].clone())
+        .collect();
+    Ok((raw, cursor))
+}
+
+/// The key attributes a cursor needs: the base key and, on an index, the index's key.
+fn key_of(index_keys: Option<[&'static str; 2]>, item: &Item) -> Result<Item> {
+    let mut key = Item::with_capacity(4);
+    for name in [PK, SK].into_iter().chain(index_keys.into_iter().flatten()) {
+        match item.get(name) {
+            Some(v @ AttributeValue::S(_)) => {
+                key.insert(name.to_owned(), v.clone());
+            }
+            _ => return Err(Error::MissingKeyAttribute(name.to_owned())),
+        }
+    }
+    Ok(key)
+}
+
+/// Read at most `limit` matching items (one DynamoDB page without a limit) from
+/// `plan.exclusive_start_key` on, and whether more follow (read one ahead to know).
+///
+/// Items of other facets than `facet` are skipped: facets share partitions and indexes.
+async fn fetch(
+    table: &Table,
+    op: &Op,
+    plan: &mut QueryPlan,
+    limit: Option<u32>,
+    facet: &str,
+) -> Result<(Vec<Item>, bool)> {
+    if plan.is_empty_range() {
+        return Ok((Vec::new(), false));
+    }
+    let limit = limit.map(|l| l as usize);
+    let mut raw: Vec<Item> = Vec::new();
+    loop {
+        // Ask for one record beyond the limit, to know whether another page follows.
+        plan.limit = limit.map(|l| (l + 1 - raw.len()) as u32);
+        let (items, last) = sdk::query(table, op, plan.request(table.name())).await?;
+        raw.extend(items.into_iter().filter(|i| !excluded(plan, i, facet)));
+        if let Some(l) = limit {
+            if raw.len() > l {
+                raw.truncate(l);
+                return Ok((raw, true));
+            }
+        }
+        match last {
+            None => return Ok((raw, false)),
+            Some(last) => {
+                plan.exclusive_start_key = Some(last);
+                if limit.is_none() && !raw.is_empty() {
+                    let more = has_more(table, op, plan, facet).await?;
+                    return Ok((raw, more));
+                }
+            }
+        }
+    }
+}
+
+/// Whether a returned item is not a result: another facet's, or the one item a strict bound
+/// excludes.
+fn excluded(plan: &QueryPlan, item: &Item, facet: &str) -> bool {
+    if is_foreign(item, facet) {
+        return true;
+    }
+    match plan.excluded_sort_key() {
+        Some(x) => matches!(item.get(plan.sk_attribute), Some(AttributeValue::S(s)) if s == x),
+        None => false,
+    }
+}
+
+/// Is there any record after `plan.exclusive_start_key`? Advances the plan's start key.
+async fn has_more(table: &Table, op: &Op, plan: &mut QueryPlan, facet: &str) -> Result<bool> {
+    // Without a filter the next item read is the answer; with one, read a few at a time so
+    // that a sparse filter does not cost one request per skipped item.
+    plan.limit = Some(if plan.filter.is_some() { 25 } else { 1 });
+    loop {
+        let (items, last) = sdk::query(table, op, plan.request(table.name())).await?;
+        if items.iter().any(|i| !excluded(plan, i, facet)) {
+            return Ok(true);
+        }
+        match last {
+            None => return Ok(false),
+            Some(last) => plan.exclusive_start_key = Some(last),
+        }
+    }
+}

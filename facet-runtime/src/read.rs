@@ -1,0 +1,61 @@
+//! What a read returns: whole records, or projections after `.select::<P>()`.
+
+use std::marker::PhantomData;
+
+use faceteer_core::pick::{picked_from_item, projection_attributes, KeyFields, Picked, Projection};
+use faceteer_core::{from_item, Facet, Item, ItemError};
+
+mod sealed {
+    pub trait Sealed {}
+}
+
+/// Whole records: the default of every read.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Whole;
+
+/// Projections `P`: set by `.select::<P>()` on a get, a batch get or a query.
+pub struct Select<P>(PhantomData<fn() -> P>);
+
+impl sealed::Sealed for Whole {}
+impl<P> sealed::Sealed for Select<P> {}
+
+/// How a read of facet `F` (through an index with key fields `I`) turns items into what it
+/// returns. Implemented by [`Whole`] and [`Select`]; not for implementing elsewhere.
+pub trait Read<F: Facet, I: KeyFields>: sealed::Sealed + Send + Sync + 'static {
+    /// What each record read becomes.
+    type Record: Send;
+
+    /// The attributes to read (`None`: whole items), given the index's key attributes.
+    fn attributes(index_attributes: &[&'static str]) -> Option<Vec<&'static str>>;
+
+    /// Turn one item read with `attributes` into a record (running the facet's validator).
+    fn decode(item: Item, attributes: Option<&[&'static str]>) -> Result<Self::Record, ItemError>;
+}
+
+impl<F: Facet, I: KeyFields> Read<F, I> for Whole {
+    type Record = F;
+
+    fn attributes(_: &[&'static str]) -> Option<Vec<&'static str>> {
+        None
+    }
+
+    fn decode(item: Item, _: Option<&[&'static str]>) -> Result<F, ItemError> {
+        from_item(item)
+    }
+}
+
+impl<P, I> Read<P::Facet, I> for Select<P>
+where
+    P: Projection + Send + 'static,
+    I: KeyFields,
+{
+    type Record = Picked<P, I>;
+
+    fn attributes(index_attributes: &[&'static str]) -> Option<Vec<&'static str>> {
+        Some(projection_attributes::<P, I>(index_attributes))
+    }
+
+    fn decode(item: Item, attributes: Option<&[&'static str]>) -> Result<Picked<P, I>, ItemError> {
+        picked_from_item(item, attributes.unwrap_or_default())
+    }
+}

@@ -1,0 +1,106 @@
+//! What batch operations report: every input ends in exactly one list of the report.
+
+use std::sync::Arc;
+
+use faceteer_core::{ItemError, Key};
+
+use crate::error::Error;
+
+/// Why one input of a batch was not written or read.
+#[derive(Debug, thiserror::Error)]
+#[non_exhaustive]
+pub enum FailureReason {
+    /// The record could not be turned into an item (or a read item into a record, including
+    /// validator failures). Nothing was sent for it.
+    #[error(transparent)]
+    Item(ItemError),
+    /// DynamoDB still returned it as unprocessed after every try.
+    #[error("still unprocessed after {attempts} attempts")]
+    Unprocessed {
+        /// Tries made.
+        attempts: u32,
+    },
+    /// The request carrying it failed (shared by every input of that request), or could not
+    /// be sent (for example a facet not declared on the table: nothing was sent).
+    #[error("the batch request failed: {0}")]
+    Request(Arc<Error>),
+}
+
+/// An input of a batch call that did not succeed, with the reason.
+#[derive(Debug)]
+#[must_use = "a failed input was not written or read; handle it"]
+pub struct Failed<T> {
+    /// The record or key, as given.
+    pub item: T,
+    /// Why it failed.
+    pub reason: FailureReason,
+}
+
+/// Every input of a batch that cannot be sent at all, failed for the same reason.
+pub(crate) fn refuse_all<T>(inputs: impl IntoIterator<Item = T>, error: Error) -> Vec<Failed<T>> {
+    let error = Arc::new(error);
+    inputs
+        .into_iter()
+        .map(|item| Failed {
+            item,
+            reason: FailureReason::Request(error.clone()),
+        })
+        .collect()
+}
+
+/// The report of [`Table::put_many`](crate::Table::put_many): every record is in `written`
+/// or in `failed`.
+#[derive(Debug)]
+#[must_use = "records in `failed` were not written; check `is_complete()` or handle them"]
+pub struct PutReport<F> {
+    /// Records written.
+    pub written: Vec<F>,
+    /// Records not written.
+    pub failed: Vec<Failed<F>>,
+}
+
+/// The report of [`Table::delete_many`](crate::Table::delete_many): every key is in
+/// `deleted` or in `failed`.
+#[derive(Debug)]
+#[must_use = "keys in `failed` were not deleted; check `is_complete()` or handle them"]
+pub struct DeleteReport<F> {
+    /// Keys deleted (including keys that held no item).
+    pub deleted: Vec<Key<F>>,
+    /// Keys not deleted.
+    pub failed: Vec<Failed<Key<F>>>,
+}
+
+/// The report of [`Table::get_many`](crate::Table::get_many): every distinct key is in
+/// `found` (as its record `R`: the facet, or a projection after `.select::<P>()`),
+/// `missing` or `failed`.
+#[derive(Debug)]
+#[must_use = "keys in `failed` were not read; check `is_complete()` or handle them"]
+pub struct GetReport<F, R = F> {
+    /// Records found, in the order their keys were first given.
+    pub found: Vec<R>,
+    /// Keys that hold no item of the facet.
+    pub missing: Vec<Key<F>>,
+    /// Keys that could not be read, or whose item is not a valid record.
+    pub failed: Vec<Failed<Key<F>>>,
+}
+
+impl<F> PutReport<F> {
+    /// `true` when every record was written.
+    pub fn is_complete(&self) -> bool {
+        self.failed.is_empty()
+    }
+}
+
+impl<F> DeleteReport<F> {
+    /// `true` when every key was deleted.
+    pub fn is_complete(&self) -> bool {
+        self.failed.is_empty()
+    }
+}
+
+impl<F, R> GetReport<F, R> {
+    /// `true` when every key was read (found or missing).
+    pub fn is_complete(&self) -> bool {
+        self.failed.is_empty()
+    }
+}

@@ -1,0 +1,103 @@
+//! `tracing` spans for every operation, following OpenTelemetry's database conventions.
+//!
+//! Each public operation (a get, a put, a query page, a batch) runs inside one `INFO` span
+//! named `dynamodb` with:
+//!
+//! | field | meaning |
+//! |---|---|
+//! | `db.system.name` | `aws.dynamodb` |
+//! | `db.operation.name` | the DynamoDB operation (`GetItem`, `Query`, `BatchWriteItem`, …) |
+//! | `db.collection.name` | the table |
+//! | `aws.dynamodb.index_name` | the index queried, if any |
+//! | `faceteer.facet` | the facet |
+//! | `faceteer.records` | records returned or written |
+//! | `faceteer.requests` | DynamoDB requests sent (retries and extra pages included) |
+//! | `aws.dynamodb.consumed_capacity` | capacity units consumed, summed over the requests |
+//! | `faceteer.duration_ms` | wall time of the operation |
+//! | `error.type` | the error, when the operation failed |
+
+use std::sync::atomic::{AtomicU32, Ordering};
+use std::sync::Mutex;
+use std::time::Instant;
+
+use aws_sdk_dynamodb::types::ConsumedCapacity;
+use tracing::field::Empty;
+use tracing::Span;
+
+/// One operation's span and its running totals.
+pub(crate) struct Op {
+    span: Span,
+    start: Instant,
+    requests: AtomicU32,
+    capacity: Mutex<f64>,
+}
+
+impl Op {
+    /// Open the span of `operation` on `table` for `facet` (and `index`).
+    pub(crate) fn new(
+        operation: &'static str,
+        table: &str,
+        facet: &'static str,
+        index: Option<&'static str>,
+    ) -> Op {
+        let span = tracing::info_span!(
+            "dynamodb",
+            otel.name = %format_args!("{operation} {table}"),
+            otel.kind = "client",
+            db.system.name = "aws.dynamodb",
+            db.operation.name = operation,
+            db.collection.name = table,
+            aws.dynamodb.index_name = Empty,
+            faceteer.facet = facet,
+            faceteer.records = Empty,
+            faceteer.requests = Empty,
+            aws.dynamodb.consumed_capacity = Empty,
+            faceteer.duration_ms = Empty,
+            error.type = Empty,
+        );
+        if let Some(index) = index {
+            span.record("aws.dynamodb.index_name", index);
+        }
+        Op {
+            span,
+            start: Instant::now(),
+            requests: AtomicU32::new(0),
+            capacity: Mutex::new(0.0),
+        }
+    }
+
+    /// The span, to instrument the operation's future with.
+    pub(crate) fn span(&self) -> Span {
+        self.span.clone()
+    }
+
+    /// Count one request and the capacity it consumed.
+    pub(crate) fn request(&self, consumed: &[ConsumedCapacity]) {
+        self.requests.fetch_add(1, Ordering::Relaxed);
+        let units: f64 = consumed.iter().filter_map(|c| c.capacity_units).sum();
+        if let Ok(mut total) = self.capacity.lock() {
+            *total += units;
+        }
+    }
+
+    /// Record the totals: `records` returned or written, or the error.
+    pub(crate) fn finish<E: std::fmt::Display>(&self, outcome: Result<usize, &E>) {
+        match outcome {
+            Ok(records) => {
+                self.span.record("faceteer.records", records);
+            }
+            Err(e) => {
+                self.span.record("error.type", tracing::field::display(e));
+            }
+        }
+        self.span
+            .record("faceteer.requests", self.requests.load(Ordering::Relaxed));
+        if let Ok(total) = self.capacity.lock() {
+            self.span.record("aws.dynamodb.consumed_capacity", *total);
+        }
+        self.span.record(
+            "faceteer.duration_ms",
+            self.start.elapsed().as_secs_f64() * 1000.0,
+        );
+    }
+}
