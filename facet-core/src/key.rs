@@ -464,12 +464,14 @@ fn clashes_with_delimiter(value: &str, delimiter: &str) -> bool {
     (1..d.len()).any(|m| v.ends_with(&d[..m]) && d[m..] == d[..d.len() - m])
 }
 
+#[doc(hidden)]
 /// A key value as a key part; generated code calls it so that a field type that is not a
 /// key value is reported once, at the field.
 pub fn key_part<T: KeyPart>(value: &T) -> &dyn KeyPart {
     value
 }
 
+#[doc(hidden)]
 /// A complete key: `prefix`, the shard id (when the key is sharded) and the key values
 /// written by a [`KeyWriter`] started with an empty prefix (`tail`, each value preceded by
 /// the delimiter). Faceteer's `buildKey` joins the same segments with the delimiter.

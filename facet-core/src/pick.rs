@@ -167,6 +167,7 @@ where
     })
 }
 
+#[doc(hidden)]
 /// Read attribute `name` of a projected item as a `T` (an absent attribute reads as `null`,
 /// so optional fields become `None`). Used by generated code.
 pub fn read_attribute<T: DeserializeOwned>(

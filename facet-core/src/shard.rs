@@ -59,6 +59,7 @@ pub fn explicit_shard(shard: u32, count: u32) -> Result<String, KeyError> {
     Ok(format_shard(shard, count))
 }
 
+#[doc(hidden)]
 /// Collects shard-key values for one sharded key.
 #[derive(Debug, Default)]
 pub struct ShardInputs {

@@ -60,7 +60,7 @@ pub enum Error {
         /// The table name.
         table: String,
     },
-    /// [`Table::create`](crate::Table::create) could not set up the table as asked.
+    /// [`Table::create_table`](crate::Table::create_table) could not set up the table as asked.
     #[error("table setup: {0}")]
     TableSetup(String),
     /// A stored item lacks a key attribute the library needs (for example to build a cursor).

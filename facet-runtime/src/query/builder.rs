@@ -53,6 +53,9 @@ impl IntoCursor for Option<&str> {
     }
 }
 
+/// The phantom types of a [`Query`].
+type QueryTypes<F, I, R, M> = fn() -> (F, I, R, M);
+
 /// A query: a partition, a sort-key condition and options. Run it with
 /// [`Table::query`](crate::Table::query).
 ///
@@ -73,7 +76,7 @@ pub struct Query<F, I = BaseTable, R = Whole, M = Paged> {
     pub(super) consistent: bool,
     pub(super) filter: Option<Expr<F>>,
     pub(super) shard_concurrency: usize,
-    _types: PhantomData<fn() -> (F, I, R, M)>,
+    _types: PhantomData<QueryTypes<F, I, R, M>>,
 }
 
 impl<F, I, R, M> Clone for Query<F, I, R, M> {

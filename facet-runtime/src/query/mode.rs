@@ -29,7 +29,7 @@ pub trait Mode: sealed::Sealed + Send + Sync + 'static {
 #[derive(Debug, Clone, Copy, Default)]
 pub struct Paged;
 
-/// Running the query returns its first record (`Option`): set by [`Query::first`].
+/// Running the query returns its first record (`Option`): set by [`Query::first`](super::Query::first).
 #[derive(Debug, Clone, Copy, Default)]
 pub struct First;
 

@@ -1,0 +1,157 @@
+///Typed handles on the attributes of `Note`, for conditions and filters (`Note::fields()`).
+#[derive(Debug, Clone, Copy)]
+struct NoteFields {
+    ///The `book` attribute.
+    pub book: ::faceteer::__private::Field<Note, String, String>,
+    ///The `note_id` attribute.
+    pub note_id: ::faceteer::__private::Field<Note, String, String>,
+    ///The `body` attribute.
+    pub body: ::faceteer::__private::Field<Note, String, String>,
+}
+#[automatically_derived]
+impl ::faceteer::__private::Facet for Note {
+    const SCHEMA: &'static ::faceteer::__private::FacetSchema = &::faceteer::__private::FacetSchema {
+        name: "NOTE",
+        delimiter: "_",
+        pk: ::faceteer::__private::KeySchema {
+            attribute: "PK",
+            prefix: "#BOOK",
+            fields: &["book"],
+            optional: &[false],
+            shard: ::core::option::Option::None,
+        },
+        sk: ::faceteer::__private::KeySchema {
+            attribute: "SK",
+            prefix: "#NOTE",
+            fields: &["note_id"],
+            optional: &[false],
+            shard: ::core::option::Option::None,
+        },
+        indexes: &[],
+        ttl_field: ::core::option::Option::None,
+    };
+    const VALIDATE_ON_WRITE: bool = false;
+    type Fields = NoteFields;
+    fn fields() -> NoteFields {
+        Note::fields()
+    }
+    fn primary_key(
+        &self,
+    ) -> ::core::result::Result<
+        ::faceteer::__private::Key<Self>,
+        ::faceteer::__private::KeyError,
+    > {
+        ::core::result::Result::Ok(
+            ::faceteer::__private::Key::from_parts(
+                ::faceteer::__private::compose_key(
+                    "#BOOK",
+                    "_",
+                    ::core::option::Option::None,
+                    &Self::__faceteer_pk(
+                        ::faceteer::__private::key_part::<String>(&self.book),
+                    )?,
+                ),
+                ::faceteer::__private::compose_key(
+                    "#NOTE",
+                    "_",
+                    ::core::option::Option::None,
+                    &Self::__faceteer_sk(
+                        ::faceteer::__private::key_part::<String>(&self.note_id),
+                    )?,
+                ),
+            ),
+        )
+    }
+    fn write_index_keys(
+        &self,
+        __item: &mut ::faceteer::__private::Item,
+    ) -> ::core::result::Result<(), ::faceteer::__private::KeyError> {
+        let _ = __item;
+        ::core::result::Result::Ok(())
+    }
+    fn ttl_seconds(&self) -> ::core::option::Option<i64> {
+        ::core::option::Option::None
+    }
+}
+#[automatically_derived]
+impl Note {
+    ///Typed handles on the attributes of `Note`, for conditions and filters (`Note::fields()`).
+    pub const fn fields() -> NoteFields {
+        NoteFields {
+            book: ::faceteer::__private::Field::new("book"),
+            note_id: ::faceteer::__private::Field::new("note_id"),
+            body: ::faceteer::__private::Field::new("body"),
+        }
+    }
+    /**The key of the `NOTE` record identified by `book`, `note_id`.
+
+Fails when a key value contains the delimiter where it would make the key ambiguous.*/
+    #[allow(clippy::too_many_arguments)]
+    pub fn key(
+        book: impl ::faceteer::__private::KeyArg<String>,
+        note_id: impl ::faceteer::__private::KeyArg<String>,
+    ) -> ::core::result::Result<
+        ::faceteer::__private::Key<Self>,
+        ::faceteer::__private::KeyError,
+    > {
+        ::core::result::Result::Ok(
+            ::faceteer::__private::Key::from_parts(
+                ::faceteer::__private::compose_key(
+                    "#BOOK",
+                    "_",
+                    ::core::option::Option::None,
+                    &Self::__faceteer_pk(
+                        &::faceteer::__private::KeyArg::<String>::key_part(&book),
+                    )?,
+                ),
+                ::faceteer::__private::compose_key(
+                    "#NOTE",
+                    "_",
+                    ::core::option::Option::None,
+                    &Self::__faceteer_sk(
+                        &::faceteer::__private::KeyArg::<String>::key_part(&note_id),
+                    )?,
+                ),
+            ),
+        )
+    }
+    /**Query the base table in the partition given by `book`.
+
+Sort-key arguments of the operators are the sort-key field(s): `note_id`.*/
+    #[allow(clippy::too_many_arguments)]
+    pub fn query(
+        book: impl ::faceteer::__private::KeyArg<String>,
+    ) -> ::faceteer::__private::PartitionQuery<
+        Self,
+        ::faceteer::__private::One<String>,
+        ::faceteer::__private::BaseTable,
+    > {
+        ::faceteer::__private::PartitionQuery::new(
+            ::core::option::Option::None,
+            &<Self as ::faceteer::__private::Facet>::SCHEMA.sk,
+            ::faceteer::__private::PartitionKey::new(
+                "PK",
+                "#BOOK",
+                "_",
+                ::faceteer::__private::ShardChoice::Unsharded,
+                Self::__faceteer_pk(
+                    &::faceteer::__private::KeyArg::<String>::key_part(&book),
+                ),
+            ),
+        )
+    }
+    fn __faceteer_pk(
+        book: &dyn ::faceteer::__private::KeyPart,
+    ) -> ::core::result::Result<::std::string::String, ::faceteer::__private::KeyError> {
+        let mut __w = ::faceteer::__private::KeyWriter::new("", "_");
+        __w.part("book", book);
+        __w.finish()
+    }
+    fn __faceteer_sk(
+        note_id: &dyn ::faceteer::__private::KeyPart,
+    ) -> ::core::result::Result<::std::string::String, ::faceteer::__private::KeyError> {
+        let mut __w = ::faceteer::__private::KeyWriter::new("", "_");
+        __w.part("note_id", note_id);
+        __w.finish()
+    }
+}

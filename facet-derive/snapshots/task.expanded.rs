@@ -1,0 +1,490 @@
+///Typed handles on the attributes of `Task`, for conditions and filters (`Task::fields()`).
+#[derive(Debug, Clone, Copy)]
+pub struct TaskFields {
+    ///The `teamId` attribute.
+    pub team_id: ::faceteer::__private::Field<Task, String, String>,
+    ///The `taskId` attribute.
+    pub task_id: ::faceteer::__private::Field<Task, String, String>,
+    ///The `dueDay` attribute.
+    pub due_day: ::faceteer::__private::Field<Task, u32, u32>,
+    ///The `assignedUserId` attribute.
+    pub assigned_user_id: ::faceteer::__private::Field<Task, String, Option<String>>,
+    ///The `status` attribute.
+    pub status: ::faceteer::__private::Field<Task, String, String>,
+    ///The `title` attribute.
+    pub title: ::faceteer::__private::Field<Task, String, String>,
+}
+///The base key fields of a `Task` record, as held by projections (`.key()` gives its key).
+#[derive(Debug, Clone)]
+#[allow(dead_code)]
+pub struct TaskKeys {
+    ///The `teamId` key field.
+    pub team_id: String,
+    ///The `taskId` key field.
+    pub task_id: String,
+}
+#[automatically_derived]
+impl ::faceteer::__private::FromPicked for TaskKeys {
+    const ATTRIBUTES: &'static [&'static str] = &["teamId", "taskId"];
+    fn from_picked(
+        __item: &::faceteer::__private::Item,
+    ) -> ::core::result::Result<Self, ::faceteer::__private::DynamoError> {
+        ::core::result::Result::Ok(TaskKeys {
+            team_id: ::faceteer::__private::read_attribute(__item, "teamId")?,
+            task_id: ::faceteer::__private::read_attribute(__item, "taskId")?,
+        })
+    }
+}
+#[automatically_derived]
+impl ::faceteer::__private::KeyFields for TaskKeys {}
+///The key fields of index `GSI1` of `Task`, as held by projections read through it.
+#[derive(Debug, Clone)]
+#[allow(dead_code)]
+pub struct TaskGsi1Keys {
+    ///The `teamId` key field.
+    pub team_id: String,
+    ///The `dueDay` key field.
+    pub due_day: u32,
+}
+#[automatically_derived]
+impl ::faceteer::__private::FromPicked for TaskGsi1Keys {
+    const ATTRIBUTES: &'static [&'static str] = &["teamId", "dueDay"];
+    fn from_picked(
+        __item: &::faceteer::__private::Item,
+    ) -> ::core::result::Result<Self, ::faceteer::__private::DynamoError> {
+        ::core::result::Result::Ok(TaskGsi1Keys {
+            team_id: ::faceteer::__private::read_attribute(__item, "teamId")?,
+            due_day: ::faceteer::__private::read_attribute(__item, "dueDay")?,
+        })
+    }
+}
+#[automatically_derived]
+impl ::faceteer::__private::KeyFields for TaskGsi1Keys {}
+///The key fields of index `GSI2` of `Task`, as held by projections read through it.
+#[derive(Debug, Clone)]
+#[allow(dead_code)]
+pub struct TaskGsi2Keys {
+    ///The `assignedUserId` key field.
+    pub assigned_user_id: Option<String>,
+    ///The `status` key field.
+    pub status: String,
+}
+#[automatically_derived]
+impl ::faceteer::__private::FromPicked for TaskGsi2Keys {
+    const ATTRIBUTES: &'static [&'static str] = &["assignedUserId", "status"];
+    fn from_picked(
+        __item: &::faceteer::__private::Item,
+    ) -> ::core::result::Result<Self, ::faceteer::__private::DynamoError> {
+        ::core::result::Result::Ok(TaskGsi2Keys {
+            assigned_user_id: ::faceteer::__private::read_attribute(
+                __item,
+                "assignedUserId",
+            )?,
+            status: ::faceteer::__private::read_attribute(__item, "status")?,
+        })
+    }
+}
+#[automatically_derived]
+impl ::faceteer::__private::KeyFields for TaskGsi2Keys {}
+impl TaskKeys {
+    /// The base-table key of the record whose key fields these are.
+    pub fn key(
+        &self,
+    ) -> ::core::result::Result<
+        ::faceteer::__private::Key<Task>,
+        ::faceteer::__private::KeyError,
+    > {
+        <Task as ::faceteer::__private::PickValidator>::keys_to_key(self)
+    }
+}
+#[automatically_derived]
+impl ::faceteer::__private::PickValidator for Task {
+    type Keys = TaskKeys;
+    fn keys_to_key(
+        __k: &TaskKeys,
+    ) -> ::core::result::Result<
+        ::faceteer::__private::Key<Self>,
+        ::faceteer::__private::KeyError,
+    > {
+        ::core::result::Result::Ok(
+            ::faceteer::__private::Key::from_parts(
+                ::faceteer::__private::compose_key(
+                    "#TEAM",
+                    "_",
+                    ::core::option::Option::None,
+                    &Self::__faceteer_pk(
+                        ::faceteer::__private::key_part::<String>(&__k.team_id),
+                    )?,
+                ),
+                ::faceteer::__private::compose_key(
+                    "#TASK",
+                    "_",
+                    ::core::option::Option::None,
+                    &Self::__faceteer_sk(
+                        ::faceteer::__private::key_part::<String>(&__k.task_id),
+                    )?,
+                ),
+            ),
+        )
+    }
+    fn validate_pick(
+        __item: &::faceteer::__private::Item,
+        __attributes: &[&'static str],
+    ) -> ::core::result::Result<(), ::std::string::String> {
+        ::core::result::Result::Ok(())
+    }
+}
+#[automatically_derived]
+impl ::faceteer::__private::Facet for Task {
+    const SCHEMA: &'static ::faceteer::__private::FacetSchema = &::faceteer::__private::FacetSchema {
+        name: "TASK",
+        delimiter: "_",
+        pk: ::faceteer::__private::KeySchema {
+            attribute: "PK",
+            prefix: "#TEAM",
+            fields: &["teamId"],
+            optional: &[false],
+            shard: ::core::option::Option::None,
+        },
+        sk: ::faceteer::__private::KeySchema {
+            attribute: "SK",
+            prefix: "#TASK",
+            fields: &["taskId"],
+            optional: &[false],
+            shard: ::core::option::Option::None,
+        },
+        indexes: &[
+            ::faceteer::__private::IndexSchema {
+                number: 1u8,
+                name: "GSI1",
+                alias: ::core::option::Option::Some("TeamDueDate"),
+                pk: ::faceteer::__private::KeySchema {
+                    attribute: "GSI1PK",
+                    prefix: "#TEAM",
+                    fields: &["teamId"],
+                    optional: &[false],
+                    shard: ::core::option::Option::None,
+                },
+                sk: ::faceteer::__private::KeySchema {
+                    attribute: "GSI1SK",
+                    prefix: "#DUE",
+                    fields: &["dueDay"],
+                    optional: &[false],
+                    shard: ::core::option::Option::None,
+                },
+            },
+            ::faceteer::__private::IndexSchema {
+                number: 2u8,
+                name: "GSI2",
+                alias: ::core::option::Option::None,
+                pk: ::faceteer::__private::KeySchema {
+                    attribute: "GSI2PK",
+                    prefix: "#USER",
+                    fields: &["assignedUserId"],
+                    optional: &[true],
+                    shard: ::core::option::Option::Some(::faceteer::__private::ShardSchema {
+                        count: 4u32,
+                        fields: &["status"],
+                    }),
+                },
+                sk: ::faceteer::__private::KeySchema {
+                    attribute: "GSI2SK",
+                    prefix: "#STATUS",
+                    fields: &["status"],
+                    optional: &[false],
+                    shard: ::core::option::Option::None,
+                },
+            },
+        ],
+        ttl_field: ::core::option::Option::None,
+    };
+    const VALIDATE_ON_WRITE: bool = false;
+    type Fields = TaskFields;
+    fn fields() -> TaskFields {
+        Task::fields()
+    }
+    fn primary_key(
+        &self,
+    ) -> ::core::result::Result<
+        ::faceteer::__private::Key<Self>,
+        ::faceteer::__private::KeyError,
+    > {
+        ::core::result::Result::Ok(
+            ::faceteer::__private::Key::from_parts(
+                ::faceteer::__private::compose_key(
+                    "#TEAM",
+                    "_",
+                    ::core::option::Option::None,
+                    &Self::__faceteer_pk(
+                        ::faceteer::__private::key_part::<String>(&self.team_id),
+                    )?,
+                ),
+                ::faceteer::__private::compose_key(
+                    "#TASK",
+                    "_",
+                    ::core::option::Option::None,
+                    &Self::__faceteer_sk(
+                        ::faceteer::__private::key_part::<String>(&self.task_id),
+                    )?,
+                ),
+            ),
+        )
+    }
+    fn write_index_keys(
+        &self,
+        __item: &mut ::faceteer::__private::Item,
+    ) -> ::core::result::Result<(), ::faceteer::__private::KeyError> {
+        __item
+            .insert(
+                ::std::string::String::from("GSI1PK"),
+                ::faceteer::__private::AttributeValue::S(
+                    ::faceteer::__private::compose_key(
+                        "#TEAM",
+                        "_",
+                        ::core::option::Option::None,
+                        &Self::__faceteer_gsi1pk(
+                            ::faceteer::__private::key_part::<String>(&self.team_id),
+                        )?,
+                    ),
+                ),
+            );
+        __item
+            .insert(
+                ::std::string::String::from("GSI1SK"),
+                ::faceteer::__private::AttributeValue::S(
+                    ::faceteer::__private::compose_key(
+                        "#DUE",
+                        "_",
+                        ::core::option::Option::None,
+                        &Self::__faceteer_gsi1sk(
+                            &::faceteer::__private::Sortable(&self.due_day),
+                        )?,
+                    ),
+                ),
+            );
+        __item
+            .insert(
+                ::std::string::String::from("GSI2PK"),
+                ::faceteer::__private::AttributeValue::S(
+                    ::faceteer::__private::compose_key(
+                        "#USER",
+                        "_",
+                        ::core::option::Option::Some(
+                            &Self::__faceteer_gsi2pk_shard(
+                                ::faceteer::__private::key_part::<String>(&self.status),
+                            )?,
+                        ),
+                        &Self::__faceteer_gsi2pk(
+                            ::faceteer::__private::key_part::<
+                                Option<String>,
+                            >(&self.assigned_user_id),
+                        )?,
+                    ),
+                ),
+            );
+        __item
+            .insert(
+                ::std::string::String::from("GSI2SK"),
+                ::faceteer::__private::AttributeValue::S(
+                    ::faceteer::__private::compose_key(
+                        "#STATUS",
+                        "_",
+                        ::core::option::Option::None,
+                        &Self::__faceteer_gsi2sk(
+                            ::faceteer::__private::key_part::<String>(&self.status),
+                        )?,
+                    ),
+                ),
+            );
+        let _ = __item;
+        ::core::result::Result::Ok(())
+    }
+    fn ttl_seconds(&self) -> ::core::option::Option<i64> {
+        ::core::option::Option::None
+    }
+}
+#[automatically_derived]
+impl Task {
+    ///Typed handles on the attributes of `Task`, for conditions and filters (`Task::fields()`).
+    pub const fn fields() -> TaskFields {
+        TaskFields {
+            team_id: ::faceteer::__private::Field::new("teamId"),
+            task_id: ::faceteer::__private::Field::new("taskId"),
+            due_day: ::faceteer::__private::Field::new("dueDay"),
+            assigned_user_id: ::faceteer::__private::Field::new("assignedUserId"),
+            status: ::faceteer::__private::Field::new("status"),
+            title: ::faceteer::__private::Field::new("title"),
+        }
+    }
+    /**The key of the `TASK` record identified by `team_id`, `task_id`.
+
+Fails when a key value contains the delimiter where it would make the key ambiguous.*/
+    #[allow(clippy::too_many_arguments)]
+    pub fn key(
+        team_id: impl ::faceteer::__private::KeyArg<String>,
+        task_id: impl ::faceteer::__private::KeyArg<String>,
+    ) -> ::core::result::Result<
+        ::faceteer::__private::Key<Self>,
+        ::faceteer::__private::KeyError,
+    > {
+        ::core::result::Result::Ok(
+            ::faceteer::__private::Key::from_parts(
+                ::faceteer::__private::compose_key(
+                    "#TEAM",
+                    "_",
+                    ::core::option::Option::None,
+                    &Self::__faceteer_pk(
+                        &::faceteer::__private::KeyArg::<String>::key_part(&team_id),
+                    )?,
+                ),
+                ::faceteer::__private::compose_key(
+                    "#TASK",
+                    "_",
+                    ::core::option::Option::None,
+                    &Self::__faceteer_sk(
+                        &::faceteer::__private::KeyArg::<String>::key_part(&task_id),
+                    )?,
+                ),
+            ),
+        )
+    }
+    /**Query the base table in the partition given by `team_id`.
+
+Sort-key arguments of the operators are the sort-key field(s): `task_id`.*/
+    #[allow(clippy::too_many_arguments)]
+    pub fn query(
+        team_id: impl ::faceteer::__private::KeyArg<String>,
+    ) -> ::faceteer::__private::PartitionQuery<
+        Self,
+        ::faceteer::__private::One<String>,
+        ::faceteer::__private::BaseTable,
+    > {
+        ::faceteer::__private::PartitionQuery::new(
+            ::core::option::Option::None,
+            &<Self as ::faceteer::__private::Facet>::SCHEMA.sk,
+            ::faceteer::__private::PartitionKey::new(
+                "PK",
+                "#TEAM",
+                "_",
+                ::faceteer::__private::ShardChoice::Unsharded,
+                Self::__faceteer_pk(
+                    &::faceteer::__private::KeyArg::<String>::key_part(&team_id),
+                ),
+            ),
+        )
+    }
+    /**Query index `GSI1` (`TeamDueDate`) in the partition given by `team_id`.
+
+Sort-key arguments of the operators are the index's sort-key field(s): `due_day`.*/
+    #[allow(clippy::too_many_arguments)]
+    pub fn gsi1(
+        team_id: impl ::faceteer::__private::KeyArg<String>,
+    ) -> ::faceteer::__private::PartitionQuery<
+        Self,
+        ::faceteer::__private::One<::faceteer::__private::Sortable<u32>>,
+        TaskGsi1Keys,
+    > {
+        ::faceteer::__private::PartitionQuery::new(
+            ::core::option::Option::Some(
+                &<Self as ::faceteer::__private::Facet>::SCHEMA.indexes[0usize],
+            ),
+            &<Self as ::faceteer::__private::Facet>::SCHEMA.indexes[0usize].sk,
+            ::faceteer::__private::PartitionKey::new(
+                "GSI1PK",
+                "#TEAM",
+                "_",
+                ::faceteer::__private::ShardChoice::Unsharded,
+                Self::__faceteer_gsi1pk(
+                    &::faceteer::__private::KeyArg::<String>::key_part(&team_id),
+                ),
+            ),
+        )
+    }
+    ///The same as [`Self::gsi1`].
+    #[allow(clippy::too_many_arguments)]
+    pub fn by_team_due_date(
+        team_id: impl ::faceteer::__private::KeyArg<String>,
+    ) -> ::faceteer::__private::PartitionQuery<
+        Self,
+        ::faceteer::__private::One<::faceteer::__private::Sortable<u32>>,
+        TaskGsi1Keys,
+    > {
+        Self::gsi1(team_id)
+    }
+    /**Query index `GSI2` in the partition given by `assigned_user_id`.
+
+Sort-key arguments of the operators are the index's sort-key field(s): `status`.*/
+    #[allow(clippy::too_many_arguments)]
+    pub fn gsi2(
+        assigned_user_id: ::core::option::Option<&str>,
+    ) -> ::faceteer::__private::PartitionQuery<
+        Self,
+        ::faceteer::__private::One<String>,
+        TaskGsi2Keys,
+    > {
+        ::faceteer::__private::PartitionQuery::new(
+            ::core::option::Option::Some(
+                &<Self as ::faceteer::__private::Facet>::SCHEMA.indexes[1usize],
+            ),
+            &<Self as ::faceteer::__private::Facet>::SCHEMA.indexes[1usize].sk,
+            ::faceteer::__private::PartitionKey::new(
+                "GSI2PK",
+                "#USER",
+                "_",
+                ::faceteer::__private::ShardChoice::Choose {
+                    count: 4u32,
+                },
+                Self::__faceteer_gsi2pk(&assigned_user_id),
+            ),
+        )
+    }
+    fn __faceteer_pk(
+        team_id: &dyn ::faceteer::__private::KeyPart,
+    ) -> ::core::result::Result<::std::string::String, ::faceteer::__private::KeyError> {
+        let mut __w = ::faceteer::__private::KeyWriter::new("", "_");
+        __w.part("team_id", team_id);
+        __w.finish()
+    }
+    fn __faceteer_sk(
+        task_id: &dyn ::faceteer::__private::KeyPart,
+    ) -> ::core::result::Result<::std::string::String, ::faceteer::__private::KeyError> {
+        let mut __w = ::faceteer::__private::KeyWriter::new("", "_");
+        __w.part("task_id", task_id);
+        __w.finish()
+    }
+    fn __faceteer_gsi1pk(
+        team_id: &dyn ::faceteer::__private::KeyPart,
+    ) -> ::core::result::Result<::std::string::String, ::faceteer::__private::KeyError> {
+        let mut __w = ::faceteer::__private::KeyWriter::new("", "_");
+        __w.part("team_id", team_id);
+        __w.finish()
+    }
+    fn __faceteer_gsi1sk(
+        due_day: &dyn ::faceteer::__private::KeyPart,
+    ) -> ::core::result::Result<::std::string::String, ::faceteer::__private::KeyError> {
+        let mut __w = ::faceteer::__private::KeyWriter::new("", "_");
+        __w.part("due_day", due_day);
+        __w.finish()
+    }
+    fn __faceteer_gsi2pk(
+        assigned_user_id: &dyn ::faceteer::__private::KeyPart,
+    ) -> ::core::result::Result<::std::string::String, ::faceteer::__private::KeyError> {
+        let mut __w = ::faceteer::__private::KeyWriter::new("", "_");
+        __w.part("assigned_user_id", assigned_user_id);
+        __w.finish()
+    }
+    fn __faceteer_gsi2pk_shard(
+        status: &dyn ::faceteer::__private::KeyPart,
+    ) -> ::core::result::Result<::std::string::String, ::faceteer::__private::KeyError> {
+        let mut __s = ::faceteer::__private::ShardInputs::new();
+        __s.push("status", status);
+        __s.shard_id(4u32)
+    }
+    fn __faceteer_gsi2sk(
+        status: &dyn ::faceteer::__private::KeyPart,
+    ) -> ::core::result::Result<::std::string::String, ::faceteer::__private::KeyError> {
+        let mut __w = ::faceteer::__private::KeyWriter::new("", "_");
+        __w.part("status", status);
+        __w.finish()
+    }
+}
