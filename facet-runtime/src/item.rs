@@ -226,10 +226,8 @@ impl<'a, F: Facet> IntoFuture for Put<'a, F> {
         let plan = table.check_declared::<F>().and_then(|()| self.plan());
         let work = |op: Arc<Op>| async move {
             let plan = plan?;
-            match sdk::put_item(table, &op, plan.request(table.name())).await? {
-                Written::Applied => Ok(()),
-                Written::ConditionFailed => Err(condition_failed::<F>("PutItem", &plan.item)),
-            }
+            let written = sdk::put_item(table, &op, plan.request(table.name())).await?;
+            applied::<F>(written, "PutItem", &plan.item)
         };
         traced(op, records(|_| 1), work)
     }
@@ -278,24 +276,27 @@ impl<'a, F: Facet> IntoFuture for Delete<'a, F> {
         let plan = table.check_declared::<F>().and_then(|()| self.plan());
         let work = |op: Arc<Op>| async move {
             let plan = plan?;
-            match sdk::delete_item(table, &op, plan.request(table.name())).await? {
-                Written::Applied => Ok(()),
-                Written::ConditionFailed => Err(condition_failed::<F>("DeleteItem", &plan.key)),
-            }
+            let written = sdk::delete_item(table, &op, plan.request(table.name())).await?;
+            applied::<F>(written, "DeleteItem", &plan.key)
         };
         traced(op, records(|_| 1), work)
     }
 }
 
-fn condition_failed<F: Facet>(operation: &'static str, item: &Item) -> Error {
+/// A single write's result: `Ok` when applied, [`Error::ConditionFailed`] naming the item's
+/// key when its condition did not hold.
+fn applied<F: Facet>(written: Written, operation: &'static str, item: &Item) -> Result<()> {
+    if written == Written::Applied {
+        return Ok(());
+    }
     let text = |name: &str| match item.get(name) {
         Some(aws_sdk_dynamodb::types::AttributeValue::S(s)) => s.clone(),
         _ => String::new(),
     };
-    Error::ConditionFailed {
+    Err(Error::ConditionFailed {
         operation,
         facet: F::SCHEMA.name,
         pk: text(PK),
         sk: text(SK),
-    }
+    })
 }

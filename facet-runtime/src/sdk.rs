@@ -4,6 +4,8 @@
 
 use std::collections::HashMap;
 
+use aws_sdk_dynamodb::config::http::HttpResponse;
+use aws_sdk_dynamodb::error::SdkError;
 use aws_sdk_dynamodb::operation::batch_get_item::builders::BatchGetItemInputBuilder;
 use aws_sdk_dynamodb::operation::batch_write_item::builders::BatchWriteItemInputBuilder;
 use aws_sdk_dynamodb::operation::create_table::builders::CreateTableInputBuilder;
@@ -13,7 +15,7 @@ use aws_sdk_dynamodb::operation::get_item::builders::GetItemInputBuilder;
 use aws_sdk_dynamodb::operation::put_item::builders::PutItemInputBuilder;
 use aws_sdk_dynamodb::operation::query::builders::QueryInputBuilder;
 use aws_sdk_dynamodb::types::{
-    KeysAndAttributes, ReturnConsumedCapacity, TableDescription, WriteRequest,
+    ConsumedCapacity, KeysAndAttributes, ReturnConsumedCapacity, TableDescription, WriteRequest,
 };
 use faceteer_core::Item;
 
@@ -52,24 +54,17 @@ pub(crate) async fn put_item(
     op: &Op,
     request: PutItemInputBuilder,
 ) -> Result<Written> {
-    match request
+    let result = request
         .return_consumed_capacity(ReturnConsumedCapacity::Total)
         .send_with(table.client())
-        .await
-    {
-        Ok(out) => {
-            op.request(out.consumed_capacity.as_slice());
-            Ok(Written::Applied)
-        }
-        Err(e)
-            if e.as_service_error()
-                .is_some_and(|e| e.is_conditional_check_failed_exception()) =>
-        {
-            op.request(&[]);
-            Ok(Written::ConditionFailed)
-        }
-        Err(e) => Err(Error::dynamo("PutItem", e)),
-    }
+        .await;
+    conditional_write(
+        op,
+        "PutItem",
+        result,
+        |out| out.consumed_capacity.as_slice(),
+        |e| e.is_conditional_check_failed_exception(),
+    )
 }
 
 /// DeleteItem.
@@ -78,23 +73,40 @@ pub(crate) async fn delete_item(
     op: &Op,
     request: DeleteItemInputBuilder,
 ) -> Result<Written> {
-    match request
+    let result = request
         .return_consumed_capacity(ReturnConsumedCapacity::Total)
         .send_with(table.client())
-        .await
-    {
+        .await;
+    conditional_write(
+        op,
+        "DeleteItem",
+        result,
+        |out| out.consumed_capacity.as_slice(),
+        |e| e.is_conditional_check_failed_exception(),
+    )
+}
+
+/// The outcome of a conditional write: applied, its condition failed, or an error.
+fn conditional_write<O, E>(
+    op: &Op,
+    operation: &'static str,
+    result: std::result::Result<O, SdkError<E, HttpResponse>>,
+    consumed: impl FnOnce(&O) -> &[ConsumedCapacity],
+    is_condition_failure: impl FnOnce(&E) -> bool,
+) -> Result<Written>
+where
+    aws_sdk_dynamodb::Error: From<SdkError<E, HttpResponse>>,
+{
+    match result {
         Ok(out) => {
-            op.request(out.consumed_capacity.as_slice());
+            op.request(consumed(&out));
             Ok(Written::Applied)
         }
-        Err(e)
-            if e.as_service_error()
-                .is_some_and(|e| e.is_conditional_check_failed_exception()) =>
-        {
+        Err(e) if e.as_service_error().is_some_and(is_condition_failure) => {
             op.request(&[]);
             Ok(Written::ConditionFailed)
         }
-        Err(e) => Err(Error::dynamo("DeleteItem", e)),
+        Err(e) => Err(Error::dynamo(operation, e)),
     }
 }
 
