@@ -129,7 +129,10 @@ fn task(id: u32, assignee: &str, priority: u32, done: bool) -> Task {
 
 #[tokio::main]
 async fn main() -> Result<(), Box<dyn std::error::Error>> {
-    let table = faceteer_suite::fresh_table::<AppTable>("repository").await;
+    let table = match faceteer_suite::configured_table::<AppTable>("repository").await {
+        Some(table) => table,
+        None => faceteer::embedded::table::<AppTable>().await?,
+    };
     let result = run(TaskRepository::new(table.clone())).await;
     table.delete_table().await?;
     result

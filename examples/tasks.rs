@@ -5,10 +5,11 @@
 //! cargo run --example tasks
 //! ```
 //!
-//! With no configuration this installs moto's DynamoDB-compatible server into
-//! `target/ddb-venv` (once) and runs against it on a free local port. Set
-//! `FACETEER_DYNAMODB_ENDPOINT=http://host:port` to use another server, or
-//! `FACETEER_REAL_AWS=1` for real AWS (a table `faceteer-tasks-…` is created and deleted).
+//! With no configuration it runs on the embedded engine (`faceteer`'s `embedded` feature): an
+//! in-process DynamoDB engine on a free loopback port, started in milliseconds, with nothing
+//! to install. Set `FACETEER_DYNAMODB_ENDPOINT=http://host:port` to use another server (moto,
+//! dynalite, DynamoDB Local), or `FACETEER_REAL_AWS=1` for real AWS (a table
+//! `faceteer-tasks-…` is created and deleted).
 
 use chrono::{DateTime, Duration, TimeZone, Utc};
 use faceteer::{Facet, KeyPart, Table};
@@ -274,7 +275,11 @@ async fn run(table: &Table) -> faceteer::Result<()> {
 
 #[tokio::main]
 async fn main() -> Result<(), Box<dyn std::error::Error>> {
-    let table = faceteer_suite::fresh_table::<TasksTable>("tasks").await;
+    let table = match faceteer_suite::configured_table::<TasksTable>("tasks").await {
+        Some(table) => table,
+        // The default: a fresh in-process engine holding the table, stopped when it is dropped.
+        None => faceteer::embedded::table::<TasksTable>().await?,
+    };
     println!("faceteer tasks example: table {}\n", table.name());
     let result = run(&table).await;
     table.delete_table().await?;

@@ -1,11 +1,19 @@
 //! Test kit for faceteer-rs's examples and integration tests: reach a DynamoDB-compatible
 //! server without any setup.
 //!
-//! * `FACETEER_DYNAMODB_ENDPOINT=http://host:port`: use that server (moto, dynalite,
-//!   DynamoDB Local) with dummy credentials;
-//! * `FACETEER_REAL_AWS=1`: use real AWS with the default credential chain and region;
-//! * otherwise: install moto's server into `target/ddb-venv` when missing
-//!   (`scripts/ensure-moto.sh`) and start it on a free 127.0.0.1 port.
+//! Every integration test runs twice, once per engine ([`engines!`]):
+//!
+//! * `…::embedded`: the in-process engine of `faceteer`'s `embedded` feature (dynoxide), one
+//!   per test;
+//! * `…::moto`: moto's server, a second, independent implementation, installed into
+//!   `target/ddb-venv` when missing (`scripts/ensure-moto.sh`) and started once per test
+//!   process on a free 127.0.0.1 port. `FACETEER_DYNAMODB_ENDPOINT=http://host:port` sends this
+//!   arm to that server instead (dynalite, DynamoDB Local), and `FACETEER_REAL_AWS=1` to real
+//!   AWS with the default credential chain and region.
+//!
+//! Each test prints the engine it ran on, so a failure names it (also in the test's name).
+//! Outside a test arm (examples, benchmarks) the kit uses the configured server when one is
+//! set, else the embedded engine.
 #![warn(missing_docs)]
 
 pub mod fault;
@@ -14,6 +22,7 @@ use std::io::{BufRead, BufReader};
 use std::path::PathBuf;
 use std::process::{Child, Command, Stdio};
 use std::sync::atomic::{AtomicU32, Ordering};
+use std::future::Future;
 use std::sync::OnceLock;
 
 use aws_sdk_dynamodb::config::{Credentials, Region};
@@ -50,7 +59,14 @@ impl LocalServer {
             .status()
             .map_err(|e| LocalError::Install(e.to_string()))?;
         if !status.success() {
-            return Err(LocalError::Install(format!("exit status {status}")));
+            return Err(LocalError::Install(match status.code() {
+                Some(127) => "python3 was not found; moto needs Python 3.9 or later with venv \
+                              (see the message above), or skip its arm with \
+                              `cargo test -- --skip ::moto`"
+                    .into(),
+                Some(code) => format!("the script exited with code {code} (see its message above)"),
+                None => "the script was killed by a signal".into(),
+            }));
         }
         let venv = std::env::var_os("FACETEER_VENV")
             .map(PathBuf::from)
@@ -118,53 +134,174 @@ pub async fn local_client_with_retries(endpoint: &str, sdk_retries: bool) -> Cli
     Client::new(&config)
 }
 
-/// The endpoint of [`target`], when it is not real AWS.
-pub fn endpoint() -> Option<&'static str> {
-    match target().unwrap_or_else(|e| panic!("no DynamoDB server for the tests: {e}")) {
-        Target::Endpoint(e) => Some(e),
-        Target::Aws => None,
-    }
+/// The two engines every integration test runs on.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Engine {
+    /// The in-process engine (dynoxide), one per test.
+    Embedded,
+    /// moto's server, or the server `FACETEER_DYNAMODB_ENDPOINT` / `FACETEER_REAL_AWS` selects.
+    Moto,
 }
 
-/// Where the server is, for this process: the configured endpoint, real AWS, or a moto
-/// server started once and shared by every test of the process.
-pub enum Target {
-    /// A DynamoDB-compatible endpoint.
+/// What a test actually reaches, for tests that pin engine differences.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Server {
+    /// The embedded engine (dynoxide).
+    Embedded(String),
+    /// moto, started by the kit.
+    Moto(String),
+    /// The server `FACETEER_DYNAMODB_ENDPOINT` names.
     Endpoint(String),
     /// Real AWS.
     Aws,
 }
 
-static SHARED: OnceLock<Result<Target, String>> = OnceLock::new();
-
-/// The server every test of this process uses (started on first use).
-pub fn target() -> Result<&'static Target, String> {
-    SHARED
-        .get_or_init(|| {
-            if std::env::var_os("FACETEER_REAL_AWS").is_some() {
-                return Ok(Target::Aws);
-            }
-            if let Ok(endpoint) = std::env::var("FACETEER_DYNAMODB_ENDPOINT") {
-                return Ok(Target::Endpoint(endpoint));
-            }
-            let server = LocalServer::start().map_err(|e| e.to_string())?;
-            let endpoint = server.endpoint().to_owned();
-            // Lives for the rest of the process; the launcher exits with its parent.
-            std::mem::forget(server);
-            Ok(Target::Endpoint(endpoint))
-        })
-        .as_ref()
-        .map_err(Clone::clone)
+impl Server {
+    /// The endpoint, when it is not real AWS.
+    pub fn endpoint(&self) -> Option<&str> {
+        match self {
+            Server::Embedded(e) | Server::Moto(e) | Server::Endpoint(e) => Some(e),
+            Server::Aws => None,
+        }
+    }
 }
 
-/// A client for [`target`].
+impl std::fmt::Display for Server {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Server::Embedded(e) => write!(f, "embedded engine (dynoxide) at {e}"),
+            Server::Moto(e) => write!(f, "moto at {e}"),
+            Server::Endpoint(e) => write!(f, "FACETEER_DYNAMODB_ENDPOINT={e}"),
+            Server::Aws => f.write_str("real AWS (FACETEER_REAL_AWS=1)"),
+        }
+    }
+}
+
+/// The engine arm a test runs in, with its embedded engine (started on first use).
+struct Arm {
+    engine: Engine,
+    embedded: OnceLock<faceteer::embedded::Engine>,
+}
+
+tokio::task_local! {
+    static ARM: Arm;
+}
+
+/// Run one test body on `engine`: a fresh runtime (two worker threads), the engine reported
+/// on stdout (shown when the test fails). Called by [`engines!`].
+pub fn run<F: Future<Output = ()>>(engine: Engine, test: F) {
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(2)
+        .enable_all()
+        .build()
+        .expect("a tokio runtime for the test");
+    let arm = Arm {
+        engine,
+        embedded: OnceLock::new(),
+    };
+    runtime.block_on(ARM.scope(arm, async move {
+        println!("engine: {}", server());
+        test.await
+    }));
+}
+
+/// Declare async test functions that run on both engines: for each `name`, the tests
+/// `name::embedded` and `name::moto`. A function left out of the list is dead code, which
+/// the lints refuse, so no test is silently skipped.
+///
+/// ```ignore
+/// async fn round_trip() { let table = fresh_table::<AppTable>("round-trip").await; … }
+/// faceteer_suite::engines!(round_trip);
+/// ```
+#[macro_export]
+macro_rules! engines {
+    ($($name:ident),* $(,)?) => {$(
+        mod $name {
+            #[test]
+            fn embedded() {
+                $crate::run($crate::Engine::Embedded, super::$name())
+            }
+            #[test]
+            fn moto() {
+                $crate::run($crate::Engine::Moto, super::$name())
+            }
+        }
+    )*};
+}
+
+/// The engine of the running test arm; outside one, [`Engine::Moto`] when a server is
+/// configured and [`Engine::Embedded`] otherwise.
+pub fn engine() -> Engine {
+    ARM.try_with(|arm| arm.engine).unwrap_or_else(|_| {
+        if configured().is_some() {
+            Engine::Moto
+        } else {
+            Engine::Embedded
+        }
+    })
+}
+
+/// The server `FACETEER_REAL_AWS` or `FACETEER_DYNAMODB_ENDPOINT` selects, if any.
+pub fn configured() -> Option<Server> {
+    if std::env::var_os("FACETEER_REAL_AWS").is_some() {
+        return Some(Server::Aws);
+    }
+    std::env::var("FACETEER_DYNAMODB_ENDPOINT")
+        .ok()
+        .map(Server::Endpoint)
+}
+
+static MOTO: OnceLock<Result<String, String>> = OnceLock::new();
+
+/// moto's endpoint, started once for this process.
+fn moto() -> Server {
+    let endpoint = MOTO.get_or_init(|| {
+        let server = LocalServer::start().map_err(|e| e.to_string())?;
+        let endpoint = server.endpoint().to_owned();
+        // Lives for the rest of the process; the launcher exits with its parent.
+        std::mem::forget(server);
+        Ok(endpoint)
+    });
+    match endpoint {
+        Ok(endpoint) => Server::Moto(endpoint.clone()),
+        Err(e) => panic!("no moto server for the `moto` arm of the tests: {e}"),
+    }
+}
+
+static EMBEDDED: OnceLock<faceteer::embedded::Engine> = OnceLock::new();
+
+/// The embedded engine of the running arm (one per test), or outside an arm one shared by
+/// the process.
+fn embedded() -> faceteer::embedded::Engine {
+    let start = || {
+        faceteer::embedded::Engine::start()
+            .unwrap_or_else(|e| panic!("the embedded engine did not start: {e}"))
+    };
+    ARM.try_with(|arm| arm.embedded.get_or_init(start).clone())
+        .unwrap_or_else(|_| EMBEDDED.get_or_init(start).clone())
+}
+
+/// The server the running test reaches (see the [crate documentation](crate)).
+pub fn server() -> Server {
+    match engine() {
+        Engine::Embedded => Server::Embedded(embedded().endpoint().to_owned()),
+        Engine::Moto => configured().unwrap_or_else(moto),
+    }
+}
+
+/// The endpoint of [`server`], when it is not real AWS.
+pub fn endpoint() -> Option<String> {
+    server().endpoint().map(str::to_owned)
+}
+
+/// A client for [`server`].
 pub async fn client() -> Client {
-    match target().unwrap_or_else(|e| panic!("no DynamoDB server for the tests: {e}")) {
-        Target::Endpoint(endpoint) => local_client(endpoint).await,
-        Target::Aws => {
+    match server() {
+        Server::Aws => {
             let config = aws_config::load_defaults(aws_config::BehaviorVersion::latest()).await;
             Client::new(&config)
         }
+        other => local_client(other.endpoint().expect("a local server")).await,
     }
 }
 
@@ -185,6 +322,14 @@ pub async fn fresh_facet_table<F: Facet>(label: &str) -> Table {
     let table = Table::with_facets(client().await, unique_name(label), [F::SCHEMA])
         .expect("one facet always fits a table");
     create(table).await
+}
+
+/// For the examples: a new table for `S` on the server `FACETEER_DYNAMODB_ENDPOINT` or
+/// `FACETEER_REAL_AWS=1` selects, or `None` when neither is set (the examples then use
+/// `faceteer::embedded`).
+pub async fn configured_table<S: TableSchema>(label: &str) -> Option<Table> {
+    configured()?;
+    Some(fresh_table::<S>(label).await)
 }
 
 fn unique_name(label: &str) -> String {

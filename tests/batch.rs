@@ -48,10 +48,9 @@ fn key_pair<F>(k: &Key<F>) -> (String, String) {
     (k.pk().to_owned(), k.sk().to_owned())
 }
 
-#[tokio::test]
 async fn requests_are_chunked_at_25_writes_and_100_reads() {
     let upstream = faceteer_suite::endpoint().expect("a local endpoint");
-    let proxy = FaultProxy::start(upstream, quiet_faults()).await.unwrap();
+    let proxy = FaultProxy::start(&upstream, quiet_faults()).await.unwrap();
     let client = faceteer_suite::local_client(&proxy.endpoint()).await;
     let table = faceteer_suite::fresh_table_with::<common::TestTable>(client, "chunks").await;
 
@@ -81,7 +80,6 @@ async fn requests_are_chunked_at_25_writes_and_100_reads() {
     assert_eq!(got.found, notes);
 }
 
-#[tokio::test]
 async fn a_thousand_items_round_trip() {
     let table = fresh_table::<TestTable>("thousand").await;
     let notes: Vec<Note> = (0..1000).map(|i| note(&format!("b{}", i % 7), i)).collect();
@@ -113,7 +111,6 @@ async fn a_thousand_items_round_trip() {
     assert_eq!(got.missing.len(), 1000);
 }
 
-#[tokio::test]
 async fn repeated_keys_and_invalid_records_in_one_batch() {
     let table = fresh_table::<TestTable>("repeats").await;
     let mut first = note("book", 1);
@@ -163,7 +160,6 @@ async fn repeated_keys_and_invalid_records_in_one_batch() {
     assert!(matches!(got.failed[0].reason, FailureReason::Item(_)));
 }
 
-#[tokio::test]
 async fn typed_conditions_on_put_and_delete() {
     let table = fresh_table::<TestTable>("conditions").await;
     let f = Note::fields();
@@ -241,7 +237,6 @@ async fn typed_conditions_on_put_and_delete() {
     assert!(matches!(err, Error::Expr(_)), "{err:?}");
 }
 
-#[tokio::test]
 async fn filters_narrow_queries_and_paging_stays_exact() {
     let table = fresh_table::<TestTable>("filters").await;
     let notes: Vec<Note> = (0..40).map(|i| note("book", i)).collect();
@@ -312,7 +307,6 @@ async fn filters_narrow_queries_and_paging_stays_exact() {
 /// 10,000 items through a proxy that throttles 30% of batch requests and withholds half the
 /// items of half the others: every item is either written or reported failed, and the table
 /// holds exactly the written ones.
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn ten_thousand_items_under_faults_are_all_accounted_for() {
     let upstream = faceteer_suite::endpoint().expect("a local endpoint");
     let faults = FaultConfig {
@@ -321,7 +315,7 @@ async fn ten_thousand_items_under_faults_are_all_accounted_for() {
         withhold_item: 0.5,
         seed: 42,
     };
-    let proxy = FaultProxy::start(upstream, faults).await.unwrap();
+    let proxy = FaultProxy::start(&upstream, faults).await.unwrap();
     let client = faceteer_suite::local_client_with_retries(&proxy.endpoint(), false).await;
     let options = BatchOptions {
         concurrency: 8,
@@ -400,3 +394,12 @@ async fn ten_thousand_items_under_faults_are_all_accounted_for() {
         );
     }
 }
+
+faceteer_suite::engines!(
+    requests_are_chunked_at_25_writes_and_100_reads,
+    a_thousand_items_round_trip,
+    repeated_keys_and_invalid_records_in_one_batch,
+    typed_conditions_on_put_and_delete,
+    filters_narrow_queries_and_paging_stays_exact,
+    ten_thousand_items_under_faults_are_all_accounted_for,
+);

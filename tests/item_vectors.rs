@@ -344,7 +344,6 @@ faceteer::table! {
 /// of their Rust facets: by key, by base partition, and through each index (sharded and
 /// absent-field partitions included). Items Rust writes are byte-identical to these (the test
 /// above), so Faceteer's access patterns find Rust's records the same way.
-#[tokio::test]
 async fn faceteer_items_are_found_through_every_access_pattern() {
     let table = faceteer_suite::fresh_table::<VectorTable>("interop").await;
     let cases = load_cases();
@@ -424,3 +423,7 @@ async fn faceteer_items_are_found_through_every_access_pattern() {
         assert_eq!(found.records, vec![e.clone()]);
     }
 }
+
+faceteer_suite::engines!(
+    faceteer_items_are_found_through_every_access_pattern,
+);

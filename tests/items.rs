@@ -6,7 +6,6 @@ use aws_sdk_dynamodb::types::AttributeValue as AV;
 use common::*;
 use faceteer::{Error, ItemError, KeyError};
 
-#[tokio::test]
 async fn put_get_delete_round_trip() {
     let table = fresh_table::<TestTable>("round-trip").await;
     let mut n = note("book", 1);
@@ -44,7 +43,6 @@ async fn put_get_delete_round_trip() {
     table.delete(&key).await.unwrap();
 }
 
-#[tokio::test]
 async fn missing_item_is_none() {
     let table = fresh_table::<TestTable>("missing").await;
     assert_eq!(
@@ -56,7 +54,6 @@ async fn missing_item_is_none() {
     );
 }
 
-#[tokio::test]
 async fn conditional_put_fails_with_a_distinct_error_and_keeps_the_original() {
     let table = fresh_table::<TestTable>("conditional").await;
     let original = note("book", 2);
@@ -95,7 +92,6 @@ async fn conditional_put_fails_with_a_distinct_error_and_keeps_the_original() {
     assert_eq!(stored.unwrap().body, "overwritten?");
 }
 
-#[tokio::test]
 async fn conditional_delete_of_a_missing_item_fails() {
     let table = fresh_table::<TestTable>("conditional-delete").await;
     let key = Note::key("book", "n404").unwrap();
@@ -119,7 +115,6 @@ async fn conditional_delete_of_a_missing_item_fails() {
     assert_eq!(table.get(&key).await.unwrap(), None);
 }
 
-#[tokio::test]
 async fn validator_runs_on_every_read() {
     let table = fresh_table::<TestTable>("validate-read").await;
     let mut bad = note("book", 3);
@@ -142,7 +137,6 @@ async fn validator_runs_on_every_read() {
     );
 }
 
-#[tokio::test]
 async fn validate_on_write_refuses_before_writing() {
     let table = fresh_table::<TestTable>("validate-write").await;
     let err = table
@@ -171,7 +165,6 @@ async fn validate_on_write_refuses_before_writing() {
         .is_some());
 }
 
-#[tokio::test]
 async fn an_item_of_another_facet_is_skipped() {
     let table = fresh_table::<TestTable>("wrong-facet").await;
     // Neighbour and Note share a partition; forge a key collision by writing a Neighbour
@@ -199,7 +192,6 @@ async fn an_item_of_another_facet_is_skipped() {
     assert_eq!((many.found.len(), many.missing.len()), (0, 1));
 }
 
-#[tokio::test]
 async fn ambiguous_keys_are_refused_before_any_request() {
     let table = fresh_table::<TestTable>("ambiguous").await;
     // `notebook` is followed by `note_id` in GSI2SK: a delimiter in it is ambiguous.
@@ -234,3 +226,14 @@ async fn ambiguous_keys_are_refused_before_any_request() {
         "{err:?}"
     );
 }
+
+faceteer_suite::engines!(
+    put_get_delete_round_trip,
+    missing_item_is_none,
+    conditional_put_fails_with_a_distinct_error_and_keeps_the_original,
+    conditional_delete_of_a_missing_item_fails,
+    validator_runs_on_every_read,
+    validate_on_write_refuses_before_writing,
+    an_item_of_another_facet_is_skipped,
+    ambiguous_keys_are_refused_before_any_request,
+);

@@ -13,7 +13,6 @@ fn set(attrs: &[&str]) -> HashSet<String> {
     attrs.iter().map(|a| a.to_string()).collect()
 }
 
-#[tokio::test]
 async fn projections_read_exactly_the_chosen_and_key_attributes() {
     let table = fresh_table::<TestTable>("projection-attrs").await;
     let mut n = note("book", 1);
@@ -62,7 +61,6 @@ async fn projections_read_exactly_the_chosen_and_key_attributes() {
     assert!(!raw.contains_key("author") && !raw.contains_key("rank"));
 }
 
-#[tokio::test]
 async fn select_on_get_batch_get_and_queries() {
     let table = fresh_table::<TestTable>("projection-reads").await;
     let notes: Vec<Note> = (0..12).map(|i| note("book", i)).collect();
@@ -164,7 +162,6 @@ async fn select_on_get_batch_get_and_queries() {
     assert!(!done.is_empty() && done.iter().all(|p| p.status == Status::Done));
 }
 
-#[tokio::test]
 async fn projected_keys_feed_back_into_get_and_delete() {
     let table = fresh_table::<TestTable>("projection-feedback").await;
     let notes: Vec<Note> = (0..5).map(|i| note("book", i)).collect();
@@ -203,7 +200,6 @@ async fn projected_keys_feed_back_into_get_and_delete() {
         .is_none());
 }
 
-#[tokio::test]
 async fn the_pick_validator_runs_on_projected_reads() {
     let table = fresh_table::<TestTable>("projection-validate").await;
     let mut bad = note("book", 1);
@@ -226,3 +222,10 @@ async fn the_pick_validator_runs_on_projected_reads() {
         .unwrap();
     assert!(ok.is_some());
 }
+
+faceteer_suite::engines!(
+    projections_read_exactly_the_chosen_and_key_attributes,
+    select_on_get_batch_get_and_queries,
+    projected_keys_feed_back_into_get_and_delete,
+    the_pick_validator_runs_on_projected_reads,
+);

@@ -51,7 +51,6 @@ fn expected(notes: &[Note], keep: impl Fn(&str) -> bool) -> Vec<String> {
     v
 }
 
-#[tokio::test]
 async fn every_operator_returns_exactly_the_matching_records_in_order() {
     let (table, notes) = seeded("operators").await;
     let b = "n010";
@@ -114,7 +113,6 @@ async fn every_operator_returns_exactly_the_matching_records_in_order() {
     }
 }
 
-#[tokio::test]
 async fn first_and_last() {
     let (table, _) = seeded("first").await;
     let first = table
@@ -167,7 +165,6 @@ async fn walk<I: KeyFields>(
     (all, sizes)
 }
 
-#[tokio::test]
 async fn pagination_ends_exactly_when_exhausted() {
     let (table, notes) = seeded("pages").await;
     let want = expected(&notes, |_| true);
@@ -209,7 +206,6 @@ async fn pagination_ends_exactly_when_exhausted() {
     assert!(page.cursor.is_none());
 }
 
-#[tokio::test]
 async fn streams_walk_every_page() {
     let (table, notes) = seeded("streams").await;
     let pages: Vec<_> = table
@@ -229,7 +225,6 @@ async fn streams_walk_every_page() {
     assert_eq!(ids(&records), expected(&notes, |_| true));
 }
 
-#[tokio::test]
 async fn index_queries_are_typed_by_the_index_sort_key() {
     let (table, notes) = seeded("indexes").await;
     // GSI1: author, sorted by rank (sortable: 7 sorts before 42).
@@ -301,7 +296,6 @@ async fn index_queries_are_typed_by_the_index_sort_key() {
     );
 }
 
-#[tokio::test]
 async fn multi_field_sort_keys() {
     let table = fresh_table::<TestTable>("multi-field").await;
     for (year, month, id) in [
@@ -349,7 +343,6 @@ async fn multi_field_sort_keys() {
     assert_eq!(got.unwrap().id, "a");
 }
 
-#[tokio::test]
 async fn cursors_are_checked() {
     let (table, _) = seeded("cursors").await;
     let page = table
@@ -383,7 +376,6 @@ async fn cursors_are_checked() {
     assert_eq!(next.records[0].note_id, "n005");
 }
 
-#[tokio::test]
 async fn invalid_options_are_typed_errors() {
     let table = fresh_table::<TestTable>("invalid").await;
     let err = query_error(&table, Note::query("book").list().limit(0)).await;
@@ -405,3 +397,14 @@ async fn invalid_options_are_typed_errors() {
         "{err:?}"
     );
 }
+
+faceteer_suite::engines!(
+    every_operator_returns_exactly_the_matching_records_in_order,
+    first_and_last,
+    pagination_ends_exactly_when_exhausted,
+    streams_walk_every_page,
+    index_queries_are_typed_by_the_index_sort_key,
+    multi_field_sort_keys,
+    cursors_are_checked,
+    invalid_options_are_typed_errors,
+);

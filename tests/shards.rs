@@ -84,7 +84,6 @@ async fn walk<F: Facet + Clone + Send, I: KeyFields>(
 
 macro_rules! merged_walk_test {
     ($test:ident, $facet:ident, $count:literal, $items:literal, $limit:literal) => {
-        #[tokio::test]
         async fn $test() {
             let table = fresh_facet_table::<$facet>(stringify!($test)).await;
             let events: Vec<$facet> = (0..$items).map($facet::new).collect();
@@ -153,6 +152,7 @@ macro_rules! merged_walk_test {
                 .unwrap();
             assert_eq!(last.at, want[want.len() - 1].0);
         }
+        faceteer_suite::engines!($test);
     };
 }
 
@@ -166,7 +166,6 @@ merged_walk_test!(
     97
 );
 
-#[tokio::test]
 async fn shard_cursors_are_checked() {
     let table = fresh_facet_table::<Event4>("shard-cursors").await;
     let put = table.put_many((0..30).map(Event4::new)).await;
@@ -249,7 +248,6 @@ struct Order {
     placed: String,
 }
 
-#[tokio::test]
 async fn sharded_index_partitions_merge_too() {
     let table = fresh_facet_table::<Order>("sharded-gsi").await;
     let orders: Vec<Order> = (0..120)
@@ -278,3 +276,8 @@ async fn sharded_index_partitions_merge_too() {
         orders.iter().filter(|o| o.status == "shipped").count()
     );
 }
+
+faceteer_suite::engines!(
+    shard_cursors_are_checked,
+    sharded_index_partitions_merge_too,
+);

@@ -39,7 +39,6 @@ fn user(id: &str) -> User {
     }
 }
 
-#[tokio::test]
 async fn reads_of_a_facet_skip_items_of_another_in_its_partition() {
     let table = faceteer_suite::fresh_table::<Users>("skip-foreign").await;
     table.put(&user("u1")).await.unwrap();
@@ -70,7 +69,6 @@ async fn reads_of_a_facet_skip_items_of_another_in_its_partition() {
     assert_eq!(got, Some(settings));
 }
 
-#[tokio::test]
 async fn a_declared_table_refuses_writes_of_other_facets() {
     let table = faceteer_suite::fresh_table::<Users>("undeclared").await;
     let settings = UserSettings {
@@ -111,7 +109,6 @@ async fn a_declared_table_refuses_writes_of_other_facets() {
     assert_eq!(raw.count, 0);
 }
 
-#[tokio::test]
 async fn facets_chosen_at_run_time_are_checked_at_construction() {
     let client = faceteer_suite::client().await;
     let err = Table::with_facets(
@@ -180,7 +177,6 @@ fn task(id: &str, user: Option<&str>, status: Status) -> Task {
     }
 }
 
-#[tokio::test]
 async fn create_makes_exactly_the_declared_indexes() {
     let table = faceteer_suite::fresh_table::<Tasks>("indexes").await;
     let out = table
@@ -206,7 +202,6 @@ async fn create_makes_exactly_the_declared_indexes() {
     ));
 }
 
-#[tokio::test]
 async fn the_unassigned_partition_of_the_readme_is_queryable() {
     let table = faceteer_suite::fresh_table::<Tasks>("unassigned").await;
     let tasks = vec![
@@ -232,7 +227,6 @@ async fn the_unassigned_partition_of_the_readme_is_queryable() {
     assert_eq!(assigned.records, vec![tasks[1].clone()]);
 }
 
-#[tokio::test]
 async fn ambiguous_keys_are_refused_before_anything_is_written() {
     let table = faceteer_suite::fresh_table::<Tasks>("ambiguous-keys").await;
     let label = |owner: Option<&str>, text: &str| Label {
@@ -272,3 +266,12 @@ async fn ambiguous_keys_are_refused_before_anything_is_written() {
         .unwrap();
     assert_eq!(stored, Some(label(Some("y"), "x")));
 }
+
+faceteer_suite::engines!(
+    reads_of_a_facet_skip_items_of_another_in_its_partition,
+    a_declared_table_refuses_writes_of_other_facets,
+    facets_chosen_at_run_time_are_checked_at_construction,
+    create_makes_exactly_the_declared_indexes,
+    the_unassigned_partition_of_the_readme_is_queryable,
+    ambiguous_keys_are_refused_before_anything_is_written,
+);

@@ -60,6 +60,10 @@ pub enum Error {
         /// The table name.
         table: String,
     },
+    /// The embedded engine could not start (feature `embedded`).
+    #[cfg(feature = "embedded")]
+    #[error(transparent)]
+    Engine(#[from] crate::embedded::EngineError),
     /// [`Table::create_table`](crate::Table::create_table) could not set up the table as asked.
     #[error("table setup: {0}")]
     TableSetup(String),

@@ -122,6 +122,8 @@
 
 mod admin;
 pub mod batch;
+#[cfg(feature = "embedded")]
+pub mod embedded;
 mod error;
 pub mod item;
 pub mod query;

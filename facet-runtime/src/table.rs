@@ -24,6 +24,18 @@ pub struct Table {
     name: Arc<str>,
     batch: BatchOptions,
     facets: Option<Arc<[&'static FacetSchema]>>,
+    /// What must live as long as the table is used (the embedded engine serving it).
+    keep_alive: Option<KeepAlive>,
+}
+
+/// A value kept alive by every clone of a [`Table`].
+#[derive(Clone)]
+pub(crate) struct KeepAlive(#[allow(dead_code)] Arc<dyn std::any::Any + Send + Sync>);
+
+impl std::fmt::Debug for KeepAlive {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("KeepAlive")
+    }
 }
 
 impl Table {
@@ -37,7 +49,15 @@ impl Table {
             name: name.into(),
             batch: BatchOptions::default(),
             facets: None,
+            keep_alive: None,
         }
+    }
+
+    /// The same table, keeping `value` alive for as long as any clone of it exists.
+    #[cfg_attr(not(feature = "embedded"), allow(dead_code))]
+    pub(crate) fn keeping(mut self, value: Arc<dyn std::any::Any + Send + Sync>) -> Self {
+        self.keep_alive = Some(KeepAlive(value));
+        self
     }
 
     /// A handle on table `name` holding the facets of `S` (declared with
