@@ -18,11 +18,11 @@
 
 pub mod fault;
 
+use std::future::Future;
 use std::io::{BufRead, BufReader};
 use std::path::PathBuf;
 use std::process::{Child, Command, Stdio};
 use std::sync::atomic::{AtomicU32, Ordering};
-use std::future::Future;
 use std::sync::OnceLock;
 
 use aws_sdk_dynamodb::config::{Credentials, Region};

@@ -424,6 +424,4 @@ async fn faceteer_items_are_found_through_every_access_pattern() {
     }
 }
 
-faceteer_suite::engines!(
-    faceteer_items_are_found_through_every_access_pattern,
-);
+faceteer_suite::engines!(faceteer_items_are_found_through_every_access_pattern,);

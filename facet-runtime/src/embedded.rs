@@ -195,8 +195,8 @@ fn serve(ready: Ready, stop: tokio::sync::oneshot::Receiver<()>) {
     };
     runtime.block_on(async move {
         let started = async {
-            let database = dynoxide::Database::memory()
-                .map_err(|e| EngineError::Database(e.to_string()))?;
+            let database =
+                dynoxide::Database::memory().map_err(|e| EngineError::Database(e.to_string()))?;
             let listener = tokio::net::TcpListener::bind(("127.0.0.1", 0))
                 .await
                 .map_err(EngineError::Listen)?;
