@@ -1,8 +1,8 @@
 //! Query latency on the local DynamoDB-API server: one shard of a 16-shard partition
 //! against all 16 shards merged, for the same page size.
 //!
-//! `cargo bench --bench shards` (starts moto like the tests; set
-//! `FACETEER_DYNAMODB_ENDPOINT` to measure another server).
+//! `cargo bench --bench shards` runs on the embedded engine (in-process dynoxide); set
+//! `FACETEER_DYNAMODB_ENDPOINT` to measure another server (moto, dynalite, DynamoDB Local).
 
 use criterion::{criterion_group, criterion_main, Criterion};
 use faceteer::{Facet, Table};

@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
-# Run the whole faceteer-rs test suite: unit tests, conformance vectors, integration tests
-# against a real DynamoDB-API server (moto, installed into target/ddb-venv and started by the
-# tests themselves on a free 127.0.0.1 port), trybuild compile-fail tests and doc tests.
+# Run the whole faceteer-rs test suite: unit tests, conformance vectors, trybuild
+# compile-fail tests, doc tests, and every integration test on two DynamoDB-API engines:
+# `name::embedded` on the in-process engine (dynoxide, faceteer's `embedded` feature) and
+# `name::moto` on moto (installed here into target/ddb-venv, started by the tests on a free
+# 127.0.0.1 port).
 #
-# FACETEER_DYNAMODB_ENDPOINT=http://host:port runs the integration tests against another
-# server (dynalite, DynamoDB Local); FACETEER_REAL_AWS=1 against real AWS.
+# FACETEER_DYNAMODB_ENDPOINT=http://host:port sends the second arm to another server
+# (dynalite, DynamoDB Local) instead of moto; FACETEER_REAL_AWS=1 to real AWS.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 if [ -z "${FACETEER_DYNAMODB_ENDPOINT:-}" ] && [ -z "${FACETEER_REAL_AWS:-}" ]; then

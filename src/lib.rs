@@ -209,9 +209,13 @@ pub fn run<F: Future<Output = ()>>(engine: Engine, test: F) {
 /// `name::embedded` and `name::moto`. A function left out of the list is dead code, which
 /// the lints refuse, so no test is silently skipped.
 ///
-/// ```ignore
-/// async fn round_trip() { let table = fresh_table::<AppTable>("round-trip").await; … }
-/// faceteer_suite::engines!(round_trip);
+/// ```no_run
+/// async fn tables_are_listed() {
+///     let client = faceteer_suite::client().await;
+///     client.list_tables().send().await.unwrap();
+/// }
+/// faceteer_suite::engines!(tables_are_listed);
+/// # fn main() {}
 /// ```
 #[macro_export]
 macro_rules! engines {

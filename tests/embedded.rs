@@ -81,7 +81,7 @@ fn the_engine_outlives_runtimes_and_stops_with_its_last_handle() {
 
     let deadline = Instant::now() + Duration::from_secs(5);
     loop {
-        match std::net::TcpStream::connect(&address) {
+        match std::net::TcpStream::connect(address) {
             Err(e) if e.kind() == std::io::ErrorKind::ConnectionRefused => break,
             _ if Instant::now() > deadline => {
                 panic!("the engine at {address} still accepts connections 5 s after its last handle was dropped")

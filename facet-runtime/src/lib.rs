@@ -118,6 +118,12 @@
 //!   another facet's records from a shared partition.
 //! * A page's `cursor` is `None` exactly when the query is exhausted; cursors are checked
 //!   against the query they are used with.
+//!
+//! ## Features
+//!
+//! * `chrono` (default): [`timestamp`] and key parts for `chrono` dates.
+//! * `embedded`: `faceteer::embedded`, an in-process DynamoDB engine (dynoxide) that hands
+//!   back a ready [`Table`] for tests and examples, with nothing to install.
 #![warn(missing_docs)]
 
 mod admin;
