@@ -44,7 +44,7 @@
 
 use std::fmt;
 use std::net::SocketAddr;
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 
 use aws_sdk_dynamodb::config::{BehaviorVersion, Credentials, Region};
 use aws_sdk_dynamodb::Client;
@@ -87,12 +87,12 @@ pub struct Engine {
 struct Running {
     address: SocketAddr,
     endpoint: String,
-    stop: Mutex<Option<tokio::sync::oneshot::Sender<()>>>,
+    stop: Option<tokio::sync::oneshot::Sender<()>>,
 }
 
 impl Drop for Running {
     fn drop(&mut self) {
-        if let Some(stop) = self.stop.lock().ok().and_then(|mut s| s.take()) {
+        if let Some(stop) = self.stop.take() {
             // The engine may already be gone (its thread ends with the process).
             let _ = stop.send(());
         }
@@ -123,7 +123,7 @@ impl Engine {
             running: Arc::new(Running {
                 address,
                 endpoint: format!("http://{address}"),
-                stop: Mutex::new(Some(stop_tx)),
+                stop: Some(stop_tx),
             }),
         })
     }
