@@ -25,7 +25,7 @@ use std::process::{Child, Command, Stdio};
 use std::sync::atomic::{AtomicU32, Ordering};
 use std::sync::OnceLock;
 
-use aws_sdk_dynamodb::config::{Credentials, Region};
+use aws_sdk_dynamodb::config::retry::RetryConfig;
 use aws_sdk_dynamodb::Client;
 use faceteer::{Facet, Table, TableSchema};
 
@@ -110,28 +110,15 @@ impl Drop for LocalServer {
     }
 }
 
-/// An SDK client for a local endpoint, with dummy credentials.
-pub async fn local_client(endpoint: &str) -> Client {
-    local_client_with_retries(endpoint, true).await
-}
-
-/// An SDK client for a local endpoint; `sdk_retries: false` turns off the SDK's own retries
-/// (so that tests see every throttling error and exercise faceteer's retries).
-pub async fn local_client_with_retries(endpoint: &str, sdk_retries: bool) -> Client {
-    let retry = if sdk_retries {
-        aws_config::retry::RetryConfig::standard()
-    } else {
-        aws_config::retry::RetryConfig::disabled()
-    };
-    let credentials = Credentials::new("test", "test", None, None, "faceteer-local");
-    let config = aws_config::defaults(aws_config::BehaviorVersion::latest())
-        .region(Region::new("us-east-1"))
-        .credentials_provider(credentials)
-        .endpoint_url(endpoint)
-        .retry_config(retry)
-        .load()
-        .await;
-    Client::new(&config)
+/// A client for a local endpoint ([`faceteer::embedded::client_for`]) without the SDK's own
+/// retries, so that tests see every throttling error and exercise faceteer's retries.
+pub fn client_without_sdk_retries(endpoint: &str) -> Client {
+    let config = faceteer::embedded::client_for(endpoint)
+        .config()
+        .to_builder()
+        .retry_config(RetryConfig::disabled())
+        .build();
+    Client::from_conf(config)
 }
 
 /// The two engines every integration test runs on.
@@ -305,7 +292,7 @@ pub async fn client() -> Client {
             let config = aws_config::load_defaults(aws_config::BehaviorVersion::latest()).await;
             Client::new(&config)
         }
-        other => local_client(other.endpoint().expect("a local server")).await,
+        other => faceteer::embedded::client_for(other.endpoint().expect("a local server")),
     }
 }
 

@@ -51,7 +51,7 @@ fn key_pair<F>(k: &Key<F>) -> (String, String) {
 async fn requests_are_chunked_at_25_writes_and_100_reads() {
     let upstream = faceteer_suite::endpoint().expect("a local endpoint");
     let proxy = FaultProxy::start(&upstream, quiet_faults()).await.unwrap();
-    let client = faceteer_suite::local_client(&proxy.endpoint()).await;
+    let client = faceteer::embedded::client_for(&proxy.endpoint());
     let table = faceteer_suite::fresh_table_with::<common::TestTable>(client, "chunks").await;
 
     let notes: Vec<Note> = (0..60).map(|i| note("book", i)).collect();
@@ -316,7 +316,7 @@ async fn ten_thousand_items_under_faults_are_all_accounted_for() {
         seed: 42,
     };
     let proxy = FaultProxy::start(&upstream, faults).await.unwrap();
-    let client = faceteer_suite::local_client_with_retries(&proxy.endpoint(), false).await;
+    let client = faceteer_suite::client_without_sdk_retries(&proxy.endpoint());
     let options = BatchOptions {
         concurrency: 8,
         base_delay: Duration::from_millis(1),
