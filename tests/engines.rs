@@ -12,7 +12,7 @@ use aws_sdk_dynamodb::error::{ProvideErrorMetadata, SdkError};
 use aws_sdk_dynamodb::types::{
     AttributeValue as AV, KeysAndAttributes, PutRequest, ReturnConsumedCapacity, WriteRequest,
 };
-use common::TestTable;
+use common::{put_raw, TestTable};
 use faceteer::Table;
 use faceteer_suite::{fresh_table, server, Server};
 
@@ -93,16 +93,8 @@ fn item_of_size(pk: &str, sk: &str, size: usize) -> HashMap<String, AV> {
     ])
 }
 
-async fn put_raw(table: &Table, item: HashMap<String, AV>) -> String {
-    outcome(
-        table
-            .client()
-            .put_item()
-            .table_name(table.name())
-            .set_item(Some(item))
-            .send()
-            .await,
-    )
+async fn put(table: &Table, item: HashMap<String, AV>) -> String {
+    outcome(put_raw(table, item).await)
 }
 
 const SIZES: &str = "Developer Guide, Service quotas: item size, partition and sort key length";
@@ -111,7 +103,7 @@ const SIZES: &str = "Developer Guide, Service quotas: item size, partition and s
 async fn item_size_limit_is_400_kb_names_included() {
     let table = fresh_table::<TestTable>("size").await;
     let mut pins = Pins::default();
-    let at_limit = put_raw(&table, item_of_size("p", "at", 409_600)).await;
+    let at_limit = put(&table, item_of_size("p", "at", 409_600)).await;
     pins.pin(
         "an item of exactly 400 KB",
         &at_limit,
@@ -120,7 +112,7 @@ async fn item_size_limit_is_400_kb_names_included() {
         // moto refuses items over 405,000 bytes.
         &[(Name::Moto, "ValidationException")],
     );
-    let over = put_raw(&table, item_of_size("p", "over", 409_601)).await;
+    let over = put(&table, item_of_size("p", "over", 409_601)).await;
     pins.pin(
         "an item one byte over 400 KB",
         &over,
@@ -135,9 +127,9 @@ async fn item_size_limit_is_400_kb_names_included() {
 async fn key_length_limits() {
     let table = fresh_table::<TestTable>("key-size").await;
     let mut pins = Pins::default();
-    let pk_at = put_raw(&table, item_of_size(&"k".repeat(2048), "s", 3000)).await;
+    let pk_at = put(&table, item_of_size(&"k".repeat(2048), "s", 3000)).await;
     pins.pin("a 2,048-byte partition key", &pk_at, "accepted", SIZES, &[]);
-    let pk_over = put_raw(&table, item_of_size(&"k".repeat(2049), "s", 3000)).await;
+    let pk_over = put(&table, item_of_size(&"k".repeat(2049), "s", 3000)).await;
     pins.pin(
         "a 2,049-byte partition key",
         &pk_over,
@@ -145,9 +137,9 @@ async fn key_length_limits() {
         SIZES,
         &[],
     );
-    let sk_at = put_raw(&table, item_of_size("p", &"k".repeat(1024), 2000)).await;
+    let sk_at = put(&table, item_of_size("p", &"k".repeat(1024), 2000)).await;
     pins.pin("a 1,024-byte sort key", &sk_at, "accepted", SIZES, &[]);
-    let sk_over = put_raw(&table, item_of_size("p", &"k".repeat(1025), 2000)).await;
+    let sk_over = put(&table, item_of_size("p", &"k".repeat(1025), 2000)).await;
     pins.pin(
         "a 1,025-byte sort key",
         &sk_over,
@@ -164,7 +156,7 @@ async fn empty_keys_and_number_precision() {
     const SOURCE: &str = "Developer Guide, Supported data types and naming rules";
     let table = fresh_table::<TestTable>("values").await;
     let mut pins = Pins::default();
-    let empty_sk = put_raw(
+    let empty_sk = put(
         &table,
         HashMap::from([("PK".into(), s("p")), ("SK".into(), s(""))]),
     )
@@ -176,7 +168,7 @@ async fn empty_keys_and_number_precision() {
         SOURCE,
         &[],
     );
-    let empty_index_key = put_raw(
+    let empty_index_key = put(
         &table,
         HashMap::from([
             ("PK".into(), s("p")),
@@ -193,7 +185,7 @@ async fn empty_keys_and_number_precision() {
         SOURCE,
         &[],
     );
-    let digits_38 = put_raw(
+    let digits_38 = put(
         &table,
         HashMap::from([
             ("PK".into(), s("p")),
@@ -203,7 +195,7 @@ async fn empty_keys_and_number_precision() {
     )
     .await;
     pins.pin("a 38-digit number", &digits_38, "accepted", SOURCE, &[]);
-    let digits_39 = put_raw(
+    let digits_39 = put(
         &table,
         HashMap::from([
             ("PK".into(), s("p")),
@@ -220,7 +212,7 @@ async fn empty_keys_and_number_precision() {
         // moto stores any number of digits.
         &[(Name::Moto, "accepted")],
     );
-    let not_a_number = put_raw(
+    let not_a_number = put(
         &table,
         HashMap::from([
             ("PK".into(), s("p")),
@@ -233,23 +225,20 @@ async fn empty_keys_and_number_precision() {
     pins.check();
 }
 
-fn put_request(pk: &str, sk: &str) -> WriteRequest {
-    put_version(pk, sk, 1)
+/// A BatchWriteItem put of `item`.
+fn put_request(item: HashMap<String, AV>) -> WriteRequest {
+    WriteRequest::builder()
+        .put_request(PutRequest::builder().set_item(Some(item)).build().unwrap())
+        .build()
 }
 
-fn put_version(pk: &str, sk: &str, version: u32) -> WriteRequest {
-    WriteRequest::builder()
-        .put_request(
-            PutRequest::builder()
-                .set_item(Some(HashMap::from([
-                    ("PK".into(), s(pk)),
-                    ("SK".into(), s(sk)),
-                    ("v".into(), AV::N(version.to_string())),
-                ])))
-                .build()
-                .unwrap(),
-        )
-        .build()
+/// A small item with key `(pk, sk)` and a version attribute `v`.
+fn versioned(pk: &str, sk: &str, version: u32) -> HashMap<String, AV> {
+    HashMap::from([
+        ("PK".into(), s(pk)),
+        ("SK".into(), s(sk)),
+        ("v".into(), AV::N(version.to_string())),
+    ])
 }
 
 async fn batch_write(table: &Table, requests: Vec<WriteRequest>) -> String {
@@ -272,7 +261,7 @@ async fn batch_limits_and_duplicates() {
     let mut pins = Pins::default();
     let n = |count: usize| -> Vec<WriteRequest> {
         (0..count)
-            .map(|i| put_request("p", &format!("{i:03}")))
+            .map(|i| put_request(versioned("p", &format!("{i:03}"), 1)))
             .collect()
     };
     pins.pin(
@@ -294,7 +283,10 @@ async fn batch_limits_and_duplicates() {
         "two writes of one key, different items",
         &batch_write(
             &table,
-            vec![put_version("p", "dup", 1), put_version("p", "dup", 2)],
+            vec![
+                put_request(versioned("p", "dup", 1)),
+                put_request(versioned("p", "dup", 2)),
+            ],
         )
         .await,
         "ValidationException",
@@ -359,18 +351,9 @@ async fn query_pages_and_limit() {
         let requests = chunk
             .iter()
             .map(|i| {
-                WriteRequest::builder()
-                    .put_request(
-                        PutRequest::builder()
-                            .set_item(Some({
-                                let mut item = item_of_size("big", &format!("{i:03}"), 50_000);
-                                item.insert("k".into(), s(format!("{i:03}")));
-                                item
-                            }))
-                            .build()
-                            .unwrap(),
-                    )
-                    .build()
+                let mut item = item_of_size("big", &format!("{i:03}"), 50_000);
+                item.insert("k".into(), s(format!("{i:03}")));
+                put_request(item)
             })
             .collect();
         assert_eq!(batch_write(&table, requests).await, "accepted");

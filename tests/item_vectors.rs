@@ -348,14 +348,7 @@ async fn faceteer_items_are_found_through_every_access_pattern() {
     let table = faceteer_suite::fresh_table::<VectorTable>("interop").await;
     let cases = load_cases();
     for case in &cases {
-        table
-            .client()
-            .put_item()
-            .table_name(table.name())
-            .set_item(Some(item(&case.item)))
-            .send()
-            .await
-            .unwrap();
+        common::put_raw(&table, item(&case.item)).await.unwrap();
     }
     let models = |name: &str| -> Vec<Value> {
         cases

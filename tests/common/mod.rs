@@ -6,6 +6,24 @@ use serde::{Deserialize, Serialize};
 
 pub use faceteer_suite::fresh_table;
 
+/// Store `item` exactly as given, through the SDK: no key, facet or validation checks of the
+/// library in the way.
+pub async fn put_raw(
+    table: &faceteer::Table,
+    item: faceteer::Item,
+) -> Result<
+    aws_sdk_dynamodb::operation::put_item::PutItemOutput,
+    aws_sdk_dynamodb::error::SdkError<aws_sdk_dynamodb::operation::put_item::PutItemError>,
+> {
+    table
+        .client()
+        .put_item()
+        .table_name(table.name())
+        .set_item(Some(item))
+        .send()
+        .await
+}
+
 /// `$FACETEER_VECTORS`, else `shared/vectors` beside the checkout or inside it: the
 /// conformance vectors produced by `@faceteer/facet` 6.0.0.
 pub fn vectors_dir() -> std::path::PathBuf {
