@@ -38,6 +38,35 @@ pub enum CursorError {
     /// A key attribute in the page's last key has a type a cursor cannot hold.
     #[error("key attribute `{0}` has a type that cannot be stored in a cursor")]
     UnsupportedKey(String),
+    /// The cursor is longer than any cursor of this query can be; it was not decoded.
+    #[error("the cursor is {len} characters, more than the {max} a cursor of this query can have")]
+    TooLong {
+        /// Its length.
+        len: usize,
+        /// The most a cursor of this query can have.
+        max: usize,
+    },
+    /// The key inside the cursor is not a key this query can return (another partition, a
+    /// sort key outside the condition, missing or extra attributes): it was forged or altered.
+    #[error("the cursor's key is not one this query can return: {0}")]
+    ForeignKey(String),
+    /// The table signs its cursors ([`Table::with_cursor_key`]) and this one is unsigned or
+    /// its signature does not match: it was not made by this table, or was altered.
+    ///
+    /// [`Table::with_cursor_key`]: https://docs.rs/faceteer/latest/faceteer/struct.Table.html#method.with_cursor_key
+    #[error("the cursor's signature does not match this table's cursor key")]
+    BadSignature,
+}
+
+/// Raw bytes a cursor needs beyond its positions: the scope (facet, index, partition).
+const SCOPE_BUDGET: usize = 2_400;
+/// Raw bytes one position can need: up to four key attributes (table and index keys) of
+/// DynamoDB's longest key values, their names and the encoding.
+const POSITION_BUDGET: usize = 2 * (2048 + 1024) + 200;
+
+/// The longest text a cursor over `positions` positions (1, or one per shard) can be.
+pub fn max_cursor_len(positions: usize) -> usize {
+    (SCOPE_BUDGET + positions.max(1) * POSITION_BUDGET).div_ceil(3) * 4
 }
 
 /// A key attribute value inside a cursor.
@@ -79,16 +108,33 @@ pub struct CursorScope {
     /// The partition key value queried.
     #[serde(rename = "p")]
     pub partition: String,
+    /// A fingerprint of the sort-key condition ([`condition_fingerprint`]).
+    #[serde(rename = "c")]
+    pub condition: u32,
+    /// Whether the query walks the sort key in descending order.
+    #[serde(rename = "r")]
+    pub reverse: bool,
+}
+
+/// The fingerprint of a sort-key condition, as a cursor records it: CRC-32 of its text.
+pub fn condition_fingerprint(condition: &impl std::fmt::Debug, sort_prefix: &str) -> u32 {
+    crc32fast::hash(format!("{condition:?}\u{0}{sort_prefix}").as_bytes())
 }
 
 impl std::fmt::Display for CursorScope {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(
             f,
-            "facet `{}`, {}, partition {:?}",
+            "facet `{}`, {}, partition {:?}, sort condition {:08x}, {}",
             self.facet,
             self.index.as_deref().unwrap_or("base table"),
-            self.partition
+            self.partition,
+            self.condition,
+            if self.reverse {
+                "descending"
+            } else {
+                "ascending"
+            }
         )
     }
 }
@@ -181,7 +227,18 @@ fn write_doc(doc: &impl Serialize) -> Result<String, CursorError> {
 }
 
 /// Decode base64url + CBOR, checking the version, then the document.
-fn read_doc<D: serde::de::DeserializeOwned>(cursor: &str, version: u8) -> Result<D, CursorError> {
+fn read_doc<D: serde::de::DeserializeOwned>(
+    cursor: &str,
+    version: u8,
+    positions: usize,
+) -> Result<D, CursorError> {
+    let max = max_cursor_len(positions);
+    if cursor.len() > max {
+        return Err(CursorError::TooLong {
+            len: cursor.len(),
+            max,
+        });
+    }
     let bytes = URL_SAFE_NO_PAD
         .decode(cursor.trim())
         .map_err(|e| CursorError::Malformed(format!("not base64url: {e}")))?;
@@ -225,7 +282,7 @@ pub fn encode_cursor(scope: &CursorScope, last_key: &Item) -> Result<String, Cur
 
 /// Decode a cursor made for `scope` back to the exclusive start key of the next page.
 pub fn decode_cursor(scope: &CursorScope, cursor: &str) -> Result<Item, CursorError> {
-    let doc: CursorDoc = read_doc(cursor, VERSION)?;
+    let doc: CursorDoc = read_doc(cursor, VERSION, 1)?;
     check_scope(scope, &doc.scope)?;
     from_doc_key(doc.key)
 }
@@ -258,7 +315,7 @@ pub fn decode_shards_cursor(
     count: u32,
     cursor: &str,
 ) -> Result<Vec<ShardPosition>, CursorError> {
-    let doc: ShardsDoc = read_doc(cursor, SHARDS_VERSION)?;
+    let doc: ShardsDoc = read_doc(cursor, SHARDS_VERSION, count as usize)?;
     check_scope(scope, &doc.scope)?;
     if doc.shards.len() != count as usize {
         return Err(CursorError::Foreign {
@@ -287,6 +344,61 @@ mod tests {
             facet: "TASK".into(),
             index: Some("GSI1".into()),
             partition: "#TEAM_a".into(),
+            condition: 7,
+            reverse: false,
+        }
+    }
+
+    #[test]
+    fn long_cursors_are_refused_before_decoding() {
+        let long = "A".repeat(max_cursor_len(1) + 1);
+        assert!(matches!(
+            decode_cursor(&scope(), &long),
+            Err(CursorError::TooLong { .. })
+        ));
+        // The longest real key fits.
+        let mut key = Item::new();
+        for (name, len) in [
+            ("PK", 2048),
+            ("SK", 1024),
+            ("GSI1PK", 2048),
+            ("GSI1SK", 1024),
+        ] {
+            key.insert(name.into(), AttributeValue::S("\u{10FFFF}".repeat(len / 4)));
+        }
+        let big = CursorScope {
+            partition: "p".repeat(2048),
+            ..scope()
+        };
+        let c = encode_cursor(&big, &key).unwrap();
+        assert!(
+            c.len() <= max_cursor_len(1),
+            "{} > {}",
+            c.len(),
+            max_cursor_len(1)
+        );
+        assert_eq!(decode_cursor(&big, &c).unwrap(), key);
+    }
+
+    #[test]
+    fn direction_and_condition_are_part_of_the_scope() {
+        let mut key = Item::new();
+        key.insert("PK".into(), AttributeValue::S("x".into()));
+        let c = encode_cursor(&scope(), &key).unwrap();
+        for other in [
+            CursorScope {
+                reverse: true,
+                ..scope()
+            },
+            CursorScope {
+                condition: 8,
+                ..scope()
+            },
+        ] {
+            assert!(matches!(
+                decode_cursor(&other, &c),
+                Err(CursorError::Foreign { .. })
+            ));
         }
     }
 

@@ -147,6 +147,15 @@ pub enum ItemError {
         #[source]
         source: serde_dynamo::Error,
     },
+    /// The item breaks a DynamoDB limit (size, key length, number); nothing was sent.
+    #[error("a `{facet}` record cannot be stored: {source}")]
+    Limit {
+        /// The facet name.
+        facet: &'static str,
+        /// The limit broken.
+        #[source]
+        source: crate::limits::LimitError,
+    },
     /// The facet's validator rejected the record.
     #[error("a `{facet}` record failed validation: {message}")]
     Validation {
@@ -197,6 +206,8 @@ pub fn to_item<F: Facet>(record: &F) -> Result<Item, ItemError> {
     if let Some(ttl) = record.ttl_seconds() {
         item.insert(TTL_ATTRIBUTE.to_owned(), AttributeValue::N(ttl.to_string()));
     }
+    crate::limits::check_item(&item, F::SCHEMA)
+        .map_err(|source| ItemError::Limit { facet, source })?;
     Ok(item)
 }
 

@@ -18,6 +18,7 @@ pub mod cursor;
 pub mod expr;
 pub mod facet;
 pub mod key;
+pub mod limits;
 pub mod marshal;
 pub mod merge;
 pub mod names;

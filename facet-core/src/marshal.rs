@@ -68,6 +68,19 @@ fn float(v: f64) -> Result<Out, Error> {
     number(v.to_string())
 }
 
+/// `error`, raised inside member `member` (`name` or `[3]`), with the member's path:
+/// ``at `outer.inner[3]`: …``.
+fn within(member: &str, error: Error) -> Error {
+    let text = error.to_string();
+    match text.strip_prefix("at `").and_then(|t| t.split_once("`: ")) {
+        Some((path, message)) => {
+            let sep = if path.starts_with('[') { "" } else { "." };
+            Error::custom(format!("at `{member}{sep}{path}`: {message}"))
+        }
+        None => Error::custom(format!("at `{member}`: {text}")),
+    }
+}
+
 /// A list element: an absent one is kept as `NULL` so positions do not shift.
 fn element<T: Serialize + ?Sized>(value: &T) -> Result<AttributeValue, Error> {
     Ok(value
@@ -242,7 +255,9 @@ impl ser::SerializeSeq for List {
     type Ok = Out;
     type Error = Error;
     fn serialize_element<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), Error> {
-        self.0.push(element(value)?);
+        let at = self.0.len();
+        self.0
+            .push(element(value).map_err(|e| within(&format!("[{at}]"), e))?);
         Ok(())
     }
     fn end(self) -> Result<Out, Error> {
@@ -307,7 +322,7 @@ impl ser::SerializeMap for Map {
             .key
             .take()
             .ok_or_else(|| Error::custom("a map value was serialized before its key"))?;
-        let value = value.serialize(Marshal)?;
+        let value = value.serialize(Marshal).map_err(|e| within(&key, e))?;
         self.insert(key, value);
         Ok(())
     }
@@ -324,7 +339,7 @@ impl ser::SerializeStruct for Map {
         key: &'static str,
         value: &T,
     ) -> Result<(), Error> {
-        let value = value.serialize(Marshal)?;
+        let value = value.serialize(Marshal).map_err(|e| within(key, e))?;
         self.insert(key.to_owned(), value);
         Ok(())
     }
@@ -431,5 +446,28 @@ mod tests {
         }
         let err = to_attributes(&N { x: f64::NAN }).unwrap_err();
         assert!(err.to_string().contains("finite"), "{err}");
+        assert!(err.to_string().starts_with("at `x`: NaN"), "{err}");
+    }
+
+    #[test]
+    fn errors_name_the_member_path() {
+        #[derive(Serialize)]
+        struct Inner {
+            scores: Vec<f32>,
+        }
+        #[derive(Serialize)]
+        struct Outer {
+            inner: Inner,
+        }
+        let err = to_attributes(&Outer {
+            inner: Inner {
+                scores: vec![1.0, f32::INFINITY],
+            },
+        })
+        .unwrap_err();
+        assert!(
+            err.to_string().starts_with("at `inner.scores[1]`: inf"),
+            "{err}"
+        );
     }
 }

@@ -14,6 +14,7 @@ use aws_sdk_dynamodb::types::AttributeValue;
 
 use crate::facet::Item;
 use crate::names::Placeholders;
+use crate::schema::{PK, SK};
 
 /// The largest code point: an upper bound for every string that starts with a given prefix
 /// (short of strings containing U+10FFFF itself right after the prefix).
@@ -126,6 +127,63 @@ impl QueryPlan {
             SortCondition::LessThan(x) => Some(x),
             _ => None,
         }
+    }
+
+    /// `true` when sort-key value `sk` satisfies this plan's key condition, as DynamoDB
+    /// evaluates the rendered condition (byte-wise comparison).
+    pub fn sort_key_matches(&self, sk: &str) -> bool {
+        let upper = || format!("{}{}", self.sort_prefix, MAX_CHAR);
+        match &self.sort {
+            SortCondition::List => sk.starts_with(self.sort_prefix.as_str()),
+            SortCondition::Equals(x) => sk == x,
+            SortCondition::BeginsWith(x) => sk.starts_with(x.as_str()),
+            SortCondition::GreaterThan(x) => sk > x.as_str() && sk <= upper().as_str(),
+            SortCondition::GreaterThanOrEqual(x) => sk >= x.as_str() && sk <= upper().as_str(),
+            SortCondition::LessThan(x) | SortCondition::LessThanOrEqual(x) => {
+                sk >= self.sort_prefix.as_str() && sk <= x.as_str()
+            }
+            SortCondition::Between(a, b) => sk >= a.as_str() && sk <= b.as_str(),
+        }
+    }
+
+    /// Check a start key taken from a cursor: exactly the table's key attributes (and the
+    /// index's), as non-empty strings within DynamoDB's key lengths, in this plan's
+    /// partition and within its sort-key condition.
+    pub fn check_start_key(&self, key: &Item) -> Result<(), crate::cursor::CursorError> {
+        use crate::cursor::CursorError::ForeignKey;
+        use crate::limits::{MAX_PARTITION_KEY_BYTES, MAX_SORT_KEY_BYTES};
+        let expected = [
+            (PK, MAX_PARTITION_KEY_BYTES),
+            (SK, MAX_SORT_KEY_BYTES),
+            (self.pk_attribute, MAX_PARTITION_KEY_BYTES),
+            (self.sk_attribute, MAX_SORT_KEY_BYTES),
+        ];
+        let text = |name: &str| match key.get(name) {
+            Some(AttributeValue::S(s)) => Some(s.as_str()),
+            _ => None,
+        };
+        for (name, max) in expected {
+            match text(name) {
+                Some(v) if !v.is_empty() && v.len() <= max => {}
+                _ => return Err(ForeignKey(format!("no valid `{name}` string"))),
+            }
+        }
+        if let Some(extra) = key.keys().find(|k| !expected.iter().any(|(n, _)| n == k)) {
+            return Err(ForeignKey(format!("unexpected attribute `{extra}`")));
+        }
+        if text(self.pk_attribute) != Some(self.partition.as_str()) {
+            return Err(ForeignKey(format!(
+                "`{}` is not the partition {:?}",
+                self.pk_attribute, self.partition
+            )));
+        }
+        if !text(self.sk_attribute).is_some_and(|sk| self.sort_key_matches(sk)) {
+            return Err(ForeignKey(format!(
+                "`{}` is outside the query's sort-key condition",
+                self.sk_attribute
+            )));
+        }
+        Ok(())
     }
 
     /// `true` when the condition can match nothing (`between` with start after end, or a

@@ -200,4 +200,25 @@ pub fn check_field_type(
         ),
         _ => {}
     }
+    if !serde.custom_serialize {
+        if let Some(int) = wide_integer(inner) {
+            errors.push(
+                Error::custom(format!(
+                    "field `{ident}` holds `{int}`, whose values reach 39 digits, but DynamoDB                      numbers hold at most 38 (and serde_dynamo cannot read 128-bit integers                      back); use `u64`/`i64`, or store it as text with                      `#[serde(with = \"..\")]` (for example `serde_with::DisplayFromStr`)"
+                ))
+                .with_span(ident),
+            );
+        }
+    }
+}
+
+/// `u128` or `i128` anywhere in the type (`Option<u128>`, `Vec<i128>`, …).
+fn wide_integer(ty: &Type) -> Option<&'static str> {
+    let text = quote::ToTokens::to_token_stream(ty).to_string();
+    text.split(|c: char| !(c.is_alphanumeric() || c == '_'))
+        .find_map(|word| match word {
+            "u128" => Some("u128"),
+            "i128" => Some("i128"),
+            _ => None,
+        })
 }

@@ -21,18 +21,21 @@ use aws_sdk_dynamodb::types::{
     AttributeValue, DeleteRequest, KeysAndAttributes, PutRequest, WriteRequest,
 };
 use faceteer_core::facet::is_foreign;
+use faceteer_core::limits::check_key_attributes;
 use faceteer_core::names::Placeholders;
 use faceteer_core::pick::{BaseTable, Projection};
 use faceteer_core::plan::render_projection;
 use faceteer_core::schema::{PK, SK};
-use faceteer_core::{to_item, Facet, Item, Key};
+use faceteer_core::{to_item, Facet, Item, ItemError, Key};
 use futures::StreamExt;
 
 use crate::error::Error;
 use crate::item::{traced, BoxFuture};
 use crate::read::{Read, Select, Whole};
-use crate::report::{refuse_all, DeleteReport, Failed, FailureReason, GetReport, PutReport};
-use crate::retry::{until_processed, BatchOptions, Sent};
+use crate::report::{
+    refuse_all, DeleteReport, Failed, FailureReason, GetReport, PutReport, Unknown,
+};
+use crate::retry::{until_processed, BatchOptions, Effect, Sent, Settled};
 use crate::sdk;
 use crate::table::Table;
 use crate::trace::Op;
@@ -58,6 +61,18 @@ fn write_request_key(r: &WriteRequest) -> Option<KeyText> {
         return key_text(&put.item);
     }
     r.delete_request.as_ref().and_then(|d| key_text(&d.key))
+}
+
+/// The item of `key`, after checking its lengths against DynamoDB's key limits.
+fn checked_key<F: Facet>(key: &Key<F>) -> Result<Item, FailureReason> {
+    let item = key.to_item();
+    check_key_attributes(&item, F::SCHEMA).map_err(|source| {
+        FailureReason::Item(ItemError::Limit {
+            facet: F::SCHEMA.name,
+            source,
+        })
+    })?;
+    Ok(item)
 }
 
 /// One write to send: the caller's index, its key and the request.
@@ -106,11 +121,12 @@ impl Write {
     }
 }
 
-/// What happened to the writes of one call: indices written, and failures.
+/// What happened to the writes of one call: indices written, failed and unknown.
 #[derive(Default)]
 struct WriteOutcome {
     done: Vec<usize>,
     failed: Vec<(usize, FailureReason)>,
+    unknown: Vec<(usize, Arc<Error>)>,
 }
 
 impl Table {
@@ -176,11 +192,17 @@ impl Table {
             let mut results = futures::stream::iter(chunks)
                 .map(|chunk| self.write_chunk(op, options, chunk))
                 .buffer_unordered(options.concurrency.max(1));
-            while let Some((done, failed)) = results.next().await {
-                outcome.done.extend(done);
+            while let Some(settled) = results.next().await {
+                outcome.done.extend(settled.done);
+                outcome.failed.extend(
+                    settled
+                        .failed
+                        .into_iter()
+                        .map(|(w, reason)| (w.index, reason)),
+                );
                 outcome
-                    .failed
-                    .extend(failed.into_iter().map(|(w, reason)| (w.index, reason)));
+                    .unknown
+                    .extend(settled.unknown.into_iter().map(|(w, e)| (w.index, e)));
             }
         }
         outcome
@@ -191,32 +213,30 @@ impl Table {
         op: &Op,
         options: &BatchOptions,
         chunk: Vec<Write>,
-    ) -> (Vec<usize>, Vec<(Write, FailureReason)>) {
+    ) -> Settled<Write, usize> {
+        let mut send = |pending: Vec<Write>| async move {
+            let requests = pending.iter().map(|w| w.request.clone()).collect();
+            match sdk::batch_write(self, op, requests).await {
+                Ok(unprocessed) => {
+                    let unprocessed: HashSet<KeyText> =
+                        unprocessed.iter().filter_map(write_request_key).collect();
+                    let (still, written): (Vec<Write>, Vec<Write>) = pending
+                        .into_iter()
+                        .partition(|w| unprocessed.contains(&w.key));
+                    Sent::Processed {
+                        done: written.iter().map(|w| w.index).collect(),
+                        unprocessed: still,
+                    }
+                }
+                Err(error) => Sent::Failed { pending, error },
+            }
+        };
         until_processed(
             options,
             options.write_attempts,
+            Effect::Writes,
             chunk,
-            |pending: Vec<Write>| async move {
-                let requests = pending.iter().map(|w| w.request.clone()).collect();
-                match sdk::batch_write(self, op, requests).await {
-                    Ok(unprocessed) => {
-                        let unprocessed: HashSet<KeyText> =
-                            unprocessed.iter().filter_map(write_request_key).collect();
-                        let (still, written): (Vec<Write>, Vec<Write>) = pending
-                            .into_iter()
-                            .partition(|w| unprocessed.contains(&w.key));
-                        Sent::Processed {
-                            done: written.iter().map(|w| w.index).collect(),
-                            unprocessed: still,
-                        }
-                    }
-                    Err((error, retryable)) => Sent::Failed {
-                        pending,
-                        error,
-                        retryable,
-                    },
-                }
-            },
+            &mut send,
         )
         .await
     }
@@ -234,36 +254,42 @@ impl Table {
         let projection = render_projection(projection, &mut names);
         let (names, _) = names.into_parts();
         let (names, projection) = (&names, &projection);
-        let found = until_processed(
+        let mut send = |pending: Vec<Item>| async move {
+            let request = KeysAndAttributes::builder()
+                .set_keys(Some(pending.clone()))
+                .set_projection_expression(projection.clone())
+                .set_expression_attribute_names(names.clone())
+                .set_consistent_read(consistent.then_some(true))
+                .build();
+            let result = match request {
+                Ok(request) => sdk::batch_get(self, op, request).await,
+                Err(e) => Err(Error::InvalidRequest(e.to_string())),
+            };
+            match result {
+                Ok((found, unprocessed)) => Sent::Processed {
+                    done: found,
+                    unprocessed,
+                },
+                Err(error) => Sent::Failed { pending, error },
+            }
+        };
+        let settled = until_processed(
             options,
             options.read_attempts,
+            Effect::Reads,
             keys,
-            |pending: Vec<Item>| async move {
-                let request = KeysAndAttributes::builder()
-                    .set_keys(Some(pending.clone()))
-                    .set_projection_expression(projection.clone())
-                    .set_expression_attribute_names(names.clone())
-                    .set_consistent_read(consistent.then_some(true))
-                    .build();
-                let result = match request {
-                    Ok(request) => sdk::batch_get(self, op, request).await,
-                    Err(e) => Err((Error::InvalidRequest(e.to_string()), false)),
-                };
-                match result {
-                    Ok((found, unprocessed)) => Sent::Processed {
-                        done: vec![found],
-                        unprocessed,
-                    },
-                    Err((error, retryable)) => Sent::Failed {
-                        pending,
-                        error,
-                        retryable,
-                    },
-                }
-            },
+            &mut send,
         )
         .await;
-        (found.0.into_iter().flatten().collect(), found.1)
+        // Reads change nothing: a read whose outcome is unknown simply failed.
+        let mut failed = settled.failed;
+        failed.extend(
+            settled
+                .unknown
+                .into_iter()
+                .map(|(key, e)| (key, FailureReason::Request(e))),
+        );
+        (settled.done, failed)
     }
 }
 
@@ -286,6 +312,7 @@ impl<'t, F: Facet> IntoFuture for PutMany<'t, F> {
                 return PutReport {
                     written: Vec::new(),
                     failed: refuse_all(records, e),
+                    unknown: Vec::new(),
                 };
             }
             let mut slots: Vec<Option<F>> = Vec::new();
@@ -307,9 +334,13 @@ impl<'t, F: Facet> IntoFuture for PutMany<'t, F> {
                 }
             }
             let outcome = table.write_all(&op, writes).await;
-            let (written, more_failed) = settle(slots, outcome);
+            let (written, more_failed, unknown) = settle(slots, outcome);
             failed.extend(more_failed);
-            PutReport { written, failed }
+            PutReport {
+                written,
+                failed,
+                unknown,
+            }
         };
         traced(
             op,
@@ -319,8 +350,12 @@ impl<'t, F: Facet> IntoFuture for PutMany<'t, F> {
     }
 }
 
-/// Hand each input back: written ones in order, failed ones with their reasons.
-fn settle<T>(mut slots: Vec<Option<T>>, outcome: WriteOutcome) -> (Vec<T>, Vec<Failed<T>>) {
+/// Hand each input back: written ones in order, failed ones with their reasons, unknown ones
+/// with their last error.
+fn settle<T>(
+    mut slots: Vec<Option<T>>,
+    outcome: WriteOutcome,
+) -> (Vec<T>, Vec<Failed<T>>, Vec<Unknown<T>>) {
     let mut take = |i: usize| slots[i].take().expect("each index is reported once");
     let done = outcome.done.into_iter().map(&mut take).collect();
     let failed = outcome
@@ -331,7 +366,15 @@ fn settle<T>(mut slots: Vec<Option<T>>, outcome: WriteOutcome) -> (Vec<T>, Vec<F
             reason,
         })
         .collect();
-    (done, failed)
+    let unknown = outcome
+        .unknown
+        .into_iter()
+        .map(|(i, cause)| Unknown {
+            item: take(i),
+            cause,
+        })
+        .collect();
+    (done, failed, unknown)
 }
 
 /// A batch delete: [`Table::delete_many`]. Await it for the [`DeleteReport`].
@@ -353,13 +396,15 @@ impl<'t, F: Facet> IntoFuture for DeleteMany<'t, F> {
                 return DeleteReport {
                     deleted: Vec::new(),
                     failed: refuse_all(keys, e),
+                    unknown: Vec::new(),
                 };
             }
             let mut slots = Vec::new();
             let mut writes = Vec::new();
             let mut failed = Vec::new();
             for key in keys {
-                match Write::new(slots.len(), None, Some(key.to_item())) {
+                let write = checked_key(&key).and_then(|k| Write::new(slots.len(), None, Some(k)));
+                match write {
                     Ok(write) => {
                         writes.push(write);
                         slots.push(Some(key));
@@ -368,9 +413,13 @@ impl<'t, F: Facet> IntoFuture for DeleteMany<'t, F> {
                 }
             }
             let outcome = table.write_all(&op, writes).await;
-            let (deleted, more_failed) = settle(slots, outcome);
+            let (deleted, more_failed, unknown) = settle(slots, outcome);
             failed.extend(more_failed);
-            DeleteReport { deleted, failed }
+            DeleteReport {
+                deleted,
+                failed,
+                unknown,
+            }
         };
         traced(
             op,
@@ -424,7 +473,12 @@ impl<'t, F: Facet, R: Read<F, BaseTable>> IntoFuture for GetMany<'t, F, R> {
             let attributes = R::attributes(&[]);
             let mut unique: Vec<Key<F>> = Vec::new();
             let mut index: HashMap<KeyText, usize> = HashMap::new();
+            let mut refused = Vec::new();
             for key in keys {
+                if let Err(reason) = checked_key(&key) {
+                    refused.push(Failed { item: key, reason });
+                    continue;
+                }
                 let text = (key.pk().to_owned(), key.sk().to_owned());
                 index.entry(text).or_insert_with(|| {
                     unique.push(key);
@@ -458,7 +512,7 @@ impl<'t, F: Facet, R: Read<F, BaseTable>> IntoFuture for GetMany<'t, F, R> {
             let mut out = GetReport {
                 found: Vec::new(),
                 missing: Vec::new(),
-                failed: Vec::new(),
+                failed: refused,
             };
             for (i, key) in unique.into_iter().enumerate() {
                 if let Some(reason) = errors.remove(&i) {

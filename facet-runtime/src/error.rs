@@ -5,6 +5,11 @@ use faceteer_core::expr::ExprError;
 use faceteer_core::table::TableError;
 use faceteer_core::{ItemError, KeyError};
 
+use aws_sdk_dynamodb::config::http::HttpResponse;
+use aws_sdk_dynamodb::error::{ProvideErrorMetadata, SdkError};
+
+use crate::dynamo_error::{Context, DynamoError};
+
 /// Result alias for faceteer operations.
 pub type Result<T, E = Error> = std::result::Result<T, E>;
 
@@ -70,30 +75,54 @@ pub enum Error {
     /// A stored item lacks a key attribute the library needs (for example to build a cursor).
     #[error("a returned item has no `{0}` string attribute")]
     MissingKeyAttribute(String),
-    /// DynamoDB (or the SDK) returned an error.
-    #[error("DynamoDB {operation} failed: {source}")]
-    Dynamo {
-        /// The DynamoDB operation.
-        operation: &'static str,
-        /// The SDK error.
+    /// A request to DynamoDB failed: the server's code and message, or the transport cause
+    /// (timeouts included), with the operation, table, facet and key.
+    #[error(transparent)]
+    Dynamo(Box<DynamoError>),
+    /// A stored record could not be read as the facet (it does not deserialize, or fails the
+    /// facet's validator). Query pages report these next to the good records
+    /// ([`Page::failed`](crate::Page::failed)); this error is what stops a walk that was asked
+    /// to stop at the first one.
+    #[error("the stored item (PK {pk:?}, SK {sk:?}) is not a valid record: {source}")]
+    Record {
+        /// Its partition key.
+        pk: String,
+        /// Its sort key.
+        sk: String,
+        /// Why it cannot be read.
         #[source]
-        source: Box<aws_sdk_dynamodb::Error>,
+        source: std::sync::Arc<ItemError>,
     },
 }
 
 impl Error {
-    pub(crate) fn dynamo<E>(operation: &'static str, err: E) -> Self
+    pub(crate) fn dynamo<E>(
+        operation: &'static str,
+        context: Context,
+        err: SdkError<E, HttpResponse>,
+    ) -> Self
     where
-        aws_sdk_dynamodb::Error: From<E>,
+        E: ProvideErrorMetadata + std::error::Error + Send + Sync + 'static,
+        aws_sdk_dynamodb::Error: From<SdkError<E, HttpResponse>>,
     {
-        Error::Dynamo {
-            operation,
-            source: Box::new(aws_sdk_dynamodb::Error::from(err)),
-        }
+        Error::Dynamo(Box::new(DynamoError::new(operation, context, err)))
     }
 
     /// `true` for [`Error::ConditionFailed`].
     pub fn is_condition_failed(&self) -> bool {
         matches!(self, Error::ConditionFailed { .. })
+    }
+
+    /// `true` when a request timed out ([`Timeouts`](crate::Timeouts)).
+    pub fn is_timeout(&self) -> bool {
+        matches!(self, Error::Dynamo(e) if e.is_timeout())
+    }
+
+    /// The failed DynamoDB request, for [`Error::Dynamo`].
+    pub fn dynamo_error(&self) -> Option<&DynamoError> {
+        match self {
+            Error::Dynamo(e) => Some(e),
+            _ => None,
+        }
     }
 }

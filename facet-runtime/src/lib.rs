@@ -128,6 +128,7 @@
 
 mod admin;
 pub mod batch;
+mod dynamo_error;
 #[cfg(feature = "embedded")]
 pub mod embedded;
 mod error;
@@ -137,10 +138,13 @@ pub mod read;
 mod report;
 mod retry;
 mod sdk;
+mod signing;
 mod table;
+mod timeouts;
 mod trace;
 
 pub use batch::{DeleteMany, GetMany, PutMany};
+pub use dynamo_error::{DynamoError, FailureKind};
 pub use error::{Error, Result};
 pub use faceteer_core as core;
 pub use faceteer_core::cursor::CursorError;
@@ -155,11 +159,12 @@ pub use faceteer_core::{
 };
 pub use faceteer_derive::{Facet, KeyPart, Pick};
 pub use item::{Delete, Get, Put};
-pub use query::{Page, PartitionQuery, Query, QueryRun};
+pub use query::{Collected, FailedRecord, Page, PartitionQuery, Query, QueryRun};
 pub use read::{Select, Whole};
-pub use report::{DeleteReport, Failed, FailureReason, GetReport, PutReport};
+pub use report::{DeleteReport, Failed, FailureReason, GetReport, PutReport, Unknown};
 pub use retry::BatchOptions;
 pub use table::Table;
+pub use timeouts::Timeouts;
 
 /// Declare the facets stored in one table:
 ///

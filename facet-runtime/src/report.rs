@@ -20,10 +20,27 @@ pub enum FailureReason {
         /// Tries made.
         attempts: u32,
     },
-    /// The request carrying it failed (shared by every input of that request), or could not
-    /// be sent (for example a facet not declared on the table: nothing was sent).
+    /// The request carrying it failed and was certainly not applied (shared by every input
+    /// of that request), or could not be sent (for example a facet not declared on the table:
+    /// nothing was sent).
     #[error("the batch request failed: {0}")]
     Request(Arc<Error>),
+    /// DynamoDB refused this input as invalid. The request that carried it was split until
+    /// it was alone, so its neighbours were written or read without it.
+    #[error("DynamoDB refused it: {0}")]
+    Refused(Arc<Error>),
+}
+
+/// An input of a batch write whose outcome is unknown: a request carrying it may have been
+/// applied (the server answered 5xx, the request timed out, or the connection broke after it
+/// was sent) and no later try confirmed it. Read the key to find out.
+#[derive(Debug)]
+#[must_use = "an input whose outcome is unknown may or may not have been written; check it"]
+pub struct Unknown<T> {
+    /// The record or key, as given.
+    pub item: T,
+    /// The last error after which it may have been applied.
+    pub cause: Arc<Error>,
 }
 
 /// An input of a batch call that did not succeed, with the reason.
@@ -48,26 +65,30 @@ pub(crate) fn refuse_all<T>(inputs: impl IntoIterator<Item = T>, error: Error) -
         .collect()
 }
 
-/// The report of [`Table::put_many`](crate::Table::put_many): every record is in `written`
-/// or in `failed`.
+/// The report of [`Table::put_many`](crate::Table::put_many): every record is in exactly
+/// one of `written`, `failed` and `unknown`.
 #[derive(Debug)]
 #[must_use = "records in `failed` were not written; check `is_complete()` or handle them"]
 pub struct PutReport<F> {
-    /// Records written.
+    /// Records written (DynamoDB confirmed them).
     pub written: Vec<F>,
-    /// Records not written.
+    /// Records certainly not written, with the reason.
     pub failed: Vec<Failed<F>>,
+    /// Records that may or may not have been written.
+    pub unknown: Vec<Unknown<F>>,
 }
 
-/// The report of [`Table::delete_many`](crate::Table::delete_many): every key is in
-/// `deleted` or in `failed`.
+/// The report of [`Table::delete_many`](crate::Table::delete_many): every key is in exactly
+/// one of `deleted`, `failed` and `unknown`.
 #[derive(Debug)]
 #[must_use = "keys in `failed` were not deleted; check `is_complete()` or handle them"]
 pub struct DeleteReport<F> {
     /// Keys deleted (including keys that held no item).
     pub deleted: Vec<Key<F>>,
-    /// Keys not deleted.
+    /// Keys certainly not deleted, with the reason.
     pub failed: Vec<Failed<Key<F>>>,
+    /// Keys that may or may not have been deleted.
+    pub unknown: Vec<Unknown<Key<F>>>,
 }
 
 /// The report of [`Table::get_many`](crate::Table::get_many): every distinct key is in
@@ -87,14 +108,14 @@ pub struct GetReport<F, R = F> {
 impl<F> PutReport<F> {
     /// `true` when every record was written.
     pub fn is_complete(&self) -> bool {
-        self.failed.is_empty()
+        self.failed.is_empty() && self.unknown.is_empty()
     }
 }
 
 impl<F> DeleteReport<F> {
     /// `true` when every key was deleted.
     pub fn is_complete(&self) -> bool {
-        self.failed.is_empty()
+        self.failed.is_empty() && self.unknown.is_empty()
     }
 }
 

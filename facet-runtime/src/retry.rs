@@ -8,9 +8,8 @@ use std::future::Future;
 use std::sync::Arc;
 use std::time::Duration;
 
-use aws_sdk_dynamodb::error::{ProvideErrorMetadata, SdkError};
-
 use crate::error::Error;
+use crate::item::BoxFuture;
 use crate::report::FailureReason;
 
 /// How batch operations run.
@@ -53,26 +52,6 @@ impl BatchOptions {
     }
 }
 
-/// Throttling, server-side and transport errors are worth another try; the rest are not.
-pub(crate) fn is_retryable<E: ProvideErrorMetadata, R>(err: &SdkError<E, R>) -> bool {
-    match err {
-        SdkError::TimeoutError(_) | SdkError::DispatchFailure(_) | SdkError::ResponseError(_) => {
-            true
-        }
-        SdkError::ServiceError(se) => matches!(
-            se.err().code(),
-            Some(
-                "ProvisionedThroughputExceededException"
-                    | "ThrottlingException"
-                    | "RequestLimitExceeded"
-                    | "InternalServerError"
-                    | "ServiceUnavailable"
-            )
-        ),
-        _ => false,
-    }
-}
-
 /// What one batch request did.
 pub(crate) enum Sent<P, D> {
     /// It went through: what it completed, and the inputs the server left unprocessed.
@@ -82,81 +61,175 @@ pub(crate) enum Sent<P, D> {
         /// Inputs to send again.
         unprocessed: Vec<P>,
     },
-    /// It failed as a whole; `retryable` when another try may succeed.
+    /// It failed as a whole.
     Failed {
         /// The inputs sent, handed back.
         pending: Vec<P>,
         /// The error.
         error: Error,
-        /// Whether to try again.
-        retryable: bool,
     },
 }
 
-/// Send `pending` with `send` until nothing is left or `attempts` tries are used: the work
-/// done, and every input left over with its reason.
-pub(crate) async fn until_processed<P, D, Fut>(
-    options: &BatchOptions,
-    attempts: u32,
-    mut pending: Vec<P>,
-    mut send: impl FnMut(Vec<P>) -> Fut,
-) -> (Vec<D>, Vec<(P, FailureReason)>)
-where
-    Fut: Future<Output = Sent<P, D>>,
-{
-    let mut done = Vec::new();
-    let mut attempt = 0;
-    loop {
-        attempt += 1;
-        let last_error = match send(std::mem::take(&mut pending)).await {
-            Sent::Processed {
-                done: now,
-                unprocessed,
-            } => {
-                done.extend(now);
-                pending = unprocessed;
-                if pending.is_empty() {
-                    return (done, Vec::new());
-                }
-                None
-            }
-            Sent::Failed {
-                pending: sent,
-                error,
-                retryable: true,
-            } => {
-                tracing::debug!(error = %error, attempt, "batch request failed; retrying");
-                pending = sent;
-                Some(Arc::new(error))
-            }
-            Sent::Failed {
-                pending: sent,
-                error,
-                ..
-            } => {
-                let error = Arc::new(error);
-                let failed = sent
-                    .into_iter()
-                    .map(|p| (p, FailureReason::Request(error.clone())))
-                    .collect();
-                return (done, failed);
-            }
-        };
-        if attempt >= attempts.max(1) {
-            let failed = pending
-                .into_iter()
-                .map(|p| {
-                    let reason = match &last_error {
-                        Some(e) => FailureReason::Request(e.clone()),
-                        None => FailureReason::Unprocessed { attempts: attempt },
-                    };
-                    (p, reason)
-                })
-                .collect();
-            return (done, failed);
+/// Whether a batch's requests change the table (writes) or only read it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Effect {
+    /// A failed request may still have been applied unless the server said it was not.
+    Writes,
+    /// A failed request changed nothing.
+    Reads,
+}
+
+/// Where every input of a batch ended: done, not done with the reason, or outcome unknown.
+pub(crate) struct Settled<P, D> {
+    /// Completed work.
+    pub(crate) done: Vec<D>,
+    /// Inputs certainly not done, with the reason.
+    pub(crate) failed: Vec<(P, FailureReason)>,
+    /// Inputs that may or may not have been applied, with the last error.
+    pub(crate) unknown: Vec<(P, Arc<Error>)>,
+}
+
+impl<P, D> Settled<P, D> {
+    fn new() -> Self {
+        Settled {
+            done: Vec::new(),
+            failed: Vec::new(),
+            unknown: Vec::new(),
         }
-        tokio::time::sleep(options.backoff(attempt)).await;
     }
+
+    fn extend(&mut self, other: Settled<P, D>) {
+        self.done.extend(other.done);
+        self.failed.extend(other.failed);
+        self.unknown.extend(other.unknown);
+    }
+}
+
+/// What a failed request tells about its inputs.
+struct Verdict {
+    /// Another try may succeed.
+    transient: bool,
+    /// The request may have been applied.
+    maybe_applied: bool,
+    /// The server refused the request as invalid: one of its inputs is bad.
+    invalid: bool,
+}
+
+fn verdict(error: &Error, effect: Effect) -> Verdict {
+    match error.dynamo_error() {
+        Some(e) => Verdict {
+            transient: e.is_transient(),
+            maybe_applied: effect == Effect::Writes && !e.was_rejected() && !e.was_not_sent(),
+            invalid: e.is_validation(),
+        },
+        None => Verdict {
+            transient: false,
+            maybe_applied: false,
+            invalid: false,
+        },
+    }
+}
+
+/// Send `pending` with `send` until nothing is left or `attempts` tries are used, and settle
+/// every input.
+///
+/// * Unprocessed inputs, throttling, 5xx answers, timeouts and transport failures are
+///   retried with backoff (batch requests of distinct keys are idempotent).
+/// * A request the server refuses as invalid (`ValidationException`) is split in halves
+///   until the bad input is alone, so that one bad input never takes its neighbours down.
+/// * For writes, an input sent in a request whose outcome is unknown (a 5xx, a timeout, a
+///   connection broken after sending) and never confirmed afterwards ends as unknown, not
+///   as failed.
+pub(crate) fn until_processed<'a, P, D, Fut>(
+    options: &'a BatchOptions,
+    attempts: u32,
+    effect: Effect,
+    pending: Vec<P>,
+    send: &'a mut (dyn FnMut(Vec<P>) -> Fut + Send),
+) -> BoxFuture<'a, Settled<P, D>>
+where
+    P: Send + 'a,
+    D: Send + 'a,
+    Fut: Future<Output = Sent<P, D>> + Send + 'a,
+{
+    Box::pin(async move {
+        let mut pending = pending;
+        let mut settled = Settled::new();
+        // The last error after which the pending inputs may have been applied.
+        let mut uncertain: Option<Arc<Error>> = None;
+        let mut attempt = 0;
+        loop {
+            attempt += 1;
+            let last_error = match send(std::mem::take(&mut pending)).await {
+                Sent::Processed {
+                    done: now,
+                    unprocessed,
+                } => {
+                    settled.done.extend(now);
+                    pending = unprocessed;
+                    if pending.is_empty() {
+                        return settled;
+                    }
+                    None
+                }
+                Sent::Failed {
+                    pending: sent,
+                    error,
+                } => {
+                    let v = verdict(&error, effect);
+                    let error = Arc::new(error);
+                    if v.maybe_applied {
+                        uncertain = Some(error.clone());
+                    }
+                    if v.transient {
+                        tracing::debug!(error = %error, attempt, "batch request failed; retrying");
+                        pending = sent;
+                        Some(error)
+                    } else if v.invalid && sent.len() > 1 && uncertain.is_none() {
+                        // Nothing of it was applied: find the bad input by halves.
+                        let mut sent = sent;
+                        let second = sent.split_off(sent.len() / 2);
+                        for half in [sent, second] {
+                            let part =
+                                until_processed(options, attempts, effect, half, &mut *send).await;
+                            settled.extend(part);
+                        }
+                        return settled;
+                    } else {
+                        for p in sent {
+                            if let Some(u) = &uncertain {
+                                settled.unknown.push((p, u.clone()));
+                            } else if v.invalid {
+                                settled
+                                    .failed
+                                    .push((p, FailureReason::Refused(error.clone())));
+                            } else {
+                                settled
+                                    .failed
+                                    .push((p, FailureReason::Request(error.clone())));
+                            }
+                        }
+                        return settled;
+                    }
+                }
+            };
+            if attempt >= attempts.max(1) {
+                for p in pending {
+                    match (&uncertain, &last_error) {
+                        (Some(u), _) => settled.unknown.push((p, u.clone())),
+                        (None, Some(e)) => {
+                            settled.failed.push((p, FailureReason::Request(e.clone())))
+                        }
+                        (None, None) => settled
+                            .failed
+                            .push((p, FailureReason::Unprocessed { attempts: attempt })),
+                    }
+                }
+                return settled;
+            }
+            tokio::time::sleep(options.backoff(attempt)).await;
+        }
+    })
 }
 
 #[cfg(test)]
@@ -186,32 +259,42 @@ mod tests {
         }
     }
 
+    async fn run<D: Send>(
+        attempts: u32,
+        effect: Effect,
+        inputs: Vec<i32>,
+        mut send: impl FnMut(Vec<i32>) -> Sent<i32, D> + Send,
+    ) -> Settled<i32, D> {
+        let options = fast();
+        let mut send = move |p: Vec<i32>| std::future::ready(send(p));
+        until_processed(&options, attempts, effect, inputs, &mut send).await
+    }
+
     #[tokio::test]
     async fn resends_the_unprocessed_until_done() {
         // Each try processes the first input and leaves the rest.
-        let (done, failed) = until_processed(&fast(), 5, vec![1, 2, 3], |p: Vec<i32>| async move {
-            Sent::Processed {
-                done: vec![p[0]],
-                unprocessed: p[1..].to_vec(),
-            }
+        let s = run(5, Effect::Writes, vec![1, 2, 3], |p| Sent::Processed {
+            done: vec![p[0]],
+            unprocessed: p[1..].to_vec(),
         })
         .await;
-        assert_eq!(done, [1, 2, 3]);
-        assert!(failed.is_empty());
+        assert_eq!(s.done, [1, 2, 3]);
+        assert!(s.failed.is_empty() && s.unknown.is_empty());
     }
 
     #[tokio::test]
     async fn reports_every_input_left_when_tries_run_out() {
-        let (done, failed) = until_processed(&fast(), 2, vec![1, 2], |p: Vec<i32>| async move {
+        let s = run(2, Effect::Writes, vec![1, 2], |p| {
             Sent::<i32, i32>::Processed {
                 done: vec![],
                 unprocessed: p,
             }
         })
         .await;
-        assert!(done.is_empty());
-        assert_eq!(failed.len(), 2);
-        assert!(failed
+        assert!(s.done.is_empty() && s.unknown.is_empty());
+        assert_eq!(s.failed.len(), 2);
+        assert!(s
+            .failed
             .iter()
             .all(|(_, r)| matches!(r, FailureReason::Unprocessed { attempts: 2 })));
     }
@@ -219,20 +302,18 @@ mod tests {
     #[tokio::test]
     async fn a_final_error_fails_every_pending_input_at_once() {
         let mut tries = 0;
-        let (_, failed) = until_processed(&fast(), 5, vec![1, 2], |p: Vec<i32>| {
+        let s = run(5, Effect::Writes, vec![1, 2], |p| {
             tries += 1;
-            async move {
-                Sent::<i32, i32>::Failed {
-                    pending: p,
-                    error: Error::InvalidRequest("no".into()),
-                    retryable: false,
-                }
+            Sent::<i32, i32>::Failed {
+                pending: p,
+                error: Error::InvalidRequest("no".into()),
             }
         })
         .await;
         assert_eq!(tries, 1);
-        assert_eq!(failed.len(), 2);
-        assert!(failed
+        assert_eq!(s.failed.len(), 2);
+        assert!(s
+            .failed
             .iter()
             .all(|(_, r)| matches!(r, FailureReason::Request(_))));
     }

@@ -5,24 +5,47 @@
 use std::collections::HashMap;
 
 use aws_sdk_dynamodb::config::http::HttpResponse;
-use aws_sdk_dynamodb::error::SdkError;
+use aws_sdk_dynamodb::config::retry::RetryConfig;
+use aws_sdk_dynamodb::error::{ProvideErrorMetadata, SdkError};
 use aws_sdk_dynamodb::operation::batch_get_item::builders::BatchGetItemInputBuilder;
-use aws_sdk_dynamodb::operation::batch_write_item::builders::BatchWriteItemInputBuilder;
 use aws_sdk_dynamodb::operation::create_table::builders::CreateTableInputBuilder;
 use aws_sdk_dynamodb::operation::delete_item::builders::DeleteItemInputBuilder;
 use aws_sdk_dynamodb::operation::describe_table::builders::DescribeTableInputBuilder;
 use aws_sdk_dynamodb::operation::get_item::builders::GetItemInputBuilder;
 use aws_sdk_dynamodb::operation::put_item::builders::PutItemInputBuilder;
 use aws_sdk_dynamodb::operation::query::builders::QueryInputBuilder;
+use aws_sdk_dynamodb::types::AttributeValue;
 use aws_sdk_dynamodb::types::{
     ConsumedCapacity, KeysAndAttributes, ReturnConsumedCapacity, TableDescription, WriteRequest,
 };
+use faceteer_core::schema::{PK, SK};
 use faceteer_core::Item;
 
+use crate::dynamo_error::Context;
 use crate::error::{Error, Result};
-use crate::retry::is_retryable;
 use crate::table::Table;
 use crate::trace::Op;
+
+/// The operation's context with the key of `item` (its `PK` and `SK`).
+fn with_key(op: &Op, item: Option<&Item>) -> Context {
+    let mut context = op.context();
+    let text = |name: &str| match item.and_then(|i| i.get(name)) {
+        Some(AttributeValue::S(s)) => Some(s.clone()),
+        _ => None,
+    };
+    if let Some(pk) = text(PK) {
+        context.key = Some((pk, text(SK)));
+    }
+    context
+}
+
+/// The context of a request outside any facet operation (table administration).
+fn table_context(table: &Table) -> Context {
+    Context {
+        table: table.name().to_owned(),
+        ..Context::default()
+    }
+}
 
 /// Whether a conditional write happened.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -39,11 +62,12 @@ pub(crate) async fn get_item(
     op: &Op,
     request: GetItemInputBuilder,
 ) -> Result<Option<Item>> {
+    let context = with_key(op, request.get_key().as_ref());
     let out = request
         .return_consumed_capacity(ReturnConsumedCapacity::Total)
         .send_with(table.client())
         .await
-        .map_err(|e| Error::dynamo("GetItem", e))?;
+        .map_err(|e| Error::dynamo("GetItem", context, e))?;
     op.request(out.consumed_capacity.as_slice());
     Ok(out.item)
 }
@@ -54,6 +78,7 @@ pub(crate) async fn put_item(
     op: &Op,
     request: PutItemInputBuilder,
 ) -> Result<Written> {
+    let context = with_key(op, request.get_item().as_ref());
     let result = request
         .return_consumed_capacity(ReturnConsumedCapacity::Total)
         .send_with(table.client())
@@ -61,6 +86,7 @@ pub(crate) async fn put_item(
     conditional_write(
         op,
         "PutItem",
+        context,
         result,
         |out| out.consumed_capacity.as_slice(),
         |e| e.is_conditional_check_failed_exception(),
@@ -73,6 +99,7 @@ pub(crate) async fn delete_item(
     op: &Op,
     request: DeleteItemInputBuilder,
 ) -> Result<Written> {
+    let context = with_key(op, request.get_key().as_ref());
     let result = request
         .return_consumed_capacity(ReturnConsumedCapacity::Total)
         .send_with(table.client())
@@ -80,6 +107,7 @@ pub(crate) async fn delete_item(
     conditional_write(
         op,
         "DeleteItem",
+        context,
         result,
         |out| out.consumed_capacity.as_slice(),
         |e| e.is_conditional_check_failed_exception(),
@@ -90,11 +118,13 @@ pub(crate) async fn delete_item(
 fn conditional_write<O, E>(
     op: &Op,
     operation: &'static str,
+    context: Context,
     result: std::result::Result<O, SdkError<E, HttpResponse>>,
     consumed: impl FnOnce(&O) -> &[ConsumedCapacity],
     is_condition_failure: impl FnOnce(&E) -> bool,
 ) -> Result<Written>
 where
+    E: ProvideErrorMetadata + std::error::Error + Send + Sync + 'static,
     aws_sdk_dynamodb::Error: From<SdkError<E, HttpResponse>>,
 {
     match result {
@@ -106,39 +136,47 @@ where
             op.request(&[]);
             Ok(Written::ConditionFailed)
         }
-        Err(e) => Err(Error::dynamo(operation, e)),
+        Err(e) => Err(Error::dynamo(operation, context, e)),
     }
 }
 
-/// One Query request: the items and `LastEvaluatedKey`.
+/// One Query request to `partition`: the items and `LastEvaluatedKey`.
 pub(crate) async fn query(
     table: &Table,
     op: &Op,
+    partition: &str,
     request: QueryInputBuilder,
 ) -> Result<(Vec<Item>, Option<Item>)> {
+    let mut context = op.context();
+    context.key = Some((partition.to_owned(), None));
     let out = request
         .return_consumed_capacity(ReturnConsumedCapacity::Total)
         .send_with(table.client())
         .await
-        .map_err(|e| Error::dynamo("Query", e))?;
+        .map_err(|e| Error::dynamo("Query", context, e))?;
     op.request(out.consumed_capacity.as_slice());
     let last = out.last_evaluated_key.filter(|k| !k.is_empty());
     Ok((out.items.unwrap_or_default(), last))
 }
 
-/// A batch request that failed as a whole, and whether another try may succeed.
-pub(crate) type BatchError = (Error, bool);
-
-/// One BatchWriteItem request: the requests left unprocessed.
+/// One BatchWriteItem request, sent once (the SDK's own retries are off, so that a failure
+/// describes exactly one attempt and the caller knows what may have been applied): the
+/// requests left unprocessed.
 pub(crate) async fn batch_write(
     table: &Table,
     op: &Op,
     requests: Vec<WriteRequest>,
-) -> std::result::Result<Vec<WriteRequest>, BatchError> {
-    let result = BatchWriteItemInputBuilder::default()
+) -> Result<Vec<WriteRequest>> {
+    let result = table
+        .client()
+        .batch_write_item()
         .request_items(table.name(), requests)
         .return_consumed_capacity(ReturnConsumedCapacity::Total)
-        .send_with(table.client())
+        .customize()
+        .config_override(
+            aws_sdk_dynamodb::config::Builder::default().retry_config(RetryConfig::disabled()),
+        )
+        .send()
         .await;
     match result {
         Ok(out) => {
@@ -150,8 +188,7 @@ pub(crate) async fn batch_write(
         }
         Err(e) => {
             op.request(&[]);
-            let retryable = is_retryable(&e);
-            Err((Error::dynamo("BatchWriteItem", e), retryable))
+            Err(Error::dynamo("BatchWriteItem", op.context(), e))
         }
     }
 }
@@ -161,7 +198,7 @@ pub(crate) async fn batch_get(
     table: &Table,
     op: &Op,
     request: KeysAndAttributes,
-) -> std::result::Result<(Vec<Item>, Vec<Item>), BatchError> {
+) -> Result<(Vec<Item>, Vec<Item>)> {
     let result = BatchGetItemInputBuilder::default()
         .request_items(table.name(), request)
         .return_consumed_capacity(ReturnConsumedCapacity::Total)
@@ -183,8 +220,7 @@ pub(crate) async fn batch_get(
         }
         Err(e) => {
             op.request(&[]);
-            let retryable = is_retryable(&e);
-            Err((Error::dynamo("BatchGetItem", e), retryable))
+            Err(Error::dynamo("BatchGetItem", op.context(), e))
         }
     }
 }
@@ -195,7 +231,7 @@ pub(crate) async fn create_table(table: &Table, request: CreateTableInputBuilder
         .table_name(table.name())
         .send_with(table.client())
         .await
-        .map_err(|e| Error::dynamo("CreateTable", e))?;
+        .map_err(|e| Error::dynamo("CreateTable", table_context(table), e))?;
     Ok(())
 }
 
@@ -205,7 +241,7 @@ pub(crate) async fn describe_table(table: &Table) -> Result<Option<TableDescript
         .table_name(table.name())
         .send_with(table.client())
         .await
-        .map_err(|e| Error::dynamo("DescribeTable", e))?;
+        .map_err(|e| Error::dynamo("DescribeTable", table_context(table), e))?;
     Ok(out.table)
 }
 
@@ -215,6 +251,6 @@ pub(crate) async fn delete_table(table: &Table) -> Result<()> {
         .table_name(table.name())
         .send_with(table.client())
         .await
-        .map_err(|e| Error::dynamo("DeleteTable", e))?;
+        .map_err(|e| Error::dynamo("DeleteTable", table_context(table), e))?;
     Ok(())
 }

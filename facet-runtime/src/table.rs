@@ -9,6 +9,8 @@ use faceteer_core::Facet;
 
 use crate::error::{Error, Result};
 use crate::retry::BatchOptions;
+use crate::signing::CursorKey;
+use crate::timeouts::Timeouts;
 
 /// A handle on the single table: an SDK client, the table name and, when declared, the
 /// facets stored in it. Cheap to clone.
@@ -18,12 +20,15 @@ use crate::retry::BatchOptions;
 /// can write the same `(PK, SK)`, writes of other facets are refused
 /// ([`Error::UndeclaredFacet`]), and [`Table::create_table`] creates exactly the indexes the facets
 /// use.
-#[derive(Clone, Debug)]
+///
+/// Every request runs under [`Timeouts`]: the client's own, with defaults for those it lacks.
+#[derive(Clone)]
 pub struct Table {
     client: Client,
     name: Arc<str>,
     batch: BatchOptions,
     facets: Option<Arc<[&'static FacetSchema]>>,
+    cursor_key: Option<CursorKey>,
     /// What must live as long as the table is used (the embedded engine serving it).
     keep_alive: Option<KeepAlive>,
 }
@@ -38,17 +43,40 @@ impl std::fmt::Debug for KeepAlive {
     }
 }
 
+/// No client internals: the client's configuration holds credentials.
+impl std::fmt::Debug for Table {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Table")
+            .field("name", &self.name)
+            .field(
+                "facets",
+                &self
+                    .facets
+                    .as_ref()
+                    .map(|fs| fs.iter().map(|f| f.name).collect::<Vec<_>>()),
+            )
+            .field("batch", &self.batch)
+            .field("timeouts", &self.timeouts())
+            .field("signs_cursors", &self.cursor_key.is_some())
+            .finish_non_exhaustive()
+    }
+}
+
 impl Table {
     /// A handle on table `name`, reached through `client`, for any facet. Prefer
     /// [`Table::declared`]: an undeclared table cannot check that its facets' keys never
     /// collide, nor create its indexes.
+    ///
+    /// The client's timeouts are kept; those it lacks are set from [`Timeouts::default`].
     pub fn new(client: Client, name: impl Into<String>) -> Self {
         let name: String = name.into();
+        let timeouts = Timeouts::of(&client, Timeouts::default());
         Table {
-            client,
+            client: timeouts.apply(&client),
             name: name.into(),
             batch: BatchOptions::default(),
             facets: None,
+            cursor_key: None,
             keep_alive: None,
         }
     }
@@ -128,7 +156,32 @@ impl Table {
         &self.batch
     }
 
-    /// The SDK client.
+    /// The same table, signing the cursors its queries return with `key` (HMAC-SHA256) and
+    /// refusing cursors that do not carry a matching signature
+    /// ([`CursorError::BadSignature`](crate::CursorError::BadSignature)). Use it when cursors
+    /// travel through clients you do not trust: they cannot forge or alter one. Keep the key
+    /// secret and the same on every server that serves the same queries.
+    pub fn with_cursor_key(mut self, key: impl AsRef<[u8]>) -> Self {
+        self.cursor_key = Some(CursorKey::new(key.as_ref()));
+        self
+    }
+
+    pub(crate) fn cursor_key(&self) -> Option<&CursorKey> {
+        self.cursor_key.as_ref()
+    }
+
+    /// The same table with other request deadlines.
+    pub fn with_timeouts(mut self, timeouts: Timeouts) -> Self {
+        self.client = timeouts.apply(&self.client);
+        self
+    }
+
+    /// The deadlines requests run under.
+    pub fn timeouts(&self) -> Timeouts {
+        Timeouts::of(&self.client, Timeouts::default())
+    }
+
+    /// The SDK client (with the table's [`Timeouts`]).
     pub fn client(&self) -> &Client {
         &self.client
     }

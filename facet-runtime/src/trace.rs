@@ -24,8 +24,11 @@ use aws_sdk_dynamodb::types::ConsumedCapacity;
 use tracing::field::Empty;
 use tracing::Span;
 
+use crate::dynamo_error::Context;
+
 /// One operation's span and its running totals.
 pub(crate) struct Op {
+    context: Context,
     span: Span,
     start: Instant,
     requests: AtomicU32,
@@ -59,11 +62,22 @@ impl Op {
             span.record("aws.dynamodb.index_name", index);
         }
         Op {
+            context: Context {
+                table: table.to_owned(),
+                facet: Some(facet),
+                index,
+                key: None,
+            },
             span,
             start: Instant::now(),
             requests: AtomicU32::new(0),
             capacity: Mutex::new(0.0),
         }
+    }
+
+    /// What the operation is about, for its errors.
+    pub(crate) fn context(&self) -> Context {
+        self.context.clone()
     }
 
     /// The span, to instrument the operation's future with.

@@ -3,7 +3,7 @@
 
 use std::marker::PhantomData;
 
-use faceteer_core::cursor::{decode_cursor, CursorScope};
+use faceteer_core::cursor::{condition_fingerprint, decode_cursor, CursorScope};
 use faceteer_core::expr::Expr;
 use faceteer_core::partition::PartitionKey;
 use faceteer_core::pick::{BaseTable, KeyFields, Projection};
@@ -156,7 +156,7 @@ impl<F, I, R, M> Query<F, I, R, M> {
         }
     }
 
-    /// Return at most `n` records per page (`n` ≥ 1).
+    /// Return at most `n` records per page (`n` ≥ 1; any `u32`, `u32::MAX` included).
     pub fn limit(mut self, n: u32) -> Self {
         self.limit = Some(n);
         self
@@ -285,6 +285,8 @@ impl<F: Facet, I: KeyFields, R: Read<F, I>, M: Mode> Query<F, I, R, M> {
             facet: F::SCHEMA.name.to_owned(),
             index: self.index.map(|i| i.name.to_owned()),
             partition: partition.to_owned(),
+            condition: condition_fingerprint(&self.sort.as_ref().ok(), &self.sort_prefix),
+            reverse: self.reverse,
         }
     }
 
@@ -333,6 +335,10 @@ impl<F: Facet, I: KeyFields, R: Read<F, I>, M: Mode> Query<F, I, R, M> {
             Some(c) => Some(decode_cursor(&self.scope(&partition), c)?),
             None => None,
         };
-        self.plan_for(partition, start)
+        let plan = self.plan_for(partition, start)?;
+        if let Some(start) = &plan.exclusive_start_key {
+            plan.check_start_key(start)?;
+        }
+        Ok(plan)
     }
 }

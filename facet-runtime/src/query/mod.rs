@@ -30,7 +30,7 @@ pub mod partition;
 pub mod run;
 
 pub use builder::{IntoCursor, Query};
-pub use mode::{First, Mode, Page, Paged};
+pub use mode::{Collected, FailedRecord, First, Mode, Page, Paged};
 pub use partition::PartitionQuery;
 pub use run::QueryRun;
 

@@ -17,7 +17,7 @@ use faceteer_core::{Facet, Item};
 use futures::{Stream, StreamExt, TryStreamExt};
 
 use super::builder::Query;
-use super::mode::{Mode, Page, Paged};
+use super::mode::{Collected, FailedRecord, Mode, Page, Paged};
 use crate::error::{Error, Result};
 use crate::item::{records, traced, BoxFuture};
 use crate::read::Read;
@@ -64,7 +64,7 @@ where
 
     fn into_future(self) -> Self::IntoFuture {
         let QueryRun { table, query } = self;
-        Box::pin(async move { Ok(M::output(page(table, &query).await?)) })
+        Box::pin(async move { M::output(page(table, &query).await?) })
     }
 }
 
@@ -87,16 +87,50 @@ where
         })
     }
 
-    /// Every record of the query, across pages, as a stream.
+    /// Every record of the query, across pages, as a stream. A stored item that is not a
+    /// valid record comes as an [`Error::Record`] item (after the valid records of its page),
+    /// and the stream goes on: stop at it (`try_next`, `try_collect`) or skip it.
     pub fn records(self) -> impl Stream<Item = Result<R::Record>> + Send + 't {
         self.pages()
-            .map_ok(|page| futures::stream::iter(page.records.into_iter().map(Ok)))
+            .map_ok(|page| {
+                let good = page.records.into_iter().map(Ok);
+                let bad = page.failed.into_iter().map(|f| Err(f.into_error()));
+                futures::stream::iter(good.chain(bad))
+            })
             .try_flatten()
     }
 
-    /// Every record of the query, across pages, collected.
+    /// Every record of the query, across pages, collected; stops at the first stored item
+    /// that is not a valid record ([`Error::Record`]). To collect past them, use
+    /// [`QueryRun::all_with_failures`].
     pub async fn all(self) -> Result<Vec<R::Record>> {
-        self.records().try_collect().await
+        let mut pages = std::pin::pin!(self.pages());
+        let mut all = Vec::new();
+        while let Some(page) = pages.try_next().await? {
+            if let Some(failed) = page.failed.into_iter().next() {
+                return Err(failed.into_error());
+            }
+            all.extend(page.records);
+        }
+        Ok(all)
+    }
+
+    /// Every record of the query, across pages, and separately every stored item that is not
+    /// a valid record. Fails only when a request fails.
+    pub async fn all_with_failures(self) -> Result<Collected<R::Record>> {
+        self.pages()
+            .try_fold(
+                Collected {
+                    records: Vec::new(),
+                    failed: Vec::new(),
+                },
+                |mut all, page| async move {
+                    all.records.extend(page.records);
+                    all.failed.extend(page.failed);
+                    Ok(all)
+                },
+            )
+            .await
     }
 }
 
@@ -118,17 +152,47 @@ where
         query.index.map(|i| i.name),
     );
     let work = move |op: Arc<Op>| async move {
+        // A signing table takes only cursors it signed.
+        let opened;
+        let query = match (table.cursor_key(), &query.cursor) {
+            (Some(key), Some(cursor)) => {
+                opened = query.clone().cursor(key.open(cursor)?);
+                &opened
+            }
+            _ => query,
+        };
         let (raw, cursor) = if query.is_all_shards() {
             all_shards(table, &op, query).await?
         } else {
             one_partition(table, &op, query).await?
         };
+        let cursor = match table.cursor_key() {
+            Some(key) => cursor.map(|c| key.seal(c)),
+            None => cursor,
+        };
         let attributes = query.attributes();
-        let records = raw
-            .into_iter()
-            .map(|item| R::decode(item, attributes.as_deref()))
-            .collect::<Result<Vec<_>, _>>()?;
-        Ok(Page { records, cursor })
+        let mut records = Vec::with_capacity(raw.len());
+        let mut failed = Vec::new();
+        for item in raw {
+            let key = |name| match item.get(name) {
+                Some(AttributeValue::S(s)) => s.clone(),
+                _ => String::new(),
+            };
+            let (pk, sk) = (key(PK), key(SK));
+            match R::decode(item, attributes.as_deref()) {
+                Ok(record) => records.push(record),
+                Err(error) => failed.push(FailedRecord {
+                    pk,
+                    sk,
+                    error: Arc::new(error),
+                }),
+            }
+        }
+        Ok(Page {
+            records,
+            failed,
+            cursor,
+        })
     };
     traced(op, records(|p: &Page<R::Record>| p.records.len()), work)
 }
@@ -184,7 +248,11 @@ where
             ShardPosition::After(key) => Some(key.clone()),
         };
         let partition = query.partition.render(Some(shard as u32))?;
-        plans.push((shard, query.plan_for(partition, start)?));
+        let plan = query.plan_for(partition, start)?;
+        if let Some(start) = &plan.exclusive_start_key {
+            plan.check_start_key(start)?;
+        }
+        plans.push((shard, plan));
     }
     let limit = query.page_limit();
     let mut fetched: Vec<(usize, Vec<Item>, bool)> = futures::stream::iter(plans)
@@ -268,8 +336,10 @@ async fn fetch(
     let mut raw: Vec<Item> = Vec::new();
     loop {
         // Ask for one record beyond the limit, to know whether another page follows.
-        plan.limit = limit.map(|l| (l + 1 - raw.len()) as u32);
-        let (items, last) = sdk::query(table, op, plan.request(table.name())).await?;
+        // `l + 1` is at most `u32::MAX + 1`: count in usize, send at most `u32::MAX`.
+        plan.limit = limit.map(|l| (l + 1 - raw.len()).min(u32::MAX as usize) as u32);
+        let (items, last) =
+            sdk::query(table, op, &plan.partition, plan.request(table.name())).await?;
         raw.extend(items.into_iter().filter(|i| !excluded(plan, i, facet)));
         if let Some(l) = limit {
             if raw.len() > l {
@@ -308,7 +378,8 @@ async fn has_more(table: &Table, op: &Op, plan: &mut QueryPlan, facet: &str) -> 
     // that a sparse filter does not cost one request per skipped item.
     plan.limit = Some(if plan.filter.is_some() { 25 } else { 1 });
     loop {
-        let (items, last) = sdk::query(table, op, plan.request(table.name())).await?;
+        let (items, last) =
+            sdk::query(table, op, &plan.partition, plan.request(table.name())).await?;
         if items.iter().any(|i| !excluded(plan, i, facet)) {
             return Ok(true);
         }

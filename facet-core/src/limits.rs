@@ -1,0 +1,264 @@
+//! DynamoDB's limits on items, keys and numbers, checked before anything is sent, so that one
+//! bad record fails alone with an error naming the field instead of failing the request that
+//! carries it (and, in a batch, its neighbours).
+//!
+//! The rules are DynamoDB's documented ones
+//! (<https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/ServiceQuotas.html>,
+//! <https://docs.aws.amazon.com/amazondynamodb/latest/developerguide/CapacityUnitCalculations.html>):
+//!
+//! * an item is at most 400 KB (409,600 bytes): attribute names and values in UTF-8; a number
+//!   takes 1 byte per two significant digits plus 1; a boolean or null 1; a list or map 3
+//!   bytes plus its elements (1 byte each plus their size; map member names count);
+//! * a partition key value is 1 to 2,048 bytes, a sort key value 1 to 1,024 bytes, for the
+//!   table's keys and for every index key attribute present;
+//! * a number has at most 38 significant digits, and its magnitude is 0 or between 1E-130
+//!   and 9.99…E+125.
+
+use aws_sdk_dynamodb::types::AttributeValue;
+
+use crate::facet::Item;
+use crate::schema::{FacetSchema, PK, SK};
+
+/// Most bytes in one item.
+pub const MAX_ITEM_BYTES: usize = 400 * 1024;
+/// Most bytes in a partition key value.
+pub const MAX_PARTITION_KEY_BYTES: usize = 2048;
+/// Most bytes in a sort key value.
+pub const MAX_SORT_KEY_BYTES: usize = 1024;
+/// Most significant digits in a number.
+pub const MAX_NUMBER_DIGITS: usize = 38;
+
+/// A DynamoDB limit an item or key breaks.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum LimitError {
+    /// The item is larger than 400 KB.
+    #[error(
+        "the item is {size} bytes, over DynamoDB's {MAX_ITEM_BYTES} (400 KB, attribute names \
+         included); its largest attribute is `{largest}` ({largest_size} bytes)"
+    )]
+    ItemTooLarge {
+        /// The item's size.
+        size: usize,
+        /// Its largest attribute.
+        largest: String,
+        /// That attribute's size, name included.
+        largest_size: usize,
+    },
+    /// A key attribute value is too long.
+    #[error("key attribute `{attribute}` is {len} bytes, over DynamoDB's {max} for a {role} key")]
+    KeyTooLong {
+        /// The attribute.
+        attribute: String,
+        /// Its length in bytes.
+        len: usize,
+        /// The limit.
+        max: usize,
+        /// `partition` or `sort`.
+        role: &'static str,
+    },
+    /// A key attribute value is empty.
+    #[error("key attribute `{attribute}` is empty; DynamoDB refuses empty key values")]
+    EmptyKey {
+        /// The attribute.
+        attribute: String,
+    },
+    /// A number DynamoDB cannot store.
+    #[error("`{path}` is {value}, which DynamoDB cannot store: {reason}")]
+    Number {
+        /// Where in the item: `field`, `field.member`, `field[2]`.
+        path: String,
+        /// The number as text.
+        value: String,
+        /// Which rule it breaks.
+        reason: &'static str,
+    },
+}
+
+/// Check a whole item of `schema`: numbers, key lengths and size.
+pub fn check_item(item: &Item, schema: &FacetSchema) -> Result<(), LimitError> {
+    let mut size = 0;
+    let mut largest = ("", 0);
+    for (name, value) in item {
+        let here = name.len() + value_size(value, name)?;
+        size += here;
+        if here > largest.1 {
+            largest = (name, here);
+        }
+    }
+    check_key_attributes(item, schema)?;
+    if size > MAX_ITEM_BYTES {
+        return Err(LimitError::ItemTooLarge {
+            size,
+            largest: largest.0.to_owned(),
+            largest_size: largest.1,
+        });
+    }
+    Ok(())
+}
+
+/// Check the key values of `item`: the table's `PK` and `SK`, and each index key attribute of
+/// `schema` that is present.
+pub fn check_key_attributes(item: &Item, schema: &FacetSchema) -> Result<(), LimitError> {
+    check_key(item, PK, MAX_PARTITION_KEY_BYTES)?;
+    check_key(item, SK, MAX_SORT_KEY_BYTES)?;
+    for index in schema.indexes {
+        check_key(item, index.pk.attribute, MAX_PARTITION_KEY_BYTES)?;
+        check_key(item, index.sk.attribute, MAX_SORT_KEY_BYTES)?;
+    }
+    Ok(())
+}
+
+fn check_key(item: &Item, attribute: &str, max: usize) -> Result<(), LimitError> {
+    let len = match item.get(attribute) {
+        Some(AttributeValue::S(s)) => s.len(),
+        Some(AttributeValue::B(b)) => b.as_ref().len(),
+        _ => return Ok(()),
+    };
+    if len == 0 {
+        return Err(LimitError::EmptyKey {
+            attribute: attribute.to_owned(),
+        });
+    }
+    if len > max {
+        return Err(LimitError::KeyTooLong {
+            attribute: attribute.to_owned(),
+            len,
+            max,
+            role: if max == MAX_PARTITION_KEY_BYTES {
+                "partition"
+            } else {
+                "sort"
+            },
+        });
+    }
+    Ok(())
+}
+
+/// The stored size of a value (its name not included), checking its numbers.
+fn value_size(value: &AttributeValue, path: &str) -> Result<usize, LimitError> {
+    Ok(match value {
+        AttributeValue::S(s) => s.len(),
+        AttributeValue::N(n) => number_size(n, path)?,
+        AttributeValue::B(b) => b.as_ref().len(),
+        AttributeValue::Bool(_) | AttributeValue::Null(_) => 1,
+        AttributeValue::Ss(v) => v.iter().map(String::len).sum(),
+        AttributeValue::Ns(v) => {
+            let mut total = 0;
+            for n in v {
+                total += number_size(n, path)?;
+            }
+            total
+        }
+        AttributeValue::Bs(v) => v.iter().map(|b| b.as_ref().len()).sum(),
+        AttributeValue::L(list) => {
+            let mut total = 3;
+            for (i, v) in list.iter().enumerate() {
+                total += 1 + value_size(v, &format!("{path}[{i}]"))?;
+            }
+            total
+        }
+        AttributeValue::M(map) => {
+            let mut total = 3;
+            for (k, v) in map {
+                total += 1 + k.len() + value_size(v, &format!("{path}.{k}"))?;
+            }
+            total
+        }
+        // A type this version of the SDK does not know: count nothing rather than guess.
+        _ => 0,
+    })
+}
+
+/// The stored size of number `text`, after checking it.
+fn number_size(text: &str, path: &str) -> Result<usize, LimitError> {
+    let digits = significant_digits(text).map_err(|reason| LimitError::Number {
+        path: path.to_owned(),
+        value: text.to_owned(),
+        reason,
+    })?;
+    Ok(digits.div_ceil(2) + 1)
+}
+
+/// The number of significant digits of a DynamoDB number, or the rule it breaks.
+pub fn significant_digits(text: &str) -> Result<usize, &'static str> {
+    const NOT_A_NUMBER: &str = "it is not a decimal number";
+    let unsigned = text.strip_prefix('-').unwrap_or(text);
+    let (mantissa, exponent) = match unsigned.find(['e', 'E']) {
+        Some(at) => {
+            let exp: i64 = unsigned[at + 1..]
+                .strip_prefix('+')
+                .unwrap_or(&unsigned[at + 1..])
+                .parse()
+                .map_err(|_| NOT_A_NUMBER)?;
+            (&unsigned[..at], exp)
+        }
+        None => (unsigned, 0),
+    };
+    let (int, frac) = mantissa.split_once('.').unwrap_or((mantissa, ""));
+    if (int.is_empty() && frac.is_empty())
+        || !int.bytes().chain(frac.bytes()).all(|b| b.is_ascii_digit())
+    {
+        return Err(NOT_A_NUMBER);
+    }
+    let all: Vec<u8> = int.bytes().chain(frac.bytes()).collect();
+    let Some(first) = all.iter().position(|&b| b != b'0') else {
+        return Ok(0); // zero
+    };
+    let last = all.iter().rposition(|&b| b != b'0').unwrap_or(first);
+    let digits = last - first + 1;
+    if digits > MAX_NUMBER_DIGITS {
+        return Err("DynamoDB numbers have at most 38 significant digits");
+    }
+    // The power of ten of the first significant digit.
+    let magnitude = int.len() as i64 - 1 - first as i64 + exponent;
+    if magnitude > 125 {
+        return Err("DynamoDB numbers are at most 9.9999999999999999999999999999999999999E+125");
+    }
+    if magnitude < -130 {
+        return Err("DynamoDB numbers other than 0 are at least 1E-130 in magnitude");
+    }
+    Ok(digits)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn significant_digits_follow_dynamodb() {
+        assert_eq!(significant_digits("0"), Ok(0));
+        assert_eq!(significant_digits("-0.000"), Ok(0));
+        assert_eq!(significant_digits("120"), Ok(2));
+        assert_eq!(significant_digits("0.00120"), Ok(2));
+        assert_eq!(significant_digits("1.5e3"), Ok(2));
+        assert_eq!(significant_digits(&"9".repeat(38)), Ok(38));
+        assert!(significant_digits(&"9".repeat(39)).is_err());
+        assert_eq!(significant_digits(&format!("1{}", "0".repeat(125))), Ok(1));
+        assert!(significant_digits(&format!("1{}", "0".repeat(126))).is_err());
+        assert_eq!(significant_digits("1e-130"), Ok(1));
+        assert!(significant_digits("1e-131").is_err());
+        assert!(significant_digits("NaN").is_err());
+        assert!(significant_digits("").is_err());
+        assert!(significant_digits("1e").is_err());
+        // u128::MAX has 39 digits.
+        assert!(significant_digits(&u128::MAX.to_string()).is_err());
+    }
+
+    #[test]
+    fn sizes_follow_the_documented_rules() {
+        let mut item = Item::new();
+        item.insert("ab".into(), AttributeValue::S("xyz".into()));
+        item.insert("n".into(), AttributeValue::N("12345".into()));
+        item.insert(
+            "l".into(),
+            AttributeValue::L(vec![AttributeValue::Bool(true), AttributeValue::Null(true)]),
+        );
+        let size: usize = item
+            .iter()
+            .map(|(k, v)| k.len() + value_size(v, k).unwrap())
+            .sum();
+        // 2+3, 1+(3+1), 1+3+(1+1)+(1+1)
+        assert_eq!(size, 5 + 5 + 8);
+    }
+}

@@ -1,0 +1,78 @@
+//! [`Timeouts`]: the deadlines every request of a [`Table`](crate::Table) runs under.
+
+use std::time::Duration;
+
+use aws_sdk_dynamodb::config::timeout::TimeoutConfig;
+use aws_sdk_dynamodb::Client;
+
+/// The deadlines of every request a [`Table`](crate::Table) sends, so that a server that
+/// accepts connections and never answers gives a timeout error
+/// ([`Error::is_timeout`](crate::Error::is_timeout)) instead of a hang.
+///
+/// * `connect`: to open a connection;
+/// * `attempt`: for one try of a request, from sending to the whole answer;
+/// * `operation`: for one SDK operation, its retries included.
+///
+/// [`Table::new`](crate::Table::new) keeps the timeouts the client was configured with and
+/// fills in each one it lacks from [`Timeouts::default`]; [`Table::with_timeouts`]
+/// (crate::Table::with_timeouts) replaces them. A batch call (`put_many`, …) sends many
+/// operations, each under these deadlines.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Timeouts {
+    /// To open a connection. Default 3 s.
+    pub connect: Duration,
+    /// For one try of a request. Default 10 s.
+    pub attempt: Duration,
+    /// For one operation, its retries included. Default 30 s.
+    pub operation: Duration,
+}
+
+impl Default for Timeouts {
+    fn default() -> Self {
+        Timeouts {
+            connect: Duration::from_secs(3),
+            attempt: Duration::from_secs(10),
+            operation: Duration::from_secs(30),
+        }
+    }
+}
+
+impl Timeouts {
+    /// The timeouts `client` is configured with, each missing one taken from `defaults`.
+    pub(crate) fn of(client: &Client, defaults: Timeouts) -> Timeouts {
+        let config = client.config().timeout_config();
+        Timeouts {
+            connect: config
+                .and_then(TimeoutConfig::connect_timeout)
+                .unwrap_or(defaults.connect),
+            attempt: config
+                .and_then(TimeoutConfig::operation_attempt_timeout)
+                .unwrap_or(defaults.attempt),
+            operation: config
+                .and_then(TimeoutConfig::operation_timeout)
+                .unwrap_or(defaults.operation),
+        }
+    }
+
+    /// `client` with these timeouts (its other settings kept).
+    pub(crate) fn apply(&self, client: &Client) -> Client {
+        let mut config = client.config().to_builder();
+        let timeouts = TimeoutConfig::builder()
+            .connect_timeout(self.connect)
+            .operation_attempt_timeout(self.attempt)
+            .operation_timeout(self.operation);
+        let timeouts = match client.config().timeout_config() {
+            // Keep the client's other timeouts (read timeout, …).
+            Some(existing) => {
+                let mut t = existing.to_builder();
+                t.set_connect_timeout(Some(self.connect));
+                t.set_operation_attempt_timeout(Some(self.attempt));
+                t.set_operation_timeout(Some(self.operation));
+                t
+            }
+            None => timeouts,
+        };
+        config.set_timeout_config(Some(timeouts.build()));
+        Client::from_conf(config.build())
+    }
+}
