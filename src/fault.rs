@@ -3,15 +3,19 @@
 //! Point an SDK client at [`FaultProxy::endpoint`]. For `BatchWriteItem` and `BatchGetItem`
 //! requests the proxy, at random (seeded, so runs repeat):
 //!
-//! * answers `ProvisionedThroughputExceededException` without forwarding (`throttle`);
-//! * withholds part of the items or keys (`withhold_request` picks the request, each item is
+//! * before forwarding: answers `ProvisionedThroughputExceededException` (`throttle`);
+//!   withholds part of the items or keys (`withhold_request` picks the request, each item is
 //!   withheld with `withhold_item`), forwards the rest, and returns the withheld ones as
-//!   `UnprocessedItems` / `UnprocessedKeys`, as DynamoDB does under load.
+//!   `UnprocessedItems` / `UnprocessedKeys`, as DynamoDB does under load;
+//! * after forwarding (the server has applied the request): answers 500
+//!   `InternalServerError` (`fail_after`), closes the connection without an answer
+//!   (`reset_after`), or never answers (`stall_after`), so the client cannot know the outcome;
+//! * stops like a crashed server after `stop_after` batch requests: that request is
+//!   forwarded, then every connection is closed and new ones are refused.
 //!
-//! Withheld items never reach the server, so the table afterwards shows exactly what the
-//! client was told was written. Other requests pass through unchanged.
+//! `stall_all` makes it a server that accepts connections and never answers anything.
+//! Other requests pass through unchanged.
 
-use std::convert::Infallible;
 use std::net::SocketAddr;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
@@ -24,8 +28,8 @@ use hyper_util::client::legacy::Client as HttpClient;
 use hyper_util::rt::{TokioExecutor, TokioIo};
 use serde_json::Value;
 
-/// How often faults happen.
-#[derive(Debug, Clone, Copy)]
+/// How often faults happen (all shares 0 by default: a plain proxy).
+#[derive(Debug, Clone, Copy, Default)]
 pub struct FaultConfig {
     /// Share of batch requests answered with a throttling error.
     pub throttle: f64,
@@ -33,6 +37,17 @@ pub struct FaultConfig {
     pub withhold_request: f64,
     /// Share of a chosen request's items withheld.
     pub withhold_item: f64,
+    /// Share of batch requests answered 500 after the server applied them.
+    pub fail_after: f64,
+    /// Share of batch requests whose connection is closed, unanswered, after the server
+    /// applied them.
+    pub reset_after: f64,
+    /// Share of batch requests never answered after the server applied them.
+    pub stall_after: f64,
+    /// Stop, as a crashed server, once this many batch requests were seen.
+    pub stop_after: Option<u64>,
+    /// Never answer any request.
+    pub stall_all: bool,
     /// RNG seed.
     pub seed: u64,
 }
@@ -46,6 +61,8 @@ pub struct FaultStats {
     pub throttled: AtomicU64,
     /// Items or keys withheld and returned as unprocessed.
     pub withheld: AtomicU64,
+    /// Batch requests applied by the server, then answered 500, reset or stalled.
+    pub lost_answers: AtomicU64,
 }
 
 struct State {
@@ -54,7 +71,20 @@ struct State {
     rng: Mutex<fastrand::Rng>,
     stats: Arc<FaultStats>,
     client: HttpClient<hyper_util::client::legacy::connect::HttpConnector, Full<Bytes>>,
+    stop: tokio::sync::watch::Sender<bool>,
 }
+
+/// The error a connection handler returns to make hyper close the connection unanswered.
+#[derive(Debug)]
+struct Reset;
+
+impl std::fmt::Display for Reset {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("connection reset by the fault proxy")
+    }
+}
+
+impl std::error::Error for Reset {}
 
 /// A running proxy; stops when dropped.
 pub struct FaultProxy {
@@ -69,25 +99,35 @@ impl FaultProxy {
         let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await?;
         let addr = listener.local_addr()?;
         let stats = Arc::new(FaultStats::default());
+        let (stop, mut stopped) = tokio::sync::watch::channel(false);
         let state = Arc::new(State {
             upstream: upstream.trim_end_matches('/').to_owned(),
             config,
             rng: Mutex::new(fastrand::Rng::with_seed(config.seed)),
             stats: stats.clone(),
             client: HttpClient::builder(TokioExecutor::new()).build_http(),
+            stop,
         });
         let task = tokio::spawn(async move {
+            // Connections live in this set: when the loop ends (stop, or the proxy dropped),
+            // the set is dropped and every connection is closed at once.
+            let mut connections = tokio::task::JoinSet::new();
             loop {
-                let Ok((stream, _)) = listener.accept().await else {
+                let accepted = tokio::select! {
+                    accepted = listener.accept() => accepted,
+                    _ = stopped.wait_for(|s| *s) => return,
+                };
+                let Ok((stream, _)) = accepted else {
                     continue;
                 };
                 let state = state.clone();
-                tokio::spawn(async move {
+                connections.spawn(async move {
                     let service = hyper::service::service_fn(move |req| handle(state.clone(), req));
                     let _ = hyper::server::conn::http1::Builder::new()
                         .serve_connection(TokioIo::new(stream), service)
                         .await;
                 });
+                while connections.try_join_next().is_some() {}
             }
         });
         Ok(FaultProxy { addr, stats, task })
@@ -101,6 +141,11 @@ impl FaultProxy {
     /// What the proxy did so far.
     pub fn stats(&self) -> &FaultStats {
         &self.stats
+    }
+
+    /// Stop as a crashed server would: close every connection, refuse new ones.
+    pub fn stop(&self) {
+        self.task.abort();
     }
 }
 
@@ -126,10 +171,69 @@ enum Kind {
     Get,
 }
 
-async fn handle(
-    state: Arc<State>,
-    req: Request<Incoming>,
-) -> Result<Response<Full<Bytes>>, Infallible> {
+/// What the proxy does with the answer to a forwarded batch request.
+enum After {
+    Answer,
+    Fail,
+    Reset,
+    Stall,
+    Stop,
+}
+
+async fn handle(state: Arc<State>, req: Request<Incoming>) -> Result<Response<Full<Bytes>>, Reset> {
+    if state.config.stall_all {
+        return futures::future::pending().await;
+    }
+    let (response, after) = handle_batch(&state, req).await;
+    match after {
+        After::Answer => Ok(response),
+        After::Fail => {
+            state.stats.lost_answers.fetch_add(1, Ordering::Relaxed);
+            let body = serde_json::json!({
+                "__type": "com.amazonaws.dynamodb.v20120810#InternalServerError",
+                "message": "injected by faceteer's fault proxy after the request was applied"
+            });
+            Ok(json_response(
+                StatusCode::INTERNAL_SERVER_ERROR,
+                serde_json::to_vec(&body).expect("json"),
+            ))
+        }
+        After::Reset => {
+            state.stats.lost_answers.fetch_add(1, Ordering::Relaxed);
+            Err(Reset)
+        }
+        After::Stall => {
+            state.stats.lost_answers.fetch_add(1, Ordering::Relaxed);
+            futures::future::pending().await
+        }
+        After::Stop => {
+            state.stats.lost_answers.fetch_add(1, Ordering::Relaxed);
+            let _ = state.stop.send(true);
+            futures::future::pending().await
+        }
+    }
+}
+
+/// Draw what happens to the answer of a forwarded batch request.
+fn draw_after(state: &State, rng: &mut fastrand::Rng, seen: u64) -> After {
+    let c = &state.config;
+    if c.stop_after.is_some_and(|n| seen >= n) {
+        return After::Stop;
+    }
+    let x = rng.f64();
+    if x < c.fail_after {
+        After::Fail
+    } else if x < c.fail_after + c.reset_after {
+        After::Reset
+    } else if x < c.fail_after + c.reset_after + c.stall_after {
+        After::Stall
+    } else {
+        After::Answer
+    }
+}
+
+/// Forward a request, with the faults drawn for it: the answer, and what to do with it.
+async fn handle_batch(state: &State, req: Request<Incoming>) -> (Response<Full<Bytes>>, After) {
     let (parts, body) = req.into_parts();
     let bytes = body
         .collect()
@@ -149,16 +253,26 @@ async fn handle(
         None
     };
     let Some(kind) = kind else {
-        return Ok(forward(&state, parts, bytes.to_vec()).await);
+        return (forward(state, parts, bytes.to_vec()).await, After::Answer);
     };
-    state.stats.batch_requests.fetch_add(1, Ordering::Relaxed);
-    let (throttle, withhold, seed) = {
+    let seen = state.stats.batch_requests.fetch_add(1, Ordering::Relaxed) + 1;
+    let (throttle, withhold, seed, after) = {
         let mut rng = state.rng.lock().expect("rng lock");
         (
             rng.f64() < state.config.throttle,
             rng.f64() < state.config.withhold_request,
             rng.u64(..),
+            draw_after(state, &mut rng, seen),
         )
+    };
+    // Faults after forwarding apply to answers the server gave (it applied the request).
+    let after = |response: Response<Full<Bytes>>| {
+        let after = if response.status() == StatusCode::OK {
+            after
+        } else {
+            After::Answer
+        };
+        (response, after)
     };
     if throttle {
         state.stats.throttled.fetch_add(1, Ordering::Relaxed);
@@ -166,16 +280,19 @@ async fn handle(
             "__type": "com.amazonaws.dynamodb.v20120810#ProvisionedThroughputExceededException",
             "message": "injected by faceteer's fault proxy"
         });
-        return Ok(json_response(
-            StatusCode::BAD_REQUEST,
-            serde_json::to_vec(&body).expect("json"),
-        ));
+        return (
+            json_response(
+                StatusCode::BAD_REQUEST,
+                serde_json::to_vec(&body).expect("json"),
+            ),
+            After::Answer,
+        );
     }
     if !withhold {
-        return Ok(forward(&state, parts, bytes.to_vec()).await);
+        return after(forward(state, parts, bytes.to_vec()).await);
     }
     let Ok(mut request) = serde_json::from_slice::<Value>(&bytes) else {
-        return Ok(forward(&state, parts, bytes.to_vec()).await);
+        return after(forward(state, parts, bytes.to_vec()).await);
     };
     let mut rng = fastrand::Rng::with_seed(seed);
     // Split each table's entries into forwarded and withheld.
@@ -233,9 +350,9 @@ async fn handle(
             Kind::Get => serde_json::json!({ "Responses": {} }),
         }
     } else {
-        let upstream = forward(&state, parts, serde_json::to_vec(&request).expect("json")).await;
+        let upstream = forward(state, parts, serde_json::to_vec(&request).expect("json")).await;
         if upstream.status() != StatusCode::OK {
-            return Ok(upstream);
+            return (upstream, After::Answer);
         }
         let body = upstream
             .into_body()
@@ -245,7 +362,7 @@ async fn handle(
             .unwrap_or_default();
         match serde_json::from_slice::<Value>(&body) {
             Ok(v) => v,
-            Err(_) => return Ok(json_response(StatusCode::OK, body.to_vec())),
+            Err(_) => return (json_response(StatusCode::OK, body.to_vec()), After::Answer),
         }
     };
     let merged = response_json
@@ -270,10 +387,15 @@ async fn handle(
             }
         }
     }
-    Ok(json_response(
+    let response = json_response(
         StatusCode::OK,
         serde_json::to_vec(&response_json).expect("json"),
-    ))
+    );
+    if nothing_left {
+        (response, After::Answer)
+    } else {
+        after(response)
+    }
 }
 
 async fn forward(

@@ -222,6 +222,30 @@ async fn empty_keys_and_number_precision() {
     )
     .await;
     pins.pin("NaN", &not_a_number, "ValidationException", SOURCE, &[]);
+    let empty_set = || {
+        HashMap::from([
+            ("PK".into(), s("p")),
+            ("SK".into(), s("set")),
+            ("tags".into(), AV::Ss(Vec::new())),
+        ])
+    };
+    let put_empty_set = put(&table, empty_set()).await;
+    pins.pin(
+        "an empty string set (PutItem)",
+        &put_empty_set,
+        "ValidationException",
+        SOURCE,
+        &[],
+    );
+    let batch_empty_set = batch_write(&table, vec![put_request(empty_set())]).await;
+    pins.pin(
+        "an empty string set (BatchWriteItem)",
+        &batch_empty_set,
+        "ValidationException",
+        SOURCE,
+        // moto checks sets in PutItem only.
+        &[(Name::Moto, "accepted")],
+    );
     pins.check();
 }
 

@@ -75,8 +75,13 @@ pub enum LimitError {
     },
 }
 
-/// Check a whole item of `schema`: numbers, key lengths and size.
-pub fn check_item(item: &Item, schema: &FacetSchema) -> Result<(), LimitError> {
+/// The size DynamoDB counts for `item` (attribute names included), checking its numbers.
+pub fn item_size(item: &Item) -> Result<usize, LimitError> {
+    Ok(sizes(item)?.0)
+}
+
+/// The item's size, its largest attribute and that attribute's size.
+fn sizes(item: &Item) -> Result<(usize, &str, usize), LimitError> {
     let mut size = 0;
     let mut largest = ("", 0);
     for (name, value) in item {
@@ -86,6 +91,13 @@ pub fn check_item(item: &Item, schema: &FacetSchema) -> Result<(), LimitError> {
             largest = (name, here);
         }
     }
+    Ok((size, largest.0, largest.1))
+}
+
+/// Check a whole item of `schema`: numbers, key lengths and size.
+pub fn check_item(item: &Item, schema: &FacetSchema) -> Result<(), LimitError> {
+    let (size, largest, largest_size) = sizes(item)?;
+    let largest = (largest, largest_size);
     check_key_attributes(item, schema)?;
     if size > MAX_ITEM_BYTES {
         return Err(LimitError::ItemTooLarge {
@@ -174,10 +186,18 @@ fn value_size(value: &AttributeValue, path: &str) -> Result<usize, LimitError> {
 fn number_size(text: &str, path: &str) -> Result<usize, LimitError> {
     let digits = significant_digits(text).map_err(|reason| LimitError::Number {
         path: path.to_owned(),
-        value: text.to_owned(),
+        value: shortened(text),
         reason,
     })?;
     Ok(digits.div_ceil(2) + 1)
+}
+
+/// `text`, cut to 48 characters for an error message.
+fn shortened(text: &str) -> String {
+    match text.char_indices().nth(48) {
+        Some((at, _)) => format!("{}… ({} characters)", &text[..at], text.chars().count()),
+        None => text.to_owned(),
+    }
 }
 
 /// The number of significant digits of a DynamoDB number, or the rule it breaks.

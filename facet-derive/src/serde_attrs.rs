@@ -204,7 +204,10 @@ pub fn check_field_type(
         if let Some(int) = wide_integer(inner) {
             errors.push(
                 Error::custom(format!(
-                    "field `{ident}` holds `{int}`, whose values reach 39 digits, but DynamoDB                      numbers hold at most 38 (and serde_dynamo cannot read 128-bit integers                      back); use `u64`/`i64`, or store it as text with                      `#[serde(with = \"..\")]` (for example `serde_with::DisplayFromStr`)"
+                    "field `{ident}` holds `{int}`, whose values reach 39 digits, but DynamoDB \
+                     numbers hold at most 38 (and serde_dynamo cannot read 128-bit integers \
+                     back); use `u64`/`i64`, or store it as text with \
+                     `#[serde(with = \"..\")]` (for example `serde_with::DisplayFromStr`)"
                 ))
                 .with_span(ident),
             );

@@ -24,6 +24,35 @@ pub async fn put_raw(
         .await
 }
 
+/// The keys (PK, SK) stored in the table, read with a paginated Scan.
+pub async fn stored_keys(table: &faceteer::Table) -> std::collections::HashSet<(String, String)> {
+    let mut keys = std::collections::HashSet::new();
+    let mut start = None;
+    loop {
+        let out = table
+            .client()
+            .scan()
+            .table_name(table.name())
+            .set_exclusive_start_key(start)
+            .send()
+            .await
+            .unwrap();
+        for item in out.items() {
+            let s = |n: &str| item[n].as_s().unwrap().clone();
+            assert!(keys.insert((s("PK"), s("SK"))), "a key is stored once");
+        }
+        match out.last_evaluated_key {
+            Some(k) if !k.is_empty() => start = Some(k),
+            _ => return keys,
+        }
+    }
+}
+
+/// A key as its (PK, SK) strings.
+pub fn key_pair<F>(k: &faceteer::Key<F>) -> (String, String) {
+    (k.pk().to_owned(), k.sk().to_owned())
+}
+
 /// `$FACETEER_VECTORS`, else `shared/vectors` beside the checkout or inside it: the
 /// conformance vectors produced by `@faceteer/facet` 6.0.0.
 pub fn vectors_dir() -> std::path::PathBuf {
@@ -54,7 +83,7 @@ pub fn load_vectors<T: serde::de::DeserializeOwned>(file: &str) -> T {
 
 faceteer::table! {
     /// The table most integration tests use: every facet below.
-    pub struct TestTable { Note, Neighbour, Neighbour2, Event, Strict, Entry }
+    pub struct TestTable { Note, Neighbour, Neighbour2, Event, Strict, Entry, Sample }
 }
 
 /// Run a query that must fail, and return its error.
@@ -208,4 +237,28 @@ pub struct Entry {
     pub year: u16,
     pub month: String,
     pub id: String,
+}
+
+/// A record with a float, a free-size payload and a string set: for DynamoDB's limits.
+#[derive(Debug, Clone, PartialEq, Facet, Serialize, Deserialize)]
+#[facet(name = "SAMPLE")]
+pub struct Sample {
+    #[pk(prefix = "#GROUP")]
+    pub group: String,
+    #[sk(prefix = "#SAMPLE")]
+    pub id: String,
+    pub score: f64,
+    pub payload: String,
+    #[serde(with = "serde_dynamo::string_set")]
+    pub tags: Vec<String>,
+}
+
+pub fn sample(group: &str, id: usize) -> Sample {
+    Sample {
+        group: group.into(),
+        id: format!("s{id:03}"),
+        score: id as f64 / 4.0,
+        payload: format!("payload {id}"),
+        tags: vec!["a".into(), format!("t{id}")],
+    }
 }

@@ -1,0 +1,588 @@
+//! Exact outcomes under faults: answers lost after the server applied a request, a server
+//! stopped mid-run, a server that never answers, and invalid records among valid ones.
+
+mod common;
+
+use std::collections::HashSet;
+use std::time::{Duration, Instant};
+
+use common::*;
+use faceteer::core::limits::{item_size, LimitError, MAX_ITEM_BYTES};
+use faceteer::{BatchOptions, Error, FailureReason, ItemError, Key, Table, Timeouts};
+use faceteer_suite::fault::{FaultConfig, FaultProxy};
+
+type Keys = HashSet<(String, String)>;
+
+/// A proxy with `faults` in front of the current engine, a fresh table reached through it,
+/// and the same table reached directly (to check what is stored).
+async fn proxied(faults: FaultConfig, label: &str) -> (FaultProxy, Table, Table) {
+    let upstream = faceteer_suite::endpoint().expect("a local endpoint");
+    let proxy = FaultProxy::start(&upstream, faults).await.unwrap();
+    let client = faceteer::embedded::client_for(&proxy.endpoint());
+    let table = faceteer_suite::fresh_table_with::<TestTable>(client, label).await;
+    let direct = Table::declared::<TestTable>(faceteer_suite::client().await, table.name());
+    (proxy, table, direct)
+}
+
+fn fast_retries(attempts: u32) -> BatchOptions {
+    BatchOptions {
+        concurrency: 8,
+        write_attempts: attempts,
+        base_delay: Duration::from_millis(1),
+        max_delay: Duration::from_millis(10),
+        ..BatchOptions::default()
+    }
+}
+
+fn note_keys<'a>(notes: impl IntoIterator<Item = &'a Note>) -> Keys {
+    notes
+        .into_iter()
+        .map(|n| key_pair(&Note::key(&n.notebook, &n.note_id).unwrap()))
+        .collect()
+}
+
+/// A failure reported as "not done" must come from a request the server refused or that
+/// never left, or from inputs left unprocessed: never from one that may have been applied.
+fn assert_certainly_not_applied(reason: &FailureReason) {
+    match reason {
+        FailureReason::Unprocessed { .. } => {}
+        FailureReason::Request(e) => {
+            let d = e.dynamo_error().expect("a DynamoDB error");
+            assert!(d.was_rejected() || d.was_not_sent(), "{e}");
+        }
+        other => panic!("unexpected reason: {other}"),
+    }
+}
+
+/// 10,000 records, then their 10,000 keys deleted, through a proxy that also loses answers
+/// after the server applied the request (500, connection reset, no answer): every record
+/// reported done is stored (deleted), every one reported not done is not, and only the
+/// unknown ones may be either.
+async fn lost_answers_leave_every_outcome_exact() {
+    let faults = FaultConfig {
+        throttle: 0.1,
+        withhold_request: 0.2,
+        withhold_item: 0.3,
+        fail_after: 0.15,
+        reset_after: 0.15,
+        stall_after: 0.01,
+        seed: 7,
+        ..FaultConfig::default()
+    };
+    let (proxy, table, direct) = proxied(faults, "lost").await;
+    let table = table
+        .with_batch_options(fast_retries(2))
+        .with_timeouts(Timeouts {
+            attempt: Duration::from_secs(2),
+            operation: Duration::from_secs(4),
+            ..Timeouts::default()
+        });
+
+    const TOTAL: usize = 10_000;
+    let notes: Vec<Note> = (0..TOTAL)
+        .map(|i| note(&format!("b{}", i % 50), i))
+        .collect();
+    let put = table.put_many(notes).await;
+    let written = note_keys(&put.written);
+    let failed = note_keys(put.failed.iter().map(|f| &f.item));
+    let unknown = note_keys(put.unknown.iter().map(|u| &u.item));
+    println!(
+        "put: {} written, {} failed, {} unknown; proxy lost {} answers",
+        written.len(),
+        failed.len(),
+        unknown.len(),
+        proxy
+            .stats()
+            .lost_answers
+            .load(std::sync::atomic::Ordering::Relaxed)
+    );
+    assert_eq!(written.len() + failed.len() + unknown.len(), TOTAL);
+    assert_eq!(
+        (&written | &failed).len() + unknown.len(),
+        TOTAL,
+        "one outcome each"
+    );
+    assert!(
+        !failed.is_empty() && !unknown.is_empty(),
+        "the faults reached every outcome"
+    );
+    for f in &put.failed {
+        assert_certainly_not_applied(&f.reason);
+    }
+    for u in &put.unknown {
+        let d = u.cause.dynamo_error().expect("a DynamoDB error");
+        assert!(!d.was_rejected() && !d.was_not_sent(), "{}", u.cause);
+    }
+    let stored = stored_keys(&direct).await;
+    assert!(
+        written.is_subset(&stored),
+        "every record reported written is stored"
+    );
+    assert!(
+        failed.is_disjoint(&stored),
+        "no record reported failed is stored"
+    );
+    assert!(stored.is_subset(&(&written | &unknown)));
+
+    // Delete every key under the same faults.
+    let keys: Vec<Key<Note>> = (0..TOTAL)
+        .map(|i| Note::key(format!("b{}", i % 50), format!("n{i:03}")).unwrap())
+        .collect();
+    let deleted = table.delete_many(keys).await;
+    let gone: Keys = deleted.deleted.iter().map(key_pair).collect();
+    let kept: Keys = deleted.failed.iter().map(|f| key_pair(&f.item)).collect();
+    let unsure: Keys = deleted.unknown.iter().map(|u| key_pair(&u.item)).collect();
+    println!(
+        "delete: {} deleted, {} failed, {} unknown",
+        gone.len(),
+        kept.len(),
+        unsure.len()
+    );
+    assert_eq!(gone.len() + kept.len() + unsure.len(), TOTAL);
+    for f in &deleted.failed {
+        assert_certainly_not_applied(&f.reason);
+    }
+    let after = stored_keys(&direct).await;
+    assert!(
+        gone.is_disjoint(&after),
+        "every key reported deleted is gone"
+    );
+    for key in &kept {
+        assert_eq!(
+            stored.contains(key),
+            after.contains(key),
+            "a key reported not deleted is as it was"
+        );
+    }
+    assert!(after.is_subset(&stored));
+}
+
+/// The server stops (every connection closed, new ones refused) after 100 batch requests:
+/// the records written before are reported written, those never sent are reported failed,
+/// the ones in flight unknown, and the table agrees.
+async fn a_server_stopped_mid_run_leaves_every_outcome_exact() {
+    let faults = FaultConfig {
+        stop_after: Some(100),
+        seed: 3,
+        ..FaultConfig::default()
+    };
+    let (_proxy, table, direct) = proxied(faults, "stopped").await;
+    let table = table.with_batch_options(BatchOptions {
+        concurrency: 4,
+        ..fast_retries(3)
+    });
+    const TOTAL: usize = 10_000;
+    let notes: Vec<Note> = (0..TOTAL)
+        .map(|i| note(&format!("b{}", i % 50), i))
+        .collect();
+    let put = table.put_many(notes).await;
+    let written = note_keys(&put.written);
+    let failed = note_keys(put.failed.iter().map(|f| &f.item));
+    let unknown = note_keys(put.unknown.iter().map(|u| &u.item));
+    println!(
+        "{} written, {} failed, {} unknown",
+        written.len(),
+        failed.len(),
+        unknown.len()
+    );
+    assert_eq!(written.len() + failed.len() + unknown.len(), TOTAL);
+    assert!(
+        written.len() >= 25 * 90,
+        "the requests before the stop were written"
+    );
+    assert!(
+        failed.len() >= TOTAL / 2,
+        "the requests after the stop were refused"
+    );
+    assert!(
+        unknown.len() <= 25 * 8,
+        "only requests in flight at the stop are unknown"
+    );
+    for f in &put.failed {
+        assert_certainly_not_applied(&f.reason);
+    }
+    let stored = stored_keys(&direct).await;
+    assert!(written.is_subset(&stored));
+    assert!(failed.is_disjoint(&stored));
+    assert!(stored.is_subset(&(&written | &unknown)));
+}
+
+/// A server that accepts connections and never answers: every kind of call ends with a
+/// timeout error within the deadline, and batch writes report their records as unknown.
+async fn a_server_that_never_answers_gives_timeouts() {
+    let faults = FaultConfig {
+        stall_all: true,
+        ..FaultConfig::default()
+    };
+    let upstream = faceteer_suite::endpoint().expect("a local endpoint");
+    let proxy = FaultProxy::start(&upstream, faults).await.unwrap();
+    let timeouts = Timeouts {
+        connect: Duration::from_secs(1),
+        attempt: Duration::from_millis(300),
+        operation: Duration::from_millis(800),
+    };
+    let table =
+        Table::declared::<TestTable>(faceteer::embedded::client_for(&proxy.endpoint()), "silent")
+            .with_timeouts(timeouts)
+            .with_batch_options(fast_retries(2));
+    assert_eq!(table.timeouts(), timeouts);
+    let deadline = Duration::from_secs(3);
+
+    let start = Instant::now();
+    let err = table.put(&note("b", 1)).await.unwrap_err();
+    assert!(err.is_timeout(), "{err}");
+    assert!(err.to_string().contains("timed out"), "{err}");
+    assert!(start.elapsed() < deadline, "{:?}", start.elapsed());
+
+    let start = Instant::now();
+    let err = table
+        .query(Note::query("b").list())
+        .await
+        .expect_err("no answer");
+    assert!(err.is_timeout(), "{err}");
+    assert!(start.elapsed() < deadline, "{:?}", start.elapsed());
+
+    let start = Instant::now();
+    let put = table.put_many((0..30).map(|i| note("b", i))).await;
+    assert!(put.written.is_empty() && put.failed.is_empty());
+    assert_eq!(
+        put.unknown.len(),
+        30,
+        "a request that timed out may have been applied"
+    );
+    assert!(put.unknown.iter().all(|u| u.cause.is_timeout()));
+    assert!(start.elapsed() < 2 * deadline, "{:?}", start.elapsed());
+}
+
+/// Invalid records among valid ones fail alone, with errors naming the field or key: the
+/// client checks DynamoDB's limits before sending, and what only the server refuses (an
+/// empty string set) is isolated by splitting the request. moto stores empty sets sent in a batch (see
+/// `engines.rs`) in a batch, so there the empty set is written.
+async fn invalid_records_fail_alone() {
+    let refuses_empty_sets = !matches!(faceteer_suite::server(), faceteer_suite::Server::Moto(_));
+    let table = fresh_table::<TestTable>("limits").await;
+    let mut samples: Vec<Sample> = (0..20).map(|i| sample("g", i)).collect();
+    let big = Sample {
+        payload: "x".repeat(MAX_ITEM_BYTES),
+        ..sample("g", 100)
+    };
+    let long_key = Sample {
+        group: "g".repeat(2100),
+        ..sample("g", 101)
+    };
+    let nan = Sample {
+        score: f64::NAN,
+        ..sample("g", 102)
+    };
+    let huge = Sample {
+        score: 1e300,
+        ..sample("g", 103)
+    };
+    let empty_set = Sample {
+        tags: Vec::new(),
+        ..sample("g", 104)
+    };
+    for (at, bad) in [big, long_key, nan, huge, empty_set]
+        .into_iter()
+        .enumerate()
+    {
+        samples.insert(at * 4 + 1, bad);
+    }
+    let report = table.put_many(samples).await;
+    let summary: Vec<String> = report
+        .failed
+        .iter()
+        .map(|f| format!("{}: {}", f.item.id, f.reason))
+        .collect();
+    let valid = if refuses_empty_sets { 20 } else { 21 };
+    assert_eq!(report.written.len(), valid, "{summary:#?}");
+    assert!(report.unknown.is_empty());
+    let reason = |id: &str| {
+        let f = report
+            .failed
+            .iter()
+            .find(|f| f.item.id == id)
+            .unwrap_or_else(|| panic!("{id} is reported failed"));
+        match &f.reason {
+            FailureReason::Item(e) => e.to_string(),
+            FailureReason::Refused(e) => {
+                let d = e.dynamo_error().expect("the server's refusal");
+                assert_eq!(d.code(), Some("ValidationException"), "{e}");
+                format!("refused: {e}")
+            }
+            other => panic!("{id}: {other}"),
+        }
+    };
+    let text = reason("s100");
+    assert!(
+        text.contains("409600") && text.contains("`payload`"),
+        "{text}"
+    );
+    let text = reason("s101");
+    assert!(text.contains("`PK`") && text.contains("2048"), "{text}");
+    let text = reason("s102");
+    assert!(text.contains("`score`") && text.contains("NaN"), "{text}");
+    let text = reason("s103");
+    assert!(text.contains("`score`") && text.contains("E+125"), "{text}");
+    if refuses_empty_sets {
+        let text = reason("s104");
+        assert!(text.starts_with("refused:"), "{text}");
+    }
+    assert_eq!(report.failed.len(), 25 - valid);
+    let stored = stored_keys(&table).await;
+    for s in &report.written {
+        assert!(stored.contains(&key_pair(&Sample::key(&s.group, &s.id).unwrap())));
+    }
+    assert_eq!(stored.len(), valid);
+
+    // A single write of an invalid record: the same typed error, nothing sent.
+    let err = table
+        .put(&Sample {
+            score: f64::INFINITY,
+            ..sample("g", 105)
+        })
+        .await
+        .unwrap_err();
+    assert!(matches!(err, Error::Item(_)), "{err}");
+}
+
+/// The item-size limit at its boundary, on the embedded engine (moto refuses items above
+/// 405,000 bytes; see `engines.rs`): 409,600 bytes are stored, 409,601 refused before sending.
+async fn the_item_size_limit_is_exact() {
+    let table = fresh_table::<TestTable>("size").await;
+    let base = sample("g", 1);
+    let base_size = item_size(&faceteer::core::to_item(&base).unwrap()).unwrap();
+    let fill = |extra: usize| Sample {
+        payload: format!("{}{}", base.payload, "x".repeat(extra)),
+        ..base.clone()
+    };
+    let exact = fill(MAX_ITEM_BYTES - base_size);
+    assert_eq!(
+        item_size(&faceteer::core::to_item(&exact).unwrap_or_else(|e| panic!("{e}"))).unwrap(),
+        MAX_ITEM_BYTES
+    );
+    let over = fill(MAX_ITEM_BYTES - base_size + 1);
+    match faceteer::core::to_item(&over) {
+        Err(ItemError::Limit {
+            source: LimitError::ItemTooLarge { size, largest, .. },
+            ..
+        }) => {
+            assert_eq!(size, MAX_ITEM_BYTES + 1);
+            assert_eq!(largest, "payload");
+        }
+        other => panic!("{other:?}"),
+    }
+    assert!(matches!(table.put(&over).await, Err(Error::Item(_))));
+    if matches!(
+        faceteer_suite::server(),
+        faceteer_suite::Server::Embedded(_)
+    ) {
+        table.put(&exact).await.expect("409,600 bytes are stored");
+        let back = table
+            .get(&Sample::key("g", "s001").unwrap())
+            .await
+            .unwrap()
+            .expect("stored");
+        assert_eq!(back.payload.len(), exact.payload.len());
+    }
+}
+
+/// A stored item that is not a valid record does not hide the others: pages return it apart,
+/// with its key, and the cursor continues past it.
+async fn bad_records_do_not_hide_the_rest() {
+    let table = fresh_table::<TestTable>("bad-records").await;
+    let mut notes: Vec<Note> = (0..32).map(|i| note("book", i)).collect();
+    // Fails the facet's validator on read.
+    notes[5].body = "INVALID body".into();
+    let written = table.put_many(notes).await;
+    assert!(written.is_complete());
+    // Does not deserialize: `rank` is text.
+    for id in ["n017", "n030"] {
+        let mut item = faceteer::core::to_item(&note("book", 0)).unwrap();
+        item.insert(
+            "SK".into(),
+            aws_sdk_dynamodb::types::AttributeValue::S(format!("#NOTE_{id}")),
+        );
+        item.insert(
+            "noteId".into(),
+            aws_sdk_dynamodb::types::AttributeValue::S(id.into()),
+        );
+        item.insert(
+            "rank".into(),
+            aws_sdk_dynamodb::types::AttributeValue::S("high".into()),
+        );
+        put_raw(&table, item).await.unwrap();
+    }
+    let bad = ["#NOTE_n005", "#NOTE_n017", "#NOTE_n030"];
+
+    // Page by page.
+    let mut good = 0;
+    let mut failed = Vec::new();
+    let mut cursor = None;
+    loop {
+        let page = table
+            .query(Note::query("book").list().limit(10).cursor(cursor))
+            .await
+            .unwrap();
+        good += page.records.len();
+        for f in &page.failed {
+            assert_eq!(f.pk, "#BOOK_book");
+            failed.push(f.sk.clone());
+        }
+        cursor = page.cursor;
+        if cursor.is_none() {
+            break;
+        }
+    }
+    assert_eq!(good, 29);
+    assert_eq!(failed, bad);
+
+    // `all` stops at the first; `all_with_failures` collects past them.
+    match table.query(Note::query("book").list().limit(7)).all().await {
+        Err(Error::Record { pk, sk, .. }) => {
+            assert_eq!((pk.as_str(), sk.as_str()), ("#BOOK_book", bad[0]))
+        }
+        other => panic!("{other:?}"),
+    }
+    let all = table
+        .query(Note::query("book").list().limit(7))
+        .all_with_failures()
+        .await
+        .unwrap();
+    assert_eq!(all.records.len(), 29);
+    let skipped: Vec<&str> = all.failed.iter().map(|f| f.sk.as_str()).collect();
+    assert_eq!(skipped, bad);
+
+    // The stream yields the bad ones as errors and goes on.
+    use futures::StreamExt;
+    let items: Vec<_> = table
+        .query(Note::query("book").list().limit(4))
+        .records()
+        .collect()
+        .await;
+    assert_eq!(items.len(), 32);
+    assert_eq!(items.iter().filter(|r| r.is_err()).count(), 3);
+
+    // `first` on a bad first record is the error, with its key.
+    let err = table
+        .query(Note::query("book").equals("n005").first())
+        .await
+        .unwrap_err();
+    assert!(err.to_string().contains("#NOTE_n005"), "{err}");
+}
+
+/// Cursors are bound to their query's direction and condition, their keys are checked, an
+/// oversized one is refused unread, and a signing table takes only its own.
+async fn cursors_are_bound_checked_and_signed() {
+    let table = fresh_table::<TestTable>("cursors").await;
+    let written = table.put_many((0..30).map(|i| note("book", i))).await;
+    assert!(written.is_complete());
+    let page = table
+        .query(Note::query("book").list().limit(5))
+        .await
+        .unwrap();
+    let cursor = page.cursor.expect("more pages");
+
+    let foreign = |e: Error| matches!(e, Error::Cursor(faceteer::CursorError::Foreign { .. }));
+    let err = query_error(&table, Note::query("book").list().reverse().cursor(&cursor)).await;
+    assert!(foreign(err));
+    let err = query_error(
+        &table,
+        Note::query("book").greater_than("n001").cursor(&cursor),
+    )
+    .await;
+    assert!(foreign(err));
+
+    // A forged cursor: the same query, its key moved to another partition.
+    let forged = {
+        use base64::Engine;
+        let b64 = base64::engine::general_purpose::URL_SAFE_NO_PAD;
+        let bytes = b64.decode(&cursor).unwrap();
+        let mut doc: ciborium::Value = ciborium::from_reader(bytes.as_slice()).unwrap();
+        let key = doc
+            .as_map_mut()
+            .unwrap()
+            .iter_mut()
+            .find(|(k, _)| k.as_text() == Some("k"))
+            .map(|(_, v)| v)
+            .unwrap();
+        for (name, value) in key.as_map_mut().unwrap() {
+            if name.as_text() == Some("PK") {
+                *value = ciborium::Value::Map(vec![(
+                    ciborium::Value::Text("s".into()),
+                    ciborium::Value::Text("#BOOK_other".into()),
+                )]);
+            }
+        }
+        let mut out = Vec::new();
+        ciborium::into_writer(&doc, &mut out).unwrap();
+        b64.encode(out)
+    };
+    let err = query_error(&table, Note::query("book").list().cursor(&forged)).await;
+    assert!(
+        matches!(err, Error::Cursor(faceteer::CursorError::ForeignKey(_))),
+        "{err}"
+    );
+
+    // An oversized cursor is refused before it is decoded.
+    let start = Instant::now();
+    let err = query_error(
+        &table,
+        Note::query("book").list().cursor("A".repeat(2_600_000)),
+    )
+    .await;
+    assert!(
+        matches!(err, Error::Cursor(faceteer::CursorError::TooLong { .. })),
+        "{err}"
+    );
+    assert!(start.elapsed() < Duration::from_secs(1));
+
+    // `limit(u32::MAX)`: every record, no cursor.
+    let page = table
+        .query(Note::query("book").list().limit(u32::MAX))
+        .await
+        .unwrap();
+    assert_eq!(page.records.len(), 30);
+    assert!(page.cursor.is_none());
+
+    // A signing table: its cursors page through everything; others' are refused.
+    let signing = table.clone().with_cursor_key(b"a secret of the service");
+    let mut seen = 0;
+    let mut next: Option<String> = None;
+    loop {
+        let page = signing
+            .query(Note::query("book").list().limit(7).cursor(next.clone()))
+            .await
+            .unwrap();
+        seen += page.records.len();
+        next = page.cursor;
+        match &next {
+            Some(c) => assert!(c.contains('.'), "signed"),
+            None => break,
+        }
+    }
+    assert_eq!(seen, 30);
+    let bad_signature = |e: Error| matches!(e, Error::Cursor(faceteer::CursorError::BadSignature));
+    let err = query_error(&signing, Note::query("book").list().cursor(&cursor)).await;
+    assert!(bad_signature(err));
+    let sealed = signing
+        .query(Note::query("book").list().limit(5))
+        .await
+        .unwrap()
+        .cursor
+        .unwrap();
+    let (inner, tag) = sealed.rsplit_once('.').unwrap();
+    let altered = format!("{}A.{tag}", &inner[..inner.len() - 1]);
+    let err = query_error(&signing, Note::query("book").list().cursor(&altered)).await;
+    assert!(bad_signature(err));
+}
+
+faceteer_suite::engines!(
+    lost_answers_leave_every_outcome_exact,
+    a_server_stopped_mid_run_leaves_every_outcome_exact,
+    a_server_that_never_answers_gives_timeouts,
+    invalid_records_fail_alone,
+    the_item_size_limit_is_exact,
+    bad_records_do_not_hide_the_rest,
+    cursors_are_bound_checked_and_signed,
+);
