@@ -121,7 +121,8 @@ async fn validator_runs_on_every_read() {
     bad.body = "INVALID body".into();
     // Validation on write is off for Note, so the record is stored...
     table.put(&bad).await.unwrap();
-    // ...and refused when read, by get and by query.
+    // ...and refused when read: by get as the error, by a query as a failed record of its
+    // page (the page's other records are still returned; see `faults.rs`).
     let err = table
         .get(&Note::key("book", "n003").unwrap())
         .await
@@ -130,10 +131,15 @@ async fn validator_runs_on_every_read() {
         matches!(&err, Error::Item(ItemError::Validation { facet: "NOTE", message }) if message.contains("n003")),
         "{err:?}"
     );
-    let err = table.query(Note::query("book").list()).await.unwrap_err();
+    let page = table.query(Note::query("book").list()).await.unwrap();
+    assert!(page.records.is_empty());
+    assert_eq!(page.failed.len(), 1);
+    let failed = &page.failed[0];
+    assert_eq!((failed.pk.as_str(), failed.sk.as_str()), ("#BOOK_book", "#NOTE_n003"));
     assert!(
-        matches!(err, Error::Item(ItemError::Validation { .. })),
-        "{err:?}"
+        matches!(*failed.error, ItemError::Validation { .. }),
+        "{:?}",
+        failed.error
     );
 }
 
