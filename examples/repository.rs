@@ -60,13 +60,19 @@ impl TaskRepository {
         Ok(())
     }
 
-    /// Create many tasks: all saved, or an error naming what was not.
+    /// Create many tasks: all saved, or an error naming what was not (or may not have been:
+    /// a lost answer leaves a record's outcome unknown).
     async fn import(&self, tasks: Vec<Task>) -> Result<usize, RepoError> {
         let report = self.table.put_many(tasks).await;
-        if let Some(first) = report.failed.first() {
+        if !report.is_complete() {
+            let first = match (report.failed.first(), report.unknown.first()) {
+                (Some(failed), _) => failed.reason.to_string(),
+                (None, Some(unknown)) => format!("outcome unknown: {}", unknown.cause),
+                (None, None) => unreachable!("an incomplete report holds a failed or unknown record"),
+            };
             return Err(RepoError::Unsaved {
-                count: report.failed.len(),
-                first: first.reason.to_string(),
+                count: report.failed.len() + report.unknown.len(),
+                first,
             });
         }
         Ok(report.written.len())

@@ -14,8 +14,8 @@ use aws_sdk_dynamodb::Client;
 /// * `operation`: for one SDK operation, its retries included.
 ///
 /// [`Table::new`](crate::Table::new) keeps the timeouts the client was configured with and
-/// fills in each one it lacks from [`Timeouts::default`]; [`Table::with_timeouts`]
-/// (crate::Table::with_timeouts) replaces them. A batch call (`put_many`, …) sends many
+/// fills in each one it lacks from [`Timeouts::default`];
+/// [`Table::with_timeouts`](crate::Table::with_timeouts) replaces them. A batch call (`put_many`, …) sends many
 /// operations, each under these deadlines.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Timeouts {
