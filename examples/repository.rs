@@ -68,7 +68,9 @@ impl TaskRepository {
             let first = match (report.failed.first(), report.unknown.first()) {
                 (Some(failed), _) => failed.reason.to_string(),
                 (None, Some(unknown)) => format!("outcome unknown: {}", unknown.cause),
-                (None, None) => unreachable!("an incomplete report holds a failed or unknown record"),
+                (None, None) => {
+                    unreachable!("an incomplete report holds a failed or unknown record")
+                }
             };
             return Err(RepoError::Unsaved {
                 count: report.failed.len() + report.unknown.len(),

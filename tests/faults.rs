@@ -335,6 +335,17 @@ async fn invalid_records_fail_alone() {
     }
     assert_eq!(stored.len(), valid);
 
+    // Reads: a key over DynamoDB's length fails alone, the others are read.
+    let mut keys: Vec<Key<Sample>> = (0..20)
+        .map(|i| Sample::key("g", format!("s{i:03}")).unwrap())
+        .collect();
+    keys.insert(7, Sample::key("g", "s".repeat(1100)).unwrap());
+    let got = table.get_many(keys).await;
+    assert_eq!(got.found.len(), 20);
+    assert_eq!(got.failed.len(), 1);
+    let text = got.failed[0].reason.to_string();
+    assert!(text.contains("`SK`") && text.contains("1024"), "{text}");
+
     // A single write of an invalid record: the same typed error, nothing sent.
     let err = table
         .put(&Sample {

@@ -135,7 +135,10 @@ async fn validator_runs_on_every_read() {
     assert!(page.records.is_empty());
     assert_eq!(page.failed.len(), 1);
     let failed = &page.failed[0];
-    assert_eq!((failed.pk.as_str(), failed.sk.as_str()), ("#BOOK_book", "#NOTE_n003"));
+    assert_eq!(
+        (failed.pk.as_str(), failed.sk.as_str()),
+        ("#BOOK_book", "#NOTE_n003")
+    );
     assert!(
         matches!(*failed.error, ItemError::Validation { .. }),
         "{:?}",

@@ -166,6 +166,11 @@ impl DynamoError {
     /// `true` when the server answered that it did not apply the request: an error answer
     /// with a 4xx status. Anything else (a 5xx, a timeout, a broken connection after the
     /// request left) may have been applied.
+    ///
+    /// This and [`DynamoError::was_not_sent`] describe the last attempt. Batch writes send
+    /// one attempt per request (faceteer retries them itself and tracks every attempt);
+    /// single-item operations use the client's retry policy, so an earlier attempt may have
+    /// reached the server.
     pub fn was_rejected(&self) -> bool {
         self.kind == FailureKind::Service && self.status.is_some_and(|s| (400..500).contains(&s))
     }
