@@ -54,6 +54,64 @@ fn assert_certainly_not_applied(reason: &FailureReason) {
     }
 }
 
+const TOTAL: usize = 10_000;
+
+/// The keys of a batch write's outcomes, and of what the table holds afterwards.
+struct Outcomes {
+    written: Keys,
+    failed: Keys,
+    unknown: Keys,
+    stored: Keys,
+}
+
+/// Write 10,000 notes through `table`, and check the report against what `direct` finds
+/// stored: one outcome per record, every record reported written is stored, none reported
+/// failed is, and every failure is one that certainly was not applied.
+async fn put_ten_thousand(table: &Table, direct: &Table) -> Outcomes {
+    let notes: Vec<Note> = (0..TOTAL)
+        .map(|i| note(&format!("b{}", i % 50), i))
+        .collect();
+    let put = table.put_many(notes).await;
+    let written = note_keys(&put.written);
+    let failed = note_keys(put.failed.iter().map(|f| &f.item));
+    let unknown = note_keys(put.unknown.iter().map(|u| &u.item));
+    println!(
+        "put: {} written, {} failed, {} unknown",
+        written.len(),
+        failed.len(),
+        unknown.len()
+    );
+    assert_eq!(written.len() + failed.len() + unknown.len(), TOTAL);
+    assert_eq!(
+        (&written | &failed).len() + unknown.len(),
+        TOTAL,
+        "one outcome each"
+    );
+    for f in &put.failed {
+        assert_certainly_not_applied(&f.reason);
+    }
+    for u in &put.unknown {
+        let d = u.cause.dynamo_error().expect("a DynamoDB error");
+        assert!(!d.was_rejected() && !d.was_not_sent(), "{}", u.cause);
+    }
+    let stored = stored_keys(direct).await;
+    assert!(
+        written.is_subset(&stored),
+        "every record reported written is stored"
+    );
+    assert!(
+        failed.is_disjoint(&stored),
+        "no record reported failed is stored"
+    );
+    assert!(stored.is_subset(&(&written | &unknown)));
+    Outcomes {
+        written,
+        failed,
+        unknown,
+        stored,
+    }
+}
+
 /// 10,000 records, then their 10,000 keys deleted, through a proxy that also loses answers
 /// after the server applied the request (500, connection reset, no answer): every record
 /// reported done is stored (deleted), every one reported not done is not, and only the
@@ -78,51 +136,19 @@ async fn lost_answers_leave_every_outcome_exact() {
             ..Timeouts::default()
         });
 
-    const TOTAL: usize = 10_000;
-    let notes: Vec<Note> = (0..TOTAL)
-        .map(|i| note(&format!("b{}", i % 50), i))
-        .collect();
-    let put = table.put_many(notes).await;
-    let written = note_keys(&put.written);
-    let failed = note_keys(put.failed.iter().map(|f| &f.item));
-    let unknown = note_keys(put.unknown.iter().map(|u| &u.item));
+    let put = put_ten_thousand(&table, &direct).await;
     println!(
-        "put: {} written, {} failed, {} unknown; proxy lost {} answers",
-        written.len(),
-        failed.len(),
-        unknown.len(),
+        "the proxy lost {} answers",
         proxy
             .stats()
             .lost_answers
             .load(std::sync::atomic::Ordering::Relaxed)
     );
-    assert_eq!(written.len() + failed.len() + unknown.len(), TOTAL);
-    assert_eq!(
-        (&written | &failed).len() + unknown.len(),
-        TOTAL,
-        "one outcome each"
-    );
     assert!(
-        !failed.is_empty() && !unknown.is_empty(),
+        !put.failed.is_empty() && !put.unknown.is_empty(),
         "the faults reached every outcome"
     );
-    for f in &put.failed {
-        assert_certainly_not_applied(&f.reason);
-    }
-    for u in &put.unknown {
-        let d = u.cause.dynamo_error().expect("a DynamoDB error");
-        assert!(!d.was_rejected() && !d.was_not_sent(), "{}", u.cause);
-    }
-    let stored = stored_keys(&direct).await;
-    assert!(
-        written.is_subset(&stored),
-        "every record reported written is stored"
-    );
-    assert!(
-        failed.is_disjoint(&stored),
-        "no record reported failed is stored"
-    );
-    assert!(stored.is_subset(&(&written | &unknown)));
+    let stored = put.stored;
 
     // Delete every key under the same faults.
     let keys: Vec<Key<Note>> = (0..TOTAL)
@@ -171,40 +197,19 @@ async fn a_server_stopped_mid_run_leaves_every_outcome_exact() {
         concurrency: 4,
         ..fast_retries(3)
     });
-    const TOTAL: usize = 10_000;
-    let notes: Vec<Note> = (0..TOTAL)
-        .map(|i| note(&format!("b{}", i % 50), i))
-        .collect();
-    let put = table.put_many(notes).await;
-    let written = note_keys(&put.written);
-    let failed = note_keys(put.failed.iter().map(|f| &f.item));
-    let unknown = note_keys(put.unknown.iter().map(|u| &u.item));
-    println!(
-        "{} written, {} failed, {} unknown",
-        written.len(),
-        failed.len(),
-        unknown.len()
-    );
-    assert_eq!(written.len() + failed.len() + unknown.len(), TOTAL);
+    let put = put_ten_thousand(&table, &direct).await;
     assert!(
-        written.len() >= 25 * 90,
+        put.written.len() >= 25 * 90,
         "the requests before the stop were written"
     );
     assert!(
-        failed.len() >= TOTAL / 2,
+        put.failed.len() >= TOTAL / 2,
         "the requests after the stop were refused"
     );
     assert!(
-        unknown.len() <= 25 * 8,
+        put.unknown.len() <= 25 * 8,
         "only requests in flight at the stop are unknown"
     );
-    for f in &put.failed {
-        assert_certainly_not_applied(&f.reason);
-    }
-    let stored = stored_keys(&direct).await;
-    assert!(written.is_subset(&stored));
-    assert!(failed.is_disjoint(&stored));
-    assert!(stored.is_subset(&(&written | &unknown)));
 }
 
 /// A server that accepts connections and never answers: every kind of call ends with a
