@@ -32,6 +32,15 @@ pub enum ExprError {
         /// The serde_dynamo error.
         reason: String,
     },
+    /// Two actions of one update touch the same path, or one lies inside the other
+    /// (DynamoDB refuses such an update).
+    #[error("an update changes both `{first}` and `{second}`, which overlap; change one")]
+    OverlappingPaths {
+        /// One path.
+        first: String,
+        /// The other.
+        second: String,
+    },
     /// `is_in` was given no values, or more than DynamoDB's 100.
     #[error("`{field}` IN (..) needs 1 to 100 values, got {count}")]
     InListSize {
@@ -223,23 +232,26 @@ fn render(node: &Node, p: &mut Placeholders) -> Result<String, ExprError> {
 
 /// A handle on one attribute of facet `F` holding values of type `T` (the field's type `S`
 /// without `Option`).
-pub struct Field<F, T, S = T> {
+///
+/// `K` is the field's kind for updates ([`crate::update::Updatable`]): plain attributes
+/// have update operations, key fields do not.
+pub struct Field<F, T, S = T, K = crate::update::Attribute> {
     name: &'static str,
-    _types: PhantomData<FieldTypes<F, T, S>>,
+    _types: PhantomData<FieldTypes<F, T, S, K>>,
 }
 
 /// The phantom types of a [`Field`].
-type FieldTypes<F, T, S> = fn() -> (F, T, S);
+type FieldTypes<F, T, S, K> = fn() -> (F, T, S, K);
 
-impl<F, T, S> Clone for Field<F, T, S> {
+impl<F, T, S, K> Clone for Field<F, T, S, K> {
     fn clone(&self) -> Self {
         *self
     }
 }
 
-impl<F, T, S> Copy for Field<F, T, S> {}
+impl<F, T, S, K> Copy for Field<F, T, S, K> {}
 
-impl<F, T, S> std::fmt::Debug for Field<F, T, S> {
+impl<F, T, S, K> std::fmt::Debug for Field<F, T, S, K> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(f, "Field({})", self.name)
     }
@@ -252,7 +264,7 @@ fn to_value<T: Serialize + ?Sized>(field: &'static str, v: &T) -> Value {
     })
 }
 
-impl<F, T, S> Field<F, T, S> {
+impl<F, T, S, K> Field<F, T, S, K> {
     /// A handle on attribute `name` (generated code builds these).
     pub const fn new(name: &'static str) -> Self {
         Field {
@@ -304,7 +316,7 @@ impl FieldValue<String> for std::borrow::Cow<'_, str> {
     }
 }
 
-impl<F, T: Serialize, S> Field<F, T, S> {
+impl<F, T: Serialize, S, K> Field<F, T, S, K> {
     fn compare(&self, op: Comparator, v: impl FieldValue<T>) -> Expr<F> {
         Expr::new(Node::Compare(
             self.name,
@@ -382,7 +394,7 @@ impl<F, T: Serialize, S> Field<F, T, S> {
     }
 }
 
-impl<F, S> Field<F, String, S> {
+impl<F, S, K> Field<F, String, S, K> {
     /// `begins_with(field, prefix)`.
     pub fn begins_with(&self, prefix: impl FieldValue<String>) -> Expr<F> {
         Expr::new(Node::BeginsWith(
@@ -400,7 +412,7 @@ impl<F, S> Field<F, String, S> {
     }
 }
 
-impl<F, E: Serialize, S> Field<F, Vec<E>, S> {
+impl<F, E: Serialize, S, K> Field<F, Vec<E>, S, K> {
     /// `contains(field, element)`: the list contains `element`.
     pub fn contains_element(&self, element: impl FieldValue<E>) -> Expr<F> {
         Expr::new(Node::Contains(
@@ -410,7 +422,7 @@ impl<F, E: Serialize, S> Field<F, Vec<E>, S> {
     }
 }
 
-impl<F, E: Serialize, H, S> Field<F, std::collections::HashSet<E, H>, S> {
+impl<F, E: Serialize, H, S, K> Field<F, std::collections::HashSet<E, H>, S, K> {
     /// `contains(field, element)`: the set contains `element`.
     pub fn contains_element(&self, element: impl FieldValue<E>) -> Expr<F> {
         Expr::new(Node::Contains(

@@ -203,7 +203,7 @@ pub struct PickCheck<S> {
 
 /// Start checking a projection field against the facet field `field`. Used by
 /// `#[derive(Pick)]`.
-pub const fn pick_field<F, T, S>(field: crate::expr::Field<F, T, S>) -> PickCheck<S> {
+pub const fn pick_field<F, T, S, K>(field: crate::expr::Field<F, T, S, K>) -> PickCheck<S> {
     PickCheck {
         name: field.name(),
         _stored: std::marker::PhantomData,

@@ -10,7 +10,9 @@ use aws_sdk_dynamodb::operation::put_item::builders::PutItemInputBuilder;
 use aws_sdk_dynamodb::operation::put_item::PutItemInput;
 use aws_sdk_dynamodb::operation::query::builders::QueryInputBuilder;
 use aws_sdk_dynamodb::operation::query::QueryInput;
-use aws_sdk_dynamodb::types::AttributeValue;
+use aws_sdk_dynamodb::operation::update_item::builders::UpdateItemInputBuilder;
+use aws_sdk_dynamodb::operation::update_item::UpdateItemInput;
+use aws_sdk_dynamodb::types::{AttributeValue, ReturnValue};
 
 use crate::facet::Item;
 use crate::names::Placeholders;
@@ -291,30 +293,107 @@ impl RenderedCondition {
         expr: Option<&crate::expr::Expr<F>>,
     ) -> Result<Option<Self>, crate::expr::ExprError> {
         let mut placeholders = Placeholders::new();
-        let mut parts = Vec::new();
-        if let Some(exists) = item_exists {
-            let pk = placeholders.name(crate::schema::PK);
-            let function = if exists {
-                "attribute_exists"
-            } else {
-                "attribute_not_exists"
-            };
-            parts.push(format!("{function}({pk})"));
-        }
-        if let Some(expr) = expr {
-            parts.push(expr.render(&mut placeholders)?);
-        }
-        Ok(match parts.len() {
-            0 => None,
-            1 => Some(RenderedCondition {
-                expression: parts.remove(0),
-                placeholders,
+        Ok(
+            condition_text(item_exists, expr, &mut placeholders)?.map(|expression| {
+                RenderedCondition {
+                    expression,
+                    placeholders,
+                }
             }),
-            _ => Some(RenderedCondition {
-                expression: format!("({}) AND ({})", parts[0], parts[1]),
-                placeholders,
-            }),
+        )
+    }
+}
+
+/// The text of a write's condition ([`RenderedCondition::all`]), its names and values
+/// registered in `p` (shared with an update expression).
+fn condition_text<F>(
+    item_exists: Option<bool>,
+    expr: Option<&crate::expr::Expr<F>>,
+    p: &mut Placeholders,
+) -> Result<Option<String>, crate::expr::ExprError> {
+    let mut parts = Vec::new();
+    if let Some(exists) = item_exists {
+        let pk = p.name(crate::schema::PK);
+        let function = if exists {
+            "attribute_exists"
+        } else {
+            "attribute_not_exists"
+        };
+        parts.push(format!("{function}({pk})"));
+    }
+    if let Some(expr) = expr {
+        parts.push(expr.render(p)?);
+    }
+    Ok(match parts.len() {
+        0 => None,
+        1 => Some(parts.remove(0)),
+        _ => Some(format!("({}) AND ({})", parts[0], parts[1])),
+    })
+}
+
+/// What an update returns.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Returning {
+    /// Nothing.
+    Nothing,
+    /// The whole record as it was before.
+    Old,
+    /// The whole record as it is after.
+    New,
+}
+
+/// A planned UpdateItem request.
+#[derive(Debug, Clone, PartialEq)]
+pub struct UpdatePlan {
+    /// The key (`PK`, `SK`).
+    pub key: Item,
+    /// The `UpdateExpression`.
+    pub update: String,
+    /// The `ConditionExpression`.
+    pub condition: Option<String>,
+    /// The names and values both expressions use.
+    pub placeholders: Placeholders,
+    /// What to return.
+    pub returning: Returning,
+}
+
+impl UpdatePlan {
+    /// Plan an update of the item under `key`: `update`, applied only when an item exists
+    /// under the key (an update never creates a partial record) and `when` holds.
+    pub fn new<F>(
+        key: Item,
+        update: &crate::update::Update<F>,
+        when: Option<&crate::expr::Expr<F>>,
+        returning: Returning,
+    ) -> Result<Self, crate::expr::ExprError> {
+        let mut placeholders = Placeholders::new();
+        let update = update.render(&mut placeholders)?;
+        let condition = condition_text(Some(true), when, &mut placeholders)?;
+        Ok(UpdatePlan {
+            key,
+            update,
+            condition,
+            placeholders,
+            returning,
         })
+    }
+
+    /// Render as the SDK's `UpdateItemInput` builder for `table`, ready for `send_with`.
+    pub fn request(&self, table: &str) -> UpdateItemInputBuilder {
+        let (names, values) = self.placeholders.clone().into_parts();
+        let returning = match self.returning {
+            Returning::Nothing => ReturnValue::None,
+            Returning::Old => ReturnValue::AllOld,
+            Returning::New => ReturnValue::AllNew,
+        };
+        UpdateItemInput::builder()
+            .table_name(table)
+            .set_key(Some(self.key.clone()))
+            .update_expression(self.update.clone())
+            .set_condition_expression(self.condition.clone())
+            .set_expression_attribute_names(names)
+            .set_expression_attribute_values(values)
+            .return_values(returning)
     }
 }
 

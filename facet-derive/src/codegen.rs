@@ -545,20 +545,43 @@ fn projection(m: &FacetModel) -> TokenStream {
     }
 }
 
+/// The update kind of field `i`: a table key field has no update operations; a field an
+/// index key or the TTL is built from is updated through generated setters.
+fn update_kind(m: &FacetModel, i: usize) -> Ident {
+    let in_key = |k: &KeyModel| {
+        k.parts.iter().any(|p| p.field == i)
+            || k.shard.as_ref().is_some_and(|s| s.fields.contains(&i))
+    };
+    let name = if in_key(&m.pk) || in_key(&m.sk) {
+        "PartOfThePrimaryKey"
+    } else if m.ttl == Some(i) || m.indexes.iter().any(|x| in_key(&x.pk) || in_key(&x.sk)) {
+        "PartOfAnIndexKeyOrTheTtl"
+    } else {
+        "Attribute"
+    };
+    format_ident!("{}", name)
+}
+
 /// The `<Facet>Fields` struct of typed attribute handles.
 fn fields_struct(m: &FacetModel) -> (TokenStream, TokenStream) {
     let p = private(m);
     let ident = &m.ident;
     let fields_ident = format_ident!("{}Fields", ident);
     let vis = &m.vis;
-    let attribute_fields: Vec<&Field> = m.fields.iter().filter(|f| f.is_attribute).collect();
-    let decls = attribute_fields.iter().map(|f| {
+    let attribute_fields: Vec<(usize, &Field)> = m
+        .fields
+        .iter()
+        .enumerate()
+        .filter(|(_, f)| f.is_attribute)
+        .collect();
+    let decls = attribute_fields.iter().map(|&(i, f)| {
         let fid = &f.ident;
         let (inner, ty) = (&f.inner, &f.ty);
         let doc = format!("The `{}` attribute.", f.name);
-        quote!(#[doc = #doc] pub #fid: #p::Field<#ident, #inner, #ty>)
+        let kind = update_kind(m, i);
+        quote!(#[doc = #doc] pub #fid: #p::Field<#ident, #inner, #ty, #p::#kind>)
     });
-    let inits = attribute_fields.iter().map(|f| {
+    let inits = attribute_fields.iter().map(|(_, f)| {
         let fid = &f.ident;
         let name = lit(&f.name);
         quote!(#fid: #p::Field::new(#name))

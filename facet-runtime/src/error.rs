@@ -36,7 +36,7 @@ pub enum Error {
     /// a key that already holds an item). Nothing was written.
     #[error("the condition of {operation} on a `{facet}` item (PK {pk:?}, SK {sk:?}) was not met; nothing was written")]
     ConditionFailed {
-        /// `PutItem` or `DeleteItem`.
+        /// `PutItem`, `DeleteItem` or `UpdateItem`.
         operation: &'static str,
         /// The facet name.
         facet: &'static str,

@@ -285,18 +285,27 @@ impl<'a, F: Facet> IntoFuture for Delete<'a, F> {
 
 /// A single write's result: `Ok` when applied, [`Error::ConditionFailed`] naming the item's
 /// key when its condition did not hold.
-fn applied<F: Facet>(written: Written, operation: &'static str, item: &Item) -> Result<()> {
-    if written == Written::Applied {
-        return Ok(());
+pub(crate) fn applied<F: Facet>(
+    written: Written,
+    operation: &'static str,
+    item: &Item,
+) -> Result<()> {
+    match written {
+        Written::Applied => Ok(()),
+        Written::ConditionFailed => Err(condition_failed::<F>(operation, item)),
     }
+}
+
+/// [`Error::ConditionFailed`] for `operation` on the item (or key) `item` of facet `F`.
+pub(crate) fn condition_failed<F: Facet>(operation: &'static str, item: &Item) -> Error {
     let text = |name: &str| match item.get(name) {
         Some(aws_sdk_dynamodb::types::AttributeValue::S(s)) => s.clone(),
         _ => String::new(),
     };
-    Err(Error::ConditionFailed {
+    Error::ConditionFailed {
         operation,
         facet: F::SCHEMA.name,
         pk: text(PK),
         sk: text(SK),
-    })
+    }
 }

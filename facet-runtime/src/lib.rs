@@ -142,6 +142,7 @@ mod signing;
 mod table;
 mod timeouts;
 mod trace;
+pub mod update_item;
 
 pub use batch::{DeleteMany, GetMany, PutMany};
 pub use dynamo_error::{DynamoError, FailureKind};
@@ -154,6 +155,7 @@ pub use faceteer_core::schema::FacetSchema;
 pub use faceteer_core::table::{TableError, TableSchema};
 #[cfg(feature = "chrono")]
 pub use faceteer_core::timestamp;
+pub use faceteer_core::update::{Member, Update};
 pub use faceteer_core::{
     ttl_from_text, Facet, Item, ItemError, Key, KeyError, KeyPart, Nullable, Sortable, TtlValue,
 };
@@ -165,6 +167,7 @@ pub use report::{DeleteReport, Failed, FailureReason, GetReport, PutReport, Unkn
 pub use retry::BatchOptions;
 pub use table::Table;
 pub use timeouts::Timeouts;
+pub use update_item::UpdateItem;
 
 /// Declare the facets stored in one table:
 ///
@@ -219,6 +222,7 @@ pub mod __private {
     pub use faceteer_core::shard::ShardInputs;
     pub use faceteer_core::sort_key::{Four, NoFields, One, Three, Two};
     pub use faceteer_core::table::assert_table;
+    pub use faceteer_core::update::{Attribute, PartOfAnIndexKeyOrTheTtl, PartOfThePrimaryKey};
     pub use faceteer_core::{
         Facet, Item, Key, KeyArg, KeyError, KeyPart, KeyWriter, Sortable, TtlValue,
     };

@@ -14,6 +14,7 @@ use aws_sdk_dynamodb::operation::describe_table::builders::DescribeTableInputBui
 use aws_sdk_dynamodb::operation::get_item::builders::GetItemInputBuilder;
 use aws_sdk_dynamodb::operation::put_item::builders::PutItemInputBuilder;
 use aws_sdk_dynamodb::operation::query::builders::QueryInputBuilder;
+use aws_sdk_dynamodb::operation::update_item::builders::UpdateItemInputBuilder;
 use aws_sdk_dynamodb::types::AttributeValue;
 use aws_sdk_dynamodb::types::{
     ConsumedCapacity, KeysAndAttributes, ReturnConsumedCapacity, TableDescription, WriteRequest,
@@ -56,6 +57,15 @@ pub(crate) enum Written {
     ConditionFailed,
 }
 
+impl Written {
+    fn of<O>(out: Option<O>) -> Written {
+        match out {
+            Some(_) => Written::Applied,
+            None => Written::ConditionFailed,
+        }
+    }
+}
+
 /// GetItem: the item, if any.
 pub(crate) async fn get_item(
     table: &Table,
@@ -91,6 +101,7 @@ pub(crate) async fn put_item(
         |out| out.consumed_capacity.as_slice(),
         |e| e.is_conditional_check_failed_exception(),
     )
+    .map(Written::of)
 }
 
 /// DeleteItem.
@@ -112,9 +123,33 @@ pub(crate) async fn delete_item(
         |out| out.consumed_capacity.as_slice(),
         |e| e.is_conditional_check_failed_exception(),
     )
+    .map(Written::of)
 }
 
-/// The outcome of a conditional write: applied, its condition failed, or an error.
+/// UpdateItem: `None` when its condition failed, else the attributes it returned.
+pub(crate) async fn update_item(
+    table: &Table,
+    op: &Op,
+    request: UpdateItemInputBuilder,
+) -> Result<Option<Option<Item>>> {
+    let context = with_key(op, request.get_key().as_ref());
+    let result = request
+        .return_consumed_capacity(ReturnConsumedCapacity::Total)
+        .send_with(table.client())
+        .await;
+    let out = conditional_write(
+        op,
+        "UpdateItem",
+        context,
+        result,
+        |out| out.consumed_capacity.as_slice(),
+        |e| e.is_conditional_check_failed_exception(),
+    )?;
+    Ok(out.map(|o| o.attributes.filter(|a| !a.is_empty())))
+}
+
+/// The outcome of a conditional write: applied (with the output), its condition failed
+/// (`None`), or an error.
 fn conditional_write<O, E>(
     op: &Op,
     operation: &'static str,
@@ -122,7 +157,7 @@ fn conditional_write<O, E>(
     result: std::result::Result<O, SdkError<E, HttpResponse>>,
     consumed: impl FnOnce(&O) -> &[ConsumedCapacity],
     is_condition_failure: impl FnOnce(&E) -> bool,
-) -> Result<Written>
+) -> Result<Option<O>>
 where
     E: ProvideErrorMetadata + std::error::Error + Send + Sync + 'static,
     aws_sdk_dynamodb::Error: From<SdkError<E, HttpResponse>>,
@@ -130,11 +165,11 @@ where
     match result {
         Ok(out) => {
             op.request(consumed(&out));
-            Ok(Written::Applied)
+            Ok(Some(out))
         }
         Err(e) if e.as_service_error().is_some_and(is_condition_failure) => {
             op.request(&[]);
-            Ok(Written::ConditionFailed)
+            Ok(None)
         }
         Err(e) => Err(Error::dynamo(operation, context, e)),
     }

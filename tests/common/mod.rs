@@ -83,7 +83,7 @@ pub fn load_vectors<T: serde::de::DeserializeOwned>(file: &str) -> T {
 
 faceteer::table! {
     /// The table most integration tests use: every facet below.
-    pub struct TestTable { Note, Neighbour, Neighbour2, Event, Strict, Entry, Sample }
+    pub struct TestTable { Note, Neighbour, Neighbour2, Event, Strict, Entry, Sample, Account }
 }
 
 /// Run a query that must fail, and return its error.
@@ -260,5 +260,41 @@ pub fn sample(group: &str, id: usize) -> Sample {
         score: id as f64 / 4.0,
         payload: format!("payload {id}"),
         tags: vec!["a".into(), format!("t{id}")],
+    }
+}
+
+/// An account with fields of every kind an update changes: numbers, a string set, a list,
+/// an optional field and a nested struct.
+#[derive(Debug, Clone, PartialEq, Facet, Serialize, Deserialize)]
+#[facet(name = "ACCOUNT")]
+pub struct Account {
+    #[pk(prefix = "#ACCOUNT")]
+    #[sk(prefix = "#ACCOUNT")]
+    pub id: String,
+    pub balance: i64,
+    #[serde(with = "serde_dynamo::string_set")]
+    pub tags: Vec<String>,
+    pub history: Vec<String>,
+    pub note: Option<String>,
+    pub profile: Profile,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Profile {
+    pub city: String,
+    pub visits: u32,
+}
+
+pub fn account(id: &str) -> Account {
+    Account {
+        id: id.into(),
+        balance: 100,
+        tags: vec!["new".into()],
+        history: vec!["opened".into()],
+        note: Some("first".into()),
+        profile: Profile {
+            city: "Paris".into(),
+            visits: 1,
+        },
     }
 }

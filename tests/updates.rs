@@ -1,0 +1,120 @@
+//! Typed updates (`UpdateItem`) against a real DynamoDB-API server.
+
+mod common;
+
+use common::*;
+use faceteer::Error;
+
+/// Every kind of change in one request, returning the record after it.
+async fn every_operation_in_one_update() {
+    let table = fresh_table::<TestTable>("update-ops").await;
+    table.put(&account("a1")).await.unwrap();
+    let f = Account::fields();
+    let key = Account::key("a1").unwrap();
+    let after: Account = table
+        .update(
+            &key,
+            f.balance.subtract(30)
+                & f.tags.add_to_set(["vip".to_owned()])
+                & f.history.append(["charged".to_owned()])
+                & f.note.remove()
+                & f.profile.member::<String>("city").set("Lyon")
+                & f.profile.member::<u32>("visits").add(2),
+        )
+        .returning_new()
+        .await
+        .unwrap();
+    let mut expected = account("a1");
+    expected.balance = 70;
+    expected.tags = vec!["new".into(), "vip".into()];
+    expected.history.push("charged".into());
+    expected.note = None;
+    expected.profile = Profile {
+        city: "Lyon".into(),
+        visits: 3,
+    };
+    let mut tags = after.tags.clone();
+    tags.sort();
+    assert_eq!(Account { tags, ..after }, expected);
+    assert_eq!(table.get(&key).await.unwrap().map(|a| a.balance), Some(70));
+
+    // Prepend, an element of a list, set-if-absent, delete from a set; the record before.
+    let before: Account = table
+        .update(
+            &key,
+            f.history.prepend(["created".to_owned()])
+                & f.note.set_if_not_exists("second".to_owned())
+                & f.tags.delete_from_set(["new".to_owned()]),
+        )
+        .returning_old()
+        .await
+        .unwrap();
+    assert_eq!(before.balance, 70);
+    assert_eq!(before.note, None);
+    let now = table.get(&key).await.unwrap().unwrap();
+    assert_eq!(now.history, ["created", "opened", "charged"]);
+    assert_eq!(now.note.as_deref(), Some("second"));
+    assert_eq!(now.tags, ["vip"]);
+    table
+        .update(&key, f.history.at(0).set("founded") & f.balance.add(5))
+        .await
+        .unwrap();
+    let now = table.get(&key).await.unwrap().unwrap();
+    assert_eq!(now.history[0], "founded");
+    assert_eq!(now.balance, 75);
+}
+
+/// Conditions hold or the update changes nothing; a missing record is not created.
+async fn conditions_and_missing_records() {
+    let table = fresh_table::<TestTable>("update-conditions").await;
+    table.put(&account("a2")).await.unwrap();
+    let f = Account::fields();
+    let key = Account::key("a2").unwrap();
+    let err = table
+        .update(&key, f.balance.set(0))
+        .when(f.balance.gt(1000))
+        .await
+        .unwrap_err();
+    assert!(
+        matches!(
+            &err,
+            Error::ConditionFailed {
+                operation: "UpdateItem",
+                facet: "ACCOUNT",
+                ..
+            }
+        ),
+        "{err:?}"
+    );
+    assert_eq!(table.get(&key).await.unwrap().unwrap().balance, 100);
+    table
+        .update(&key, f.balance.set(0))
+        .when(f.balance.eq(100))
+        .await
+        .unwrap();
+    assert_eq!(table.get(&key).await.unwrap().unwrap().balance, 0);
+
+    let missing = Account::key("nobody").unwrap();
+    let err = table.update(&missing, f.balance.add(1)).await.unwrap_err();
+    assert!(err.is_condition_failed(), "{err:?}");
+    assert_eq!(table.get(&missing).await.unwrap(), None);
+    assert!(!stored_keys(&table).await.contains(&key_pair(&missing)));
+
+    // Refused before sending: two changes of one path.
+    let err = table
+        .update(
+            &key,
+            f.profile.set(Profile {
+                city: "x".into(),
+                visits: 0,
+            }) & f.profile.member::<u32>("visits").add(1),
+        )
+        .await
+        .unwrap_err();
+    assert!(matches!(err, Error::Expr(_)), "{err:?}");
+}
+
+faceteer_suite::engines!(
+    every_operation_in_one_update,
+    conditions_and_missing_records
+);
