@@ -114,7 +114,87 @@ async fn conditions_and_missing_records() {
     assert!(matches!(err, Error::Expr(_)), "{err:?}");
 }
 
+/// The stored item under `key`, as DynamoDB holds it.
+async fn stored_item(table: &faceteer::Table, key: &faceteer::Key<Note>) -> faceteer::Item {
+    table
+        .client()
+        .get_item()
+        .table_name(table.name())
+        .set_key(Some(key.to_item()))
+        .send()
+        .await
+        .unwrap()
+        .item
+        .unwrap()
+}
+
+/// A field an index key is built from changes through its generated setter, which rewrites
+/// every index key built from it: queries by the old value stop finding the record, queries
+/// by the new one find it; the TTL attribute follows the `#[ttl]` field the same way.
+async fn index_keys_follow_their_fields() {
+    let table = fresh_table::<TestTable>("update-index").await;
+    table.put(&note("book", 1)).await.unwrap(); // author bob, status open
+    let key = Note::key("book", "n001").unwrap();
+    let change = Note::set_author(
+        "book".into(),
+        "n001".into(),
+        "carol".into(),
+        Status::Done,
+        42,
+    )
+    .unwrap();
+    let after: Note = table.update(&key, change).returning_new().await.unwrap();
+    assert_eq!(
+        (after.author.as_str(), after.status, after.rank),
+        ("carol", Status::Done, 42)
+    );
+    let by_old = table
+        .query(Note::by_author_rank("bob").list())
+        .await
+        .unwrap();
+    assert!(by_old.records.is_empty(), "the old GSI1 key is gone");
+    let by_new = table
+        .query(Note::by_author_rank("carol").list())
+        .await
+        .unwrap();
+    assert_eq!(by_new.records, std::slice::from_ref(&after));
+    let by_status = table
+        .query(Note::by_author_status("carol", Status::Done).list())
+        .await
+        .unwrap();
+    assert_eq!(by_status.records, std::slice::from_ref(&after));
+    // The stored item is exactly what a put of the new record writes.
+    assert_eq!(
+        stored_item(&table, &key).await,
+        faceteer::core::to_item(&after).unwrap()
+    );
+
+    // A setter built from another record's key fields is refused before sending.
+    let other =
+        Note::set_author("book".into(), "n002".into(), "dan".into(), Status::Open, 1).unwrap();
+    let err = table.update(&key, other).await.unwrap_err();
+    assert!(matches!(err, Error::InvalidRequest(_)), "{err}");
+
+    table
+        .update(&key, Note::set_expires_at(Some(1_900_000_000)).unwrap())
+        .await
+        .unwrap();
+    let now = table.get(&key).await.unwrap().unwrap();
+    assert_eq!(now.expires_at, Some(1_900_000_000));
+    assert_eq!(
+        stored_item(&table, &key).await,
+        faceteer::core::to_item(&now).unwrap()
+    );
+    table
+        .update(&key, Note::set_expires_at(None).unwrap())
+        .await
+        .unwrap();
+    let stored = stored_item(&table, &key).await;
+    assert!(!stored.contains_key("ttl") && !stored.contains_key("expiresAt"));
+}
+
 faceteer_suite::engines!(
     every_operation_in_one_update,
-    conditions_and_missing_records
+    conditions_and_missing_records,
+    index_keys_follow_their_fields,
 );

@@ -41,6 +41,9 @@ pub enum ExprError {
         /// The other.
         second: String,
     },
+    /// An update with no change.
+    #[error("the update changes nothing")]
+    EmptyUpdate,
     /// `is_in` was given no values, or more than DynamoDB's 100.
     #[error("`{field}` IN (..) needs 1 to 100 values, got {count}")]
     InListSize {

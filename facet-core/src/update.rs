@@ -144,12 +144,19 @@ impl Action {
 /// Changes to the record of facet `F`: one or more actions, combined with `&`.
 pub struct Update<F> {
     actions: Vec<Action>,
+    /// The record's key (`PK`, `SK`) when the update was built from key field values (a
+    /// generated setter whose index key includes them): it applies to that record only.
+    expected_key: Option<(String, String)>,
     _facet: PhantomData<fn() -> F>,
 }
 
 impl<F> Clone for Update<F> {
     fn clone(&self) -> Self {
-        Update::from_actions(self.actions.clone())
+        Update {
+            actions: self.actions.clone(),
+            expected_key: self.expected_key.clone(),
+            _facet: PhantomData,
+        }
     }
 }
 
@@ -169,6 +176,12 @@ impl<F> BitAnd for Update<F> {
     type Output = Update<F>;
     fn bitand(mut self, rhs: Update<F>) -> Update<F> {
         self.actions.extend(rhs.actions);
+        if self.expected_key.is_none() {
+            self.expected_key = rhs.expected_key;
+        } else if rhs.expected_key.is_some() && rhs.expected_key != self.expected_key {
+            // Two setters built for two records: no key can satisfy both.
+            self.expected_key = Some((String::new(), String::new()));
+        }
         self
     }
 }
@@ -177,8 +190,51 @@ impl<F> Update<F> {
     fn from_actions(actions: Vec<Action>) -> Self {
         Update {
             actions,
+            expected_key: None,
             _facet: PhantomData,
         }
+    }
+
+    /// No change yet (generated setters start here).
+    pub fn empty() -> Self {
+        Update::from_actions(Vec::new())
+    }
+
+    /// Set attribute `name` to `value`, or remove it when `value` serializes to nothing
+    /// (`None`) (generated setters).
+    pub fn assign<T: Serialize + ?Sized>(self, name: &'static str, value: &T) -> Update<F> {
+        let path = Path::new(name);
+        let action = match crate::marshal::to_attribute_value(value) {
+            Ok(Some(v)) => Action::Set(path, Operand::Value(Ok(v))),
+            Ok(None) => Action::Remove(path),
+            Err(e) => Action::Set(
+                path,
+                Operand::Value(Err(ExprError::Value {
+                    field: name,
+                    reason: e.to_string(),
+                })),
+            ),
+        };
+        self & Update::one(action)
+    }
+
+    /// The update applies only to the record with key (`pk`, `sk`) (generated setters whose
+    /// index key is built from key fields).
+    pub fn for_key(mut self, pk: String, sk: String) -> Update<F> {
+        self.expected_key = Some((pk, sk));
+        self
+    }
+
+    /// The record key this update was built for, if it was.
+    pub fn expected_key(&self) -> Option<(&str, &str)> {
+        self.expected_key
+            .as_ref()
+            .map(|(pk, sk)| (pk.as_str(), sk.as_str()))
+    }
+
+    /// `true` when the update changes nothing.
+    pub fn is_empty(&self) -> bool {
+        self.actions.is_empty()
     }
 
     fn one(action: Action) -> Self {
@@ -215,6 +271,9 @@ impl<F> Update<F> {
     /// Render as an `UpdateExpression` (`SET … REMOVE … ADD … DELETE …`), registering its
     /// names and values in `p`.
     pub fn render(&self, p: &mut Placeholders) -> Result<String, ExprError> {
+        if self.actions.is_empty() {
+            return Err(ExprError::EmptyUpdate);
+        }
         for (i, a) in self.actions.iter().enumerate() {
             if let Some(b) = self.actions[i + 1..]
                 .iter()

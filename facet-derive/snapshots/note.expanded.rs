@@ -2,11 +2,26 @@
 #[derive(Debug, Clone, Copy)]
 struct NoteFields {
     ///The `book` attribute.
-    pub book: ::faceteer::__private::Field<Note, String, String>,
+    pub book: ::faceteer::__private::Field<
+        Note,
+        String,
+        String,
+        ::faceteer::__private::PartOfThePrimaryKey,
+    >,
     ///The `note_id` attribute.
-    pub note_id: ::faceteer::__private::Field<Note, String, String>,
+    pub note_id: ::faceteer::__private::Field<
+        Note,
+        String,
+        String,
+        ::faceteer::__private::PartOfThePrimaryKey,
+    >,
     ///The `body` attribute.
-    pub body: ::faceteer::__private::Field<Note, String, String>,
+    pub body: ::faceteer::__private::Field<
+        Note,
+        String,
+        String,
+        ::faceteer::__private::Attribute,
+    >,
 }
 #[automatically_derived]
 impl ::faceteer::__private::Facet for Note {

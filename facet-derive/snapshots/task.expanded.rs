@@ -2,17 +2,47 @@
 #[derive(Debug, Clone, Copy)]
 pub struct TaskFields {
     ///The `teamId` attribute.
-    pub team_id: ::faceteer::__private::Field<Task, String, String>,
+    pub team_id: ::faceteer::__private::Field<
+        Task,
+        String,
+        String,
+        ::faceteer::__private::PartOfThePrimaryKey,
+    >,
     ///The `taskId` attribute.
-    pub task_id: ::faceteer::__private::Field<Task, String, String>,
+    pub task_id: ::faceteer::__private::Field<
+        Task,
+        String,
+        String,
+        ::faceteer::__private::PartOfThePrimaryKey,
+    >,
     ///The `dueDay` attribute.
-    pub due_day: ::faceteer::__private::Field<Task, u32, u32>,
+    pub due_day: ::faceteer::__private::Field<
+        Task,
+        u32,
+        u32,
+        ::faceteer::__private::PartOfAnIndexKeyOrTheTtl,
+    >,
     ///The `assignedUserId` attribute.
-    pub assigned_user_id: ::faceteer::__private::Field<Task, String, Option<String>>,
+    pub assigned_user_id: ::faceteer::__private::Field<
+        Task,
+        String,
+        Option<String>,
+        ::faceteer::__private::PartOfAnIndexKeyOrTheTtl,
+    >,
     ///The `status` attribute.
-    pub status: ::faceteer::__private::Field<Task, String, String>,
+    pub status: ::faceteer::__private::Field<
+        Task,
+        String,
+        String,
+        ::faceteer::__private::PartOfAnIndexKeyOrTheTtl,
+    >,
     ///The `title` attribute.
-    pub title: ::faceteer::__private::Field<Task, String, String>,
+    pub title: ::faceteer::__private::Field<
+        Task,
+        String,
+        String,
+        ::faceteer::__private::Attribute,
+    >,
 }
 ///The base key fields of a `Task` record, as held by projections (`.key()` gives its key).
 #[derive(Debug, Clone)]
@@ -486,5 +516,162 @@ Sort-key arguments of the operators are the index's sort-key field(s): `status`.
         let mut __w = ::faceteer::__private::KeyWriter::new("", "_");
         __w.part("status", status);
         __w.finish()
+    }
+    ///An update setting `due_day` (from `team_id`, `task_id`, `due_day`) and rewriting `GSI1PK`, `GSI1SK` in the same request, so that no index key or TTL goes stale. Fails when a key value contains the delimiter where it would make the key ambiguous.
+    #[allow(clippy::too_many_arguments)]
+    pub fn set_due_day(
+        team_id: String,
+        task_id: String,
+        due_day: u32,
+    ) -> ::core::result::Result<
+        ::faceteer::__private::Update<Task>,
+        ::faceteer::__private::KeyError,
+    > {
+        let __u = ::faceteer::__private::Update::<Task>::empty();
+        let __u = __u.assign("dueDay", &due_day);
+        let __u = __u
+            .set_attribute(
+                "GSI1PK",
+                ::faceteer::__private::AttributeValue::S(
+                    ::faceteer::__private::compose_key(
+                        "#TEAM",
+                        "_",
+                        ::core::option::Option::None,
+                        &Self::__faceteer_gsi1pk(
+                            ::faceteer::__private::key_part::<String>(&team_id),
+                        )?,
+                    ),
+                ),
+            );
+        let __u = __u
+            .set_attribute(
+                "GSI1SK",
+                ::faceteer::__private::AttributeValue::S(
+                    ::faceteer::__private::compose_key(
+                        "#DUE",
+                        "_",
+                        ::core::option::Option::None,
+                        &Self::__faceteer_gsi1sk(
+                            &::faceteer::__private::Sortable(&due_day),
+                        )?,
+                    ),
+                ),
+            );
+        let __u = __u
+            .for_key(
+                ::faceteer::__private::compose_key(
+                    "#TEAM",
+                    "_",
+                    ::core::option::Option::None,
+                    &Self::__faceteer_pk(
+                        ::faceteer::__private::key_part::<String>(&team_id),
+                    )?,
+                ),
+                ::faceteer::__private::compose_key(
+                    "#TASK",
+                    "_",
+                    ::core::option::Option::None,
+                    &Self::__faceteer_sk(
+                        ::faceteer::__private::key_part::<String>(&task_id),
+                    )?,
+                ),
+            );
+        ::core::result::Result::Ok(__u)
+    }
+    ///An update setting `assigned_user_id` (from `assigned_user_id`, `status`) and rewriting `GSI2PK`, `GSI2SK` in the same request, so that no index key or TTL goes stale. Fails when a key value contains the delimiter where it would make the key ambiguous.
+    #[allow(clippy::too_many_arguments)]
+    pub fn set_assigned_user_id(
+        assigned_user_id: Option<String>,
+        status: String,
+    ) -> ::core::result::Result<
+        ::faceteer::__private::Update<Task>,
+        ::faceteer::__private::KeyError,
+    > {
+        let __u = ::faceteer::__private::Update::<Task>::empty();
+        let __u = __u.assign("assignedUserId", &assigned_user_id);
+        let __u = __u.assign("status", &status);
+        let __u = __u
+            .set_attribute(
+                "GSI2PK",
+                ::faceteer::__private::AttributeValue::S(
+                    ::faceteer::__private::compose_key(
+                        "#USER",
+                        "_",
+                        ::core::option::Option::Some(
+                            &Self::__faceteer_gsi2pk_shard(
+                                ::faceteer::__private::key_part::<String>(&status),
+                            )?,
+                        ),
+                        &Self::__faceteer_gsi2pk(
+                            ::faceteer::__private::key_part::<
+                                Option<String>,
+                            >(&assigned_user_id),
+                        )?,
+                    ),
+                ),
+            );
+        let __u = __u
+            .set_attribute(
+                "GSI2SK",
+                ::faceteer::__private::AttributeValue::S(
+                    ::faceteer::__private::compose_key(
+                        "#STATUS",
+                        "_",
+                        ::core::option::Option::None,
+                        &Self::__faceteer_gsi2sk(
+                            ::faceteer::__private::key_part::<String>(&status),
+                        )?,
+                    ),
+                ),
+            );
+        ::core::result::Result::Ok(__u)
+    }
+    ///An update setting `status` (from `assigned_user_id`, `status`) and rewriting `GSI2PK`, `GSI2SK` in the same request, so that no index key or TTL goes stale. Fails when a key value contains the delimiter where it would make the key ambiguous.
+    #[allow(clippy::too_many_arguments)]
+    pub fn set_status(
+        assigned_user_id: Option<String>,
+        status: String,
+    ) -> ::core::result::Result<
+        ::faceteer::__private::Update<Task>,
+        ::faceteer::__private::KeyError,
+    > {
+        let __u = ::faceteer::__private::Update::<Task>::empty();
+        let __u = __u.assign("assignedUserId", &assigned_user_id);
+        let __u = __u.assign("status", &status);
+        let __u = __u
+            .set_attribute(
+                "GSI2PK",
+                ::faceteer::__private::AttributeValue::S(
+                    ::faceteer::__private::compose_key(
+                        "#USER",
+                        "_",
+                        ::core::option::Option::Some(
+                            &Self::__faceteer_gsi2pk_shard(
+                                ::faceteer::__private::key_part::<String>(&status),
+                            )?,
+                        ),
+                        &Self::__faceteer_gsi2pk(
+                            ::faceteer::__private::key_part::<
+                                Option<String>,
+                            >(&assigned_user_id),
+                        )?,
+                    ),
+                ),
+            );
+        let __u = __u
+            .set_attribute(
+                "GSI2SK",
+                ::faceteer::__private::AttributeValue::S(
+                    ::faceteer::__private::compose_key(
+                        "#STATUS",
+                        "_",
+                        ::core::option::Option::None,
+                        &Self::__faceteer_gsi2sk(
+                            ::faceteer::__private::key_part::<String>(&status),
+                        )?,
+                    ),
+                ),
+            );
+        ::core::result::Result::Ok(__u)
     }
 }

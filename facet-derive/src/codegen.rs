@@ -128,6 +128,9 @@ enum Source {
     Keys,
     /// A builder's argument named like the field.
     Args,
+    /// A local variable named like the field, of the field's declared type (a setter's
+    /// parameter).
+    Locals,
 }
 
 /// One key: its label in generated names (`pk`, `gsi1sk`, …) and its model.
@@ -179,11 +182,14 @@ fn part_arg(m: &FacetModel, field: usize, sortable: bool, src: Source) -> TokenS
     let ident = &f.ident;
     let read = match src {
         Source::Keys => quote!(__k.#ident),
+        Source::Locals => quote!(#ident),
         _ => quote!(self.#ident),
     };
     match src {
-        Source::Record | Source::Keys if sortable => quote!(&#p::Sortable(&#read)),
-        Source::Record | Source::Keys => {
+        Source::Record | Source::Keys | Source::Locals if sortable => {
+            quote!(&#p::Sortable(&#read))
+        }
+        Source::Record | Source::Keys | Source::Locals => {
             // Spanned at the field's type, so a type that is not a key value is reported there.
             let ty = &f.ty;
             quote_spanned!(ty.span()=> #p::key_part::<#ty>(&#read))
@@ -547,19 +553,124 @@ fn projection(m: &FacetModel) -> TokenStream {
 
 /// The update kind of field `i`: a table key field has no update operations; a field an
 /// index key or the TTL is built from is updated through generated setters.
-fn update_kind(m: &FacetModel, i: usize) -> Ident {
-    let in_key = |k: &KeyModel| {
-        k.parts.iter().any(|p| p.field == i)
-            || k.shard.as_ref().is_some_and(|s| s.fields.contains(&i))
-    };
-    let name = if in_key(&m.pk) || in_key(&m.sk) {
+fn update_kind(m: &FacetModel, i: usize) -> &'static str {
+    if uses(&m.pk, i) || uses(&m.sk, i) {
         "PartOfThePrimaryKey"
-    } else if m.ttl == Some(i) || m.indexes.iter().any(|x| in_key(&x.pk) || in_key(&x.sk)) {
+    } else if m.ttl == Some(i) || m.indexes.iter().any(|x| uses(&x.pk, i) || uses(&x.sk, i)) {
         "PartOfAnIndexKeyOrTheTtl"
     } else {
         "Attribute"
-    };
-    format_ident!("{}", name)
+    }
+}
+
+/// Whether field `i` is one of the key's fields (its parts or shard inputs).
+fn uses(key: &KeyModel, i: usize) -> bool {
+    key.parts.iter().any(|p| p.field == i)
+        || key.shard.as_ref().is_some_and(|s| s.fields.contains(&i))
+}
+
+/// The fields a key is built from (parts and shard inputs).
+fn key_inputs(key: &KeyModel) -> impl Iterator<Item = usize> + '_ {
+    key.parts
+        .iter()
+        .map(|p| p.field)
+        .chain(key.shard.iter().flat_map(|s| s.fields.iter().copied()))
+}
+
+/// `set_<field>(..)` for each field an index key or the TTL is built from: an update that
+/// sets the field and rewrites, in the same request, every index key and the TTL built
+/// from it. Its parameters are every field those keys need, so a stale index key cannot be
+/// written; when they include table key fields, the update applies to that record only.
+fn setters(m: &FacetModel) -> TokenStream {
+    let p = private(m);
+    let refs = keys(m);
+    let base: Vec<usize> = key_inputs(&m.pk).chain(key_inputs(&m.sk)).collect();
+    let fns = (0..m.fields.len())
+        .filter(|&i| m.fields[i].is_attribute && update_kind(m, i) == "PartOfAnIndexKeyOrTheTtl")
+        .map(|i| {
+            // The index keys built from field `i`, and every field they need.
+            let affected: Vec<&KeyRef> = refs[2..]
+                .chunks(2)
+                .filter(|pair| pair.iter().any(|k| uses(k.key, i)))
+                .flatten()
+                .collect();
+            let mut needed: Vec<usize> = vec![i];
+            for k in &affected {
+                needed.extend(key_inputs(k.key));
+            }
+            if needed.iter().any(|f| base.contains(f)) {
+                needed.extend(base.iter().copied());
+            }
+            let mut seen = Vec::new();
+            needed.retain(|f| {
+                let new = !seen.contains(f);
+                seen.push(*f);
+                new
+            });
+            needed.sort_unstable();
+            let params = needed.iter().map(|&f| {
+                let field = &m.fields[f];
+                let (ident, ty) = (&field.ident, &field.ty);
+                quote!(#ident: #ty)
+            });
+            let assigns = needed.iter().filter(|f| !base.contains(f)).map(|&f| {
+                let field = &m.fields[f];
+                let ident = &field.ident;
+                let name = lit(&field.name);
+                quote!(let __u = __u.assign(#name, &#ident);)
+            });
+            let index_keys = affected.iter().map(|k| {
+                let attribute = lit(&k.key.attribute);
+                let value = key_expr(m, k, Source::Locals);
+                quote!(let __u = __u.set_attribute(#attribute, #p::AttributeValue::S(#value));)
+            });
+            let ttl = m.ttl.filter(|t| needed.contains(t)).map(|t| {
+                let (ident, ty) = (&m.fields[t].ident, &m.fields[t].ty);
+                quote! {
+                    let __u = match <#ty as #p::TtlValue>::ttl_seconds(&#ident) {
+                        ::core::option::Option::Some(__s) => __u.set_attribute(
+                            #p::TTL_ATTRIBUTE,
+                            #p::AttributeValue::N(::std::string::ToString::to_string(&__s)),
+                        ),
+                        ::core::option::Option::None => __u.remove_attribute(#p::TTL_ATTRIBUTE),
+                    };
+                }
+            });
+            let for_key = needed.iter().any(|f| base.contains(f)).then(|| {
+                let pk = key_expr(m, &refs[0], Source::Locals);
+                let sk = key_expr(m, &refs[1], Source::Locals);
+                quote!(let __u = __u.for_key(#pk, #sk);)
+            });
+            let field = &m.fields[i];
+            let fn_name = format_ident!("set_{}", field.ident);
+            let names: Vec<String> = needed.iter().map(|f| format!("`{}`", m.fields[*f].ident)).collect();
+            let mut rewritten: Vec<String> = affected.iter().map(|k| format!("`{}`", k.key.attribute)).collect();
+            if m.ttl.is_some_and(|t| needed.contains(&t)) {
+                rewritten.push("`ttl`".into());
+            }
+            let doc = format!(
+                "An update setting `{}` (from {}) and rewriting {} in the same request, so \
+                 that no index key or TTL goes stale. Fails when a key value contains the \
+                 delimiter where it would make the key ambiguous.",
+                field.ident,
+                names.join(", "),
+                rewritten.join(", ")
+            );
+            let ident = &m.ident;
+            quote! {
+                #[doc = #doc]
+                #[allow(clippy::too_many_arguments)]
+                pub fn #fn_name(#(#params),*) -> ::core::result::Result<#p::Update<#ident>, #p::KeyError> {
+                    let __u = #p::Update::<#ident>::empty();
+                    #(#assigns)*
+                    #(#index_keys)*
+                    #ttl
+                    #for_key
+                    ::core::result::Result::Ok(__u)
+                }
+            }
+        });
+    quote!(#(#fns)*)
 }
 
 /// The `<Facet>Fields` struct of typed attribute handles.
@@ -578,7 +689,7 @@ fn fields_struct(m: &FacetModel) -> (TokenStream, TokenStream) {
         let fid = &f.ident;
         let (inner, ty) = (&f.inner, &f.ty);
         let doc = format!("The `{}` attribute.", f.name);
-        let kind = update_kind(m, i);
+        let kind = format_ident!("{}", update_kind(m, i));
         quote!(#[doc = #doc] pub #fid: #p::Field<#ident, #inner, #ty, #p::#kind>)
     });
     let inits = attribute_fields.iter().map(|(_, f)| {
@@ -654,6 +765,7 @@ pub fn generate(m: &FacetModel) -> TokenStream {
     let (fields_decl, fields_ctor) = fields_struct(m);
     let fields_ident = format_ident!("{}Fields", ident);
     let projection = projection(m);
+    let setters = setters(m);
 
     quote! {
         #fields_decl
@@ -699,6 +811,8 @@ pub fn generate(m: &FacetModel) -> TokenStream {
             #queries
 
             #key_fns
+
+            #setters
         }
     }
 }

@@ -217,12 +217,15 @@ pub mod __private {
         pick_field, read_attribute, BaseTable, FromPicked, KeyFields, PickValidator, Projection,
     };
     pub use faceteer_core::schema::FALLBACK_SCHEMA;
+    pub use faceteer_core::schema::TTL_ATTRIBUTE;
     pub use faceteer_core::schema::{FacetSchema, IndexSchema, KeySchema, ShardSchema};
     pub use faceteer_core::serde_key::write_serde_key;
     pub use faceteer_core::shard::ShardInputs;
     pub use faceteer_core::sort_key::{Four, NoFields, One, Three, Two};
     pub use faceteer_core::table::assert_table;
-    pub use faceteer_core::update::{Attribute, PartOfAnIndexKeyOrTheTtl, PartOfThePrimaryKey};
+    pub use faceteer_core::update::{
+        Attribute, PartOfAnIndexKeyOrTheTtl, PartOfThePrimaryKey, Update,
+    };
     pub use faceteer_core::{
         Facet, Item, Key, KeyArg, KeyError, KeyPart, KeyWriter, Sortable, TtlValue,
     };

@@ -155,6 +155,23 @@ impl<'a, F: Facet, R: Returns> UpdateItem<'a, F, R> {
 
     /// The request this update sends (inspectable without a server).
     pub fn plan(&self) -> Result<UpdatePlan> {
+        if let Some((pk, sk)) = self.change.expected_key() {
+            let text = |name| match self.key.get(name) {
+                Some(aws_sdk_dynamodb::types::AttributeValue::S(s)) => s.as_str(),
+                _ => "",
+            };
+            let (kpk, ksk) = (
+                text(faceteer_core::schema::PK),
+                text(faceteer_core::schema::SK),
+            );
+            if (pk, sk) != (kpk, ksk) {
+                return Err(Error::InvalidRequest(format!(
+                    "the update was built (by a generated setter, from key fields) for the \
+                     record (PK {pk:?}, SK {sk:?}), but it is applied to (PK {kpk:?}, SK \
+                     {ksk:?}); index keys would be written from the wrong record's values"
+                )));
+            }
+        }
         Ok(UpdatePlan::new(
             self.key.clone(),
             &self.change,
