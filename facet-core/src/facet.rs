@@ -29,6 +29,21 @@ pub trait Facet: Serialize + DeserializeOwned + Send + Sync + Sized + 'static {
     /// Run the validator before every write too (`#[facet(validate_on_write)]`).
     const VALIDATE_ON_WRITE: bool = false;
 
+    /// The attribute of the `#[version]` field, when the facet has one: every put checks it
+    /// and stores it plus one, every update adds one.
+    const VERSION: Option<&'static str> = None;
+
+    /// This record's `#[version]` (0 without one; a new record is at 0).
+    fn version(&self) -> u64 {
+        0
+    }
+
+    /// The same record at version `version` (unchanged without a `#[version]` field).
+    fn with_version(self, version: u64) -> Self {
+        let _ = version;
+        self
+    }
+
     /// This record's base-table key.
     fn primary_key(&self) -> Result<Key<Self>, KeyError>;
 
@@ -115,6 +130,15 @@ impl<F> fmt::Debug for Key<F> {
             .finish()
     }
 }
+
+/// A facet with a `#[version]` field: its records can be changed with optimistic locking
+/// (`Table::modify`). Implemented by `#[derive(Facet)]`.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` has no `#[version]` field",
+    note = "add a `#[version] version: u64` field to `{Self}`: read-modify-write needs a \
+            version to detect a concurrent change"
+)]
+pub trait Versioned: Facet {}
 
 /// Why a record could not be turned into an item or back.
 #[derive(Debug, thiserror::Error)]

@@ -292,9 +292,20 @@ impl RenderedCondition {
         item_exists: Option<bool>,
         expr: Option<&crate::expr::Expr<F>>,
     ) -> Result<Option<Self>, crate::expr::ExprError> {
+        Self::versioned(item_exists, expr, None)
+    }
+
+    /// [`RenderedCondition::all`] and, for a facet with a `#[version]` field, the version
+    /// the stored record must be at: `(attribute, version)`; version 0 means a new record
+    /// (no item under the key).
+    pub fn versioned<F>(
+        item_exists: Option<bool>,
+        expr: Option<&crate::expr::Expr<F>>,
+        version: Option<(&'static str, u64)>,
+    ) -> Result<Option<Self>, crate::expr::ExprError> {
         let mut placeholders = Placeholders::new();
         Ok(
-            condition_text(item_exists, expr, &mut placeholders)?.map(|expression| {
+            condition_text(item_exists, expr, version, &mut placeholders)?.map(|expression| {
                 RenderedCondition {
                     expression,
                     placeholders,
@@ -309,17 +320,30 @@ impl RenderedCondition {
 fn condition_text<F>(
     item_exists: Option<bool>,
     expr: Option<&crate::expr::Expr<F>>,
+    version: Option<(&'static str, u64)>,
     p: &mut Placeholders,
 ) -> Result<Option<String>, crate::expr::ExprError> {
     let mut parts = Vec::new();
-    if let Some(exists) = item_exists {
+    let exists = |p: &mut Placeholders, exists: bool| {
         let pk = p.name(crate::schema::PK);
         let function = if exists {
             "attribute_exists"
         } else {
             "attribute_not_exists"
         };
-        parts.push(format!("{function}({pk})"));
+        format!("{function}({pk})")
+    };
+    if let Some(e) = item_exists {
+        parts.push(exists(p, e));
+    }
+    match version {
+        None => {}
+        Some((_, 0)) => parts.push(exists(p, false)),
+        Some((attribute, v)) => {
+            let n = p.name(attribute);
+            let v = p.value(AttributeValue::N(v.to_string()));
+            parts.push(format!("{n} = {v}"));
+        }
     }
     if let Some(expr) = expr {
         parts.push(expr.render(p)?);
@@ -327,7 +351,13 @@ fn condition_text<F>(
     Ok(match parts.len() {
         0 => None,
         1 => Some(parts.remove(0)),
-        _ => Some(format!("({}) AND ({})", parts[0], parts[1])),
+        _ => Some(
+            parts
+                .iter()
+                .map(|part| format!("({part})"))
+                .collect::<Vec<_>>()
+                .join(" AND "),
+        ),
     })
 }
 
@@ -368,7 +398,7 @@ impl UpdatePlan {
     ) -> Result<Self, crate::expr::ExprError> {
         let mut placeholders = Placeholders::new();
         let update = update.render(&mut placeholders)?;
-        let condition = condition_text(Some(true), when, &mut placeholders)?;
+        let condition = condition_text(Some(true), when, None, &mut placeholders)?;
         Ok(UpdatePlan {
             key,
             update,

@@ -263,6 +263,14 @@ impl<F> Update<F> {
         self & Update::one(Action::Set(Path::new(name), Operand::Value(Ok(value))))
     }
 
+    /// Add 1 to number attribute `name` (the `#[version]` counter, on every update).
+    pub fn increment_attribute(self, name: &'static str) -> Update<F> {
+        self & Update::one(Action::Add(
+            Path::new(name),
+            Ok(AttributeValue::N("1".into())),
+        ))
+    }
+
     /// Remove attribute `name`.
     pub fn remove_attribute(self, name: &'static str) -> Update<F> {
         self & Update::one(Action::Remove(Path::new(name)))
@@ -344,7 +352,8 @@ fn value_of<T: Serialize + ?Sized>(path: &Path, v: &T) -> Value {
     note = "a key field identifies the record: to change it, put a record with the new key \
             and delete the old one (in a transaction to make it atomic)",
     note = "a field an index key or the TTL is built from is changed with the facet's \
-            generated `set_<field>(..)` update, which rewrites those attributes too"
+            generated `set_<field>(..)` update, which rewrites those attributes too",
+    note = "the `#[version]` counter is moved by every put and update; it is not set by hand"
 )]
 pub trait Updatable {}
 
@@ -360,6 +369,10 @@ pub enum PartOfThePrimaryKey {}
 /// The kind of a field an index key or the TTL attribute is built from.
 #[derive(Debug, Clone, Copy)]
 pub enum PartOfAnIndexKeyOrTheTtl {}
+
+/// The kind of the `#[version]` counter: every put and update moves it.
+#[derive(Debug, Clone, Copy)]
+pub enum TheVersionCounter {}
 
 /// A numeric field type: `add` and `subtract` apply.
 pub trait Numeric: Serialize {}

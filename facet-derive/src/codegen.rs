@@ -554,7 +554,9 @@ fn projection(m: &FacetModel) -> TokenStream {
 /// The update kind of field `i`: a table key field has no update operations; a field an
 /// index key or the TTL is built from is updated through generated setters.
 fn update_kind(m: &FacetModel, i: usize) -> &'static str {
-    if uses(&m.pk, i) || uses(&m.sk, i) {
+    if m.version == Some(i) {
+        "TheVersionCounter"
+    } else if uses(&m.pk, i) || uses(&m.sk, i) {
         "PartOfThePrimaryKey"
     } else if m.ttl == Some(i) || m.indexes.iter().any(|x| uses(&x.pk, i) || uses(&x.sk, i)) {
         "PartOfAnIndexKeyOrTheTtl"
@@ -741,6 +743,29 @@ pub fn generate(m: &FacetModel) -> TokenStream {
         }
         None => quote!(::core::option::Option::None),
     };
+    let version = m.version.map(|i| {
+        let f = &m.fields[i];
+        let (ident, ty) = (&f.ident, &f.ty);
+        let name = lit(&f.name);
+        quote! {
+            const VERSION: ::core::option::Option<&'static str> = ::core::option::Option::Some(#name);
+
+            fn version(&self) -> u64 {
+                <u64 as ::core::convert::TryFrom<#ty>>::try_from(self.#ident).unwrap_or(0)
+            }
+
+            fn with_version(mut self, __v: u64) -> Self {
+                self.#ident = <#ty as ::core::convert::TryFrom<u64>>::try_from(__v).unwrap_or(<#ty>::MAX);
+                self
+            }
+        }
+    });
+    let versioned = m.version.map(|_| {
+        quote! {
+            #[automatically_derived]
+            impl #p::Versioned for #ident {}
+        }
+    });
     let validate = m.validator.as_ref().map(|path| {
         quote! {
             fn validate(&self) -> ::core::result::Result<(), ::std::string::String> {
@@ -796,7 +821,11 @@ pub fn generate(m: &FacetModel) -> TokenStream {
             }
 
             #validate
+
+            #version
         }
+
+        #versioned
 
         #[automatically_derived]
         impl #ident {

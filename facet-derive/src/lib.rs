@@ -16,7 +16,7 @@ use darling::FromDeriveInput;
 use proc_macro::TokenStream;
 
 /// Derive `faceteer::Facet`. See the `faceteer` crate documentation for the attributes.
-#[proc_macro_derive(Facet, attributes(facet, pk, sk, gsi, shard, ttl))]
+#[proc_macro_derive(Facet, attributes(facet, pk, sk, gsi, shard, ttl, version))]
 pub fn derive_facet(input: TokenStream) -> TokenStream {
     let input = syn::parse_macro_input!(input as syn::DeriveInput);
     expand_facet(&input).into()

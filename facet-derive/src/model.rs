@@ -77,6 +77,8 @@ pub struct FacetModel {
     pub sk: KeyModel,
     pub indexes: Vec<IndexModel>,
     pub ttl: Option<usize>,
+    /// The `#[version]` field.
+    pub version: Option<usize>,
 }
 
 impl IndexModel {
@@ -363,6 +365,7 @@ pub fn build(input: FacetInput) -> Result<FacetModel, Error> {
     // Indexes, by number.
     let mut gsi: BTreeMap<u8, GsiAcc> = BTreeMap::new();
     let mut ttl = None;
+    let mut version = None;
 
     for (i, a) in attrs.iter().enumerate() {
         for (target, acc_key, what, attr) in [
@@ -498,6 +501,38 @@ pub fn build(input: FacetInput) -> Result<FacetModel, Error> {
                 );
             } else {
                 ttl = Some(i);
+            }
+        }
+
+        if let Some(span) = a.version {
+            const COUNTERS: &[&str] = &["u32", "u64", "i32", "i64"];
+            let is_counter = matches!(&fields[i].ty, syn::Type::Path(p)
+                if p.qself.is_none() && p.path.get_ident().is_some_and(|id| COUNTERS.iter().any(|c| id == c)));
+            if version.is_some() {
+                errors.push(
+                    Error::custom("a facet has at most one `#[version]` field").with_span(&span),
+                );
+            } else if !is_counter {
+                errors.push(
+                    Error::custom(format!(
+                        "`#[version]` counts the writes of a record: make `{}` a `u64` (or \
+                         `u32`, `i64`, `i32`), not an `Option` or another type; a new record \
+                         starts at 0",
+                        fields[i].ident
+                    ))
+                    .with_span(&span),
+                );
+            } else if a.pk.is_some() || a.sk.is_some() || !a.gsi.is_empty() || a.ttl.is_some() {
+                errors.push(
+                    Error::custom(format!(
+                        "`{}` is the `#[version]` counter; it cannot also be part of a key or \
+                         the TTL",
+                        fields[i].ident
+                    ))
+                    .with_span(&span),
+                );
+            } else {
+                version = Some(i);
             }
         }
     }
@@ -674,6 +709,7 @@ pub fn build(input: FacetInput) -> Result<FacetModel, Error> {
         sk,
         indexes,
         ttl,
+        version,
     })
 }
 

@@ -73,7 +73,7 @@ pub struct ContainerShard {
 
 /// One field, with its key attributes still raw.
 #[derive(Debug, FromField)]
-#[darling(forward_attrs(pk, sk, gsi, shard, ttl, serde))]
+#[darling(forward_attrs(pk, sk, gsi, shard, ttl, version, serde))]
 pub struct FieldInput {
     pub ident: Option<Ident>,
     pub ty: Type,
@@ -117,6 +117,8 @@ pub struct FieldAttrs {
     pub gsi: Vec<(GsiAttr, Span)>,
     pub shard: Vec<(ShardAttr, Span)>,
     pub ttl: Option<Span>,
+    /// `#[version]`: the optimistic-locking counter.
+    pub version: Option<Span>,
     /// What serde does with the field.
     pub serde: crate::serde_attrs::SerdeField,
 }
@@ -169,6 +171,13 @@ pub fn field_attrs(
                 errors.push(darling::Error::custom("`#[ttl]` takes no arguments").with_span(&span));
             }
             out.ttl = Some(span);
+        } else if path.is_ident("version") {
+            if !matches!(attr.meta, Meta::Path(_)) {
+                errors.push(
+                    darling::Error::custom("`#[version]` takes no arguments").with_span(&span),
+                );
+            }
+            out.version = Some(span);
         }
     }
     out

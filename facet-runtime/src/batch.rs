@@ -308,7 +308,17 @@ impl<'t, F: Facet> IntoFuture for PutMany<'t, F> {
         let PutMany { table, records } = self;
         let op = Op::new("BatchWriteItem", table.name(), F::SCHEMA.name, None);
         let work = |op: Arc<Op>| async move {
-            if let Err(e) = table.check_declared::<F>() {
+            let refusal = table.check_declared::<F>().and_then(|()| match F::VERSION {
+                // A batch write cannot carry a condition: it would overwrite a newer version.
+                Some(version) => Err(Error::InvalidRequest(format!(
+                    "`{}` records have a `#[version]` field (`{version}`), which a batch write \
+                     cannot check: write them with `put` (or in a transaction) so that a \
+                     newer version is never overwritten",
+                    F::SCHEMA.name
+                ))),
+                None => Ok(()),
+            });
+            if let Err(e) = refusal {
                 return PutReport {
                     written: Vec::new(),
                     failed: refuse_all(records, e),

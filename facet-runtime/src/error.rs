@@ -45,6 +45,24 @@ pub enum Error {
         /// The item's sort key.
         sk: String,
     },
+    /// A put of a record of a facet with a `#[version]` field found the stored record at
+    /// another version (another writer changed it since it was read), or found a record
+    /// where a new one (version 0) was written. Nothing was written: read it again.
+    #[error(
+        "the `{facet}` record (PK {pk:?}, SK {sk:?}) was changed by another writer: it is no \
+         longer at version {version}; nothing was written (read it again and retry, or use \
+         `Table::modify`)"
+    )]
+    VersionConflict {
+        /// The facet name.
+        facet: &'static str,
+        /// The record's partition key.
+        pk: String,
+        /// The record's sort key.
+        sk: String,
+        /// The version the write expected.
+        version: u64,
+    },
     /// The request cannot be sent as asked (for example a query's `limit(0)`, or a
     /// consistent read of an index). Nothing was sent.
     #[error("invalid request: {0}")]
@@ -111,6 +129,11 @@ impl Error {
     /// `true` for [`Error::ConditionFailed`].
     pub fn is_condition_failed(&self) -> bool {
         matches!(self, Error::ConditionFailed { .. })
+    }
+
+    /// `true` for [`Error::VersionConflict`].
+    pub fn is_version_conflict(&self) -> bool {
+        matches!(self, Error::VersionConflict { .. })
     }
 
     /// `true` when a request timed out ([`Timeouts`](crate::Timeouts)).

@@ -207,11 +207,21 @@ impl<'a, F: Facet> Put<'a, F> {
         self
     }
 
-    /// The request this put sends (inspectable without a server).
+    /// The request this put sends (inspectable without a server). For a facet with a
+    /// `#[version]` field, it stores the record's version plus one, on condition that the
+    /// stored record is at the record's version (no record, for version 0).
     pub fn plan(&self) -> Result<PutPlan> {
+        let mut item = to_item(self.record)?;
+        let version = F::VERSION.map(|name| (name, self.record.version()));
+        if let Some((name, v)) = version {
+            item.insert(
+                name.to_owned(),
+                aws_sdk_dynamodb::types::AttributeValue::N((v + 1).to_string()),
+            );
+        }
         Ok(PutPlan {
-            item: to_item(self.record)?,
-            condition: condition(self.item_exists, self.when.as_ref())?,
+            item,
+            condition: RenderedCondition::versioned(self.item_exists, self.when.as_ref(), version)?,
         })
     }
 }
@@ -224,10 +234,26 @@ impl<'a, F: Facet> IntoFuture for Put<'a, F> {
         let table = self.table;
         let op = Op::new("PutItem", table.name(), F::SCHEMA.name, None);
         let plan = table.check_declared::<F>().and_then(|()| self.plan());
-        let work = |op: Arc<Op>| async move {
+        // Without a condition of the caller's, a failed condition of a versioned put is the
+        // version check.
+        let version_only = self.item_exists.is_none() && self.when.is_none();
+        let version = self.record.version();
+        let work = move |op: Arc<Op>| async move {
             let plan = plan?;
             let written = sdk::put_item(table, &op, plan.request(table.name())).await?;
-            applied::<F>(written, "PutItem", &plan.item)
+            match applied::<F>(written, "PutItem", &plan.item) {
+                Err(Error::ConditionFailed { facet, pk, sk, .. })
+                    if F::VERSION.is_some() && version_only =>
+                {
+                    Err(Error::VersionConflict {
+                        facet,
+                        pk,
+                        sk,
+                        version,
+                    })
+                }
+                other => other,
+            }
         };
         traced(op, records(|_| 1), work)
     }

@@ -133,6 +133,7 @@ mod dynamo_error;
 pub mod embedded;
 mod error;
 pub mod item;
+mod modify;
 pub mod query;
 pub mod read;
 mod report;
@@ -150,6 +151,7 @@ pub use error::{Error, Result};
 pub use faceteer_core as core;
 pub use faceteer_core::cursor::CursorError;
 pub use faceteer_core::expr::{Expr, ExprError, Field};
+pub use faceteer_core::facet::Versioned;
 pub use faceteer_core::pick::{BaseTable, KeyFields, PickValidator, Picked, Projection};
 pub use faceteer_core::schema::FacetSchema;
 pub use faceteer_core::table::{TableError, TableSchema};
@@ -161,6 +163,7 @@ pub use faceteer_core::{
 };
 pub use faceteer_derive::{Facet, KeyPart, Pick};
 pub use item::{Delete, Get, Put};
+pub use modify::{Modify, DEFAULT_MODIFY_ATTEMPTS};
 pub use query::{Collected, FailedRecord, Page, PartitionQuery, Query, QueryRun};
 pub use read::{Select, Whole};
 pub use report::{DeleteReport, Failed, FailureReason, GetReport, PutReport, Unknown};
@@ -210,6 +213,7 @@ pub mod __private {
     pub use crate::query::PartitionQuery;
     pub use aws_sdk_dynamodb::types::AttributeValue;
     pub use faceteer_core::expr::Field;
+    pub use faceteer_core::facet::Versioned;
     pub use faceteer_core::key::compose_key;
     pub use faceteer_core::key::key_part;
     pub use faceteer_core::partition::{PartitionKey, ShardChoice};
@@ -224,7 +228,7 @@ pub mod __private {
     pub use faceteer_core::sort_key::{Four, NoFields, One, Three, Two};
     pub use faceteer_core::table::assert_table;
     pub use faceteer_core::update::{
-        Attribute, PartOfAnIndexKeyOrTheTtl, PartOfThePrimaryKey, Update,
+        Attribute, PartOfAnIndexKeyOrTheTtl, PartOfThePrimaryKey, TheVersionCounter, Update,
     };
     pub use faceteer_core::{
         Facet, Item, Key, KeyArg, KeyError, KeyPart, KeyWriter, Sortable, TtlValue,

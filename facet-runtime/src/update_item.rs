@@ -172,9 +172,14 @@ impl<'a, F: Facet, R: Returns> UpdateItem<'a, F, R> {
                 )));
             }
         }
+        // The `#[version]` counter moves with every update.
+        let change = match F::VERSION {
+            Some(name) => self.change.clone().increment_attribute(name),
+            None => self.change.clone(),
+        };
         Ok(UpdatePlan::new(
             self.key.clone(),
-            &self.change,
+            &change,
             self.when.as_ref(),
             R::RETURNING,
         )?)

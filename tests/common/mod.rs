@@ -83,7 +83,7 @@ pub fn load_vectors<T: serde::de::DeserializeOwned>(file: &str) -> T {
 
 faceteer::table! {
     /// The table most integration tests use: every facet below.
-    pub struct TestTable { Note, Neighbour, Neighbour2, Event, Strict, Entry, Sample, Account }
+    pub struct TestTable { Note, Neighbour, Neighbour2, Event, Strict, Entry, Sample, Account, Stock }
 }
 
 /// Run a query that must fail, and return its error.
@@ -297,4 +297,16 @@ pub fn account(id: &str) -> Account {
             visits: 1,
         },
     }
+}
+
+/// Stock of one product, with optimistic locking.
+#[derive(Debug, Clone, PartialEq, Facet, Serialize, Deserialize)]
+#[facet(name = "STOCK")]
+pub struct Stock {
+    #[pk(prefix = "#SKU")]
+    #[sk(prefix = "#SKU")]
+    pub sku: String,
+    pub on_hand: u32,
+    #[version]
+    pub version: u64,
 }
