@@ -471,13 +471,15 @@ impl DeletePlan {
     }
 }
 
-type ConditionParts = (
+/// A condition's parts as the SDK's builders take them: expression, names, values.
+pub type ConditionParts = (
     Option<String>,
     Option<std::collections::HashMap<String, String>>,
     Option<std::collections::HashMap<String, AttributeValue>>,
 );
 
-fn split_condition(condition: Option<RenderedCondition>) -> ConditionParts {
+/// Split a condition into [`ConditionParts`] (all `None` without a condition).
+pub fn split_condition(condition: Option<RenderedCondition>) -> ConditionParts {
     match condition {
         None => (None, None, None),
         Some(c) => {

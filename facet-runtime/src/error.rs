@@ -63,6 +63,14 @@ pub enum Error {
         /// The version the write expected.
         version: u64,
     },
+    /// DynamoDB canceled a transaction: nothing of it was applied. Each step that caused it
+    /// is listed with the reason (condition failed, version conflict, a concurrent write,
+    /// throttling, invalid).
+    #[error("the transaction was canceled, nothing was applied: {}", canceled.iter().map(ToString::to_string).collect::<Vec<_>>().join("; "))]
+    TransactionCanceled {
+        /// The steps that caused it.
+        canceled: Vec<crate::transaction::Canceled>,
+    },
     /// The request cannot be sent as asked (for example a query's `limit(0)`, or a
     /// consistent read of an index). Nothing was sent.
     #[error("invalid request: {0}")]

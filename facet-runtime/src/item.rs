@@ -211,18 +211,7 @@ impl<'a, F: Facet> Put<'a, F> {
     /// `#[version]` field, it stores the record's version plus one, on condition that the
     /// stored record is at the record's version (no record, for version 0).
     pub fn plan(&self) -> Result<PutPlan> {
-        let mut item = to_item(self.record)?;
-        let version = F::VERSION.map(|name| (name, self.record.version()));
-        if let Some((name, v)) = version {
-            item.insert(
-                name.to_owned(),
-                aws_sdk_dynamodb::types::AttributeValue::N((v + 1).to_string()),
-            );
-        }
-        Ok(PutPlan {
-            item,
-            condition: RenderedCondition::versioned(self.item_exists, self.when.as_ref(), version)?,
-        })
+        put_plan(self.record, self.item_exists, self.when.as_ref())
     }
 }
 
@@ -257,6 +246,28 @@ impl<'a, F: Facet> IntoFuture for Put<'a, F> {
         };
         traced(op, records(|_| 1), work)
     }
+}
+
+/// The plan of a put of `record` (shared with transactions): for a facet with a
+/// `#[version]` field it stores the version plus one, on condition that the stored record is
+/// at the record's version (no record, for version 0).
+pub(crate) fn put_plan<F: Facet>(
+    record: &F,
+    item_exists: Option<bool>,
+    when: Option<&Expr<F>>,
+) -> Result<PutPlan> {
+    let mut item = to_item(record)?;
+    let version = F::VERSION.map(|name| (name, record.version()));
+    if let Some((name, v)) = version {
+        item.insert(
+            name.to_owned(),
+            aws_sdk_dynamodb::types::AttributeValue::N((v + 1).to_string()),
+        );
+    }
+    Ok(PutPlan {
+        item,
+        condition: RenderedCondition::versioned(item_exists, when, version)?,
+    })
 }
 
 /// A delete of one record: [`Table::delete`]. Await it.

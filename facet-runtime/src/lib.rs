@@ -143,6 +143,7 @@ mod signing;
 mod table;
 mod timeouts;
 mod trace;
+pub mod transaction;
 pub mod update_item;
 
 pub use batch::{DeleteMany, GetMany, PutMany};
@@ -170,6 +171,7 @@ pub use report::{DeleteReport, Failed, FailureReason, GetReport, PutReport, Unkn
 pub use retry::BatchOptions;
 pub use table::Table;
 pub use timeouts::Timeouts;
+pub use transaction::{TransactGet, TransactGot, TransactWrite};
 pub use update_item::UpdateItem;
 
 /// Declare the facets stored in one table:

@@ -14,10 +14,13 @@ use aws_sdk_dynamodb::operation::describe_table::builders::DescribeTableInputBui
 use aws_sdk_dynamodb::operation::get_item::builders::GetItemInputBuilder;
 use aws_sdk_dynamodb::operation::put_item::builders::PutItemInputBuilder;
 use aws_sdk_dynamodb::operation::query::builders::QueryInputBuilder;
+use aws_sdk_dynamodb::operation::transact_get_items::TransactGetItemsError;
+use aws_sdk_dynamodb::operation::transact_write_items::TransactWriteItemsError;
 use aws_sdk_dynamodb::operation::update_item::builders::UpdateItemInputBuilder;
 use aws_sdk_dynamodb::types::AttributeValue;
 use aws_sdk_dynamodb::types::{
-    ConsumedCapacity, KeysAndAttributes, ReturnConsumedCapacity, TableDescription, WriteRequest,
+    CancellationReason, ConsumedCapacity, KeysAndAttributes, ReturnConsumedCapacity,
+    TableDescription, TransactGetItem, TransactWriteItem, WriteRequest,
 };
 use faceteer_core::schema::{PK, SK};
 use faceteer_core::Item;
@@ -258,6 +261,88 @@ pub(crate) async fn batch_get(
             Err(Error::dynamo("BatchGetItem", op.context(), e))
         }
     }
+}
+
+/// A canceled transaction's reasons, one `(code, message)` per step.
+pub(crate) type Cancellation = Vec<(String, String)>;
+
+/// TransactWriteItems: `Err` with the reasons when DynamoDB canceled it.
+pub(crate) async fn transact_write(
+    table: &Table,
+    op: &Op,
+    items: Vec<TransactWriteItem>,
+    token: Option<String>,
+) -> Result<std::result::Result<(), Cancellation>> {
+    let result = table
+        .client()
+        .transact_write_items()
+        .set_transact_items(Some(items))
+        .set_client_request_token(token)
+        .return_consumed_capacity(ReturnConsumedCapacity::Total)
+        .send()
+        .await;
+    match result {
+        Ok(out) => {
+            op.request(out.consumed_capacity.as_deref().unwrap_or_default());
+            Ok(Ok(()))
+        }
+        Err(e) => {
+            op.request(&[]);
+            if let Some(TransactWriteItemsError::TransactionCanceledException(t)) =
+                e.as_service_error()
+            {
+                return Ok(Err(reasons(t.cancellation_reasons())));
+            }
+            Err(Error::dynamo("TransactWriteItems", op.context(), e))
+        }
+    }
+}
+
+/// TransactGetItems: the items (in order), or `Err` with the reasons when canceled.
+pub(crate) async fn transact_get(
+    table: &Table,
+    op: &Op,
+    items: Vec<TransactGetItem>,
+) -> Result<std::result::Result<Vec<Option<Item>>, Cancellation>> {
+    let result = table
+        .client()
+        .transact_get_items()
+        .set_transact_items(Some(items))
+        .return_consumed_capacity(ReturnConsumedCapacity::Total)
+        .send()
+        .await;
+    match result {
+        Ok(out) => {
+            op.request(out.consumed_capacity.as_deref().unwrap_or_default());
+            Ok(Ok(out
+                .responses
+                .unwrap_or_default()
+                .into_iter()
+                .map(|r| r.item.filter(|i| !i.is_empty()))
+                .collect()))
+        }
+        Err(e) => {
+            op.request(&[]);
+            if let Some(TransactGetItemsError::TransactionCanceledException(t)) =
+                e.as_service_error()
+            {
+                return Ok(Err(reasons(t.cancellation_reasons())));
+            }
+            Err(Error::dynamo("TransactGetItems", op.context(), e))
+        }
+    }
+}
+
+fn reasons(reasons: &[CancellationReason]) -> Cancellation {
+    reasons
+        .iter()
+        .map(|r| {
+            (
+                r.code().unwrap_or_default().to_owned(),
+                r.message().unwrap_or_default().to_owned(),
+            )
+        })
+        .collect()
 }
 
 /// CreateTable.

@@ -155,35 +155,41 @@ impl<'a, F: Facet, R: Returns> UpdateItem<'a, F, R> {
 
     /// The request this update sends (inspectable without a server).
     pub fn plan(&self) -> Result<UpdatePlan> {
-        if let Some((pk, sk)) = self.change.expected_key() {
-            let text = |name| match self.key.get(name) {
-                Some(aws_sdk_dynamodb::types::AttributeValue::S(s)) => s.as_str(),
-                _ => "",
-            };
-            let (kpk, ksk) = (
-                text(faceteer_core::schema::PK),
-                text(faceteer_core::schema::SK),
-            );
-            if (pk, sk) != (kpk, ksk) {
-                return Err(Error::InvalidRequest(format!(
-                    "the update was built (by a generated setter, from key fields) for the \
-                     record (PK {pk:?}, SK {sk:?}), but it is applied to (PK {kpk:?}, SK \
-                     {ksk:?}); index keys would be written from the wrong record's values"
-                )));
-            }
-        }
-        // The `#[version]` counter moves with every update.
-        let change = match F::VERSION {
-            Some(name) => self.change.clone().increment_attribute(name),
-            None => self.change.clone(),
-        };
-        Ok(UpdatePlan::new(
-            self.key.clone(),
-            &change,
-            self.when.as_ref(),
-            R::RETURNING,
-        )?)
+        update_plan(&self.key, &self.change, self.when.as_ref(), R::RETURNING)
     }
+}
+
+/// The plan of an update of the record under `key` (shared with transactions): refused when
+/// `change` was built by a generated setter for another record; the `#[version]` counter
+/// moves with every update.
+pub(crate) fn update_plan<F: Facet>(
+    key: &Item,
+    change: &Update<F>,
+    when: Option<&Expr<F>>,
+    returning: Returning,
+) -> Result<UpdatePlan> {
+    if let Some((pk, sk)) = change.expected_key() {
+        let text = |name| match key.get(name) {
+            Some(aws_sdk_dynamodb::types::AttributeValue::S(s)) => s.as_str(),
+            _ => "",
+        };
+        let (kpk, ksk) = (
+            text(faceteer_core::schema::PK),
+            text(faceteer_core::schema::SK),
+        );
+        if (pk, sk) != (kpk, ksk) {
+            return Err(Error::InvalidRequest(format!(
+                "the update was built (by a generated setter, from key fields) for the record \
+                 (PK {pk:?}, SK {sk:?}), but it is applied to (PK {kpk:?}, SK {ksk:?}); index \
+                 keys would be written from the wrong record's values"
+            )));
+        }
+    }
+    let change = match F::VERSION {
+        Some(name) => change.clone().increment_attribute(name),
+        None => change.clone(),
+    };
+    Ok(UpdatePlan::new(key.clone(), &change, when, returning)?)
 }
 
 impl<'a, F: Facet, R: Returns> IntoFuture for UpdateItem<'a, F, R> {

@@ -1,0 +1,531 @@
+//! Transactions: [`Table::transact_write`] (`TransactWriteItems`: puts, updates, deletes and
+//! condition checks across facets, all or nothing) and [`Table::transact_get`]
+//! (`TransactGetItems`: a consistent snapshot of several records, typed).
+//!
+//! ```no_run
+//! # use faceteer::{Facet, Table};
+//! # use serde::{Deserialize, Serialize};
+//! # #[derive(Facet, Serialize, Deserialize)]
+//! # struct Order { #[pk(prefix = "#CUSTOMER")] customer: String, #[sk(prefix = "#ORDER")] id: String, sku: String }
+//! # #[derive(Facet, Serialize, Deserialize)]
+//! # struct Stock { #[pk(prefix = "#SKU")] #[sk(prefix = "#SKU")] sku: String, on_hand: u32 }
+//! # async fn demo(table: &Table, order: Order) -> faceteer::Result<()> {
+//! let s = Stock::fields();
+//! table
+//!     .transact_write()
+//!     .create(&order)
+//!     .update_when(&Stock::key(&order.sku)?, s.on_hand.subtract(1), s.on_hand.ge(1))
+//!     .await?; // both, or neither: `Error::TransactionCanceled` says which step failed
+//! # Ok(()) }
+//! ```
+
+use std::future::IntoFuture;
+use std::marker::PhantomData;
+use std::sync::Arc;
+
+use aws_sdk_dynamodb::types::{
+    ConditionCheck, Delete as TxDelete, Get as TxGet, Put as TxPut, TransactGetItem,
+    TransactWriteItem, Update as TxUpdate,
+};
+use faceteer_core::expr::Expr;
+use faceteer_core::facet::is_foreign;
+use faceteer_core::plan::{split_condition, RenderedCondition, Returning};
+use faceteer_core::schema::{PK, SK};
+use faceteer_core::update::Update;
+use faceteer_core::{from_item, Facet, Item, Key};
+
+use crate::error::{Error, Result};
+use crate::item::{put_plan, records, traced, BoxFuture};
+use crate::sdk;
+use crate::table::Table;
+use crate::trace::Op;
+use crate::update_item::update_plan;
+
+/// Most actions in one transaction (DynamoDB's limit).
+pub const MAX_TRANSACTION_ITEMS: usize = 100;
+
+/// What one step of a transaction does.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TxAction {
+    /// A put.
+    Put,
+    /// An update.
+    Update,
+    /// A delete.
+    Delete,
+    /// A condition check.
+    Check,
+    /// A read (`TransactGetItems`).
+    Get,
+}
+
+/// One step of a transaction: what it does and to which record.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TxStep {
+    /// Its position in the transaction (0-based, in the order the steps were added).
+    pub index: usize,
+    /// What it does.
+    pub action: TxAction,
+    /// The facet.
+    pub facet: &'static str,
+    /// The record's partition key.
+    pub pk: String,
+    /// The record's sort key.
+    pub sk: String,
+    /// A put of a facet with a `#[version]` field, or `create`: whether its condition is
+    /// only the version (or "no record yet") check.
+    version_only: bool,
+}
+
+/// Why DynamoDB canceled a transaction because of one step.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum CancelReason {
+    /// The step's condition did not hold.
+    ConditionFailed,
+    /// The step was a versioned put (or a `create`) and the stored record was at another
+    /// version (or existed).
+    VersionConflict,
+    /// Another transaction or write was changing the same record.
+    Conflict,
+    /// The step was throttled.
+    Throttled,
+    /// DynamoDB found the step invalid.
+    Invalid(String),
+    /// Another reason, with DynamoDB's code and message.
+    Other {
+        /// The code.
+        code: String,
+        /// The message.
+        message: String,
+    },
+}
+
+impl std::fmt::Display for CancelReason {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            CancelReason::ConditionFailed => f.write_str("its condition did not hold"),
+            CancelReason::VersionConflict => {
+                f.write_str("the record was changed by another writer (version check)")
+            }
+            CancelReason::Conflict => f.write_str("another write to the record was in progress"),
+            CancelReason::Throttled => f.write_str("it was throttled"),
+            CancelReason::Invalid(m) => write!(f, "it is invalid: {m}"),
+            CancelReason::Other { code, message } => write!(f, "{code}: {message}"),
+        }
+    }
+}
+
+/// A step that made DynamoDB cancel a transaction, and why.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Canceled {
+    /// The step.
+    pub step: TxStep,
+    /// Why.
+    pub reason: CancelReason,
+}
+
+impl std::fmt::Display for Canceled {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let s = &self.step;
+        write!(
+            f,
+            "step {} ({:?} of `{}`, PK {:?}, SK {:?}): {}",
+            s.index, s.action, s.facet, s.pk, s.sk, self.reason
+        )
+    }
+}
+
+/// The canceled steps of a transaction, for [`Error::TransactionCanceled`].
+pub(crate) fn canceled(steps: &[TxStep], reasons: Vec<(String, String)>) -> Vec<Canceled> {
+    steps
+        .iter()
+        .zip(reasons)
+        .filter(|(_, (code, _))| code != "None" && !code.is_empty())
+        .map(|(step, (code, message))| Canceled {
+            reason: match code.as_str() {
+                "ConditionalCheckFailed" if step.version_only => CancelReason::VersionConflict,
+                "ConditionalCheckFailed" => CancelReason::ConditionFailed,
+                "TransactionConflict" => CancelReason::Conflict,
+                "ThrottlingError" | "ProvisionedThroughputExceeded" | "RequestLimitExceeded" => {
+                    CancelReason::Throttled
+                }
+                "ValidationError" => CancelReason::Invalid(message),
+                _ => CancelReason::Other { code, message },
+            },
+            step: step.clone(),
+        })
+        .collect()
+}
+
+fn key_text(item: &Item, name: &str) -> String {
+    match item.get(name) {
+        Some(aws_sdk_dynamodb::types::AttributeValue::S(s)) => s.clone(),
+        _ => String::new(),
+    }
+}
+
+fn build_error(e: aws_sdk_dynamodb::error::BuildError) -> Error {
+    Error::InvalidRequest(e.to_string())
+}
+
+/// A write transaction: [`Table::transact_write`]. Add steps, then await it.
+#[must_use = "a transaction does nothing until it is awaited"]
+pub struct TransactWrite<'t> {
+    table: &'t Table,
+    items: Vec<TransactWriteItem>,
+    steps: Vec<TxStep>,
+    error: Option<Error>,
+    token: Option<String>,
+}
+
+impl Table {
+    /// A write transaction on this table: up to 100 puts, updates, deletes and condition
+    /// checks, of any declared facets, applied all together or not at all. Await it; when
+    /// DynamoDB cancels it, [`Error::TransactionCanceled`] lists each step that caused it
+    /// and why.
+    ///
+    /// Retries of the same transaction (by the SDK, or with the same
+    /// [`TransactWrite::idempotency_token`]) within 10 minutes are applied once.
+    pub fn transact_write(&self) -> TransactWrite<'_> {
+        TransactWrite {
+            table: self,
+            items: Vec::new(),
+            steps: Vec::new(),
+            error: None,
+            token: None,
+        }
+    }
+
+    /// A read transaction on this table: up to 100 records of any facets, read as one
+    /// consistent snapshot. Add reads with [`TransactGet::get`], then [`TransactGet::send`].
+    pub fn transact_get(&self) -> TransactGet<'_> {
+        TransactGet {
+            table: self,
+            items: Vec::new(),
+            steps: Vec::new(),
+            error: None,
+        }
+    }
+}
+
+impl<'t> TransactWrite<'t> {
+    fn step<F: Facet>(
+        mut self,
+        action: TxAction,
+        key: &Item,
+        version_only: bool,
+        item: Result<TransactWriteItem>,
+    ) -> Self {
+        if self.error.is_some() {
+            return self;
+        }
+        let checked = self.table.check_declared::<F>().and(item);
+        match checked {
+            Ok(item) => {
+                self.steps.push(TxStep {
+                    index: self.steps.len(),
+                    action,
+                    facet: F::SCHEMA.name,
+                    pk: key_text(key, PK),
+                    sk: key_text(key, SK),
+                    version_only,
+                });
+                self.items.push(item);
+            }
+            Err(e) => self.error = Some(e),
+        }
+        self
+    }
+
+    fn put_step<F: Facet>(
+        self,
+        record: &F,
+        item_exists: Option<bool>,
+        when: Option<&Expr<F>>,
+    ) -> Self {
+        let table = self.table.name().to_owned();
+        let plan = put_plan(record, item_exists, when);
+        let key = plan.as_ref().map(|p| p.item.clone()).unwrap_or_default();
+        let version_only = when.is_none() && (F::VERSION.is_some() || item_exists == Some(false));
+        let item = plan.and_then(|plan| {
+            let (expr, names, values) = split_condition(plan.condition);
+            let put = TxPut::builder()
+                .table_name(table)
+                .set_item(Some(plan.item))
+                .set_condition_expression(expr)
+                .set_expression_attribute_names(names)
+                .set_expression_attribute_values(values)
+                .build()
+                .map_err(build_error)?;
+            Ok(TransactWriteItem::builder().put(put).build())
+        });
+        self.step::<F>(TxAction::Put, &key, version_only, item)
+    }
+
+    /// Put `record` (replacing any record with its key; for a facet with a `#[version]`
+    /// field, checked against its version as [`Table::put`] does).
+    pub fn put<F: Facet>(self, record: &F) -> Self {
+        self.put_step(record, None, None)
+    }
+
+    /// Put `record` only when no record has its key yet.
+    pub fn create<F: Facet>(self, record: &F) -> Self {
+        self.put_step(record, Some(false), None)
+    }
+
+    /// Put `record` only when `cond` holds for the stored record.
+    pub fn put_when<F: Facet>(self, record: &F, cond: Expr<F>) -> Self {
+        self.put_step(record, None, Some(&cond))
+    }
+
+    fn update_step<F: Facet>(
+        self,
+        key: &Key<F>,
+        change: Update<F>,
+        when: Option<&Expr<F>>,
+    ) -> Self {
+        let table = self.table.name().to_owned();
+        let key = key.to_item();
+        let item = update_plan(&key, &change, when, Returning::Nothing).and_then(|plan| {
+            let (names, values) = plan.placeholders.into_parts();
+            let update = TxUpdate::builder()
+                .table_name(table)
+                .set_key(Some(plan.key))
+                .update_expression(plan.update)
+                .set_condition_expression(plan.condition)
+                .set_expression_attribute_names(names)
+                .set_expression_attribute_values(values)
+                .build()
+                .map_err(build_error)?;
+            Ok(TransactWriteItem::builder().update(update).build())
+        });
+        self.step::<F>(TxAction::Update, &key, false, item)
+    }
+
+    /// Update the record under `key` with `change` (it must exist).
+    pub fn update<F: Facet>(self, key: &Key<F>, change: Update<F>) -> Self {
+        self.update_step(key, change, None)
+    }
+
+    /// Update the record under `key` with `change` only when `cond` holds for it.
+    pub fn update_when<F: Facet>(self, key: &Key<F>, change: Update<F>, cond: Expr<F>) -> Self {
+        self.update_step(key, change, Some(&cond))
+    }
+
+    fn delete_step<F: Facet>(
+        self,
+        key: &Key<F>,
+        item_exists: Option<bool>,
+        when: Option<&Expr<F>>,
+    ) -> Self {
+        let table = self.table.name().to_owned();
+        let key = key.to_item();
+        let item = RenderedCondition::all(item_exists, when)
+            .map_err(Error::from)
+            .and_then(|condition| {
+                let (expr, names, values) = split_condition(condition);
+                let delete = TxDelete::builder()
+                    .table_name(table)
+                    .set_key(Some(key.clone()))
+                    .set_condition_expression(expr)
+                    .set_expression_attribute_names(names)
+                    .set_expression_attribute_values(values)
+                    .build()
+                    .map_err(build_error)?;
+                Ok(TransactWriteItem::builder().delete(delete).build())
+            });
+        self.step::<F>(TxAction::Delete, &key, false, item)
+    }
+
+    /// Delete the record under `key` (nothing happens to the transaction when there is none).
+    pub fn delete<F: Facet>(self, key: &Key<F>) -> Self {
+        self.delete_step(key, None, None)
+    }
+
+    /// Delete the record under `key` only when `cond` holds for it.
+    pub fn delete_when<F: Facet>(self, key: &Key<F>, cond: Expr<F>) -> Self {
+        self.delete_step(key, None, Some(&cond))
+    }
+
+    /// Apply the transaction only when `cond` holds for the record under `key`, which the
+    /// transaction does not change otherwise.
+    pub fn check<F: Facet>(self, key: &Key<F>, cond: Expr<F>) -> Self {
+        let table = self.table.name().to_owned();
+        let key = key.to_item();
+        let item = RenderedCondition::all(None, Some(&cond))
+            .map_err(Error::from)
+            .and_then(|condition| {
+                let (expr, names, values) = split_condition(condition);
+                let check = ConditionCheck::builder()
+                    .table_name(table)
+                    .set_key(Some(key.clone()))
+                    .set_condition_expression(expr)
+                    .set_expression_attribute_names(names)
+                    .set_expression_attribute_values(values)
+                    .build()
+                    .map_err(build_error)?;
+                Ok(TransactWriteItem::builder().condition_check(check).build())
+            });
+        self.step::<F>(TxAction::Check, &key, false, item)
+    }
+
+    /// The idempotency token (at most 36 characters): a transaction sent again with the
+    /// same token within 10 minutes is applied once. Without one, the SDK generates one per
+    /// call (its own retries reuse it).
+    pub fn idempotency_token(mut self, token: impl Into<String>) -> Self {
+        self.token = Some(token.into());
+        self
+    }
+
+    /// The steps added so far.
+    pub fn steps(&self) -> &[TxStep] {
+        &self.steps
+    }
+
+    /// Refuse what DynamoDB would refuse, before sending.
+    fn check_request(&self) -> Result<()> {
+        if self.items.is_empty() {
+            return Err(Error::InvalidRequest("the transaction has no steps".into()));
+        }
+        if self.items.len() > MAX_TRANSACTION_ITEMS {
+            return Err(Error::InvalidRequest(format!(
+                "the transaction has {} steps; DynamoDB allows at most {MAX_TRANSACTION_ITEMS}",
+                self.items.len()
+            )));
+        }
+        for (i, a) in self.steps.iter().enumerate() {
+            if let Some(b) = self.steps[..i]
+                .iter()
+                .find(|b| (&b.pk, &b.sk) == (&a.pk, &a.sk))
+            {
+                return Err(Error::InvalidRequest(format!(
+                    "steps {} and {} both act on the record (PK {:?}, SK {:?}); a transaction \
+                     acts on each record once",
+                    b.index, a.index, a.pk, a.sk
+                )));
+            }
+        }
+        if let Some(token) = &self.token {
+            if token.is_empty() || token.len() > 36 {
+                return Err(Error::InvalidRequest(
+                    "an idempotency token has 1 to 36 characters".into(),
+                ));
+            }
+        }
+        Ok(())
+    }
+}
+
+impl<'t> IntoFuture for TransactWrite<'t> {
+    type Output = Result<()>;
+    type IntoFuture = BoxFuture<'t, Result<()>>;
+
+    fn into_future(self) -> Self::IntoFuture {
+        let table = self.table;
+        let op = Op::new("TransactWriteItems", table.name(), "(transaction)", None);
+        let work = move |op: Arc<Op>| async move {
+            if let Some(e) = self.error {
+                return Err(e);
+            }
+            self.check_request()?;
+            match sdk::transact_write(table, &op, self.items, self.token).await? {
+                Ok(()) => Ok(()),
+                Err(reasons) => Err(Error::TransactionCanceled {
+                    canceled: canceled(&self.steps, reasons),
+                }),
+            }
+        };
+        traced(op, records(|_| 1), work)
+    }
+}
+
+/// A record read by a [`TransactGet`]: take it from the [`TransactGot`] with this handle.
+#[derive(Debug)]
+pub struct Handle<F> {
+    index: usize,
+    _facet: PhantomData<fn() -> F>,
+}
+
+/// A read transaction: [`Table::transact_get`].
+#[must_use = "a read transaction does nothing until it is sent"]
+pub struct TransactGet<'t> {
+    table: &'t Table,
+    items: Vec<TransactGetItem>,
+    steps: Vec<TxStep>,
+    error: Option<Error>,
+}
+
+impl<'t> TransactGet<'t> {
+    /// Read the record under `key`; the handle takes it from the result.
+    pub fn get<F: Facet>(&mut self, key: &Key<F>) -> Handle<F> {
+        let item = key.to_item();
+        let get = TxGet::builder()
+            .table_name(self.table.name())
+            .set_key(Some(item.clone()))
+            .build()
+            .map_err(build_error);
+        match get {
+            Ok(get) => self.items.push(TransactGetItem::builder().get(get).build()),
+            Err(e) => {
+                self.error.get_or_insert(e);
+            }
+        }
+        self.steps.push(TxStep {
+            index: self.steps.len(),
+            action: TxAction::Get,
+            facet: F::SCHEMA.name,
+            pk: key_text(&item, PK),
+            sk: key_text(&item, SK),
+            version_only: false,
+        });
+        Handle {
+            index: self.steps.len() - 1,
+            _facet: PhantomData,
+        }
+    }
+
+    /// Read every record, as one snapshot.
+    pub async fn send(self) -> Result<TransactGot> {
+        let table = self.table;
+        let op = Op::new("TransactGetItems", table.name(), "(transaction)", None);
+        let steps = self.steps;
+        let (items, error) = (self.items, self.error);
+        let work = move |op: Arc<Op>| async move {
+            if let Some(e) = error {
+                return Err(e);
+            }
+            if items.is_empty() || items.len() > MAX_TRANSACTION_ITEMS {
+                return Err(Error::InvalidRequest(format!(
+                    "a read transaction reads 1 to {MAX_TRANSACTION_ITEMS} records, not {}",
+                    items.len()
+                )));
+            }
+            match sdk::transact_get(table, &op, items).await? {
+                Ok(found) => Ok(TransactGot { found }),
+                Err(reasons) => Err(Error::TransactionCanceled {
+                    canceled: canceled(&steps, reasons),
+                }),
+            }
+        };
+        traced(op, records(|_| 1), work).await
+    }
+}
+
+/// The records a [`TransactGet`] read.
+#[derive(Debug)]
+pub struct TransactGot {
+    found: Vec<Option<Item>>,
+}
+
+impl TransactGot {
+    /// The record read with `handle`: `None` when no record of its facet has the key. The
+    /// facet's validator runs on it.
+    pub fn take<F: Facet>(&mut self, handle: Handle<F>) -> Result<Option<F>> {
+        let item = self.found.get_mut(handle.index).and_then(Option::take);
+        match item {
+            Some(item) if !is_foreign(&item, F::SCHEMA.name) => Ok(Some(from_item(item)?)),
+            _ => Ok(None),
+        }
+    }
+}

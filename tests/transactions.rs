@@ -1,0 +1,138 @@
+//! Transactions against a real DynamoDB-API server: all or nothing, and a cancellation says
+//! which step caused it.
+
+mod common;
+
+use common::*;
+use faceteer::transaction::{CancelReason, TxAction};
+use faceteer::Error;
+
+fn stock(sku: &str, on_hand: u32) -> Stock {
+    Stock {
+        sku: sku.into(),
+        on_hand,
+        version: 0,
+    }
+}
+
+async fn writes_apply_together_or_not_at_all() {
+    let table = fresh_table::<TestTable>("tx-write").await;
+    table.put(&stock("sku-1", 1)).await.unwrap();
+    let s = Stock::fields();
+    let key = Stock::key("sku-1").unwrap();
+
+    // Create the order and take the last unit: both happen.
+    table
+        .transact_write()
+        .create(&account("o1"))
+        .update_when(&key, s.on_hand.subtract(1), s.on_hand.ge(1))
+        .await
+        .unwrap();
+    let left = table.get(&key).await.unwrap().unwrap();
+    assert_eq!((left.on_hand, left.version), (0, 2));
+    assert!(table
+        .get(&Account::key("o1").unwrap())
+        .await
+        .unwrap()
+        .is_some());
+
+    // No unit left: the order is not created, and the error names the step.
+    let err = table
+        .transact_write()
+        .create(&account("o2"))
+        .update_when(&key, s.on_hand.subtract(1), s.on_hand.ge(1))
+        .await
+        .unwrap_err();
+    let Error::TransactionCanceled { canceled } = &err else {
+        panic!("{err:?}");
+    };
+    assert_eq!(canceled.len(), 1, "{err}");
+    assert_eq!(canceled[0].step.index, 1);
+    assert_eq!(canceled[0].step.action, TxAction::Update);
+    assert_eq!(canceled[0].step.facet, "STOCK");
+    assert_eq!(canceled[0].step.pk, "#SKU_sku-1");
+    assert_eq!(canceled[0].reason, CancelReason::ConditionFailed);
+    assert!(
+        err.to_string().contains("step 1 (Update of `STOCK`"),
+        "{err}"
+    );
+    assert_eq!(table.get(&Account::key("o2").unwrap()).await.unwrap(), None);
+
+    // Creating an existing record, and a stale versioned put, are version conflicts.
+    let err = table
+        .transact_write()
+        .create(&account("o1"))
+        .put(&stock("sku-1", 5))
+        .await
+        .unwrap_err();
+    let Error::TransactionCanceled { canceled } = &err else {
+        panic!("{err:?}");
+    };
+    let reasons: Vec<(usize, &CancelReason)> =
+        canceled.iter().map(|c| (c.step.index, &c.reason)).collect();
+    assert_eq!(
+        reasons,
+        [
+            (0, &CancelReason::VersionConflict),
+            (1, &CancelReason::VersionConflict)
+        ]
+    );
+    assert_eq!(table.get(&key).await.unwrap().unwrap().on_hand, 0);
+
+    // A condition check and a delete, with an idempotency token.
+    let a = Account::fields();
+    table
+        .transact_write()
+        .check(&key, s.on_hand.eq(0))
+        .delete_when(&Account::key("o1").unwrap(), a.balance.eq(100))
+        .idempotency_token("order-o1-cancel")
+        .await
+        .unwrap();
+    assert_eq!(table.get(&Account::key("o1").unwrap()).await.unwrap(), None);
+}
+
+async fn requests_dynamodb_would_refuse_are_refused_before_sending() {
+    let table = fresh_table::<TestTable>("tx-refused").await;
+    let err = table
+        .transact_write()
+        .put(&stock("a", 1))
+        .delete(&Stock::key("a").unwrap())
+        .await
+        .unwrap_err();
+    assert!(
+        matches!(&err, Error::InvalidRequest(m) if m.contains("steps 0 and 1")),
+        "{err}"
+    );
+    let mut tx = table.transact_write();
+    for i in 0..101 {
+        tx = tx.put(&stock(&format!("s{i}"), 1));
+    }
+    let err = tx.await.unwrap_err();
+    assert!(
+        matches!(&err, Error::InvalidRequest(m) if m.contains("101")),
+        "{err}"
+    );
+    let err = table.transact_write().await.unwrap_err();
+    assert!(matches!(err, Error::InvalidRequest(_)));
+    assert!(stored_keys(&table).await.is_empty(), "nothing was sent");
+}
+
+async fn reads_are_one_typed_snapshot() {
+    let table = fresh_table::<TestTable>("tx-read").await;
+    table.put(&stock("sku-7", 3)).await.unwrap();
+    table.put(&account("acc")).await.unwrap();
+    let mut tx = table.transact_get();
+    let st = tx.get(&Stock::key("sku-7").unwrap());
+    let acc = tx.get(&Account::key("acc").unwrap());
+    let none = tx.get(&Stock::key("absent").unwrap());
+    let mut got = tx.send().await.unwrap();
+    assert_eq!(got.take(st).unwrap().map(|s| s.on_hand), Some(3));
+    assert_eq!(got.take(acc).unwrap(), Some(account("acc")));
+    assert_eq!(got.take(none).unwrap(), None);
+}
+
+faceteer_suite::engines!(
+    writes_apply_together_or_not_at_all,
+    requests_dynamodb_would_refuse_are_refused_before_sending,
+    reads_are_one_typed_snapshot,
+);
