@@ -368,7 +368,70 @@ async fn ten_thousand_items_under_faults_are_all_accounted_for() {
     }
 }
 
+/// One batch of puts and deletes of several facets: each entry ends in one outcome, invalid
+/// and versioned records are refused alone, and the table holds exactly the writes done.
+async fn facets_mix_in_one_batch() {
+    use faceteer::{BatchAction, FailureReason};
+    let table = fresh_table::<TestTable>("mixed").await;
+    let written = table.put_many((0..5).map(|i| note("book", i))).await;
+    assert!(written.is_complete());
+
+    let mut batch = table.write_batch();
+    for i in 10..40 {
+        batch = batch.put(&note("book", i));
+    }
+    for i in 0..20 {
+        batch = batch.put(&sample("g", i));
+    }
+    for i in 0..10 {
+        batch = batch.put(&account(&format!("a{i}")));
+    }
+    for i in 0..5 {
+        batch = batch.delete(&Note::key("book", format!("n{i:03}")).unwrap());
+    }
+    let bad = Sample {
+        score: f64::NAN,
+        ..sample("g", 99)
+    };
+    let versioned = Stock {
+        sku: "x".into(),
+        on_hand: 1,
+        version: 0,
+    };
+    let report = batch.put(&bad).put(&versioned).await;
+    assert_eq!(report.done.len(), 65);
+    assert!(report.unknown.is_empty());
+    let failed: Vec<(usize, &str)> = report
+        .failed
+        .iter()
+        .map(|(e, _)| (e.index, e.facet))
+        .collect();
+    assert_eq!(failed, [(65, "SAMPLE"), (66, "STOCK")]);
+    assert!(matches!(report.failed[0].1, FailureReason::Item(_)));
+    assert!(matches!(report.failed[1].1, FailureReason::Request(_)));
+    assert_eq!(
+        report
+            .done
+            .iter()
+            .filter(|e| e.action == BatchAction::Delete)
+            .count(),
+        5
+    );
+    let stored = common::stored_keys(&table).await;
+    let done: HashSet<(String, String)> = report
+        .done
+        .iter()
+        .filter(|e| e.action == BatchAction::Put)
+        .map(|e| (e.pk.clone(), e.sk.clone()))
+        .collect();
+    assert_eq!(
+        stored, done,
+        "the puts done, and nothing the deletes removed"
+    );
+}
+
 faceteer_suite::engines!(
+    facets_mix_in_one_batch,
     requests_are_chunked_at_25_writes_and_100_reads,
     a_thousand_items_round_trip,
     repeated_keys_and_invalid_records_in_one_batch,

@@ -64,7 +64,7 @@ fn write_request_key(r: &WriteRequest) -> Option<KeyText> {
 }
 
 /// The item of `key`, after checking its lengths against DynamoDB's key limits.
-fn checked_key<F: Facet>(key: &Key<F>) -> Result<Item, FailureReason> {
+pub(crate) fn checked_key<F: Facet>(key: &Key<F>) -> Result<Item, FailureReason> {
     let item = key.to_item();
     check_key_attributes(&item, F::SCHEMA).map_err(|source| {
         FailureReason::Item(ItemError::Limit {
@@ -75,17 +75,37 @@ fn checked_key<F: Facet>(key: &Key<F>) -> Result<Item, FailureReason> {
     Ok(item)
 }
 
+/// Whether records of `F` can be put in a batch on `table`: a declared facet without a
+/// `#[version]` field (a batch write cannot carry a condition: it would overwrite a newer
+/// version).
+pub(crate) fn batch_puttable<F: Facet>(table: &Table) -> Result<(), Error> {
+    table.check_declared::<F>()?;
+    match F::VERSION {
+        Some(version) => Err(Error::InvalidRequest(format!(
+            "`{}` records have a `#[version]` field (`{version}`), which a batch write cannot \
+             check: write them with `put` (or in a transaction) so that a newer version is \
+             never overwritten",
+            F::SCHEMA.name
+        ))),
+        None => Ok(()),
+    }
+}
+
 /// One write to send: the caller's index, its key and the request.
 #[derive(Clone)]
-struct Write {
+pub(crate) struct Write {
     index: usize,
-    key: KeyText,
+    pub(crate) key: KeyText,
     request: WriteRequest,
 }
 
 impl Write {
     /// The write of `put` (an item) or `delete` (a key), input number `index`.
-    fn new(index: usize, put: Option<Item>, delete: Option<Item>) -> Result<Write, FailureReason> {
+    pub(crate) fn new(
+        index: usize,
+        put: Option<Item>,
+        delete: Option<Item>,
+    ) -> Result<Write, FailureReason> {
         let refuse = |e: aws_sdk_dynamodb::error::BuildError| {
             FailureReason::Request(Arc::new(Error::InvalidRequest(e.to_string())))
         };
@@ -123,10 +143,10 @@ impl Write {
 
 /// What happened to the writes of one call: indices written, failed and unknown.
 #[derive(Default)]
-struct WriteOutcome {
-    done: Vec<usize>,
-    failed: Vec<(usize, FailureReason)>,
-    unknown: Vec<(usize, Arc<Error>)>,
+pub(crate) struct WriteOutcome {
+    pub(crate) done: Vec<usize>,
+    pub(crate) failed: Vec<(usize, FailureReason)>,
+    pub(crate) unknown: Vec<(usize, Arc<Error>)>,
 }
 
 impl Table {
@@ -170,7 +190,7 @@ impl Table {
 
     /// Send writes in rounds (so that repeated keys are applied in input order), each round
     /// in chunks of 25 with bounded concurrency.
-    async fn write_all(&self, op: &Op, writes: Vec<Write>) -> WriteOutcome {
+    pub(crate) async fn write_all(&self, op: &Op, writes: Vec<Write>) -> WriteOutcome {
         let mut seen: HashMap<KeyText, usize> = HashMap::new();
         let mut rounds: Vec<Vec<Write>> = Vec::new();
         for w in writes {
@@ -308,16 +328,7 @@ impl<'t, F: Facet> IntoFuture for PutMany<'t, F> {
         let PutMany { table, records } = self;
         let op = Op::new("BatchWriteItem", table.name(), F::SCHEMA.name, None);
         let work = |op: Arc<Op>| async move {
-            let refusal = table.check_declared::<F>().and_then(|()| match F::VERSION {
-                // A batch write cannot carry a condition: it would overwrite a newer version.
-                Some(version) => Err(Error::InvalidRequest(format!(
-                    "`{}` records have a `#[version]` field (`{version}`), which a batch write \
-                     cannot check: write them with `put` (or in a transaction) so that a \
-                     newer version is never overwritten",
-                    F::SCHEMA.name
-                ))),
-                None => Ok(()),
-            });
+            let refusal = batch_puttable::<F>(table);
             if let Err(e) = refusal {
                 return PutReport {
                     written: Vec::new(),

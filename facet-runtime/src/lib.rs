@@ -133,6 +133,7 @@ mod dynamo_error;
 pub mod embedded;
 mod error;
 pub mod item;
+mod mixed_batch;
 mod modify;
 pub mod query;
 pub mod read;
@@ -164,6 +165,7 @@ pub use faceteer_core::{
 };
 pub use faceteer_derive::{Facet, KeyPart, Pick};
 pub use item::{Delete, Get, Put};
+pub use mixed_batch::{BatchAction, BatchEntry, BatchReport, WriteBatch};
 pub use modify::{Modify, DEFAULT_MODIFY_ATTEMPTS};
 pub use query::{Collected, FailedRecord, Page, PartitionQuery, Query, QueryRun};
 pub use read::{Select, Whole};

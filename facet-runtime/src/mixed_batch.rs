@@ -1,0 +1,186 @@
+//! Batch writes that mix facets: [`Table::write_batch`].
+//!
+//! ```no_run
+//! # use faceteer::{Facet, Table};
+//! # use serde::{Deserialize, Serialize};
+//! # #[derive(Facet, Serialize, Deserialize)]
+//! # struct Team { #[pk(prefix = "#TEAM")] #[sk(prefix = "#TEAM")] id: String }
+//! # #[derive(Facet, Serialize, Deserialize)]
+//! # struct User { #[pk(prefix = "#TEAM")] team: String, #[sk(prefix = "#USER")] id: String }
+//! # async fn demo(table: &Table, team: Team, users: Vec<User>) -> faceteer::Result<()> {
+//! let mut batch = table.write_batch().put(&team);
+//! for user in &users {
+//!     batch = batch.put(user);
+//! }
+//! let report = batch.delete(&User::key("t1", "gone")?).await;
+//! assert!(report.is_complete(), "{:?}", report.failed);
+//! # Ok(()) }
+//! ```
+
+use std::future::IntoFuture;
+use std::sync::Arc;
+
+use faceteer_core::{to_item, Facet, Key};
+
+use crate::batch::{batch_puttable, checked_key, Write};
+use crate::error::Error;
+use crate::item::{traced, BoxFuture};
+use crate::report::FailureReason;
+use crate::table::Table;
+use crate::trace::Op;
+
+/// What a step of a mixed batch does.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum BatchAction {
+    /// A put.
+    Put,
+    /// A delete.
+    Delete,
+}
+
+/// One write of a mixed batch: its position, what it does, and to which record.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct BatchEntry {
+    /// Its position in the batch (0-based, in the order added).
+    pub index: usize,
+    /// What it does.
+    pub action: BatchAction,
+    /// The facet.
+    pub facet: &'static str,
+    /// The record's partition key (empty when the record could not be turned into an item).
+    pub pk: String,
+    /// The record's sort key.
+    pub sk: String,
+}
+
+/// The report of a mixed batch: every entry is in exactly one of `done`, `failed` and
+/// `unknown`.
+#[derive(Debug)]
+#[must_use = "entries in `failed` were not written; check `is_complete()` or handle them"]
+pub struct BatchReport {
+    /// Entries written (DynamoDB confirmed them).
+    pub done: Vec<BatchEntry>,
+    /// Entries certainly not written, with the reason.
+    pub failed: Vec<(BatchEntry, FailureReason)>,
+    /// Entries that may or may not have been written, with the last error.
+    pub unknown: Vec<(BatchEntry, Arc<Error>)>,
+}
+
+impl BatchReport {
+    /// `true` when every entry was written.
+    pub fn is_complete(&self) -> bool {
+        self.failed.is_empty() && self.unknown.is_empty()
+    }
+}
+
+/// A batch write of records and deletes of any declared facets: [`Table::write_batch`].
+#[must_use = "a batch write does nothing until it is awaited"]
+pub struct WriteBatch<'t> {
+    table: &'t Table,
+    entries: Vec<BatchEntry>,
+    writes: Vec<Result<Write, FailureReason>>,
+}
+
+impl Table {
+    /// A batch write mixing facets: puts and deletes of any declared facets, sent as
+    /// `BatchWriteItem` requests of 25 with the same retries and exact outcomes as
+    /// [`Table::put_many`]. Facets with a `#[version]` field are refused (a batch cannot
+    /// check versions).
+    pub fn write_batch(&self) -> WriteBatch<'_> {
+        WriteBatch {
+            table: self,
+            entries: Vec::new(),
+            writes: Vec::new(),
+        }
+    }
+}
+
+impl<'t> WriteBatch<'t> {
+    fn push(
+        mut self,
+        action: BatchAction,
+        facet: &'static str,
+        write: Result<Write, FailureReason>,
+    ) -> Self {
+        let (pk, sk) = match &write {
+            Ok(w) => (w.key.0.clone(), w.key.1.clone()),
+            Err(_) => (String::new(), String::new()),
+        };
+        self.entries.push(BatchEntry {
+            index: self.entries.len(),
+            action,
+            facet,
+            pk,
+            sk,
+        });
+        self.writes.push(write);
+        self
+    }
+
+    /// Put `record`.
+    pub fn put<F: Facet>(self, record: &F) -> Self {
+        let index = self.entries.len();
+        let write = batch_puttable::<F>(self.table)
+            .map_err(|e| FailureReason::Request(Arc::new(e)))
+            .and_then(|()| to_item(record).map_err(FailureReason::Item))
+            .and_then(|item| Write::new(index, Some(item), None));
+        self.push(BatchAction::Put, F::SCHEMA.name, write)
+    }
+
+    /// Delete the record under `key`.
+    pub fn delete<F: Facet>(self, key: &Key<F>) -> Self {
+        let index = self.entries.len();
+        let write = self
+            .table
+            .check_declared::<F>()
+            .map_err(|e| FailureReason::Request(Arc::new(e)))
+            .and_then(|()| checked_key(key))
+            .and_then(|item| Write::new(index, None, Some(item)));
+        self.push(BatchAction::Delete, F::SCHEMA.name, write)
+    }
+}
+
+impl<'t> IntoFuture for WriteBatch<'t> {
+    type Output = BatchReport;
+    type IntoFuture = BoxFuture<'t, BatchReport>;
+
+    fn into_future(self) -> Self::IntoFuture {
+        let WriteBatch {
+            table,
+            entries,
+            writes,
+        } = self;
+        let op = Op::new("BatchWriteItem", table.name(), "(mixed)", None);
+        let work = |op: Arc<Op>| async move {
+            let mut failed = Vec::new();
+            let mut sendable = Vec::new();
+            for (entry, write) in entries.iter().zip(writes) {
+                match write {
+                    Ok(w) => sendable.push(w),
+                    Err(reason) => failed.push((entry.clone(), reason)),
+                }
+            }
+            let outcome = table.write_all(&op, sendable).await;
+            let entry = |i: usize| entries[i].clone();
+            failed.extend(outcome.failed.into_iter().map(|(i, r)| (entry(i), r)));
+            let mut report = BatchReport {
+                done: outcome.done.into_iter().map(entry).collect(),
+                failed,
+                unknown: outcome
+                    .unknown
+                    .into_iter()
+                    .map(|(i, e)| (entry(i), e))
+                    .collect(),
+            };
+            report.done.sort_by_key(|e| e.index);
+            report.failed.sort_by_key(|(e, _)| e.index);
+            report.unknown.sort_by_key(|(e, _)| e.index);
+            report
+        };
+        traced(
+            op,
+            |op, r: &BatchReport| op.finish::<Error>(Ok(r.done.len())),
+            work,
+        )
+    }
+}
