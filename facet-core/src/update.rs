@@ -1,6 +1,6 @@
 //! Typed update expressions (`UpdateItem`) over a facet's field handles.
 //!
-//! Each operation on a [`Field`](crate::expr::Field) (or a nested [`Member`]) gives an
+//! Each operation on a [`Field`] (or a nested [`Member`]) gives an
 //! [`Update<F>`]; combine them with `&`:
 //!
 //! ```text

@@ -1,5 +1,5 @@
 //! Updates of one record: [`Table::update`] sends `UpdateItem` with a typed
-//! [`Update`](faceteer_core::update::Update), and returns nothing, or the record before or
+//! [`Update`], and returns nothing, or the record before or
 //! after.
 //!
 //! ```no_run
