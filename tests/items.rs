@@ -17,16 +17,7 @@ async fn put_get_delete_round_trip() {
     assert_eq!(table.get(&key).consistent().await.unwrap(), Some(n.clone()));
 
     // The stored item carries the keys, the facet name and the ttl.
-    let raw = table
-        .client()
-        .get_item()
-        .table_name(table.name())
-        .set_key(Some(key.to_item()))
-        .send()
-        .await
-        .unwrap()
-        .item
-        .unwrap();
+    let raw = get_raw(&table, key.to_item()).await.unwrap();
     assert_eq!(raw["PK"], AV::S("#BOOK_book".into()));
     assert_eq!(raw["SK"], AV::S("#NOTE_n001".into()));
     assert_eq!(raw["GSI1PK"], AV::S("#AUTHOR_bob".into()));

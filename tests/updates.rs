@@ -114,20 +114,6 @@ async fn conditions_and_missing_records() {
     assert!(matches!(err, Error::Expr(_)), "{err:?}");
 }
 
-/// The stored item under `key`, as DynamoDB holds it.
-async fn stored_item(table: &faceteer::Table, key: &faceteer::Key<Note>) -> faceteer::Item {
-    table
-        .client()
-        .get_item()
-        .table_name(table.name())
-        .set_key(Some(key.to_item()))
-        .send()
-        .await
-        .unwrap()
-        .item
-        .unwrap()
-}
-
 /// A field an index key is built from changes through its generated setter, which rewrites
 /// every index key built from it: queries by the old value stop finding the record, queries
 /// by the new one find it; the TTL attribute follows the `#[ttl]` field the same way.
@@ -165,7 +151,7 @@ async fn index_keys_follow_their_fields() {
     assert_eq!(by_status.records, std::slice::from_ref(&after));
     // The stored item is exactly what a put of the new record writes.
     assert_eq!(
-        stored_item(&table, &key).await,
+        get_raw(&table, key.to_item()).await.unwrap(),
         faceteer::core::to_item(&after).unwrap()
     );
 
@@ -182,14 +168,14 @@ async fn index_keys_follow_their_fields() {
     let now = table.get(&key).await.unwrap().unwrap();
     assert_eq!(now.expires_at, Some(1_900_000_000));
     assert_eq!(
-        stored_item(&table, &key).await,
+        get_raw(&table, key.to_item()).await.unwrap(),
         faceteer::core::to_item(&now).unwrap()
     );
     table
         .update(&key, Note::set_expires_at(None).unwrap())
         .await
         .unwrap();
-    let stored = stored_item(&table, &key).await;
+    let stored = get_raw(&table, key.to_item()).await.unwrap();
     assert!(!stored.contains_key("ttl") && !stored.contains_key("expiresAt"));
 }
 

@@ -85,26 +85,34 @@ pub(crate) async fn get_item(
     Ok(out.item)
 }
 
+/// Send a conditional single-item write (`PutItem`, `DeleteItem`, `UpdateItem`: each its own
+/// SDK builder type) about the item or key `$key`, and classify its outcome with
+/// [`conditional_write`].
+macro_rules! send_conditional {
+    ($table:expr, $op:expr, $operation:literal, $request:ident, $key:ident) => {{
+        let context = with_key($op, $request.$key().as_ref());
+        let result = $request
+            .return_consumed_capacity(ReturnConsumedCapacity::Total)
+            .send_with($table.client())
+            .await;
+        conditional_write(
+            $op,
+            $operation,
+            context,
+            result,
+            |out| out.consumed_capacity.as_slice(),
+            |e| e.is_conditional_check_failed_exception(),
+        )
+    }};
+}
+
 /// PutItem.
 pub(crate) async fn put_item(
     table: &Table,
     op: &Op,
     request: PutItemInputBuilder,
 ) -> Result<Written> {
-    let context = with_key(op, request.get_item().as_ref());
-    let result = request
-        .return_consumed_capacity(ReturnConsumedCapacity::Total)
-        .send_with(table.client())
-        .await;
-    conditional_write(
-        op,
-        "PutItem",
-        context,
-        result,
-        |out| out.consumed_capacity.as_slice(),
-        |e| e.is_conditional_check_failed_exception(),
-    )
-    .map(Written::of)
+    send_conditional!(table, op, "PutItem", request, get_item).map(Written::of)
 }
 
 /// DeleteItem.
@@ -113,20 +121,7 @@ pub(crate) async fn delete_item(
     op: &Op,
     request: DeleteItemInputBuilder,
 ) -> Result<Written> {
-    let context = with_key(op, request.get_key().as_ref());
-    let result = request
-        .return_consumed_capacity(ReturnConsumedCapacity::Total)
-        .send_with(table.client())
-        .await;
-    conditional_write(
-        op,
-        "DeleteItem",
-        context,
-        result,
-        |out| out.consumed_capacity.as_slice(),
-        |e| e.is_conditional_check_failed_exception(),
-    )
-    .map(Written::of)
+    send_conditional!(table, op, "DeleteItem", request, get_key).map(Written::of)
 }
 
 /// UpdateItem: `None` when its condition failed, else the attributes it returned.
@@ -135,19 +130,7 @@ pub(crate) async fn update_item(
     op: &Op,
     request: UpdateItemInputBuilder,
 ) -> Result<Option<Option<Item>>> {
-    let context = with_key(op, request.get_key().as_ref());
-    let result = request
-        .return_consumed_capacity(ReturnConsumedCapacity::Total)
-        .send_with(table.client())
-        .await;
-    let out = conditional_write(
-        op,
-        "UpdateItem",
-        context,
-        result,
-        |out| out.consumed_capacity.as_slice(),
-        |e| e.is_conditional_check_failed_exception(),
-    )?;
+    let out = send_conditional!(table, op, "UpdateItem", request, get_key)?;
     Ok(out.map(|o| o.attributes.filter(|a| !a.is_empty())))
 }
 
@@ -286,15 +269,13 @@ pub(crate) async fn transact_write(
             op.request(out.consumed_capacity.as_deref().unwrap_or_default());
             Ok(Ok(()))
         }
-        Err(e) => {
-            op.request(&[]);
-            if let Some(TransactWriteItemsError::TransactionCanceledException(t)) =
-                e.as_service_error()
-            {
-                return Ok(Err(reasons(t.cancellation_reasons())));
+        Err(e) => cancellation(op, "TransactWriteItems", e, |e| match e {
+            TransactWriteItemsError::TransactionCanceledException(t) => {
+                Some(t.cancellation_reasons())
             }
-            Err(Error::dynamo("TransactWriteItems", op.context(), e))
-        }
+            _ => None,
+        })
+        .map(Err),
     }
 }
 
@@ -321,28 +302,40 @@ pub(crate) async fn transact_get(
                 .map(|r| r.item.filter(|i| !i.is_empty()))
                 .collect()))
         }
-        Err(e) => {
-            op.request(&[]);
-            if let Some(TransactGetItemsError::TransactionCanceledException(t)) =
-                e.as_service_error()
-            {
-                return Ok(Err(reasons(t.cancellation_reasons())));
+        Err(e) => cancellation(op, "TransactGetItems", e, |e| match e {
+            TransactGetItemsError::TransactionCanceledException(t) => {
+                Some(t.cancellation_reasons())
             }
-            Err(Error::dynamo("TransactGetItems", op.context(), e))
-        }
+            _ => None,
+        })
+        .map(Err),
     }
 }
 
-fn reasons(reasons: &[CancellationReason]) -> Cancellation {
-    reasons
-        .iter()
-        .map(|r| {
-            (
-                r.code().unwrap_or_default().to_owned(),
-                r.message().unwrap_or_default().to_owned(),
-            )
-        })
-        .collect()
+/// A failed transaction: its cancellation reasons when DynamoDB canceled it, else the error.
+fn cancellation<E>(
+    op: &Op,
+    operation: &'static str,
+    e: SdkError<E, HttpResponse>,
+    reasons_of: impl FnOnce(&E) -> Option<&[CancellationReason]>,
+) -> Result<Cancellation>
+where
+    E: ProvideErrorMetadata + std::error::Error + Send + Sync + 'static,
+    aws_sdk_dynamodb::Error: From<SdkError<E, HttpResponse>>,
+{
+    op.request(&[]);
+    if let Some(r) = e.as_service_error().and_then(reasons_of) {
+        return Ok(r
+            .iter()
+            .map(|r| {
+                (
+                    r.code().unwrap_or_default().to_owned(),
+                    r.message().unwrap_or_default().to_owned(),
+                )
+            })
+            .collect());
+    }
+    Err(Error::dynamo(operation, op.context(), e))
 }
 
 /// CreateTable.

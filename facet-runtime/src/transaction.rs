@@ -169,6 +169,22 @@ fn build_error(e: aws_sdk_dynamodb::error::BuildError) -> Error {
     Error::InvalidRequest(e.to_string())
 }
 
+/// Build a keyed, conditioned step (`Delete`, `ConditionCheck`) on `$table` and `$key`
+/// from `$condition` (`Option<RenderedCondition>`).
+macro_rules! keyed_step {
+    ($builder:expr, $table:expr, $key:expr, $condition:expr) => {{
+        let (expr, names, values) = split_condition($condition);
+        $builder
+            .table_name($table)
+            .set_key(Some($key))
+            .set_condition_expression(expr)
+            .set_expression_attribute_names(names)
+            .set_expression_attribute_values(values)
+            .build()
+            .map_err(build_error)
+    }};
+}
+
 /// A write transaction: [`Table::transact_write`]. Add steps, then await it.
 #[must_use = "a transaction does nothing until it is awaited"]
 pub struct TransactWrite<'t> {
@@ -324,15 +340,7 @@ impl<'t> TransactWrite<'t> {
         let item = RenderedCondition::all(item_exists, when)
             .map_err(Error::from)
             .and_then(|condition| {
-                let (expr, names, values) = split_condition(condition);
-                let delete = TxDelete::builder()
-                    .table_name(table)
-                    .set_key(Some(key.clone()))
-                    .set_condition_expression(expr)
-                    .set_expression_attribute_names(names)
-                    .set_expression_attribute_values(values)
-                    .build()
-                    .map_err(build_error)?;
+                let delete = keyed_step!(TxDelete::builder(), table, key.clone(), condition)?;
                 Ok(TransactWriteItem::builder().delete(delete).build())
             });
         self.step::<F>(TxAction::Delete, &key, false, item)
@@ -356,15 +364,7 @@ impl<'t> TransactWrite<'t> {
         let item = RenderedCondition::all(None, Some(&cond))
             .map_err(Error::from)
             .and_then(|condition| {
-                let (expr, names, values) = split_condition(condition);
-                let check = ConditionCheck::builder()
-                    .table_name(table)
-                    .set_key(Some(key.clone()))
-                    .set_condition_expression(expr)
-                    .set_expression_attribute_names(names)
-                    .set_expression_attribute_values(values)
-                    .build()
-                    .map_err(build_error)?;
+                let check = keyed_step!(ConditionCheck::builder(), table, key.clone(), condition)?;
                 Ok(TransactWriteItem::builder().condition_check(check).build())
             });
         self.step::<F>(TxAction::Check, &key, false, item)

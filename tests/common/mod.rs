@@ -53,6 +53,19 @@ pub fn key_pair<F>(k: &faceteer::Key<F>) -> (String, String) {
     (k.pk().to_owned(), k.sk().to_owned())
 }
 
+/// The item stored under `key`, exactly as the server holds it.
+pub async fn get_raw(table: &faceteer::Table, key: faceteer::Item) -> Option<faceteer::Item> {
+    table
+        .client()
+        .get_item()
+        .table_name(table.name())
+        .set_key(Some(key))
+        .send()
+        .await
+        .unwrap()
+        .item
+}
+
 /// `$FACETEER_VECTORS`, else `shared/vectors` beside the checkout or inside it: the
 /// conformance vectors produced by `@faceteer/facet` 6.0.0.
 pub fn vectors_dir() -> std::path::PathBuf {
