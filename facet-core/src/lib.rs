@@ -27,6 +27,7 @@ pub mod nullable;
 pub mod partition;
 pub mod pick;
 pub mod plan;
+pub mod scan;
 pub mod schema;
 #[doc(hidden)]
 pub mod serde_key;

@@ -14,6 +14,7 @@ use aws_sdk_dynamodb::operation::describe_table::builders::DescribeTableInputBui
 use aws_sdk_dynamodb::operation::get_item::builders::GetItemInputBuilder;
 use aws_sdk_dynamodb::operation::put_item::builders::PutItemInputBuilder;
 use aws_sdk_dynamodb::operation::query::builders::QueryInputBuilder;
+use aws_sdk_dynamodb::operation::scan::builders::ScanInputBuilder;
 use aws_sdk_dynamodb::operation::transact_get_items::TransactGetItemsError;
 use aws_sdk_dynamodb::operation::transact_write_items::TransactWriteItemsError;
 use aws_sdk_dynamodb::operation::update_item::builders::UpdateItemInputBuilder;
@@ -175,6 +176,22 @@ pub(crate) async fn query(
         .send_with(table.client())
         .await
         .map_err(|e| Error::dynamo("Query", context, e))?;
+    op.request(out.consumed_capacity.as_slice());
+    let last = out.last_evaluated_key.filter(|k| !k.is_empty());
+    Ok((out.items.unwrap_or_default(), last))
+}
+
+/// One Scan request: the items and `LastEvaluatedKey`.
+pub(crate) async fn scan(
+    table: &Table,
+    op: &Op,
+    request: ScanInputBuilder,
+) -> Result<(Vec<Item>, Option<Item>)> {
+    let out = request
+        .return_consumed_capacity(ReturnConsumedCapacity::Total)
+        .send_with(table.client())
+        .await
+        .map_err(|e| Error::dynamo("Scan", op.context(), e))?;
     op.request(out.consumed_capacity.as_slice());
     let last = out.last_evaluated_key.filter(|k| !k.is_empty());
     Ok((out.items.unwrap_or_default(), last))

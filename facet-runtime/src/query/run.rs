@@ -17,13 +17,14 @@ use faceteer_core::{Facet, Item};
 use futures::{Stream, StreamExt, TryStreamExt};
 
 use super::builder::Query;
-use super::mode::{Collected, FailedRecord, Mode, Page, Paged};
+use super::mode::{Collected, Mode, Page, Paged};
 use crate::error::{Error, Result};
 use crate::item::{records, traced, BoxFuture};
 use crate::read::Read;
 use crate::sdk;
 use crate::table::Table;
 use crate::trace::Op;
+use crate::walk;
 
 impl Table {
     /// Run a query: await it for one page (or, after [`Query::first`], the first record);
@@ -91,46 +92,20 @@ where
     /// valid record comes as an [`Error::Record`] item (after the valid records of its page),
     /// and the stream goes on: stop at it (`try_next`, `try_collect`) or skip it.
     pub fn records(self) -> impl Stream<Item = Result<R::Record>> + Send + 't {
-        self.pages()
-            .map_ok(|page| {
-                let good = page.records.into_iter().map(Ok);
-                let bad = page.failed.into_iter().map(|f| Err(f.into_error()));
-                futures::stream::iter(good.chain(bad))
-            })
-            .try_flatten()
+        walk::records(self.pages())
     }
 
     /// Every record of the query, across pages, collected; stops at the first stored item
     /// that is not a valid record ([`Error::Record`]). To collect past them, use
     /// [`QueryRun::all_with_failures`].
     pub async fn all(self) -> Result<Vec<R::Record>> {
-        let mut pages = std::pin::pin!(self.pages());
-        let mut all = Vec::new();
-        while let Some(page) = pages.try_next().await? {
-            if let Some(failed) = page.failed.into_iter().next() {
-                return Err(failed.into_error());
-            }
-            all.extend(page.records);
-        }
-        Ok(all)
+        walk::all(self.pages()).await
     }
 
     /// Every record of the query, across pages, and separately every stored item that is not
     /// a valid record. Fails only when a request fails.
     pub async fn all_with_failures(self) -> Result<Collected<R::Record>> {
-        self.pages()
-            .try_fold(
-                Collected {
-                    records: Vec::new(),
-                    failed: Vec::new(),
-                },
-                |mut all, page| async move {
-                    all.records.extend(page.records);
-                    all.failed.extend(page.failed);
-                    Ok(all)
-                },
-            )
-            .await
+        walk::all_with_failures(self.pages()).await
     }
 }
 
@@ -171,23 +146,7 @@ where
             None => cursor,
         };
         let attributes = query.attributes();
-        let mut records = Vec::with_capacity(raw.len());
-        let mut failed = Vec::new();
-        for item in raw {
-            let key = |name| match item.get(name) {
-                Some(AttributeValue::S(s)) => s.clone(),
-                _ => String::new(),
-            };
-            let (pk, sk) = (key(PK), key(SK));
-            match R::decode(item, attributes.as_deref()) {
-                Ok(record) => records.push(record),
-                Err(error) => failed.push(FailedRecord {
-                    pk,
-                    sk,
-                    error: Arc::new(error),
-                }),
-            }
-        }
+        let (records, failed) = walk::decode(raw, |item| R::decode(item, attributes.as_deref()));
         Ok(Page {
             records,
             failed,

@@ -1,0 +1,350 @@
+//! Scans of one facet, typed, for migrations and backfills: [`Table::scan`].
+//!
+//! ```no_run
+//! # use faceteer::{Facet, Table};
+//! # use serde::{Deserialize, Serialize};
+//! # #[derive(Facet, Serialize, Deserialize)]
+//! # struct Task { #[pk(prefix = "#TEAM")] team_id: String, #[sk(prefix = "#TASK")] task_id: String, done: bool }
+//! # async fn demo(table: &Table) -> faceteer::Result<()> {
+//! let f = Task::fields();
+//! // Every open task in the table, read by 8 segments at once, 500 per page.
+//! let mut pages = std::pin::pin!(table.scan::<Task>().filter(f.done.eq(false)).segments(8).limit(500).pages());
+//! while let Some(page) = futures::TryStreamExt::try_next(&mut pages).await? {
+//!     for task in page.records { /* migrate it */ }
+//!     // page.cursor resumes the scan later, in another process if need be
+//! }
+//! # Ok(()) }
+//! ```
+
+use std::future::IntoFuture;
+use std::marker::PhantomData;
+use std::sync::Arc;
+
+use faceteer_core::cursor::{
+    decode_shards_cursor, encode_shards_cursor, CursorScope, ShardPosition,
+};
+use faceteer_core::expr::Expr;
+use faceteer_core::merge::ShardProgress;
+use faceteer_core::plan::RenderedCondition;
+use faceteer_core::scan::{take_segments, ScanPlan, SegmentRead};
+use faceteer_core::schema::{PK, SK};
+use faceteer_core::{from_item, Facet, Item};
+use futures::{Stream, StreamExt, TryStreamExt};
+
+use crate::error::{Error, Result};
+use crate::item::{records, traced, BoxFuture};
+use crate::query::{Collected, IntoCursor, Page};
+use crate::sdk;
+use crate::table::Table;
+use crate::trace::Op;
+use crate::walk;
+
+/// Most segments of a parallel scan (DynamoDB's limit).
+pub const MAX_SEGMENTS: u32 = 1_000_000;
+
+impl Table {
+    /// Scan the table for the records of facet `F` (a `Scan` filtered on the `facet`
+    /// attribute): every record of the facet, in no particular order, page by page with
+    /// cursors. Options: [`ScanRun::filter`], [`ScanRun::limit`], [`ScanRun::segments`]
+    /// (parallel scan), [`ScanRun::cursor`], [`ScanRun::consistent`]. A scan reads the whole
+    /// table: use it for migrations and backfills, queries for access patterns.
+    pub fn scan<F: Facet>(&self) -> ScanRun<'_, F> {
+        ScanRun {
+            table: self,
+            filter: None,
+            limit: None,
+            segments: 1,
+            cursor: None,
+            consistent: false,
+            _facet: PhantomData,
+        }
+    }
+}
+
+/// A scan of one facet: [`Table::scan`]. Await it for one page, or walk its pages.
+#[must_use = "a scan does nothing until it is awaited or its pages are read"]
+pub struct ScanRun<'t, F> {
+    table: &'t Table,
+    filter: Option<Expr<F>>,
+    limit: Option<u32>,
+    segments: u32,
+    cursor: Option<String>,
+    consistent: bool,
+    _facet: PhantomData<fn() -> F>,
+}
+
+impl<F> Clone for ScanRun<'_, F> {
+    fn clone(&self) -> Self {
+        ScanRun {
+            table: self.table,
+            filter: self.filter.clone(),
+            limit: self.limit,
+            segments: self.segments,
+            cursor: self.cursor.clone(),
+            consistent: self.consistent,
+            _facet: PhantomData,
+        }
+    }
+}
+
+impl<'t, F: Facet> ScanRun<'t, F> {
+    /// Keep only the records matching `filter` (evaluated by DynamoDB after reading; it
+    /// reduces what is returned, not what is read). Several calls combine with AND.
+    pub fn filter(mut self, filter: Expr<F>) -> Self {
+        self.filter = Some(match self.filter.take() {
+            Some(existing) => existing.and(filter),
+            None => filter,
+        });
+        self
+    }
+
+    /// Return at most `n` records per page (`n` ≥ 1).
+    pub fn limit(mut self, n: u32) -> Self {
+        self.limit = Some(n);
+        self
+    }
+
+    /// Read with `n` segments at once (a parallel scan; 1 to 1,000,000, default 1). The
+    /// cursor resumes every segment.
+    pub fn segments(mut self, n: u32) -> Self {
+        self.segments = n;
+        self
+    }
+
+    /// Continue after the page whose cursor this is (`None`: from the start).
+    pub fn cursor(mut self, cursor: impl IntoCursor) -> Self {
+        self.cursor = cursor.into_cursor();
+        self
+    }
+
+    /// Use strongly consistent reads.
+    pub fn consistent(mut self) -> Self {
+        self.consistent = true;
+        self
+    }
+
+    fn scope(&self) -> CursorScope {
+        CursorScope {
+            facet: F::SCHEMA.name.to_owned(),
+            index: None,
+            partition: format!("(scan of {} segments)", self.segments),
+            condition: 0,
+            reverse: false,
+        }
+    }
+
+    /// The plan of one segment's first request (inspectable without a server).
+    pub fn plan(&self, segment: u32, start: Option<Item>) -> Result<ScanPlan> {
+        if self.limit == Some(0) {
+            return Err(Error::InvalidRequest("limit must be at least 1".into()));
+        }
+        if self.segments == 0 || self.segments > MAX_SEGMENTS {
+            return Err(Error::InvalidRequest(format!(
+                "a scan has 1 to {MAX_SEGMENTS} segments, not {}",
+                self.segments
+            )));
+        }
+        Ok(ScanPlan {
+            facet: F::SCHEMA.name,
+            segment: (self.segments > 1).then_some((segment, self.segments)),
+            limit: self.limit,
+            exclusive_start_key: start,
+            consistent_read: self.consistent,
+            filter: self
+                .filter
+                .as_ref()
+                .map(RenderedCondition::from_expr)
+                .transpose()?,
+            projection: None,
+        })
+    }
+
+    /// Every page of the scan, one after another, as a stream.
+    pub fn pages(self) -> impl Stream<Item = Result<Page<F>>> + Send + 't {
+        futures::stream::try_unfold(Some(self), move |state| async move {
+            let Some(scan) = state else {
+                return Ok(None);
+            };
+            let page = page(&scan).await?;
+            let next = page.cursor.clone().map(|c| scan.clone().cursor(c));
+            Ok(Some((page, next)))
+        })
+    }
+
+    /// Every record of the scan, across pages, as a stream; a stored item that is not a valid
+    /// record comes as an [`Error::Record`] item and the stream goes on.
+    pub fn records(self) -> impl Stream<Item = Result<F>> + Send + 't {
+        walk::records(self.pages())
+    }
+
+    /// Every record of the scan, collected; stops at the first stored item that is not a
+    /// valid record.
+    pub async fn all(self) -> Result<Vec<F>> {
+        walk::all(self.pages()).await
+    }
+
+    /// Every record of the scan, and apart every stored item that is not a valid record.
+    pub async fn all_with_failures(self) -> Result<Collected<F>> {
+        walk::all_with_failures(self.pages()).await
+    }
+}
+
+impl<'t, F: Facet> IntoFuture for ScanRun<'t, F> {
+    type Output = Result<Page<F>>;
+    type IntoFuture = BoxFuture<'t, Self::Output>;
+
+    fn into_future(self) -> Self::IntoFuture {
+        Box::pin(async move { page(&self).await })
+    }
+}
+
+/// What one segment's read returned: its items, and the key it resumes from once all of
+/// them are taken (the last evaluated key of a page that ended there).
+struct Fetched {
+    segment: usize,
+    items: Vec<Item>,
+    resume: Option<Item>,
+    more: bool,
+}
+
+/// One page of the scan, in its span.
+fn page<'a, F: Facet>(scan: &'a ScanRun<'_, F>) -> BoxFuture<'a, Result<Page<F>>> {
+    let table = scan.table;
+    let op = Op::new("Scan", table.name(), F::SCHEMA.name, None);
+    let work = move |op: Arc<Op>| async move {
+        let count = scan.segments.max(1) as usize;
+        let scope = scan.scope();
+        let cursor = match (table.cursor_key(), &scan.cursor) {
+            (Some(key), Some(c)) => Some(key.open(c)?.to_owned()),
+            (_, c) => c.clone(),
+        };
+        let mut positions = match &cursor {
+            Some(c) => decode_shards_cursor(&scope, count as u32, c)?,
+            None => vec![ShardPosition::Start; count],
+        };
+        let mut plans = Vec::new();
+        for (segment, position) in positions.iter().enumerate() {
+            let start = match position {
+                ShardPosition::Done => continue,
+                ShardPosition::Start => None,
+                ShardPosition::After(key) => {
+                    ScanPlan::check_start_key(key)?;
+                    Some(key.clone())
+                }
+            };
+            plans.push((segment, scan.plan(segment as u32, start)?));
+        }
+        let limit = scan.limit.map(|l| l as usize);
+        let mut fetched: Vec<Fetched> = futures::stream::iter(plans)
+            .map(|(segment, mut plan)| {
+                let op = &op;
+                async move {
+                    let (items, resume, more) = fetch(table, op, &mut plan, limit).await?;
+                    Ok::<_, Error>(Fetched {
+                        segment,
+                        items,
+                        resume,
+                        more,
+                    })
+                }
+            })
+            .buffer_unordered(count.min(16))
+            .try_collect()
+            .await?;
+        fetched.sort_by_key(|f| f.segment);
+        let reads: Vec<SegmentRead> = fetched
+            .iter()
+            .map(|f| SegmentRead {
+                count: f.items.len(),
+                more: f.more,
+            })
+            .collect();
+        let mut raw = Vec::new();
+        for (read, (taken, progress)) in fetched.into_iter().zip(take_segments(&reads, limit)) {
+            let Fetched {
+                segment,
+                mut items,
+                resume,
+                ..
+            } = read;
+            match progress {
+                // A read that found nothing of the facet before its page ended moves on.
+                ShardProgress::Unchanged if items.is_empty() => {
+                    if let Some(resume) = resume {
+                        positions[segment] = ShardPosition::After(resume);
+                    }
+                }
+                ShardProgress::Unchanged => {}
+                ShardProgress::Done => positions[segment] = ShardPosition::Done,
+                ShardProgress::After(pos) => {
+                    let key = match resume {
+                        Some(resume) if pos + 1 == items.len() => resume,
+                        _ => base_key(&items[pos])?,
+                    };
+                    positions[segment] = ShardPosition::After(key);
+                }
+            }
+            items.truncate(taken);
+            raw.extend(items);
+        }
+        let cursor = if positions.iter().all(|p| *p == ShardPosition::Done) {
+            None
+        } else {
+            let c = encode_shards_cursor(&scope, &positions)?;
+            Some(match table.cursor_key() {
+                Some(key) => key.seal(c),
+                None => c,
+            })
+        };
+        let (records, failed) = walk::decode(raw, from_item::<F>);
+        Ok(Page {
+            records,
+            failed,
+            cursor,
+        })
+    };
+    traced(op, records(|p: &Page<F>| p.records.len()), work)
+}
+
+/// The table key of an item (a scan resumes after it).
+fn base_key(item: &Item) -> Result<Item> {
+    let mut key = Item::with_capacity(2);
+    for name in [PK, SK] {
+        match item.get(name) {
+            Some(v @ aws_sdk_dynamodb::types::AttributeValue::S(_)) => {
+                key.insert(name.to_owned(), v.clone());
+            }
+            _ => return Err(Error::MissingKeyAttribute(name.to_owned())),
+        }
+    }
+    Ok(key)
+}
+
+/// Read at most `limit` records (one DynamoDB page without a limit) of one segment from
+/// `plan.exclusive_start_key` on: the records, the key to resume from after all of them when
+/// the read ended at a page boundary, and whether more may follow.
+async fn fetch(
+    table: &Table,
+    op: &Op,
+    plan: &mut ScanPlan,
+    limit: Option<usize>,
+) -> Result<(Vec<Item>, Option<Item>, bool)> {
+    let mut raw: Vec<Item> = Vec::new();
+    loop {
+        // Ask for one record beyond the limit, to know whether another page follows.
+        plan.limit = limit.map(|l| (l + 1 - raw.len()).min(u32::MAX as usize) as u32);
+        let (items, last) = sdk::scan(table, op, plan.request(table.name())).await?;
+        raw.extend(items);
+        if let Some(l) = limit {
+            if raw.len() > l {
+                raw.truncate(l);
+                return Ok((raw, None, true));
+            }
+        }
+        match last {
+            None => return Ok((raw, None, false)),
+            Some(last) if limit.is_none() => return Ok((raw, Some(last), true)),
+            Some(last) => plan.exclusive_start_key = Some(last),
+        }
+    }
+}

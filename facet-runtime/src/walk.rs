@@ -1,0 +1,85 @@
+//! Walking pages: the streams and collections shared by queries and scans.
+
+use std::sync::Arc;
+
+use aws_sdk_dynamodb::types::AttributeValue;
+use faceteer_core::schema::{PK, SK};
+use faceteer_core::{Item, ItemError};
+use futures::{Stream, TryStreamExt};
+
+use crate::error::Result;
+use crate::query::{Collected, FailedRecord, Page};
+
+/// Read a page's raw items with `decode`: the valid records, and apart each item that is not
+/// one, with its key and the error.
+pub(crate) fn decode<T>(
+    raw: Vec<Item>,
+    decode: impl Fn(Item) -> std::result::Result<T, ItemError>,
+) -> (Vec<T>, Vec<FailedRecord>) {
+    let mut records = Vec::with_capacity(raw.len());
+    let mut failed = Vec::new();
+    for item in raw {
+        let key = |name| match item.get(name) {
+            Some(AttributeValue::S(s)) => s.clone(),
+            _ => String::new(),
+        };
+        let (pk, sk) = (key(PK), key(SK));
+        match decode(item) {
+            Ok(record) => records.push(record),
+            Err(error) => failed.push(FailedRecord {
+                pk,
+                sk,
+                error: Arc::new(error),
+            }),
+        }
+    }
+    (records, failed)
+}
+
+/// Every record of `pages`, as a stream. A stored item that is not a valid record comes as
+/// an [`Error::Record`](crate::Error::Record) item (after the valid records of its page), and
+/// the stream goes on.
+pub(crate) fn records<'t, T: Send + 't>(
+    pages: impl Stream<Item = Result<Page<T>>> + Send + 't,
+) -> impl Stream<Item = Result<T>> + Send + 't {
+    pages
+        .map_ok(|page| {
+            let good = page.records.into_iter().map(Ok);
+            let bad = page.failed.into_iter().map(|f| Err(f.into_error()));
+            futures::stream::iter(good.chain(bad))
+        })
+        .try_flatten()
+}
+
+/// Every record of `pages`, collected; stops at the first stored item that is not a valid
+/// record.
+pub(crate) async fn all<T>(pages: impl Stream<Item = Result<Page<T>>>) -> Result<Vec<T>> {
+    let mut pages = std::pin::pin!(pages);
+    let mut all = Vec::new();
+    while let Some(page) = pages.try_next().await? {
+        if let Some(failed) = page.failed.into_iter().next() {
+            return Err(failed.into_error());
+        }
+        all.extend(page.records);
+    }
+    Ok(all)
+}
+
+/// Every record of `pages`, and apart every stored item that is not a valid record.
+pub(crate) async fn all_with_failures<T>(
+    pages: impl Stream<Item = Result<Page<T>>>,
+) -> Result<Collected<T>> {
+    pages
+        .try_fold(
+            Collected {
+                records: Vec::new(),
+                failed: Vec::new(),
+            },
+            |mut all, page| async move {
+                all.records.extend(page.records);
+                all.failed.extend(page.failed);
+                Ok(all)
+            },
+        )
+        .await
+}
