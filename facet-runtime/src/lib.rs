@@ -156,6 +156,7 @@ mod timeouts;
 mod trace;
 pub mod transaction;
 pub mod update_item;
+pub mod verify;
 mod walk;
 
 pub use batch::{DeleteMany, GetMany, PutMany};
@@ -187,6 +188,7 @@ pub use table::Table;
 pub use timeouts::Timeouts;
 pub use transaction::{TransactGet, TransactGot, TransactWrite};
 pub use update_item::UpdateItem;
+pub use verify::{Difference, Verification};
 
 /// Declare the facets stored in one table:
 ///
