@@ -14,6 +14,7 @@
 //! `faceteer::__private`; the derive and this crate are pinned to the exact same version.
 #![warn(missing_docs)]
 
+pub mod collection;
 pub mod cursor;
 pub mod expr;
 pub mod facet;

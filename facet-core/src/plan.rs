@@ -25,6 +25,8 @@ const MAX_CHAR: char = '\u{10FFFF}';
 /// The sort-key condition of a query, on fully rendered key strings.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub enum SortCondition {
+    /// Every item of the partition, of any facet (collections).
+    Any,
     /// Every item of the facet in the partition.
     List,
     /// `SK = value`.
@@ -82,9 +84,14 @@ impl QueryPlan {
     pub fn key_condition(&self, p: &mut Placeholders) -> String {
         let pk = p.name(self.pk_attribute);
         let partition = p.value(AttributeValue::S(self.partition.clone()));
+        // The whole partition: no sort-key placeholder (DynamoDB refuses unused ones).
+        if self.sort == SortCondition::Any {
+            return format!("{pk} = {partition}");
+        }
         let sk = p.name(self.sk_attribute);
         let upper = || format!("{}{}", self.sort_prefix, MAX_CHAR);
         let sort = match &self.sort {
+            SortCondition::Any => return format!("{pk} = {partition}"),
             SortCondition::List => {
                 let v = p.value(AttributeValue::S(self.sort_prefix.clone()));
                 format!("begins_with({sk}, {v})")
@@ -136,6 +143,7 @@ impl QueryPlan {
     pub fn sort_key_matches(&self, sk: &str) -> bool {
         let upper = || format!("{}{}", self.sort_prefix, MAX_CHAR);
         match &self.sort {
+            SortCondition::Any => true,
             SortCondition::List => sk.starts_with(self.sort_prefix.as_str()),
             SortCondition::Equals(x) => sk == x,
             SortCondition::BeginsWith(x) => sk.starts_with(x.as_str()),

@@ -7,6 +7,7 @@
 
 mod check;
 mod codegen;
+mod collection;
 mod model;
 mod names;
 mod parse;
@@ -14,6 +15,13 @@ mod serde_attrs;
 
 use darling::FromDeriveInput;
 use proc_macro::TokenStream;
+
+/// Derive `faceteer::Collection` for an enum whose variants each hold one facet.
+#[proc_macro_derive(Collection)]
+pub fn derive_collection(input: TokenStream) -> TokenStream {
+    let input = syn::parse_macro_input!(input as syn::DeriveInput);
+    collection::expand(&input).into()
+}
 
 /// Derive `faceteer::Facet`. See the `faceteer` crate documentation for the attributes.
 #[proc_macro_derive(Facet, attributes(facet, pk, sk, gsi, shard, ttl, version))]

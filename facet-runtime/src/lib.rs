@@ -137,6 +137,7 @@
 
 mod admin;
 pub mod batch;
+pub mod collection;
 mod dynamo_error;
 #[cfg(feature = "embedded")]
 pub mod embedded;
@@ -160,9 +161,11 @@ pub mod verify;
 mod walk;
 
 pub use batch::{DeleteMany, GetMany, PutMany};
+pub use collection::{CollectionPage, CollectionRun};
 pub use dynamo_error::{DynamoError, FailureKind};
 pub use error::{Error, Result};
 pub use faceteer_core as core;
+pub use faceteer_core::collection::Collection;
 pub use faceteer_core::cursor::CursorError;
 pub use faceteer_core::expr::{Expr, ExprError, Field};
 pub use faceteer_core::facet::Versioned;
@@ -175,7 +178,7 @@ pub use faceteer_core::update::{Member, Update};
 pub use faceteer_core::{
     ttl_from_text, Facet, Item, ItemError, Key, KeyError, KeyPart, Nullable, Sortable, TtlValue,
 };
-pub use faceteer_derive::{Facet, KeyPart, Pick};
+pub use faceteer_derive::{Collection, Facet, KeyPart, Pick};
 pub use item::{Delete, Get, Put};
 pub use mixed_batch::{BatchAction, BatchEntry, BatchReport, WriteBatch};
 pub use modify::{Modify, DEFAULT_MODIFY_ATTEMPTS};
@@ -230,6 +233,7 @@ macro_rules! table {
 pub mod __private {
     pub use crate::query::PartitionQuery;
     pub use aws_sdk_dynamodb::types::AttributeValue;
+    pub use faceteer_core::collection::{facet_of, variant as collection_variant, Collection};
     pub use faceteer_core::expr::Field;
     pub use faceteer_core::facet::Versioned;
     pub use faceteer_core::key::compose_key;
@@ -249,7 +253,7 @@ pub mod __private {
         Attribute, PartOfAnIndexKeyOrTheTtl, PartOfThePrimaryKey, TheVersionCounter, Update,
     };
     pub use faceteer_core::{
-        Facet, Item, Key, KeyArg, KeyError, KeyPart, KeyWriter, Sortable, TtlValue,
+        Facet, Item, ItemError, Key, KeyArg, KeyError, KeyPart, KeyWriter, Sortable, TtlValue,
     };
     pub use serde_dynamo::Error as DynamoError;
 }

@@ -43,6 +43,11 @@ impl<F: Facet, S, I: KeyFields> PartitionQuery<F, S, I> {
         }
     }
 
+    /// The index and the partition key (collections read the whole partition).
+    pub(crate) fn into_parts(self) -> (Option<&'static IndexSchema>, PartitionKey) {
+        (self.index, self.partition)
+    }
+
     fn sort_key_text(&self, write: impl FnOnce(&mut KeyWriter)) -> Result<String, KeyError> {
         let mut w = KeyWriter::new(self.sort_key.prefix, F::SCHEMA.delimiter);
         write(&mut w);

@@ -1,0 +1,71 @@
+//! `#[derive(Collection)]`: an enum whose variants each hold one facet.
+
+use proc_macro2::TokenStream;
+use quote::quote;
+use syn::{Data, DeriveInput, Fields};
+
+/// Expand `#[derive(Collection)]`, or the errors (one per bad variant).
+pub fn expand(input: &DeriveInput) -> TokenStream {
+    let krate: syn::Path = syn::parse_quote!(::faceteer);
+    let p = quote!(#krate::__private);
+    let ident = &input.ident;
+    let Data::Enum(data) = &input.data else {
+        return syn::Error::new_spanned(
+            ident,
+            "`Collection` is derived for an enum with one facet per variant, like \
+             `enum TeamItems { Team(Team), User(User) }`",
+        )
+        .to_compile_error();
+    };
+    let mut errors = Vec::new();
+    let mut variants = Vec::new();
+    for v in &data.variants {
+        match &v.fields {
+            Fields::Unnamed(f) if f.unnamed.len() == 1 => {
+                variants.push((&v.ident, &f.unnamed[0].ty));
+            }
+            _ => errors.push(syn::Error::new_spanned(
+                v,
+                format!(
+                    "variant `{}` must hold exactly one facet, like `{}(MyFacet)`",
+                    v.ident, v.ident
+                ),
+            )),
+        }
+    }
+    if variants.is_empty() && errors.is_empty() {
+        errors.push(syn::Error::new_spanned(
+            ident,
+            "a collection needs at least one variant holding a facet",
+        ));
+    }
+    if !errors.is_empty() {
+        let errors = errors.iter().map(syn::Error::to_compile_error);
+        return quote!(#(#errors)*);
+    }
+    let schemas = variants
+        .iter()
+        .map(|(_, ty)| quote!(<#ty as #p::Facet>::SCHEMA));
+    let arms = variants.iter().map(|(v, ty)| {
+        quote! {
+            if __name == <#ty as #p::Facet>::SCHEMA.name {
+                return #p::collection_variant::<#ty, Self>(__item, #ident::#v);
+            }
+        }
+    });
+    quote! {
+        #[automatically_derived]
+        impl #p::Collection for #ident {
+            const FACETS: &'static [&'static #p::FacetSchema] = &[#(#schemas),*];
+
+            fn from_item(__item: #p::Item) -> ::core::result::Result<::core::option::Option<Self>, #p::ItemError> {
+                let ::core::option::Option::Some(__name) = #p::facet_of(&__item).map(::std::borrow::ToOwned::to_owned) else {
+                    return ::core::result::Result::Ok(::core::option::Option::None);
+                };
+                let __name = __name.as_str();
+                #(#arms)*
+                ::core::result::Result::Ok(::core::option::Option::None)
+            }
+        }
+    }
+}

@@ -1,0 +1,403 @@
+//! Collections: the records of several facets read together from one shared partition,
+//! each dispatched to its variant of a `#[derive(Collection)]` enum: [`Table::collection`].
+//!
+//! ```no_run
+//! # use faceteer::{Collection, Facet, Table};
+//! # use serde::{Deserialize, Serialize};
+//! # #[derive(Facet, Serialize, Deserialize)]
+//! # struct Team { #[pk(prefix = "#TEAM")] #[sk(prefix = "#TEAM")] id: String }
+//! # #[derive(Facet, Serialize, Deserialize)]
+//! # struct User { #[pk(prefix = "#TEAM")] team: String, #[sk(prefix = "#USER")] id: String }
+//! #[derive(Collection)]
+//! enum TeamItems {
+//!     Team(Team),
+//!     User(User),
+//! }
+//!
+//! # async fn demo(table: &Table) -> faceteer::Result<()> {
+//! // The team and its users, in one query of the team's partition.
+//! let page = table.collection::<TeamItems>(Team::query("t1")).limit(50).await?;
+//! for item in page.records {
+//!     match item {
+//!         TeamItems::Team(team) => println!("team {}", team.id),
+//!         TeamItems::User(user) => println!("user {}", user.id),
+//!     }
+//! }
+//! # Ok(()) }
+//! ```
+
+use std::future::IntoFuture;
+use std::marker::PhantomData;
+use std::sync::Arc;
+
+use aws_sdk_dynamodb::types::AttributeValue;
+use faceteer_core::collection::{facet_of, Collection};
+use faceteer_core::cursor::{condition_fingerprint, decode_cursor, encode_cursor, CursorScope};
+use faceteer_core::partition::PartitionKey;
+use faceteer_core::pick::KeyFields;
+use faceteer_core::plan::{QueryPlan, SortCondition};
+use faceteer_core::schema::{IndexSchema, PK, SK};
+use faceteer_core::{Facet, Item};
+use futures::{Stream, TryStreamExt};
+
+use crate::error::{Error, Result};
+use crate::item::{records, traced, BoxFuture};
+use crate::query::{FailedRecord, IntoCursor, PartitionQuery};
+use crate::sdk;
+use crate::table::Table;
+use crate::trace::Op;
+use crate::walk;
+
+/// The partition a collection reads: a facet's partition query (`Team::query("t1")`,
+/// `User::by_email(..)`), whose partition the collection's facets share.
+pub struct CollectionPartition {
+    index: Option<&'static IndexSchema>,
+    partition: PartitionKey,
+}
+
+impl<F: Facet, S, I: KeyFields> From<PartitionQuery<F, S, I>> for CollectionPartition {
+    fn from(query: PartitionQuery<F, S, I>) -> Self {
+        let (index, partition) = query.into_parts();
+        CollectionPartition { index, partition }
+    }
+}
+
+impl Table {
+    /// Read the records of collection `C`'s facets from one shared partition — of the base
+    /// table or of an index — each dispatched to its variant by its `facet` attribute. Items
+    /// of other facets are skipped and counted ([`CollectionPage::skipped`]), never an error.
+    ///
+    /// Options: [`CollectionRun::begins_with`], [`CollectionRun::between`] (on the raw sort
+    /// key), [`CollectionRun::limit`], [`CollectionRun::reverse`], [`CollectionRun::cursor`],
+    /// [`CollectionRun::consistent`]; walk it with [`CollectionRun::pages`] or
+    /// [`CollectionRun::all`].
+    pub fn collection<C: Collection>(
+        &self,
+        partition: impl Into<CollectionPartition>,
+    ) -> CollectionRun<'_, C> {
+        let CollectionPartition { index, partition } = partition.into();
+        CollectionRun {
+            table: self,
+            index,
+            partition,
+            sort: SortCondition::Any,
+            limit: None,
+            reverse: false,
+            cursor: None,
+            consistent: false,
+            _collection: PhantomData,
+        }
+    }
+}
+
+/// A page of a collection.
+#[derive(Debug, Clone)]
+#[must_use = "a page holds records and the cursor to the next page"]
+pub struct CollectionPage<C> {
+    /// The records, in sort-key order (descending with `.reverse()`).
+    pub records: Vec<C>,
+    /// Items of the collection's facets that are not valid records, with their keys.
+    pub failed: Vec<FailedRecord>,
+    /// Items of facets outside the collection that the page passed over.
+    pub skipped: usize,
+    /// Where the next page starts: `None` exactly when the partition is exhausted.
+    pub cursor: Option<String>,
+}
+
+/// A collection query: [`Table::collection`]. Await it for one page.
+#[must_use = "a collection query does nothing until it is awaited or its pages are read"]
+pub struct CollectionRun<'t, C> {
+    table: &'t Table,
+    index: Option<&'static IndexSchema>,
+    partition: PartitionKey,
+    sort: SortCondition,
+    limit: Option<u32>,
+    reverse: bool,
+    cursor: Option<String>,
+    consistent: bool,
+    _collection: PhantomData<fn() -> C>,
+}
+
+impl<C> Clone for CollectionRun<'_, C> {
+    fn clone(&self) -> Self {
+        CollectionRun {
+            table: self.table,
+            index: self.index,
+            partition: self.partition.clone(),
+            sort: self.sort.clone(),
+            limit: self.limit,
+            reverse: self.reverse,
+            cursor: self.cursor.clone(),
+            consistent: self.consistent,
+            _collection: PhantomData,
+        }
+    }
+}
+
+impl<'t, C: Collection> CollectionRun<'t, C> {
+    /// Only items whose sort key starts with `prefix` (for example `"#USER"`: the users).
+    pub fn begins_with(mut self, prefix: impl Into<String>) -> Self {
+        self.sort = SortCondition::BeginsWith(prefix.into());
+        self
+    }
+
+    /// Only items whose sort key lies between `start` and `end`, inclusive.
+    pub fn between(mut self, start: impl Into<String>, end: impl Into<String>) -> Self {
+        self.sort = SortCondition::Between(start.into(), end.into());
+        self
+    }
+
+    /// Return at most `n` records per page (`n` ≥ 1); skipped items do not count.
+    pub fn limit(mut self, n: u32) -> Self {
+        self.limit = Some(n);
+        self
+    }
+
+    /// Walk the sort key in descending order.
+    pub fn reverse(mut self) -> Self {
+        self.reverse = true;
+        self
+    }
+
+    /// Continue after the page whose cursor this is (`None`: from the start).
+    pub fn cursor(mut self, cursor: impl IntoCursor) -> Self {
+        self.cursor = cursor.into_cursor();
+        self
+    }
+
+    /// Use strongly consistent reads (base table only).
+    pub fn consistent(mut self) -> Self {
+        self.consistent = true;
+        self
+    }
+
+    fn scope(&self, partition: &str) -> CursorScope {
+        CursorScope {
+            facet: C::FACETS
+                .iter()
+                .map(|f| f.name)
+                .collect::<Vec<_>>()
+                .join("|"),
+            index: self.index.map(|i| i.name.to_owned()),
+            partition: partition.to_owned(),
+            condition: condition_fingerprint(&self.sort, ""),
+            reverse: self.reverse,
+        }
+    }
+
+    /// The plan of the first request (inspectable without a server).
+    pub fn plan(&self) -> Result<QueryPlan> {
+        if self.limit == Some(0) {
+            return Err(Error::InvalidRequest("limit must be at least 1".into()));
+        }
+        if self.consistent && self.index.is_some() {
+            return Err(Error::InvalidRequest(
+                "global secondary indexes do not support consistent reads".into(),
+            ));
+        }
+        if self.partition.needs_shard_choice() {
+            return Err(Error::InvalidRequest(
+                "the partition is sharded and its shard is not known from the query; a \
+                 collection reads one partition"
+                    .into(),
+            ));
+        }
+        let partition = self.partition.render(None)?;
+        let start = match &self.cursor {
+            Some(c) => Some(decode_cursor(&self.scope(&partition), c)?),
+            None => None,
+        };
+        let plan = QueryPlan {
+            index: self.index.map(|i| i.name),
+            pk_attribute: self.partition.attribute(),
+            sk_attribute: self.index.map(|i| i.sk.attribute).unwrap_or(SK),
+            partition,
+            sort: self.sort.clone(),
+            sort_prefix: String::new(),
+            limit: self.limit,
+            reverse: self.reverse,
+            exclusive_start_key: start,
+            consistent_read: self.consistent,
+            filter: None,
+            projection: None,
+        };
+        if let Some(start) = &plan.exclusive_start_key {
+            plan.check_start_key(start)?;
+        }
+        Ok(plan)
+    }
+
+    /// Every page, one after another, as a stream.
+    pub fn pages(self) -> impl Stream<Item = Result<CollectionPage<C>>> + Send + 't {
+        futures::stream::try_unfold(Some(self), move |state| async move {
+            let Some(run) = state else {
+                return Ok(None);
+            };
+            let page = page(&run).await?;
+            let next = page.cursor.clone().map(|c| run.clone().cursor(c));
+            Ok(Some((page, next)))
+        })
+    }
+
+    /// Every record, across pages; stops at the first item of the collection's facets that
+    /// is not a valid record.
+    pub async fn all(self) -> Result<Vec<C>> {
+        let mut pages = std::pin::pin!(self.pages());
+        let mut all = Vec::new();
+        while let Some(page) = pages.try_next().await? {
+            if let Some(failed) = page.failed.into_iter().next() {
+                return Err(failed.into_error());
+            }
+            all.extend(page.records);
+        }
+        Ok(all)
+    }
+}
+
+impl<'t, C: Collection> IntoFuture for CollectionRun<'t, C> {
+    type Output = Result<CollectionPage<C>>;
+    type IntoFuture = BoxFuture<'t, Self::Output>;
+
+    fn into_future(self) -> Self::IntoFuture {
+        Box::pin(async move { page(&self).await })
+    }
+}
+
+/// Whether an item is of one of the collection's facets.
+fn member<C: Collection>(item: &Item) -> bool {
+    facet_of(item).is_some_and(|name| C::FACETS.iter().any(|f| f.name == name))
+}
+
+/// The key attributes a cursor needs.
+fn key_of(index: Option<&'static IndexSchema>, item: &Item) -> Result<Item> {
+    let mut key = Item::with_capacity(4);
+    let index_keys = index.map(|i| [i.pk.attribute, i.sk.attribute]);
+    for name in [PK, SK].into_iter().chain(index_keys.into_iter().flatten()) {
+        match item.get(name) {
+            Some(v @ AttributeValue::S(_)) => {
+                key.insert(name.to_owned(), v.clone());
+            }
+            _ => return Err(Error::MissingKeyAttribute(name.to_owned())),
+        }
+    }
+    Ok(key)
+}
+
+fn page<'a, C: Collection>(
+    run: &'a CollectionRun<'_, C>,
+) -> BoxFuture<'a, Result<CollectionPage<C>>> {
+    let table = run.table;
+    let op = Op::new(
+        "Query",
+        table.name(),
+        "(collection)",
+        run.index.map(|i| i.name),
+    );
+    let work = move |op: Arc<Op>| async move {
+        let opened;
+        let run = match (table.cursor_key(), &run.cursor) {
+            (Some(key), Some(cursor)) => {
+                opened = run.clone().cursor(key.open(cursor)?);
+                &opened
+            }
+            _ => run,
+        };
+        let mut plan = run.plan()?;
+        let scope = run.scope(&plan.partition);
+        let limit = run.limit.map(|l| l as usize);
+        // Every item read in order, and whether it is one of the collection's.
+        let mut read: Vec<(Item, bool)> = Vec::new();
+        let mut kept = 0;
+        let mut last_key: Option<Item> = None;
+        let mut more = loop {
+            plan.limit = limit.map(|l| (l + 1 - kept).min(u32::MAX as usize) as u32);
+            let (items, last) =
+                sdk::query(table, &op, &plan.partition, plan.request(table.name())).await?;
+            for item in items {
+                let is_member = member::<C>(&item);
+                kept += usize::from(is_member);
+                read.push((item, is_member));
+            }
+            if let Some(l) = limit {
+                if kept > l {
+                    break true;
+                }
+            }
+            match last {
+                None => break false,
+                Some(last) => {
+                    plan.exclusive_start_key = Some(last.clone());
+                    if limit.is_none() && kept > 0 {
+                        last_key = Some(last);
+                        break true;
+                    }
+                }
+            }
+        };
+        // Without a limit the page ends at a DynamoDB page boundary: read ahead (passing over
+        // other facets' items) to know whether any record follows.
+        let mut trailing_skipped = 0;
+        if more && limit.is_none() {
+            let mut probe = plan.clone();
+            probe.limit = Some(25);
+            more = loop {
+                let (items, last) =
+                    sdk::query(table, &op, &probe.partition, probe.request(table.name())).await?;
+                if items.iter().any(member::<C>) {
+                    break true;
+                }
+                trailing_skipped += items.len();
+                match last {
+                    None => break false,
+                    Some(last) => probe.exclusive_start_key = Some(last),
+                }
+            };
+            if more {
+                trailing_skipped = 0;
+            }
+        }
+        // Keep what the page returns: up to `limit` records and the skipped items before the
+        // last of them (or every item read, without a limit).
+        let cut = match limit {
+            Some(l) if kept > l => read
+                .iter()
+                .enumerate()
+                .filter(|(_, (_, m))| *m)
+                .nth(l - 1)
+                .map(|(i, _)| i + 1)
+                .unwrap_or(0),
+            _ => read.len(),
+        };
+        read.truncate(cut);
+        let cursor_key = match (more, read.last(), last_key) {
+            (false, _, _) => None,
+            (true, _, Some(last)) if limit.is_none() => Some(last),
+            (true, Some((item, _)), _) => Some(key_of(run.index, item)?),
+            (true, None, _) => None,
+        };
+        let cursor = match cursor_key {
+            Some(key) => {
+                let c = encode_cursor(&scope, &key)?;
+                Some(match table.cursor_key() {
+                    Some(k) => k.seal(c),
+                    None => c,
+                })
+            }
+            None => None,
+        };
+        let skipped = read.iter().filter(|(_, m)| !m).count() + trailing_skipped;
+        let members = read
+            .into_iter()
+            .filter(|(_, m)| *m)
+            .map(|(item, _)| item)
+            .collect();
+        let (decoded, failed) = walk::decode(members, C::from_item);
+        Ok(CollectionPage {
+            records: decoded.into_iter().flatten().collect(),
+            failed,
+            skipped,
+            cursor,
+        })
+    };
+    traced(op, records(|p: &CollectionPage<C>| p.records.len()), work)
+}
