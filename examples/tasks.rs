@@ -1,5 +1,5 @@
 //! The tasks application from Faceteer's README: teams, users and tasks in one table, and
-//! the nine access patterns it needs.
+//! the nine access patterns it needs, and a tenth: a team with its users and tasks in one query.
 //!
 //! ```text
 //! cargo run --example tasks
@@ -12,7 +12,7 @@
 //! `faceteer-tasks-…` is created and deleted).
 
 use chrono::{DateTime, Duration, TimeZone, Utc};
-use faceteer::{Facet, KeyPart, Table};
+use faceteer::{Collection, Facet, KeyPart, Table};
 use serde::{Deserialize, Serialize};
 
 #[derive(Debug, Clone, Facet, Serialize, Deserialize)]
@@ -94,6 +94,14 @@ struct Task {
 faceteer::table! {
     /// The one table of the application: teams, their users and their tasks.
     struct TasksTable { Team, User, Task }
+}
+
+/// Everything stored in a team's partition: the team, its users and its tasks.
+#[derive(Debug, Collection)]
+enum TeamItems {
+    Team(Team),
+    User(User),
+    Task(Task),
 }
 
 fn day(d: u32) -> DateTime<Utc> {
@@ -270,6 +278,20 @@ async fn run(table: &Table) -> faceteer::Result<()> {
         )
         .await?;
     println!("   {:?}", titles(&page.records));
+
+    println!("10. A team with its users and tasks, in one query of its partition");
+    let page = table
+        .collection::<TeamItems>(Team::query(&team.team_id))
+        .await?;
+    let (mut users, mut tasks) = (0, 0);
+    for item in &page.records {
+        match item {
+            TeamItems::Team(team) => println!("   team {}", team.team_name),
+            TeamItems::User(_) => users += 1,
+            TeamItems::Task(_) => tasks += 1,
+        }
+    }
+    println!("   {users} users, {tasks} tasks");
     Ok(())
 }
 
