@@ -283,15 +283,16 @@ async fn run(table: &Table) -> faceteer::Result<()> {
     let page = table
         .collection::<TeamItems>(Team::query(&team.team_id))
         .await?;
-    let (mut users, mut tasks) = (0, 0);
+    let (mut users, mut tasks) = (Vec::new(), Vec::new());
     for item in &page.records {
         match item {
             TeamItems::Team(team) => println!("   team {}", team.team_name),
-            TeamItems::User(_) => users += 1,
-            TeamItems::Task(_) => tasks += 1,
+            TeamItems::User(user) => users.push(user.email.clone()),
+            TeamItems::Task(task) => tasks.push(task.title.clone()),
         }
     }
-    println!("   {users} users, {tasks} tasks");
+    println!("   users {users:?}");
+    println!("   {} tasks, first {:?}", tasks.len(), tasks.first());
     Ok(())
 }
 
