@@ -30,20 +30,20 @@ use std::future::IntoFuture;
 use std::marker::PhantomData;
 use std::sync::Arc;
 
-use aws_sdk_dynamodb::types::AttributeValue;
 use faceteer_core::collection::{facet_of, Collection};
 use faceteer_core::cursor::{condition_fingerprint, decode_cursor, encode_cursor, CursorScope};
 use faceteer_core::partition::PartitionKey;
 use faceteer_core::pick::KeyFields;
 use faceteer_core::plan::{QueryPlan, SortCondition};
-use faceteer_core::schema::{IndexSchema, PK, SK};
+use faceteer_core::schema::{IndexSchema, SK};
 use faceteer_core::{Facet, Item};
 use futures::{Stream, TryStreamExt};
 
 use crate::error::{Error, Result};
 use crate::item::{records, traced, BoxFuture};
-use crate::query::{FailedRecord, IntoCursor, PartitionQuery};
+use crate::query::{FailedRecord, IntoCursor, Page, PartitionQuery};
 use crate::sdk;
+use crate::signing;
 use crate::table::Table;
 use crate::trace::Op;
 use crate::walk;
@@ -242,15 +242,12 @@ impl<'t, C: Collection> CollectionRun<'t, C> {
     /// Every record, across pages; stops at the first item of the collection's facets that
     /// is not a valid record.
     pub async fn all(self) -> Result<Vec<C>> {
-        let mut pages = std::pin::pin!(self.pages());
-        let mut all = Vec::new();
-        while let Some(page) = pages.try_next().await? {
-            if let Some(failed) = page.failed.into_iter().next() {
-                return Err(failed.into_error());
-            }
-            all.extend(page.records);
-        }
-        Ok(all)
+        walk::all(self.pages().map_ok(|p| Page {
+            records: p.records,
+            failed: p.failed,
+            cursor: p.cursor,
+        }))
+        .await
     }
 }
 
@@ -268,21 +265,6 @@ fn member<C: Collection>(item: &Item) -> bool {
     facet_of(item).is_some_and(|name| C::FACETS.iter().any(|f| f.name == name))
 }
 
-/// The key attributes a cursor needs.
-fn key_of(index: Option<&'static IndexSchema>, item: &Item) -> Result<Item> {
-    let mut key = Item::with_capacity(4);
-    let index_keys = index.map(|i| [i.pk.attribute, i.sk.attribute]);
-    for name in [PK, SK].into_iter().chain(index_keys.into_iter().flatten()) {
-        match item.get(name) {
-            Some(v @ AttributeValue::S(_)) => {
-                key.insert(name.to_owned(), v.clone());
-            }
-            _ => return Err(Error::MissingKeyAttribute(name.to_owned())),
-        }
-    }
-    Ok(key)
-}
-
 fn page<'a, C: Collection>(
     run: &'a CollectionRun<'_, C>,
 ) -> BoxFuture<'a, Result<CollectionPage<C>>> {
@@ -294,14 +276,7 @@ fn page<'a, C: Collection>(
         run.index.map(|i| i.name),
     );
     let work = move |op: Arc<Op>| async move {
-        let opened;
-        let run = match (table.cursor_key(), &run.cursor) {
-            (Some(key), Some(cursor)) => {
-                opened = run.clone().cursor(key.open(cursor)?);
-                &opened
-            }
-            _ => run,
-        };
+        let run = &*signing::opened(table, run, run.cursor.as_deref(), |r, c| r.cursor(c))?;
         let mut plan = run.plan()?;
         let scope = run.scope(&plan.partition);
         let limit = run.limit.map(|l| l as usize);
@@ -372,17 +347,14 @@ fn page<'a, C: Collection>(
         let cursor_key = match (more, read.last(), last_key) {
             (false, _, _) => None,
             (true, _, Some(last)) if limit.is_none() => Some(last),
-            (true, Some((item, _)), _) => Some(key_of(run.index, item)?),
+            (true, Some((item, _)), _) => Some(walk::key_of(
+                run.index.map(|i| [i.pk.attribute, i.sk.attribute]),
+                item,
+            )?),
             (true, None, _) => None,
         };
         let cursor = match cursor_key {
-            Some(key) => {
-                let c = encode_cursor(&scope, &key)?;
-                Some(match table.cursor_key() {
-                    Some(k) => k.seal(c),
-                    None => c,
-                })
-            }
+            Some(key) => signing::sealed(table, Some(encode_cursor(&scope, &key)?)),
             None => None,
         };
         let skipped = read.iter().filter(|(_, m)| !m).count() + trailing_skipped;

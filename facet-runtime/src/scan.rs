@@ -27,7 +27,6 @@ use faceteer_core::expr::Expr;
 use faceteer_core::merge::ShardProgress;
 use faceteer_core::plan::RenderedCondition;
 use faceteer_core::scan::{take_segments, ScanPlan, SegmentRead};
-use faceteer_core::schema::{PK, SK};
 use faceteer_core::{from_item, Facet, Item};
 use futures::{Stream, StreamExt, TryStreamExt};
 
@@ -35,6 +34,7 @@ use crate::error::{Error, Result};
 use crate::item::{records, traced, BoxFuture};
 use crate::query::{Collected, IntoCursor, Page};
 use crate::sdk;
+use crate::signing;
 use crate::table::Table;
 use crate::trace::Op;
 use crate::walk;
@@ -214,10 +214,8 @@ fn page<'a, F: Facet>(scan: &'a ScanRun<'_, F>) -> BoxFuture<'a, Result<Page<F>>
     let work = move |op: Arc<Op>| async move {
         let count = scan.segments.max(1) as usize;
         let scope = scan.scope();
-        let cursor = match (table.cursor_key(), &scan.cursor) {
-            (Some(key), Some(c)) => Some(key.open(c)?.to_owned()),
-            (_, c) => c.clone(),
-        };
+        let scan = &*signing::opened(table, scan, scan.cursor.as_deref(), |s, c| s.cursor(c))?;
+        let cursor = scan.cursor.clone();
         let mut positions = match &cursor {
             Some(c) => decode_shards_cursor(&scope, count as u32, c)?,
             None => vec![ShardPosition::Start; count],
@@ -279,7 +277,7 @@ fn page<'a, F: Facet>(scan: &'a ScanRun<'_, F>) -> BoxFuture<'a, Result<Page<F>>
                 ShardProgress::After(pos) => {
                     let key = match resume {
                         Some(resume) if pos + 1 == items.len() => resume,
-                        _ => base_key(&items[pos])?,
+                        _ => walk::key_of(None, &items[pos])?,
                     };
                     positions[segment] = ShardPosition::After(key);
                 }
@@ -290,11 +288,7 @@ fn page<'a, F: Facet>(scan: &'a ScanRun<'_, F>) -> BoxFuture<'a, Result<Page<F>>
         let cursor = if positions.iter().all(|p| *p == ShardPosition::Done) {
             None
         } else {
-            let c = encode_shards_cursor(&scope, &positions)?;
-            Some(match table.cursor_key() {
-                Some(key) => key.seal(c),
-                None => c,
-            })
+            signing::sealed(table, Some(encode_shards_cursor(&scope, &positions)?))
         };
         let (records, failed) = walk::decode(raw, from_item::<F>);
         Ok(Page {
@@ -304,20 +298,6 @@ fn page<'a, F: Facet>(scan: &'a ScanRun<'_, F>) -> BoxFuture<'a, Result<Page<F>>
         })
     };
     traced(op, records(|p: &Page<F>| p.records.len()), work)
-}
-
-/// The table key of an item (a scan resumes after it).
-fn base_key(item: &Item) -> Result<Item> {
-    let mut key = Item::with_capacity(2);
-    for name in [PK, SK] {
-        match item.get(name) {
-            Some(v @ aws_sdk_dynamodb::types::AttributeValue::S(_)) => {
-                key.insert(name.to_owned(), v.clone());
-            }
-            _ => return Err(Error::MissingKeyAttribute(name.to_owned())),
-        }
-    }
-    Ok(key)
 }
 
 /// Read at most `limit` records (one DynamoDB page without a limit) of one segment from

@@ -56,6 +56,31 @@ impl CursorKey {
     }
 }
 
+/// `run` as a page reads it: when `table` signs cursors, a copy holding the cursor opened
+/// (its signature checked) by `with`; otherwise `run` itself.
+pub(crate) fn opened<'a, Q: Clone>(
+    table: &crate::table::Table,
+    run: &'a Q,
+    cursor: Option<&str>,
+    with: impl FnOnce(Q, String) -> Q,
+) -> Result<std::borrow::Cow<'a, Q>, CursorError> {
+    match (table.cursor_key(), cursor) {
+        (Some(key), Some(cursor)) => {
+            let inner = key.open(cursor)?.to_owned();
+            Ok(std::borrow::Cow::Owned(with(run.clone(), inner)))
+        }
+        _ => Ok(std::borrow::Cow::Borrowed(run)),
+    }
+}
+
+/// A page's cursor as handed out: sealed when `table` signs cursors.
+pub(crate) fn sealed(table: &crate::table::Table, cursor: Option<String>) -> Option<String> {
+    match table.cursor_key() {
+        Some(key) => cursor.map(|c| key.seal(c)),
+        None => cursor,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -10,6 +10,20 @@ use futures::{Stream, TryStreamExt};
 use crate::error::Result;
 use crate::query::{Collected, FailedRecord, Page};
 
+/// The key attributes a cursor needs: the base key and, on an index, the index's key.
+pub(crate) fn key_of(index_keys: Option<[&'static str; 2]>, item: &Item) -> Result<Item> {
+    let mut key = Item::with_capacity(4);
+    for name in [PK, SK].into_iter().chain(index_keys.into_iter().flatten()) {
+        match item.get(name) {
+            Some(v @ AttributeValue::S(_)) => {
+                key.insert(name.to_owned(), v.clone());
+            }
+            _ => return Err(crate::error::Error::MissingKeyAttribute(name.to_owned())),
+        }
+    }
+    Ok(key)
+}
+
 /// Read a page's raw items with `decode`: the valid records, and apart each item that is not
 /// one, with its key and the error.
 pub(crate) fn decode<T>(

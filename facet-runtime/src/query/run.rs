@@ -12,7 +12,7 @@ use faceteer_core::facet::is_foreign;
 use faceteer_core::merge::{merge_shards, ShardProgress, ShardRead};
 use faceteer_core::pick::KeyFields;
 use faceteer_core::plan::QueryPlan;
-use faceteer_core::schema::{PK, SK};
+use faceteer_core::schema::SK;
 use faceteer_core::{Facet, Item};
 use futures::{Stream, StreamExt, TryStreamExt};
 
@@ -22,6 +22,7 @@ use crate::error::{Error, Result};
 use crate::item::{records, traced, BoxFuture};
 use crate::read::Read;
 use crate::sdk;
+use crate::signing;
 use crate::table::Table;
 use crate::trace::Op;
 use crate::walk;
@@ -128,23 +129,13 @@ where
     );
     let work = move |op: Arc<Op>| async move {
         // A signing table takes only cursors it signed.
-        let opened;
-        let query = match (table.cursor_key(), &query.cursor) {
-            (Some(key), Some(cursor)) => {
-                opened = query.clone().cursor(key.open(cursor)?);
-                &opened
-            }
-            _ => query,
-        };
+        let query = &*signing::opened(table, query, query.cursor.as_deref(), |q, c| q.cursor(c))?;
         let (raw, cursor) = if query.is_all_shards() {
             all_shards(table, &op, query).await?
         } else {
             one_partition(table, &op, query).await?
         };
-        let cursor = match table.cursor_key() {
-            Some(key) => cursor.map(|c| key.seal(c)),
-            None => cursor,
-        };
+        let cursor = signing::sealed(table, cursor);
         let attributes = query.attributes();
         let (records, failed) = walk::decode(raw, |item| R::decode(item, attributes.as_deref()));
         Ok(Page {
@@ -173,7 +164,7 @@ where
     let cursor = match (more && !M::FIRST, raw.last()) {
         (true, Some(last)) => Some(encode_cursor(
             &query.scope(&plan.partition),
-            &key_of(query.index.map(|i| [i.pk.attribute, i.sk.attribute]), last)?,
+            &walk::key_of(query.index.map(|i| [i.pk.attribute, i.sk.attribute]), last)?,
         )?),
         _ => None,
     };
@@ -246,7 +237,7 @@ where
             ShardProgress::Unchanged => {}
             ShardProgress::Done => positions[*shard] = ShardPosition::Done,
             ShardProgress::After(pos) => {
-                positions[*shard] = ShardPosition::After(key_of(index_keys, &items[*pos])?)
+                positions[*shard] = ShardPosition::After(walk::key_of(index_keys, &items[*pos])?)
             }
         }
     }
@@ -261,20 +252,6 @@ where
         .map(|&(read, pos)| fetched[read].1[pos].clone())
         .collect();
     Ok((raw, cursor))
-}
-
-/// The key attributes a cursor needs: the base key and, on an index, the index's key.
-fn key_of(index_keys: Option<[&'static str; 2]>, item: &Item) -> Result<Item> {
-    let mut key = Item::with_capacity(4);
-    for name in [PK, SK].into_iter().chain(index_keys.into_iter().flatten()) {
-        match item.get(name) {
-            Some(v @ AttributeValue::S(_)) => {
-                key.insert(name.to_owned(), v.clone());
-            }
-            _ => return Err(Error::MissingKeyAttribute(name.to_owned())),
-        }
-    }
-    Ok(key)
 }
 
 /// Read at most `limit` matching items (one DynamoDB page without a limit) from
