@@ -85,7 +85,7 @@ fn sizes(item: &Item) -> Result<(usize, &str, usize), LimitError> {
     let mut size = 0;
     let mut largest = ("", 0);
     for (name, value) in item {
-        let here = name.len() + value_size(value, name)?;
+        let here = name.len() + value_size(value, At::Attribute(name))?;
         size += here;
         if here > largest.1 {
             largest = (name, here);
@@ -97,13 +97,12 @@ fn sizes(item: &Item) -> Result<(usize, &str, usize), LimitError> {
 /// Check a whole item of `schema`: numbers, key lengths and size.
 pub fn check_item(item: &Item, schema: &FacetSchema) -> Result<(), LimitError> {
     let (size, largest, largest_size) = sizes(item)?;
-    let largest = (largest, largest_size);
     check_key_attributes(item, schema)?;
     if size > MAX_ITEM_BYTES {
         return Err(LimitError::ItemTooLarge {
             size,
-            largest: largest.0.to_owned(),
-            largest_size: largest.1,
+            largest: largest.to_owned(),
+            largest_size,
         });
     }
     Ok(())
@@ -147,8 +146,27 @@ fn check_key(item: &Item, attribute: &str, max: usize) -> Result<(), LimitError>
     Ok(())
 }
 
+/// Where a value sits in an item. Rendered (`field.member[2]`) only for an error, so that
+/// checking an item allocates nothing.
+#[derive(Clone, Copy)]
+enum At<'a> {
+    Attribute(&'a str),
+    Member(&'a At<'a>, &'a str),
+    Element(&'a At<'a>, usize),
+}
+
+impl std::fmt::Display for At<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            At::Attribute(name) => f.write_str(name),
+            At::Member(parent, name) => write!(f, "{parent}.{name}"),
+            At::Element(parent, i) => write!(f, "{parent}[{i}]"),
+        }
+    }
+}
+
 /// The stored size of a value (its name not included), checking its numbers.
-fn value_size(value: &AttributeValue, path: &str) -> Result<usize, LimitError> {
+fn value_size(value: &AttributeValue, path: At<'_>) -> Result<usize, LimitError> {
     Ok(match value {
         AttributeValue::S(s) => s.len(),
         AttributeValue::N(n) => number_size(n, path)?,
@@ -166,14 +184,14 @@ fn value_size(value: &AttributeValue, path: &str) -> Result<usize, LimitError> {
         AttributeValue::L(list) => {
             let mut total = 3;
             for (i, v) in list.iter().enumerate() {
-                total += 1 + value_size(v, &format!("{path}[{i}]"))?;
+                total += 1 + value_size(v, At::Element(&path, i))?;
             }
             total
         }
         AttributeValue::M(map) => {
             let mut total = 3;
             for (k, v) in map {
-                total += 1 + k.len() + value_size(v, &format!("{path}.{k}"))?;
+                total += 1 + k.len() + value_size(v, At::Member(&path, k))?;
             }
             total
         }
@@ -183,9 +201,9 @@ fn value_size(value: &AttributeValue, path: &str) -> Result<usize, LimitError> {
 }
 
 /// The stored size of number `text`, after checking it.
-fn number_size(text: &str, path: &str) -> Result<usize, LimitError> {
+fn number_size(text: &str, path: At<'_>) -> Result<usize, LimitError> {
     let digits = significant_digits(text).map_err(|reason| LimitError::Number {
-        path: path.to_owned(),
+        path: path.to_string(),
         value: shortened(text),
         reason,
     })?;
@@ -266,6 +284,25 @@ mod tests {
     }
 
     #[test]
+    fn number_errors_name_their_nested_path() {
+        let mut item = Item::new();
+        item.insert(
+            "m".into(),
+            AttributeValue::M(std::collections::HashMap::from([(
+                "a".into(),
+                AttributeValue::L(vec![
+                    AttributeValue::N("1".into()),
+                    AttributeValue::N("1e999".into()),
+                ]),
+            )])),
+        );
+        match item_size(&item) {
+            Err(LimitError::Number { path, .. }) => assert_eq!(path, "m.a[1]"),
+            other => panic!("{other:?}"),
+        }
+    }
+
+    #[test]
     fn sizes_follow_the_documented_rules() {
         let mut item = Item::new();
         item.insert("ab".into(), AttributeValue::S("xyz".into()));
@@ -276,7 +313,7 @@ mod tests {
         );
         let size: usize = item
             .iter()
-            .map(|(k, v)| k.len() + value_size(v, k).unwrap())
+            .map(|(k, v)| k.len() + value_size(v, At::Attribute(k)).unwrap())
             .sum();
         // 2+3, 1+(3+1), 1+3+(1+1)+(1+1)
         assert_eq!(size, 5 + 5 + 8);
