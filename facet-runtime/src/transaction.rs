@@ -158,11 +158,13 @@ pub(crate) fn canceled(steps: &[TxStep], reasons: Vec<(String, String)>) -> Vec<
         .collect()
 }
 
-fn key_text(item: &Item, name: &str) -> String {
-    match item.get(name) {
+/// The `PK` and `SK` strings of an item or key (empty when absent).
+fn key_pair(item: &Item) -> (String, String) {
+    let text = |name| match item.get(name) {
         Some(aws_sdk_dynamodb::types::AttributeValue::S(s)) => s.clone(),
         _ => String::new(),
-    }
+    };
+    (text(PK), text(SK))
 }
 
 fn build_error(e: aws_sdk_dynamodb::error::BuildError) -> Error {
@@ -229,7 +231,7 @@ impl<'t> TransactWrite<'t> {
     fn step<F: Facet>(
         mut self,
         action: TxAction,
-        key: &Item,
+        (pk, sk): (String, String),
         version_only: bool,
         item: Result<TransactWriteItem>,
     ) -> Self {
@@ -243,8 +245,8 @@ impl<'t> TransactWrite<'t> {
                     index: self.steps.len(),
                     action,
                     facet: F::SCHEMA.name,
-                    pk: key_text(key, PK),
-                    sk: key_text(key, SK),
+                    pk,
+                    sk,
                     version_only,
                 });
                 self.items.push(item);
@@ -262,7 +264,7 @@ impl<'t> TransactWrite<'t> {
     ) -> Self {
         let table = self.table.name().to_owned();
         let plan = put_plan(record, item_exists, when);
-        let key = plan.as_ref().map(|p| p.item.clone()).unwrap_or_default();
+        let key = plan.as_ref().map(|p| key_pair(&p.item)).unwrap_or_default();
         let version_only = when.is_none() && (F::VERSION.is_some() || item_exists == Some(false));
         let item = plan.and_then(|plan| {
             let (expr, names, values) = split_condition(plan.condition);
@@ -276,7 +278,7 @@ impl<'t> TransactWrite<'t> {
                 .map_err(build_error)?;
             Ok(TransactWriteItem::builder().put(put).build())
         });
-        self.step::<F>(TxAction::Put, &key, version_only, item)
+        self.step::<F>(TxAction::Put, key, version_only, item)
     }
 
     /// Put `record` (replacing any record with its key; for a facet with a `#[version]`
@@ -316,7 +318,7 @@ impl<'t> TransactWrite<'t> {
                 .map_err(build_error)?;
             Ok(TransactWriteItem::builder().update(update).build())
         });
-        self.step::<F>(TxAction::Update, &key, false, item)
+        self.step::<F>(TxAction::Update, key_pair(&key), false, item)
     }
 
     /// Update the record under `key` with `change` (it must exist).
@@ -343,7 +345,7 @@ impl<'t> TransactWrite<'t> {
                 let delete = keyed_step!(TxDelete::builder(), table, key.clone(), condition)?;
                 Ok(TransactWriteItem::builder().delete(delete).build())
             });
-        self.step::<F>(TxAction::Delete, &key, false, item)
+        self.step::<F>(TxAction::Delete, key_pair(&key), false, item)
     }
 
     /// Delete the record under `key` (nothing happens to the transaction when there is none).
@@ -367,7 +369,7 @@ impl<'t> TransactWrite<'t> {
                 let check = keyed_step!(ConditionCheck::builder(), table, key.clone(), condition)?;
                 Ok(TransactWriteItem::builder().condition_check(check).build())
             });
-        self.step::<F>(TxAction::Check, &key, false, item)
+        self.step::<F>(TxAction::Check, key_pair(&key), false, item)
     }
 
     /// The idempotency token (at most 36 characters): a transaction sent again with the
@@ -459,10 +461,10 @@ pub struct TransactGet<'t> {
 impl<'t> TransactGet<'t> {
     /// Read the record under `key`; the handle takes it from the result.
     pub fn get<F: Facet>(&mut self, key: &Key<F>) -> Handle<F> {
-        let item = key.to_item();
+        let (pk, sk) = (key.pk().to_owned(), key.sk().to_owned());
         let get = TxGet::builder()
             .table_name(self.table.name())
-            .set_key(Some(item.clone()))
+            .set_key(Some(key.to_item()))
             .build()
             .map_err(build_error);
         match get {
@@ -475,8 +477,8 @@ impl<'t> TransactGet<'t> {
             index: self.steps.len(),
             action: TxAction::Get,
             facet: F::SCHEMA.name,
-            pk: key_text(&item, PK),
-            sk: key_text(&item, SK),
+            pk,
+            sk,
             version_only: false,
         });
         Handle {
