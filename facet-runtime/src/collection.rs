@@ -41,6 +41,7 @@ use futures::{Stream, TryStreamExt};
 
 use crate::error::{Error, Result};
 use crate::item::{records, traced, BoxFuture};
+use crate::query::run::read_ahead;
 use crate::query::{FailedRecord, IntoCursor, Page, PartitionQuery};
 use crate::sdk;
 use crate::signing;
@@ -283,7 +284,6 @@ fn page<'a, C: Collection>(
         // Every item read in order, and whether it is one of the collection's.
         let mut read: Vec<(Item, bool)> = Vec::new();
         let mut kept = 0;
-        let mut last_key: Option<Item> = None;
         let mut more = loop {
             plan.limit = limit.map(|l| (l + 1 - kept).min(u32::MAX as usize) as u32);
             let (items, last) =
@@ -301,9 +301,8 @@ fn page<'a, C: Collection>(
             match last {
                 None => break false,
                 Some(last) => {
-                    plan.exclusive_start_key = Some(last.clone());
+                    plan.exclusive_start_key = Some(last);
                     if limit.is_none() && kept > 0 {
-                        last_key = Some(last);
                         break true;
                     }
                 }
@@ -314,21 +313,11 @@ fn page<'a, C: Collection>(
         let mut trailing_skipped = 0;
         if more && limit.is_none() {
             let mut probe = plan.clone();
-            probe.limit = Some(25);
-            more = loop {
-                let (items, last) =
-                    sdk::query(table, &op, &probe.partition, probe.request(table.name())).await?;
-                if items.iter().any(member::<C>) {
-                    break true;
-                }
-                trailing_skipped += items.len();
-                match last {
-                    None => break false,
-                    Some(last) => probe.exclusive_start_key = Some(last),
-                }
-            };
-            if more {
-                trailing_skipped = 0;
+            let (follows, passed) =
+                read_ahead(table, &op, &mut probe, 25, |_, item| member::<C>(item)).await?;
+            more = follows;
+            if !more {
+                trailing_skipped = passed;
             }
         }
         // Keep what the page returns: up to `limit` records and the skipped items before the
@@ -344,14 +333,17 @@ fn page<'a, C: Collection>(
             _ => read.len(),
         };
         read.truncate(cut);
-        let cursor_key = match (more, read.last(), last_key) {
-            (false, _, _) => None,
-            (true, _, Some(last)) if limit.is_none() => Some(last),
-            (true, Some((item, _)), _) => Some(walk::key_of(
-                run.index.map(|i| [i.pk.attribute, i.sk.attribute]),
-                item,
-            )?),
-            (true, None, _) => None,
+        // Without a limit the page ends where DynamoDB's did (the plan's start key now);
+        // with one, after its last record.
+        let cursor_key = match (more, limit) {
+            (false, _) => None,
+            (true, None) => plan.exclusive_start_key.clone(),
+            (true, Some(_)) => read
+                .last()
+                .map(|(item, _)| {
+                    walk::key_of(run.index.map(|i| [i.pk.attribute, i.sk.attribute]), item)
+                })
+                .transpose()?,
         };
         let cursor = match cursor_key {
             Some(key) => signing::sealed(table, Some(encode_cursor(&scope, &key)?)),

@@ -312,15 +312,35 @@ fn excluded(plan: &QueryPlan, item: &Item, facet: &str) -> bool {
 async fn has_more(table: &Table, op: &Op, plan: &mut QueryPlan, facet: &str) -> Result<bool> {
     // Without a filter the next item read is the answer; with one, read a few at a time so
     // that a sparse filter does not cost one request per skipped item.
-    plan.limit = Some(if plan.filter.is_some() { 25 } else { 1 });
+    let batch = if plan.filter.is_some() { 25 } else { 1 };
+    let (more, _) = read_ahead(table, op, plan, batch, |plan, item| {
+        !excluded(plan, item, facet)
+    })
+    .await?;
+    Ok(more)
+}
+
+/// Read ahead from `plan.exclusive_start_key`, `batch` items per request, until an item for
+/// which `is_result` holds (`true`) or the end (`false`); also how many items were passed
+/// over before the answer. Advances the plan's start key.
+pub(crate) async fn read_ahead(
+    table: &Table,
+    op: &Op,
+    plan: &mut QueryPlan,
+    batch: u32,
+    is_result: impl Fn(&QueryPlan, &Item) -> bool,
+) -> Result<(bool, usize)> {
+    plan.limit = Some(batch);
+    let mut passed = 0;
     loop {
         let (items, last) =
             sdk::query(table, op, &plan.partition, plan.request(table.name())).await?;
-        if items.iter().any(|i| !excluded(plan, i, facet)) {
-            return Ok(true);
+        if items.iter().any(|i| is_result(plan, i)) {
+            return Ok((true, passed));
         }
+        passed += items.len();
         match last {
-            None => return Ok(false),
+            None => return Ok((false, passed)),
             Some(last) => plan.exclusive_start_key = Some(last),
         }
     }
