@@ -340,9 +340,7 @@ fn page<'a, C: Collection>(
             (true, None) => plan.exclusive_start_key.clone(),
             (true, Some(_)) => read
                 .last()
-                .map(|(item, _)| {
-                    walk::key_of(run.index.map(|i| [i.pk.attribute, i.sk.attribute]), item)
-                })
+                .map(|(item, _)| walk::key_of(run.index, item))
                 .transpose()?,
         };
         let cursor = match cursor_key {

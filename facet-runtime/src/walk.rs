@@ -3,7 +3,7 @@
 use std::sync::Arc;
 
 use aws_sdk_dynamodb::types::AttributeValue;
-use faceteer_core::schema::{PK, SK};
+use faceteer_core::schema::{IndexSchema, PK, SK};
 use faceteer_core::{Item, ItemError};
 use futures::{Stream, TryStreamExt};
 
@@ -11,8 +11,9 @@ use crate::error::Result;
 use crate::query::{Collected, FailedRecord, Page};
 
 /// The key attributes a cursor needs: the base key and, on an index, the index's key.
-pub(crate) fn key_of(index_keys: Option<[&'static str; 2]>, item: &Item) -> Result<Item> {
+pub(crate) fn key_of(index: Option<&IndexSchema>, item: &Item) -> Result<Item> {
     let mut key = Item::with_capacity(4);
+    let index_keys = index.map(|i| [i.pk.attribute, i.sk.attribute]);
     for name in [PK, SK].into_iter().chain(index_keys.into_iter().flatten()) {
         match item.get(name) {
             Some(v @ AttributeValue::S(_)) => {

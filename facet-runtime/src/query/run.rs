@@ -164,7 +164,7 @@ where
     let cursor = match (more && !M::FIRST, raw.last()) {
         (true, Some(last)) => Some(encode_cursor(
             &query.scope(&plan.partition),
-            &walk::key_of(query.index.map(|i| [i.pk.attribute, i.sk.attribute]), last)?,
+            &walk::key_of(query.index, last)?,
         )?),
         _ => None,
     };
@@ -231,13 +231,12 @@ where
         })
         .collect();
     let merged = merge_shards(&reads, query.reverse, limit.map(|l| l as usize));
-    let index_keys = query.index.map(|i| [i.pk.attribute, i.sk.attribute]);
     for ((shard, items, _), progress) in fetched.iter().zip(&merged.progress) {
         match progress {
             ShardProgress::Unchanged => {}
             ShardProgress::Done => positions[*shard] = ShardPosition::Done,
             ShardProgress::After(pos) => {
-                positions[*shard] = ShardPosition::After(walk::key_of(index_keys, &items[*pos])?)
+                positions[*shard] = ShardPosition::After(walk::key_of(query.index, &items[*pos])?)
             }
         }
     }
