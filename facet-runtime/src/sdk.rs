@@ -162,6 +162,21 @@ where
     }
 }
 
+/// Send a Query or Scan request (each its own SDK builder type): the items and
+/// `LastEvaluatedKey`. `$context` is built only when the request fails.
+macro_rules! send_page {
+    ($table:expr, $op:expr, $operation:literal, $request:expr, $context:expr) => {{
+        let out = $request
+            .return_consumed_capacity(ReturnConsumedCapacity::Total)
+            .send_with($table.client())
+            .await
+            .map_err(|e| Error::dynamo($operation, $context, e))?;
+        $op.request(out.consumed_capacity.as_slice());
+        let last = out.last_evaluated_key.filter(|k| !k.is_empty());
+        Ok((out.items.unwrap_or_default(), last))
+    }};
+}
+
 /// One Query request to `partition`: the items and `LastEvaluatedKey`.
 pub(crate) async fn query(
     table: &Table,
@@ -169,16 +184,11 @@ pub(crate) async fn query(
     partition: &str,
     request: QueryInputBuilder,
 ) -> Result<(Vec<Item>, Option<Item>)> {
-    let mut context = op.context();
-    context.key = Some((partition.to_owned(), None));
-    let out = request
-        .return_consumed_capacity(ReturnConsumedCapacity::Total)
-        .send_with(table.client())
-        .await
-        .map_err(|e| Error::dynamo("Query", context, e))?;
-    op.request(out.consumed_capacity.as_slice());
-    let last = out.last_evaluated_key.filter(|k| !k.is_empty());
-    Ok((out.items.unwrap_or_default(), last))
+    send_page!(table, op, "Query", request, {
+        let mut context = op.context();
+        context.key = Some((partition.to_owned(), None));
+        context
+    })
 }
 
 /// One Scan request: the items and `LastEvaluatedKey`.
@@ -187,14 +197,7 @@ pub(crate) async fn scan(
     op: &Op,
     request: ScanInputBuilder,
 ) -> Result<(Vec<Item>, Option<Item>)> {
-    let out = request
-        .return_consumed_capacity(ReturnConsumedCapacity::Total)
-        .send_with(table.client())
-        .await
-        .map_err(|e| Error::dynamo("Scan", op.context(), e))?;
-    op.request(out.consumed_capacity.as_slice());
-    let last = out.last_evaluated_key.filter(|k| !k.is_empty());
-    Ok((out.items.unwrap_or_default(), last))
+    send_page!(table, op, "Scan", request, op.context())
 }
 
 /// One BatchWriteItem request, sent once (the SDK's own retries are off, so that a failure
