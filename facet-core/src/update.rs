@@ -46,11 +46,6 @@ impl Path {
         }
     }
 
-    /// The attribute the path starts at.
-    pub fn root(&self) -> &'static str {
-        self.root
-    }
-
     fn child(&self, step: Segment) -> Path {
         let mut steps = self.steps.clone();
         steps.push(step);
@@ -246,17 +241,6 @@ impl<F> Update<F> {
         self & other
     }
 
-    /// The attributes the update changes (the first attribute of each path).
-    pub fn attributes(&self) -> Vec<&'static str> {
-        let mut out: Vec<&'static str> = Vec::new();
-        for a in &self.actions {
-            if !out.contains(&a.path().root) {
-                out.push(a.path().root);
-            }
-        }
-        out
-    }
-
     /// Set attribute `name` to `value` (generated code keeps index keys and the TTL in step
     /// with the fields they are built from).
     pub fn set_attribute(self, name: &'static str, value: AttributeValue) -> Update<F> {
@@ -279,7 +263,7 @@ impl<F> Update<F> {
     /// Render as an `UpdateExpression` (`SET … REMOVE … ADD … DELETE …`), registering its
     /// names and values in `p`.
     pub fn render(&self, p: &mut Placeholders) -> Result<String, ExprError> {
-        if self.actions.is_empty() {
+        if self.is_empty() {
             return Err(ExprError::EmptyUpdate);
         }
         for (i, a) in self.actions.iter().enumerate() {

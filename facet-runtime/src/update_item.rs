@@ -185,11 +185,15 @@ pub(crate) fn update_plan<F: Facet>(
             )));
         }
     }
+    let versioned;
     let change = match F::VERSION {
-        Some(name) => change.clone().increment_attribute(name),
-        None => change.clone(),
+        Some(name) => {
+            versioned = change.clone().increment_attribute(name);
+            &versioned
+        }
+        None => change,
     };
-    Ok(UpdatePlan::new(key.clone(), &change, when, returning)?)
+    Ok(UpdatePlan::new(key.clone(), change, when, returning)?)
 }
 
 impl<'a, F: Facet, R: Returns> IntoFuture for UpdateItem<'a, F, R> {
