@@ -57,21 +57,15 @@ impl Timeouts {
     /// `client` with these timeouts (its other settings kept).
     pub(crate) fn apply(&self, client: &Client) -> Client {
         let mut config = client.config().to_builder();
-        let timeouts = TimeoutConfig::builder()
-            .connect_timeout(self.connect)
-            .operation_attempt_timeout(self.attempt)
-            .operation_timeout(self.operation);
-        let timeouts = match client.config().timeout_config() {
-            // Keep the client's other timeouts (read timeout, …).
-            Some(existing) => {
-                let mut t = existing.to_builder();
-                t.set_connect_timeout(Some(self.connect));
-                t.set_operation_attempt_timeout(Some(self.attempt));
-                t.set_operation_timeout(Some(self.operation));
-                t
-            }
-            None => timeouts,
-        };
+        // Start from the client's timeouts, so that its others (read timeout, …) are kept.
+        let mut timeouts = client
+            .config()
+            .timeout_config()
+            .map(TimeoutConfig::to_builder)
+            .unwrap_or_default();
+        timeouts.set_connect_timeout(Some(self.connect));
+        timeouts.set_operation_attempt_timeout(Some(self.attempt));
+        timeouts.set_operation_timeout(Some(self.operation));
         config.set_timeout_config(Some(timeouts.build()));
         Client::from_conf(config.build())
     }
