@@ -185,33 +185,32 @@ async fn handle(state: Arc<State>, req: Request<Incoming>) -> Result<Response<Fu
         return futures::future::pending().await;
     }
     let (response, after) = handle_batch(&state, req).await;
+    if !matches!(after, After::Answer) {
+        state.stats.lost_answers.fetch_add(1, Ordering::Relaxed);
+    }
     match after {
         After::Answer => Ok(response),
-        After::Fail => {
-            state.stats.lost_answers.fetch_add(1, Ordering::Relaxed);
-            let body = serde_json::json!({
-                "__type": "com.amazonaws.dynamodb.v20120810#InternalServerError",
-                "message": "injected by faceteer's fault proxy after the request was applied"
-            });
-            Ok(json_response(
-                StatusCode::INTERNAL_SERVER_ERROR,
-                serde_json::to_vec(&body).expect("json"),
-            ))
-        }
-        After::Reset => {
-            state.stats.lost_answers.fetch_add(1, Ordering::Relaxed);
-            Err(Reset)
-        }
-        After::Stall => {
-            state.stats.lost_answers.fetch_add(1, Ordering::Relaxed);
-            futures::future::pending().await
-        }
+        After::Fail => Ok(error_response(
+            StatusCode::INTERNAL_SERVER_ERROR,
+            "InternalServerError",
+            "injected by faceteer's fault proxy after the request was applied",
+        )),
+        After::Reset => Err(Reset),
+        After::Stall => futures::future::pending().await,
         After::Stop => {
-            state.stats.lost_answers.fetch_add(1, Ordering::Relaxed);
             let _ = state.stop.send(true);
             futures::future::pending().await
         }
     }
+}
+
+/// A DynamoDB error answer: `status`, error type `kind` (`ThrottlingException`, …).
+fn error_response(status: StatusCode, kind: &str, message: &str) -> Response<Full<Bytes>> {
+    let body = serde_json::json!({
+        "__type": format!("com.amazonaws.dynamodb.v20120810#{kind}"),
+        "message": message,
+    });
+    json_response(status, serde_json::to_vec(&body).expect("json"))
 }
 
 /// Draw what happens to the answer of a forwarded batch request.
@@ -276,17 +275,12 @@ async fn handle_batch(state: &State, req: Request<Incoming>) -> (Response<Full<B
     };
     if throttle {
         state.stats.throttled.fetch_add(1, Ordering::Relaxed);
-        let body = serde_json::json!({
-            "__type": "com.amazonaws.dynamodb.v20120810#ProvisionedThroughputExceededException",
-            "message": "injected by faceteer's fault proxy"
-        });
-        return (
-            json_response(
-                StatusCode::BAD_REQUEST,
-                serde_json::to_vec(&body).expect("json"),
-            ),
-            After::Answer,
+        let response = error_response(
+            StatusCode::BAD_REQUEST,
+            "ProvisionedThroughputExceededException",
+            "injected by faceteer's fault proxy",
         );
+        return (response, After::Answer);
     }
     if !withhold {
         return after(forward(state, parts, bytes.to_vec()).await);
