@@ -285,7 +285,7 @@ fn page<'a, C: Collection>(
         let mut read: Vec<(Item, bool)> = Vec::new();
         let mut kept = 0;
         let mut more = loop {
-            plan.limit = limit.map(|l| (l + 1 - kept).min(u32::MAX as usize) as u32);
+            plan.limit = walk::next_limit(limit, kept);
             let (items, last) =
                 sdk::query(table, &op, &plan.partition, plan.request(table.name())).await?;
             for item in items {

@@ -311,8 +311,7 @@ async fn fetch(
 ) -> Result<(Vec<Item>, Option<Item>, bool)> {
     let mut raw: Vec<Item> = Vec::new();
     loop {
-        // Ask for one record beyond the limit, to know whether another page follows.
-        plan.limit = limit.map(|l| (l + 1 - raw.len()).min(u32::MAX as usize) as u32);
+        plan.limit = walk::next_limit(limit, raw.len());
         let (items, last) = sdk::scan(table, op, plan.request(table.name())).await?;
         raw.extend(items);
         if let Some(l) = limit {

@@ -10,6 +10,13 @@ use futures::{Stream, TryStreamExt};
 use crate::error::Result;
 use crate::query::{Collected, FailedRecord, Page};
 
+/// The `Limit` of the next request of a page of at most `limit` results that has `have`:
+/// one beyond what is still wanted, to know whether another page follows. Counted in
+/// `usize` (`u32::MAX + 1` fits) and sent as at most `u32::MAX`.
+pub(crate) fn next_limit(limit: Option<usize>, have: usize) -> Option<u32> {
+    limit.map(|l| (l + 1 - have).min(u32::MAX as usize) as u32)
+}
+
 /// The key attributes a cursor needs: the base key and, on an index, the index's key.
 pub(crate) fn key_of(index: Option<&IndexSchema>, item: &Item) -> Result<Item> {
     let mut key = Item::with_capacity(4);
@@ -97,4 +104,16 @@ pub(crate) async fn all_with_failures<T>(
             },
         )
         .await
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_next_limit_reads_one_ahead_and_never_wraps() {
+        assert_eq!(next_limit(None, 3), None);
+        assert_eq!(next_limit(Some(10), 4), Some(7));
+        assert_eq!(next_limit(Some(u32::MAX as usize), 0), Some(u32::MAX));
+    }
 }

@@ -270,9 +270,7 @@ async fn fetch(
     let limit = limit.map(|l| l as usize);
     let mut raw: Vec<Item> = Vec::new();
     loop {
-        // Ask for one record beyond the limit, to know whether another page follows.
-        // `l + 1` is at most `u32::MAX + 1`: count in usize, send at most `u32::MAX`.
-        plan.limit = limit.map(|l| (l + 1 - raw.len()).min(u32::MAX as usize) as u32);
+        plan.limit = walk::next_limit(limit, raw.len());
         let (items, last) =
             sdk::query(table, op, &plan.partition, plan.request(table.name())).await?;
         raw.extend(items.into_iter().filter(|i| !excluded(plan, i, facet)));
