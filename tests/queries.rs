@@ -139,7 +139,7 @@ async fn first_and_last() {
     assert_eq!(after.unwrap().note_id, "n028");
 }
 
-async fn walk<I: KeyFields>(
+async fn walk<I: KeyFields + faceteer::WholeRecords>(
     table: &Table,
     query: faceteer::Query<Note, I>,
 ) -> (Vec<String>, Vec<usize>) {

@@ -44,7 +44,7 @@ sharded_event!(Event16, 16);
 sharded_event!(Event256, 256);
 
 /// Walk every page of `query`; check order and that each record comes exactly once.
-async fn walk<F: Facet + Clone + Send, I: KeyFields>(
+async fn walk<F: Facet + Clone + Send, I: KeyFields + faceteer::WholeRecords>(
     table: &Table,
     query: Query<F, I>,
     key: impl Fn(&F) -> (String, String),

@@ -70,7 +70,9 @@ async fn every_difference_is_reported() {
     assert!(
         v.differences.contains(&Difference::IndexProjection {
             index: "GSI1".into(),
-            found: "KEYS_ONLY".into()
+            needed: None,
+            found: "KEYS_ONLY".into(),
+            missing: Vec::new(),
         }),
         "{:?}",
         v.differences

@@ -240,6 +240,7 @@ fn render(node: &Node, p: &mut Placeholders) -> Result<String, ExprError> {
 /// have update operations, key fields do not.
 pub struct Field<F, T, S = T, K = crate::update::Attribute> {
     name: &'static str,
+    position: u16,
     _types: PhantomData<FieldTypes<F, T, S, K>>,
 }
 
@@ -270,8 +271,15 @@ fn to_value<T: Serialize + ?Sized>(field: &'static str, v: &T) -> Value {
 impl<F, T, S, K> Field<F, T, S, K> {
     /// A handle on attribute `name` (generated code builds these).
     pub const fn new(name: &'static str) -> Self {
+        Self::numbered(name, u16::MAX)
+    }
+
+    /// A handle on attribute `name`, the facet's field number `position` (generated code
+    /// builds these; the position ties projections to what an index projects).
+    pub const fn numbered(name: &'static str, position: u16) -> Self {
         Field {
             name,
+            position,
             _types: PhantomData,
         }
     }
@@ -279,6 +287,12 @@ impl<F, T, S, K> Field<F, T, S, K> {
     /// The attribute name.
     pub const fn name(&self) -> &'static str {
         self.name
+    }
+
+    /// The field's position among the facet's fields (`u16::MAX` for handles not made by
+    /// the derive).
+    pub const fn position(&self) -> usize {
+        self.position as usize
     }
 }
 

@@ -55,6 +55,45 @@ pub trait Projection: FromPicked {
 /// The key fields of a facet (base keys: [`PickValidator::Keys`]) or of one of its indexes.
 pub trait KeyFields: FromPicked + Send + Sync + 'static {}
 
+/// Field number `N` of facet `F`: names a field at the type level, for
+/// [`IndexProjects`].
+pub struct FieldAt<F, const N: usize>(std::marker::PhantomData<fn() -> F>);
+
+/// Holds when the index whose key fields are `Self` projects the field `Fld`
+/// (a [`FieldAt`]). `#[derive(Facet)]` implements it from the index's declared projection;
+/// the base table ([`BaseTable`]) and indexes projecting whole items hold every field.
+#[diagnostic::on_unimplemented(
+    message = "the index read through `{Self}` does not project a field this projection selects",
+    label = "`{Self}` does not project `{Fld}` (`FieldAt<Facet, N>` is the facet's field number N, counted from 0)",
+    note = "add the field to the index's declaration, `#[facet(index(gsi = n, include(..)))]`, \
+            select fewer fields, or read whole records by key with `.fetch_records()`"
+)]
+pub trait IndexProjects<Fld> {}
+
+impl<F, const N: usize> IndexProjects<FieldAt<F, N>> for BaseTable {}
+
+/// Holds when every field of the projection `Self` is projected by the index whose key
+/// fields are `I`. `#[derive(Pick)]` implements it.
+#[diagnostic::on_unimplemented(
+    message = "the index read through `{I}` does not project every field of `{Self}`",
+    label = "selects a field the index does not project",
+    note = "add the fields to the index's declaration, `#[facet(index(gsi = n, include(..)))]`, \
+            select fewer fields, or read whole records by key with `.fetch_records()`"
+)]
+pub trait ProjectedBy<I> {}
+
+/// Holds when reads through the index whose key fields are `Self` return whole items: the
+/// base table and indexes projecting all attributes (the default).
+#[diagnostic::on_unimplemented(
+    message = "the index read through `{Self}` does not project whole records",
+    label = "this index is declared `keys_only` or `include(..)`",
+    note = "read a projection of what it holds with `.select::<P>()`, or fetch whole records \
+            by key with `.fetch_records()` (one batched read of the table per page)"
+)]
+pub trait WholeRecords {}
+
+impl WholeRecords for BaseTable {}
+
 /// No index: the key fields of a base-table query (none beyond [`PickValidator::Keys`]).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct BaseTable;

@@ -50,6 +50,27 @@ pub struct IndexSchema {
     pub pk: KeySchema,
     /// The index sort key.
     pub sk: KeySchema,
+    /// What the index projects of this facet's records.
+    pub projection: IndexProjection,
+}
+
+/// What a global secondary index projects of a facet's records, as declared with
+/// `#[facet(index(gsi = n, keys_only))]` or `#[facet(index(gsi = n, include(a, b)))]`.
+///
+/// Faceteer assumes every index projects whole items ([`IndexProjection::All`], the
+/// default). A narrower index is cheaper to write and store; reads through it return
+/// projections of what it holds, or fetch whole records by key. Whatever the declaration,
+/// the index must hold the `facet` attribute and the fields of the facet's table and index
+/// keys, so records read through it can be told apart and keyed:
+/// [`IndexSchema::projected_attributes`] lists them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum IndexProjection {
+    /// Whole items (`ProjectionType: ALL`).
+    All,
+    /// Keys only: the key attributes, `facet` and the key fields.
+    KeysOnly,
+    /// The keys (as for [`IndexProjection::KeysOnly`]) and these attributes.
+    Include(&'static [&'static str]),
 }
 
 /// The complete, static description of a facet.
@@ -121,6 +142,32 @@ impl KeySchema {
     }
 }
 
+impl IndexSchema {
+    /// The non-key attributes the index must project for this facet (`None`: whole items).
+    ///
+    /// Key attributes (`PK`, `SK`, the index's own) are always projected by DynamoDB and are
+    /// not listed; the `facet` attribute and the fields the table and index keys are built
+    /// from are, then the included fields.
+    pub fn projected_attributes(&self, facet: &FacetSchema) -> Option<Vec<&'static str>> {
+        let include: &[&'static str] = match self.projection {
+            IndexProjection::All => return None,
+            IndexProjection::KeysOnly => &[],
+            IndexProjection::Include(fields) => fields,
+        };
+        let mut out = vec![FACET_ATTRIBUTE];
+        let keys = [&facet.pk, &facet.sk, &self.pk, &self.sk];
+        let key_fields = keys
+            .iter()
+            .flat_map(|k| k.fields.iter().chain(k.shard.iter().flat_map(|s| s.fields)));
+        for name in key_fields.chain(include) {
+            if !out.contains(name) {
+                out.push(name);
+            }
+        }
+        Some(out)
+    }
+}
+
 impl FacetSchema {
     /// The index with number `n`, if the facet uses it.
     pub fn index(&self, n: u8) -> Option<&IndexSchema> {
@@ -135,6 +182,22 @@ impl FacetSchema {
                 .flat_map(|i| [i.pk.attribute, i.sk.attribute]),
         )
     }
+}
+
+/// What index `n` must project for every facet of `facets` that uses it: `None` when one of
+/// them reads whole items from it (`ProjectionType: ALL`), else the non-key attributes to
+/// include (the union of each facet's [`IndexSchema::projected_attributes`]), sorted.
+/// Table creation uses it, and so does the check of a live table.
+pub fn index_projection(facets: &[&FacetSchema], n: u8) -> Option<Vec<&'static str>> {
+    let mut out: Vec<&'static str> = Vec::new();
+    for facet in facets {
+        if let Some(index) = facet.index(n) {
+            out.extend(index.projected_attributes(facet)?);
+        }
+    }
+    out.sort_unstable();
+    out.dedup();
+    Some(out)
 }
 
 /// The DynamoDB names of index `n`: (`GSIn`, `GSInPK`, `GSInSK`).

@@ -93,9 +93,9 @@ impl Note {
     ///Typed handles on the attributes of `Note`, for conditions and filters (`Note::fields()`).
     pub const fn fields() -> NoteFields {
         NoteFields {
-            book: ::faceteer::__private::Field::new("book"),
-            note_id: ::faceteer::__private::Field::new("note_id"),
-            body: ::faceteer::__private::Field::new("body"),
+            book: ::faceteer::__private::Field::numbered("book", 0u16),
+            note_id: ::faceteer::__private::Field::numbered("note_id", 1u16),
+            body: ::faceteer::__private::Field::numbered("body", 2u16),
         }
     }
     /**The key of the `NOTE` record identified by `book`, `note_id`.

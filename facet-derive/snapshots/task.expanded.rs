@@ -67,55 +67,6 @@ impl ::faceteer::__private::FromPicked for TaskKeys {
 }
 #[automatically_derived]
 impl ::faceteer::__private::KeyFields for TaskKeys {}
-///The key fields of index `GSI1` of `Task`, as held by projections read through it.
-#[derive(Debug, Clone)]
-#[allow(dead_code)]
-pub struct TaskGsi1Keys {
-    ///The `teamId` key field.
-    pub team_id: String,
-    ///The `dueDay` key field.
-    pub due_day: u32,
-}
-#[automatically_derived]
-impl ::faceteer::__private::FromPicked for TaskGsi1Keys {
-    const ATTRIBUTES: &'static [&'static str] = &["teamId", "dueDay"];
-    fn from_picked(
-        __item: &::faceteer::__private::Item,
-    ) -> ::core::result::Result<Self, ::faceteer::__private::DynamoError> {
-        ::core::result::Result::Ok(TaskGsi1Keys {
-            team_id: ::faceteer::__private::read_attribute(__item, "teamId")?,
-            due_day: ::faceteer::__private::read_attribute(__item, "dueDay")?,
-        })
-    }
-}
-#[automatically_derived]
-impl ::faceteer::__private::KeyFields for TaskGsi1Keys {}
-///The key fields of index `GSI2` of `Task`, as held by projections read through it.
-#[derive(Debug, Clone)]
-#[allow(dead_code)]
-pub struct TaskGsi2Keys {
-    ///The `assignedUserId` key field.
-    pub assigned_user_id: Option<String>,
-    ///The `status` key field.
-    pub status: String,
-}
-#[automatically_derived]
-impl ::faceteer::__private::FromPicked for TaskGsi2Keys {
-    const ATTRIBUTES: &'static [&'static str] = &["assignedUserId", "status"];
-    fn from_picked(
-        __item: &::faceteer::__private::Item,
-    ) -> ::core::result::Result<Self, ::faceteer::__private::DynamoError> {
-        ::core::result::Result::Ok(TaskGsi2Keys {
-            assigned_user_id: ::faceteer::__private::read_attribute(
-                __item,
-                "assignedUserId",
-            )?,
-            status: ::faceteer::__private::read_attribute(__item, "status")?,
-        })
-    }
-}
-#[automatically_derived]
-impl ::faceteer::__private::KeyFields for TaskGsi2Keys {}
 impl TaskKeys {
     /// The base-table key of the record whose key fields these are.
     pub fn key(
@@ -164,6 +115,69 @@ impl ::faceteer::__private::PickValidator for Task {
         ::core::result::Result::Ok(())
     }
 }
+///The key fields of index `GSI1` of `Task`, as held by projections read through it.
+#[derive(Debug, Clone)]
+#[allow(dead_code)]
+pub struct TaskGsi1Keys {
+    ///The `teamId` key field.
+    pub team_id: String,
+    ///The `dueDay` key field.
+    pub due_day: u32,
+}
+#[automatically_derived]
+impl ::faceteer::__private::FromPicked for TaskGsi1Keys {
+    const ATTRIBUTES: &'static [&'static str] = &["teamId", "dueDay"];
+    fn from_picked(
+        __item: &::faceteer::__private::Item,
+    ) -> ::core::result::Result<Self, ::faceteer::__private::DynamoError> {
+        ::core::result::Result::Ok(TaskGsi1Keys {
+            team_id: ::faceteer::__private::read_attribute(__item, "teamId")?,
+            due_day: ::faceteer::__private::read_attribute(__item, "dueDay")?,
+        })
+    }
+}
+#[automatically_derived]
+impl ::faceteer::__private::KeyFields for TaskGsi1Keys {}
+#[automatically_derived]
+impl<
+    const N: usize,
+> ::faceteer::__private::IndexProjects<::faceteer::__private::FieldAt<Task, N>>
+for TaskGsi1Keys {}
+#[automatically_derived]
+impl ::faceteer::__private::WholeRecords for TaskGsi1Keys {}
+///The key fields of index `GSI2` of `Task`, as held by projections read through it.
+#[derive(Debug, Clone)]
+#[allow(dead_code)]
+pub struct TaskGsi2Keys {
+    ///The `assignedUserId` key field.
+    pub assigned_user_id: Option<String>,
+    ///The `status` key field.
+    pub status: String,
+}
+#[automatically_derived]
+impl ::faceteer::__private::FromPicked for TaskGsi2Keys {
+    const ATTRIBUTES: &'static [&'static str] = &["assignedUserId", "status"];
+    fn from_picked(
+        __item: &::faceteer::__private::Item,
+    ) -> ::core::result::Result<Self, ::faceteer::__private::DynamoError> {
+        ::core::result::Result::Ok(TaskGsi2Keys {
+            assigned_user_id: ::faceteer::__private::read_attribute(
+                __item,
+                "assignedUserId",
+            )?,
+            status: ::faceteer::__private::read_attribute(__item, "status")?,
+        })
+    }
+}
+#[automatically_derived]
+impl ::faceteer::__private::KeyFields for TaskGsi2Keys {}
+#[automatically_derived]
+impl<
+    const N: usize,
+> ::faceteer::__private::IndexProjects<::faceteer::__private::FieldAt<Task, N>>
+for TaskGsi2Keys {}
+#[automatically_derived]
+impl ::faceteer::__private::WholeRecords for TaskGsi2Keys {}
 #[automatically_derived]
 impl ::faceteer::__private::Facet for Task {
     const SCHEMA: &'static ::faceteer::__private::FacetSchema = &::faceteer::__private::FacetSchema {
@@ -202,6 +216,7 @@ impl ::faceteer::__private::Facet for Task {
                     optional: &[false],
                     shard: ::core::option::Option::None,
                 },
+                projection: ::faceteer::__private::IndexProjection::All,
             },
             ::faceteer::__private::IndexSchema {
                 number: 2u8,
@@ -224,6 +239,7 @@ impl ::faceteer::__private::Facet for Task {
                     optional: &[false],
                     shard: ::core::option::Option::None,
                 },
+                projection: ::faceteer::__private::IndexProjection::All,
             },
         ],
         ttl_field: ::core::option::Option::None,
@@ -338,12 +354,15 @@ impl Task {
     ///Typed handles on the attributes of `Task`, for conditions and filters (`Task::fields()`).
     pub const fn fields() -> TaskFields {
         TaskFields {
-            team_id: ::faceteer::__private::Field::new("teamId"),
-            task_id: ::faceteer::__private::Field::new("taskId"),
-            due_day: ::faceteer::__private::Field::new("dueDay"),
-            assigned_user_id: ::faceteer::__private::Field::new("assignedUserId"),
-            status: ::faceteer::__private::Field::new("status"),
-            title: ::faceteer::__private::Field::new("title"),
+            team_id: ::faceteer::__private::Field::numbered("teamId", 0u16),
+            task_id: ::faceteer::__private::Field::numbered("taskId", 1u16),
+            due_day: ::faceteer::__private::Field::numbered("dueDay", 2u16),
+            assigned_user_id: ::faceteer::__private::Field::numbered(
+                "assignedUserId",
+                3u16,
+            ),
+            status: ::faceteer::__private::Field::numbered("status", 4u16),
+            title: ::faceteer::__private::Field::numbered("title", 5u16),
         }
     }
     /**The key of the `TASK` record identified by `team_id`, `task_id`.

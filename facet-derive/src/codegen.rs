@@ -11,7 +11,9 @@ use quote::{format_ident, quote, quote_spanned};
 use syn::spanned::Spanned;
 use syn::{Ident, LitStr};
 
-use crate::model::{is_string_like, FacetModel, Field, KeyModel, PickValidatorModel};
+use crate::model::{
+    is_string_like, FacetModel, Field, IndexModel, KeyModel, PickValidatorModel, ProjectionModel,
+};
 
 fn lit(s: &str) -> LitStr {
     LitStr::new(s, Span::call_site())
@@ -94,12 +96,21 @@ fn schema(m: &FacetModel) -> TokenStream {
         };
         let pk = key_schema(m, &i.pk);
         let sk = key_schema(m, &i.sk);
+        let projection = match &i.projection {
+            ProjectionModel::All => quote!(#p::IndexProjection::All),
+            ProjectionModel::KeysOnly => quote!(#p::IndexProjection::KeysOnly),
+            ProjectionModel::Include(fields) => {
+                let names = fields.iter().map(|f| lit(&m.fields[*f].name));
+                quote!(#p::IndexProjection::Include(&[#(#names),*]))
+            }
+        };
         quote!(#p::IndexSchema {
             number: #n,
             name: #index_name,
             alias: #alias,
             pk: #pk,
             sk: #sk,
+            projection: #projection,
         })
     });
     let ttl = match m.ttl {
@@ -364,6 +375,48 @@ fn all_key_fields(pk: &KeyModel, sk: &KeyModel) -> Vec<(usize, bool)> {
     out
 }
 
+/// Whether index `i` gets its own key-fields type (`TaskGsi1Keys`): when the facet can be
+/// projected, or when the index projects less than whole records (reads through it are
+/// then checked at compile time against what it projects).
+fn has_index_keys_struct(m: &FacetModel, i: &IndexModel) -> bool {
+    m.pick_validator.is_some() || !matches!(i.projection, ProjectionModel::All)
+}
+
+/// The impls saying what index `i` projects: every field (and whole records) for an index
+/// projecting all attributes; the key fields and the included ones otherwise.
+fn index_projection_impls(m: &FacetModel, i: &IndexModel) -> TokenStream {
+    let p = private(m);
+    let ident = &m.ident;
+    let keys = index_keys_ident(m, i.n);
+    let projected: Vec<usize> = match &i.projection {
+        ProjectionModel::All => {
+            return quote! {
+                #[automatically_derived]
+                impl<const N: usize> #p::IndexProjects<#p::FieldAt<#ident, N>> for #keys {}
+                #[automatically_derived]
+                impl #p::WholeRecords for #keys {}
+            }
+        }
+        ProjectionModel::KeysOnly => Vec::new(),
+        ProjectionModel::Include(fields) => fields.clone(),
+    };
+    let mut positions: Vec<usize> = all_key_fields(&m.pk, &m.sk)
+        .into_iter()
+        .chain(all_key_fields(&i.pk, &i.sk))
+        .map(|(f, _)| f)
+        .chain(projected)
+        .collect();
+    positions.sort_unstable();
+    positions.dedup();
+    let impls = positions.iter().map(|f| {
+        quote! {
+            #[automatically_derived]
+            impl #p::IndexProjects<#p::FieldAt<#ident, #f>> for #keys {}
+        }
+    });
+    quote!(#(#impls)*)
+}
+
 /// `TaskGsi1Keys`: the key fields of index `n`.
 fn index_keys_ident(m: &FacetModel, n: u8) -> Ident {
     format_ident!("{}Gsi{}Keys", m.ident, n)
@@ -384,7 +437,7 @@ fn query_fns(m: &FacetModel) -> TokenStream {
         let (method, index_expr, sk_schema, index_keys, doc) = match index {
             Some(i) => {
                 let at = pos - 1;
-                let index_keys = if m.pick_validator.is_some() {
+                let index_keys = if has_index_keys_struct(m, i) {
                     let name = index_keys_ident(m, i.n);
                     quote!(#name)
                 } else {
@@ -485,6 +538,25 @@ fn key_fields_struct(
     }
 }
 
+/// The key-field types of the indexes that have one, with what each index projects.
+fn index_key_types(m: &FacetModel) -> TokenStream {
+    let ident = &m.ident;
+    let types = m.indexes.iter().filter(|i| has_index_keys_struct(m, i)).map(|i| {
+        let fields = key_fields_struct(
+            m,
+            &index_keys_ident(m, i.n),
+            &all_key_fields(&i.pk, &i.sk),
+            &format!(
+                "The key fields of index `GSI{}` of `{ident}`, as held by projections read through it.",
+                i.n
+            ),
+        );
+        let impls = index_projection_impls(m, i);
+        quote!(#fields #impls)
+    });
+    quote!(#(#types)*)
+}
+
 /// The key-field structs and the `PickValidator` impl, when the facet can be projected.
 fn projection(m: &FacetModel) -> TokenStream {
     let Some(validator) = &m.pick_validator else {
@@ -502,17 +574,6 @@ fn projection(m: &FacetModel) -> TokenStream {
              (`.key()` gives its key)."
         ),
     );
-    let index_structs = m.indexes.iter().map(|i| {
-        key_fields_struct(
-            m,
-            &index_keys_ident(m, i.n),
-            &all_key_fields(&i.pk, &i.sk),
-            &format!(
-                "The key fields of index `GSI{}` of `{ident}`, as held by projections read through it.",
-                i.n
-            ),
-        )
-    });
     let refs = keys(m);
     let pk = key_expr(m, &refs[0], Source::Keys);
     let sk = key_expr(m, &refs[1], Source::Keys);
@@ -524,7 +585,6 @@ fn projection(m: &FacetModel) -> TokenStream {
     };
     quote! {
         #keys_struct
-        #(#index_structs)*
 
         impl #keys_ident {
             /// The base-table key of the record whose key fields these are.
@@ -694,10 +754,11 @@ fn fields_struct(m: &FacetModel) -> (TokenStream, TokenStream) {
         let kind = format_ident!("{}", update_kind(m, i));
         quote!(#[doc = #doc] pub #fid: #p::Field<#ident, #inner, #ty, #p::#kind>)
     });
-    let inits = attribute_fields.iter().map(|(_, f)| {
+    let inits = attribute_fields.iter().map(|(i, f)| {
         let fid = &f.ident;
         let name = lit(&f.name);
-        quote!(#fid: #p::Field::new(#name))
+        let position = *i as u16;
+        quote!(#fid: #p::Field::numbered(#name, #position))
     });
     let doc = format!(
         "Typed handles on the attributes of `{ident}`, for conditions and filters \
@@ -790,11 +851,13 @@ pub fn generate(m: &FacetModel) -> TokenStream {
     let (fields_decl, fields_ctor) = fields_struct(m);
     let fields_ident = format_ident!("{}Fields", ident);
     let projection = projection(m);
+    let index_key_types = index_key_types(m);
     let setters = setters(m);
 
     quote! {
         #fields_decl
         #projection
+        #index_key_types
 
         #[automatically_derived]
         impl #p::Facet for #ident {
@@ -921,6 +984,15 @@ pub fn pick(input: crate::parse::PickInput) -> Result<TokenStream, darling::Erro
         let id = f.ident.as_ref().expect("named fields");
         quote!(#id: ::faceteer::__private::read_attribute(__item, Self::ATTRIBUTES[#i])?)
     });
+    // Each field must be projected by the index read through (`__I`, its key-fields type).
+    let projected = fields.iter().map(|f| {
+        let id = f.ident.as_ref().expect("named fields");
+        quote_spanned! {id.span()=>
+            __I: ::faceteer::__private::IndexProjects<
+                ::faceteer::__private::FieldAt<#facet, { <#facet>::fields().#id.position() }>,
+            >
+        }
+    });
     Ok(quote! {
         impl ::faceteer::__private::FromPicked for #ident {
             const ATTRIBUTES: &'static [&'static str] = &{
@@ -938,5 +1010,10 @@ pub fn pick(input: crate::parse::PickInput) -> Result<TokenStream, darling::Erro
         impl ::faceteer::__private::Projection for #ident {
             type Facet = #facet;
         }
+
+        impl<__I> ::faceteer::__private::ProjectedBy<__I> for #ident
+        where
+            #(#projected,)*
+        {}
     })
 }

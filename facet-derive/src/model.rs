@@ -55,11 +55,22 @@ pub struct KeyModel {
     pub shard: Option<ShardModel>,
 }
 
+/// What an index projects of the facet's records.
+pub enum ProjectionModel {
+    /// Whole items (the default).
+    All,
+    /// The keys, `facet` and the key fields.
+    KeysOnly,
+    /// Those and these fields.
+    Include(Vec<usize>),
+}
+
 pub struct IndexModel {
     pub n: u8,
     pub alias: Option<String>,
     pub pk: KeyModel,
     pub sk: KeyModel,
+    pub projection: ProjectionModel,
 }
 
 pub struct FacetModel {
@@ -236,7 +247,7 @@ fn resolve_fields(list: &PathList, fields: &[Field], errors: &mut Vec<Error>) ->
                 let names: Vec<String> = fields.iter().map(|f| f.ident.to_string()).collect();
                 errors.push(
                     Error::custom(format!(
-                        "unknown field `{}` in a key; the struct's fields are: {}",
+                        "unknown field `{}`; the struct's fields are: {}",
                         quote::ToTokens::to_token_stream(path),
                         names.join(", ")
                     ))
@@ -271,6 +282,90 @@ fn apply_container_key(
         acc.set_shard(what, *shard.count, shard.count.span(), errors);
         acc.shard_fields
             .extend(resolve_fields(&shard.fields, fields, errors));
+    }
+}
+
+/// `#[facet(index(gsi = n, keys_only | include(..)))]`: set what each declared index
+/// projects.
+fn apply_index_declarations(
+    decls: &[darling::util::SpannedValue<crate::parse::IndexDecl>],
+    indexes: &mut [IndexModel],
+    fields: &[Field],
+    errors: &mut Vec<Error>,
+) {
+    let mut seen: Vec<u32> = Vec::new();
+    for decl in decls {
+        let n = *decl.gsi;
+        let span = decl.gsi.span();
+        if seen.contains(&n) {
+            errors.push(
+                Error::custom(format!(
+                    "GSI{n} is declared twice; declare its projection once"
+                ))
+                .with_span(&span),
+            );
+            continue;
+        }
+        seen.push(n);
+        let Some(index) = indexes.iter_mut().find(|i| u32::from(i.n) == n) else {
+            let used: Vec<String> = indexes.iter().map(|i| format!("GSI{}", i.n)).collect();
+            errors.push(
+                Error::custom(format!(
+                    "this facet does not use GSI{n}, so it declares no projection for it; \
+                     the facet's indexes are: {}",
+                    if used.is_empty() {
+                        "none".to_owned()
+                    } else {
+                        used.join(", ")
+                    }
+                ))
+                .with_span(&span),
+            );
+            continue;
+        };
+        index.projection = match (decl.keys_only.is_present(), &decl.include) {
+            (true, None) => ProjectionModel::KeysOnly,
+            (false, Some(list)) => {
+                let included = resolve_fields(list, fields, errors);
+                for path in list.iter() {
+                    let skipped = path
+                        .get_ident()
+                        .and_then(|id| fields.iter().find(|f| f.ident == *id))
+                        .is_some_and(|f| !f.is_attribute);
+                    if skipped {
+                        errors.push(
+                            Error::custom(
+                                "this field is not stored as an attribute of its own (serde \
+                                 skips or flattens it), so no index can project it",
+                            )
+                            .with_span(path),
+                        );
+                    }
+                }
+                ProjectionModel::Include(included)
+            }
+            (true, Some(_)) => {
+                errors.push(
+                    Error::custom(
+                        "give `keys_only` or `include(..)`, not both: `include(..)` projects the \
+                         keys too",
+                    )
+                    .with_span(&decl.span()),
+                );
+                continue;
+            }
+            (false, None) => {
+                errors.push(
+                    Error::custom(format!(
+                        "say what GSI{n} projects: `index(gsi = {n}, keys_only)` or \
+                         `index(gsi = {n}, include(field, ..))` (without a declaration an index \
+                         projects whole records)"
+                    ))
+                    .with_span(&decl.span()),
+                );
+                continue;
+            }
+        };
     }
 }
 
@@ -627,8 +722,10 @@ pub fn build(input: FacetInput) -> Result<FacetModel, Error> {
             alias: alias.map(|(a, _)| a),
             pk: ipk,
             sk: isk,
+            projection: ProjectionModel::All,
         });
     }
+    apply_index_declarations(&input.indexes, &mut indexes, &fields, &mut errors);
     // Two indexes with the same alias would generate the same method.
     for (i, a) in indexes.iter().enumerate() {
         if let Some(m) = a.alias_method() {

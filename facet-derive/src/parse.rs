@@ -30,6 +30,9 @@ pub struct FacetInput {
     pub pk: Option<SpannedValue<ContainerKey>>,
     /// Container-level sort key: `sk(prefix = "..", fields(a, b))`.
     pub sk: Option<SpannedValue<ContainerKey>>,
+    /// `index(gsi = n, keys_only)` / `index(gsi = n, include(a, b))`: what an index projects.
+    #[darling(multiple, rename = "index")]
+    pub indexes: Vec<SpannedValue<IndexDecl>>,
     /// The path of the `faceteer` crate, for code generated in a crate that renames it.
     #[darling(rename = "crate")]
     pub krate: Option<syn::Path>,
@@ -51,6 +54,15 @@ pub struct PickInput {
 pub struct PickField {
     pub ident: Option<Ident>,
     pub ty: Type,
+}
+
+/// `index(gsi = n, keys_only)` or `index(gsi = n, include(a, b))` on the struct.
+#[derive(Debug, FromMeta)]
+pub struct IndexDecl {
+    pub gsi: SpannedValue<u32>,
+    #[darling(default)]
+    pub keys_only: darling::util::Flag,
+    pub include: Option<PathList>,
 }
 
 /// A key declared on the struct, naming its fields.

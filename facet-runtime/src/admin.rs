@@ -7,7 +7,7 @@ use aws_sdk_dynamodb::types::{
     AttributeDefinition, BillingMode, GlobalSecondaryIndex, IndexStatus, KeySchemaElement, KeyType,
     Projection as IndexProjection, ProjectionType, ScalarAttributeType, TableStatus,
 };
-use faceteer_core::schema::{gsi_names, PK, SK};
+use faceteer_core::schema::{gsi_names, index_projection, PK, SK};
 
 use crate::error::{Error, Result};
 use crate::sdk;
@@ -31,7 +31,9 @@ fn key(name: &str, kind: KeyType) -> Result<KeySchemaElement> {
 
 impl Table {
     /// Create the table: `PK`/`SK` and every index the declared facets use (each keyed
-    /// `GSInPK`/`GSInSK`, projecting all attributes), billed per request, and wait until it is
+    /// `GSInPK`/`GSInSK`, projecting all attributes, or, when every facet using it declares
+    /// a narrower projection, `INCLUDE` of what they need:
+    /// [`index_projection`](faceteer_core::schema::index_projection)), billed per request, and wait until it is
     /// active. Meant for tests, examples and first-time setup; production tables are usually
     /// managed by infrastructure code. Needs a declared table ([`Table::declared`]).
     pub async fn create_table(&self) -> Result<()> {
@@ -56,15 +58,19 @@ impl Table {
             .key_schema(key(SK, KeyType::Range)?);
         for n in indexes {
             let (name, pk, sk) = gsi_names(n);
+            let projection = match index_projection(facets, n) {
+                None => IndexProjection::builder().projection_type(ProjectionType::All),
+                Some(attributes) => IndexProjection::builder()
+                    .projection_type(ProjectionType::Include)
+                    .set_non_key_attributes(Some(
+                        attributes.into_iter().map(str::to_owned).collect(),
+                    )),
+            };
             let index = GlobalSecondaryIndex::builder()
                 .index_name(name)
                 .key_schema(key(pk, KeyType::Hash)?)
                 .key_schema(key(sk, KeyType::Range)?)
-                .projection(
-                    IndexProjection::builder()
-                        .projection_type(ProjectionType::All)
-                        .build(),
-                )
+                .projection(projection.build())
                 .build()
                 .map_err(|e| Error::TableSetup(e.to_string()))?;
             request = request

@@ -261,6 +261,52 @@ impl Table {
         .await
     }
 
+    /// The stored items of facet `F` under `keys` (`(PK, SK)`), read in batches; fails when
+    /// any key cannot be read.
+    pub(crate) async fn read_items<F: Facet>(
+        &self,
+        keys: &[(String, String)],
+        consistent: bool,
+    ) -> Result<HashMap<(String, String), Item>, Error> {
+        let op = Op::new("BatchGetItem", self.name(), F::SCHEMA.name, None);
+        let mut unique: Vec<&(String, String)> = Vec::with_capacity(keys.len());
+        let mut seen = HashSet::with_capacity(keys.len());
+        unique.extend(keys.iter().filter(|k| seen.insert(*k)));
+        let chunks: Vec<Vec<Item>> = unique
+            .chunks(GET_BATCH_SIZE)
+            .map(|c| {
+                c.iter()
+                    .map(|(pk, sk)| {
+                        Item::from([
+                            (PK.to_owned(), AttributeValue::S(pk.clone())),
+                            (SK.to_owned(), AttributeValue::S(sk.clone())),
+                        ])
+                    })
+                    .collect()
+            })
+            .collect();
+        let mut results = futures::stream::iter(chunks)
+            .map(|chunk| self.get_chunk(&op, chunk, None, consistent))
+            .buffer_unordered(self.batch_options().concurrency.max(1));
+        let mut out = HashMap::with_capacity(unique.len());
+        while let Some((found, failed)) = results.next().await {
+            if let Some((key, reason)) = failed.into_iter().next() {
+                let (pk, sk) = crate::walk::key_strings(&key).unwrap_or_default();
+                return Err(Error::Fetch {
+                    pk,
+                    sk,
+                    reason: Box::new(reason),
+                });
+            }
+            for item in found.into_iter().filter(|i| !is_foreign(i, F::SCHEMA.name)) {
+                if let Some(key) = crate::walk::key_strings(&item) {
+                    out.insert(key, item);
+                }
+            }
+        }
+        Ok(out)
+    }
+
     /// One chunk of keys: the items found, and the keys that failed.
     async fn get_chunk(
         &self,

@@ -98,6 +98,17 @@ pub enum Error {
     /// [`Table::create_table`](crate::Table::create_table) could not set up the table as asked.
     #[error("table setup: {0}")]
     TableSetup(String),
+    /// A record whose key an index returned could not be read from the table
+    /// ([`Query::fetch_records`](crate::Query::fetch_records)); the page is not returned.
+    #[error("reading the record (PK {pk:?}, SK {sk:?}) found through the index failed: {reason}")]
+    Fetch {
+        /// Its partition key.
+        pk: String,
+        /// Its sort key.
+        sk: String,
+        /// Why it could not be read.
+        reason: Box<crate::report::FailureReason>,
+    },
     /// A stored item lacks a key attribute the library needs (for example to build a cursor).
     #[error("a returned item has no `{0}` string attribute")]
     MissingKeyAttribute(String),

@@ -169,8 +169,11 @@ pub use faceteer_core::collection::Collection;
 pub use faceteer_core::cursor::CursorError;
 pub use faceteer_core::expr::{Expr, ExprError, Field};
 pub use faceteer_core::facet::Versioned;
-pub use faceteer_core::pick::{BaseTable, KeyFields, PickValidator, Picked, Projection};
-pub use faceteer_core::schema::FacetSchema;
+pub use faceteer_core::pick::{
+    BaseTable, FieldAt, IndexProjects, KeyFields, PickValidator, Picked, ProjectedBy, Projection,
+    WholeRecords,
+};
+pub use faceteer_core::schema::{FacetSchema, IndexProjection};
 pub use faceteer_core::table::{TableError, TableSchema};
 #[cfg(feature = "chrono")]
 pub use faceteer_core::timestamp;
@@ -240,11 +243,14 @@ pub mod __private {
     pub use faceteer_core::key::key_part;
     pub use faceteer_core::partition::{PartitionKey, ShardChoice};
     pub use faceteer_core::pick::{
-        pick_field, read_attribute, BaseTable, FromPicked, KeyFields, PickValidator, Projection,
+        pick_field, read_attribute, BaseTable, FieldAt, FromPicked, IndexProjects, KeyFields,
+        PickValidator, ProjectedBy, Projection, WholeRecords,
     };
     pub use faceteer_core::schema::FALLBACK_SCHEMA;
     pub use faceteer_core::schema::TTL_ATTRIBUTE;
-    pub use faceteer_core::schema::{FacetSchema, IndexSchema, KeySchema, ShardSchema};
+    pub use faceteer_core::schema::{
+        FacetSchema, IndexProjection, IndexSchema, KeySchema, ShardSchema,
+    };
     pub use faceteer_core::serde_key::write_serde_key;
     pub use faceteer_core::shard::ShardInputs;
     pub use faceteer_core::sort_key::{Four, NoFields, One, Three, Two};

@@ -2,7 +2,11 @@
 
 use std::marker::PhantomData;
 
-use faceteer_core::pick::{picked_from_item, projection_attributes, KeyFields, Picked, Projection};
+use faceteer_core::pick::{
+    picked_from_item, projection_attributes, KeyFields, Picked, ProjectedBy, Projection,
+    WholeRecords,
+};
+use faceteer_core::schema::{FACET_ATTRIBUTE, PK, SK};
 use faceteer_core::{from_item, Facet, Item, ItemError};
 
 mod sealed {
@@ -16,8 +20,15 @@ pub struct Whole;
 /// Projections `P`: set by `.select::<P>()` on a get, a batch get or a query.
 pub struct Select<P>(PhantomData<fn() -> P>);
 
+/// Whole records read through an index that does not project them: the query reads the keys
+/// from the index, then the records from the table by key (one batched read per page). Set
+/// by [`Query::fetch_records`](crate::Query::fetch_records).
+#[derive(Debug, Clone, Copy, Default)]
+pub struct Fetched;
+
 impl sealed::Sealed for Whole {}
 impl<P> sealed::Sealed for Select<P> {}
+impl sealed::Sealed for Fetched {}
 
 /// How a read of facet `F` (through an index with key fields `I`) turns items into what it
 /// returns. Implemented by [`Whole`] and [`Select`]; not for implementing elsewhere.
@@ -30,9 +41,12 @@ pub trait Read<F: Facet, I: KeyFields>: sealed::Sealed + Send + Sync + 'static {
 
     /// Turn one item read with `attributes` into a record (running the facet's validator).
     fn decode(item: Item, attributes: Option<&[&'static str]>) -> Result<Self::Record, ItemError>;
+
+    /// Whether the items read are keys of the records to read from the table.
+    const FETCH_BY_KEY: bool = false;
 }
 
-impl<F: Facet, I: KeyFields> Read<F, I> for Whole {
+impl<F: Facet, I: KeyFields + WholeRecords> Read<F, I> for Whole {
     type Record = F;
 
     fn attributes(_: &[&'static str]) -> Option<Vec<&'static str>> {
@@ -44,9 +58,26 @@ impl<F: Facet, I: KeyFields> Read<F, I> for Whole {
     }
 }
 
+impl<F: Facet, I: KeyFields> Read<F, I> for Fetched {
+    type Record = F;
+
+    fn attributes(index_attributes: &[&'static str]) -> Option<Vec<&'static str>> {
+        let mut out = vec![PK, SK, FACET_ATTRIBUTE];
+        out.extend(index_attributes);
+        Some(out)
+    }
+
+    /// The whole item, as read from the table by key.
+    fn decode(item: Item, _: Option<&[&'static str]>) -> Result<F, ItemError> {
+        from_item(item)
+    }
+
+    const FETCH_BY_KEY: bool = true;
+}
+
 impl<P, I> Read<P::Facet, I> for Select<P>
 where
-    P: Projection + Send + 'static,
+    P: Projection + ProjectedBy<I> + Send + 'static,
     I: KeyFields,
 {
     type Record = Picked<P, I>;

@@ -3,7 +3,7 @@
 use std::collections::BTreeMap;
 
 use aws_sdk_dynamodb::types::{KeySchemaElement, KeyType, TableDescription};
-use faceteer_core::schema::{gsi_names, PK, SK};
+use faceteer_core::schema::{gsi_names, index_projection, PK, SK};
 
 use crate::error::{Error, Result};
 use crate::sdk;
@@ -52,12 +52,17 @@ pub enum Difference {
         /// What the index has.
         found: String,
     },
-    /// An index does not project every attribute, but the facets read whole records from it.
+    /// An index does not project what the facets read from it.
     IndexProjection {
         /// The index name.
         index: String,
-        /// What the index projects.
+        /// What the facets need: `None` for whole items (`ALL`), else these non-key
+        /// attributes.
+        needed: Option<Vec<&'static str>>,
+        /// What the index projects (`ALL`, `KEYS_ONLY`, or `INCLUDE a, b`).
         found: String,
+        /// The needed attributes it lacks (empty when whole items are needed).
+        missing: Vec<&'static str>,
     },
 }
 
@@ -92,9 +97,28 @@ impl std::fmt::Display for Difference {
                 f,
                 "index {index} is keyed {found}; the facets need {expected}"
             ),
-            Difference::IndexProjection { index, found } => write!(
+            Difference::IndexProjection {
+                index,
+                needed: None,
+                found,
+                ..
+            } => write!(
                 f,
                 "index {index} projects {found}; the facets read whole records from it (ALL)"
+            ),
+            Difference::IndexProjection {
+                index,
+                found,
+                missing,
+                ..
+            } => write!(
+                f,
+                "index {index} projects {found}; the facets read {} from it too",
+                missing
+                    .iter()
+                    .map(|a| format!("`{a}`"))
+                    .collect::<Vec<_>>()
+                    .join(", ")
             ),
         }
     }
@@ -138,6 +162,46 @@ fn describe_key(elements: &[KeySchemaElement]) -> String {
 
 fn expected_key(pk: &str, sk: &str) -> String {
     format!("{pk} (hash), {sk} (range)")
+}
+
+/// How index `n`'s projection falls short of what `facets` read from it, if it does.
+fn projection_difference(
+    name: &str,
+    projection: Option<&aws_sdk_dynamodb::types::Projection>,
+    facets: &[&'static faceteer_core::schema::FacetSchema],
+    n: u8,
+) -> Option<Difference> {
+    let kind = projection
+        .and_then(|p| p.projection_type.as_ref())
+        .map(|p| p.as_str().to_owned())
+        .unwrap_or_else(|| "nothing".into());
+    if kind == "ALL" {
+        return None;
+    }
+    let included: Vec<&str> = projection
+        .map(|p| p.non_key_attributes().iter().map(String::as_str).collect())
+        .unwrap_or_default();
+    let found = if included.is_empty() {
+        kind
+    } else {
+        format!("{kind} {}", included.join(", "))
+    };
+    let needed = index_projection(facets, n);
+    let missing: Vec<&'static str> = needed
+        .iter()
+        .flatten()
+        .copied()
+        .filter(|a| !included.contains(a))
+        .collect();
+    if needed.is_some() && missing.is_empty() {
+        return None;
+    }
+    Some(Difference::IndexProjection {
+        index: name.to_owned(),
+        needed,
+        found,
+        missing,
+    })
 }
 
 /// The differences between `description` and what `facets` need.
@@ -194,17 +258,9 @@ fn compare(
                 found,
             });
         }
-        let projection = index
-            .projection
-            .as_ref()
-            .and_then(|p| p.projection_type.as_ref())
-            .map(|p| p.as_str().to_owned())
-            .unwrap_or_else(|| "nothing".into());
-        if projection != "ALL" {
-            differences.push(Difference::IndexProjection {
-                index: name.to_owned(),
-                found: projection,
-            });
+        if let Some(difference) = projection_difference(name, index.projection.as_ref(), facets, n)
+        {
+            differences.push(difference);
         }
         if let Some(status) = &index.index_status {
             if status.as_str() != "ACTIVE" {

@@ -32,6 +32,16 @@ pub(crate) fn key_of(index: Option<&IndexSchema>, item: &Item) -> Result<Item> {
     Ok(key)
 }
 
+/// An item's `PK` and `SK` strings, when it has both.
+pub(crate) fn key_strings(item: &Item) -> Option<(String, String)> {
+    match (item.get(PK), item.get(SK)) {
+        (Some(AttributeValue::S(pk)), Some(AttributeValue::S(sk))) => {
+            Some((pk.clone(), sk.clone()))
+        }
+        _ => None,
+    }
+}
+
 /// Read a page's raw items with `decode`: the valid records, and apart each item that is not
 /// one, with its key and the error.
 pub(crate) fn decode<T>(

@@ -100,7 +100,10 @@ faceteer::table! {
 }
 
 /// Run a query that must fail, and return its error.
-pub async fn query_error<F: Facet + std::fmt::Debug, I: faceteer::KeyFields>(
+pub async fn query_error<
+    F: Facet + std::fmt::Debug,
+    I: faceteer::KeyFields + faceteer::WholeRecords,
+>(
     table: &faceteer::Table,
     query: faceteer::Query<F, I>,
 ) -> faceteer::Error {

@@ -6,15 +6,15 @@ use std::marker::PhantomData;
 use faceteer_core::cursor::{condition_fingerprint, decode_cursor, CursorScope};
 use faceteer_core::expr::Expr;
 use faceteer_core::partition::PartitionKey;
-use faceteer_core::pick::{BaseTable, KeyFields, Projection};
+use faceteer_core::pick::{BaseTable, KeyFields, ProjectedBy, Projection};
 use faceteer_core::plan::{QueryPlan, RenderedCondition, SortCondition};
-use faceteer_core::schema::{IndexSchema, SK};
+use faceteer_core::schema::{IndexSchema, PK, SK};
 use faceteer_core::{Facet, KeyError};
 
 use super::mode::{First, Mode, Paged};
 use super::DEFAULT_SHARD_CONCURRENCY;
 use crate::error::{Error, Result};
-use crate::read::{Read, Select, Whole};
+use crate::read::{Fetched, Read, Select, Whole};
 
 /// A cursor given to [`Query::cursor`]: a cursor string (`String`, `&str`), or a page's
 /// `Option<String>` (`None`: from the start).
@@ -256,7 +256,20 @@ impl<F: Facet, I: KeyFields, M> Query<F, I, Whole, M> {
     /// ```
     ///
     /// [`Picked<P, I>`]: faceteer_core::pick::Picked
-    pub fn select<P: Projection<Facet = F> + Send + 'static>(self) -> Query<F, I, Select<P>, M> {
+    pub fn select<P>(self) -> Query<F, I, Select<P>, M>
+    where
+        P: Projection<Facet = F> + ProjectedBy<I> + Send + 'static,
+    {
+        self.retype()
+    }
+
+    /// Read whole records through an index that projects only some attributes
+    /// (`#[facet(index(gsi = n, keys_only))]` or `include(..)`): each page reads the keys from
+    /// the index, then the records from the table with one batched read by key. Records are
+    /// returned in index order; a record deleted between the two reads is left out.
+    ///
+    /// On an index projecting whole records this is not needed (and costs the second read).
+    pub fn fetch_records(self) -> Query<F, I, Fetched, M> {
         self.retype()
     }
 }
@@ -304,6 +317,7 @@ impl<F: Facet, I: KeyFields, R: Read<F, I>, M: Mode> Query<F, I, R, M> {
                 "global secondary indexes do not support consistent reads".into(),
             ));
         }
+        self.check_filter_is_projected()?;
         Ok(QueryPlan {
             index: self.index.map(|i| i.name),
             pk_attribute: self.partition.attribute(),
@@ -322,6 +336,44 @@ impl<F: Facet, I: KeyFields, R: Read<F, I>, M: Mode> Query<F, I, R, M> {
                 .transpose()?,
             projection: self.attributes(),
         })
+    }
+
+    /// On an index that projects only some attributes, a filter on another attribute would
+    /// silently match nothing (DynamoDB filters what the index holds): refuse it.
+    fn check_filter_is_projected(&self) -> Result<()> {
+        let (Some(index), Some(filter)) = (self.index, &self.filter) else {
+            return Ok(());
+        };
+        let Some(projected) = index.projected_attributes(F::SCHEMA) else {
+            return Ok(());
+        };
+        let mut names = faceteer_core::names::Placeholders::new();
+        filter.render(&mut names)?;
+        let (names, _) = names.into_parts();
+        let keys = [PK, SK, index.pk.attribute, index.sk.attribute];
+        let mut outside: Vec<String> = names
+            .into_iter()
+            .flatten()
+            .map(|(_, name)| name)
+            .filter(|n| !projected.contains(&n.as_str()) && !keys.contains(&n.as_str()))
+            .collect();
+        if outside.is_empty() {
+            return Ok(());
+        }
+        outside.sort();
+        Err(Error::InvalidRequest(format!(
+            "the filter reads {} of `{}`, which index {} does not project, so it could never \
+             match; add them to `#[facet(index(gsi = {}, include(..)))]`, or filter the records \
+             after reading them",
+            outside
+                .iter()
+                .map(|n| format!("`{n}`"))
+                .collect::<Vec<_>>()
+                .join(", "),
+            F::SCHEMA.name,
+            index.name,
+            index.number,
+        )))
     }
 
     /// The plan of this query's first request (inspectable without a server). For an

@@ -137,6 +137,11 @@ where
         };
         let cursor = signing::sealed(table, cursor);
         let attributes = query.attributes();
+        let raw = if R::FETCH_BY_KEY {
+            fetch_by_key::<F>(table, raw, query.consistent).await?
+        } else {
+            raw
+        };
         let (records, failed) = walk::decode(raw, |item| R::decode(item, attributes.as_deref()));
         Ok(Page {
             records,
@@ -169,6 +174,19 @@ where
         _ => None,
     };
     Ok((raw, cursor))
+}
+
+/// The whole items of the records whose keys were read from an index, in the same order:
+/// one batched read of the table. A record no longer stored is left out; a key that cannot
+/// be read fails the page.
+async fn fetch_by_key<F: Facet>(
+    table: &Table,
+    keys: Vec<Item>,
+    consistent: bool,
+) -> Result<Vec<Item>> {
+    let wanted: Vec<(String, String)> = keys.iter().filter_map(walk::key_strings).collect();
+    let mut found = table.read_items::<F>(&wanted, consistent).await?;
+    Ok(wanted.iter().filter_map(|k| found.remove(k)).collect())
 }
 
 /// Read at most `limit` records from each unfinished shard, merge them in sort-key order
