@@ -17,6 +17,9 @@ use crate::facet::Item;
 const VERSION: u8 = 1;
 /// Cursor format version of an all-shard query (one position per shard).
 const SHARDS_VERSION: u8 = 2;
+/// Cursor format version of a multi-source search (one position per source and shard, and
+/// the boundary).
+const SEARCH_VERSION: u8 = 3;
 
 /// Why a cursor was refused.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -178,6 +181,131 @@ enum PositionDoc {
     After(BTreeMap<String, CursorValue>),
     #[serde(rename = "d")]
     Done,
+}
+
+#[derive(Debug, Serialize, Deserialize)]
+struct SearchDoc {
+    #[serde(rename = "v")]
+    version: u8,
+    /// The scope of each source.
+    #[serde(rename = "q")]
+    scopes: Vec<CursorScope>,
+    #[serde(rename = "s")]
+    positions: Vec<PositionDoc>,
+    /// The order text of the last record returned.
+    #[serde(rename = "o")]
+    order: String,
+    /// The keys returned with it.
+    #[serde(rename = "b")]
+    boundary: Vec<(String, String)>,
+}
+
+/// Where a multi-source search stands: each source's (and shard's) position and the
+/// boundary of the last page ([`crate::search::Boundary`]).
+#[derive(Debug, Clone, PartialEq)]
+pub struct SearchPosition {
+    /// One position per source and shard, in source order.
+    pub positions: Vec<ShardPosition>,
+    /// The records returned at the last order text.
+    pub boundary: crate::search::Boundary,
+}
+
+/// The longest text a search cursor over `positions` positions from `sources` sources, with
+/// a boundary of at most `boundary` keys, can be.
+pub fn max_search_cursor_len(sources: usize, positions: usize, boundary: usize) -> usize {
+    let raw =
+        sources * SCOPE_BUDGET + positions * POSITION_BUDGET + (boundary + 1) * (2048 + 1024 + 16);
+    raw.div_ceil(3) * 4
+}
+
+/// Encode the position of a multi-source search.
+pub fn encode_search_cursor(
+    scopes: &[CursorScope],
+    position: &SearchPosition,
+) -> Result<String, CursorError> {
+    let positions = position
+        .positions
+        .iter()
+        .map(|p| {
+            Ok(match p {
+                ShardPosition::Start => PositionDoc::Start,
+                ShardPosition::After(key) => PositionDoc::After(to_doc_key(key)?),
+                ShardPosition::Done => PositionDoc::Done,
+            })
+        })
+        .collect::<Result<Vec<_>, CursorError>>()?;
+    write_doc(&SearchDoc {
+        version: SEARCH_VERSION,
+        scopes: scopes.to_vec(),
+        positions,
+        order: position.boundary.order.clone(),
+        boundary: position.boundary.keys.clone(),
+    })
+}
+
+/// Decode a search cursor made for `scopes` over `positions` positions, with a boundary of
+/// at most `max_boundary` keys.
+pub fn decode_search_cursor(
+    scopes: &[CursorScope],
+    positions: usize,
+    max_boundary: usize,
+    cursor: &str,
+) -> Result<SearchPosition, CursorError> {
+    let max = max_search_cursor_len(scopes.len(), positions, max_boundary);
+    if cursor.len() > max {
+        return Err(CursorError::TooLong {
+            len: cursor.len(),
+            max,
+        });
+    }
+    // The precise bound was checked above; this one only has to be looser.
+    let doc: SearchDoc = read_doc(
+        cursor,
+        SEARCH_VERSION,
+        scopes.len() + positions + max_boundary + 1,
+    )?;
+    if doc.scopes != scopes {
+        let show = |s: &[CursorScope]| {
+            s.iter()
+                .map(ToString::to_string)
+                .collect::<Vec<_>>()
+                .join("; ")
+        };
+        return Err(CursorError::Foreign {
+            expected: format!("a search of [{}]", show(scopes)),
+            found: format!("a search of [{}]", show(&doc.scopes)),
+        });
+    }
+    if doc.positions.len() != positions {
+        return Err(CursorError::Foreign {
+            expected: format!("{positions} source positions"),
+            found: format!("{} source positions", doc.positions.len()),
+        });
+    }
+    if doc.boundary.len() > max_boundary {
+        return Err(CursorError::ForeignKey(format!(
+            "the cursor's boundary holds {} keys, more than a page of {max_boundary}",
+            doc.boundary.len()
+        )));
+    }
+    let positions = doc
+        .positions
+        .into_iter()
+        .map(|p| {
+            Ok(match p {
+                PositionDoc::Start => ShardPosition::Start,
+                PositionDoc::After(key) => ShardPosition::After(from_doc_key(key)?),
+                PositionDoc::Done => ShardPosition::Done,
+            })
+        })
+        .collect::<Result<Vec<_>, CursorError>>()?;
+    Ok(SearchPosition {
+        positions,
+        boundary: crate::search::Boundary {
+            order: doc.order,
+            keys: doc.boundary,
+        },
+    })
 }
 
 #[derive(Deserialize)]

@@ -30,6 +30,7 @@ pub mod pick;
 pub mod plan;
 pub mod scan;
 pub mod schema;
+pub mod search;
 #[doc(hidden)]
 pub mod serde_key;
 pub mod shard;

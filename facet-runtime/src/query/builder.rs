@@ -65,17 +65,17 @@ type QueryTypes<F, I, R, M> = fn() -> (F, I, R, M);
 /// * `M`: what running it returns ([`Paged`], or [`First`] after [`Query::first`]).
 #[must_use = "a query does nothing until it is run with `table.query(..)`"]
 pub struct Query<F, I = BaseTable, R = Whole, M = Paged> {
-    pub(super) index: Option<&'static IndexSchema>,
-    pub(super) partition: PartitionKey,
-    pub(super) sort: Result<SortCondition, KeyError>,
-    pub(super) sort_prefix: String,
-    pub(super) limit: Option<u32>,
-    pub(super) reverse: bool,
-    pub(super) cursor: Option<String>,
-    pub(super) shard: Option<u32>,
-    pub(super) consistent: bool,
-    pub(super) filter: Option<Expr<F>>,
-    pub(super) shard_concurrency: usize,
+    pub(crate) index: Option<&'static IndexSchema>,
+    pub(crate) partition: PartitionKey,
+    pub(crate) sort: Result<SortCondition, KeyError>,
+    pub(crate) sort_prefix: String,
+    pub(crate) limit: Option<u32>,
+    pub(crate) reverse: bool,
+    pub(crate) cursor: Option<String>,
+    pub(crate) shard: Option<u32>,
+    pub(crate) consistent: bool,
+    pub(crate) filter: Option<Expr<F>>,
+    pub(crate) shard_concurrency: usize,
     _types: PhantomData<QueryTypes<F, I, R, M>>,
 }
 
@@ -114,7 +114,7 @@ impl<F, I, R, M> std::fmt::Debug for Query<F, I, R, M> {
 }
 
 impl<F, I> Query<F, I> {
-    pub(super) fn new(
+    pub(crate) fn new(
         index: Option<&'static IndexSchema>,
         partition: PartitionKey,
         sort: Result<SortCondition, KeyError>,
@@ -140,6 +140,25 @@ impl<F, I> Query<F, I> {
 impl<F, I, R, M> Query<F, I, R, M> {
     /// The same query with other output types.
     fn retype<R2, M2>(self) -> Query<F, I, R2, M2> {
+        Query {
+            index: self.index,
+            partition: self.partition,
+            sort: self.sort,
+            sort_prefix: self.sort_prefix,
+            limit: self.limit,
+            reverse: self.reverse,
+            cursor: self.cursor,
+            shard: self.shard,
+            consistent: self.consistent,
+            filter: self.filter,
+            shard_concurrency: self.shard_concurrency,
+            _types: PhantomData,
+        }
+    }
+
+    /// The same query reading whole records, with its index known only at run time (for
+    /// searches over several indexes).
+    pub(crate) fn erase(self) -> Query<F, BaseTable, R, M> {
         Query {
             index: self.index,
             partition: self.partition,
@@ -276,7 +295,7 @@ impl<F: Facet, I: KeyFields, M> Query<F, I, Whole, M> {
 
 impl<F: Facet, I: KeyFields, R: Read<F, I>, M: Mode> Query<F, I, R, M> {
     /// The limit of one request: 1 for [`Query::first`].
-    pub(super) fn page_limit(&self) -> Option<u32> {
+    pub(crate) fn page_limit(&self) -> Option<u32> {
         if M::FIRST {
             Some(1)
         } else {
@@ -293,7 +312,7 @@ impl<F: Facet, I: KeyFields, R: Read<F, I>, M: Mode> Query<F, I, R, M> {
         R::attributes(&index_attributes)
     }
 
-    pub(super) fn scope(&self, partition: &str) -> CursorScope {
+    pub(crate) fn scope(&self, partition: &str) -> CursorScope {
         CursorScope {
             facet: F::SCHEMA.name.to_owned(),
             index: self.index.map(|i| i.name.to_owned()),
@@ -304,7 +323,7 @@ impl<F: Facet, I: KeyFields, R: Read<F, I>, M: Mode> Query<F, I, R, M> {
     }
 
     /// Validate the options and build the plan of one request to `partition`.
-    pub(super) fn plan_for(
+    pub(crate) fn plan_for(
         &self,
         partition: String,
         start: Option<faceteer_core::Item>,

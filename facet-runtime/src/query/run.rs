@@ -275,7 +275,7 @@ where
 /// `plan.exclusive_start_key` on, and whether more follow (read one ahead to know).
 ///
 /// Items of other facets than `facet` are skipped: facets share partitions and indexes.
-async fn fetch(
+pub(crate) async fn fetch(
     table: &Table,
     op: &Op,
     plan: &mut QueryPlan,
