@@ -1,7 +1,7 @@
 //! The partition key of a query, with its shard chosen late.
 
 use crate::key::{compose_key, KeyError};
-use crate::shard::explicit_shard;
+use crate::shard::{shard_ids, ShardPeriod};
 
 /// How the shard segment of a queried partition key is chosen.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -12,6 +12,8 @@ pub enum ShardChoice {
     Computed {
         /// Number of shards.
         count: u32,
+        /// Later shard counts ([`crate::schema::ShardSchema::schedule`]).
+        schedule: &'static [ShardPeriod],
         /// The computed shard id text.
         id: Result<String, KeyError>,
     },
@@ -19,6 +21,8 @@ pub enum ShardChoice {
     Choose {
         /// Number of shards.
         count: u32,
+        /// Later shard counts ([`crate::schema::ShardSchema::schedule`]).
+        schedule: &'static [ShardPeriod],
     },
 }
 
@@ -56,11 +60,21 @@ impl PartitionKey {
         self.attribute
     }
 
-    /// The number of shards, when the key is sharded.
+    /// The number of shards, when the key is sharded: every shard id any period of its
+    /// schedule uses ([`PartitionKey::shard_ids`]).
     pub fn shard_count(&self) -> Option<u32> {
+        self.shard_ids().map(|ids| ids.len() as u32)
+    }
+
+    /// Every shard id of the key, in the order `.shard(n)` numbers them: `0..count` of the
+    /// first period, then the ids later periods add.
+    pub fn shard_ids(&self) -> Option<Vec<String>> {
         match self.shard {
             ShardChoice::Unsharded => None,
-            ShardChoice::Computed { count, .. } | ShardChoice::Choose { count } => Some(count),
+            ShardChoice::Computed {
+                count, schedule, ..
+            }
+            | ShardChoice::Choose { count, schedule } => Some(shard_ids(count, schedule)),
         }
     }
 
@@ -88,13 +102,23 @@ impl PartitionKey {
                     reason: "`.shard(n)` was given, but this partition key is not sharded".into(),
                 })
             }
-            (ShardChoice::Computed { count, .. }, Some(n))
-            | (ShardChoice::Choose { count }, Some(n)) => Some(explicit_shard(n, *count)?),
+            (ShardChoice::Computed { .. }, Some(n)) | (ShardChoice::Choose { .. }, Some(n)) => {
+                let ids = self.shard_ids().unwrap_or_default();
+                match ids.get(n as usize) {
+                    Some(id) => Some(id.clone()),
+                    None => {
+                        return Err(KeyError::ShardOutOfRange {
+                            shard: n,
+                            count: ids.len() as u32,
+                        })
+                    }
+                }
+            }
             (ShardChoice::Computed { id, .. }, None) => Some(id.clone()?),
-            (ShardChoice::Choose { count }, None) => {
+            (ShardChoice::Choose { count, schedule }, None) => {
                 return Err(KeyError::ShardRequired {
                     attribute: self.attribute,
-                    count: *count,
+                    count: shard_ids(*count, schedule).len() as u32,
                 })
             }
         };
@@ -120,7 +144,10 @@ mod tests {
             "PK",
             "#T",
             "_",
-            ShardChoice::Choose { count: 4 },
+            ShardChoice::Choose {
+                count: 4,
+                schedule: &[],
+            },
             Ok("_a".into()),
         );
         assert_eq!(choose.render(Some(2)).unwrap(), "#T_2_a");

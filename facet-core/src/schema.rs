@@ -31,10 +31,15 @@ pub struct KeySchema {
 /// How a partition key is sharded.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct ShardSchema {
-    /// Number of shards.
+    /// Number of shards (of records older than every [`ShardSchema::schedule`] period).
     pub count: u32,
     /// The serialized names of the fields hashed to pick a shard, in order.
     pub fields: &'static [&'static str],
+    /// Later shard counts, each from a time on, in time order (empty: always `count`).
+    pub schedule: &'static [crate::shard::ShardPeriod],
+    /// The serialized name of the time field that picks a record's period (with a
+    /// schedule).
+    pub time_field: Option<&'static str>,
 }
 
 /// One global secondary index used by a facet.
@@ -156,9 +161,13 @@ impl IndexSchema {
         };
         let mut out = vec![FACET_ATTRIBUTE];
         let keys = [&facet.pk, &facet.sk, &self.pk, &self.sk];
-        let key_fields = keys
-            .iter()
-            .flat_map(|k| k.fields.iter().chain(k.shard.iter().flat_map(|s| s.fields)));
+        let key_fields = keys.iter().flat_map(|k| {
+            k.fields.iter().chain(
+                k.shard
+                    .iter()
+                    .flat_map(|s| s.fields.iter().chain(s.time_field.iter())),
+            )
+        });
         for name in key_fields.chain(include) {
             if !out.contains(name) {
                 out.push(name);

@@ -11,7 +11,64 @@
 //!    zero-padded to the width of `count - 1` in hex (4 → `0`..`3`, 256 → `00`..`ff`,
 //!    1000 → `000`..`3e7`).
 
+//!
+//! ## Shard-count schedules
+//!
+//! A partition that outgrows its shards can get more from a given time on:
+//! `#[shard(count = 4, grow(from = "2027-01-01T00:00:00Z", count = 16), time = created)]`.
+//! A record's period is chosen by its `time` field (a creation time, which never changes), so
+//! it keeps the shard it was written with; records of the first period have exactly
+//! Faceteer's shard ids. A query over all shards reads every shard id any period uses
+//! ([`shard_ids`]): for 4 then 16 shards, `0`…`f` (the first four are shared).
+
 use crate::key::{key_text, KeyError, KeyPart};
+
+/// A shard count that applies to records whose time is `from` (epoch seconds) or later.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ShardPeriod {
+    /// The first second of the period (epoch seconds).
+    pub from: i64,
+    /// The shard count of records of the period.
+    pub count: u32,
+}
+
+/// The shard count of a record whose time is `time` (epoch seconds): `count`, or the count
+/// of the last period of `schedule` that began at or before `time`.
+pub fn count_at(count: u32, schedule: &[ShardPeriod], time: i64) -> u32 {
+    schedule
+        .iter()
+        .take_while(|p| p.from <= time)
+        .last()
+        .map_or(count, |p| p.count)
+}
+
+/// Epoch seconds from a time field's key text: an RFC 3339 timestamp (how a `DateTime<Utc>`
+/// is written) or an integer of epoch seconds.
+pub fn time_seconds(text: &str) -> Option<i64> {
+    if let Ok(n) = text.parse::<i64>() {
+        return Some(n);
+    }
+    #[cfg(feature = "chrono")]
+    if let Ok(t) = chrono::DateTime::parse_from_rfc3339(text) {
+        return Some(t.timestamp());
+    }
+    None
+}
+
+/// Every shard id any period uses, each once: the ids of `count` shards, then those of each
+/// period that are new.
+pub fn shard_ids(count: u32, schedule: &[ShardPeriod]) -> Vec<String> {
+    let mut out: Vec<String> = Vec::new();
+    for c in std::iter::once(count).chain(schedule.iter().map(|p| p.count)) {
+        for bucket in 0..c.max(1) {
+            let id = format_shard(bucket, c);
+            if !out.contains(&id) {
+                out.push(id);
+            }
+        }
+    }
+    out
+}
 
 /// The separator Faceteer puts between shard-key values before hashing them.
 const SHARD_INPUT_SEPARATOR: &[u8] = b"\0";
@@ -92,6 +149,26 @@ impl ShardInputs {
             None => Ok(shard_id(&self.texts, count)),
         }
     }
+
+    /// The shard id of a record whose time field `field` holds `time`: the shard count is
+    /// that of the record's period ([`count_at`]).
+    pub fn scheduled_shard_id(
+        &self,
+        count: u32,
+        schedule: &[ShardPeriod],
+        field: &'static str,
+        time: &(impl KeyPart + ?Sized),
+    ) -> Result<String, KeyError> {
+        let text = key_text(field, time)?;
+        let seconds = time_seconds(&text).ok_or_else(|| KeyError::Unrepresentable {
+            field,
+            reason: format!(
+                "the shard period is chosen by this time, but {text:?} is not a time or \
+                     epoch seconds"
+            ),
+        })?;
+        self.shard_id(count_at(count, schedule, seconds))
+    }
 }
 
 #[cfg(test)]
@@ -120,6 +197,29 @@ mod tests {
             crc32fast::hash(b"ab\0c") % u32::MAX
         );
         assert_ne!(shard_id(&["ab", "c"], 256), shard_id(&["a", "bc"], 256));
+    }
+
+    #[test]
+    fn schedules_pick_the_period_and_list_every_id() {
+        const GROW: &[ShardPeriod] = &[
+            ShardPeriod {
+                from: 100,
+                count: 16,
+            },
+            ShardPeriod {
+                from: 200,
+                count: 32,
+            },
+        ];
+        assert_eq!(count_at(4, GROW, 99), 4);
+        assert_eq!(count_at(4, GROW, 100), 16);
+        assert_eq!(count_at(4, GROW, 10_000), 32);
+        let ids = shard_ids(4, GROW);
+        // 0..f once (4 and 16 shards share one-digit ids), then 00..1f.
+        assert_eq!(ids.len(), 16 + 32);
+        assert_eq!(&ids[..4], ["0", "1", "2", "3"]);
+        assert_eq!(ids[16], "00");
+        assert_eq!(shard_ids(4, &[]), ["0", "1", "2", "3"]);
     }
 
     #[test]

@@ -230,6 +230,8 @@ impl ::faceteer::__private::Facet for Task {
                     shard: ::core::option::Option::Some(::faceteer::__private::ShardSchema {
                         count: 4u32,
                         fields: &["status"],
+                        schedule: &[],
+                        time_field: ::core::option::Option::None,
                     }),
                 },
                 sk: ::faceteer::__private::KeySchema {
@@ -482,6 +484,7 @@ Sort-key arguments of the operators are the index's sort-key field(s): `status`.
                 "_",
                 ::faceteer::__private::ShardChoice::Choose {
                     count: 4u32,
+                    schedule: &[],
                 },
                 Self::__faceteer_gsi2pk(&assigned_user_id),
             ),

@@ -63,9 +63,19 @@ fn key_schema(m: &FacetModel, key: &KeyModel) -> TokenStream {
         Some(s) => {
             let count = s.count;
             let names = s.fields.iter().map(|f| lit(&m.fields[*f].name));
+            let schedule = schedule(m, s);
+            let time = match s.time {
+                Some(t) => {
+                    let name = lit(&m.fields[t].name);
+                    quote!(::core::option::Option::Some(#name))
+                }
+                None => quote!(::core::option::Option::None),
+            };
             quote!(::core::option::Option::Some(#p::ShardSchema {
                 count: #count,
                 fields: &[#(#names),*],
+                schedule: #schedule,
+                time_field: #time,
             }))
         }
     };
@@ -76,6 +86,16 @@ fn key_schema(m: &FacetModel, key: &KeyModel) -> TokenStream {
         optional: &[#(#optional),*],
         shard: #shard,
     })
+}
+
+/// The `&[ShardPeriod]` of a shard's schedule.
+fn schedule(m: &FacetModel, s: &crate::model::ShardModel) -> TokenStream {
+    let p = private(m);
+    let periods = s
+        .schedule
+        .iter()
+        .map(|(from, count)| quote!(#p::ShardPeriod { from: #from, count: #count }));
+    quote!(&[#(#periods),*])
 }
 
 fn schema(m: &FacetModel) -> TokenStream {
@@ -235,11 +255,21 @@ fn key_fns(m: &FacetModel) -> TokenStream {
             let count = s.count;
             let idents: Vec<&Ident> = s.fields.iter().map(|f| &m.fields[*f].ident).collect();
             let names = idents.iter().map(|i| lit(&i.to_string()));
+            let params = s.inputs().map(|f| &m.fields[f].ident);
+            let id = match s.time {
+                None => quote!(__s.shard_id(#count)),
+                Some(t) => {
+                    let time = &m.fields[t].ident;
+                    let name = lit(&time.to_string());
+                    let schedule = schedule(m, s);
+                    quote!(__s.scheduled_shard_id(#count, #schedule, #name, #time))
+                }
+            };
             quote! {
-                fn #shard_fn(#(#idents: &dyn #p::KeyPart),*) -> ::core::result::Result<::std::string::String, #p::KeyError> {
+                fn #shard_fn(#(#params: &dyn #p::KeyPart),*) -> ::core::result::Result<::std::string::String, #p::KeyError> {
                     let mut __s = #p::ShardInputs::new();
                     #(__s.push(#names, #idents);)*
-                    __s.shard_id(#count)
+                    #id
                 }
             }
         });
@@ -271,7 +301,7 @@ fn key_expr(m: &FacetModel, k: &KeyRef, src: Source) -> TokenStream {
         None => quote!(::core::option::Option::None),
         Some(s) => {
             let shard_fn = k.shard_fn();
-            let args = s.fields.iter().map(|f| part_arg(m, *f, false, src));
+            let args = s.inputs().map(|f| part_arg(m, f, false, src));
             quote!(::core::option::Option::Some(&Self::#shard_fn(#(#args),*)?))
         }
     };
@@ -294,19 +324,20 @@ fn partition_key(m: &FacetModel, k: &KeyRef) -> TokenStream {
         None => quote!(#p::ShardChoice::Unsharded),
         Some(s) => {
             let count = s.count;
+            let schedule = schedule(m, s);
             let all_in_key = s
-                .fields
-                .iter()
-                .all(|f| k.key.parts.iter().any(|part| part.field == *f));
+                .inputs()
+                .all(|f| k.key.parts.iter().any(|part| part.field == f));
             if all_in_key {
                 let shard_fn = k.shard_fn();
-                let args = s
-                    .fields
-                    .iter()
-                    .map(|f| part_arg(m, *f, false, Source::Args));
-                quote!(#p::ShardChoice::Computed { count: #count, id: Self::#shard_fn(#(#args),*) })
+                let args = s.inputs().map(|f| part_arg(m, f, false, Source::Args));
+                quote!(#p::ShardChoice::Computed {
+                    count: #count,
+                    schedule: #schedule,
+                    id: Self::#shard_fn(#(#args),*),
+                })
             } else {
-                quote!(#p::ShardChoice::Choose { count: #count })
+                quote!(#p::ShardChoice::Choose { count: #count, schedule: #schedule })
             }
         }
     };
@@ -360,11 +391,7 @@ fn key_fields(key: &KeyModel) -> Vec<(usize, bool)> {
 /// The fields of a key (partition, shard, sort), deduplicated, in order.
 fn all_key_fields(pk: &KeyModel, sk: &KeyModel) -> Vec<(usize, bool)> {
     let mut out = key_fields(pk);
-    out.extend(
-        pk.shard
-            .iter()
-            .flat_map(|s| s.fields.iter().map(|f| (*f, false))),
-    );
+    out.extend(pk.shard.iter().flat_map(|s| s.inputs().map(|f| (f, false))));
     out.extend(key_fields(sk));
     let mut seen = Vec::new();
     out.retain(|(f, _)| {
@@ -628,7 +655,10 @@ fn update_kind(m: &FacetModel, i: usize) -> &'static str {
 /// Whether field `i` is one of the key's fields (its parts or shard inputs).
 fn uses(key: &KeyModel, i: usize) -> bool {
     key.parts.iter().any(|p| p.field == i)
-        || key.shard.as_ref().is_some_and(|s| s.fields.contains(&i))
+        || key
+            .shard
+            .as_ref()
+            .is_some_and(|s| s.inputs().any(|f| f == i))
 }
 
 /// The fields a key is built from (parts and shard inputs).
@@ -636,7 +666,7 @@ fn key_inputs(key: &KeyModel) -> impl Iterator<Item = usize> + '_ {
     key.parts
         .iter()
         .map(|p| p.field)
-        .chain(key.shard.iter().flat_map(|s| s.fields.iter().copied()))
+        .chain(key.shard.iter().flat_map(|s| s.inputs()))
 }
 
 /// `set_<field>(..)` for each field an index key or the TTL is built from: an update that

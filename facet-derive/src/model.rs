@@ -46,6 +46,17 @@ pub struct KeyPartRef {
 pub struct ShardModel {
     pub count: u32,
     pub fields: Vec<usize>,
+    /// Later counts: (from, epoch seconds; count).
+    pub schedule: Vec<(i64, u32)>,
+    /// The time field choosing a record's period.
+    pub time: Option<usize>,
+}
+
+impl ShardModel {
+    /// The fields the shard id is computed from: the hashed fields, then the time field.
+    pub fn inputs(&self) -> impl Iterator<Item = usize> + '_ {
+        self.fields.iter().copied().chain(self.time)
+    }
 }
 
 pub struct KeyModel {
@@ -111,6 +122,8 @@ struct KeyAcc {
     parts: Vec<KeyPartRef>,
     shard: Option<(u32, Span)>,
     shard_fields: Vec<usize>,
+    /// The schedule and its time field, once given.
+    schedule: Option<(Vec<(i64, u32)>, usize)>,
     /// Where the key was first declared, for errors about the key as a whole.
     span: Option<Span>,
 }
@@ -147,6 +160,101 @@ impl KeyAcc {
         }
     }
 
+    /// `grow(..)` and `time = ..` of one shard declaration.
+    fn set_schedule(
+        &mut self,
+        what: &str,
+        grow: &[darling::util::SpannedValue<crate::parse::GrowAttr>],
+        time: Option<&syn::Path>,
+        span: Span,
+        fields: &[Field],
+        errors: &mut Vec<Error>,
+    ) {
+        let (time, grow) = match (time, grow.is_empty()) {
+            (None, true) => return,
+            (Some(t), true) => {
+                errors.push(
+                    Error::custom(
+                        "`time` chooses a record's period of a shard schedule; add the periods: \
+                         `grow(from = \"2027-01-01T00:00:00Z\", count = 16)`",
+                    )
+                    .with_span(t),
+                );
+                return;
+            }
+            (None, false) => {
+                errors.push(
+                    Error::custom(
+                        "a shard schedule needs the field that chooses each record's period: \
+                         add `time = created` (a creation time that never changes), so records \
+                         keep the shard they were written with",
+                    )
+                    .with_span(&span),
+                );
+                return;
+            }
+            (Some(t), false) => (t, grow),
+        };
+        let Some(time) = resolve_fields(&PathList::new(vec![time.clone()]), fields, errors)
+            .first()
+            .copied()
+        else {
+            return;
+        };
+        let field = &fields[time];
+        if field.optional || is_string_like(&field.inner) {
+            errors.push(
+                Error::custom(format!(
+                    "`{}` chooses each record's shard period, so it must always hold a time: \
+                     make it a `DateTime<Utc>` or an integer of epoch seconds, not an `Option` \
+                     or a string",
+                    field.ident
+                ))
+                .with_span(&span),
+            );
+            return;
+        }
+        let mut periods: Vec<(i64, u32)> = Vec::new();
+        for g in grow {
+            let from = match chrono::DateTime::parse_from_rfc3339(&g.from) {
+                Ok(t) => t.timestamp(),
+                Err(e) => {
+                    errors.push(
+                        Error::custom(format!(
+                            "`from` is not an RFC 3339 time ({e}); write it like \
+                             \"2027-01-01T00:00:00Z\""
+                        ))
+                        .with_span(&g.from.span()),
+                    );
+                    continue;
+                }
+            };
+            if *g.count == 0 {
+                errors.push(Error::custom("`count` must be at least 1").with_span(&g.count.span()));
+                continue;
+            }
+            if periods.last().is_some_and(|(last, _)| *last >= from) {
+                errors.push(
+                    Error::custom(
+                        "list the `grow(..)` periods in time order, each later than the last",
+                    )
+                    .with_span(&g.from.span()),
+                );
+                continue;
+            }
+            periods.push((from, *g.count));
+        }
+        match &self.schedule {
+            Some(existing) if *existing != (periods.clone(), time) => errors.push(
+                Error::custom(format!(
+                    "conflicting shard schedules for {what}; give the schedule once"
+                ))
+                .with_span(&span),
+            ),
+            _ => self.schedule = Some((periods, time)),
+        }
+    }
+
     fn finish(
         self,
         what: &str,
@@ -174,9 +282,15 @@ impl KeyAcc {
                         .with_span(&span),
                 );
             }
+            let (schedule, time) = match self.schedule {
+                Some((periods, time)) => (periods, Some(time)),
+                None => (Vec::new(), None),
+            };
             ShardModel {
                 count,
                 fields: self.shard_fields,
+                schedule,
+                time,
             }
         });
         KeyModel {
@@ -282,6 +396,14 @@ fn apply_container_key(
         acc.set_shard(what, *shard.count, shard.count.span(), errors);
         acc.shard_fields
             .extend(resolve_fields(&shard.fields, fields, errors));
+        acc.set_schedule(
+            what,
+            &shard.grow,
+            shard.time.as_ref(),
+            shard.count.span(),
+            fields,
+            errors,
+        );
     }
 }
 
@@ -558,6 +680,14 @@ pub fn build(input: FacetInput) -> Result<FacetModel, Error> {
                     }
                     pk.set_shard("the partition key", count, s.count.span(), &mut errors);
                     pk.shard_fields.push(i);
+                    pk.set_schedule(
+                        "the partition key",
+                        &s.grow,
+                        s.time.as_ref(),
+                        *span,
+                        &fields,
+                        &mut errors,
+                    );
                 }
                 Some(n) => {
                     let Ok(n8) = u8::try_from(**n) else {
@@ -576,6 +706,14 @@ pub fn build(input: FacetInput) -> Result<FacetModel, Error> {
                         &mut errors,
                     );
                     entry.0.shard_fields.push(i);
+                    entry.0.set_schedule(
+                        &format!("the partition key of GSI{n8}"),
+                        &s.grow,
+                        s.time.as_ref(),
+                        *span,
+                        &fields,
+                        &mut errors,
+                    );
                 }
             }
         }

@@ -81,6 +81,16 @@ pub struct ContainerKey {
 pub struct ContainerShard {
     pub count: SpannedValue<u32>,
     pub fields: PathList,
+    #[darling(default, multiple)]
+    pub grow: Vec<SpannedValue<GrowAttr>>,
+    pub time: Option<syn::Path>,
+}
+
+/// `grow(from = "2027-01-01T00:00:00Z", count = 16)`: a later shard count.
+#[derive(Debug, Clone, FromMeta)]
+pub struct GrowAttr {
+    pub from: SpannedValue<String>,
+    pub count: SpannedValue<u32>,
 }
 
 /// One field, with its key attributes still raw.
@@ -119,6 +129,9 @@ pub struct GsiAttr {
 pub struct ShardAttr {
     pub count: SpannedValue<u32>,
     pub gsi: Option<SpannedValue<u32>>,
+    #[darling(default, multiple)]
+    pub grow: Vec<SpannedValue<GrowAttr>>,
+    pub time: Option<syn::Path>,
 }
 
 /// The key attributes found on one field.

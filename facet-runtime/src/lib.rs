@@ -254,7 +254,7 @@ pub mod __private {
         FacetSchema, IndexProjection, IndexSchema, KeySchema, ShardSchema,
     };
     pub use faceteer_core::serde_key::write_serde_key;
-    pub use faceteer_core::shard::ShardInputs;
+    pub use faceteer_core::shard::{ShardInputs, ShardPeriod};
     pub use faceteer_core::sort_key::{Four, NoFields, One, Three, Two};
     pub use faceteer_core::table::assert_table;
     pub use faceteer_core::update::{
