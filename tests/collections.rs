@@ -122,7 +122,45 @@ async fn a_bad_member_is_reported_with_its_key() {
     assert_eq!(page.failed[0].sk, "#NOTE_n003");
 }
 
+async fn a_collection_scans_as_its_facets() {
+    let table = book("collection-scan").await;
+    // Other partitions too: a scan reads the whole table.
+    assert!(table
+        .put_many((0..6).map(|i| note("c", i)))
+        .await
+        .is_complete());
+    for segments in [1, 3] {
+        let mut labels = Vec::new();
+        let mut cursor: Option<String> = None;
+        loop {
+            let page = table
+                .scan_collection::<BookItems>()
+                .segments(segments)
+                .limit(4)
+                .cursor(cursor.clone())
+                .await
+                .unwrap();
+            assert!(page.failed.is_empty());
+            labels.extend(page.records.iter().map(label));
+            cursor = page.cursor;
+            if cursor.is_none() {
+                break;
+            }
+        }
+        labels.sort();
+        let mut expected: Vec<String> = (0..12)
+            .map(|i| note("b", i).note_id)
+            .chain((0..6).map(|i| note("c", i).note_id))
+            .chain((0..5).map(|i| format!("x{i}")))
+            .collect();
+        expected.sort();
+        // Each record of the collection's facets once; Neighbour2 is not read.
+        assert_eq!(labels, expected, "{segments} segments");
+    }
+}
+
 faceteer_suite::engines!(
     a_partition_reads_as_its_facets,
-    a_bad_member_is_reported_with_its_key
+    a_bad_member_is_reported_with_its_key,
+    a_collection_scans_as_its_facets,
 );

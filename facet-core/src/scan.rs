@@ -15,8 +15,8 @@ use crate::schema::{FACET_ATTRIBUTE, PK, SK};
 /// A planned Scan request of one facet's records.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ScanPlan {
-    /// The facet scanned: only items whose `facet` attribute names it are returned.
-    pub facet: &'static str,
+    /// The facets scanned: only items whose `facet` attribute names one of them are returned.
+    pub facets: Vec<&'static str>,
     /// `(segment, total)` of a parallel scan.
     pub segment: Option<(u32, u32)>,
     /// Items to evaluate (DynamoDB's `Limit`, counted before the filter).
@@ -40,8 +40,15 @@ impl ScanPlan {
             None => (Default::default(), None),
         };
         let name = p.name(FACET_ATTRIBUTE);
-        let value = p.value(AttributeValue::S(self.facet.to_owned()));
-        let facet = format!("{name} = {value}");
+        let values: Vec<String> = self
+            .facets
+            .iter()
+            .map(|f| p.value(AttributeValue::S((*f).to_owned())))
+            .collect();
+        let facet = match values.as_slice() {
+            [one] => format!("{name} = {one}"),
+            many => format!("{name} IN ({})", many.join(", ")),
+        };
         let filter = match user {
             Some(user) => format!("({facet}) AND ({user})"),
             None => facet,
@@ -152,7 +159,7 @@ mod tests {
     #[test]
     fn the_facet_filter_is_always_there() {
         let plan = ScanPlan {
-            facet: "TASK",
+            facets: vec!["TASK"],
             segment: Some((1, 4)),
             limit: Some(10),
             exclusive_start_key: None,

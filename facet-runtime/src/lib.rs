@@ -190,7 +190,7 @@ pub use query::{Collected, FailedRecord, Page, PartitionQuery, Query, QueryRun};
 pub use read::{Select, Whole};
 pub use report::{DeleteReport, Failed, FailureReason, GetReport, PutReport, Unknown};
 pub use retry::BatchOptions;
-pub use scan::ScanRun;
+pub use scan::{OfCollection, OfFacet, ScanRun, ScanTarget};
 pub use search::Search;
 pub use table::Table;
 pub use timeouts::Timeouts;

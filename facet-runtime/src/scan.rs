@@ -20,6 +20,7 @@ use std::future::IntoFuture;
 use std::marker::PhantomData;
 use std::sync::Arc;
 
+use faceteer_core::collection::Collection;
 use faceteer_core::cursor::{
     decode_shards_cursor, encode_shards_cursor, CursorScope, ShardPosition,
 };
@@ -27,7 +28,7 @@ use faceteer_core::expr::Expr;
 use faceteer_core::merge::ShardProgress;
 use faceteer_core::plan::RenderedCondition;
 use faceteer_core::scan::{take_segments, ScanPlan, SegmentRead};
-use faceteer_core::{from_item, Facet, Item};
+use faceteer_core::{from_item, Facet, Item, ItemError};
 use futures::{Stream, StreamExt, TryStreamExt};
 
 use crate::error::{Error, Result};
@@ -59,21 +60,78 @@ impl Table {
             _facet: PhantomData,
         }
     }
+
+    /// Scan the table for the records of every facet of collection `C` (a `Scan` filtered
+    /// on `facet IN (..)`), each as its variant: the same options and pages as
+    /// [`Table::scan`], without a typed filter (filters are per facet).
+    pub fn scan_collection<C: Collection>(&self) -> ScanRun<'_, C, OfCollection<C>> {
+        ScanRun {
+            table: self,
+            filter: None,
+            limit: None,
+            segments: 1,
+            cursor: None,
+            consistent: false,
+            _facet: PhantomData,
+        }
+    }
 }
 
-/// A scan of one facet: [`Table::scan`]. Await it for one page, or walk its pages.
+/// What a scan reads: the records of one facet ([`OfFacet`]) or of a collection's facets
+/// ([`OfCollection`]).
+pub trait ScanTarget: Send + Sync + 'static {
+    /// What each item read becomes.
+    type Record: Send;
+    /// The facet names scanned.
+    fn facets() -> Vec<&'static str>;
+    /// Read one item of those facets.
+    fn decode(item: Item) -> std::result::Result<Self::Record, ItemError>;
+}
+
+/// The records of facet `F`: the default target of [`ScanRun`].
+pub struct OfFacet<F>(PhantomData<fn() -> F>);
+
+/// The records of the facets of collection `C`, each as its variant.
+pub struct OfCollection<C>(PhantomData<fn() -> C>);
+
+impl<F: Facet> ScanTarget for OfFacet<F> {
+    type Record = F;
+    fn facets() -> Vec<&'static str> {
+        vec![F::SCHEMA.name]
+    }
+    fn decode(item: Item) -> std::result::Result<F, ItemError> {
+        from_item(item)
+    }
+}
+
+impl<C: Collection> ScanTarget for OfCollection<C> {
+    type Record = C;
+    fn facets() -> Vec<&'static str> {
+        C::FACETS.iter().map(|f| f.name).collect()
+    }
+    fn decode(item: Item) -> std::result::Result<C, ItemError> {
+        // The scan's filter reads only the collection's facets.
+        C::from_item(item)?.ok_or_else(|| ItemError::Validation {
+            facet: "",
+            message: "the item is of none of the collection's facets".into(),
+        })
+    }
+}
+
+/// A scan of one facet ([`Table::scan`]) or of a collection ([`Table::scan_collection`]).
+/// Await it for one page, or walk its pages.
 #[must_use = "a scan does nothing until it is awaited or its pages are read"]
-pub struct ScanRun<'t, F> {
+pub struct ScanRun<'t, F, T = OfFacet<F>> {
     table: &'t Table,
     filter: Option<Expr<F>>,
     limit: Option<u32>,
     segments: u32,
     cursor: Option<String>,
     consistent: bool,
-    _facet: PhantomData<fn() -> F>,
+    _facet: PhantomData<fn() -> (F, T)>,
 }
 
-impl<F> Clone for ScanRun<'_, F> {
+impl<F, T> Clone for ScanRun<'_, F, T> {
     fn clone(&self) -> Self {
         ScanRun {
             table: self.table,
@@ -97,7 +155,9 @@ impl<'t, F: Facet> ScanRun<'t, F> {
         });
         self
     }
+}
 
+impl<'t, F: Send + 'static, T: ScanTarget> ScanRun<'t, F, T> {
     /// Return at most `n` records per page (`n` ≥ 1).
     pub fn limit(mut self, n: u32) -> Self {
         self.limit = Some(n);
@@ -125,7 +185,7 @@ impl<'t, F: Facet> ScanRun<'t, F> {
 
     fn scope(&self) -> CursorScope {
         CursorScope {
-            facet: F::SCHEMA.name.to_owned(),
+            facet: T::facets().join(","),
             index: None,
             partition: format!("(scan of {} segments)", self.segments),
             condition: 0,
@@ -145,7 +205,7 @@ impl<'t, F: Facet> ScanRun<'t, F> {
             )));
         }
         Ok(ScanPlan {
-            facet: F::SCHEMA.name,
+            facets: T::facets(),
             segment: (self.segments > 1).then_some((segment, self.segments)),
             limit: self.limit,
             exclusive_start_key: start,
@@ -160,7 +220,7 @@ impl<'t, F: Facet> ScanRun<'t, F> {
     }
 
     /// Every page of the scan, one after another, as a stream.
-    pub fn pages(self) -> impl Stream<Item = Result<Page<F>>> + Send + 't {
+    pub fn pages(self) -> impl Stream<Item = Result<Page<T::Record>>> + Send + 't {
         futures::stream::try_unfold(Some(self), move |state| async move {
             let Some(scan) = state else {
                 return Ok(None);
@@ -173,24 +233,24 @@ impl<'t, F: Facet> ScanRun<'t, F> {
 
     /// Every record of the scan, across pages, as a stream; a stored item that is not a valid
     /// record comes as an [`Error::Record`] item and the stream goes on.
-    pub fn records(self) -> impl Stream<Item = Result<F>> + Send + 't {
+    pub fn records(self) -> impl Stream<Item = Result<T::Record>> + Send + 't {
         walk::records(self.pages())
     }
 
     /// Every record of the scan, collected; stops at the first stored item that is not a
     /// valid record.
-    pub async fn all(self) -> Result<Vec<F>> {
+    pub async fn all(self) -> Result<Vec<T::Record>> {
         walk::all(self.pages()).await
     }
 
     /// Every record of the scan, and apart every stored item that is not a valid record.
-    pub async fn all_with_failures(self) -> Result<Collected<F>> {
+    pub async fn all_with_failures(self) -> Result<Collected<T::Record>> {
         walk::all_with_failures(self.pages()).await
     }
 }
 
-impl<'t, F: Facet> IntoFuture for ScanRun<'t, F> {
-    type Output = Result<Page<F>>;
+impl<'t, F: Send + 'static, T: ScanTarget> IntoFuture for ScanRun<'t, F, T> {
+    type Output = Result<Page<T::Record>>;
     type IntoFuture = BoxFuture<'t, Self::Output>;
 
     fn into_future(self) -> Self::IntoFuture {
@@ -208,9 +268,16 @@ struct Fetched {
 }
 
 /// One page of the scan, in its span.
-fn page<'a, F: Facet>(scan: &'a ScanRun<'_, F>) -> BoxFuture<'a, Result<Page<F>>> {
+fn page<'a, F: Send + 'static, T: ScanTarget>(
+    scan: &'a ScanRun<'_, F, T>,
+) -> BoxFuture<'a, Result<Page<T::Record>>> {
     let table = scan.table;
-    let op = Op::new("Scan", table.name(), F::SCHEMA.name, None);
+    let op = Op::new(
+        "Scan",
+        table.name(),
+        T::facets().first().copied().unwrap_or_default(),
+        None,
+    );
     let work = move |op: Arc<Op>| async move {
         let count = scan.segments.max(1) as usize;
         let scope = scan.scope();
@@ -290,14 +357,14 @@ fn page<'a, F: Facet>(scan: &'a ScanRun<'_, F>) -> BoxFuture<'a, Result<Page<F>>
         } else {
             signing::sealed(table, Some(encode_shards_cursor(&scope, &positions)?))
         };
-        let (records, failed) = walk::decode(raw, from_item::<F>);
+        let (records, failed) = walk::decode(raw, T::decode);
         Ok(Page {
             records,
             failed,
             cursor,
         })
     };
-    traced(op, records(|p: &Page<F>| p.records.len()), work)
+    traced(op, records(|p: &Page<T::Record>| p.records.len()), work)
 }
 
 /// Read at most `limit` records (one DynamoDB page without a limit) of one segment from
