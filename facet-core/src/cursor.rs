@@ -223,17 +223,7 @@ pub fn encode_search_cursor(
     scopes: &[CursorScope],
     position: &SearchPosition,
 ) -> Result<String, CursorError> {
-    let positions = position
-        .positions
-        .iter()
-        .map(|p| {
-            Ok(match p {
-                ShardPosition::Start => PositionDoc::Start,
-                ShardPosition::After(key) => PositionDoc::After(to_doc_key(key)?),
-                ShardPosition::Done => PositionDoc::Done,
-            })
-        })
-        .collect::<Result<Vec<_>, CursorError>>()?;
+    let positions = to_position_docs(&position.positions)?;
     write_doc(&SearchDoc {
         version: SEARCH_VERSION,
         scopes: scopes.to_vec(),
@@ -288,17 +278,7 @@ pub fn decode_search_cursor(
             doc.boundary.len()
         )));
     }
-    let positions = doc
-        .positions
-        .into_iter()
-        .map(|p| {
-            Ok(match p {
-                PositionDoc::Start => ShardPosition::Start,
-                PositionDoc::After(key) => ShardPosition::After(from_doc_key(key)?),
-                PositionDoc::Done => ShardPosition::Done,
-            })
-        })
-        .collect::<Result<Vec<_>, CursorError>>()?;
+    let positions = from_position_docs(doc.positions)?;
     Ok(SearchPosition {
         positions,
         boundary: crate::search::Boundary {
@@ -345,6 +325,31 @@ fn from_doc_key(key: BTreeMap<String, CursorValue>) -> Result<Item, CursorError>
             (name, v)
         })
         .collect::<HashMap<_, _>>())
+}
+
+fn to_position_docs(positions: &[ShardPosition]) -> Result<Vec<PositionDoc>, CursorError> {
+    positions
+        .iter()
+        .map(|p| {
+            Ok(match p {
+                ShardPosition::Start => PositionDoc::Start,
+                ShardPosition::After(key) => PositionDoc::After(to_doc_key(key)?),
+                ShardPosition::Done => PositionDoc::Done,
+            })
+        })
+        .collect()
+}
+
+fn from_position_docs(docs: Vec<PositionDoc>) -> Result<Vec<ShardPosition>, CursorError> {
+    docs.into_iter()
+        .map(|p| {
+            Ok(match p {
+                PositionDoc::Start => ShardPosition::Start,
+                PositionDoc::After(key) => ShardPosition::After(from_doc_key(key)?),
+                PositionDoc::Done => ShardPosition::Done,
+            })
+        })
+        .collect()
 }
 
 fn write_doc(doc: &impl Serialize) -> Result<String, CursorError> {
@@ -420,16 +425,7 @@ pub fn encode_shards_cursor(
     scope: &CursorScope,
     positions: &[ShardPosition],
 ) -> Result<String, CursorError> {
-    let shards = positions
-        .iter()
-        .map(|p| {
-            Ok(match p {
-                ShardPosition::Start => PositionDoc::Start,
-                ShardPosition::After(key) => PositionDoc::After(to_doc_key(key)?),
-                ShardPosition::Done => PositionDoc::Done,
-            })
-        })
-        .collect::<Result<Vec<_>, CursorError>>()?;
+    let shards = to_position_docs(positions)?;
     write_doc(&ShardsDoc {
         version: SHARDS_VERSION,
         scope: scope.clone(),
@@ -451,16 +447,7 @@ pub fn decode_shards_cursor(
             found: format!("{} shards", doc.shards.len()),
         });
     }
-    doc.shards
-        .into_iter()
-        .map(|p| {
-            Ok(match p {
-                PositionDoc::Start => ShardPosition::Start,
-                PositionDoc::After(key) => ShardPosition::After(from_doc_key(key)?),
-                PositionDoc::Done => ShardPosition::Done,
-            })
-        })
-        .collect()
+    from_position_docs(doc.shards)
 }
 
 #[cfg(test)]

@@ -50,30 +50,14 @@ impl Table {
     /// (parallel scan), [`ScanRun::cursor`], [`ScanRun::consistent`]. A scan reads the whole
     /// table: use it for migrations and backfills, queries for access patterns.
     pub fn scan<F: Facet>(&self) -> ScanRun<'_, F> {
-        ScanRun {
-            table: self,
-            filter: None,
-            limit: None,
-            segments: 1,
-            cursor: None,
-            consistent: false,
-            _facet: PhantomData,
-        }
+        ScanRun::new(self)
     }
 
     /// Scan the table for the records of every facet of collection `C` (a `Scan` filtered
     /// on `facet IN (..)`), each as its variant: the same options and pages as
     /// [`Table::scan`], without a typed filter (filters are per facet).
     pub fn scan_collection<C: Collection>(&self) -> ScanRun<'_, C, OfCollection<C>> {
-        ScanRun {
-            table: self,
-            filter: None,
-            limit: None,
-            segments: 1,
-            cursor: None,
-            consistent: false,
-            _facet: PhantomData,
-        }
+        ScanRun::new(self)
     }
 }
 
@@ -129,6 +113,20 @@ pub struct ScanRun<'t, F, T = OfFacet<F>> {
     cursor: Option<String>,
     consistent: bool,
     _facet: PhantomData<fn() -> (F, T)>,
+}
+
+impl<'t, F, T> ScanRun<'t, F, T> {
+    fn new(table: &'t Table) -> Self {
+        ScanRun {
+            table,
+            filter: None,
+            limit: None,
+            segments: 1,
+            cursor: None,
+            consistent: false,
+            _facet: PhantomData,
+        }
+    }
 }
 
 impl<F, T> Clone for ScanRun<'_, F, T> {

@@ -140,6 +140,11 @@ impl<F, I> Query<F, I> {
 impl<F, I, R, M> Query<F, I, R, M> {
     /// The same query with other output types.
     fn retype<R2, M2>(self) -> Query<F, I, R2, M2> {
+        self.recast()
+    }
+
+    /// The same query with other phantom types.
+    fn recast<I2, R2, M2>(self) -> Query<F, I2, R2, M2> {
         Query {
             index: self.index,
             partition: self.partition,
@@ -159,20 +164,7 @@ impl<F, I, R, M> Query<F, I, R, M> {
     /// The same query reading whole records, with its index known only at run time (for
     /// searches over several indexes).
     pub(crate) fn erase(self) -> Query<F, BaseTable, R, M> {
-        Query {
-            index: self.index,
-            partition: self.partition,
-            sort: self.sort,
-            sort_prefix: self.sort_prefix,
-            limit: self.limit,
-            reverse: self.reverse,
-            cursor: self.cursor,
-            shard: self.shard,
-            consistent: self.consistent,
-            filter: self.filter,
-            shard_concurrency: self.shard_concurrency,
-            _types: PhantomData,
-        }
+        self.recast()
     }
 
     /// Return at most `n` records per page (`n` ≥ 1; any `u32`, `u32::MAX` included).
