@@ -33,7 +33,7 @@ use std::sync::Arc;
 use faceteer_core::collection::{facet_of, Collection};
 use faceteer_core::cursor::{condition_fingerprint, decode_cursor, encode_cursor, CursorScope};
 use faceteer_core::partition::PartitionKey;
-use faceteer_core::pick::KeyFields;
+use faceteer_core::pick::{KeyFields, WholeRecords};
 use faceteer_core::plan::{QueryPlan, SortCondition};
 use faceteer_core::schema::{IndexSchema, SK};
 use faceteer_core::{Facet, Item};
@@ -56,7 +56,11 @@ pub struct CollectionPartition {
     partition: PartitionKey,
 }
 
-impl<F: Facet, S, I: KeyFields> From<PartitionQuery<F, S, I>> for CollectionPartition {
+/// Only through an index that holds whole records (`I: WholeRecords`): a collection reads
+/// whole records of every facet.
+impl<F: Facet, S, I: KeyFields + WholeRecords> From<PartitionQuery<F, S, I>>
+    for CollectionPartition
+{
     fn from(query: PartitionQuery<F, S, I>) -> Self {
         let (index, partition) = query.into_parts();
         CollectionPartition { index, partition }

@@ -37,6 +37,17 @@ async fn reads(table: &Table) {
     let _ = table.query(Card::gsi1("ann").list()).await;
 }
 
+#[derive(Debug, faceteer::Collection)]
+enum BoardItems {
+    Card(Card),
+}
+
+async fn collection(table: &Table) {
+    // A collection reads whole records: not through a keys-only index.
+    let _ = table.collection::<BoardItems>(Card::gsi1("ann")).await;
+}
+
 fn main() {
     let _ = reads;
+    let _ = collection;
 }
