@@ -17,6 +17,7 @@
 #![warn(missing_docs)]
 
 pub mod fault;
+pub mod stub;
 
 use std::future::Future;
 use std::io::{BufRead, BufReader};

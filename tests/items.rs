@@ -230,3 +230,27 @@ faceteer_suite::engines!(
     an_item_of_another_facet_is_skipped,
     ambiguous_keys_are_refused_before_any_request,
 );
+
+/// Reads pass over exactly the attributes the library adds (keys, `facet`, `ttl`), found by
+/// their names' first byte: checked against every attribute of a stored item.
+#[test]
+fn reads_pass_over_exactly_the_added_attributes() {
+    use faceteer::Facet;
+    let mut n = note("book", 1);
+    n.expires_at = Some(1_900_000_000);
+    let item = faceteer::core::to_item(&n).unwrap();
+    let schema = Note::SCHEMA;
+    let added: Vec<&str> = schema.key_attributes().chain(["facet", "ttl"]).collect();
+    assert_eq!(added.len(), 8);
+    for name in item.keys() {
+        assert_eq!(
+            schema.is_stored_only(name),
+            added.contains(&name.as_str()),
+            "{name}"
+        );
+    }
+    for name in ["P", "PKX", "GSI3PK", "GSI1", "facets", "t", "", "SKU"] {
+        assert!(!schema.is_stored_only(name), "{name}");
+    }
+    assert_eq!(faceteer::core::from_item::<Note>(item).unwrap(), n);
+}

@@ -214,10 +214,10 @@ pub fn to_item<F: Facet>(record: &F) -> Result<Item, ItemError> {
     let key = record
         .primary_key()
         .map_err(|source| ItemError::Key { facet, source })?;
-    let mut item: Item = crate::marshal::to_attributes(record)
+    // PK, SK, two per index, facet, ttl: room made once, so inserting them never rehashes.
+    let room = 4 + 2 * F::SCHEMA.indexes.len();
+    let mut item: Item = crate::marshal::to_attributes_with_room(record, room)
         .map_err(|source| ItemError::Serialize { facet, source })?;
-    // PK, SK, two per index, facet, ttl: reserve once instead of growing while inserting.
-    item.reserve(4 + 2 * F::SCHEMA.indexes.len());
     item.insert(crate::schema::PK.to_owned(), AttributeValue::S(key.pk));
     item.insert(crate::schema::SK.to_owned(), AttributeValue::S(key.sk));
     record
@@ -263,17 +263,29 @@ pub(crate) fn check_facet(item: &Item, expected: &'static str) -> Result<(), Ite
 /// The key attributes, `facet` and `ttl` are removed before deserializing, so facets may use
 /// `#[serde(deny_unknown_fields)]`. An item whose `facet` attribute names another facet is
 /// refused with [`ItemError::WrongFacet`].
-pub fn from_item<F: Facet>(mut item: Item) -> Result<F, ItemError> {
+pub fn from_item<F: Facet>(item: Item) -> Result<F, ItemError> {
     let schema = F::SCHEMA;
-    check_facet(&item, schema.name)?;
-    item.remove(FACET_ATTRIBUTE);
-    for attribute in schema.key_attributes() {
-        item.remove(attribute);
+    // The `facet` attribute is checked as the item is read, not looked up first.
+    let found: std::cell::Cell<Option<String>> = std::cell::Cell::new(None);
+    let skip = |name: &str, value: &AttributeValue| {
+        if name == FACET_ATTRIBUTE {
+            match value {
+                AttributeValue::S(s) if s == schema.name => {}
+                AttributeValue::S(s) => found.set(Some(s.clone())),
+                other => found.set(Some(format!("{other:?}"))),
+            }
+            return true;
+        }
+        schema.is_stored_only(name)
+    };
+    let record = crate::unmarshal::from_attributes::<F>(item, &skip);
+    if let Some(found) = found.take() {
+        return Err(ItemError::WrongFacet {
+            expected: schema.name,
+            found,
+        });
     }
-    if schema.ttl_field.is_some() {
-        item.remove(TTL_ATTRIBUTE);
-    }
-    let record: F = serde_dynamo::from_item(item).map_err(|source| ItemError::Deserialize {
+    let record = record.map_err(|source| ItemError::Deserialize {
         facet: schema.name,
         source,
     })?;

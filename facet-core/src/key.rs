@@ -224,7 +224,8 @@ impl<T: KeyPart> KeyPart for Option<T> {
 #[cfg(feature = "chrono")]
 impl KeyPart for chrono::DateTime<chrono::Utc> {
     fn write_key(&self, out: &mut String) -> Result<(), String> {
-        write!(out, "{}", self.format("%Y-%m-%dT%H:%M:%S%.3fZ")).map_err(|e| e.to_string())
+        crate::timestamp::write_iso(self, out);
+        Ok(())
     }
 }
 

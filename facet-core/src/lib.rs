@@ -38,6 +38,7 @@ pub mod sort_key;
 pub mod table;
 #[cfg(feature = "chrono")]
 pub mod timestamp;
+pub mod unmarshal;
 pub mod update;
 
 pub use facet::{from_item, to_item, ttl_from_text, Facet, Item, ItemError, Key, TtlValue};

@@ -94,18 +94,50 @@ fn sizes(item: &Item) -> Result<(usize, &str, usize), LimitError> {
     Ok((size, largest.0, largest.1))
 }
 
-/// Check a whole item of `schema`: numbers, key lengths and size.
+/// Check a whole item of `schema`: numbers, key lengths and size, in one pass over its
+/// attributes.
 pub fn check_item(item: &Item, schema: &FacetSchema) -> Result<(), LimitError> {
-    let (size, largest, largest_size) = sizes(item)?;
-    check_key_attributes(item, schema)?;
+    let mut size = 0;
+    let mut largest = ("", 0);
+    let mut bad_key = false;
+    for (name, value) in item {
+        if let Some(max) = key_limit(schema, name) {
+            bad_key |= check_key_value(name, value, max).is_err();
+        }
+        let here = name.len() + value_size(value, At::Attribute(name))?;
+        size += here;
+        if here > largest.1 {
+            largest = (name, here);
+        }
+    }
+    if bad_key {
+        // Report the first bad key in a fixed order (PK, SK, then each index's).
+        check_key_attributes(item, schema)?;
+    }
     if size > MAX_ITEM_BYTES {
         return Err(LimitError::ItemTooLarge {
             size,
-            largest: largest.to_owned(),
-            largest_size,
+            largest: largest.0.to_owned(),
+            largest_size: largest.1,
         });
     }
     Ok(())
+}
+
+/// The length limit of key attribute `name` of `schema`, if it is one (key attributes are
+/// `PK`, `SK`, `GSInPK` and `GSInSK`: other first bytes are not looked at further).
+fn key_limit(schema: &FacetSchema, name: &str) -> Option<usize> {
+    if !matches!(name.as_bytes().first(), Some(b'P' | b'S' | b'G')) {
+        return None;
+    }
+    let partition =
+        name == schema.pk.attribute || schema.indexes.iter().any(|i| i.pk.attribute == name);
+    let sort = name == schema.sk.attribute || schema.indexes.iter().any(|i| i.sk.attribute == name);
+    match (partition, sort) {
+        (true, _) => Some(MAX_PARTITION_KEY_BYTES),
+        (_, true) => Some(MAX_SORT_KEY_BYTES),
+        _ => None,
+    }
 }
 
 /// Check the key values of `item`: the table's `PK` and `SK`, and each index key attribute of
@@ -121,9 +153,16 @@ pub fn check_key_attributes(item: &Item, schema: &FacetSchema) -> Result<(), Lim
 }
 
 fn check_key(item: &Item, attribute: &str, max: usize) -> Result<(), LimitError> {
-    let len = match item.get(attribute) {
-        Some(AttributeValue::S(s)) => s.len(),
-        Some(AttributeValue::B(b)) => b.as_ref().len(),
+    match item.get(attribute) {
+        Some(value) => check_key_value(attribute, value, max),
+        None => Ok(()),
+    }
+}
+
+fn check_key_value(attribute: &str, value: &AttributeValue, max: usize) -> Result<(), LimitError> {
+    let len = match value {
+        AttributeValue::S(s) => s.len(),
+        AttributeValue::B(b) => b.as_ref().len(),
         _ => return Ok(()),
     };
     if len == 0 {

@@ -36,7 +36,16 @@ type Out = Option<AttributeValue>;
 
 /// Serialize a record (a struct or map) to the attributes of an item.
 pub fn to_attributes<T: Serialize + ?Sized>(value: &T) -> Result<Item, Error> {
-    match value.serialize(Marshal)? {
+    to_attributes_with_room(value, 0)
+}
+
+/// [`to_attributes`], with room in the item for `extra` more attributes (key attributes
+/// added afterwards), so that adding them never grows the map.
+pub fn to_attributes_with_room<T: Serialize + ?Sized>(
+    value: &T,
+    extra: usize,
+) -> Result<Item, Error> {
+    match value.serialize(Marshal { room: extra })? {
         Some(AttributeValue::M(map)) => Ok(map),
         _ => Err(Error::custom(
             "a record must serialize to a map (a struct with named fields, or a map)",
@@ -48,12 +57,17 @@ pub fn to_attributes<T: Serialize + ?Sized>(value: &T) -> Result<Item, Error> {
 pub fn to_attribute_value<T: Serialize + ?Sized>(
     value: &T,
 ) -> Result<Option<AttributeValue>, Error> {
-    value.serialize(Marshal)
+    value.serialize(NESTED)
 }
 
-/// The serializer.
+/// The serializer: `room` more members are reserved in the map it is asked to build (only
+/// the top-level record's; nested values use [`NESTED`]).
 #[derive(Debug, Clone, Copy)]
-struct Marshal;
+struct Marshal {
+    room: usize,
+}
+
+const NESTED: Marshal = Marshal { room: 0 };
 
 fn number(text: String) -> Result<Out, Error> {
     Ok(Some(AttributeValue::N(text)))
@@ -84,7 +98,7 @@ fn within(member: &str, error: Error) -> Error {
 /// A list element: an absent one is kept as `NULL` so positions do not shift.
 fn element<T: Serialize + ?Sized>(value: &T) -> Result<AttributeValue, Error> {
     Ok(value
-        .serialize(Marshal)?
+        .serialize(NESTED)?
         .unwrap_or(AttributeValue::Null(true)))
 }
 
@@ -166,6 +180,10 @@ impl ser::Serializer for Marshal {
     fn serialize_str(self, v: &str) -> Result<Out, Error> {
         Ok(Some(AttributeValue::S(v.to_owned())))
     }
+    fn collect_str<T: std::fmt::Display + ?Sized>(self, value: &T) -> Result<Out, Error> {
+        // Straight into the attribute's string (the default formats into a temporary).
+        Ok(Some(AttributeValue::S(value.to_string())))
+    }
     fn serialize_bytes(self, v: &[u8]) -> Result<Out, Error> {
         Ok(Some(AttributeValue::B(Blob::new(v))))
     }
@@ -229,7 +247,7 @@ impl ser::Serializer for Marshal {
     }
     fn serialize_map(self, len: Option<usize>) -> Result<Map, Error> {
         Ok(Map {
-            map: HashMap::with_capacity(len.unwrap_or(0)),
+            map: HashMap::with_capacity(len.unwrap_or(0) + self.room),
             key: None,
         })
     }
@@ -306,7 +324,7 @@ impl ser::SerializeMap for Map {
     type Ok = Out;
     type Error = Error;
     fn serialize_key<T: Serialize + ?Sized>(&mut self, key: &T) -> Result<(), Error> {
-        self.key = Some(match key.serialize(Marshal)? {
+        self.key = Some(match key.serialize(NESTED)? {
             Some(AttributeValue::S(s)) => s,
             Some(AttributeValue::N(n)) => n,
             _ => {
@@ -322,7 +340,7 @@ impl ser::SerializeMap for Map {
             .key
             .take()
             .ok_or_else(|| Error::custom("a map value was serialized before its key"))?;
-        let value = value.serialize(Marshal).map_err(|e| within(&key, e))?;
+        let value = value.serialize(NESTED).map_err(|e| within(&key, e))?;
         self.insert(key, value);
         Ok(())
     }
@@ -339,7 +357,7 @@ impl ser::SerializeStruct for Map {
         key: &'static str,
         value: &T,
     ) -> Result<(), Error> {
-        let value = value.serialize(Marshal).map_err(|e| within(key, e))?;
+        let value = value.serialize(NESTED).map_err(|e| within(key, e))?;
         self.insert(key.to_owned(), value);
         Ok(())
     }

@@ -214,8 +214,8 @@ pub fn read_attribute<T: DeserializeOwned>(
     name: &str,
 ) -> Result<T, serde_dynamo::Error> {
     match item.get(name) {
-        Some(v) => serde_dynamo::from_attribute_value(v.clone()),
-        None => serde_dynamo::from_attribute_value(AttributeValue::Null(true)).map_err(|_| {
+        Some(v) => crate::unmarshal::from_attribute_value(v.clone()),
+        None => crate::unmarshal::from_attribute_value(AttributeValue::Null(true)).map_err(|_| {
             <serde_dynamo::Error as serde::de::Error>::custom(format!(
                 "the projected item has no `{name}` attribute"
             ))

@@ -183,6 +183,25 @@ impl FacetSchema {
         self.indexes.iter().find(|i| i.number == n)
     }
 
+    /// Whether attribute `name` is one the library writes next to the record's own fields
+    /// (a key attribute, `facet`, or `ttl` for a facet with a `#[ttl]` field): reads pass
+    /// over it.
+    ///
+    /// Called for every attribute of every item read, so it looks at the first byte before
+    /// comparing names: key attributes are `PK`, `SK` and `GSInPK` / `GSInSK`.
+    pub fn is_stored_only(&self, name: &str) -> bool {
+        match name.as_bytes().first() {
+            Some(b'P' | b'S') => name == self.pk.attribute || name == self.sk.attribute,
+            Some(b'G') => self
+                .indexes
+                .iter()
+                .any(|i| name == i.pk.attribute || name == i.sk.attribute),
+            Some(b'f') => name == FACET_ATTRIBUTE,
+            Some(b't') => self.ttl_field.is_some() && name == TTL_ATTRIBUTE,
+            _ => false,
+        }
+    }
+
     /// The names of every key attribute the facet writes (`PK`, `SK`, `GSInPK`, `GSInSK`).
     pub fn key_attributes(&self) -> impl Iterator<Item = &'static str> + '_ {
         [self.pk.attribute, self.sk.attribute].into_iter().chain(

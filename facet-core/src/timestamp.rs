@@ -26,7 +26,7 @@
 
 use std::fmt;
 
-use chrono::{DateTime, Utc};
+use chrono::{DateTime, Datelike, Timelike, Utc};
 use serde::{Deserialize, Deserializer, Serializer};
 
 /// `Date.toISOString()`'s format.
@@ -34,7 +34,75 @@ pub const FORMAT: &str = "%Y-%m-%dT%H:%M:%S%.3fZ";
 
 /// The `toISOString()` text of a timestamp.
 pub fn display(value: &DateTime<Utc>) -> impl fmt::Display + '_ {
-    value.format(FORMAT)
+    Iso(value)
+}
+
+/// Append the `toISOString()` text of `value` to `out`.
+///
+/// Years 0 to 9999 (every timestamp JavaScript writes with four digits) are written digit by
+/// digit; others go through chrono's [`FORMAT`], which signs them.
+pub fn write_iso(value: &DateTime<Utc>, out: &mut String) {
+    match iso_digits(value) {
+        Some(buf) => out.push_str(ascii(&buf)),
+        None => {
+            use fmt::Write;
+            let _ = write!(out, "{}", value.format(FORMAT));
+        }
+    }
+}
+
+/// The text as ASCII bytes, for years 0 to 9999.
+fn iso_digits(value: &DateTime<Utc>) -> Option<[u8; 24]> {
+    // The UTC fields, read once (a `DateTime`'s accessors each apply the offset).
+    let value = value.naive_utc();
+    let year = value.year();
+    if !(0..=9999).contains(&year) {
+        return None;
+    }
+    // Up to 999 ms: a leap second (nanosecond ≥ 1e9) is shown as chrono shows it, 60 s.
+    let (second, nanos) = match value.nanosecond() {
+        n if n >= 1_000_000_000 => (value.second() + 1, n - 1_000_000_000),
+        n => (value.second(), n),
+    };
+    let millis = nanos / 1_000_000;
+    let mut buf = *b"0000-00-00T00:00:00.000Z";
+    let mut put = |at: usize, width: usize, mut n: u32| {
+        for i in (at..at + width).rev() {
+            buf[i] = b'0' + (n % 10) as u8;
+            n /= 10;
+        }
+    };
+    put(0, 4, year as u32);
+    put(5, 2, value.month());
+    put(8, 2, value.day());
+    put(11, 2, value.hour());
+    put(14, 2, value.minute());
+    put(17, 2, second);
+    put(20, 3, millis);
+    Some(buf)
+}
+
+/// Digits written into an ASCII template are text.
+fn ascii(buf: &[u8; 24]) -> &str {
+    std::str::from_utf8(buf).unwrap_or_default()
+}
+
+/// The `toISOString()` text of a timestamp, as a `String`.
+pub fn to_iso(value: &DateTime<Utc>) -> String {
+    let mut out = String::with_capacity(24);
+    write_iso(value, &mut out);
+    out
+}
+
+struct Iso<'a>(&'a DateTime<Utc>);
+
+impl fmt::Display for Iso<'_> {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match iso_digits(self.0) {
+            Some(buf) => f.write_str(ascii(&buf)),
+            None => write!(f, "{}", self.0.format(FORMAT)),
+        }
+    }
 }
 
 /// Serialize as `toISOString()` text.
@@ -44,7 +112,30 @@ pub fn serialize<S: Serializer>(value: &DateTime<Utc>, serializer: S) -> Result<
 
 /// Deserialize from any RFC 3339 text.
 pub fn deserialize<'de, D: Deserializer<'de>>(deserializer: D) -> Result<DateTime<Utc>, D::Error> {
-    DateTime::<Utc>::deserialize(deserializer)
+    deserializer.deserialize_str(TimeVisitor)
+}
+
+/// Parse RFC 3339 text: the strict form (what `toISOString()` writes) directly, anything
+/// else the way chrono's `FromStr` does (which also takes a space for the `T`).
+fn parse(text: &str) -> Result<DateTime<Utc>, chrono::ParseError> {
+    match DateTime::parse_from_rfc3339(text) {
+        Ok(t) => Ok(t.with_timezone(&Utc)),
+        Err(_) => text.parse::<DateTime<Utc>>(),
+    }
+}
+
+struct TimeVisitor;
+
+impl serde::de::Visitor<'_> for TimeVisitor {
+    type Value = DateTime<Utc>;
+
+    fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str("an RFC 3339 timestamp")
+    }
+
+    fn visit_str<E: serde::de::Error>(self, text: &str) -> Result<DateTime<Utc>, E> {
+        parse(text).map_err(|e| E::custom(format!("{text:?} is not an RFC 3339 timestamp: {e}")))
+    }
 }
 
 /// The same for an `Option<DateTime<Utc>>` (`None` is left out of the item). Add
@@ -67,7 +158,16 @@ pub mod option {
     pub fn deserialize<'de, D: Deserializer<'de>>(
         deserializer: D,
     ) -> Result<Option<DateTime<Utc>>, D::Error> {
-        Option::<DateTime<Utc>>::deserialize(deserializer)
+        Option::<Iso8601>::deserialize(deserializer).map(|t| t.map(|t| t.0))
+    }
+
+    /// A `DateTime<Utc>` read with [`super::deserialize`].
+    struct Iso8601(DateTime<Utc>);
+
+    impl<'de> Deserialize<'de> for Iso8601 {
+        fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+            super::deserialize(deserializer).map(Iso8601)
+        }
     }
 }
 
@@ -81,5 +181,37 @@ mod tests {
         assert_eq!(super::display(&t).to_string(), "2026-03-01T10:00:00.000Z");
         let t = t + chrono::Duration::nanoseconds(7_654_321);
         assert_eq!(super::display(&t).to_string(), "2026-03-01T10:00:00.007Z");
+    }
+
+    #[test]
+    fn the_fast_writer_agrees_with_chrono() {
+        let check = |t: chrono::DateTime<chrono::Utc>| {
+            assert_eq!(
+                super::to_iso(&t),
+                t.format(super::FORMAT).to_string(),
+                "{t:?}"
+            );
+        };
+        let mut t = chrono::Utc.with_ymd_and_hms(1970, 1, 1, 0, 0, 0).unwrap();
+        // About 3,000 instants spread over years 1970..~2940, with varied milliseconds.
+        for i in 0..3000i64 {
+            t +=
+                chrono::Duration::seconds(10_337_171 + i) + chrono::Duration::microseconds(i * 977);
+            check(t);
+        }
+        check(chrono::Utc.with_ymd_and_hms(0, 1, 1, 0, 0, 0).unwrap());
+        check(
+            chrono::Utc
+                .with_ymd_and_hms(9999, 12, 31, 23, 59, 59)
+                .unwrap(),
+        );
+        check(chrono::Utc.with_ymd_and_hms(-1, 6, 1, 0, 0, 0).unwrap());
+        check(chrono::Utc.with_ymd_and_hms(10000, 6, 1, 0, 0, 0).unwrap());
+        let leap = chrono::NaiveDate::from_ymd_opt(2016, 12, 31)
+            .unwrap()
+            .and_hms_milli_opt(23, 59, 59, 1_500)
+            .unwrap()
+            .and_utc();
+        check(leap);
     }
 }

@@ -58,22 +58,16 @@ impl ::faceteer::__private::Facet for Note {
     > {
         ::core::result::Result::Ok(
             ::faceteer::__private::Key::from_parts(
-                ::faceteer::__private::compose_key(
+                Self::__faceteer_pk(
                     "#BOOK",
-                    "_",
                     ::core::option::Option::None,
-                    &Self::__faceteer_pk(
-                        ::faceteer::__private::key_part::<String>(&self.book),
-                    )?,
-                ),
-                ::faceteer::__private::compose_key(
+                    ::faceteer::__private::key_part::<String>(&self.book),
+                )?,
+                Self::__faceteer_sk(
                     "#NOTE",
-                    "_",
                     ::core::option::Option::None,
-                    &Self::__faceteer_sk(
-                        ::faceteer::__private::key_part::<String>(&self.note_id),
-                    )?,
-                ),
+                    ::faceteer::__private::key_part::<String>(&self.note_id),
+                )?,
             ),
         )
     }
@@ -111,22 +105,16 @@ Fails when a key value contains the delimiter where it would make the key ambigu
     > {
         ::core::result::Result::Ok(
             ::faceteer::__private::Key::from_parts(
-                ::faceteer::__private::compose_key(
+                Self::__faceteer_pk(
                     "#BOOK",
-                    "_",
                     ::core::option::Option::None,
-                    &Self::__faceteer_pk(
-                        &::faceteer::__private::KeyArg::<String>::key_part(&book),
-                    )?,
-                ),
-                ::faceteer::__private::compose_key(
+                    &::faceteer::__private::KeyArg::<String>::key_part(&book),
+                )?,
+                Self::__faceteer_sk(
                     "#NOTE",
-                    "_",
                     ::core::option::Option::None,
-                    &Self::__faceteer_sk(
-                        &::faceteer::__private::KeyArg::<String>::key_part(&note_id),
-                    )?,
-                ),
+                    &::faceteer::__private::KeyArg::<String>::key_part(&note_id),
+                )?,
             ),
         )
     }
@@ -150,22 +138,34 @@ Sort-key arguments of the operators are the sort-key field(s): `note_id`.*/
                 "_",
                 ::faceteer::__private::ShardChoice::Unsharded,
                 Self::__faceteer_pk(
+                    "",
+                    ::core::option::Option::None,
                     &::faceteer::__private::KeyArg::<String>::key_part(&book),
                 ),
             ),
         )
     }
     fn __faceteer_pk(
+        __prefix: &str,
+        __shard: ::core::option::Option<&str>,
         book: &dyn ::faceteer::__private::KeyPart,
     ) -> ::core::result::Result<::std::string::String, ::faceteer::__private::KeyError> {
-        let mut __w = ::faceteer::__private::KeyWriter::new("", "_");
+        let mut __w = ::faceteer::__private::KeyWriter::new(__prefix, "_");
+        if let ::core::option::Option::Some(__id) = __shard {
+            __w.shard(__id);
+        }
         __w.part("book", book);
         __w.finish()
     }
     fn __faceteer_sk(
+        __prefix: &str,
+        __shard: ::core::option::Option<&str>,
         note_id: &dyn ::faceteer::__private::KeyPart,
     ) -> ::core::result::Result<::std::string::String, ::faceteer::__private::KeyError> {
-        let mut __w = ::faceteer::__private::KeyWriter::new("", "_");
+        let mut __w = ::faceteer::__private::KeyWriter::new(__prefix, "_");
+        if let ::core::option::Option::Some(__id) = __shard {
+            __w.shard(__id);
+        }
         __w.part("note_id", note_id);
         __w.finish()
     }

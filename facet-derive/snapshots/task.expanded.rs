@@ -89,22 +89,16 @@ impl ::faceteer::__private::PickValidator for Task {
     > {
         ::core::result::Result::Ok(
             ::faceteer::__private::Key::from_parts(
-                ::faceteer::__private::compose_key(
+                Self::__faceteer_pk(
                     "#TEAM",
-                    "_",
                     ::core::option::Option::None,
-                    &Self::__faceteer_pk(
-                        ::faceteer::__private::key_part::<String>(&__k.team_id),
-                    )?,
-                ),
-                ::faceteer::__private::compose_key(
+                    ::faceteer::__private::key_part::<String>(&__k.team_id),
+                )?,
+                Self::__faceteer_sk(
                     "#TASK",
-                    "_",
                     ::core::option::Option::None,
-                    &Self::__faceteer_sk(
-                        ::faceteer::__private::key_part::<String>(&__k.task_id),
-                    )?,
-                ),
+                    ::faceteer::__private::key_part::<String>(&__k.task_id),
+                )?,
             ),
         )
     }
@@ -259,22 +253,16 @@ impl ::faceteer::__private::Facet for Task {
     > {
         ::core::result::Result::Ok(
             ::faceteer::__private::Key::from_parts(
-                ::faceteer::__private::compose_key(
+                Self::__faceteer_pk(
                     "#TEAM",
-                    "_",
                     ::core::option::Option::None,
-                    &Self::__faceteer_pk(
-                        ::faceteer::__private::key_part::<String>(&self.team_id),
-                    )?,
-                ),
-                ::faceteer::__private::compose_key(
+                    ::faceteer::__private::key_part::<String>(&self.team_id),
+                )?,
+                Self::__faceteer_sk(
                     "#TASK",
-                    "_",
                     ::core::option::Option::None,
-                    &Self::__faceteer_sk(
-                        ::faceteer::__private::key_part::<String>(&self.task_id),
-                    )?,
-                ),
+                    ::faceteer::__private::key_part::<String>(&self.task_id),
+                )?,
             ),
         )
     }
@@ -286,62 +274,51 @@ impl ::faceteer::__private::Facet for Task {
             .insert(
                 ::std::string::String::from("GSI1PK"),
                 ::faceteer::__private::AttributeValue::S(
-                    ::faceteer::__private::compose_key(
+                    Self::__faceteer_gsi1pk(
                         "#TEAM",
-                        "_",
                         ::core::option::Option::None,
-                        &Self::__faceteer_gsi1pk(
-                            ::faceteer::__private::key_part::<String>(&self.team_id),
-                        )?,
-                    ),
+                        ::faceteer::__private::key_part::<String>(&self.team_id),
+                    )?,
                 ),
             );
         __item
             .insert(
                 ::std::string::String::from("GSI1SK"),
                 ::faceteer::__private::AttributeValue::S(
-                    ::faceteer::__private::compose_key(
+                    Self::__faceteer_gsi1sk(
                         "#DUE",
-                        "_",
                         ::core::option::Option::None,
-                        &Self::__faceteer_gsi1sk(
-                            &::faceteer::__private::Sortable(&self.due_day),
-                        )?,
-                    ),
+                        &::faceteer::__private::Sortable(&self.due_day),
+                    )?,
                 ),
             );
         __item
             .insert(
                 ::std::string::String::from("GSI2PK"),
                 ::faceteer::__private::AttributeValue::S(
-                    ::faceteer::__private::compose_key(
+                    Self::__faceteer_gsi2pk(
                         "#USER",
-                        "_",
                         ::core::option::Option::Some(
-                            &Self::__faceteer_gsi2pk_shard(
-                                ::faceteer::__private::key_part::<String>(&self.status),
-                            )?,
+                            Self::__faceteer_gsi2pk_shard(
+                                    ::faceteer::__private::key_part::<String>(&self.status),
+                                )?
+                                .as_str(),
                         ),
-                        &Self::__faceteer_gsi2pk(
-                            ::faceteer::__private::key_part::<
-                                Option<String>,
-                            >(&self.assigned_user_id),
-                        )?,
-                    ),
+                        ::faceteer::__private::key_part::<
+                            Option<String>,
+                        >(&self.assigned_user_id),
+                    )?,
                 ),
             );
         __item
             .insert(
                 ::std::string::String::from("GSI2SK"),
                 ::faceteer::__private::AttributeValue::S(
-                    ::faceteer::__private::compose_key(
+                    Self::__faceteer_gsi2sk(
                         "#STATUS",
-                        "_",
                         ::core::option::Option::None,
-                        &Self::__faceteer_gsi2sk(
-                            ::faceteer::__private::key_part::<String>(&self.status),
-                        )?,
-                    ),
+                        ::faceteer::__private::key_part::<String>(&self.status),
+                    )?,
                 ),
             );
         let _ = __item;
@@ -380,22 +357,16 @@ Fails when a key value contains the delimiter where it would make the key ambigu
     > {
         ::core::result::Result::Ok(
             ::faceteer::__private::Key::from_parts(
-                ::faceteer::__private::compose_key(
+                Self::__faceteer_pk(
                     "#TEAM",
-                    "_",
                     ::core::option::Option::None,
-                    &Self::__faceteer_pk(
-                        &::faceteer::__private::KeyArg::<String>::key_part(&team_id),
-                    )?,
-                ),
-                ::faceteer::__private::compose_key(
+                    &::faceteer::__private::KeyArg::<String>::key_part(&team_id),
+                )?,
+                Self::__faceteer_sk(
                     "#TASK",
-                    "_",
                     ::core::option::Option::None,
-                    &Self::__faceteer_sk(
-                        &::faceteer::__private::KeyArg::<String>::key_part(&task_id),
-                    )?,
-                ),
+                    &::faceteer::__private::KeyArg::<String>::key_part(&task_id),
+                )?,
             ),
         )
     }
@@ -419,6 +390,8 @@ Sort-key arguments of the operators are the sort-key field(s): `task_id`.*/
                 "_",
                 ::faceteer::__private::ShardChoice::Unsharded,
                 Self::__faceteer_pk(
+                    "",
+                    ::core::option::Option::None,
                     &::faceteer::__private::KeyArg::<String>::key_part(&team_id),
                 ),
             ),
@@ -446,6 +419,8 @@ Sort-key arguments of the operators are the index's sort-key field(s): `due_day`
                 "_",
                 ::faceteer::__private::ShardChoice::Unsharded,
                 Self::__faceteer_gsi1pk(
+                    "",
+                    ::core::option::Option::None,
                     &::faceteer::__private::KeyArg::<String>::key_part(&team_id),
                 ),
             ),
@@ -486,42 +461,71 @@ Sort-key arguments of the operators are the index's sort-key field(s): `status`.
                     count: 4u32,
                     schedule: &[],
                 },
-                Self::__faceteer_gsi2pk(&assigned_user_id),
+                Self::__faceteer_gsi2pk(
+                    "",
+                    ::core::option::Option::None,
+                    &assigned_user_id,
+                ),
             ),
         )
     }
     fn __faceteer_pk(
+        __prefix: &str,
+        __shard: ::core::option::Option<&str>,
         team_id: &dyn ::faceteer::__private::KeyPart,
     ) -> ::core::result::Result<::std::string::String, ::faceteer::__private::KeyError> {
-        let mut __w = ::faceteer::__private::KeyWriter::new("", "_");
+        let mut __w = ::faceteer::__private::KeyWriter::new(__prefix, "_");
+        if let ::core::option::Option::Some(__id) = __shard {
+            __w.shard(__id);
+        }
         __w.part("team_id", team_id);
         __w.finish()
     }
     fn __faceteer_sk(
+        __prefix: &str,
+        __shard: ::core::option::Option<&str>,
         task_id: &dyn ::faceteer::__private::KeyPart,
     ) -> ::core::result::Result<::std::string::String, ::faceteer::__private::KeyError> {
-        let mut __w = ::faceteer::__private::KeyWriter::new("", "_");
+        let mut __w = ::faceteer::__private::KeyWriter::new(__prefix, "_");
+        if let ::core::option::Option::Some(__id) = __shard {
+            __w.shard(__id);
+        }
         __w.part("task_id", task_id);
         __w.finish()
     }
     fn __faceteer_gsi1pk(
+        __prefix: &str,
+        __shard: ::core::option::Option<&str>,
         team_id: &dyn ::faceteer::__private::KeyPart,
     ) -> ::core::result::Result<::std::string::String, ::faceteer::__private::KeyError> {
-        let mut __w = ::faceteer::__private::KeyWriter::new("", "_");
+        let mut __w = ::faceteer::__private::KeyWriter::new(__prefix, "_");
+        if let ::core::option::Option::Some(__id) = __shard {
+            __w.shard(__id);
+        }
         __w.part("team_id", team_id);
         __w.finish()
     }
     fn __faceteer_gsi1sk(
+        __prefix: &str,
+        __shard: ::core::option::Option<&str>,
         due_day: &dyn ::faceteer::__private::KeyPart,
     ) -> ::core::result::Result<::std::string::String, ::faceteer::__private::KeyError> {
-        let mut __w = ::faceteer::__private::KeyWriter::new("", "_");
+        let mut __w = ::faceteer::__private::KeyWriter::new(__prefix, "_");
+        if let ::core::option::Option::Some(__id) = __shard {
+            __w.shard(__id);
+        }
         __w.part("due_day", due_day);
         __w.finish()
     }
     fn __faceteer_gsi2pk(
+        __prefix: &str,
+        __shard: ::core::option::Option<&str>,
         assigned_user_id: &dyn ::faceteer::__private::KeyPart,
     ) -> ::core::result::Result<::std::string::String, ::faceteer::__private::KeyError> {
-        let mut __w = ::faceteer::__private::KeyWriter::new("", "_");
+        let mut __w = ::faceteer::__private::KeyWriter::new(__prefix, "_");
+        if let ::core::option::Option::Some(__id) = __shard {
+            __w.shard(__id);
+        }
         __w.part("assigned_user_id", assigned_user_id);
         __w.finish()
     }
@@ -533,9 +537,14 @@ Sort-key arguments of the operators are the index's sort-key field(s): `status`.
         __s.shard_id(4u32)
     }
     fn __faceteer_gsi2sk(
+        __prefix: &str,
+        __shard: ::core::option::Option<&str>,
         status: &dyn ::faceteer::__private::KeyPart,
     ) -> ::core::result::Result<::std::string::String, ::faceteer::__private::KeyError> {
-        let mut __w = ::faceteer::__private::KeyWriter::new("", "_");
+        let mut __w = ::faceteer::__private::KeyWriter::new(__prefix, "_");
+        if let ::core::option::Option::Some(__id) = __shard {
+            __w.shard(__id);
+        }
         __w.part("status", status);
         __w.finish()
     }
@@ -555,48 +564,36 @@ Sort-key arguments of the operators are the index's sort-key field(s): `status`.
             .set_attribute(
                 "GSI1PK",
                 ::faceteer::__private::AttributeValue::S(
-                    ::faceteer::__private::compose_key(
+                    Self::__faceteer_gsi1pk(
                         "#TEAM",
-                        "_",
                         ::core::option::Option::None,
-                        &Self::__faceteer_gsi1pk(
-                            ::faceteer::__private::key_part::<String>(&team_id),
-                        )?,
-                    ),
+                        ::faceteer::__private::key_part::<String>(&team_id),
+                    )?,
                 ),
             );
         let __u = __u
             .set_attribute(
                 "GSI1SK",
                 ::faceteer::__private::AttributeValue::S(
-                    ::faceteer::__private::compose_key(
+                    Self::__faceteer_gsi1sk(
                         "#DUE",
-                        "_",
                         ::core::option::Option::None,
-                        &Self::__faceteer_gsi1sk(
-                            &::faceteer::__private::Sortable(&due_day),
-                        )?,
-                    ),
+                        &::faceteer::__private::Sortable(&due_day),
+                    )?,
                 ),
             );
         let __u = __u
             .for_key(
-                ::faceteer::__private::compose_key(
+                Self::__faceteer_pk(
                     "#TEAM",
-                    "_",
                     ::core::option::Option::None,
-                    &Self::__faceteer_pk(
-                        ::faceteer::__private::key_part::<String>(&team_id),
-                    )?,
-                ),
-                ::faceteer::__private::compose_key(
+                    ::faceteer::__private::key_part::<String>(&team_id),
+                )?,
+                Self::__faceteer_sk(
                     "#TASK",
-                    "_",
                     ::core::option::Option::None,
-                    &Self::__faceteer_sk(
-                        ::faceteer::__private::key_part::<String>(&task_id),
-                    )?,
-                ),
+                    ::faceteer::__private::key_part::<String>(&task_id),
+                )?,
             );
         ::core::result::Result::Ok(__u)
     }
@@ -616,34 +613,29 @@ Sort-key arguments of the operators are the index's sort-key field(s): `status`.
             .set_attribute(
                 "GSI2PK",
                 ::faceteer::__private::AttributeValue::S(
-                    ::faceteer::__private::compose_key(
+                    Self::__faceteer_gsi2pk(
                         "#USER",
-                        "_",
                         ::core::option::Option::Some(
-                            &Self::__faceteer_gsi2pk_shard(
-                                ::faceteer::__private::key_part::<String>(&status),
-                            )?,
+                            Self::__faceteer_gsi2pk_shard(
+                                    ::faceteer::__private::key_part::<String>(&status),
+                                )?
+                                .as_str(),
                         ),
-                        &Self::__faceteer_gsi2pk(
-                            ::faceteer::__private::key_part::<
-                                Option<String>,
-                            >(&assigned_user_id),
-                        )?,
-                    ),
+                        ::faceteer::__private::key_part::<
+                            Option<String>,
+                        >(&assigned_user_id),
+                    )?,
                 ),
             );
         let __u = __u
             .set_attribute(
                 "GSI2SK",
                 ::faceteer::__private::AttributeValue::S(
-                    ::faceteer::__private::compose_key(
+                    Self::__faceteer_gsi2sk(
                         "#STATUS",
-                        "_",
                         ::core::option::Option::None,
-                        &Self::__faceteer_gsi2sk(
-                            ::faceteer::__private::key_part::<String>(&status),
-                        )?,
-                    ),
+                        ::faceteer::__private::key_part::<String>(&status),
+                    )?,
                 ),
             );
         ::core::result::Result::Ok(__u)
@@ -664,34 +656,29 @@ Sort-key arguments of the operators are the index's sort-key field(s): `status`.
             .set_attribute(
                 "GSI2PK",
                 ::faceteer::__private::AttributeValue::S(
-                    ::faceteer::__private::compose_key(
+                    Self::__faceteer_gsi2pk(
                         "#USER",
-                        "_",
                         ::core::option::Option::Some(
-                            &Self::__faceteer_gsi2pk_shard(
-                                ::faceteer::__private::key_part::<String>(&status),
-                            )?,
+                            Self::__faceteer_gsi2pk_shard(
+                                    ::faceteer::__private::key_part::<String>(&status),
+                                )?
+                                .as_str(),
                         ),
-                        &Self::__faceteer_gsi2pk(
-                            ::faceteer::__private::key_part::<
-                                Option<String>,
-                            >(&assigned_user_id),
-                        )?,
-                    ),
+                        ::faceteer::__private::key_part::<
+                            Option<String>,
+                        >(&assigned_user_id),
+                    )?,
                 ),
             );
         let __u = __u
             .set_attribute(
                 "GSI2SK",
                 ::faceteer::__private::AttributeValue::S(
-                    ::faceteer::__private::compose_key(
+                    Self::__faceteer_gsi2sk(
                         "#STATUS",
-                        "_",
                         ::core::option::Option::None,
-                        &Self::__faceteer_gsi2sk(
-                            ::faceteer::__private::key_part::<String>(&status),
-                        )?,
-                    ),
+                        ::faceteer::__private::key_part::<String>(&status),
+                    )?,
                 ),
             );
         ::core::result::Result::Ok(__u)

@@ -274,8 +274,11 @@ fn key_fns(m: &FacetModel) -> TokenStream {
             }
         });
         quote! {
-            fn #values_fn(#(#params),*) -> ::core::result::Result<::std::string::String, #p::KeyError> {
-                let mut __w = #p::KeyWriter::new("", #delim);
+            fn #values_fn(__prefix: &str, __shard: ::core::option::Option<&str>, #(#params),*) -> ::core::result::Result<::std::string::String, #p::KeyError> {
+                let mut __w = #p::KeyWriter::new(__prefix, #delim);
+                if let ::core::option::Option::Some(__id) = __shard {
+                    __w.shard(__id);
+                }
                 #(#writes)*
                 __w.finish()
             }
@@ -288,9 +291,7 @@ fn key_fns(m: &FacetModel) -> TokenStream {
 /// An expression of type `String` (inside a function returning `Result<_, KeyError>`): the
 /// complete key from `src`.
 fn key_expr(m: &FacetModel, k: &KeyRef, src: Source) -> TokenStream {
-    let p = private(m);
     let prefix = lit(&k.key.prefix);
-    let delim = lit(&m.delimiter);
     let values_fn = k.values_fn();
     let args = k
         .key
@@ -302,10 +303,10 @@ fn key_expr(m: &FacetModel, k: &KeyRef, src: Source) -> TokenStream {
         Some(s) => {
             let shard_fn = k.shard_fn();
             let args = s.inputs().map(|f| part_arg(m, f, false, src));
-            quote!(::core::option::Option::Some(&Self::#shard_fn(#(#args),*)?))
+            quote!(::core::option::Option::Some(Self::#shard_fn(#(#args),*)?.as_str()))
         }
     };
-    quote!(#p::compose_key(#prefix, #delim, #shard, &Self::#values_fn(#(#args),*)?))
+    quote!(Self::#values_fn(#prefix, #shard, #(#args),*)?)
 }
 
 /// An expression of type `PartitionKey` for a query built from arguments.
@@ -341,7 +342,7 @@ fn partition_key(m: &FacetModel, k: &KeyRef) -> TokenStream {
             }
         }
     };
-    quote!(#p::PartitionKey::new(#attribute, #prefix, #delim, #shard, Self::#values_fn(#(#args),*)))
+    quote!(#p::PartitionKey::new(#attribute, #prefix, #delim, #shard, Self::#values_fn("", ::core::option::Option::None, #(#args),*)))
 }
 
 /// The sort-key shape type of a key.

@@ -241,7 +241,6 @@ pub mod __private {
     pub use faceteer_core::collection::{facet_of, variant as collection_variant, Collection};
     pub use faceteer_core::expr::Field;
     pub use faceteer_core::facet::Versioned;
-    pub use faceteer_core::key::compose_key;
     pub use faceteer_core::key::key_part;
     pub use faceteer_core::partition::{PartitionKey, ShardChoice};
     pub use faceteer_core::pick::{

@@ -5,7 +5,6 @@
 use std::collections::HashMap;
 
 use aws_sdk_dynamodb::config::http::HttpResponse;
-use aws_sdk_dynamodb::config::retry::RetryConfig;
 use aws_sdk_dynamodb::error::{ProvideErrorMetadata, SdkError};
 use aws_sdk_dynamodb::operation::batch_get_item::builders::BatchGetItemInputBuilder;
 use aws_sdk_dynamodb::operation::create_table::builders::CreateTableInputBuilder;
@@ -209,14 +208,10 @@ pub(crate) async fn batch_write(
     requests: Vec<WriteRequest>,
 ) -> Result<Vec<WriteRequest>> {
     let result = table
-        .client()
+        .batch_client()
         .batch_write_item()
         .request_items(table.name(), requests)
         .return_consumed_capacity(ReturnConsumedCapacity::Total)
-        .customize()
-        .config_override(
-            aws_sdk_dynamodb::config::Builder::default().retry_config(RetryConfig::disabled()),
-        )
         .send()
         .await;
     match result {

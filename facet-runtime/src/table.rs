@@ -25,6 +25,9 @@ use crate::timeouts::Timeouts;
 #[derive(Clone)]
 pub struct Table {
     client: Client,
+    /// The same client without the SDK's own retries, for batch requests (built once: a
+    /// per-request configuration override costs more than the request's own work).
+    batch_client: Client,
     name: Arc<str>,
     batch: BatchOptions,
     facets: Option<Arc<[&'static FacetSchema]>>,
@@ -71,8 +74,10 @@ impl Table {
     pub fn new(client: Client, name: impl Into<String>) -> Self {
         let name: String = name.into();
         let timeouts = Timeouts::of(&client, Timeouts::default());
+        let client = timeouts.apply(&client);
         Table {
-            client: timeouts.apply(&client),
+            batch_client: without_retries(&client),
+            client,
             name: name.into(),
             batch: BatchOptions::default(),
             facets: None,
@@ -173,6 +178,7 @@ impl Table {
     /// The same table with other request deadlines.
     pub fn with_timeouts(mut self, timeouts: Timeouts) -> Self {
         self.client = timeouts.apply(&self.client);
+        self.batch_client = without_retries(&self.client);
         self
     }
 
@@ -186,8 +192,24 @@ impl Table {
         &self.client
     }
 
+    /// The client for batch requests: the SDK's own retries are off, so that a failure
+    /// describes exactly one attempt and the caller knows what may have been applied.
+    pub(crate) fn batch_client(&self) -> &Client {
+        &self.batch_client
+    }
+
     /// The table name.
     pub fn name(&self) -> &str {
         &self.name
     }
+}
+
+/// `client` with the SDK's retries disabled.
+fn without_retries(client: &Client) -> Client {
+    let config = client
+        .config()
+        .to_builder()
+        .retry_config(aws_sdk_dynamodb::config::retry::RetryConfig::disabled())
+        .build();
+    Client::from_conf(config)
 }
