@@ -16,6 +16,7 @@
 //! set, else the embedded engine.
 #![warn(missing_docs)]
 
+pub mod bench_task;
 pub mod fault;
 pub mod stub;
 

@@ -27,14 +27,13 @@ use faceteer_core::pick::{BaseTable, Projection};
 use faceteer_core::plan::render_projection;
 use faceteer_core::schema::{PK, SK};
 use faceteer_core::{to_item, Facet, Item, ItemError, Key};
-use futures::StreamExt;
+use futures::{Stream, StreamExt};
 
 use crate::error::Error;
 use crate::item::{traced, BoxFuture};
+use crate::pump::{write_stream, Outcome};
 use crate::read::{Read, Select, Whole};
-use crate::report::{
-    refuse_all, DeleteReport, Failed, FailureReason, GetReport, PutReport, Unknown,
-};
+use crate::report::{DeleteReport, Failed, FailureReason, GetReport, PutReport};
 use crate::retry::{until_processed, BatchOptions, Effect, Sent, Settled};
 use crate::sdk;
 use crate::table::Table;
@@ -45,7 +44,7 @@ pub const WRITE_BATCH_SIZE: usize = 25;
 /// Most keys in one `BatchGetItem` request.
 pub const GET_BATCH_SIZE: usize = 100;
 
-type KeyText = (String, String);
+pub(crate) type KeyText = (String, String);
 
 fn key_text(item: &Item) -> Option<KeyText> {
     match (item.get(PK), item.get(SK)) {
@@ -94,7 +93,7 @@ pub(crate) fn batch_puttable<F: Facet>(table: &Table) -> Result<(), Error> {
 /// One write to send: the caller's index, its key and the request.
 #[derive(Clone)]
 pub(crate) struct Write {
-    index: usize,
+    pub(crate) index: usize,
     pub(crate) key: KeyText,
     request: WriteRequest,
 }
@@ -141,35 +140,40 @@ impl Write {
     }
 }
 
-/// What happened to the writes of one call: indices written, failed and unknown.
-#[derive(Default)]
-pub(crate) struct WriteOutcome {
-    pub(crate) done: Vec<usize>,
-    pub(crate) failed: Vec<(usize, FailureReason)>,
-    pub(crate) unknown: Vec<(usize, Arc<Error>)>,
-}
-
 impl Table {
     /// Write many records with `BatchWriteItem` (25 per request), retrying what DynamoDB
     /// leaves unprocessed. Await it: every record ends up in [`PutReport::written`] or in
     /// [`PutReport::failed`].
-    pub fn put_many<F: Facet>(&self, records: impl IntoIterator<Item = F>) -> PutMany<'_, F> {
+    ///
+    /// Records are pulled from `records` as requests go out ([`PutMany::stream`] hands out
+    /// each record's outcome as soon as it is known, in bounded memory).
+    pub fn put_many<F, I>(&self, records: I) -> PutMany<'_, F, I::IntoIter>
+    where
+        F: Facet,
+        I: IntoIterator<Item = F>,
+    {
         PutMany {
             table: self,
-            records: records.into_iter().collect(),
+            records: records.into_iter(),
+            _facet: PhantomData,
         }
     }
 
     /// Delete many records by key with `BatchWriteItem` (25 per request), retrying what
     /// DynamoDB leaves unprocessed. Await it: every key ends up in [`DeleteReport::deleted`]
     /// or in [`DeleteReport::failed`].
-    pub fn delete_many<F: Facet>(
-        &self,
-        keys: impl IntoIterator<Item = Key<F>>,
-    ) -> DeleteMany<'_, F> {
+    ///
+    /// Keys are pulled from `keys` as requests go out ([`DeleteMany::stream`] hands out each
+    /// key's outcome as soon as it is known, in bounded memory).
+    pub fn delete_many<F, I>(&self, keys: I) -> DeleteMany<'_, F, I::IntoIter>
+    where
+        F: Facet,
+        I: IntoIterator<Item = Key<F>>,
+    {
         DeleteMany {
             table: self,
-            keys: keys.into_iter().collect(),
+            keys: keys.into_iter(),
+            _facet: PhantomData,
         }
     }
 
@@ -179,61 +183,29 @@ impl Table {
     /// validator runs on every record read.
     ///
     /// Options: [`GetMany::consistent`], [`GetMany::select`].
-    pub fn get_many<F: Facet>(&self, keys: impl IntoIterator<Item = Key<F>>) -> GetMany<'_, F> {
+    ///
+    /// [`GetMany::stream`] reads keys from the input as request slots free up and hands out
+    /// each key's outcome as soon as it is known, in bounded memory.
+    pub fn get_many<F, I>(&self, keys: I) -> GetMany<'_, F, Whole, I::IntoIter>
+    where
+        F: Facet,
+        I: IntoIterator<Item = Key<F>>,
+    {
         GetMany {
             table: self,
-            keys: keys.into_iter().collect(),
+            keys: keys.into_iter(),
             consistent: false,
             _read: PhantomData,
         }
     }
 
-    /// Send writes in rounds (so that repeated keys are applied in input order), each round
-    /// in chunks of 25 with bounded concurrency.
-    pub(crate) async fn write_all(&self, op: &Op, writes: Vec<Write>) -> WriteOutcome {
-        let mut seen: HashMap<KeyText, usize> = HashMap::new();
-        let mut rounds: Vec<Vec<Write>> = Vec::new();
-        for w in writes {
-            let round = seen.entry(w.key.clone()).or_insert(0);
-            if rounds.len() <= *round {
-                rounds.push(Vec::new());
-            }
-            rounds[*round].push(w);
-            *round += 1;
-        }
-        let mut outcome = WriteOutcome::default();
-        let options = self.batch_options();
-        for round in rounds {
-            let mut chunks = Vec::new();
-            let mut iter = round.into_iter().peekable();
-            while iter.peek().is_some() {
-                chunks.push(iter.by_ref().take(WRITE_BATCH_SIZE).collect::<Vec<_>>());
-            }
-            let mut results = futures::stream::iter(chunks)
-                .map(|chunk| self.write_chunk(op, options, chunk))
-                .buffer_unordered(options.concurrency.max(1));
-            while let Some(settled) = results.next().await {
-                outcome.done.extend(settled.done);
-                outcome.failed.extend(
-                    settled
-                        .failed
-                        .into_iter()
-                        .map(|(w, reason)| (w.index, reason)),
-                );
-                outcome
-                    .unknown
-                    .extend(settled.unknown.into_iter().map(|(w, e)| (w.index, e)));
-            }
-        }
-        outcome
-    }
-
-    async fn write_chunk(
+    /// Send one request's writes until each is settled.
+    pub(crate) async fn write_chunk(
         &self,
         op: &Op,
         options: &BatchOptions,
         chunk: Vec<Write>,
-    ) -> Settled<Write, usize> {
+    ) -> Settled<Write, Write> {
         let mut send = |pending: Vec<Write>| async move {
             let requests = pending.iter().map(|w| w.request.clone()).collect();
             match sdk::batch_write(self, op, requests).await {
@@ -244,7 +216,7 @@ impl Table {
                         .into_iter()
                         .partition(|w| unprocessed.contains(&w.key));
                     Sent::Processed {
-                        done: written.iter().map(|w| w.index).collect(),
+                        done: written,
                         unprocessed: still,
                     }
                 }
@@ -359,55 +331,74 @@ impl Table {
     }
 }
 
-/// A batch write of records: [`Table::put_many`]. Await it for the [`PutReport`].
+/// A batch write of records: [`Table::put_many`]. Await it for the [`PutReport`], or read
+/// each record's outcome from [`PutMany::stream`].
 #[must_use = "a batch write does nothing until it is awaited"]
-pub struct PutMany<'t, F> {
+pub struct PutMany<'t, F, I> {
     table: &'t Table,
-    records: Vec<F>,
+    records: I,
+    _facet: PhantomData<fn() -> F>,
 }
 
-impl<'t, F: Facet> IntoFuture for PutMany<'t, F> {
+impl<'t, F, I> PutMany<'t, F, I>
+where
+    F: Facet,
+    I: Iterator<Item = F> + Send + 't,
+{
+    /// Every record's [`Outcome`], as soon as it is known. Records are pulled from the input
+    /// only as request slots free up, so memory stays bounded by
+    /// [`BatchOptions::concurrency`] requests of 25 items, whatever the input's length.
+    pub fn stream(self) -> impl Stream<Item = Outcome<F>> + Send + 't {
+        let op = Arc::new(Op::new(
+            "BatchWriteItem",
+            self.table.name(),
+            F::SCHEMA.name,
+            None,
+        ));
+        self.stream_in(op)
+    }
+
+    fn stream_in(self, op: Arc<Op>) -> impl Stream<Item = Outcome<F>> + Send + 't {
+        let PutMany { table, records, .. } = self;
+        let refusal = batch_puttable::<F>(table).err().map(Arc::new);
+        let prepared = records.map(move |record| {
+            let write = match &refusal {
+                Some(e) => Err(FailureReason::Request(e.clone())),
+                None => to_item(&record)
+                    .map_err(FailureReason::Item)
+                    .and_then(|item| Write::new(0, Some(item), None)),
+            };
+            (record, write)
+        });
+        write_stream(table, op, prepared)
+    }
+}
+
+impl<'t, F, I> IntoFuture for PutMany<'t, F, I>
+where
+    F: Facet,
+    I: Iterator<Item = F> + Send + 't,
+{
     type Output = PutReport<F>;
     type IntoFuture = BoxFuture<'t, PutReport<F>>;
 
     fn into_future(self) -> Self::IntoFuture {
-        let PutMany { table, records } = self;
-        let op = Op::new("BatchWriteItem", table.name(), F::SCHEMA.name, None);
+        let op = Op::new("BatchWriteItem", self.table.name(), F::SCHEMA.name, None);
         let work = |op: Arc<Op>| async move {
-            let refusal = batch_puttable::<F>(table);
-            if let Err(e) = refusal {
-                return PutReport {
-                    written: Vec::new(),
-                    failed: refuse_all(records, e),
-                    unknown: Vec::new(),
-                };
-            }
-            let mut slots: Vec<Option<F>> = Vec::new();
-            let mut writes = Vec::new();
-            let mut failed = Vec::new();
-            for record in records {
-                let request = to_item(&record)
-                    .map_err(FailureReason::Item)
-                    .and_then(|item| Write::new(slots.len(), Some(item), None));
-                match request {
-                    Ok(write) => {
-                        writes.push(write);
-                        slots.push(Some(record));
-                    }
-                    Err(reason) => failed.push(Failed {
-                        item: record,
-                        reason,
-                    }),
+            let mut report = PutReport {
+                written: Vec::new(),
+                failed: Vec::new(),
+                unknown: Vec::new(),
+            };
+            let mut outcomes = std::pin::pin!(self.stream_in(op));
+            while let Some(outcome) = outcomes.next().await {
+                match outcome {
+                    Outcome::Done(r) => report.written.push(r),
+                    Outcome::Failed(f) => report.failed.push(f),
+                    Outcome::Unknown(u) => report.unknown.push(u),
                 }
             }
-            let outcome = table.write_all(&op, writes).await;
-            let (written, more_failed, unknown) = settle(slots, outcome);
-            failed.extend(more_failed);
-            PutReport {
-                written,
-                failed,
-                unknown,
-            }
+            report
         };
         traced(
             op,
@@ -417,76 +408,71 @@ impl<'t, F: Facet> IntoFuture for PutMany<'t, F> {
     }
 }
 
-/// Hand each input back: written ones in order, failed ones with their reasons, unknown ones
-/// with their last error.
-fn settle<T>(
-    mut slots: Vec<Option<T>>,
-    outcome: WriteOutcome,
-) -> (Vec<T>, Vec<Failed<T>>, Vec<Unknown<T>>) {
-    let mut take = |i: usize| slots[i].take().expect("each index is reported once");
-    let done = outcome.done.into_iter().map(&mut take).collect();
-    let failed = outcome
-        .failed
-        .into_iter()
-        .map(|(i, reason)| Failed {
-            item: take(i),
-            reason,
-        })
-        .collect();
-    let unknown = outcome
-        .unknown
-        .into_iter()
-        .map(|(i, cause)| Unknown {
-            item: take(i),
-            cause,
-        })
-        .collect();
-    (done, failed, unknown)
-}
-
-/// A batch delete: [`Table::delete_many`]. Await it for the [`DeleteReport`].
+/// A batch delete: [`Table::delete_many`]. Await it for the [`DeleteReport`], or read each
+/// key's outcome from [`DeleteMany::stream`].
 #[must_use = "a batch delete does nothing until it is awaited"]
-pub struct DeleteMany<'t, F> {
+pub struct DeleteMany<'t, F, I> {
     table: &'t Table,
-    keys: Vec<Key<F>>,
+    keys: I,
+    _facet: PhantomData<fn() -> F>,
 }
 
-impl<'t, F: Facet> IntoFuture for DeleteMany<'t, F> {
+impl<'t, F, I> DeleteMany<'t, F, I>
+where
+    F: Facet,
+    I: Iterator<Item = Key<F>> + Send + 't,
+{
+    /// Every key's [`Outcome`], as soon as it is known, in bounded memory (as
+    /// [`PutMany::stream`]).
+    pub fn stream(self) -> impl Stream<Item = Outcome<Key<F>>> + Send + 't {
+        let op = Arc::new(Op::new(
+            "BatchWriteItem",
+            self.table.name(),
+            F::SCHEMA.name,
+            None,
+        ));
+        self.stream_in(op)
+    }
+
+    fn stream_in(self, op: Arc<Op>) -> impl Stream<Item = Outcome<Key<F>>> + Send + 't {
+        let DeleteMany { table, keys, .. } = self;
+        let refusal = table.check_declared::<F>().err().map(Arc::new);
+        let prepared = keys.map(move |key| {
+            let write = match &refusal {
+                Some(e) => Err(FailureReason::Request(e.clone())),
+                None => checked_key(&key).and_then(|k| Write::new(0, None, Some(k))),
+            };
+            (key, write)
+        });
+        write_stream(table, op, prepared)
+    }
+}
+
+impl<'t, F, I> IntoFuture for DeleteMany<'t, F, I>
+where
+    F: Facet,
+    I: Iterator<Item = Key<F>> + Send + 't,
+{
     type Output = DeleteReport<F>;
     type IntoFuture = BoxFuture<'t, DeleteReport<F>>;
 
     fn into_future(self) -> Self::IntoFuture {
-        let DeleteMany { table, keys } = self;
-        let op = Op::new("BatchWriteItem", table.name(), F::SCHEMA.name, None);
+        let op = Op::new("BatchWriteItem", self.table.name(), F::SCHEMA.name, None);
         let work = |op: Arc<Op>| async move {
-            if let Err(e) = table.check_declared::<F>() {
-                return DeleteReport {
-                    deleted: Vec::new(),
-                    failed: refuse_all(keys, e),
-                    unknown: Vec::new(),
-                };
-            }
-            let mut slots = Vec::new();
-            let mut writes = Vec::new();
-            let mut failed = Vec::new();
-            for key in keys {
-                let write = checked_key(&key).and_then(|k| Write::new(slots.len(), None, Some(k)));
-                match write {
-                    Ok(write) => {
-                        writes.push(write);
-                        slots.push(Some(key));
-                    }
-                    Err(reason) => failed.push(Failed { item: key, reason }),
+            let mut report = DeleteReport {
+                deleted: Vec::new(),
+                failed: Vec::new(),
+                unknown: Vec::new(),
+            };
+            let mut outcomes = std::pin::pin!(self.stream_in(op));
+            while let Some(outcome) = outcomes.next().await {
+                match outcome {
+                    Outcome::Done(k) => report.deleted.push(k),
+                    Outcome::Failed(f) => report.failed.push(f),
+                    Outcome::Unknown(u) => report.unknown.push(u),
                 }
             }
-            let outcome = table.write_all(&op, writes).await;
-            let (deleted, more_failed, unknown) = settle(slots, outcome);
-            failed.extend(more_failed);
-            DeleteReport {
-                deleted,
-                failed,
-                unknown,
-            }
+            report
         };
         traced(
             op,
@@ -498,14 +484,14 @@ impl<'t, F: Facet> IntoFuture for DeleteMany<'t, F> {
 
 /// A batch read: [`Table::get_many`]. Await it for the [`GetReport`].
 #[must_use = "a batch read does nothing until it is awaited"]
-pub struct GetMany<'t, F, R = Whole> {
+pub struct GetMany<'t, F, R = Whole, I = std::vec::IntoIter<Key<F>>> {
     table: &'t Table,
-    keys: Vec<Key<F>>,
+    keys: I,
     consistent: bool,
-    _read: PhantomData<fn() -> R>,
+    _read: PhantomData<fn() -> (F, R)>,
 }
 
-impl<'t, F: Facet, R> GetMany<'t, F, R> {
+impl<'t, F: Facet, R, I> GetMany<'t, F, R, I> {
     /// Read with strong consistency.
     pub fn consistent(mut self) -> Self {
         self.consistent = true;
@@ -514,7 +500,7 @@ impl<'t, F: Facet, R> GetMany<'t, F, R> {
 
     /// Read only the fields of projection `P` (plus the key fields), with a
     /// `ProjectionExpression`. Needs a pick validator on the facet; it runs on every item.
-    pub fn select<P: Projection<Facet = F> + Send + 'static>(self) -> GetMany<'t, F, Select<P>> {
+    pub fn select<P: Projection<Facet = F> + Send + 'static>(self) -> GetMany<'t, F, Select<P>, I> {
         GetMany {
             table: self.table,
             keys: self.keys,
@@ -524,7 +510,151 @@ impl<'t, F: Facet, R> GetMany<'t, F, R> {
     }
 }
 
-impl<'t, F: Facet, R: Read<F, BaseTable>> IntoFuture for GetMany<'t, F, R> {
+/// Where one key of a streamed batch read ended: exactly one outcome per key given.
+#[derive(Debug)]
+#[must_use = "a key may have failed; handle each outcome"]
+pub enum GetOutcome<F, R = F> {
+    /// The key's record.
+    Found(R),
+    /// The key holds no item of the facet.
+    Missing(Key<F>),
+    /// The key could not be read, or its item is not a valid record.
+    Failed(Failed<Key<F>>),
+}
+
+impl<'t, F, R, I> GetMany<'t, F, R, I>
+where
+    F: Facet,
+    R: Read<F, BaseTable>,
+    I: Iterator<Item = Key<F>> + Send + 't,
+{
+    /// Every key's [`GetOutcome`], as soon as its request settles (keys of one request in
+    /// the order given). Keys are pulled from the input 100 at a time as request slots free
+    /// up, so memory stays bounded by [`BatchOptions::concurrency`] requests whatever the
+    /// input's length. A key given twice within one request is read once and reported for
+    /// each time it was given.
+    pub fn stream(self) -> impl Stream<Item = GetOutcome<F, R::Record>> + Send + 't {
+        let GetMany {
+            table,
+            mut keys,
+            consistent,
+            ..
+        } = self;
+        let op = Arc::new(Op::new("BatchGetItem", table.name(), F::SCHEMA.name, None));
+        let chunks = std::iter::from_fn(move || {
+            let chunk: Vec<Key<F>> = keys.by_ref().take(GET_BATCH_SIZE).collect();
+            (!chunk.is_empty()).then_some(chunk)
+        });
+        futures::stream::iter(chunks)
+            .map(move |chunk| {
+                let op = op.clone();
+                async move { read_chunk::<F, R>(table, &op, chunk, consistent).await }
+            })
+            .buffer_unordered(table.batch_options().concurrency.max(1))
+            .flat_map(futures::stream::iter)
+    }
+}
+
+/// Read one request's keys (refusing those over DynamoDB's limits) and settle each.
+async fn read_chunk<F: Facet, R: Read<F, BaseTable>>(
+    table: &Table,
+    op: &Op,
+    chunk: Vec<Key<F>>,
+    consistent: bool,
+) -> Vec<GetOutcome<F, R::Record>> {
+    let attributes = R::attributes(&[]);
+    let mut out: Vec<Option<GetOutcome<F, R::Record>>> = Vec::with_capacity(chunk.len());
+    let mut wanted: HashMap<KeyText, Vec<usize>> = HashMap::with_capacity(chunk.len());
+    let mut items = Vec::with_capacity(chunk.len());
+    for (i, key) in chunk.iter().enumerate() {
+        out.push(None);
+        match checked_key(key) {
+            Err(reason) => {
+                out[i] = Some(GetOutcome::Failed(Failed {
+                    item: key.clone(),
+                    reason,
+                }))
+            }
+            Ok(item) => {
+                let positions = wanted
+                    .entry((key.pk().to_owned(), key.sk().to_owned()))
+                    .or_default();
+                if positions.is_empty() {
+                    items.push(item);
+                }
+                positions.push(i);
+            }
+        }
+    }
+    let (found, failed) = if items.is_empty() {
+        (Vec::new(), Vec::new())
+    } else {
+        table
+            .get_chunk(op, items, attributes.as_deref(), consistent)
+            .await
+    };
+    let mut failed_reasons: Vec<(Vec<usize>, FailureReason)> = Vec::new();
+    for (key, reason) in failed {
+        if let Some(positions) = key_text(&key).and_then(|k| wanted.remove(&k)) {
+            failed_reasons.push((positions, reason));
+        }
+    }
+    for (positions, reason) in failed_reasons {
+        let (last, rest) = positions.split_last().expect("a wanted key has a position");
+        for &i in rest {
+            out[i] = Some(GetOutcome::Failed(Failed {
+                item: chunk[i].clone(),
+                reason: reason.shared(),
+            }));
+        }
+        out[*last] = Some(GetOutcome::Failed(Failed {
+            item: chunk[*last].clone(),
+            reason,
+        }));
+    }
+    for item in found {
+        let Some(positions) = key_text(&item).and_then(|k| wanted.remove(&k)) else {
+            continue;
+        };
+        if is_foreign(&item, F::SCHEMA.name) {
+            continue;
+        }
+        let (last, rest) = positions.split_last().expect("a wanted key has a position");
+        for &i in rest {
+            out[i] = Some(decoded::<F, R>(
+                &chunk[i],
+                item.clone(),
+                attributes.as_deref(),
+            ));
+        }
+        out[*last] = Some(decoded::<F, R>(&chunk[*last], item, attributes.as_deref()));
+    }
+    out.into_iter()
+        .zip(chunk)
+        .map(|(o, key)| o.unwrap_or(GetOutcome::Missing(key)))
+        .collect()
+}
+
+fn decoded<F: Facet, R: Read<F, BaseTable>>(
+    key: &Key<F>,
+    item: Item,
+    attributes: Option<&[&'static str]>,
+) -> GetOutcome<F, R::Record> {
+    match R::decode(item, attributes) {
+        Ok(record) => GetOutcome::Found(record),
+        Err(e) => GetOutcome::Failed(Failed {
+            item: key.clone(),
+            reason: FailureReason::Item(e),
+        }),
+    }
+}
+
+impl<'t, F, R, I> IntoFuture for GetMany<'t, F, R, I>
+where
+    F: Facet,
+    R: Read<F, BaseTable>,
+    I: Iterator<Item = Key<F>> + Send + 't,
+{
     type Output = GetReport<F, R::Record>;
     type IntoFuture = BoxFuture<'t, Self::Output>;
 

@@ -25,9 +25,11 @@ use faceteer_core::{to_item, Facet, Key};
 use crate::batch::{batch_puttable, checked_key, Write};
 use crate::error::Error;
 use crate::item::{traced, BoxFuture};
+use crate::pump::{write_stream, Outcome};
 use crate::report::FailureReason;
 use crate::table::Table;
 use crate::trace::Op;
+use futures::StreamExt;
 
 /// What a step of a mixed batch does.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -152,26 +154,20 @@ impl<'t> IntoFuture for WriteBatch<'t> {
         } = self;
         let op = Op::new("BatchWriteItem", table.name(), "(mixed)", None);
         let work = |op: Arc<Op>| async move {
-            let mut failed = Vec::new();
-            let mut sendable = Vec::new();
-            for (entry, write) in entries.iter().zip(writes) {
-                match write {
-                    Ok(w) => sendable.push(w),
-                    Err(reason) => failed.push((entry.clone(), reason)),
+            let mut report = BatchReport {
+                done: Vec::new(),
+                failed: Vec::new(),
+                unknown: Vec::new(),
+            };
+            let mut outcomes =
+                std::pin::pin!(write_stream(table, op, entries.into_iter().zip(writes)));
+            while let Some(outcome) = outcomes.next().await {
+                match outcome {
+                    Outcome::Done(e) => report.done.push(e),
+                    Outcome::Failed(f) => report.failed.push((f.item, f.reason)),
+                    Outcome::Unknown(u) => report.unknown.push((u.item, u.cause)),
                 }
             }
-            let outcome = table.write_all(&op, sendable).await;
-            let entry = |i: usize| entries[i].clone();
-            failed.extend(outcome.failed.into_iter().map(|(i, r)| (entry(i), r)));
-            let mut report = BatchReport {
-                done: outcome.done.into_iter().map(entry).collect(),
-                failed,
-                unknown: outcome
-                    .unknown
-                    .into_iter()
-                    .map(|(i, e)| (entry(i), e))
-                    .collect(),
-            };
             report.done.sort_by_key(|e| e.index);
             report.failed.sort_by_key(|(e, _)| e.index);
             report.unknown.sort_by_key(|(e, _)| e.index);

@@ -31,6 +31,23 @@ pub enum FailureReason {
     Refused(Arc<Error>),
 }
 
+impl FailureReason {
+    /// The same reason for another input that shared the request (an item error, which is
+    /// one input's own, is described by its text).
+    pub(crate) fn shared(&self) -> FailureReason {
+        match self {
+            FailureReason::Item(e) => {
+                FailureReason::Request(Arc::new(Error::InvalidRequest(e.to_string())))
+            }
+            FailureReason::Unprocessed { attempts } => FailureReason::Unprocessed {
+                attempts: *attempts,
+            },
+            FailureReason::Request(e) => FailureReason::Request(e.clone()),
+            FailureReason::Refused(e) => FailureReason::Refused(e.clone()),
+        }
+    }
+}
+
 /// An input of a batch write whose outcome is unknown: a request carrying it may have been
 /// applied (the server answered 5xx, the request timed out, or the connection broke after it
 /// was sent) and no later try confirmed it. Read the key to find out.
@@ -51,18 +68,6 @@ pub struct Failed<T> {
     pub item: T,
     /// Why it failed.
     pub reason: FailureReason,
-}
-
-/// Every input of a batch that cannot be sent at all, failed for the same reason.
-pub(crate) fn refuse_all<T>(inputs: impl IntoIterator<Item = T>, error: Error) -> Vec<Failed<T>> {
-    let error = Arc::new(error);
-    inputs
-        .into_iter()
-        .map(|item| Failed {
-            item,
-            reason: FailureReason::Request(error.clone()),
-        })
-        .collect()
 }
 
 /// The report of [`Table::put_many`](crate::Table::put_many): every record is in exactly

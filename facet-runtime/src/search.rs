@@ -293,6 +293,7 @@ impl<'t, F: Facet> Search<'t, F> {
                     &mut request,
                     Some(limit),
                     F::SCHEMA.name,
+                    true,
                 )
                 .await?;
                 Ok::<_, Error>((i, items, more))

@@ -12,7 +12,6 @@ use faceteer_core::schema::{IndexSchema, PK, SK};
 use faceteer_core::{Facet, KeyError};
 
 use super::mode::{First, Mode, Paged};
-use super::DEFAULT_SHARD_CONCURRENCY;
 use crate::error::{Error, Result};
 use crate::read::{Fetched, Read, Select, Whole};
 
@@ -75,7 +74,8 @@ pub struct Query<F, I = BaseTable, R = Whole, M = Paged> {
     pub(crate) shard: Option<u32>,
     pub(crate) consistent: bool,
     pub(crate) filter: Option<Expr<F>>,
-    pub(crate) shard_concurrency: usize,
+    /// `None`: every shard at once, up to [`DEFAULT_SHARD_CONCURRENCY`](crate::query::DEFAULT_SHARD_CONCURRENCY).
+    pub(crate) shard_concurrency: Option<usize>,
     _types: PhantomData<QueryTypes<F, I, R, M>>,
 }
 
@@ -131,7 +131,7 @@ impl<F, I> Query<F, I> {
             shard: None,
             consistent: false,
             filter: None,
-            shard_concurrency: DEFAULT_SHARD_CONCURRENCY,
+            shard_concurrency: None,
             _types: PhantomData,
         }
     }
@@ -193,9 +193,10 @@ impl<F, I, R, M> Query<F, I, R, M> {
         self
     }
 
-    /// How many shards an all-shard query reads at once (default 8, at least 1).
+    /// How many shards an all-shard query reads at once (at least 1). By default every
+    /// shard at once, up to [`DEFAULT_SHARD_CONCURRENCY`](crate::query::DEFAULT_SHARD_CONCURRENCY).
     pub fn shard_concurrency(mut self, n: usize) -> Self {
-        self.shard_concurrency = n;
+        self.shard_concurrency = Some(n);
         self
     }
 

@@ -34,5 +34,6 @@ pub use mode::{Collected, FailedRecord, First, Mode, Page, Paged};
 pub use partition::PartitionQuery;
 pub use run::QueryRun;
 
-/// Shards an all-shard query reads at once unless told otherwise.
-pub const DEFAULT_SHARD_CONCURRENCY: usize = 8;
+/// The most shards an all-shard query reads at once unless told otherwise: by default it
+/// reads every shard at once (a page then costs one shard's latency), up to this many.
+pub const DEFAULT_SHARD_CONCURRENCY: usize = 32;

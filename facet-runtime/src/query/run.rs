@@ -66,7 +66,7 @@ where
 
     fn into_future(self) -> Self::IntoFuture {
         let QueryRun { table, query } = self;
-        Box::pin(async move { M::output(page(table, &query).await?) })
+        Box::pin(async move { M::output(page(table, &query, true).await?) })
     }
 }
 
@@ -77,15 +77,35 @@ where
     R: Read<F, I>,
 {
     /// Every page of the query, one after another, as a stream.
+    ///
+    /// A walk sends exactly the requests a hand-written loop over `LastEvaluatedKey` sends:
+    /// no look-ahead request per page. To keep each page's `cursor` exact (`None` exactly on
+    /// the last page), a page is handed out once the next one has been read, so the first
+    /// page arrives after two requests when the query has more than one DynamoDB page.
     pub fn pages(self) -> impl Stream<Item = Result<Page<R::Record>>> + Send + 't {
         let table = self.table;
-        futures::stream::try_unfold(Some(self.query), move |state| async move {
-            let Some(query) = state else {
-                return Ok(None);
+        // State: the next query to run, and the page read but not yet handed out.
+        type State<F, I, R, M, T> = (Option<Query<F, I, R, M>>, Option<Page<T>>);
+        let start: State<F, I, R, Paged, R::Record> = (Some(self.query), None);
+        futures::stream::try_unfold(start, move |(next, held)| async move {
+            let Some(query) = next else {
+                return Ok(held.map(|page| (page, (None, None))));
             };
-            let page = page(table, &query).await?;
-            let next = page.cursor.clone().map(|c| query.clone().cursor(c));
-            Ok(Some((page, next)))
+            let page = page(table, &query, false).await?;
+            let following = page.cursor.clone().map(|c| query.clone().cursor(c));
+            match held {
+                None if following.is_none() => Ok(Some((page, (None, None)))),
+                None => {
+                    // Read the next page before handing this one out.
+                    let Some(query) = following else {
+                        unreachable!("checked above")
+                    };
+                    let next = self::page(table, &query, false).await?;
+                    let after = next.cursor.clone().map(|c| query.clone().cursor(c));
+                    Ok(Some(settle(page, next, after)))
+                }
+                Some(held) => Ok(Some(settle(held, page, following))),
+            }
         })
     }
 
@@ -110,10 +130,28 @@ where
     }
 }
 
-/// Run one page of `query`, in its span.
+/// Hand out `held`, whose following page `next` has been read (and `after` resumes past
+/// it): an empty last `next` means `held` was the last page.
+#[allow(clippy::type_complexity)]
+fn settle<F, I, R, T>(
+    mut held: Page<T>,
+    next: Page<T>,
+    after: Option<Query<F, I, R, Paged>>,
+) -> (Page<T>, (Option<Query<F, I, R, Paged>>, Option<Page<T>>)) {
+    if next.records.is_empty() && next.failed.is_empty() && after.is_none() {
+        held.cursor = None;
+        return (held, (None, None));
+    }
+    (held, (after, Some(next)))
+}
+
+/// Run one page of `query`, in its span. Without `probe`, a page without a limit that ends
+/// where a DynamoDB page ends keeps a cursor even when nothing follows (a walk finds out
+/// with its next request); with it, one more request finds out.
 fn page<'a, F, I, R, M>(
     table: &'a Table,
     query: &'a Query<F, I, R, M>,
+    probe: bool,
 ) -> BoxFuture<'a, Result<Page<R::Record>>>
 where
     F: Facet,
@@ -131,9 +169,9 @@ where
         // A signing table takes only cursors it signed.
         let query = &*signing::opened(table, query, query.cursor.as_deref(), |q, c| q.cursor(c))?;
         let (raw, cursor) = if query.is_all_shards() {
-            all_shards(table, &op, query).await?
+            all_shards(table, &op, query, probe).await?
         } else {
-            one_partition(table, &op, query).await?
+            one_partition(table, &op, query, probe).await?
         };
         let cursor = signing::sealed(table, cursor);
         let attributes = query.attributes();
@@ -157,6 +195,7 @@ async fn one_partition<F, I, R, M>(
     table: &Table,
     op: &Op,
     query: &Query<F, I, R, M>,
+    probe: bool,
 ) -> Result<(Vec<Item>, Option<String>)>
 where
     F: Facet,
@@ -165,7 +204,8 @@ where
     M: Mode,
 {
     let mut plan = query.plan()?;
-    let (raw, more) = fetch(table, op, &mut plan, query.page_limit(), F::SCHEMA.name).await?;
+    let limit = query.page_limit();
+    let (raw, more) = fetch(table, op, &mut plan, limit, F::SCHEMA.name, probe).await?;
     let cursor = match (more && !M::FIRST, raw.last()) {
         (true, Some(last)) => Some(encode_cursor(
             &query.scope(&plan.partition),
@@ -195,6 +235,7 @@ async fn all_shards<F, I, R, M>(
     table: &Table,
     op: &Op,
     query: &Query<F, I, R, M>,
+    probe: bool,
 ) -> Result<(Vec<Item>, Option<String>)>
 where
     F: Facet,
@@ -223,12 +264,18 @@ where
         plans.push((shard, plan));
     }
     let limit = query.page_limit();
+    let plans_len = plans.len();
     let mut fetched: Vec<(usize, Vec<Item>, bool)> = futures::stream::iter(plans)
         .map(|(shard, mut plan)| async move {
-            let (items, more) = fetch(table, op, &mut plan, limit, F::SCHEMA.name).await?;
+            let (items, more) = fetch(table, op, &mut plan, limit, F::SCHEMA.name, probe).await?;
             Ok::<_, Error>((shard, items, more))
         })
-        .buffer_unordered(query.shard_concurrency.max(1))
+        .buffer_unordered(
+            query
+                .shard_concurrency
+                .unwrap_or(super::DEFAULT_SHARD_CONCURRENCY.min(plans_len))
+                .max(1),
+        )
         .try_collect()
         .await?;
     fetched.sort_by_key(|(shard, _, _)| *shard);
@@ -272,7 +319,8 @@ where
 }
 
 /// Read at most `limit` matching items (one DynamoDB page without a limit) from
-/// `plan.exclusive_start_key` on, and whether more follow (read one ahead to know).
+/// `plan.exclusive_start_key` on, and whether more follow (read one ahead to know; without
+/// a limit and without `probe`, whether DynamoDB returned a `LastEvaluatedKey`).
 ///
 /// Items of other facets than `facet` are skipped: facets share partitions and indexes.
 pub(crate) async fn fetch(
@@ -281,6 +329,7 @@ pub(crate) async fn fetch(
     plan: &mut QueryPlan,
     limit: Option<u32>,
     facet: &str,
+    probe: bool,
 ) -> Result<(Vec<Item>, bool)> {
     if plan.is_empty_range() {
         return Ok((Vec::new(), false));
@@ -303,6 +352,9 @@ pub(crate) async fn fetch(
             Some(last) => {
                 plan.exclusive_start_key = Some(last);
                 if limit.is_none() && !raw.is_empty() {
+                    if !probe {
+                        return Ok((raw, true));
+                    }
                     let more = has_more(table, op, plan, facet).await?;
                     return Ok((raw, more));
                 }

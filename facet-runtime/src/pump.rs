@@ -1,0 +1,214 @@
+//! Batch writes streamed from their input.
+//!
+//! The pump pulls inputs only as request slots free up: at most `concurrency` requests of
+//! 25 writes are in flight, plus at most as many writes held back because their key is
+//! already being written. Memory is bounded by that, not by the input's length, and each
+//! input's outcome is handed out as soon as its request settles.
+//!
+//! Writes to one key are applied in input order: a write whose key is in flight (or held
+//! back) waits until the earlier one has settled. DynamoDB refuses two writes to one key in
+//! one request, and two requests in flight at once could land in either order.
+
+use std::collections::{HashMap, HashSet, VecDeque};
+use std::sync::Arc;
+
+use futures::stream::FuturesUnordered;
+use futures::{Stream, StreamExt};
+
+use crate::batch::{KeyText, Write, WRITE_BATCH_SIZE};
+use crate::item::BoxFuture;
+use crate::report::{Failed, FailureReason, Unknown};
+use crate::retry::Settled;
+use crate::table::Table;
+use crate::trace::Op;
+
+/// Where one input of a batch ended: exactly one outcome per input.
+#[derive(Debug)]
+#[must_use = "an input may have failed; handle each outcome"]
+pub enum Outcome<T> {
+    /// Written, deleted or read: DynamoDB confirmed it.
+    Done(T),
+    /// Certainly not done, with the reason.
+    Failed(Failed<T>),
+    /// Maybe done: a request carrying it may have been applied and no later try confirmed it.
+    Unknown(Unknown<T>),
+}
+
+/// An input and what to send for it (or why nothing can be sent).
+pub(crate) type Prepared<S> = (S, Result<Write, FailureReason>);
+
+struct Pump<'t, S, I> {
+    table: &'t Table,
+    op: Arc<Op>,
+    input: I,
+    exhausted: bool,
+    next_index: usize,
+    /// The inputs whose writes are in flight or held back, by write index.
+    sources: HashMap<usize, S>,
+    /// Keys of the writes in flight.
+    busy: HashSet<KeyText>,
+    /// Writes held back (their key was busy or held back already), in input order, and how
+    /// many are held back per key.
+    waiting: VecDeque<Write>,
+    waiting_keys: HashMap<KeyText, usize>,
+    in_flight: FuturesUnordered<BoxFuture<'t, Settled<Write, Write>>>,
+    ready: VecDeque<Outcome<S>>,
+}
+
+impl<'t, S, I> Pump<'t, S, I>
+where
+    S: Send + 't,
+    I: Iterator<Item = Prepared<S>> + Send + 't,
+{
+    fn concurrency(&self) -> usize {
+        self.table.batch_options().concurrency.max(1)
+    }
+
+    /// The next request's writes: held-back writes whose key is free first, then new inputs.
+    fn next_chunk(&mut self) -> Vec<Write> {
+        let mut chunk: Vec<Write> = Vec::with_capacity(WRITE_BATCH_SIZE);
+        let mut keys: HashSet<KeyText> = HashSet::new();
+        let mut kept = VecDeque::with_capacity(self.waiting.len());
+        while let Some(w) = self.waiting.pop_front() {
+            // The first held-back write of a free key goes; later ones of that key wait.
+            if chunk.len() < WRITE_BATCH_SIZE
+                && !self.busy.contains(&w.key)
+                && keys.insert(w.key.clone())
+            {
+                release(&mut self.waiting_keys, &w.key);
+                chunk.push(w);
+            } else {
+                kept.push_back(w);
+            }
+        }
+        // Later writes of a key that went now wait behind it, so mark the key as taken.
+        self.waiting = kept;
+        let hold_limit = WRITE_BATCH_SIZE * self.concurrency();
+        while chunk.len() < WRITE_BATCH_SIZE && !self.exhausted && self.waiting.len() < hold_limit {
+            let Some((source, write)) = self.input.next() else {
+                self.exhausted = true;
+                break;
+            };
+            match write {
+                Err(reason) => self.ready.push_back(Outcome::Failed(Failed {
+                    item: source,
+                    reason,
+                })),
+                Ok(mut write) => {
+                    write.index = self.next_index;
+                    self.next_index += 1;
+                    self.sources.insert(write.index, source);
+                    let held = self.busy.contains(&write.key)
+                        || self.waiting_keys.contains_key(&write.key)
+                        || !keys.insert(write.key.clone());
+                    if held {
+                        *self.waiting_keys.entry(write.key.clone()).or_insert(0) += 1;
+                        self.waiting.push_back(write);
+                    } else {
+                        chunk.push(write);
+                    }
+                }
+            }
+        }
+        chunk
+    }
+
+    /// Start requests until `concurrency` are in flight or nothing is left to send.
+    fn fill(&mut self) {
+        while self.in_flight.len() < self.concurrency() {
+            let chunk = self.next_chunk();
+            if chunk.is_empty() {
+                return;
+            }
+            for w in &chunk {
+                self.busy.insert(w.key.clone());
+            }
+            let (table, op) = (self.table, self.op.clone());
+            self.in_flight.push(Box::pin(async move {
+                table.write_chunk(&op, table.batch_options(), chunk).await
+            }));
+        }
+    }
+
+    fn settle(&mut self, settled: Settled<Write, Write>) {
+        let mut take = |w: &Write| {
+            self.busy.remove(&w.key);
+            self.sources.remove(&w.index)
+        };
+        for w in settled.done {
+            if let Some(s) = take(&w) {
+                self.ready.push_back(Outcome::Done(s));
+            }
+        }
+        for (w, reason) in settled.failed {
+            if let Some(item) = take(&w) {
+                self.ready
+                    .push_back(Outcome::Failed(Failed { item, reason }));
+            }
+        }
+        for (w, cause) in settled.unknown {
+            if let Some(item) = take(&w) {
+                self.ready
+                    .push_back(Outcome::Unknown(Unknown { item, cause }));
+            }
+        }
+    }
+
+    /// The next outcome, or `None` when every input has one.
+    async fn next(&mut self) -> Option<Outcome<S>> {
+        loop {
+            if let Some(outcome) = self.ready.pop_front() {
+                return Some(outcome);
+            }
+            self.fill();
+            if let Some(outcome) = self.ready.pop_front() {
+                return Some(outcome);
+            }
+            match self.in_flight.next().await {
+                Some(settled) => self.settle(settled),
+                None if self.exhausted && self.waiting.is_empty() => return None,
+                // Nothing in flight but writes held back: their keys are free now.
+                None => {}
+            }
+        }
+    }
+}
+
+fn release(counts: &mut HashMap<KeyText, usize>, key: &KeyText) {
+    if let Some(n) = counts.get_mut(key) {
+        *n -= 1;
+        if *n == 0 {
+            counts.remove(key);
+        }
+    }
+}
+
+/// Stream the outcome of every input of `input` (each prepared as it is pulled), written
+/// with `BatchWriteItem` requests of at most 25, `concurrency` at a time.
+pub(crate) fn write_stream<'t, S, I>(
+    table: &'t Table,
+    op: Arc<Op>,
+    input: I,
+) -> impl Stream<Item = Outcome<S>> + Send + 't
+where
+    S: Send + 't,
+    I: Iterator<Item = Prepared<S>> + Send + 't,
+{
+    let pump = Pump {
+        table,
+        op,
+        input,
+        exhausted: false,
+        next_index: 0,
+        sources: HashMap::new(),
+        busy: HashSet::new(),
+        waiting: VecDeque::new(),
+        waiting_keys: HashMap::new(),
+        in_flight: FuturesUnordered::new(),
+        ready: VecDeque::new(),
+    };
+    futures::stream::unfold(pump, |mut pump| async move {
+        let outcome = pump.next().await?;
+        Some((outcome, pump))
+    })
+}
