@@ -46,11 +46,13 @@ pub fn sample() -> Task {
     }
 }
 
+#[inline]
 fn s(v: impl Into<String>) -> AttributeValue {
     AttributeValue::S(v.into())
 }
 
 /// What a careful hand-written mapping does: build every attribute and key string.
+#[inline]
 pub fn hand_to_item(t: &Task) -> Item {
     let due = t.date_due.to_rfc3339_opts(SecondsFormat::Millis, true);
     let mut item = HashMap::with_capacity(16);
@@ -76,6 +78,7 @@ pub fn hand_to_item(t: &Task) -> Item {
 }
 
 /// Take string attribute `name` out of an owned item (no copy).
+#[inline]
 fn take_s(item: &mut Item, name: &str) -> Option<String> {
     match item.remove(name)? {
         AttributeValue::S(s) => Some(s),
@@ -84,6 +87,7 @@ fn take_s(item: &mut Item, name: &str) -> Option<String> {
 }
 
 /// What a careful hand-written reader does with an owned item: move each attribute out.
+#[inline]
 pub fn hand_from_item(mut item: Item) -> Option<Task> {
     let date_due = DateTime::parse_from_rfc3339(item.get("dateDue")?.as_s().ok()?)
         .ok()?
@@ -111,6 +115,6 @@ pub fn task(team: &str, i: usize) -> Task {
             + chrono::Duration::minutes(i as i64 * 17),
         title: format!("Task {i}: write the quarterly report"),
         points: (i % 13) as u32,
-        done: i % 5 == 0,
+        done: i.is_multiple_of(5),
     }
 }
