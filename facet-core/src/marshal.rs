@@ -84,7 +84,7 @@ fn float(v: f64) -> Result<Out, Error> {
 
 /// `error`, raised inside member `member` (`name` or `[3]`), with the member's path:
 /// ``at `outer.inner[3]`: …``.
-fn within(member: &str, error: Error) -> Error {
+pub(crate) fn within(member: &dyn std::fmt::Display, error: Error) -> Error {
     let text = error.to_string();
     match text.strip_prefix("at `").and_then(|t| t.split_once("`: ")) {
         Some((path, message)) => {
@@ -275,7 +275,7 @@ impl ser::SerializeSeq for List {
     fn serialize_element<T: Serialize + ?Sized>(&mut self, value: &T) -> Result<(), Error> {
         let at = self.0.len();
         self.0
-            .push(element(value).map_err(|e| within(&format!("[{at}]"), e))?);
+            .push(element(value).map_err(|e| within(&format_args!("[{at}]"), e))?);
         Ok(())
     }
     fn end(self) -> Result<Out, Error> {
@@ -357,7 +357,7 @@ impl ser::SerializeStruct for Map {
         key: &'static str,
         value: &T,
     ) -> Result<(), Error> {
-        let value = value.serialize(NESTED).map_err(|e| within(key, e))?;
+        let value = value.serialize(NESTED).map_err(|e| within(&key, e))?;
         self.insert(key.to_owned(), value);
         Ok(())
     }

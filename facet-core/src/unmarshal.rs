@@ -17,7 +17,6 @@
 //! Errors name the member they happened in (``at `inner.scores[1]`: …``).
 
 use std::collections::hash_map;
-use std::fmt::Display;
 
 use aws_sdk_dynamodb::types::AttributeValue;
 use serde::de::{
@@ -26,6 +25,7 @@ use serde::de::{
 };
 
 use crate::facet::Item;
+use crate::marshal::within;
 
 /// The error type (shared with serde_dynamo and [`crate::marshal`]).
 pub type Error = serde_dynamo::Error;
@@ -65,18 +65,6 @@ fn kind(value: &AttributeValue) -> &'static str {
 
 fn expected(what: &str, found: &AttributeValue) -> Error {
     Error::custom(format!("expected {what}, found {}", kind(found)))
-}
-
-/// `error`, raised inside member `member` (`name` or `[3]`), with the member's path.
-fn within(member: &dyn Display, error: Error) -> Error {
-    let text = error.to_string();
-    match text.strip_prefix("at `").and_then(|t| t.split_once("`: ")) {
-        Some((path, message)) => {
-            let sep = if path.starts_with('[') { "" } else { "." };
-            Error::custom(format!("at `{member}{sep}{path}`: {message}"))
-        }
-        None => Error::custom(format!("at `{member}`: {text}")),
-    }
 }
 
 /// A whole item: a map whose `skip` members are passed over.

@@ -31,7 +31,7 @@ use futures::{Stream, StreamExt};
 
 use crate::error::Error;
 use crate::item::{traced, BoxFuture};
-use crate::pump::{write_stream, Outcome};
+use crate::pump::{gather, write_stream, Outcome};
 use crate::read::{Read, Select, Whole};
 use crate::report::{DeleteReport, Failed, FailureReason, GetReport, PutReport};
 use crate::retry::{until_processed, BatchOptions, Effect, Sent, Settled};
@@ -90,13 +90,23 @@ pub(crate) fn batch_puttable<F: Facet>(table: &Table) -> Result<(), Error> {
     }
 }
 
-/// One write to send: the caller's index, its key and the request.
-#[derive(Clone)]
+/// One write to send: the caller's index, its key and the request (taken while an attempt
+/// carries it).
 pub(crate) struct Write {
     pub(crate) index: usize,
     pub(crate) key: KeyText,
-    request: WriteRequest,
+    request: Option<WriteRequest>,
 }
+
+/// A write in flight with the input it came from (reported with its outcome, and used to
+/// rebuild the request after a failed attempt).
+pub(crate) struct Pending<S> {
+    pub(crate) write: Write,
+    pub(crate) source: S,
+}
+
+/// Rebuilds an input's request after an attempt that carried it failed.
+pub(crate) type Rebuild<'a, S> = dyn Fn(&S) -> Option<WriteRequest> + Send + Sync + 'a;
 
 impl Write {
     /// The write of `put` (an item) or `delete` (a key), input number `index`.
@@ -135,8 +145,13 @@ impl Write {
         Ok(Write {
             index,
             key,
-            request: request.build(),
+            request: Some(request.build()),
         })
+    }
+
+    /// The request itself (a copy kept by a caller that cannot rebuild it).
+    pub(crate) fn request(&self) -> Option<&WriteRequest> {
+        self.request.as_ref()
     }
 }
 
@@ -200,27 +215,65 @@ impl Table {
     }
 
     /// Send one request's writes until each is settled.
-    pub(crate) async fn write_chunk(
+    ///
+    /// Each request is moved into the SDK call, never copied: what the server leaves
+    /// unprocessed comes back in its answer, and after a failed attempt (the request is
+    /// gone with it) `rebuild` makes it again from its input. A write that cannot be rebuilt
+    /// is not sent again and ends like one left unprocessed.
+    pub(crate) async fn write_chunk<S: Send>(
         &self,
         op: &Op,
         options: &BatchOptions,
-        chunk: Vec<Write>,
-    ) -> Settled<Write, Write> {
-        let mut send = |pending: Vec<Write>| async move {
-            let requests = pending.iter().map(|w| w.request.clone()).collect();
+        chunk: Vec<Pending<S>>,
+        rebuild: &Rebuild<'_, S>,
+    ) -> Settled<Pending<S>, Pending<S>> {
+        let mut send = |pending: Vec<Pending<S>>| async move {
+            let mut requests = Vec::with_capacity(pending.len());
+            let (mut sent, mut unsendable) = (Vec::with_capacity(pending.len()), Vec::new());
+            for mut p in pending {
+                match p.write.request.take().or_else(|| rebuild(&p.source)) {
+                    Some(request) => {
+                        requests.push(request);
+                        sent.push(p);
+                    }
+                    None => unsendable.push(p),
+                }
+            }
+            if requests.is_empty() {
+                return Sent::Processed {
+                    done: Vec::new(),
+                    unprocessed: unsendable,
+                };
+            }
             match sdk::batch_write(self, op, requests).await {
                 Ok(unprocessed) => {
-                    let unprocessed: HashSet<KeyText> =
-                        unprocessed.iter().filter_map(write_request_key).collect();
-                    let (still, written): (Vec<Write>, Vec<Write>) = pending
+                    let mut returned: HashMap<KeyText, WriteRequest> = unprocessed
                         .into_iter()
-                        .partition(|w| unprocessed.contains(&w.key));
+                        .filter_map(|r| Some((write_request_key(&r)?, r)))
+                        .collect();
+                    let mut written = Vec::with_capacity(sent.len());
+                    for mut p in sent {
+                        match returned.remove(&p.write.key) {
+                            Some(request) => {
+                                p.write.request = Some(request);
+                                unsendable.push(p);
+                            }
+                            None => written.push(p),
+                        }
+                    }
                     Sent::Processed {
                         done: written,
-                        unprocessed: still,
+                        unprocessed: unsendable,
                     }
                 }
-                Err(error) => Sent::Failed { pending, error },
+                Err(error) => {
+                    // The unsendable ones were not in this request: they stay pending too.
+                    sent.extend(unsendable);
+                    Sent::Failed {
+                        pending: sent,
+                        error,
+                    }
+                }
             }
         };
         until_processed(
@@ -331,6 +384,16 @@ impl Table {
     }
 }
 
+/// The put request of `record`.
+fn put_request<F: Facet>(record: &F) -> Result<WriteRequest, FailureReason> {
+    let write = to_item(record)
+        .map_err(FailureReason::Item)
+        .and_then(|item| Write::new(0, Some(item), None))?;
+    write
+        .request
+        .ok_or_else(|| FailureReason::Request(Arc::new(Error::MissingKeyAttribute(PK.into()))))
+}
+
 /// A batch write of records: [`Table::put_many`]. Await it for the [`PutReport`], or read
 /// each record's outcome from [`PutMany::stream`].
 #[must_use = "a batch write does nothing until it is awaited"]
@@ -370,7 +433,8 @@ where
             };
             (record, write)
         });
-        write_stream(table, op, prepared)
+        let rebuild = |record: &F| put_request(record).ok();
+        write_stream(table, op, prepared, rebuild)
     }
 }
 
@@ -385,20 +449,12 @@ where
     fn into_future(self) -> Self::IntoFuture {
         let op = Op::new("BatchWriteItem", self.table.name(), F::SCHEMA.name, None);
         let work = |op: Arc<Op>| async move {
-            let mut report = PutReport {
-                written: Vec::new(),
-                failed: Vec::new(),
-                unknown: Vec::new(),
-            };
-            let mut outcomes = std::pin::pin!(self.stream_in(op));
-            while let Some(outcome) = outcomes.next().await {
-                match outcome {
-                    Outcome::Done(r) => report.written.push(r),
-                    Outcome::Failed(f) => report.failed.push(f),
-                    Outcome::Unknown(u) => report.unknown.push(u),
-                }
+            let (written, failed, unknown) = gather(self.stream_in(op)).await;
+            PutReport {
+                written,
+                failed,
+                unknown,
             }
-            report
         };
         traced(
             op,
@@ -444,7 +500,13 @@ where
             };
             (key, write)
         });
-        write_stream(table, op, prepared)
+        let rebuild = |key: &Key<F>| {
+            checked_key(key)
+                .and_then(|k| Write::new(0, None, Some(k)))
+                .ok()
+                .and_then(|w| w.request)
+        };
+        write_stream(table, op, prepared, rebuild)
     }
 }
 
@@ -459,20 +521,12 @@ where
     fn into_future(self) -> Self::IntoFuture {
         let op = Op::new("BatchWriteItem", self.table.name(), F::SCHEMA.name, None);
         let work = |op: Arc<Op>| async move {
-            let mut report = DeleteReport {
-                deleted: Vec::new(),
-                failed: Vec::new(),
-                unknown: Vec::new(),
-            };
-            let mut outcomes = std::pin::pin!(self.stream_in(op));
-            while let Some(outcome) = outcomes.next().await {
-                match outcome {
-                    Outcome::Done(k) => report.deleted.push(k),
-                    Outcome::Failed(f) => report.failed.push(f),
-                    Outcome::Unknown(u) => report.unknown.push(u),
-                }
+            let (deleted, failed, unknown) = gather(self.stream_in(op)).await;
+            DeleteReport {
+                deleted,
+                failed,
+                unknown,
             }
-            report
         };
         traced(
             op,

@@ -25,11 +25,11 @@ use faceteer_core::{to_item, Facet, Key};
 use crate::batch::{batch_puttable, checked_key, Write};
 use crate::error::Error;
 use crate::item::{traced, BoxFuture};
-use crate::pump::{write_stream, Outcome};
+use crate::pump::{gather, write_stream};
 use crate::report::FailureReason;
 use crate::table::Table;
 use crate::trace::Op;
-use futures::StreamExt;
+use aws_sdk_dynamodb::types::WriteRequest;
 
 /// What a step of a mixed batch does.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -154,20 +154,19 @@ impl<'t> IntoFuture for WriteBatch<'t> {
         } = self;
         let op = Op::new("BatchWriteItem", table.name(), "(mixed)", None);
         let work = |op: Arc<Op>| async move {
+            // Each input keeps a copy of its request: a mixed batch holds no records to
+            // rebuild it from after a failed attempt.
+            let inputs = entries.into_iter().zip(writes).map(|(entry, write)| {
+                let copy = write.as_ref().ok().and_then(|w| w.request().cloned());
+                ((entry, copy), write)
+            });
+            let rebuild = |(_, copy): &(BatchEntry, Option<WriteRequest>)| copy.clone();
+            let (done, failed, unknown) = gather(write_stream(table, op, inputs, rebuild)).await;
             let mut report = BatchReport {
-                done: Vec::new(),
-                failed: Vec::new(),
-                unknown: Vec::new(),
+                done: done.into_iter().map(|(entry, _)| entry).collect(),
+                failed: failed.into_iter().map(|f| (f.item.0, f.reason)).collect(),
+                unknown: unknown.into_iter().map(|u| (u.item.0, u.cause)).collect(),
             };
-            let mut outcomes =
-                std::pin::pin!(write_stream(table, op, entries.into_iter().zip(writes)));
-            while let Some(outcome) = outcomes.next().await {
-                match outcome {
-                    Outcome::Done(e) => report.done.push(e),
-                    Outcome::Failed(f) => report.failed.push((f.item, f.reason)),
-                    Outcome::Unknown(u) => report.unknown.push((u.item, u.cause)),
-                }
-            }
             report.done.sort_by_key(|e| e.index);
             report.failed.sort_by_key(|(e, _)| e.index);
             report.unknown.sort_by_key(|(e, _)| e.index);

@@ -15,7 +15,7 @@ use std::sync::Arc;
 use futures::stream::FuturesUnordered;
 use futures::{Stream, StreamExt};
 
-use crate::batch::{KeyText, Write, WRITE_BATCH_SIZE};
+use crate::batch::{KeyText, Pending, Rebuild, Write, WRITE_BATCH_SIZE};
 use crate::item::BoxFuture;
 use crate::report::{Failed, FailureReason, Unknown};
 use crate::retry::Settled;
@@ -43,15 +43,15 @@ struct Pump<'t, S, I> {
     input: I,
     exhausted: bool,
     next_index: usize,
-    /// The inputs whose writes are in flight or held back, by write index.
-    sources: HashMap<usize, S>,
+    /// Makes an input's request again after a failed attempt.
+    rebuild: Arc<Rebuild<'t, S>>,
     /// Keys of the writes in flight.
     busy: HashSet<KeyText>,
     /// Writes held back (their key was busy or held back already), in input order, and how
     /// many are held back per key.
-    waiting: VecDeque<Write>,
+    waiting: VecDeque<Pending<S>>,
     waiting_keys: HashMap<KeyText, usize>,
-    in_flight: FuturesUnordered<BoxFuture<'t, Settled<Write, Write>>>,
+    in_flight: FuturesUnordered<BoxFuture<'t, Settled<Pending<S>, Pending<S>>>>,
     ready: VecDeque<Outcome<S>>,
 }
 
@@ -65,23 +65,23 @@ where
     }
 
     /// The next request's writes: held-back writes whose key is free first, then new inputs.
-    fn next_chunk(&mut self) -> Vec<Write> {
-        let mut chunk: Vec<Write> = Vec::with_capacity(WRITE_BATCH_SIZE);
+    fn next_chunk(&mut self) -> Vec<Pending<S>> {
+        let mut chunk: Vec<Pending<S>> = Vec::with_capacity(WRITE_BATCH_SIZE);
         let mut keys: HashSet<KeyText> = HashSet::new();
         let mut kept = VecDeque::with_capacity(self.waiting.len());
-        while let Some(w) = self.waiting.pop_front() {
+        while let Some(p) = self.waiting.pop_front() {
             // The first held-back write of a free key goes; later ones of that key wait.
+            let key = &p.write.key;
             if chunk.len() < WRITE_BATCH_SIZE
-                && !self.busy.contains(&w.key)
-                && keys.insert(w.key.clone())
+                && !self.busy.contains(key)
+                && keys.insert(key.clone())
             {
-                release(&mut self.waiting_keys, &w.key);
-                chunk.push(w);
+                release(&mut self.waiting_keys, key);
+                chunk.push(p);
             } else {
-                kept.push_back(w);
+                kept.push_back(p);
             }
         }
-        // Later writes of a key that went now wait behind it, so mark the key as taken.
         self.waiting = kept;
         let hold_limit = WRITE_BATCH_SIZE * self.concurrency();
         while chunk.len() < WRITE_BATCH_SIZE && !self.exhausted && self.waiting.len() < hold_limit {
@@ -97,15 +97,18 @@ where
                 Ok(mut write) => {
                     write.index = self.next_index;
                     self.next_index += 1;
-                    self.sources.insert(write.index, source);
                     let held = self.busy.contains(&write.key)
                         || self.waiting_keys.contains_key(&write.key)
                         || !keys.insert(write.key.clone());
+                    let pending = Pending { write, source };
                     if held {
-                        *self.waiting_keys.entry(write.key.clone()).or_insert(0) += 1;
-                        self.waiting.push_back(write);
+                        *self
+                            .waiting_keys
+                            .entry(pending.write.key.clone())
+                            .or_insert(0) += 1;
+                        self.waiting.push_back(pending);
                     } else {
-                        chunk.push(write);
+                        chunk.push(pending);
                     }
                 }
             }
@@ -120,37 +123,36 @@ where
             if chunk.is_empty() {
                 return;
             }
-            for w in &chunk {
-                self.busy.insert(w.key.clone());
+            for p in &chunk {
+                self.busy.insert(p.write.key.clone());
             }
-            let (table, op) = (self.table, self.op.clone());
+            let (table, op, rebuild) = (self.table, self.op.clone(), self.rebuild.clone());
             self.in_flight.push(Box::pin(async move {
-                table.write_chunk(&op, table.batch_options(), chunk).await
+                table
+                    .write_chunk(&op, table.batch_options(), chunk, &*rebuild)
+                    .await
             }));
         }
     }
 
-    fn settle(&mut self, settled: Settled<Write, Write>) {
-        let mut take = |w: &Write| {
-            self.busy.remove(&w.key);
-            self.sources.remove(&w.index)
+    fn settle(&mut self, settled: Settled<Pending<S>, Pending<S>>) {
+        let mut take = |p: Pending<S>| {
+            self.busy.remove(&p.write.key);
+            p.source
         };
-        for w in settled.done {
-            if let Some(s) = take(&w) {
-                self.ready.push_back(Outcome::Done(s));
-            }
+        for p in settled.done {
+            let done = take(p);
+            self.ready.push_back(Outcome::Done(done));
         }
-        for (w, reason) in settled.failed {
-            if let Some(item) = take(&w) {
-                self.ready
-                    .push_back(Outcome::Failed(Failed { item, reason }));
-            }
+        for (p, reason) in settled.failed {
+            let item = take(p);
+            self.ready
+                .push_back(Outcome::Failed(Failed { item, reason }));
         }
-        for (w, cause) in settled.unknown {
-            if let Some(item) = take(&w) {
-                self.ready
-                    .push_back(Outcome::Unknown(Unknown { item, cause }));
-            }
+        for (p, cause) in settled.unknown {
+            let item = take(p);
+            self.ready
+                .push_back(Outcome::Unknown(Unknown { item, cause }));
         }
     }
 
@@ -184,23 +186,26 @@ fn release(counts: &mut HashMap<KeyText, usize>, key: &KeyText) {
 }
 
 /// Stream the outcome of every input of `input` (each prepared as it is pulled), written
-/// with `BatchWriteItem` requests of at most 25, `concurrency` at a time.
+/// with `BatchWriteItem` requests of at most 25, `concurrency` at a time; `rebuild` makes an
+/// input's request again after an attempt that carried it failed.
 pub(crate) fn write_stream<'t, S, I>(
     table: &'t Table,
     op: Arc<Op>,
     input: I,
+    rebuild: impl Fn(&S) -> Option<aws_sdk_dynamodb::types::WriteRequest> + Send + Sync + 't,
 ) -> impl Stream<Item = Outcome<S>> + Send + 't
 where
     S: Send + 't,
     I: Iterator<Item = Prepared<S>> + Send + 't,
 {
+    let rebuild: Arc<Rebuild<'t, S>> = Arc::new(rebuild);
     let pump = Pump {
         table,
         op,
         input,
         exhausted: false,
         next_index: 0,
-        sources: HashMap::new(),
+        rebuild,
         busy: HashSet::new(),
         waiting: VecDeque::new(),
         waiting_keys: HashMap::new(),
@@ -211,4 +216,20 @@ where
         let outcome = pump.next().await?;
         Some((outcome, pump))
     })
+}
+
+/// Every outcome of `outcomes`, sorted into done, failed and unknown.
+pub(crate) async fn gather<T>(
+    outcomes: impl Stream<Item = Outcome<T>>,
+) -> (Vec<T>, Vec<Failed<T>>, Vec<Unknown<T>>) {
+    let mut outcomes = std::pin::pin!(outcomes);
+    let (mut done, mut failed, mut unknown) = (Vec::new(), Vec::new(), Vec::new());
+    while let Some(outcome) = outcomes.next().await {
+        match outcome {
+            Outcome::Done(t) => done.push(t),
+            Outcome::Failed(f) => failed.push(f),
+            Outcome::Unknown(u) => unknown.push(u),
+        }
+    }
+    (done, failed, unknown)
 }

@@ -1,0 +1,222 @@
+//! Compile cost of `#[derive(Facet)]`: a crate of 20 facets (each 8 fields, a base key and
+//! two indexes) against a crate of the same 20 structs with serde's derives alone.
+//!
+//! The two crates are generated under `target/compile-bench/`, sharing one target
+//! directory, so that only their own code is rebuilt (the first run builds the dependencies
+//! once, which takes minutes). Criterion times a rebuild of each crate after its source
+//! changed (`cargo build --offline`, dev profile). Before timing, both crates' binaries
+//! print the JSON of the same 20 sample values, which must be identical (the facet derive
+//! leaves serde's form alone), and their expansions (`-Zunpretty=expanded`, through
+//! `RUSTC_BOOTSTRAP=1`) are counted: non-blank lines per struct.
+//!
+//! `cargo bench --bench compile`
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::time::{Duration, Instant};
+
+use criterion::{criterion_group, criterion_main, Criterion, SamplingMode};
+
+const STRUCTS: usize = 20;
+
+fn workspace() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// The source of struct `i`, with faceteer's attributes or without.
+fn structure(i: usize, facet: bool) -> String {
+    let derive = if facet { ", faceteer::Facet" } else { "" };
+    let attr = |a: &str| if facet { a.to_owned() } else { String::new() };
+    format!(
+        r##"
+#[derive(Debug, Clone, PartialEq, serde::Serialize, serde::Deserialize{derive})]
+{facet_name}
+#[serde(rename_all = "camelCase")]
+pub struct Record{i} {{
+    {pk}
+    {gsi1pk}
+    pub owner_id: String,
+    {sk}
+    pub item_id: String,
+    {gsi2pk}
+    pub status: String,
+    {gsi1sk}
+    {gsi2sk}
+    #[serde(with = "faceteer::timestamp")]
+    pub due: chrono::DateTime<chrono::Utc>,
+    pub title: String,
+    pub points: u32,
+    pub done: bool,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub note: Option<String>,
+}}
+
+impl Record{i} {{
+    pub fn sample() -> Self {{
+        Record{i} {{
+            owner_id: "owner-{i}".into(),
+            item_id: "item-{i}".into(),
+            status: "open".into(),
+            due: chrono::DateTime::from_timestamp(1_800_000_000 + {i}, 0).unwrap(),
+            title: "record {i}".into(),
+            points: {i},
+            done: {done},
+            note: None,
+        }}
+    }}
+}}
+"##,
+        facet_name = attr(&format!("#[facet(name = \"REC{i}\")]")),
+        pk = attr(&format!("#[pk(prefix = \"#OWNER{i}\")]")),
+        gsi1pk = attr(&format!(
+            "#[gsi(n = 1, alias = \"OwnerDue\", pk, prefix = \"#OWNER{i}\")]"
+        )),
+        sk = attr(&format!("#[sk(prefix = \"#REC{i}\")]")),
+        gsi2pk = attr(&format!("#[gsi(n = 2, pk, prefix = \"#STATUS{i}\")]")),
+        gsi1sk = attr("#[gsi(n = 1, sk, prefix = \"#DUE\")]"),
+        gsi2sk = attr("#[gsi(n = 2, sk, prefix = \"#DUE\")]"),
+        done = i % 2 == 0,
+    )
+}
+
+/// Write crate `name` (the facets or serde alone) and return its directory.
+fn generate(root: &Path, name: &str, facet: bool) -> PathBuf {
+    let dir = root.join(name);
+    std::fs::create_dir_all(dir.join("src")).unwrap();
+    let ws = workspace();
+    let manifest = format!(
+        r#"[package]
+name = "{name}"
+version = "0.0.0"
+edition = "2021"
+publish = false
+
+[workspace]
+
+[dependencies]
+faceteer = {{ path = "{runtime}" }}
+serde = {{ version = "1", features = ["derive"] }}
+serde_json = "1"
+chrono = {{ version = "0.4", default-features = false, features = ["std", "clock", "serde"] }}
+"#,
+        runtime = ws.join("facet-runtime").display(),
+    );
+    std::fs::write(dir.join("Cargo.toml"), manifest).unwrap();
+    // The workspace's lock file, so that resolution needs no network.
+    std::fs::copy(ws.join("Cargo.lock"), dir.join("Cargo.lock")).unwrap();
+    let mut lib = String::from("#![allow(dead_code)]\n");
+    for i in 0..STRUCTS {
+        lib.push_str(&structure(i, facet));
+    }
+    std::fs::write(dir.join("src/lib.rs"), lib).unwrap();
+    let samples: Vec<String> = (0..STRUCTS)
+        .map(|i| format!("serde_json::to_string(&{name}::Record{i}::sample()).unwrap()"))
+        .collect();
+    std::fs::write(
+        dir.join("src/main.rs"),
+        format!(
+            "fn main() {{\n    for line in [{}] {{\n        println!(\"{{line}}\");\n    }}\n}}\n",
+            samples.join(", ")
+        ),
+    )
+    .unwrap();
+    dir
+}
+
+fn cargo(dir: &Path, target: &Path) -> Command {
+    let mut c = Command::new(std::env::var("CARGO").unwrap_or_else(|_| "cargo".into()));
+    c.current_dir(dir)
+        .env("CARGO_TARGET_DIR", target)
+        .env_remove("RUSTFLAGS")
+        .arg("--quiet");
+    c
+}
+
+fn run(mut c: Command) -> String {
+    let out = c.output().expect("cargo runs");
+    assert!(
+        out.status.success(),
+        "{c:?} failed:\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).unwrap()
+}
+
+/// Change the library's source (a comment), so that the next build recompiles it.
+fn touch(dir: &Path, n: u64) {
+    let path = dir.join("src/lib.rs");
+    let mut text = std::fs::read_to_string(&path).unwrap();
+    if let Some(at) = text.find("\n// build ") {
+        text.truncate(at);
+    }
+    text.push_str(&format!("\n// build {n}\n"));
+    std::fs::write(path, text).unwrap();
+}
+
+fn expanded_lines(dir: &Path, target: &Path) -> usize {
+    let mut c = cargo(dir, target);
+    c.env("RUSTC_BOOTSTRAP", "1").args([
+        "rustc",
+        "--offline",
+        "--lib",
+        "--",
+        "-Zunpretty=expanded",
+    ]);
+    run(c).lines().filter(|l| !l.trim().is_empty()).count()
+}
+
+fn bench(c: &mut Criterion) {
+    let root = workspace().join("target/compile-bench");
+    let target = root.join("target");
+    let facets = generate(&root, "facets20", true);
+    let serde = generate(&root, "serde20", false);
+
+    // Same output: the same JSON for the same values.
+    let run_bin = |dir: &Path| {
+        let mut c = cargo(dir, &target);
+        c.args(["run", "--offline"]);
+        run(c)
+    };
+    let (ours, theirs) = (run_bin(&facets), run_bin(&serde));
+    assert_eq!(ours.lines().count(), STRUCTS);
+    assert_eq!(ours, theirs, "the facet derive changes no serde output");
+
+    let (lines_facet, lines_serde) = (
+        expanded_lines(&facets, &target),
+        expanded_lines(&serde, &target),
+    );
+    println!(
+        "expanded lines per struct: faceteer + serde {:.0}, serde alone {:.0} ({:.2}×)",
+        lines_facet as f64 / STRUCTS as f64,
+        lines_serde as f64 / STRUCTS as f64,
+        lines_facet as f64 / lines_serde as f64
+    );
+
+    let mut g = c.benchmark_group("rebuild a crate of 20 structs");
+    g.sample_size(10);
+    g.sampling_mode(SamplingMode::Flat);
+    g.warm_up_time(Duration::from_millis(1));
+    g.measurement_time(Duration::from_secs(60));
+    let mut n = 0;
+    for (name, dir) in [("faceteer + serde", &facets), ("serde alone", &serde)] {
+        g.bench_function(name, |b| {
+            b.iter_custom(|iters| {
+                let mut total = Duration::ZERO;
+                for _ in 0..iters {
+                    n += 1;
+                    touch(dir, n);
+                    let mut c = cargo(dir, &target);
+                    c.args(["build", "--offline", "--lib"]);
+                    let start = Instant::now();
+                    run(c);
+                    total += start.elapsed();
+                }
+                total
+            })
+        });
+    }
+    g.finish();
+}
+
+criterion_group!(benches, bench);
+criterion_main!(benches);
