@@ -95,6 +95,8 @@ pub(crate) fn batch_puttable<F: Facet>(table: &Table) -> Result<(), Error> {
 pub(crate) struct Write {
     pub(crate) index: usize,
     pub(crate) key: KeyText,
+    /// A hash of `key`, for the sets of keys in flight (a collision only makes a write wait).
+    pub(crate) key_hash: u64,
     request: Option<WriteRequest>,
 }
 
@@ -142,9 +144,16 @@ impl Write {
                     .map_err(refuse)?,
             );
         }
+        let key_hash = {
+            use std::hash::{Hash, Hasher};
+            let mut h = std::hash::DefaultHasher::new();
+            key.hash(&mut h);
+            h.finish()
+        };
         Ok(Write {
             index,
             key,
+            key_hash,
             request: Some(request.build()),
         })
     }
@@ -564,6 +573,41 @@ impl<'t, F: Facet, R, I> GetMany<'t, F, R, I> {
     }
 }
 
+/// Positions of distinct keys, found by `(PK, SK)` without copying the strings: by a hash
+/// of both, checked against the key itself (keys whose hashes collide go to `others`).
+#[derive(Default)]
+struct KeyIndex {
+    hasher: std::hash::RandomState,
+    by_hash: HashMap<u64, usize>,
+    others: HashMap<KeyText, usize>,
+}
+
+impl KeyIndex {
+    fn hash(&self, pk: &str, sk: &str) -> u64 {
+        use std::hash::BuildHasher;
+        self.hasher.hash_one((pk, sk))
+    }
+
+    /// The position of `(pk, sk)` among `keys`, if it was inserted.
+    fn find<F>(&self, keys: &[Key<F>], pk: &str, sk: &str) -> Option<usize> {
+        match self.by_hash.get(&self.hash(pk, sk)) {
+            Some(&i) if keys[i].pk() == pk && keys[i].sk() == sk => Some(i),
+            Some(_) => self.others.get(&(pk.to_owned(), sk.to_owned())).copied(),
+            None => None,
+        }
+    }
+
+    /// Record `(pk, sk)` (not yet present) at position `at`.
+    fn insert(&mut self, pk: &str, sk: &str, at: usize) {
+        let h = self.hash(pk, sk);
+        if self.by_hash.contains_key(&h) {
+            self.others.insert((pk.to_owned(), sk.to_owned()), at);
+        } else {
+            self.by_hash.insert(h, at);
+        }
+    }
+}
+
 /// Where one key of a streamed batch read ended: exactly one outcome per key given.
 #[derive(Debug)]
 #[must_use = "a key may have failed; handle each outcome"]
@@ -723,64 +767,70 @@ where
         let work = |op: Arc<Op>| async move {
             let attributes = R::attributes(&[]);
             let mut unique: Vec<Key<F>> = Vec::new();
-            let mut index: HashMap<KeyText, usize> = HashMap::new();
+            let mut key_items: Vec<Item> = Vec::new();
+            let mut index = KeyIndex::default();
             let mut refused = Vec::new();
             for key in keys {
-                if let Err(reason) = checked_key(&key) {
-                    refused.push(Failed { item: key, reason });
-                    continue;
-                }
-                let text = (key.pk().to_owned(), key.sk().to_owned());
-                index.entry(text).or_insert_with(|| {
+                let item = match checked_key(&key) {
+                    Ok(item) => item,
+                    Err(reason) => {
+                        refused.push(Failed { item: key, reason });
+                        continue;
+                    }
+                };
+                if index.find(&unique, key.pk(), key.sk()).is_none() {
+                    index.insert(key.pk(), key.sk(), unique.len());
                     unique.push(key);
-                    unique.len() - 1
-                });
+                    key_items.push(item);
+                }
             }
-            let chunks: Vec<Vec<Item>> = unique
-                .chunks(GET_BATCH_SIZE)
-                .map(|c| c.iter().map(Key::to_item).collect())
-                .collect();
+            let mut key_items = key_items.into_iter();
+            let chunks = std::iter::from_fn(|| {
+                let chunk: Vec<Item> = key_items.by_ref().take(GET_BATCH_SIZE).collect();
+                (!chunk.is_empty()).then_some(chunk)
+            });
             let mut results = futures::stream::iter(chunks)
                 .map(|chunk| table.get_chunk(&op, chunk, attributes.as_deref(), consistent))
                 .buffer_unordered(table.batch_options().concurrency.max(1));
 
-            let mut items: HashMap<usize, Item> = HashMap::new();
-            let mut errors: HashMap<usize, FailureReason> = HashMap::new();
+            // Each item is decoded as its request settles: the raw items of the whole call
+            // are never held at once.
+            let mut slots: Vec<Option<Result<R::Record, FailureReason>>> =
+                std::iter::repeat_with(|| None).take(unique.len()).collect();
             while let Some((found, failed)) = results.next().await {
                 for item in found {
-                    if let Some(i) = key_text(&item).and_then(|k| index.get(&k).copied()) {
-                        items.insert(i, item);
-                    }
+                    let i = crate::walk::key_refs(&item)
+                        .and_then(|(pk, sk)| index.find(&unique, pk, sk));
+                    let Some(i) = i else {
+                        continue;
+                    };
+                    slots[i] = match R::decode(item, attributes.as_deref()) {
+                        Ok(record) => Some(Ok(record)),
+                        // Another facet's item under this key: not a record of this one.
+                        Err(ItemError::WrongFacet { .. }) => None,
+                        Err(e) => Some(Err(FailureReason::Item(e))),
+                    };
                 }
                 for (key, reason) in failed {
-                    if let Some(i) = key_text(&key).and_then(|k| index.get(&k).copied()) {
-                        errors.insert(i, reason);
+                    let i = crate::walk::key_refs(&key)
+                        .and_then(|(pk, sk)| index.find(&unique, pk, sk));
+                    if let Some(i) = i {
+                        slots[i] = Some(Err(reason));
                     }
                 }
             }
             drop(results);
 
             let mut out = GetReport {
-                found: Vec::new(),
+                found: Vec::with_capacity(unique.len()),
                 missing: Vec::new(),
                 failed: refused,
             };
-            for (i, key) in unique.into_iter().enumerate() {
-                if let Some(reason) = errors.remove(&i) {
-                    out.failed.push(Failed { item: key, reason });
-                } else if let Some(item) = items
-                    .remove(&i)
-                    .filter(|item| !is_foreign(item, F::SCHEMA.name))
-                {
-                    match R::decode(item, attributes.as_deref()) {
-                        Ok(record) => out.found.push(record),
-                        Err(e) => out.failed.push(Failed {
-                            item: key,
-                            reason: FailureReason::Item(e),
-                        }),
-                    }
-                } else {
-                    out.missing.push(key);
+            for (key, slot) in unique.into_iter().zip(slots) {
+                match slot {
+                    Some(Ok(record)) => out.found.push(record),
+                    Some(Err(reason)) => out.failed.push(Failed { item: key, reason }),
+                    None => out.missing.push(key),
                 }
             }
             out

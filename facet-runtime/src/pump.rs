@@ -15,7 +15,7 @@ use std::sync::Arc;
 use futures::stream::FuturesUnordered;
 use futures::{Stream, StreamExt};
 
-use crate::batch::{KeyText, Pending, Rebuild, Write, WRITE_BATCH_SIZE};
+use crate::batch::{Pending, Rebuild, Write, WRITE_BATCH_SIZE};
 use crate::item::BoxFuture;
 use crate::report::{Failed, FailureReason, Unknown};
 use crate::retry::Settled;
@@ -45,12 +45,12 @@ struct Pump<'t, S, I> {
     next_index: usize,
     /// Makes an input's request again after a failed attempt.
     rebuild: Arc<Rebuild<'t, S>>,
-    /// Keys of the writes in flight.
-    busy: HashSet<KeyText>,
+    /// Keys (their hashes) of the writes in flight.
+    busy: HashSet<u64>,
     /// Writes held back (their key was busy or held back already), in input order, and how
     /// many are held back per key.
     waiting: VecDeque<Pending<S>>,
-    waiting_keys: HashMap<KeyText, usize>,
+    waiting_keys: HashMap<u64, usize>,
     in_flight: FuturesUnordered<BoxFuture<'t, Settled<Pending<S>, Pending<S>>>>,
     ready: VecDeque<Outcome<S>>,
 }
@@ -67,15 +67,12 @@ where
     /// The next request's writes: held-back writes whose key is free first, then new inputs.
     fn next_chunk(&mut self) -> Vec<Pending<S>> {
         let mut chunk: Vec<Pending<S>> = Vec::with_capacity(WRITE_BATCH_SIZE);
-        let mut keys: HashSet<KeyText> = HashSet::new();
+        let mut keys: HashSet<u64> = HashSet::new();
         let mut kept = VecDeque::with_capacity(self.waiting.len());
         while let Some(p) = self.waiting.pop_front() {
             // The first held-back write of a free key goes; later ones of that key wait.
-            let key = &p.write.key;
-            if chunk.len() < WRITE_BATCH_SIZE
-                && !self.busy.contains(key)
-                && keys.insert(key.clone())
-            {
+            let key = p.write.key_hash;
+            if chunk.len() < WRITE_BATCH_SIZE && !self.busy.contains(&key) && keys.insert(key) {
                 release(&mut self.waiting_keys, key);
                 chunk.push(p);
             } else {
@@ -97,15 +94,13 @@ where
                 Ok(mut write) => {
                     write.index = self.next_index;
                     self.next_index += 1;
-                    let held = self.busy.contains(&write.key)
-                        || self.waiting_keys.contains_key(&write.key)
-                        || !keys.insert(write.key.clone());
+                    let key = write.key_hash;
+                    let held = self.busy.contains(&key)
+                        || self.waiting_keys.contains_key(&key)
+                        || !keys.insert(key);
                     let pending = Pending { write, source };
                     if held {
-                        *self
-                            .waiting_keys
-                            .entry(pending.write.key.clone())
-                            .or_insert(0) += 1;
+                        *self.waiting_keys.entry(key).or_insert(0) += 1;
                         self.waiting.push_back(pending);
                     } else {
                         chunk.push(pending);
@@ -124,7 +119,7 @@ where
                 return;
             }
             for p in &chunk {
-                self.busy.insert(p.write.key.clone());
+                self.busy.insert(p.write.key_hash);
             }
             let (table, op, rebuild) = (self.table, self.op.clone(), self.rebuild.clone());
             self.in_flight.push(Box::pin(async move {
@@ -137,7 +132,7 @@ where
 
     fn settle(&mut self, settled: Settled<Pending<S>, Pending<S>>) {
         let mut take = |p: Pending<S>| {
-            self.busy.remove(&p.write.key);
+            self.busy.remove(&p.write.key_hash);
             p.source
         };
         for p in settled.done {
@@ -176,11 +171,11 @@ where
     }
 }
 
-fn release(counts: &mut HashMap<KeyText, usize>, key: &KeyText) {
-    if let Some(n) = counts.get_mut(key) {
+fn release(counts: &mut HashMap<u64, usize>, key: u64) {
+    if let Some(n) = counts.get_mut(&key) {
         *n -= 1;
         if *n == 0 {
-            counts.remove(key);
+            counts.remove(&key);
         }
     }
 }

@@ -32,6 +32,14 @@ pub(crate) fn key_of(index: Option<&IndexSchema>, item: &Item) -> Result<Item> {
     Ok(key)
 }
 
+/// An item's `PK` and `SK` strings, borrowed, when it has both.
+pub(crate) fn key_refs(item: &Item) -> Option<(&str, &str)> {
+    match (item.get(PK), item.get(SK)) {
+        (Some(AttributeValue::S(pk)), Some(AttributeValue::S(sk))) => Some((pk, sk)),
+        _ => None,
+    }
+}
+
 /// An item's `PK` and `SK` strings, when it has both.
 pub(crate) fn key_strings(item: &Item) -> Option<(String, String)> {
     match (item.get(PK), item.get(SK)) {

@@ -310,10 +310,15 @@ where
     } else {
         Some(encode_shards_cursor(&scope, &positions)?)
     };
+    // Each merged item is moved out of its shard's answer (each is taken once).
+    let mut answers: Vec<Vec<Option<Item>>> = fetched
+        .into_iter()
+        .map(|(_, items, _)| items.into_iter().map(Some).collect())
+        .collect();
     let raw = merged
         .order
         .iter()
-        .map(|&(read, pos)| fetched[read].1[pos].clone())
+        .filter_map(|&(read, pos)| answers[read][pos].take())
         .collect();
     Ok((raw, cursor))
 }
