@@ -75,7 +75,7 @@ impl Record{i} {{
         gsi2pk = attr(&format!("#[gsi(n = 2, pk, prefix = \"#STATUS{i}\")]")),
         gsi1sk = attr("#[gsi(n = 1, sk, prefix = \"#DUE\")]"),
         gsi2sk = attr("#[gsi(n = 2, sk, prefix = \"#DUE\")]"),
-        done = i % 2 == 0,
+        done = i.is_multiple_of(2),
     )
 }
 

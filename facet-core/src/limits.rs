@@ -85,7 +85,13 @@ fn sizes(item: &Item) -> Result<(usize, &str, usize), LimitError> {
     let mut size = 0;
     let mut largest = ("", 0);
     for (name, value) in item {
-        let here = name.len() + value_size(value, At::Attribute(name))?;
+        let value_bytes = match value {
+            // The common kinds inline; numbers and nested values in full.
+            AttributeValue::S(s) => s.len(),
+            AttributeValue::Bool(_) | AttributeValue::Null(_) => 1,
+            _ => value_size(value, At::Attribute(name))?,
+        };
+        let here = name.len() + value_bytes;
         size += here;
         if here > largest.1 {
             largest = (name, here);
@@ -104,7 +110,13 @@ pub fn check_item(item: &Item, schema: &FacetSchema) -> Result<(), LimitError> {
         if let Some(max) = key_limit(schema, name) {
             bad_key |= check_key_value(name, value, max).is_err();
         }
-        let here = name.len() + value_size(value, At::Attribute(name))?;
+        let value_bytes = match value {
+            // The common kinds inline; numbers and nested values in full.
+            AttributeValue::S(s) => s.len(),
+            AttributeValue::Bool(_) | AttributeValue::Null(_) => 1,
+            _ => value_size(value, At::Attribute(name))?,
+        };
+        let here = name.len() + value_bytes;
         size += here;
         if here > largest.1 {
             largest = (name, here);
@@ -261,6 +273,19 @@ fn shortened(text: &str) -> String {
 pub fn significant_digits(text: &str) -> Result<usize, &'static str> {
     const NOT_A_NUMBER: &str = "it is not a decimal number";
     let unsigned = text.strip_prefix('-').unwrap_or(text);
+    // The common case, an integer of at most 38 digits (what every Rust integer up to 64
+    // bits writes): no exponent, no fraction, nothing to allocate.
+    let bytes = unsigned.as_bytes();
+    if !bytes.is_empty() && bytes.len() <= MAX_NUMBER_DIGITS && bytes.iter().all(u8::is_ascii_digit)
+    {
+        return Ok(match bytes.iter().position(|&b| b != b'0') {
+            None => 0,
+            Some(first) => {
+                let last = bytes.iter().rposition(|&b| b != b'0').unwrap_or(first);
+                last - first + 1
+            }
+        });
+    }
     let (mantissa, exponent) = match unsigned.find(['e', 'E']) {
         Some(at) => {
             let exp: i64 = unsigned[at + 1..]

@@ -600,10 +600,13 @@ impl KeyIndex {
     /// Record `(pk, sk)` (not yet present) at position `at`.
     fn insert(&mut self, pk: &str, sk: &str, at: usize) {
         let h = self.hash(pk, sk);
-        if self.by_hash.contains_key(&h) {
-            self.others.insert((pk.to_owned(), sk.to_owned()), at);
-        } else {
-            self.by_hash.insert(h, at);
+        match self.by_hash.entry(h) {
+            std::collections::hash_map::Entry::Occupied(_) => {
+                self.others.insert((pk.to_owned(), sk.to_owned()), at);
+            }
+            std::collections::hash_map::Entry::Vacant(slot) => {
+                slot.insert(at);
+            }
         }
     }
 }
@@ -840,5 +843,33 @@ where
             |op, r: &GetReport<F, R::Record>| op.finish::<Error>(Ok(r.found.len())),
             work,
         )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    struct Doc;
+
+    fn key(pk: &str, sk: &str) -> Key<Doc> {
+        Key::from_parts(pk.to_owned(), sk.to_owned())
+    }
+
+    #[test]
+    fn the_key_index_finds_keys_whose_hashes_collide() {
+        let keys = vec![key("#A", "1"), key("#B", "2"), key("#C", "3")];
+        let mut index = KeyIndex::default();
+        index.insert("#A", "1", 0);
+        // Make `#B/2` collide with `#A/1`: its hash already names position 0.
+        let h = index.hash("#B", "2");
+        index.by_hash.insert(h, 0);
+        index.insert("#B", "2", 1);
+        index.insert("#C", "3", 2);
+        assert_eq!(index.find(&keys, "#A", "1"), Some(0));
+        assert_eq!(index.find(&keys, "#B", "2"), Some(1));
+        assert_eq!(index.find(&keys, "#C", "3"), Some(2));
+        assert_eq!(index.find(&keys, "#C", "4"), None);
+        assert_eq!(index.others.len(), 1);
     }
 }
