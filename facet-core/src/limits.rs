@@ -77,14 +77,19 @@ pub enum LimitError {
 
 /// The size DynamoDB counts for `item` (attribute names included), checking its numbers.
 pub fn item_size(item: &Item) -> Result<usize, LimitError> {
-    Ok(sizes(item)?.0)
+    Ok(sizes(item, |_, _| {})?.0)
 }
 
-/// The item's size, its largest attribute and that attribute's size.
-fn sizes(item: &Item) -> Result<(usize, &str, usize), LimitError> {
+/// The item's size, its largest attribute and that attribute's size; `each` sees every
+/// attribute on the way.
+fn sizes(
+    item: &Item,
+    mut each: impl FnMut(&str, &AttributeValue),
+) -> Result<(usize, &str, usize), LimitError> {
     let mut size = 0;
     let mut largest = ("", 0);
     for (name, value) in item {
+        each(name, value);
         let value_bytes = match value {
             // The common kinds inline; numbers and nested values in full.
             AttributeValue::S(s) => s.len(),
@@ -103,25 +108,12 @@ fn sizes(item: &Item) -> Result<(usize, &str, usize), LimitError> {
 /// Check a whole item of `schema`: numbers, key lengths and size, in one pass over its
 /// attributes.
 pub fn check_item(item: &Item, schema: &FacetSchema) -> Result<(), LimitError> {
-    let mut size = 0;
-    let mut largest = ("", 0);
     let mut bad_key = false;
-    for (name, value) in item {
+    let (size, largest, largest_size) = sizes(item, |name, value| {
         if let Some(max) = key_limit(schema, name) {
             bad_key |= check_key_value(name, value, max).is_err();
         }
-        let value_bytes = match value {
-            // The common kinds inline; numbers and nested values in full.
-            AttributeValue::S(s) => s.len(),
-            AttributeValue::Bool(_) | AttributeValue::Null(_) => 1,
-            _ => value_size(value, At::Attribute(name))?,
-        };
-        let here = name.len() + value_bytes;
-        size += here;
-        if here > largest.1 {
-            largest = (name, here);
-        }
-    }
+    })?;
     if bad_key {
         // Report the first bad key in a fixed order (PK, SK, then each index's).
         check_key_attributes(item, schema)?;
@@ -129,8 +121,8 @@ pub fn check_item(item: &Item, schema: &FacetSchema) -> Result<(), LimitError> {
     if size > MAX_ITEM_BYTES {
         return Err(LimitError::ItemTooLarge {
             size,
-            largest: largest.0.to_owned(),
-            largest_size: largest.1,
+            largest: largest.to_owned(),
+            largest_size,
         });
     }
     Ok(())

@@ -393,6 +393,16 @@ impl Table {
     }
 }
 
+/// The operation a batch write of `F` runs as.
+fn write_op<F: Facet>(table: &Table) -> Arc<Op> {
+    Arc::new(Op::new(
+        "BatchWriteItem",
+        table.name(),
+        F::SCHEMA.name,
+        None,
+    ))
+}
+
 /// The put request of `record`.
 fn put_request<F: Facet>(record: &F) -> Result<WriteRequest, FailureReason> {
     let write = to_item(record)
@@ -421,12 +431,7 @@ where
     /// only as request slots free up, so memory stays bounded by
     /// [`BatchOptions::concurrency`] requests of 25 items, whatever the input's length.
     pub fn stream(self) -> impl Stream<Item = Outcome<F>> + Send + 't {
-        let op = Arc::new(Op::new(
-            "BatchWriteItem",
-            self.table.name(),
-            F::SCHEMA.name,
-            None,
-        ));
+        let op = write_op::<F>(self.table);
         self.stream_in(op)
     }
 
@@ -490,12 +495,7 @@ where
     /// Every key's [`Outcome`], as soon as it is known, in bounded memory (as
     /// [`PutMany::stream`]).
     pub fn stream(self) -> impl Stream<Item = Outcome<Key<F>>> + Send + 't {
-        let op = Arc::new(Op::new(
-            "BatchWriteItem",
-            self.table.name(),
-            F::SCHEMA.name,
-            None,
-        ));
+        let op = write_op::<F>(self.table);
         self.stream_in(op)
     }
 
