@@ -27,6 +27,8 @@ use faceteer_core::pick::{BaseTable, Projection};
 use faceteer_core::plan::render_projection;
 use faceteer_core::schema::{PK, SK};
 use faceteer_core::{to_item, Facet, Item, ItemError, Key};
+
+use crate::walk::key_strings;
 use futures::{Stream, StreamExt};
 
 use crate::error::Error;
@@ -46,20 +48,11 @@ pub const GET_BATCH_SIZE: usize = 100;
 
 pub(crate) type KeyText = (String, String);
 
-fn key_text(item: &Item) -> Option<KeyText> {
-    match (item.get(PK), item.get(SK)) {
-        (Some(AttributeValue::S(pk)), Some(AttributeValue::S(sk))) => {
-            Some((pk.clone(), sk.clone()))
-        }
-        _ => None,
-    }
-}
-
 fn write_request_key(r: &WriteRequest) -> Option<KeyText> {
     if let Some(put) = &r.put_request {
-        return key_text(&put.item);
+        return key_strings(&put.item);
     }
-    r.delete_request.as_ref().and_then(|d| key_text(&d.key))
+    r.delete_request.as_ref().and_then(|d| key_strings(&d.key))
 }
 
 /// The item of `key`, after checking its lengths against DynamoDB's key limits.
@@ -90,10 +83,8 @@ pub(crate) fn batch_puttable<F: Facet>(table: &Table) -> Result<(), Error> {
     }
 }
 
-/// One write to send: the caller's index, its key and the request (taken while an attempt
-/// carries it).
+/// One write to send: its key and the request (taken while an attempt carries it).
 pub(crate) struct Write {
-    pub(crate) index: usize,
     pub(crate) key: KeyText,
     /// A hash of `key`, for the sets of keys in flight (a collision only makes a write wait).
     pub(crate) key_hash: u64,
@@ -111,19 +102,15 @@ pub(crate) struct Pending<S> {
 pub(crate) type Rebuild<'a, S> = dyn Fn(&S) -> Option<WriteRequest> + Send + Sync + 'a;
 
 impl Write {
-    /// The write of `put` (an item) or `delete` (a key), input number `index`.
-    pub(crate) fn new(
-        index: usize,
-        put: Option<Item>,
-        delete: Option<Item>,
-    ) -> Result<Write, FailureReason> {
+    /// The write of `put` (an item) or `delete` (a key).
+    pub(crate) fn new(put: Option<Item>, delete: Option<Item>) -> Result<Write, FailureReason> {
         let refuse = |e: aws_sdk_dynamodb::error::BuildError| {
             FailureReason::Request(Arc::new(Error::InvalidRequest(e.to_string())))
         };
         let key = put
             .as_ref()
             .or(delete.as_ref())
-            .and_then(key_text)
+            .and_then(key_strings)
             .ok_or_else(|| {
                 FailureReason::Request(Arc::new(Error::MissingKeyAttribute(PK.into())))
             })?;
@@ -151,7 +138,6 @@ impl Write {
             h.finish()
         };
         Ok(Write {
-            index,
             key,
             key_hash,
             request: Some(request.build()),
@@ -403,14 +389,16 @@ fn write_op<F: Facet>(table: &Table) -> Arc<Op> {
     ))
 }
 
-/// The put request of `record`.
-fn put_request<F: Facet>(record: &F) -> Result<WriteRequest, FailureReason> {
-    let write = to_item(record)
+/// The write that puts `record`.
+pub(crate) fn put_write<F: Facet>(record: &F) -> Result<Write, FailureReason> {
+    to_item(record)
         .map_err(FailureReason::Item)
-        .and_then(|item| Write::new(0, Some(item), None))?;
-    write
-        .request
-        .ok_or_else(|| FailureReason::Request(Arc::new(Error::MissingKeyAttribute(PK.into()))))
+        .and_then(|item| Write::new(Some(item), None))
+}
+
+/// The write that deletes the record under `key`.
+pub(crate) fn delete_write<F: Facet>(key: &Key<F>) -> Result<Write, FailureReason> {
+    checked_key(key).and_then(|k| Write::new(None, Some(k)))
 }
 
 /// A batch write of records: [`Table::put_many`]. Await it for the [`PutReport`], or read
@@ -441,13 +429,11 @@ where
         let prepared = records.map(move |record| {
             let write = match &refusal {
                 Some(e) => Err(FailureReason::Request(e.clone())),
-                None => to_item(&record)
-                    .map_err(FailureReason::Item)
-                    .and_then(|item| Write::new(0, Some(item), None)),
+                None => put_write(&record),
             };
             (record, write)
         });
-        let rebuild = |record: &F| put_request(record).ok();
+        let rebuild = |record: &F| put_write(record).ok().and_then(|w| w.request);
         write_stream(table, op, prepared, rebuild)
     }
 }
@@ -505,16 +491,11 @@ where
         let prepared = keys.map(move |key| {
             let write = match &refusal {
                 Some(e) => Err(FailureReason::Request(e.clone())),
-                None => checked_key(&key).and_then(|k| Write::new(0, None, Some(k))),
+                None => delete_write(&key),
             };
             (key, write)
         });
-        let rebuild = |key: &Key<F>| {
-            checked_key(key)
-                .and_then(|k| Write::new(0, None, Some(k)))
-                .ok()
-                .and_then(|w| w.request)
-        };
+        let rebuild = |key: &Key<F>| delete_write(key).ok().and_then(|w| w.request);
         write_stream(table, op, prepared, rebuild)
     }
 }
@@ -611,6 +592,76 @@ impl KeyIndex {
     }
 }
 
+/// Distinct keys to read, in the order first given, and how to find a returned item's
+/// position among them.
+struct KeySet<F> {
+    keys: Vec<Key<F>>,
+    index: KeyIndex,
+}
+
+impl<F> KeySet<F> {
+    fn new() -> Self {
+        KeySet {
+            keys: Vec::new(),
+            index: KeyIndex::default(),
+        }
+    }
+
+    /// The position of `key`, and whether it is new (a key given again keeps its first
+    /// position).
+    fn add(&mut self, key: Key<F>) -> (usize, bool) {
+        if let Some(at) = self.index.find(&self.keys, key.pk(), key.sk()) {
+            return (at, false);
+        }
+        let at = self.keys.len();
+        self.index.insert(key.pk(), key.sk(), at);
+        self.keys.push(key);
+        (at, true)
+    }
+
+    /// The position of the key of `item` (a returned item or key), if it is one of them.
+    fn position(&self, item: &Item) -> Option<usize> {
+        let (pk, sk) = crate::walk::key_refs(item)?;
+        self.index.find(&self.keys, pk, sk)
+    }
+}
+
+impl Table {
+    /// Read one request's keys (`items`, the key items of some of `set`'s keys) and hand
+    /// back each answer by its key's position in `set`: the item stored, or why it could not
+    /// be read. A key absent from the answer holds no item.
+    async fn read_positions<F>(
+        &self,
+        op: &Op,
+        set: &KeySet<F>,
+        items: Vec<Item>,
+        projection: Option<&[&'static str]>,
+        consistent: bool,
+    ) -> Vec<(usize, Result<Item, FailureReason>)> {
+        let (found, failed) = self.get_chunk(op, items, projection, consistent).await;
+        let found = found
+            .into_iter()
+            .filter_map(|item| Some((set.position(&item)?, Ok(item))));
+        let failed = failed
+            .into_iter()
+            .filter_map(|(key, reason)| Some((set.position(&key)?, Err(reason))));
+        found.chain(failed).collect()
+    }
+}
+
+/// A read item as a record of `F`: `None` when the item under the key belongs to another
+/// facet (the key holds no record of `F`).
+fn decode_read<F: Facet, R: Read<F, BaseTable>>(
+    item: Item,
+    attributes: Option<&[&'static str]>,
+) -> Option<Result<R::Record, FailureReason>> {
+    match R::decode(item, attributes) {
+        Ok(record) => Some(Ok(record)),
+        Err(ItemError::WrongFacet { .. }) => None,
+        Err(e) => Some(Err(FailureReason::Item(e))),
+    }
+}
+
 /// Where one key of a streamed batch read ended: exactly one outcome per key given.
 #[derive(Debug)]
 #[must_use = "a key may have failed; handle each outcome"]
@@ -656,7 +707,8 @@ where
     }
 }
 
-/// Read one request's keys (refusing those over DynamoDB's limits) and settle each.
+/// Read one request's keys (refusing those over DynamoDB's limits) and settle each; a key
+/// given twice is read once and settled for each time it was given.
 async fn read_chunk<F: Facet, R: Read<F, BaseTable>>(
     table: &Table,
     op: &Op,
@@ -664,90 +716,65 @@ async fn read_chunk<F: Facet, R: Read<F, BaseTable>>(
     consistent: bool,
 ) -> Vec<GetOutcome<F, R::Record>> {
     let attributes = R::attributes(&[]);
-    let mut out: Vec<Option<GetOutcome<F, R::Record>>> = Vec::with_capacity(chunk.len());
-    let mut wanted: HashMap<KeyText, Vec<usize>> = HashMap::with_capacity(chunk.len());
+    let mut set = KeySet::new();
     let mut items = Vec::with_capacity(chunk.len());
-    for (i, key) in chunk.iter().enumerate() {
-        out.push(None);
-        match checked_key(key) {
-            Err(reason) => {
-                out[i] = Some(GetOutcome::Failed(Failed {
-                    item: key.clone(),
-                    reason,
-                }))
-            }
+    // Each given key's position in `set`, or why it was refused.
+    let mut given = Vec::with_capacity(chunk.len());
+    for key in chunk {
+        match checked_key(&key) {
+            Err(reason) => given.push(Err(Failed { item: key, reason })),
             Ok(item) => {
-                let positions = wanted
-                    .entry((key.pk().to_owned(), key.sk().to_owned()))
-                    .or_default();
-                if positions.is_empty() {
+                let (at, new) = set.add(key);
+                if new {
                     items.push(item);
                 }
-                positions.push(i);
+                given.push(Ok(at));
             }
         }
     }
-    let (found, failed) = if items.is_empty() {
-        (Vec::new(), Vec::new())
-    } else {
-        table
-            .get_chunk(op, items, attributes.as_deref(), consistent)
-            .await
-    };
-    let mut failed_reasons: Vec<(Vec<usize>, FailureReason)> = Vec::new();
-    for (key, reason) in failed {
-        if let Some(positions) = key_text(&key).and_then(|k| wanted.remove(&k)) {
-            failed_reasons.push((positions, reason));
+    let mut answers: Vec<Option<Result<Item, FailureReason>>> = std::iter::repeat_with(|| None)
+        .take(set.keys.len())
+        .collect();
+    if !items.is_empty() {
+        let read = table.read_positions(op, &set, items, attributes.as_deref(), consistent);
+        for (at, answer) in read.await {
+            answers[at] = Some(answer);
         }
     }
-    for (positions, reason) in failed_reasons {
-        let (last, rest) = positions.split_last().expect("a wanted key has a position");
-        for &i in rest {
-            out[i] = Some(GetOutcome::Failed(Failed {
-                item: chunk[i].clone(),
-                reason: reason.shared(),
-            }));
-        }
-        out[*last] = Some(GetOutcome::Failed(Failed {
-            item: chunk[*last].clone(),
-            reason,
-        }));
+    // How many more times each position is still to be settled: the last takes the answer,
+    // earlier ones a copy.
+    let mut left = vec![0usize; set.keys.len()];
+    for at in given.iter().flatten() {
+        left[*at] += 1;
     }
-    for item in found {
-        let Some(positions) = key_text(&item).and_then(|k| wanted.remove(&k)) else {
-            continue;
-        };
-        if is_foreign(&item, F::SCHEMA.name) {
-            continue;
-        }
-        let (last, rest) = positions.split_last().expect("a wanted key has a position");
-        for &i in rest {
-            out[i] = Some(decoded::<F, R>(
-                &chunk[i],
-                item.clone(),
-                attributes.as_deref(),
-            ));
-        }
-        out[*last] = Some(decoded::<F, R>(&chunk[*last], item, attributes.as_deref()));
-    }
-    out.into_iter()
-        .zip(chunk)
-        .map(|(o, key)| o.unwrap_or(GetOutcome::Missing(key)))
+    given
+        .into_iter()
+        .map(|given| {
+            let at = match given {
+                Err(refused) => return GetOutcome::Failed(refused),
+                Ok(at) => at,
+            };
+            left[at] -= 1;
+            let key = set.keys[at].clone();
+            let answer = if left[at] == 0 {
+                answers[at].take()
+            } else {
+                answers[at].as_ref().map(|a| match a {
+                    Ok(item) => Ok(item.clone()),
+                    Err(reason) => Err(reason.shared()),
+                })
+            };
+            match answer {
+                None => GetOutcome::Missing(key),
+                Some(Err(reason)) => GetOutcome::Failed(Failed { item: key, reason }),
+                Some(Ok(item)) => match decode_read::<F, R>(item, attributes.as_deref()) {
+                    None => GetOutcome::Missing(key),
+                    Some(Ok(record)) => GetOutcome::Found(record),
+                    Some(Err(reason)) => GetOutcome::Failed(Failed { item: key, reason }),
+                },
+            }
+        })
         .collect()
-}
-
-fn decoded<F: Facet, R: Read<F, BaseTable>>(
-    key: &Key<F>,
-    item: Item,
-    attributes: Option<&[&'static str]>,
-) -> GetOutcome<F, R::Record> {
-    match R::decode(item, attributes) {
-        Ok(record) => GetOutcome::Found(record),
-        Err(e) => GetOutcome::Failed(Failed {
-            item: key.clone(),
-            reason: FailureReason::Item(e),
-        }),
-    }
 }
 
 impl<'t, F, R, I> IntoFuture for GetMany<'t, F, R, I>
@@ -769,22 +796,17 @@ where
         let op = Op::new("BatchGetItem", table.name(), F::SCHEMA.name, None);
         let work = |op: Arc<Op>| async move {
             let attributes = R::attributes(&[]);
-            let mut unique: Vec<Key<F>> = Vec::new();
+            let mut set = KeySet::new();
             let mut key_items: Vec<Item> = Vec::new();
-            let mut index = KeyIndex::default();
             let mut refused = Vec::new();
             for key in keys {
-                let item = match checked_key(&key) {
-                    Ok(item) => item,
-                    Err(reason) => {
-                        refused.push(Failed { item: key, reason });
-                        continue;
+                match checked_key(&key) {
+                    Err(reason) => refused.push(Failed { item: key, reason }),
+                    Ok(item) => {
+                        if set.add(key).1 {
+                            key_items.push(item);
+                        }
                     }
-                };
-                if index.find(&unique, key.pk(), key.sk()).is_none() {
-                    index.insert(key.pk(), key.sk(), unique.len());
-                    unique.push(key);
-                    key_items.push(item);
                 }
             }
             let mut key_items = key_items.into_iter();
@@ -793,43 +815,33 @@ where
                 (!chunk.is_empty()).then_some(chunk)
             });
             let mut results = futures::stream::iter(chunks)
-                .map(|chunk| table.get_chunk(&op, chunk, attributes.as_deref(), consistent))
+                .map(|chunk| {
+                    table.read_positions(&op, &set, chunk, attributes.as_deref(), consistent)
+                })
                 .buffer_unordered(table.batch_options().concurrency.max(1));
 
             // Each item is decoded as its request settles: the raw items of the whole call
             // are never held at once.
             let mut slots: Vec<Option<Result<R::Record, FailureReason>>> =
-                std::iter::repeat_with(|| None).take(unique.len()).collect();
-            while let Some((found, failed)) = results.next().await {
-                for item in found {
-                    let i = crate::walk::key_refs(&item)
-                        .and_then(|(pk, sk)| index.find(&unique, pk, sk));
-                    let Some(i) = i else {
-                        continue;
+                std::iter::repeat_with(|| None)
+                    .take(set.keys.len())
+                    .collect();
+            while let Some(answers) = results.next().await {
+                for (at, answer) in answers {
+                    slots[at] = match answer {
+                        Ok(item) => decode_read::<F, R>(item, attributes.as_deref()),
+                        Err(reason) => Some(Err(reason)),
                     };
-                    slots[i] = match R::decode(item, attributes.as_deref()) {
-                        Ok(record) => Some(Ok(record)),
-                        // Another facet's item under this key: not a record of this one.
-                        Err(ItemError::WrongFacet { .. }) => None,
-                        Err(e) => Some(Err(FailureReason::Item(e))),
-                    };
-                }
-                for (key, reason) in failed {
-                    let i = crate::walk::key_refs(&key)
-                        .and_then(|(pk, sk)| index.find(&unique, pk, sk));
-                    if let Some(i) = i {
-                        slots[i] = Some(Err(reason));
-                    }
                 }
             }
             drop(results);
 
             let mut out = GetReport {
-                found: Vec::with_capacity(unique.len()),
+                found: Vec::with_capacity(set.keys.len()),
                 missing: Vec::new(),
                 failed: refused,
             };
-            for (key, slot) in unique.into_iter().zip(slots) {
+            for (key, slot) in set.keys.into_iter().zip(slots) {
                 match slot {
                     Some(Ok(record)) => out.found.push(record),
                     Some(Err(reason)) => out.failed.push(Failed { item: key, reason }),

@@ -20,9 +20,9 @@
 use std::future::IntoFuture;
 use std::sync::Arc;
 
-use faceteer_core::{to_item, Facet, Key};
+use faceteer_core::{Facet, Key};
 
-use crate::batch::{batch_puttable, checked_key, Write};
+use crate::batch::{batch_puttable, delete_write, put_write, Write};
 use crate::error::Error;
 use crate::item::{traced, BoxFuture};
 use crate::pump::{gather, write_stream};
@@ -121,23 +121,19 @@ impl<'t> WriteBatch<'t> {
 
     /// Put `record`.
     pub fn put<F: Facet>(self, record: &F) -> Self {
-        let index = self.entries.len();
         let write = batch_puttable::<F>(self.table)
             .map_err(|e| FailureReason::Request(Arc::new(e)))
-            .and_then(|()| to_item(record).map_err(FailureReason::Item))
-            .and_then(|item| Write::new(index, Some(item), None));
+            .and_then(|()| put_write(record));
         self.push(BatchAction::Put, F::SCHEMA.name, write)
     }
 
     /// Delete the record under `key`.
     pub fn delete<F: Facet>(self, key: &Key<F>) -> Self {
-        let index = self.entries.len();
         let write = self
             .table
             .check_declared::<F>()
             .map_err(|e| FailureReason::Request(Arc::new(e)))
-            .and_then(|()| checked_key(key))
-            .and_then(|item| Write::new(index, None, Some(item)));
+            .and_then(|()| delete_write(key));
         self.push(BatchAction::Delete, F::SCHEMA.name, write)
     }
 }

@@ -42,7 +42,6 @@ struct Pump<'t, S, I> {
     op: Arc<Op>,
     input: I,
     exhausted: bool,
-    next_index: usize,
     /// Makes an input's request again after a failed attempt.
     rebuild: Arc<Rebuild<'t, S>>,
     /// Keys (their hashes) of the writes in flight.
@@ -91,9 +90,7 @@ where
                     item: source,
                     reason,
                 })),
-                Ok(mut write) => {
-                    write.index = self.next_index;
-                    self.next_index += 1;
+                Ok(write) => {
                     let key = write.key_hash;
                     let held = self.busy.contains(&key)
                         || self.waiting_keys.contains_key(&key)
@@ -199,7 +196,6 @@ where
         op,
         input,
         exhausted: false,
-        next_index: 0,
         rebuild,
         busy: HashSet::new(),
         waiting: VecDeque::new(),

@@ -42,12 +42,7 @@ pub(crate) fn key_refs(item: &Item) -> Option<(&str, &str)> {
 
 /// An item's `PK` and `SK` strings, when it has both.
 pub(crate) fn key_strings(item: &Item) -> Option<(String, String)> {
-    match (item.get(PK), item.get(SK)) {
-        (Some(AttributeValue::S(pk)), Some(AttributeValue::S(sk))) => {
-            Some((pk.clone(), sk.clone()))
-        }
-        _ => None,
-    }
+    key_refs(item).map(|(pk, sk)| (pk.to_owned(), sk.to_owned()))
 }
 
 /// Read a page's raw items with `decode`: the valid records, and apart each item that is not
