@@ -70,6 +70,26 @@ fn cpu_time() -> Duration {
     Duration::new(ts.tv_sec as u64, ts.tv_nsec as u32)
 }
 
+/// Benchmark `work` in `g` by the process CPU time its runs take.
+fn cpu_bench<Fut: std::future::Future<Output = ()>>(
+    g: &mut criterion::BenchmarkGroup<'_, criterion::measurement::WallTime>,
+    rt: &tokio::runtime::Runtime,
+    name: &str,
+    work: impl Fn() -> Fut,
+) {
+    g.bench_function(name, |b| {
+        b.iter_custom(|iters| {
+            rt.block_on(async {
+                let start = cpu_time();
+                for _ in 0..iters {
+                    work().await;
+                }
+                cpu_time() - start
+            })
+        })
+    });
+}
+
 const TABLE: &str = "bench";
 const TEAM: &str = "team-bench";
 
@@ -265,75 +285,26 @@ fn bench(c: &mut Criterion) {
     let mut g = c.benchmark_group("CPU");
     g.sample_size(10);
     g.measurement_time(Duration::from_secs(8));
-    g.bench_function("put_many 10k/faceteer", |b| {
-        b.iter_custom(|iters| {
-            rt.block_on(async {
-                let start = cpu_time();
-                for _ in 0..iters {
-                    let report = table.put_many(tasks(N)).await;
-                    assert!(report.is_complete());
-                }
-                cpu_time() - start
-            })
-        })
+    let (table, client, keys) = (&table, &client, &keys);
+    cpu_bench(&mut g, &rt, "put_many 10k/faceteer", || async move {
+        assert!(table.put_many(tasks(N)).await.is_complete());
     });
-    g.bench_function("put_many 10k/hand-written", |b| {
-        b.iter_custom(|iters| {
-            rt.block_on(async {
-                let start = cpu_time();
-                for _ in 0..iters {
-                    assert_eq!(hand_put(&client, tasks(N)).await, N);
-                }
-                cpu_time() - start
-            })
-        })
+    cpu_bench(&mut g, &rt, "put_many 10k/hand-written", || async move {
+        assert_eq!(hand_put(client, tasks(N)).await, N);
     });
-    g.bench_function("get_many 10k/faceteer", |b| {
-        b.iter_custom(|iters| {
-            rt.block_on(async {
-                let start = cpu_time();
-                for _ in 0..iters {
-                    let report = table.get_many(keys.iter().cloned()).await;
-                    assert_eq!(report.found.len(), N);
-                }
-                cpu_time() - start
-            })
-        })
+    cpu_bench(&mut g, &rt, "get_many 10k/faceteer", || async move {
+        assert_eq!(table.get_many(keys.iter().cloned()).await.found.len(), N);
     });
-    g.bench_function("get_many 10k/hand-written", |b| {
-        b.iter_custom(|iters| {
-            rt.block_on(async {
-                let start = cpu_time();
-                for _ in 0..iters {
-                    let found = hand_get(&client, keys.iter().map(|k| k.to_item())).await;
-                    assert_eq!(found.len(), N);
-                }
-                cpu_time() - start
-            })
-        })
+    cpu_bench(&mut g, &rt, "get_many 10k/hand-written", || async move {
+        let found = hand_get(client, keys.iter().map(|k| k.to_item())).await;
+        assert_eq!(found.len(), N);
     });
-    g.bench_function("query 100 pages/faceteer", |b| {
-        b.iter_custom(|iters| {
-            rt.block_on(async {
-                let start = cpu_time();
-                for _ in 0..iters {
-                    let all = table.query(Task::query(TEAM).list()).all().await.unwrap();
-                    assert_eq!(all.len(), N);
-                }
-                cpu_time() - start
-            })
-        })
+    cpu_bench(&mut g, &rt, "query 100 pages/faceteer", || async move {
+        let all = table.query(Task::query(TEAM).list()).all().await.unwrap();
+        assert_eq!(all.len(), N);
     });
-    g.bench_function("query 100 pages/hand-written", |b| {
-        b.iter_custom(|iters| {
-            rt.block_on(async {
-                let start = cpu_time();
-                for _ in 0..iters {
-                    assert_eq!(hand_query(&client).await.len(), N);
-                }
-                cpu_time() - start
-            })
-        })
+    cpu_bench(&mut g, &rt, "query 100 pages/hand-written", || async move {
+        assert_eq!(hand_query(client).await.len(), N);
     });
     g.finish();
 
@@ -351,7 +322,7 @@ fn bench(c: &mut Criterion) {
         })
         .await;
         assert_eq!(n, BIG);
-        let (n, theirs) = peak_mib(hand_put(&client, tasks(BIG))).await;
+        let (n, theirs) = peak_mib(hand_put(client, tasks(BIG))).await;
         assert_eq!(n, BIG);
         let (report, awaited) = peak_mib(async { table.put_many(tasks(BIG)).await }).await;
         assert_eq!(report.written.len(), BIG);

@@ -155,7 +155,8 @@ impl Drop for FaultProxy {
     }
 }
 
-fn json_response(status: StatusCode, body: Vec<u8>) -> Response<Full<Bytes>> {
+/// A DynamoDB JSON answer with its CRC32 header (the SDK checks it).
+pub(crate) fn json_response(status: StatusCode, body: Vec<u8>) -> Response<Full<Bytes>> {
     let crc = crc32fast::hash(&body);
     Response::builder()
         .status(status)

@@ -22,9 +22,11 @@ use std::time::Duration;
 use bytes::Bytes;
 use http_body_util::{BodyExt, Full};
 use hyper::body::Incoming;
-use hyper::{Request, Response};
+use hyper::{Request, Response, StatusCode};
 use hyper_util::rt::TokioIo;
 use serde_json::Value;
+
+use crate::fault::json_response;
 
 /// How the stub answers.
 #[derive(Debug, Clone, Copy)]
@@ -188,15 +190,6 @@ fn value_json(v: &aws_sdk_dynamodb::types::AttributeValue) -> Value {
     Value::Object(serde_json::Map::from_iter([(kind.to_owned(), value)]))
 }
 
-fn response(body: String) -> Response<Full<Bytes>> {
-    let crc = crc32fast::hash(body.as_bytes());
-    Response::builder()
-        .header("content-type", "application/x-amz-json-1.0")
-        .header("x-amz-crc32", crc.to_string())
-        .body(Full::new(Bytes::from(body)))
-        .expect("valid response")
-}
-
 async fn answer(
     state: Arc<State>,
     req: Request<Incoming>,
@@ -223,7 +216,7 @@ async fn answer(
             r#"{{"__type":"com.amazon.coral.validate#ValidationException","message":"the stub does not answer {other}"}}"#
         ),
     };
-    Ok(response(text))
+    Ok(json_response(StatusCode::OK, text.into_bytes()))
 }
 
 fn batch_write(state: &State, body: &[u8]) -> String {

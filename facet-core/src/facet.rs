@@ -238,24 +238,33 @@ pub fn to_item<F: Facet>(record: &F) -> Result<Item, ItemError> {
 /// Whether `item` belongs to another facet than `expected` (its `facet` attribute names
 /// another one). Reads of one facet skip such items: facets share partitions.
 pub fn is_foreign(item: &Item, expected: &str) -> bool {
-    match item.get(FACET_ATTRIBUTE) {
-        None => false,
-        Some(AttributeValue::S(name)) => name != expected,
-        Some(_) => true,
+    item.get(FACET_ATTRIBUTE)
+        .is_some_and(|value| !names_facet(value, expected))
+}
+
+/// Whether a `facet` attribute's value names facet `expected`.
+fn names_facet(value: &AttributeValue, expected: &str) -> bool {
+    matches!(value, AttributeValue::S(name) if name == expected)
+}
+
+/// The facet a `facet` attribute's value names, as text for an error.
+fn facet_named(value: &AttributeValue) -> String {
+    match value {
+        AttributeValue::S(s) => s.clone(),
+        other => format!("{other:?}"),
     }
 }
 
 /// Refuse an item whose `facet` attribute names another facet than `expected` (an item
 /// without the attribute is accepted).
 pub(crate) fn check_facet(item: &Item, expected: &'static str) -> Result<(), ItemError> {
-    if !is_foreign(item, expected) {
-        return Ok(());
+    match item.get(FACET_ATTRIBUTE) {
+        Some(value) if !names_facet(value, expected) => Err(ItemError::WrongFacet {
+            expected,
+            found: facet_named(value),
+        }),
+        _ => Ok(()),
     }
-    let found = match item.get(FACET_ATTRIBUTE) {
-        Some(AttributeValue::S(s)) => s.clone(),
-        other => format!("{other:?}"),
-    };
-    Err(ItemError::WrongFacet { expected, found })
 }
 
 /// Convert a stored item back to a record and run the facet's validator.
@@ -269,10 +278,8 @@ pub fn from_item<F: Facet>(item: Item) -> Result<F, ItemError> {
     let found: std::cell::Cell<Option<String>> = std::cell::Cell::new(None);
     let skip = |name: &str, value: &AttributeValue| {
         if name == FACET_ATTRIBUTE {
-            match value {
-                AttributeValue::S(s) if s == schema.name => {}
-                AttributeValue::S(s) => found.set(Some(s.clone())),
-                other => found.set(Some(format!("{other:?}"))),
+            if !names_facet(value, schema.name) {
+                found.set(Some(facet_named(value)));
             }
             return true;
         }

@@ -87,24 +87,18 @@ where
         // State: the next query to run, and the page read but not yet handed out.
         type State<F, I, R, M, T> = (Option<Query<F, I, R, M>>, Option<Page<T>>);
         let start: State<F, I, R, Paged, R::Record> = (Some(self.query), None);
-        futures::stream::try_unfold(start, move |(next, held)| async move {
-            let Some(query) = next else {
-                return Ok(held.map(|page| (page, (None, None))));
-            };
-            let page = page(table, &query, false).await?;
-            let following = page.cursor.clone().map(|c| query.clone().cursor(c));
-            match held {
-                None if following.is_none() => Ok(Some((page, (None, None)))),
-                None => {
+        futures::stream::try_unfold(start, move |(mut next, mut held)| async move {
+            loop {
+                let Some(query) = next.take() else {
+                    return Ok(held.map(|page| (page, (None, None))));
+                };
+                let page = page(table, &query, false).await?;
+                let following = page.cursor.clone().map(|c| query.clone().cursor(c));
+                match held {
                     // Read the next page before handing this one out.
-                    let Some(query) = following else {
-                        unreachable!("checked above")
-                    };
-                    let next = self::page(table, &query, false).await?;
-                    let after = next.cursor.clone().map(|c| query.clone().cursor(c));
-                    Ok(Some(settle(page, next, after)))
+                    None => (held, next) = (Some(page), following),
+                    Some(held) => return Ok(Some(settle(held, page, following))),
                 }
-                Some(held) => Ok(Some(settle(held, page, following))),
             }
         })
     }
