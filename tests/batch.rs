@@ -1,7 +1,7 @@
 //! Batches, conditions and filters against a real DynamoDB-API server, and batches under
 //! injected faults: nothing is ever lost.
 
-mod common;
+use crate::common;
 
 use std::collections::HashSet;
 use std::sync::atomic::Ordering;

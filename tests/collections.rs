@@ -1,6 +1,6 @@
 //! Collections: several facets of one partition read together, each to its variant.
 
-mod common;
+use crate::common;
 
 use common::*;
 use faceteer::Collection;

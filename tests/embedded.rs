@@ -1,7 +1,7 @@
 //! `faceteer::embedded`, as users' own tests use it: a ready table per test, isolated,
 //! independent of the caller's runtime, stopped with its last handle.
 
-mod common;
+use crate::common;
 
 use std::time::{Duration, Instant};
 

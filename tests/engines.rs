@@ -4,7 +4,7 @@
 //! engine breaks a documented rule it kept and when a known deviation goes away (so the list
 //! stays true). Raw SDK requests, so the library's own checks are not in the way.
 
-mod common;
+use crate::common;
 
 use std::collections::HashMap;
 

@@ -1,7 +1,7 @@
 //! Errors say what happened: the server's code and message, the operation, facet and key,
 //! the transport cause; and no `Debug` output holds credentials.
 
-mod common;
+use crate::common;
 
 use aws_sdk_dynamodb::config::{BehaviorVersion, Credentials, Region};
 use aws_sdk_dynamodb::Client;

@@ -1,7 +1,7 @@
 //! Exact outcomes under faults: answers lost after the server applied a request, a server
 //! stopped mid-run, a server that never answers, and invalid records among valid ones.
 
-mod common;
+use crate::common;
 
 use std::collections::HashSet;
 use std::time::{Duration, Instant};

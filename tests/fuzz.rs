@@ -2,9 +2,9 @@
 //! run of the file's regressions): decoding cursors and reading stored items must never
 //! panic, only return typed errors, whatever the input.
 //!
-//! Raise the number of cases with `PROPTEST_CASES=100000 cargo test --test fuzz`.
+//! Raise the number of cases with `PROPTEST_CASES=100000 cargo test --test integration fuzz::`.
 
-mod common;
+use crate::common;
 
 use std::collections::HashMap;
 use std::sync::OnceLock;

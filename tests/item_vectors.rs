@@ -3,7 +3,7 @@
 //! declaring the same facet must write exactly that item (numbers compared by value) and read
 //! the item back as the model. No case is skipped.
 
-mod common;
+use crate::common;
 
 use std::collections::HashMap;
 

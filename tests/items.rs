@@ -1,6 +1,6 @@
 //! Single-item operations against a real DynamoDB-API server.
 
-mod common;
+use crate::common;
 
 use aws_sdk_dynamodb::types::AttributeValue as AV;
 use common::*;

@@ -1,7 +1,7 @@
 //! Compile-time projections against a real DynamoDB-API server: only the chosen and key
 //! attributes are read, and projected keys feed back into get and delete.
 
-mod common;
+use crate::common;
 
 use std::collections::HashSet;
 

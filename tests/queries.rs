@@ -1,7 +1,7 @@
 //! Typed queries against a real DynamoDB-API server: every operator, both directions,
 //! pagination that ends exactly when exhausted, streams, cursors and shards.
 
-mod common;
+use crate::common;
 
 use common::*;
 use faceteer::{CursorError, Error, KeyError, KeyFields, Table};

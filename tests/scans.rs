@@ -1,7 +1,7 @@
 //! Scans of one facet against a real DynamoDB-API server: every record of the facet once,
 //! none of the others, with exact pages, cursors and parallel segments.
 
-mod common;
+use crate::common;
 
 use std::collections::HashSet;
 

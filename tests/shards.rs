@@ -1,7 +1,7 @@
 //! Write sharding against a real DynamoDB-API server: one shard at a time, and all shards
 //! merged in sort-key order with one compound cursor, for 4, 16 and 256 shards.
 
-mod common;
+use crate::common;
 
 use std::collections::HashSet;
 

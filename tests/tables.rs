@@ -2,8 +2,6 @@
 //! that skip other facets' items, refused writes of undeclared facets, indexes created from
 //! the declaration, and the absent-optional partition of Faceteer's README.
 
-mod common;
-
 use faceteer::{Error, Facet, FailureReason, ItemError, KeyError, KeyPart, Table, TableError};
 use serde::{Deserialize, Serialize};
 

@@ -1,7 +1,7 @@
 //! Transactions against a real DynamoDB-API server: all or nothing, and a cancellation says
 //! which step caused it.
 
-mod common;
+use crate::common;
 
 use common::*;
 use faceteer::transaction::{CancelReason, TxAction};

@@ -1,6 +1,6 @@
 //! Typed updates (`UpdateItem`) against a real DynamoDB-API server.
 
-mod common;
+use crate::common;
 
 use common::*;
 use faceteer::Error;

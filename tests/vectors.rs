@@ -1,7 +1,7 @@
 //! Conformance with `@faceteer/facet`: the vectors in `../shared/vectors/` were produced by
 //! the real library; every case must be reproduced exactly.
 
-mod common;
+use crate::common;
 
 use faceteer::core::key::KeyWriter;
 use faceteer::core::shard::ShardInputs;

@@ -1,6 +1,6 @@
 //! Verifying a live table against the declared facets.
 
-mod common;
+use crate::common;
 
 use aws_sdk_dynamodb::types::{
     AttributeDefinition, BillingMode, GlobalSecondaryIndex, KeySchemaElement, KeyType, Projection,

@@ -1,7 +1,7 @@
 //! Optimistic locking with `#[version]`: puts check and move it, updates move it, `modify`
 //! retries on conflicts.
 
-mod common;
+use crate::common;
 
 use std::sync::Arc;
 

@@ -1,5 +1,4 @@
 //! Facets shared by the integration tests.
-#![allow(dead_code, unused_imports)]
 
 use faceteer::{Facet, KeyPart};
 use serde::{Deserialize, Serialize};

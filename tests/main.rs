@@ -1,0 +1,31 @@
+//! The integration tests, as one test binary: each module runs its tests on both engines
+//! (`module::test::embedded`, `module::test::moto`; see `faceteer_suite::engines!`).
+//!
+//! One binary instead of one per file: every test binary links the whole AWS SDK, so
+//! twenty of them cost gigabytes of disk and minutes of linking. Run one module with
+//! `./scripts/test.sh --test integration batch::`.
+
+mod common;
+
+mod batch;
+mod collections;
+mod embedded;
+mod engines;
+mod errors;
+mod faults;
+mod fuzz;
+mod index_projections;
+mod item_vectors;
+mod items;
+mod projections;
+mod queries;
+mod scans;
+mod search;
+mod shard_schedules;
+mod shards;
+mod tables;
+mod transactions;
+mod updates;
+mod vectors;
+mod verify;
+mod versions;
