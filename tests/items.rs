@@ -254,3 +254,39 @@ fn reads_pass_over_exactly_the_added_attributes() {
     }
     assert_eq!(faceteer::core::from_item::<Note>(item).unwrap(), n);
 }
+
+/// Key lengths are checked as each key is built: the first key attribute over its limit, in
+/// the order PK, SK, then each index's, is reported by name with its limit.
+#[test]
+fn the_first_key_over_its_limit_is_reported() {
+    use faceteer::core::limits::LimitError;
+    use faceteer::ItemError;
+    let too_long = |n: &Note| match faceteer::core::to_item(n) {
+        Err(ItemError::Limit {
+            source:
+                LimitError::KeyTooLong {
+                    attribute,
+                    max,
+                    role,
+                    ..
+                },
+            ..
+        }) => (attribute, max, role),
+        other => panic!("expected a key over its limit, got {other:?}"),
+    };
+    let mut n = note("book", 1);
+    n.author = "a".repeat(2040);
+    // GSI1PK is `#AUTHOR_` + 2040 bytes (2048) and fits; GSI2PK, `#AUTHOR_STATUS_…_open`,
+    // is over.
+    assert_eq!(too_long(&n), ("GSI2PK".to_owned(), 2048, "partition"));
+    n.author = "a".repeat(2100);
+    assert_eq!(too_long(&n), ("GSI1PK".to_owned(), 2048, "partition"));
+    n.note_id = "n".repeat(1020);
+    assert_eq!(too_long(&n), ("SK".to_owned(), 1024, "sort"));
+    n.notebook = "b".repeat(2100);
+    assert_eq!(too_long(&n), ("PK".to_owned(), 2048, "partition"));
+    let mut n = note("book", 1);
+    n.note_id = "n".repeat(1015);
+    // SK is `#NOTE_` + 1015 bytes (1021); GSI2SK is `#NOTE_book_` + 1015 (1026), over.
+    assert_eq!(too_long(&n), ("GSI2SK".to_owned(), 1024, "sort"));
+}

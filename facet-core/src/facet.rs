@@ -47,8 +47,13 @@ pub trait Facet: Serialize + DeserializeOwned + Send + Sync + Sized + 'static {
     /// This record's base-table key.
     fn primary_key(&self) -> Result<Key<Self>, KeyError>;
 
-    /// Insert this record's index key attributes (`GSInPK`, `GSInSK`) into `item`.
-    fn write_index_keys(&self, item: &mut Item) -> Result<(), KeyError>;
+    /// Insert this record's index key attributes (`GSInPK`, `GSInSK`) into `item`, checking
+    /// each one's length with `keys`.
+    fn write_index_keys(
+        &self,
+        item: &mut Item,
+        keys: &mut crate::limits::KeyLengths,
+    ) -> Result<(), KeyError>;
 
     /// The `#[ttl]` field as epoch seconds, when set.
     fn ttl_seconds(&self) -> Option<i64>;
@@ -218,10 +223,14 @@ pub fn to_item<F: Facet>(record: &F) -> Result<Item, ItemError> {
     let room = 4 + 2 * F::SCHEMA.indexes.len();
     let mut item: Item = crate::marshal::to_attributes_with_room(record, room)
         .map_err(|source| ItemError::Serialize { facet, source })?;
+    // Key lengths are checked as the keys are added, the size once the item is whole.
+    let mut keys = crate::limits::KeyLengths::default();
+    keys.partition(crate::schema::PK, &key.pk);
+    keys.sort(crate::schema::SK, &key.sk);
     item.insert(crate::schema::PK.to_owned(), AttributeValue::S(key.pk));
     item.insert(crate::schema::SK.to_owned(), AttributeValue::S(key.sk));
     record
-        .write_index_keys(&mut item)
+        .write_index_keys(&mut item, &mut keys)
         .map_err(|source| ItemError::Key { facet, source })?;
     item.insert(
         FACET_ATTRIBUTE.to_owned(),
@@ -230,7 +239,8 @@ pub fn to_item<F: Facet>(record: &F) -> Result<Item, ItemError> {
     if let Some(ttl) = record.ttl_seconds() {
         item.insert(TTL_ATTRIBUTE.to_owned(), AttributeValue::N(ttl.to_string()));
     }
-    crate::limits::check_item(&item, F::SCHEMA)
+    crate::limits::check_size(&item)
+        .and_then(|()| keys.finish())
         .map_err(|source| ItemError::Limit { facet, source })?;
     Ok(item)
 }

@@ -128,6 +128,20 @@ pub fn check_item(item: &Item, schema: &FacetSchema) -> Result<(), LimitError> {
     Ok(())
 }
 
+/// Check the size of `item` (and its numbers), when its key attributes were checked as they
+/// were added ([`KeyLengths`]).
+pub(crate) fn check_size(item: &Item) -> Result<(), LimitError> {
+    let (size, largest, largest_size) = sizes(item, |_, _| {})?;
+    if size > MAX_ITEM_BYTES {
+        return Err(LimitError::ItemTooLarge {
+            size,
+            largest: largest.to_owned(),
+            largest_size,
+        });
+    }
+    Ok(())
+}
+
 /// The length limit of key attribute `name` of `schema`, if it is one (key attributes are
 /// `PK`, `SK`, `GSInPK` and `GSInSK`: other first bytes are not looked at further).
 fn key_limit(schema: &FacetSchema, name: &str) -> Option<usize> {
@@ -164,11 +178,14 @@ fn check_key(item: &Item, attribute: &str, max: usize) -> Result<(), LimitError>
 }
 
 fn check_key_value(attribute: &str, value: &AttributeValue, max: usize) -> Result<(), LimitError> {
-    let len = match value {
-        AttributeValue::S(s) => s.len(),
-        AttributeValue::B(b) => b.as_ref().len(),
-        _ => return Ok(()),
-    };
+    match value {
+        AttributeValue::S(s) => check_key_len(attribute, s.len(), max),
+        AttributeValue::B(b) => check_key_len(attribute, b.as_ref().len(), max),
+        _ => Ok(()),
+    }
+}
+
+fn check_key_len(attribute: &str, len: usize, max: usize) -> Result<(), LimitError> {
     if len == 0 {
         return Err(LimitError::EmptyKey {
             attribute: attribute.to_owned(),
@@ -187,6 +204,44 @@ fn check_key_value(attribute: &str, value: &AttributeValue, max: usize) -> Resul
         });
     }
     Ok(())
+}
+
+/// The key attributes of an item being built, checked as each is added: the first that
+/// breaks a limit (empty, or longer than DynamoDB allows) is kept and reported by
+/// [`KeyLengths::finish`]. `to_item` checks `PK` and `SK` with it, and the derived
+/// `write_index_keys` each index key, so the checks cost no lookups in the finished item.
+#[derive(Debug, Default)]
+pub struct KeyLengths {
+    first_error: Option<LimitError>,
+}
+
+impl KeyLengths {
+    /// Check the value of partition key attribute `attribute`.
+    #[inline]
+    pub fn partition(&mut self, attribute: &str, value: &str) {
+        self.check(attribute, value.len(), MAX_PARTITION_KEY_BYTES);
+    }
+
+    /// Check the value of sort key attribute `attribute`.
+    #[inline]
+    pub fn sort(&mut self, attribute: &str, value: &str) {
+        self.check(attribute, value.len(), MAX_SORT_KEY_BYTES);
+    }
+
+    #[inline]
+    fn check(&mut self, attribute: &str, len: usize, max: usize) {
+        if (len == 0 || len > max) && self.first_error.is_none() {
+            self.first_error = check_key_len(attribute, len, max).err();
+        }
+    }
+
+    /// The first key attribute that broke a limit, in the order they were checked.
+    pub fn finish(self) -> Result<(), LimitError> {
+        match self.first_error {
+            Some(e) => Err(e),
+            None => Ok(()),
+        }
+    }
 }
 
 /// Where a value sits in an item. Rendered (`field.member[2]`) only for an error, so that

@@ -74,8 +74,9 @@ impl ::faceteer::__private::Facet for Note {
     fn write_index_keys(
         &self,
         __item: &mut ::faceteer::__private::Item,
+        __keys: &mut ::faceteer::__private::KeyLengths,
     ) -> ::core::result::Result<(), ::faceteer::__private::KeyError> {
-        let _ = __item;
+        let _ = (__item, __keys);
         ::core::result::Result::Ok(())
     }
     fn ttl_seconds(&self) -> ::core::option::Option<i64> {

@@ -269,59 +269,58 @@ impl ::faceteer::__private::Facet for Task {
     fn write_index_keys(
         &self,
         __item: &mut ::faceteer::__private::Item,
+        __keys: &mut ::faceteer::__private::KeyLengths,
     ) -> ::core::result::Result<(), ::faceteer::__private::KeyError> {
+        let __value = Self::__faceteer_gsi1pk(
+            "#TEAM",
+            ::core::option::Option::None,
+            ::faceteer::__private::key_part::<String>(&self.team_id),
+        )?;
+        __keys.partition("GSI1PK", &__value);
         __item
             .insert(
                 ::std::string::String::from("GSI1PK"),
-                ::faceteer::__private::AttributeValue::S(
-                    Self::__faceteer_gsi1pk(
-                        "#TEAM",
-                        ::core::option::Option::None,
-                        ::faceteer::__private::key_part::<String>(&self.team_id),
-                    )?,
-                ),
+                ::faceteer::__private::AttributeValue::S(__value),
             );
+        let __value = Self::__faceteer_gsi1sk(
+            "#DUE",
+            ::core::option::Option::None,
+            &::faceteer::__private::Sortable(&self.due_day),
+        )?;
+        __keys.sort("GSI1SK", &__value);
         __item
             .insert(
                 ::std::string::String::from("GSI1SK"),
-                ::faceteer::__private::AttributeValue::S(
-                    Self::__faceteer_gsi1sk(
-                        "#DUE",
-                        ::core::option::Option::None,
-                        &::faceteer::__private::Sortable(&self.due_day),
-                    )?,
-                ),
+                ::faceteer::__private::AttributeValue::S(__value),
             );
+        let __value = Self::__faceteer_gsi2pk(
+            "#USER",
+            ::core::option::Option::Some(
+                Self::__faceteer_gsi2pk_shard(
+                        ::faceteer::__private::key_part::<String>(&self.status),
+                    )?
+                    .as_str(),
+            ),
+            ::faceteer::__private::key_part::<Option<String>>(&self.assigned_user_id),
+        )?;
+        __keys.partition("GSI2PK", &__value);
         __item
             .insert(
                 ::std::string::String::from("GSI2PK"),
-                ::faceteer::__private::AttributeValue::S(
-                    Self::__faceteer_gsi2pk(
-                        "#USER",
-                        ::core::option::Option::Some(
-                            Self::__faceteer_gsi2pk_shard(
-                                    ::faceteer::__private::key_part::<String>(&self.status),
-                                )?
-                                .as_str(),
-                        ),
-                        ::faceteer::__private::key_part::<
-                            Option<String>,
-                        >(&self.assigned_user_id),
-                    )?,
-                ),
+                ::faceteer::__private::AttributeValue::S(__value),
             );
+        let __value = Self::__faceteer_gsi2sk(
+            "#STATUS",
+            ::core::option::Option::None,
+            ::faceteer::__private::key_part::<String>(&self.status),
+        )?;
+        __keys.sort("GSI2SK", &__value);
         __item
             .insert(
                 ::std::string::String::from("GSI2SK"),
-                ::faceteer::__private::AttributeValue::S(
-                    Self::__faceteer_gsi2sk(
-                        "#STATUS",
-                        ::core::option::Option::None,
-                        ::faceteer::__private::key_part::<String>(&self.status),
-                    )?,
-                ),
+                ::faceteer::__private::AttributeValue::S(__value),
             );
-        let _ = __item;
+        let _ = (__item, __keys);
         ::core::result::Result::Ok(())
     }
     fn ttl_seconds(&self) -> ::core::option::Option<i64> {

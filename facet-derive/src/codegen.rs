@@ -823,7 +823,16 @@ pub fn generate(m: &FacetModel) -> TokenStream {
     let index_keys = refs[2..].iter().map(|k| {
         let attribute = lit(&k.key.attribute);
         let value = key_expr(m, k, Source::Record);
-        quote!(__item.insert(::std::string::String::from(#attribute), #p::AttributeValue::S(#value));)
+        let role = if k.label.ends_with("pk") {
+            quote!(partition)
+        } else {
+            quote!(sort)
+        };
+        quote! {
+            let __value = #value;
+            __keys.#role(#attribute, &__value);
+            __item.insert(::std::string::String::from(#attribute), #p::AttributeValue::S(__value));
+        }
     });
 
     let ttl = match m.ttl {
@@ -904,9 +913,13 @@ pub fn generate(m: &FacetModel) -> TokenStream {
                 ::core::result::Result::Ok(#p::Key::from_parts(#pk, #sk))
             }
 
-            fn write_index_keys(&self, __item: &mut #p::Item) -> ::core::result::Result<(), #p::KeyError> {
+            fn write_index_keys(
+                &self,
+                __item: &mut #p::Item,
+                __keys: &mut #p::KeyLengths,
+            ) -> ::core::result::Result<(), #p::KeyError> {
                 #(#index_keys)*
-                let _ = __item;
+                let _ = (__item, __keys);
                 ::core::result::Result::Ok(())
             }
 
@@ -955,7 +968,11 @@ pub fn fallback(input: &syn::DeriveInput, krate: &syn::Path) -> TokenStream {
             fn primary_key(&self) -> ::core::result::Result<#krate::__private::Key<Self>, #krate::__private::KeyError> {
                 ::core::unreachable!()
             }
-            fn write_index_keys(&self, _: &mut #krate::__private::Item) -> ::core::result::Result<(), #krate::__private::KeyError> {
+            fn write_index_keys(
+                &self,
+                _: &mut #krate::__private::Item,
+                _: &mut #krate::__private::KeyLengths,
+            ) -> ::core::result::Result<(), #krate::__private::KeyError> {
                 ::core::unreachable!()
             }
             fn ttl_seconds(&self) -> ::core::option::Option<i64> {

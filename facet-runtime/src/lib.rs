@@ -244,6 +244,7 @@ pub mod __private {
     pub use faceteer_core::expr::Field;
     pub use faceteer_core::facet::Versioned;
     pub use faceteer_core::key::key_part;
+    pub use faceteer_core::limits::KeyLengths;
     pub use faceteer_core::partition::{PartitionKey, ShardChoice};
     pub use faceteer_core::pick::{
         pick_field, read_attribute, BaseTable, FieldAt, FromPicked, IndexProjects, KeyFields,
