@@ -98,33 +98,31 @@ fn cpu_pair<A, B, FA, FB>(
 {
     let (ours, theirs) = (&ours, &theirs);
     g.bench_function(format!("{name}/faceteer"), |b| {
-        b.iter_custom(|iters| {
-            rt.block_on(async {
-                let mut spent = Duration::ZERO;
-                for _ in 0..iters {
-                    theirs().await;
-                    let start = cpu_time();
-                    ours().await;
-                    spent += cpu_time() - start;
-                }
-                spent
-            })
-        })
+        b.iter_custom(|iters| rt.block_on(cpu_after(iters, ours, theirs)))
     });
     g.bench_function(format!("{name}/hand-written"), |b| {
-        b.iter_custom(|iters| {
-            rt.block_on(async {
-                let mut spent = Duration::ZERO;
-                for _ in 0..iters {
-                    ours().await;
-                    let start = cpu_time();
-                    theirs().await;
-                    spent += cpu_time() - start;
-                }
-                spent
-            })
-        })
+        b.iter_custom(|iters| rt.block_on(cpu_after(iters, theirs, ours)))
     });
+}
+
+/// The CPU time of `iters` runs of `measured`, each after an unmeasured run of `other`.
+async fn cpu_after<A, B, FA, FB>(
+    iters: u64,
+    measured: impl Fn() -> FA,
+    other: impl Fn() -> FB,
+) -> Duration
+where
+    FA: std::future::Future<Output = A>,
+    FB: std::future::Future<Output = B>,
+{
+    let mut spent = Duration::ZERO;
+    for _ in 0..iters {
+        other().await;
+        let start = cpu_time();
+        measured().await;
+        spent += cpu_time() - start;
+    }
+    spent
 }
 
 const TABLE: &str = "bench";

@@ -105,11 +105,11 @@ fn sizes(
     Ok((size, largest.0, largest.1))
 }
 
-/// Check a whole item of `schema`: numbers, key lengths and size, in one pass over its
+/// Check a whole item of `schema`: numbers, size and key lengths, in one pass over its
 /// attributes.
 pub fn check_item(item: &Item, schema: &FacetSchema) -> Result<(), LimitError> {
     let mut bad_key = false;
-    let (size, largest, largest_size) = sizes(item, |name, value| {
+    check_size_with(item, |name, value| {
         if let Some(max) = key_limit(schema, name) {
             bad_key |= check_key_value(name, value, max).is_err();
         }
@@ -118,20 +118,18 @@ pub fn check_item(item: &Item, schema: &FacetSchema) -> Result<(), LimitError> {
         // Report the first bad key in a fixed order (PK, SK, then each index's).
         check_key_attributes(item, schema)?;
     }
-    if size > MAX_ITEM_BYTES {
-        return Err(LimitError::ItemTooLarge {
-            size,
-            largest: largest.to_owned(),
-            largest_size,
-        });
-    }
     Ok(())
 }
 
 /// Check the size of `item` (and its numbers), when its key attributes were checked as they
 /// were added ([`KeyLengths`]).
 pub(crate) fn check_size(item: &Item) -> Result<(), LimitError> {
-    let (size, largest, largest_size) = sizes(item, |_, _| {})?;
+    check_size_with(item, |_, _| {})
+}
+
+/// Check the size of `item` (and its numbers); `each` sees every attribute on the way.
+fn check_size_with(item: &Item, each: impl FnMut(&str, &AttributeValue)) -> Result<(), LimitError> {
+    let (size, largest, largest_size) = sizes(item, each)?;
     if size > MAX_ITEM_BYTES {
         return Err(LimitError::ItemTooLarge {
             size,
