@@ -168,6 +168,8 @@ enum Source {
 struct KeyRef<'a> {
     label: String,
     key: &'a KeyModel,
+    /// A partition key (`PK`, `GSInPK`), not a sort key.
+    partition: bool,
 }
 
 fn keys(m: &FacetModel) -> Vec<KeyRef<'_>> {
@@ -175,20 +177,24 @@ fn keys(m: &FacetModel) -> Vec<KeyRef<'_>> {
         KeyRef {
             label: "pk".into(),
             key: &m.pk,
+            partition: true,
         },
         KeyRef {
             label: "sk".into(),
             key: &m.sk,
+            partition: false,
         },
     ];
     for i in &m.indexes {
         out.push(KeyRef {
             label: format!("gsi{}pk", i.n),
             key: &i.pk,
+            partition: true,
         });
         out.push(KeyRef {
             label: format!("gsi{}sk", i.n),
             key: &i.sk,
+            partition: false,
         });
     }
     out
@@ -823,7 +829,7 @@ pub fn generate(m: &FacetModel) -> TokenStream {
     let index_keys = refs[2..].iter().map(|k| {
         let attribute = lit(&k.key.attribute);
         let value = key_expr(m, k, Source::Record);
-        let role = if k.label.ends_with("pk") {
+        let role = if k.partition {
             quote!(partition)
         } else {
             quote!(sort)

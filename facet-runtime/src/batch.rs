@@ -27,8 +27,6 @@ use faceteer_core::pick::{BaseTable, Projection};
 use faceteer_core::plan::render_projection;
 use faceteer_core::schema::{PK, SK};
 use faceteer_core::{to_item, Facet, Item, ItemError, Key};
-
-use crate::walk::key_strings;
 use futures::{Stream, StreamExt};
 
 use crate::error::Error;
@@ -40,6 +38,7 @@ use crate::retry::{until_processed, BatchOptions, Effect, Sent, Settled};
 use crate::sdk;
 use crate::table::Table;
 use crate::trace::Op;
+use crate::walk::key_strings;
 
 /// Most items in one `BatchWriteItem` request.
 pub const WRITE_BATCH_SIZE: usize = 25;
@@ -288,7 +287,7 @@ impl Table {
         keys: &[(String, String)],
         consistent: bool,
     ) -> Result<HashMap<(String, String), Item>, Error> {
-        let op = Op::new("BatchGetItem", self.name(), F::SCHEMA.name, None);
+        let op = batch_op::<F>(self, "BatchGetItem");
         let mut unique: Vec<&(String, String)> = Vec::with_capacity(keys.len());
         let mut seen = HashSet::with_capacity(keys.len());
         unique.extend(keys.iter().filter(|k| seen.insert(*k)));
@@ -379,14 +378,17 @@ impl Table {
     }
 }
 
-/// The operation a batch write of `F` runs as.
-fn write_op<F: Facet>(table: &Table) -> Arc<Op> {
-    Arc::new(Op::new(
-        "BatchWriteItem",
-        table.name(),
-        F::SCHEMA.name,
-        None,
-    ))
+/// The operation a batch request of `F` (`BatchWriteItem` or `BatchGetItem`) runs as.
+fn batch_op<F: Facet>(table: &Table, operation: &'static str) -> Op {
+    Op::new(operation, table.name(), F::SCHEMA.name, None)
+}
+
+/// The items of `items` in chunks of at most `n`, each pulled only when it is asked for.
+fn chunks<T>(mut items: impl Iterator<Item = T>, n: usize) -> impl Iterator<Item = Vec<T>> {
+    std::iter::from_fn(move || {
+        let chunk: Vec<T> = items.by_ref().take(n).collect();
+        (!chunk.is_empty()).then_some(chunk)
+    })
 }
 
 /// The write that puts `record`.
@@ -419,7 +421,7 @@ where
     /// only as request slots free up, so memory stays bounded by
     /// [`BatchOptions::concurrency`] requests of 25 items, whatever the input's length.
     pub fn stream(self) -> impl Stream<Item = Outcome<F>> + Send + 't {
-        let op = write_op::<F>(self.table);
+        let op = Arc::new(batch_op::<F>(self.table, "BatchWriteItem"));
         self.stream_in(op)
     }
 
@@ -447,7 +449,7 @@ where
     type IntoFuture = BoxFuture<'t, PutReport<F>>;
 
     fn into_future(self) -> Self::IntoFuture {
-        let op = Op::new("BatchWriteItem", self.table.name(), F::SCHEMA.name, None);
+        let op = batch_op::<F>(self.table, "BatchWriteItem");
         let work = |op: Arc<Op>| async move {
             let (written, failed, unknown) = gather(self.stream_in(op)).await;
             PutReport {
@@ -481,7 +483,7 @@ where
     /// Every key's [`Outcome`], as soon as it is known, in bounded memory (as
     /// [`PutMany::stream`]).
     pub fn stream(self) -> impl Stream<Item = Outcome<Key<F>>> + Send + 't {
-        let op = write_op::<F>(self.table);
+        let op = Arc::new(batch_op::<F>(self.table, "BatchWriteItem"));
         self.stream_in(op)
     }
 
@@ -509,7 +511,7 @@ where
     type IntoFuture = BoxFuture<'t, DeleteReport<F>>;
 
     fn into_future(self) -> Self::IntoFuture {
-        let op = Op::new("BatchWriteItem", self.table.name(), F::SCHEMA.name, None);
+        let op = batch_op::<F>(self.table, "BatchWriteItem");
         let work = |op: Arc<Op>| async move {
             let (deleted, failed, unknown) = gather(self.stream_in(op)).await;
             DeleteReport {
@@ -688,16 +690,12 @@ where
     pub fn stream(self) -> impl Stream<Item = GetOutcome<F, R::Record>> + Send + 't {
         let GetMany {
             table,
-            mut keys,
+            keys,
             consistent,
             ..
         } = self;
-        let op = Arc::new(Op::new("BatchGetItem", table.name(), F::SCHEMA.name, None));
-        let chunks = std::iter::from_fn(move || {
-            let chunk: Vec<Key<F>> = keys.by_ref().take(GET_BATCH_SIZE).collect();
-            (!chunk.is_empty()).then_some(chunk)
-        });
-        futures::stream::iter(chunks)
+        let op = Arc::new(batch_op::<F>(table, "BatchGetItem"));
+        futures::stream::iter(chunks(keys, GET_BATCH_SIZE))
             .map(move |chunk| {
                 let op = op.clone();
                 async move { read_chunk::<F, R>(table, &op, chunk, consistent).await }
@@ -793,7 +791,7 @@ where
             consistent,
             ..
         } = self;
-        let op = Op::new("BatchGetItem", table.name(), F::SCHEMA.name, None);
+        let op = batch_op::<F>(table, "BatchGetItem");
         let work = |op: Arc<Op>| async move {
             let attributes = R::attributes(&[]);
             let mut set = KeySet::new();
@@ -809,12 +807,7 @@ where
                     }
                 }
             }
-            let mut key_items = key_items.into_iter();
-            let chunks = std::iter::from_fn(|| {
-                let chunk: Vec<Item> = key_items.by_ref().take(GET_BATCH_SIZE).collect();
-                (!chunk.is_empty()).then_some(chunk)
-            });
-            let mut results = futures::stream::iter(chunks)
+            let mut results = futures::stream::iter(chunks(key_items.into_iter(), GET_BATCH_SIZE))
                 .map(|chunk| {
                     table.read_positions(&op, &set, chunk, attributes.as_deref(), consistent)
                 })
