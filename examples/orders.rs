@@ -1,6 +1,6 @@
-//! Customers, orders and stock in one table: a typed update, a versioned read–modify–write,
-//! a transaction that creates an order and takes its stock (or does neither), and a batch
-//! that mixes facets.
+//! Customers, orders and stock in one table: a typed update that keeps an index true, an
+//! update that creates a counter, an upsert, a versioned read–modify–write, a transaction
+//! that creates an order and takes its stock (or does neither), and a batch that mixes facets.
 //!
 //! ```text
 //! cargo run --example orders
@@ -65,9 +65,19 @@ struct Stock {
     version: u64,
 }
 
+/// A singleton counter: one record per name, created by its first update.
+#[derive(Debug, Clone, PartialEq, Facet, Serialize, Deserialize)]
+#[facet(name = "COUNTER")]
+struct Counter {
+    #[pk(prefix = "#COUNTER")]
+    #[sk(prefix = "#COUNTER")]
+    name: String,
+    total: u64,
+}
+
 faceteer::table! {
     /// The shop's table.
-    pub struct ShopTable { Customer, Order, Stock }
+    pub struct ShopTable { Customer, Order, Stock, Counter }
 }
 
 /// Place an order: create it and take its stock in one transaction, or do neither.
@@ -142,14 +152,14 @@ async fn run(table: &Table) -> Result<(), Box<dyn std::error::Error>> {
     }
     assert_eq!(table.get(&Order::key("ada", "o-2")?).await?, None);
 
-    // 4. A typed update: ship the order. The status feeds an index key, so it changes
-    //    through the generated setter, which rewrites that key in the same request.
+    // 4. A typed update: ship the order. `GSI1PK` is built from the status, so the update
+    //    rebuilds it in the same request: the by-status index never goes stale.
     let o = Order::fields();
     let key = Order::key("ada", "o-1")?;
     let shipped: Order = table
         .update(
             &key,
-            Order::set_status(OrderStatus::Shipped, "2026-11-22T10:00:00Z".into())?
+            o.status.set(OrderStatus::Shipped)
                 & o.tracking.set("TRACK-42".to_owned())
                 & o.history.append(["shipped".to_owned()]),
         )
@@ -165,13 +175,66 @@ async fn run(table: &Table) -> Result<(), Box<dyn std::error::Error>> {
         .await?;
     println!("   orders shipped (GSI1): {}", shipped_orders.records.len());
 
-    // 5. A versioned read–modify–write: restock, retried if another writer got there first.
+    //    Moving the order's placement time rebuilds `GSI1SK`; that key's partition, the
+    //    status, is named unchanged: it rebuilds nothing, and is checked on the server.
+    table
+        .update(
+            &key,
+            o.placed_at.set("2026-11-22T09:59:00Z".to_owned())
+                & o.status.unchanged(OrderStatus::Shipped),
+        )
+        .await?;
+    let err = table
+        .update(
+            &key,
+            o.placed_at.set("2026-11-22T09:58:00Z".to_owned())
+                & o.status.unchanged(OrderStatus::Placed),
+        )
+        .await
+        .unwrap_err();
+    println!("   a stale status is refused: {err}");
+
+    // 5. An update that creates: the shop's order counter exists after its first update.
+    let n = Counter::fields();
+    let orders = Counter {
+        name: "orders".into(),
+        total: 0,
+    };
+    for _ in 0..3 {
+        table
+            .update(&Counter::key("orders")?, n.total.add(1))
+            .or_create(&orders)
+            .await?;
+    }
+    let counted = table.get(&Counter::key("orders")?).await?.expect("created");
+    println!("5. orders counted: {}", counted.total);
+
+    //    An upsert: write the customer as given, creating or merging, but keep the counts
+    //    the shop has made for it.
+    let c = Customer::fields();
+    let ada: Customer = table
+        .upsert(&Customer {
+            customer_id: "ada".into(),
+            name: "Ada Lovelace".into(),
+            orders_placed: 0,
+            loyalty_points: 0,
+        })
+        .keep(c.orders_placed)
+        .keep(c.loyalty_points)
+        .returning_new()
+        .await?;
+    println!(
+        "   customer upserted: {} ({} order(s) kept)",
+        ada.name, ada.orders_placed
+    );
+
+    // 6. A versioned read–modify–write: restock, retried if another writer got there first.
     let kettle = table
         .modify(&Stock::key("kettle")?, |s| s.on_hand += 10)
         .await?
         .expect("stored");
     println!(
-        "5. kettles restocked: {} on hand (version {})",
+        "6. kettles restocked: {} on hand (version {})",
         kettle.on_hand, kettle.version
     );
     // A stale copy cannot overwrite it.
@@ -183,7 +246,7 @@ async fn run(table: &Table) -> Result<(), Box<dyn std::error::Error>> {
     let err = table.put(&stale).await.unwrap_err();
     println!("   a stale write is refused: {err}");
 
-    // 6. A read transaction: one consistent snapshot of several facets.
+    // 7. A read transaction: one consistent snapshot of several facets.
     let mut tx = table.transact_get();
     let customer = tx.get(&Customer::key("ada")?);
     let stock = tx.get(&Stock::key("teapot")?);
@@ -191,7 +254,7 @@ async fn run(table: &Table) -> Result<(), Box<dyn std::error::Error>> {
     let customer = got.take(customer)?.expect("stored");
     let teapot = got.take(stock)?.expect("stored");
     println!(
-        "6. {} placed {} order(s); {} teapot(s) left",
+        "7. {} placed {} order(s); {} teapot(s) left",
         customer.name, customer.orders_placed, teapot.on_hand
     );
     Ok(())

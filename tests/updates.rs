@@ -114,22 +114,40 @@ async fn conditions_and_missing_records() {
     assert!(matches!(err, Error::Expr(_)), "{err:?}");
 }
 
-/// A field an index key is built from changes through its generated setter, which rewrites
-/// every index key built from it: queries by the old value stop finding the record, queries
-/// by the new one find it; the TTL attribute follows the `#[ttl]` field the same way.
+/// A field an index key is built from is set like any other, and the update rebuilds every
+/// index key built from it: queries by the old value stop finding the record, queries by
+/// the new one find it; the TTL attribute follows the `#[ttl]` field the same way. A key
+/// that also needs a field the update does not set is refused before sending, unless the
+/// field is named unchanged, which the server checks.
 async fn index_keys_follow_their_fields() {
     let table = fresh_table::<TestTable>("update-index").await;
     table.put(&note("book", 1)).await.unwrap(); // author bob, status open
     let key = Note::key("book", "n001").unwrap();
-    let change = Note::set_author(
-        "book".into(),
-        "n001".into(),
-        "carol".into(),
-        Status::Done,
-        42,
-    )
-    .unwrap();
-    let after: Note = table.update(&key, change).returning_new().await.unwrap();
+    let n = Note::fields();
+
+    // GSI2PK is built from the author and the status: the status must be known.
+    let err = table.update(&key, n.author.set("carol")).await.unwrap_err();
+    assert!(
+        matches!(
+            &err,
+            Error::Expr(faceteer::core::expr::ExprError::KeyFieldNeeded {
+                attribute: "GSI2PK",
+                needed: "status",
+                ..
+            })
+        ),
+        "{err:?}"
+    );
+    assert!(err.to_string().contains("status.unchanged"), "{err}");
+
+    let after: Note = table
+        .update(
+            &key,
+            n.author.set("carol") & n.status.set(Status::Done) & n.rank.set(42),
+        )
+        .returning_new()
+        .await
+        .unwrap();
     assert_eq!(
         (after.author.as_str(), after.status, after.rank),
         ("carol", Status::Done, 42)
@@ -155,14 +173,48 @@ async fn index_keys_follow_their_fields() {
         faceteer::core::to_item(&after).unwrap()
     );
 
-    // A setter built from another record's key fields is refused before sending.
-    let other =
-        Note::set_author("book".into(), "n002".into(), "dan".into(), Status::Open, 1).unwrap();
-    let err = table.update(&key, other).await.unwrap_err();
-    assert!(matches!(err, Error::InvalidRequest(_)), "{err}");
+    // Named unchanged at the wrong value: refused by the server, naming the field; nothing
+    // is written.
+    let before = get_raw(&table, key.to_item()).await.unwrap();
+    let err = table
+        .update(&key, n.author.set("dan") & n.status.unchanged(Status::Open))
+        .await
+        .unwrap_err();
+    assert!(
+        matches!(
+            &err,
+            Error::StoredValueDiffers {
+                field: "status",
+                ..
+            }
+        ),
+        "{err:?}"
+    );
+    assert_eq!(get_raw(&table, key.to_item()).await.unwrap(), before);
+    // At the right value: applied, and the status checked.
+    let after: Note = table
+        .update(&key, n.author.set("dan") & n.status.unchanged(Status::Done))
+        .returning_new()
+        .await
+        .unwrap();
+    assert_eq!(after.author, "dan");
+    assert_eq!(
+        get_raw(&table, key.to_item()).await.unwrap(),
+        faceteer::core::to_item(&after).unwrap()
+    );
+    // A missing record is still not created.
+    let missing = Note::key("book", "n404").unwrap();
+    let err = table
+        .update(
+            &missing,
+            n.author.set("x") & n.status.unchanged(Status::Done),
+        )
+        .await
+        .unwrap_err();
+    assert!(err.is_condition_failed(), "{err:?}");
 
     table
-        .update(&key, Note::set_expires_at(Some(1_900_000_000)).unwrap())
+        .update(&key, n.expires_at.set(1_900_000_000))
         .await
         .unwrap();
     let now = table.get(&key).await.unwrap().unwrap();
@@ -171,10 +223,7 @@ async fn index_keys_follow_their_fields() {
         get_raw(&table, key.to_item()).await.unwrap(),
         faceteer::core::to_item(&now).unwrap()
     );
-    table
-        .update(&key, Note::set_expires_at(None).unwrap())
-        .await
-        .unwrap();
+    table.update(&key, n.expires_at.remove()).await.unwrap();
     let stored = get_raw(&table, key.to_item()).await.unwrap();
     assert!(!stored.contains_key("ttl") && !stored.contains_key("expiresAt"));
 }

@@ -44,6 +44,41 @@ pub enum ExprError {
     /// An update with no change.
     #[error("the update changes nothing")]
     EmptyUpdate,
+    /// An update changes a field an index key or the TTL is built from, and the key also
+    /// needs a field the update neither changes nor names as unchanged.
+    #[error(
+        "the update changes `{changed}`, and `{attribute}` is also built from `{needed}`, which \
+         it does not set: add `fields.{needed_field}.unchanged(value)` (checked against the \
+         stored record) or set it too, so that `{attribute}` is rebuilt from known values"
+    )]
+    KeyFieldNeeded {
+        /// The derived attribute (`GSI2PK`, `ttl`, …).
+        attribute: &'static str,
+        /// A changed field it is built from (the attribute name).
+        changed: &'static str,
+        /// The field it also needs (the attribute name).
+        needed: &'static str,
+        /// The Rust name of that field.
+        needed_field: &'static str,
+    },
+    /// A derived key could not be built from the update's values.
+    #[error("`{attribute}` cannot be rebuilt from the update's values: {source}")]
+    Key {
+        /// The derived attribute.
+        attribute: &'static str,
+        /// Why.
+        #[source]
+        source: crate::key::KeyError,
+    },
+    /// One update both changes a field and names it unchanged, or names it unchanged with
+    /// two values.
+    #[error("the update {what} `{field}`; say once what it is")]
+    Contradiction {
+        /// The attribute name.
+        field: &'static str,
+        /// What it does twice.
+        what: &'static str,
+    },
     /// `is_in` was given no values, or more than DynamoDB's 100.
     #[error("`{field}` IN (..) needs 1 to 100 values, got {count}")]
     InListSize {
@@ -152,6 +187,23 @@ impl<F> Expr<F> {
         Expr::new(Node::Not(Box::new(self.node)))
     }
 
+    /// `attribute = value`, or `attribute_not_exists(attribute)` when `value` is `None`: the
+    /// stored attribute is exactly `value` (conditions an update adds for the values it
+    /// rebuilds keys from).
+    #[doc(hidden)]
+    pub fn stored_as(attribute: &'static str, value: Option<AttributeValue>) -> Expr<F> {
+        Expr::new(match value {
+            Some(v) => Node::Compare(attribute, Comparator::Eq, Ok(v)),
+            None => Node::NotExists(attribute),
+        })
+    }
+
+    /// `attribute_not_exists(attribute)`.
+    #[doc(hidden)]
+    pub fn absent(attribute: &'static str) -> Expr<F> {
+        Expr::new(Node::NotExists(attribute))
+    }
+
     /// Render the expression, registering its names and values in `p`.
     pub fn render(&self, p: &mut Placeholders) -> Result<String, ExprError> {
         render(&self.node, p)
@@ -241,6 +293,7 @@ fn render(node: &Node, p: &mut Placeholders) -> Result<String, ExprError> {
 pub struct Field<F, T, S = T, K = crate::update::Attribute> {
     name: &'static str,
     position: u16,
+    encode: Encoder<T>,
     _types: PhantomData<FieldTypes<F, T, S, K>>,
 }
 
@@ -261,15 +314,58 @@ impl<F, T, S, K> std::fmt::Debug for Field<F, T, S, K> {
     }
 }
 
-fn to_value<T: Serialize + ?Sized>(field: &'static str, v: &T) -> Value {
-    serde_dynamo::to_attribute_value(v).map_err(|e| ExprError::Value {
+/// What a field's encoder gives for one value: its attribute value, or `None` when the value
+/// is stored as nothing (an absent `Option`).
+pub type Encoded = Result<Option<AttributeValue>, crate::marshal::Error>;
+
+/// A field's own serialization of one value of its (`Option`-less) type: the very function a
+/// put uses for the field (its `serde(with)` included), so that a condition, filter or update
+/// operand is the text a put stores. It gives the value back, so that an update can keep it.
+pub type Encoder<T> = fn(T) -> (Encoded, T);
+
+/// The encoder of a field without a serde codec: faceteer's marshalling of the value.
+pub fn encode_plain<T: Serialize>(value: T) -> (Encoded, T) {
+    (crate::marshal::to_attribute_value(&value), value)
+}
+
+/// `value` through `encode`, as an operand: an absent value is an error (compare with
+/// `exists()` / `not_exists()`, or `remove()` it).
+pub(crate) fn encode_operand<T>(field: &'static str, encode: Encoder<T>, value: T) -> Value {
+    match encode(value).0 {
+        Ok(Some(v)) => Ok(v),
+        Ok(None) => Err(ExprError::Value {
+            field,
+            reason: "the value is stored as nothing (absent); use `exists()` / `not_exists()` \
+                     in conditions and `remove()` in updates"
+                .into(),
+        }),
+        Err(e) => Err(ExprError::Value {
+            field,
+            reason: e.to_string(),
+        }),
+    }
+}
+
+/// The one member of a one-element list or set, as an attribute value: how an element of a
+/// list or set field is stored (encoded as a collection of one through the field's encoder).
+pub(crate) fn only_member(field: &'static str, collection: Value) -> Value {
+    let member = match collection? {
+        AttributeValue::L(mut l) if l.len() == 1 => l.pop(),
+        AttributeValue::Ss(mut s) if s.len() == 1 => s.pop().map(AttributeValue::S),
+        AttributeValue::Ns(mut s) if s.len() == 1 => s.pop().map(AttributeValue::N),
+        AttributeValue::Bs(mut s) if s.len() == 1 => s.pop().map(AttributeValue::B),
+        _ => None,
+    };
+    member.ok_or_else(|| ExprError::Value {
         field,
-        reason: e.to_string(),
+        reason: "an element is stored as a list or set member, but the field's serialization \
+                 of one element is not a one-member list or set"
+            .into(),
     })
 }
 
-impl<F, T, S, K> Field<F, T, S, K> {
-    /// A handle on attribute `name` (generated code builds these).
+impl<F, T: Serialize, S, K> Field<F, T, S, K> {
+    /// A handle on attribute `name`, whose values are stored as faceteer marshals them.
     pub const fn new(name: &'static str) -> Self {
         Self::numbered(name, u16::MAX)
     }
@@ -277,11 +373,30 @@ impl<F, T, S, K> Field<F, T, S, K> {
     /// A handle on attribute `name`, the facet's field number `position` (generated code
     /// builds these; the position ties projections to what an index projects).
     pub const fn numbered(name: &'static str, position: u16) -> Self {
+        Self::coded(name, position, encode_plain::<T>)
+    }
+}
+
+impl<F, T, S, K> Field<F, T, S, K> {
+    /// A handle on attribute `name`, field number `position`, whose values are stored by
+    /// `encode` (generated for fields with `#[serde(with = ..)]` or `serialize_with`).
+    pub const fn coded(name: &'static str, position: u16, encode: Encoder<T>) -> Self {
         Field {
             name,
             position,
+            encode,
             _types: PhantomData,
         }
+    }
+
+    /// `value` as the field stores it (an absent value is an error).
+    pub(crate) fn operand(&self, value: T) -> Value {
+        encode_operand(self.name, self.encode, value)
+    }
+
+    /// The field's encoder.
+    pub(crate) fn encoder(&self) -> Encoder<T> {
+        self.encode
     }
 
     /// The attribute name.
@@ -333,12 +448,12 @@ impl FieldValue<String> for std::borrow::Cow<'_, str> {
     }
 }
 
-impl<F, T: Serialize, S, K> Field<F, T, S, K> {
+impl<F, T, S, K> Field<F, T, S, K> {
     fn compare(&self, op: Comparator, v: impl FieldValue<T>) -> Expr<F> {
         Expr::new(Node::Compare(
             self.name,
             op,
-            to_value(self.name, &v.into_field_value()),
+            self.operand(v.into_field_value()),
         ))
     }
 
@@ -376,8 +491,8 @@ impl<F, T: Serialize, S, K> Field<F, T, S, K> {
     pub fn between(&self, a: impl FieldValue<T>, b: impl FieldValue<T>) -> Expr<F> {
         Expr::new(Node::Between(
             self.name,
-            to_value(self.name, &a.into_field_value()),
-            to_value(self.name, &b.into_field_value()),
+            self.operand(a.into_field_value()),
+            self.operand(b.into_field_value()),
         ))
     }
 
@@ -387,7 +502,7 @@ impl<F, T: Serialize, S, K> Field<F, T, S, K> {
             self.name,
             values
                 .into_iter()
-                .map(|v| to_value(self.name, &v.into_field_value()))
+                .map(|v| self.operand(v.into_field_value()))
                 .collect(),
         ))
     }
@@ -416,7 +531,7 @@ impl<F, S, K> Field<F, String, S, K> {
     pub fn begins_with(&self, prefix: impl FieldValue<String>) -> Expr<F> {
         Expr::new(Node::BeginsWith(
             self.name,
-            Ok(AttributeValue::S(prefix.into_field_value())),
+            self.operand(prefix.into_field_value()),
         ))
     }
 
@@ -424,27 +539,22 @@ impl<F, S, K> Field<F, String, S, K> {
     pub fn contains(&self, part: impl FieldValue<String>) -> Expr<F> {
         Expr::new(Node::Contains(
             self.name,
-            Ok(AttributeValue::S(part.into_field_value())),
+            self.operand(part.into_field_value()),
         ))
     }
 }
 
-impl<F, E: Serialize, S, K> Field<F, Vec<E>, S, K> {
-    /// `contains(field, element)`: the list contains `element`.
-    pub fn contains_element(&self, element: impl FieldValue<E>) -> Expr<F> {
+impl<F, T, S, K> Field<F, T, S, K>
+where
+    T: crate::update::Collection,
+{
+    /// `contains(field, element)`: the list or set contains `element` (as the field stores
+    /// its elements).
+    pub fn contains_element(&self, element: impl FieldValue<T::Element>) -> Expr<F> {
+        let one: T = std::iter::once(element.into_field_value()).collect();
         Expr::new(Node::Contains(
             self.name,
-            to_value(self.name, &element.into_field_value()),
-        ))
-    }
-}
-
-impl<F, E: Serialize, H, S, K> Field<F, std::collections::HashSet<E, H>, S, K> {
-    /// `contains(field, element)`: the set contains `element`.
-    pub fn contains_element(&self, element: impl FieldValue<E>) -> Expr<F> {
-        Expr::new(Node::Contains(
-            self.name,
-            to_value(self.name, &element.into_field_value()),
+            only_member(self.name, self.operand(one)),
         ))
     }
 }

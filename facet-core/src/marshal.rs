@@ -11,7 +11,10 @@
 //! * numbers: `N` in decimal (non-finite floats are refused: DynamoDB has no NaN or
 //!   infinity); strings `S`; booleans `BOOL`; bytes `B`; sequences and tuples `L`; maps and
 //!   structs `M`; unit variants their name as `S`; other variants `{variant: value}`;
-//! * serde_dynamo's `string_set`, `number_set` and `binary_set` wrappers: `SS`, `NS`, `BS`.
+//! * serde_dynamo's `string_set`, `number_set` and `binary_set` wrappers: `SS`, `NS`, `BS`;
+//! * a chrono `DateTime<Utc>`, at any depth and without any serde attribute: as
+//!   `Date.toISOString()` writes it (`2026-03-01T10:00:00.000Z`), as Faceteer stores dates,
+//!   rather than chrono's own form (`2026-03-01T10:00:00Z`); see [`crate::timestamp`].
 //!
 //! Reading back uses serde_dynamo's deserializer unchanged: a missing member reads as `None`.
 
@@ -182,7 +185,12 @@ impl ser::Serializer for Marshal {
     }
     fn collect_str<T: std::fmt::Display + ?Sized>(self, value: &T) -> Result<Out, Error> {
         // Straight into the attribute's string (the default formats into a temporary).
-        Ok(Some(AttributeValue::S(value.to_string())))
+        let text = value.to_string();
+        #[cfg(feature = "chrono")]
+        if crate::timestamp::is_chrono_utc_display::<T>() {
+            return Ok(Some(AttributeValue::S(crate::timestamp::normalize(text))));
+        }
+        Ok(Some(AttributeValue::S(text)))
     }
     fn serialize_bytes(self, v: &[u8]) -> Result<Out, Error> {
         Ok(Some(AttributeValue::B(Blob::new(v))))

@@ -416,6 +416,33 @@ impl UpdatePlan {
         })
     }
 
+    /// Plan an update that may create the item under `key`: applied when no item exists
+    /// under the key, or when `guard` holds for the stored one.
+    pub fn creating<F>(
+        key: Item,
+        update: &crate::update::Update<F>,
+        guard: Option<&crate::expr::Expr<F>>,
+        returning: Returning,
+    ) -> Result<Self, crate::expr::ExprError> {
+        let mut placeholders = Placeholders::new();
+        let update = update.render(&mut placeholders)?;
+        let condition = match guard {
+            None => None,
+            Some(guard) => {
+                let pk = placeholders.name(crate::schema::PK);
+                let guard = guard.render(&mut placeholders)?;
+                Some(format!("attribute_not_exists({pk}) OR ({guard})"))
+            }
+        };
+        Ok(UpdatePlan {
+            key,
+            update,
+            condition,
+            placeholders,
+            returning,
+        })
+    }
+
     /// Render as the SDK's `UpdateItemInput` builder for `table`, ready for `send_with`.
     pub fn request(&self, table: &str) -> UpdateItemInputBuilder {
         let (names, values) = self.placeholders.clone().into_parts();

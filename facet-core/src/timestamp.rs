@@ -5,8 +5,12 @@
 //! (`2026-03-01T10:00:00.000Z`). chrono's own serde form drops zero fractions and keeps
 //! sub-millisecond digits (`2026-03-01T10:00:00Z`), so a `DateTime<Utc>` attribute written
 //! by chrono differs from the one a TypeScript service writes, and sorts differently.
-//! `#[derive(Facet)]` requires this adapter on its `DateTime` fields; use it on dates in
-//! nested types too.
+//!
+//! faceteer's marshalling stores every `DateTime<Utc>` as `toISOString()` writes it, at any
+//! depth (a field, a nested struct, a list, a map) and with no serde attribute: chrono's
+//! `Serialize` hands the serializer its RFC 3339 text through `collect_str` with a display
+//! type of its own, which faceteer recognizes and rewrites to the millisecond form. This
+//! adapter gives the same text explicitly, for other serializers too.
 //!
 //! Reading accepts any RFC 3339 timestamp. Like a JavaScript `Date`, the stored form keeps
 //! milliseconds: finer digits are cut off when written.
@@ -105,6 +109,24 @@ impl fmt::Display for Iso<'_> {
     }
 }
 
+/// Whether `T` is the display type chrono's `Serialize` of a `DateTime<Utc>` hands to
+/// `collect_str` (a type of the `chrono` crate displaying a `Utc` time).
+pub(crate) fn is_chrono_utc_display<T: ?Sized>() -> bool {
+    let name = std::any::type_name::<T>();
+    name.starts_with("chrono::")
+        && name.contains("DateTime")
+        && name.ends_with("chrono::offset::utc::Utc>")
+}
+
+/// chrono's RFC 3339 text of a UTC time, rewritten as `toISOString()` writes it (text that
+/// does not parse is kept as it is).
+pub(crate) fn normalize(text: String) -> String {
+    match DateTime::parse_from_rfc3339(&text) {
+        Ok(t) => to_iso(&t.with_timezone(&Utc)),
+        Err(_) => text,
+    }
+}
+
 /// Serialize as `toISOString()` text.
 pub fn serialize<S: Serializer>(value: &DateTime<Utc>, serializer: S) -> Result<S::Ok, S::Error> {
     serializer.collect_str(&display(value))
@@ -174,6 +196,50 @@ pub mod option {
 #[cfg(test)]
 mod tests {
     use chrono::TimeZone;
+
+    /// A plain chrono date, at any depth, is stored as `toISOString()`; other chrono types
+    /// and offsets keep chrono's text.
+    #[test]
+    fn plain_chrono_dates_are_stored_as_faceteer_stores_them() {
+        use aws_sdk_dynamodb::types::AttributeValue as A;
+        #[derive(serde::Serialize)]
+        struct Event {
+            at: chrono::DateTime<chrono::Utc>,
+            all: Vec<chrono::DateTime<chrono::Utc>>,
+            maybe: Option<chrono::DateTime<chrono::Utc>>,
+            offset: chrono::DateTime<chrono::FixedOffset>,
+            naive: chrono::NaiveDate,
+        }
+        let t = chrono::Utc.with_ymd_and_hms(2026, 11, 10, 9, 0, 0).unwrap();
+        let fine = t + chrono::Duration::nanoseconds(123_456_789);
+        let e = Event {
+            at: t,
+            all: vec![t, fine],
+            maybe: Some(fine),
+            offset: t.with_timezone(&chrono::FixedOffset::east_opt(7200).unwrap()),
+            naive: t.date_naive(),
+        };
+        let item = crate::marshal::to_attributes(&e).unwrap();
+        let s = |v: &str| A::S(v.to_owned());
+        assert_eq!(item["at"], s("2026-11-10T09:00:00.000Z"));
+        assert_eq!(
+            item["all"],
+            A::L(vec![
+                s("2026-11-10T09:00:00.000Z"),
+                s("2026-11-10T09:00:00.123Z")
+            ])
+        );
+        assert_eq!(item["maybe"], s("2026-11-10T09:00:00.123Z"));
+        assert_eq!(item["offset"], s("2026-11-10T11:00:00+02:00"));
+        assert_eq!(item["naive"], s("2026-11-10"));
+        // The adapter writes the same text.
+        #[derive(serde::Serialize)]
+        struct Adapted(#[serde(with = "crate::timestamp")] chrono::DateTime<chrono::Utc>);
+        assert_eq!(
+            crate::marshal::to_attribute_value(&Adapted(fine)).unwrap(),
+            Some(s("2026-11-10T09:00:00.123Z"))
+        );
+    }
 
     #[test]
     fn always_three_fractional_digits() {

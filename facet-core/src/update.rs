@@ -14,14 +14,27 @@
 //!
 //! Updates render with placeholders only. Fields of the table's key have no update
 //! operations: changing a key means writing a new record (a compile error says so).
+//!
+//! # Index keys never go stale
+//!
+//! A field that an index key or the TTL is built from can be `set` (or `remove`d) like any
+//! other; the update keeps the typed value, and when it is sent, every derived attribute
+//! built from a changed field (`GSInPK`, `GSInSK`, `ttl`) is rebuilt in the same request,
+//! byte-identical to what a put of the changed record writes. When such a key also needs a
+//! field the update does not change, name its current value with
+//! [`Field::unchanged`]: it supplies the value and becomes a condition that the stored
+//! record holds it (a mismatch fails the update and names the field). Without it the
+//! update is refused before sending ([`ExprError::KeyFieldNeeded`]).
 
+use std::any::Any;
 use std::marker::PhantomData;
 use std::ops::BitAnd;
+use std::sync::Arc;
 
 use aws_sdk_dynamodb::types::AttributeValue;
 use serde::Serialize;
 
-use crate::expr::{ExprError, Field, FieldValue};
+use crate::expr::{encode_operand, only_member, Encoder, ExprError, Field, FieldValue};
 use crate::names::Placeholders;
 
 /// One step below an attribute: a map member or a list element.
@@ -136,12 +149,36 @@ impl Action {
     }
 }
 
+/// A typed value an update holds for a field that keys or the TTL are built from.
+type Held = Option<Arc<dyn Any + Send + Sync>>;
+
+/// What an update says about one field that derived attributes may be built from.
+#[derive(Clone)]
+pub struct Keyed {
+    position: u16,
+    name: &'static str,
+    /// The field's value after the update (`None`: absent).
+    value: Held,
+    /// `Some(stored)` when the field is named unchanged: the attribute the stored record must
+    /// hold (`None` inside: no attribute).
+    unchanged: Option<Option<AttributeValue>>,
+    /// The encoding of the unchanged value failed.
+    error: Option<ExprError>,
+}
+
+impl std::fmt::Debug for Keyed {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Keyed")
+            .field("field", &self.name)
+            .field("unchanged", &self.unchanged)
+            .finish()
+    }
+}
+
 /// Changes to the record of facet `F`: one or more actions, combined with `&`.
 pub struct Update<F> {
     actions: Vec<Action>,
-    /// The record's key (`PK`, `SK`) when the update was built from key field values (a
-    /// generated setter whose index key includes them): it applies to that record only.
-    expected_key: Option<(String, String)>,
+    keyed: Vec<Keyed>,
     _facet: PhantomData<fn() -> F>,
 }
 
@@ -149,7 +186,7 @@ impl<F> Clone for Update<F> {
     fn clone(&self) -> Self {
         Update {
             actions: self.actions.clone(),
-            expected_key: self.expected_key.clone(),
+            keyed: self.keyed.clone(),
             _facet: PhantomData,
         }
     }
@@ -157,7 +194,10 @@ impl<F> Clone for Update<F> {
 
 impl<F> std::fmt::Debug for Update<F> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_list().entries(&self.actions).finish()
+        f.debug_list()
+            .entries(&self.actions)
+            .entries(&self.keyed)
+            .finish()
     }
 }
 
@@ -171,12 +211,7 @@ impl<F> BitAnd for Update<F> {
     type Output = Update<F>;
     fn bitand(mut self, rhs: Update<F>) -> Update<F> {
         self.actions.extend(rhs.actions);
-        if self.expected_key.is_none() {
-            self.expected_key = rhs.expected_key;
-        } else if rhs.expected_key.is_some() && rhs.expected_key != self.expected_key {
-            // Two setters built for two records: no key can satisfy both.
-            self.expected_key = Some((String::new(), String::new()));
-        }
+        self.keyed.extend(rhs.keyed);
         self
     }
 }
@@ -185,46 +220,26 @@ impl<F> Update<F> {
     fn from_actions(actions: Vec<Action>) -> Self {
         Update {
             actions,
-            expected_key: None,
+            keyed: Vec::new(),
             _facet: PhantomData,
         }
     }
 
-    /// No change yet (generated setters start here).
+    fn one(action: Action) -> Self {
+        Update::from_actions(vec![action])
+    }
+
+    fn keyed(keyed: Keyed, action: Option<Action>) -> Self {
+        Update {
+            actions: action.into_iter().collect(),
+            keyed: vec![keyed],
+            _facet: PhantomData,
+        }
+    }
+
+    /// No change yet.
     pub fn empty() -> Self {
         Update::from_actions(Vec::new())
-    }
-
-    /// Set attribute `name` to `value`, or remove it when `value` serializes to nothing
-    /// (`None`) (generated setters).
-    pub fn assign<T: Serialize + ?Sized>(self, name: &'static str, value: &T) -> Update<F> {
-        let path = Path::new(name);
-        let action = match crate::marshal::to_attribute_value(value) {
-            Ok(Some(v)) => Action::Set(path, Operand::Value(Ok(v))),
-            Ok(None) => Action::Remove(path),
-            Err(e) => Action::Set(
-                path,
-                Operand::Value(Err(ExprError::Value {
-                    field: name,
-                    reason: e.to_string(),
-                })),
-            ),
-        };
-        self & Update::one(action)
-    }
-
-    /// The update applies only to the record with key (`pk`, `sk`) (generated setters whose
-    /// index key is built from key fields).
-    pub fn for_key(mut self, pk: String, sk: String) -> Update<F> {
-        self.expected_key = Some((pk, sk));
-        self
-    }
-
-    /// The record key this update was built for, if it was.
-    pub fn expected_key(&self) -> Option<(&str, &str)> {
-        self.expected_key
-            .as_ref()
-            .map(|(pk, sk)| (pk.as_str(), sk.as_str()))
     }
 
     /// `true` when the update changes nothing.
@@ -232,22 +247,29 @@ impl<F> Update<F> {
         self.actions.is_empty()
     }
 
-    fn one(action: Action) -> Self {
-        Update::from_actions(vec![action])
-    }
-
     /// The same changes and `other`'s.
     pub fn and(self, other: Update<F>) -> Update<F> {
         self & other
     }
 
-    /// Set attribute `name` to `value` (generated code keeps index keys and the TTL in step
-    /// with the fields they are built from).
+    /// Set attribute `name` to `value` (derived attributes: index keys, `facet`, the TTL).
+    #[doc(hidden)]
     pub fn set_attribute(self, name: &'static str, value: AttributeValue) -> Update<F> {
         self & Update::one(Action::Set(Path::new(name), Operand::Value(Ok(value))))
     }
 
+    /// Set attribute `name` to `value` unless it has a value (`if_not_exists`).
+    #[doc(hidden)]
+    pub fn set_attribute_if_absent(self, name: &'static str, value: AttributeValue) -> Update<F> {
+        let path = Path::new(name);
+        self & Update::one(Action::Set(
+            path.clone(),
+            Operand::IfNotExists(path, Ok(value)),
+        ))
+    }
+
     /// Add 1 to number attribute `name` (the `#[version]` counter, on every update).
+    #[doc(hidden)]
     pub fn increment_attribute(self, name: &'static str) -> Update<F> {
         self & Update::one(Action::Add(
             Path::new(name),
@@ -256,8 +278,43 @@ impl<F> Update<F> {
     }
 
     /// Remove attribute `name`.
+    #[doc(hidden)]
     pub fn remove_attribute(self, name: &'static str) -> Update<F> {
         self & Update::one(Action::Remove(Path::new(name)))
+    }
+
+    /// Whether an action of this update writes attribute `name` or a path inside it.
+    pub fn touches(&self, name: &str) -> bool {
+        self.actions.iter().any(|a| a.path().root == name)
+    }
+
+    /// The stored values the update expects: `(attribute, value)` for each field named
+    /// [`Field::unchanged`] (`None`: no attribute), checked when it is sent.
+    pub fn unchanged(&self) -> Result<Vec<(&'static str, Option<AttributeValue>)>, ExprError> {
+        let mut out: Vec<(&'static str, Option<AttributeValue>)> = Vec::new();
+        for k in &self.keyed {
+            if let Some(e) = &k.error {
+                return Err(e.clone());
+            }
+            let Some(stored) = &k.unchanged else { continue };
+            if self.touches(k.name) {
+                return Err(ExprError::Contradiction {
+                    field: k.name,
+                    what: "both changes and names unchanged",
+                });
+            }
+            match out.iter().find(|(name, _)| *name == k.name) {
+                Some((_, other)) if other != stored => {
+                    return Err(ExprError::Contradiction {
+                        field: k.name,
+                        what: "names unchanged with two values",
+                    })
+                }
+                Some(_) => {}
+                None => out.push((k.name, stored.clone())),
+            }
+        }
+        Ok(out)
     }
 
     /// Render as an `UpdateExpression` (`SET … REMOVE … ADD … DELETE …`), registering its
@@ -310,49 +367,185 @@ impl<F> Update<F> {
     }
 }
 
-/// A value as an attribute value, with faceteer's marshalling (absent values are refused:
-/// use `remove()`).
-fn value_of<T: Serialize + ?Sized>(path: &Path, v: &T) -> Value {
-    match crate::marshal::to_attribute_value(v) {
-        Ok(Some(v)) => Ok(v),
-        Ok(None) => Err(ExprError::Value {
-            field: path.root,
-            reason: format!("`{path}` would be set to nothing; use `remove()`"),
-        }),
-        Err(e) => Err(ExprError::Value {
-            field: path.root,
-            reason: e.to_string(),
-        }),
+/// The values an update gives for the fields derived attributes are built from, read by the
+/// code `#[derive(Facet)]` generates to rebuild them ([`crate::Facet::derived_attributes`]).
+///
+/// A value comes from the update (a field it sets, or names unchanged) or, for an update
+/// that may create the record, from the record it would create (the *template*); values
+/// taken from the template are reported so that the update checks them against the stored
+/// record.
+pub struct KeyedValues<'a, F> {
+    keyed: &'a [Keyed],
+    template: Option<&'a F>,
+    from_template: Vec<&'static str>,
+}
+
+impl<'a, F> KeyedValues<'a, F> {
+    /// The values of `update`, with `template` for fields it does not give.
+    pub fn new(update: &'a Update<F>, template: Option<&'a F>) -> Self {
+        KeyedValues {
+            keyed: &update.keyed,
+            template,
+            from_template: Vec::new(),
+        }
+    }
+
+    /// The attributes of the fields whose values were taken from the template.
+    pub fn from_template(&self) -> &[&'static str] {
+        &self.from_template
+    }
+
+    /// The attribute name of the first of `positions` the update changes (sets or
+    /// removes), if any.
+    #[doc(hidden)]
+    pub fn changed(&self, positions: &[u16]) -> Option<&'static str> {
+        self.keyed
+            .iter()
+            .find(|k| k.unchanged.is_none() && positions.contains(&k.position))
+            .map(|k| k.name)
+    }
+
+    /// The value of the field at `position` (`name`, Rust name `ident`) that `attribute`
+    /// (rebuilt because `changed` changes) needs: from the update, else from the template.
+    #[doc(hidden)]
+    #[allow(clippy::too_many_arguments)]
+    pub fn optional<T: 'static>(
+        &mut self,
+        position: u16,
+        name: &'static str,
+        ident: &'static str,
+        attribute: &'static str,
+        changed: &'static str,
+        template: impl FnOnce(&'a F) -> Option<&'a T>,
+    ) -> Result<Option<&'a T>, ExprError> {
+        // The last word counts (`set` then `set` is refused as overlapping elsewhere).
+        if let Some(k) = self.keyed.iter().rev().find(|k| k.position == position) {
+            return match &k.value {
+                None => Ok(None),
+                Some(v) => v.downcast_ref::<T>().map(Some).ok_or(ExprError::Value {
+                    field: name,
+                    reason: "the value held is not of the field's type".into(),
+                }),
+            };
+        }
+        match self.template {
+            Some(t) => {
+                if !self.from_template.contains(&name) {
+                    self.from_template.push(name);
+                }
+                Ok(template(t))
+            }
+            None => Err(ExprError::KeyFieldNeeded {
+                attribute,
+                changed,
+                needed: name,
+                needed_field: ident,
+            }),
+        }
+    }
+
+    /// [`Self::optional`] for a field that always has a value.
+    #[doc(hidden)]
+    #[allow(clippy::too_many_arguments)]
+    pub fn required<T: 'static>(
+        &mut self,
+        position: u16,
+        name: &'static str,
+        ident: &'static str,
+        attribute: &'static str,
+        changed: &'static str,
+        template: impl FnOnce(&'a F) -> &'a T,
+    ) -> Result<&'a T, ExprError> {
+        self.optional(position, name, ident, attribute, changed, |t| {
+            Some(template(t))
+        })?
+        .ok_or(ExprError::KeyFieldNeeded {
+            attribute,
+            changed,
+            needed: name,
+            needed_field: ident,
+        })
     }
 }
 
-/// Whether a field's handle has update operations. Only plain attributes do: the table's
-/// key fields cannot change (write a new record instead), and fields that index keys or
-/// the TTL are built from are updated through the facet's generated setters, which keep
-/// those attributes in step.
+/// A derived attribute rebuilt by an update: its name and new value (`None`: remove it).
+pub type Derived = (&'static str, Option<AttributeValue>);
+
+/// `value` as an operand of `path`'s update, through `encode`.
+fn operand_of<T>(path: &Path, encode: Encoder<T>, value: T) -> Value {
+    encode_operand(path.root, encode, value).map_err(|e| match e {
+        ExprError::Value { field, reason } if path.steps.is_empty() => {
+            ExprError::Value { field, reason }
+        }
+        ExprError::Value { field, reason } => ExprError::Value {
+            field,
+            reason: format!("at `{path}`: {reason}"),
+        },
+        other => other,
+    })
+}
+
+/// `v` when it is of the kind `kind` accepts, else an error saying what `path` needs.
+fn of_kind(path: &Path, v: Value, kind: impl Fn(&AttributeValue) -> bool, needs: &str) -> Value {
+    let v = v?;
+    if kind(&v) {
+        Ok(v)
+    } else {
+        Err(ExprError::Value {
+            field: path.root,
+            reason: format!("`{path}` {needs}"),
+        })
+    }
+}
+
+/// Whether a field's handle has every update operation. Only plain attributes do: the
+/// table's key fields cannot change (write a new record instead), and fields that index
+/// keys or the TTL are built from can only be `set` or `remove`d (the update then rebuilds
+/// those attributes), since their new value must be known.
 #[diagnostic::on_unimplemented(
-    message = "this field cannot be updated: it is `{Self}`",
-    label = "not updatable",
+    message = "this update operation is not available on this field: it is `{Self}`",
+    label = "not available here",
     note = "a key field identifies the record: to change it, put a record with the new key \
             and delete the old one (in a transaction to make it atomic)",
-    note = "a field an index key or the TTL is built from is changed with the facet's \
-            generated `set_<field>(..)` update, which rewrites those attributes too",
+    note = "a field an index key or the TTL is built from can be `set(..)` or `remove()`d: \
+            its new value must be known, so that the update rebuilds those keys too",
     note = "the `#[version]` counter is moved by every put and update; it is not set by hand"
 )]
 pub trait Updatable {}
+
+/// Whether a field can be `set` (or `remove`d): plain attributes, and the fields index keys
+/// or the TTL are built from (their derived attributes are rebuilt in the same request).
+#[diagnostic::on_unimplemented(
+    message = "this field cannot be set: it is `{Self}`",
+    label = "cannot be set",
+    note = "a key field identifies the record: to change it, put a record with the new key \
+            and delete the old one (in a transaction to make it atomic)",
+    note = "the `#[version]` counter is moved by every put and update; it is not set by hand"
+)]
+pub trait Settable {
+    /// Whether index keys or the TTL are built from the field (the update keeps its value).
+    const KEYED: bool;
+}
 
 /// The kind of a field that is a plain attribute: it has update operations.
 #[derive(Debug, Clone, Copy)]
 pub enum Attribute {}
 impl Updatable for Attribute {}
+impl Settable for Attribute {
+    const KEYED: bool = false;
+}
 
 /// The kind of a field the table's partition or sort key is built from.
 #[derive(Debug, Clone, Copy)]
 pub enum PartOfThePrimaryKey {}
 
-/// The kind of a field an index key or the TTL attribute is built from.
+/// The kind of a field an index key or the TTL attribute is built from: it can be set or
+/// removed, and the update rebuilds those attributes.
 #[derive(Debug, Clone, Copy)]
 pub enum PartOfAnIndexKeyOrTheTtl {}
+impl Settable for PartOfAnIndexKeyOrTheTtl {
+    const KEYED: bool = true;
+}
 
 /// The kind of the `#[version]` counter: every put and update moves it.
 #[derive(Debug, Clone, Copy)]
@@ -365,52 +558,64 @@ macro_rules! numeric {
 }
 numeric!(u8, u16, u32, u64, usize, i8, i16, i32, i64, isize, f32, f64);
 
-/// A value that can be a member of a DynamoDB set: strings (`SS`) and numbers (`NS`).
-pub trait SetMember: Sized {
-    /// The set of `values`.
-    fn set_of(values: Vec<Self>) -> AttributeValue;
+/// A list or set field type: `contains_element`, `add_to_set` and `delete_from_set` take
+/// its elements (encoded as the field encodes a collection of them).
+pub trait Collection: FromIterator<Self::Element> {
+    /// The element type.
+    type Element;
 }
 
-impl SetMember for String {
-    fn set_of(values: Vec<Self>) -> AttributeValue {
-        AttributeValue::Ss(values)
-    }
+impl<E> Collection for Vec<E> {
+    type Element = E;
 }
 
-macro_rules! number_members {
-    ($($t:ty),*) => {$(
-        impl SetMember for $t {
-            fn set_of(values: Vec<Self>) -> AttributeValue {
-                AttributeValue::Ns(values.iter().map(ToString::to_string).collect())
-            }
+impl<E: Eq + std::hash::Hash, H: std::hash::BuildHasher + Default> Collection
+    for std::collections::HashSet<E, H>
+{
+    type Element = E;
+}
+
+impl<E: Ord> Collection for std::collections::BTreeSet<E> {
+    type Element = E;
+}
+
+fn is_set(v: &AttributeValue) -> bool {
+    matches!(
+        v,
+        AttributeValue::Ss(_) | AttributeValue::Ns(_) | AttributeValue::Bs(_)
+    )
+}
+
+/// How a nested member's values are stored.
+enum MemberCodec<T> {
+    /// Faceteer's marshalling of the value (map members).
+    Plain(Encoder<T>),
+    /// As an element of the list field whose encoder this is.
+    Element(Encoder<Vec<T>>),
+}
+
+impl<T> Clone for MemberCodec<T> {
+    fn clone(&self) -> Self {
+        match self {
+            MemberCodec::Plain(e) => MemberCodec::Plain(*e),
+            MemberCodec::Element(e) => MemberCodec::Element(*e),
         }
-    )*};
-}
-number_members!(u8, u16, u32, u64, usize, i8, i16, i32, i64, isize);
-
-/// The set of `values` for `path`; DynamoDB has no empty sets.
-fn set_value<E: SetMember>(path: &Path, values: impl IntoIterator<Item = E>) -> Value {
-    let values: Vec<E> = values.into_iter().collect();
-    if values.is_empty() {
-        return Err(ExprError::Value {
-            field: path.root,
-            reason: format!("`{path}`: DynamoDB sets cannot be empty"),
-        });
     }
-    Ok(E::set_of(values))
 }
 
 /// A nested path below a field: a map member or a list element, typed by what it holds.
 pub struct Member<F, T> {
     path: Path,
-    _types: PhantomData<fn() -> (F, T)>,
+    codec: MemberCodec<T>,
+    _facet: PhantomData<fn() -> F>,
 }
 
 impl<F, T> Clone for Member<F, T> {
     fn clone(&self) -> Self {
         Member {
             path: self.path.clone(),
-            _types: PhantomData,
+            codec: self.codec.clone(),
+            _facet: PhantomData,
         }
     }
 }
@@ -421,35 +626,38 @@ impl<F, T> std::fmt::Debug for Member<F, T> {
     }
 }
 
-/// The update operations, the same on a field and on a nested member.
+impl<F, T> Member<F, T> {
+    fn operand(&self, value: T) -> Value {
+        match &self.codec {
+            MemberCodec::Plain(encode) => operand_of(&self.path, *encode, value),
+            MemberCodec::Element(encode) => {
+                only_member(self.path.root, operand_of(&self.path, *encode, vec![value]))
+            }
+        }
+    }
+}
+
+/// The update operations, the same on a field (`$bound: Updatable`) and on a nested member.
 macro_rules! update_ops {
     ($path:ident $(, $bound:ty)?) => {
-        /// Set it to `value`.
-        pub fn set(&self, value: impl FieldValue<T>) -> Update<F>
-        $(where $bound: Updatable)?
-        {
-            let path = self.$path();
-            let v = value_of(&path, &value.into_field_value());
-            Update::one(Action::Set(path, Operand::Value(v)))
-        }
-
         /// Set it to `value` only when it has no value yet (`if_not_exists`).
         pub fn set_if_not_exists(&self, value: impl FieldValue<T>) -> Update<F>
         $(where $bound: Updatable)?
         {
             let path = self.$path();
-            let v = value_of(&path, &value.into_field_value());
+            let v = self.operand(value.into_field_value());
             Update::one(Action::Set(path.clone(), Operand::IfNotExists(path, v)))
         }
 
         /// A member of this map or struct, holding values of type `U` (the name is not
         /// checked against the type: nested types are not known to the derive).
-        pub fn member<U>(&self, name: impl Into<String>) -> Member<F, U>
+        pub fn member<U: Serialize>(&self, name: impl Into<String>) -> Member<F, U>
         $(where $bound: Updatable)?
         {
             Member {
                 path: self.$path().child(Segment::Member(name.into())),
-                _types: PhantomData,
+                codec: MemberCodec::Plain(crate::expr::encode_plain::<U>),
+                _facet: PhantomData,
             }
         }
     };
@@ -462,7 +670,8 @@ macro_rules! number_ops {
         $(where $bound: Updatable)?
         {
             let path = self.$path();
-            let v = value_of(&path, &n.into_field_value());
+            let v = self.operand(n.into_field_value());
+            let v = of_kind(&path, v, |v| v.is_n(), "is not stored as a number");
             Update::one(Action::Add(path, v))
         }
 
@@ -471,7 +680,8 @@ macro_rules! number_ops {
         $(where $bound: Updatable)?
         {
             let path = self.$path();
-            let v = value_of(&path, &n.into_field_value());
+            let v = self.operand(n.into_field_value());
+            let v = of_kind(&path, v, |v| v.is_n(), "is not stored as a number");
             let zero = Ok(AttributeValue::N("0".into()));
             let current = Operand::IfNotExists(path.clone(), zero);
             Update::one(Action::Set(
@@ -503,7 +713,9 @@ macro_rules! list_ops {
         {
             let path = self.$path();
             let values: Vec<E> = values.into_iter().collect();
-            let new = Operand::Value(value_of(&path, &values));
+            let v = self.operand(values);
+            let v = of_kind(&path, v, |v| v.is_l(), "is not stored as a list (a set? use `add_to_set`)");
+            let new = Operand::Value(v);
             let current = Operand::IfNotExists(path.clone(), Ok(AttributeValue::L(Vec::new())));
             let (a, b) = if before {
                 (new, current)
@@ -515,47 +727,155 @@ macro_rules! list_ops {
                 Operand::ListAppend(Box::new(a), Box::new(b)),
             ))
         }
-
-        /// Element `i` of the list.
-        pub fn at(&self, i: usize) -> Member<F, E>
-        $(where $bound: Updatable)?
-        {
-            Member {
-                path: self.$path().child(Segment::Index(i)),
-                _types: PhantomData,
-            }
-        }
     };
 }
 
-/// Field types stored as a DynamoDB set (with `serde_dynamo::string_set` /
-/// `number_set`): their elements.
-pub trait SetField {
-    /// The element type.
-    type Element: SetMember;
+impl<F, T, S, K> Field<F, T, S, K> {
+    fn update_path(&self) -> Path {
+        Path::new(self.name())
+    }
+
+    /// Set it to `value`. On a field an index key or the TTL is built from, the update also
+    /// rebuilds those attributes when it is sent (see the [module docs](self)).
+    pub fn set(&self, value: impl FieldValue<T>) -> Update<F>
+    where
+        K: Settable,
+        T: Send + Sync + 'static,
+    {
+        let path = self.update_path();
+        let value = value.into_field_value();
+        if !K::KEYED {
+            let v = self.operand(value);
+            return Update::one(Action::Set(path, Operand::Value(v)));
+        }
+        let (encoded, value) = self.encoder()(value);
+        let held: Arc<dyn Any + Send + Sync> = Arc::new(value);
+        let action = match encoded {
+            Ok(Some(v)) => Action::Set(path, Operand::Value(Ok(v))),
+            Ok(None) => Action::Remove(path),
+            Err(e) => Action::Set(
+                path,
+                Operand::Value(Err(ExprError::Value {
+                    field: self.name(),
+                    reason: e.to_string(),
+                })),
+            ),
+        };
+        Update::keyed(self.keyed_entry(Some(held), None), Some(action))
+    }
+
+    /// The stored value is `value`, and the update leaves it so: a condition (a mismatch
+    /// fails the update, naming the field), and the value that derived keys built from this
+    /// field and from fields the update changes are rebuilt with.
+    pub fn unchanged(&self, value: impl FieldValue<T>) -> Update<F>
+    where
+        T: Send + Sync + 'static,
+    {
+        let (encoded, value) = self.encoder()(value.into_field_value());
+        let held: Arc<dyn Any + Send + Sync> = Arc::new(value);
+        let (stored, error) = match encoded {
+            Ok(stored) => (stored, None),
+            Err(e) => (
+                None,
+                Some(ExprError::Value {
+                    field: self.name(),
+                    reason: e.to_string(),
+                }),
+            ),
+        };
+        let mut entry = self.keyed_entry(Some(held), Some(stored));
+        entry.error = error;
+        Update::keyed(entry, None)
+    }
+
+    fn keyed_entry(&self, value: Held, unchanged: Option<Option<AttributeValue>>) -> Keyed {
+        Keyed {
+            position: self.position() as u16,
+            name: self.name(),
+            value,
+            unchanged,
+            error: None,
+        }
+    }
+
+    update_ops!(update_path, K);
 }
 
-impl<E: SetMember> SetField for Vec<E> {
-    type Element = E;
+impl<F, T, K> Field<F, T, Option<T>, K> {
+    /// Remove the attribute (the field reads back as `None`); derived attributes built from
+    /// it are rebuilt, as for [`Field::set`].
+    pub fn remove(&self) -> Update<F>
+    where
+        K: Settable,
+    {
+        let action = Action::Remove(Path::new(self.name()));
+        if !K::KEYED {
+            return Update::one(action);
+        }
+        Update::keyed(self.keyed_entry(None, None), Some(action))
+    }
+
+    /// The attribute is absent (the field is `None`) and the update leaves it so: the
+    /// [`Field::unchanged`] of an absent value.
+    pub fn unchanged_absent(&self) -> Update<F> {
+        Update::keyed(self.keyed_entry(None, Some(None)), None)
+    }
 }
 
-impl<E: SetMember, H> SetField for std::collections::HashSet<E, H> {
-    type Element = E;
+impl<F, T: Numeric, S, K> Field<F, T, S, K> {
+    number_ops!(update_path, K);
 }
 
-impl<E: SetMember> SetField for std::collections::BTreeSet<E> {
-    type Element = E;
+impl<F, E, S, K> Field<F, Vec<E>, S, K> {
+    list_ops!(update_path, K);
+
+    /// Element `i` of the list.
+    pub fn at(&self, i: usize) -> Member<F, E>
+    where
+        K: Updatable,
+    {
+        Member {
+            path: self.update_path().child(Segment::Index(i)),
+            codec: MemberCodec::Element(self.encoder()),
+            _facet: PhantomData,
+        }
+    }
 }
 
-impl<F, T: SetField, S, K> Field<F, T, S, K> {
+impl<F, T: Collection, S, K> Field<F, T, S, K> {
+    fn set_operand(&self, values: impl IntoIterator<Item = T::Element>) -> (Path, Value) {
+        let path = self.update_path();
+        let values: T = values.into_iter().collect();
+        let v = self.operand(values).and_then(|v| {
+            if !is_set(&v) {
+                return Err(ExprError::Value {
+                    field: path.root,
+                    reason: format!(
+                        "`{path}` is not stored as a DynamoDB set; store it as one with \
+                         `#[serde(with = \"serde_dynamo::string_set\")]` (or `number_set`)"
+                    ),
+                });
+            }
+            match &v {
+                AttributeValue::Ss(m) | AttributeValue::Ns(m) if m.is_empty() => None,
+                AttributeValue::Bs(m) if m.is_empty() => None,
+                _ => Some(v),
+            }
+            .ok_or_else(|| ExprError::Value {
+                field: path.root,
+                reason: format!("`{path}`: DynamoDB sets cannot be empty"),
+            })
+        });
+        (path, v)
+    }
+
     /// Add `values` to the set (`ADD`; an absent set is created). For fields stored as a
     /// DynamoDB set (`#[serde(with = "serde_dynamo::string_set")]` or `number_set`).
     pub fn add_to_set(&self, values: impl IntoIterator<Item = T::Element>) -> Update<F>
     where
         K: Updatable,
     {
-        let path = Path::new(self.name());
-        let v = set_value(&path, values);
+        let (path, v) = self.set_operand(values);
         Update::one(Action::Add(path, v))
     }
 
@@ -564,43 +884,20 @@ impl<F, T: SetField, S, K> Field<F, T, S, K> {
     where
         K: Updatable,
     {
-        let path = Path::new(self.name());
-        let v = set_value(&path, values);
+        let (path, v) = self.set_operand(values);
         Update::one(Action::Delete(path, v))
     }
 }
 
-// The operations exist on every field and require `K: Updatable` per method, so that using
-// one on a key field reports the trait's message (what to do) rather than "method not found".
-impl<F, T: Serialize, S, K> Field<F, T, S, K> {
-    fn update_path(&self) -> Path {
-        Path::new(self.name())
-    }
-
-    update_ops!(update_path, K);
-}
-
-impl<F, T, K> Field<F, T, Option<T>, K> {
-    /// Remove the attribute (the field reads back as `None`).
-    pub fn remove(&self) -> Update<F>
-    where
-        K: Updatable,
-    {
-        Update::one(Action::Remove(Path::new(self.name())))
-    }
-}
-
-impl<F, T: Numeric, S, K> Field<F, T, S, K> {
-    number_ops!(update_path, K);
-}
-
-impl<F, E: Serialize, S, K> Field<F, Vec<E>, S, K> {
-    list_ops!(update_path, K);
-}
-
-impl<F, T: Serialize> Member<F, T> {
+impl<F, T> Member<F, T> {
     fn member_path(&self) -> Path {
         self.path.clone()
+    }
+
+    /// Set it to `value`.
+    pub fn set(&self, value: impl FieldValue<T>) -> Update<F> {
+        let v = self.operand(value.into_field_value());
+        Update::one(Action::Set(self.member_path(), Operand::Value(v)))
     }
 
     update_ops!(member_path);
@@ -617,6 +914,15 @@ impl<F, T: Numeric> Member<F, T> {
 
 impl<F, E: Serialize> Member<F, Vec<E>> {
     list_ops!(member_path);
+
+    /// Element `i` of the list.
+    pub fn at(&self, i: usize) -> Member<F, E> {
+        Member {
+            path: self.member_path().child(Segment::Index(i)),
+            codec: MemberCodec::Element(crate::expr::encode_plain::<Vec<E>>),
+            _facet: PhantomData,
+        }
+    }
 }
 
 #[cfg(test)]
@@ -670,18 +976,50 @@ mod tests {
 
     #[test]
     fn sets_add_and_delete() {
-        let tags: Field<Doc, Vec<String>, Vec<String>> = Field::new("tags");
-        let ids: Field<Doc, std::collections::BTreeSet<u32>, std::collections::BTreeSet<u32>> =
-            Field::new("ids");
+        use std::collections::BTreeSet;
+        #[derive(Serialize)]
+        struct Strings(#[serde(with = "serde_dynamo::string_set")] Vec<String>);
+        #[derive(Serialize)]
+        struct Numbers(#[serde(with = "serde_dynamo::number_set")] BTreeSet<u32>);
+        fn strings(v: Vec<String>) -> (crate::expr::Encoded, Vec<String>) {
+            let w = Strings(v);
+            (crate::marshal::to_attribute_value(&w), w.0)
+        }
+        fn numbers(v: BTreeSet<u32>) -> (crate::expr::Encoded, BTreeSet<u32>) {
+            let w = Numbers(v);
+            (crate::marshal::to_attribute_value(&w), w.0)
+        }
+        let tags: Field<Doc, Vec<String>, Vec<String>> = Field::coded("tags", 0, strings);
+        let ids: Field<Doc, BTreeSet<u32>, BTreeSet<u32>> = Field::coded("ids", 1, numbers);
         let (text, p) = render(&(tags.add_to_set(["a".to_owned()]) & ids.delete_from_set([7])));
         assert_eq!(text, "ADD #n0 :v0 DELETE #n1 :v1");
         let (_, values) = p.into_parts();
-        assert_eq!(values.unwrap()[":v1"], AttributeValue::Ns(vec!["7".into()]));
+        let values = values.unwrap();
+        assert_eq!(values[":v0"], AttributeValue::Ss(vec!["a".into()]));
+        assert_eq!(values[":v1"], AttributeValue::Ns(vec!["7".into()]));
         let mut p = Placeholders::new();
         assert!(tags
             .add_to_set(Vec::<String>::new())
             .render(&mut p)
             .is_err());
+        // A list field is not a set: ADD would fail on the server, so it fails here.
+        let list: Field<Doc, Vec<String>, Vec<String>> = Field::new("list");
+        let err = list
+            .add_to_set(["a".to_owned()])
+            .render(&mut p)
+            .unwrap_err();
+        assert!(
+            err.to_string().contains("not stored as a DynamoDB set"),
+            "{err}"
+        );
+        // Elements of a set field compare as the field stores them.
+        let f = tags.contains_element("x".to_owned());
+        let mut p = Placeholders::new();
+        f.render(&mut p).unwrap();
+        assert_eq!(
+            p.into_parts().1.unwrap()[":v0"],
+            AttributeValue::S("x".into())
+        );
     }
 
     #[test]

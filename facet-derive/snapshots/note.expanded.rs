@@ -82,6 +82,16 @@ impl ::faceteer::__private::Facet for Note {
     fn ttl_seconds(&self) -> ::core::option::Option<i64> {
         ::core::option::Option::None
     }
+    const ATTRIBUTES: &'static [&'static str] = &["book", "note_id", "body"];
+    fn derived_attributes(
+        __v: &mut ::faceteer::__private::KeyedValues<'_, Self>,
+    ) -> ::core::result::Result<
+        ::std::vec::Vec<::faceteer::__private::Derived>,
+        ::faceteer::__private::ExprError,
+    > {
+        let mut __out = ::std::vec::Vec::new();
+        ::core::result::Result::Ok(__out)
+    }
 }
 #[automatically_derived]
 impl Note {

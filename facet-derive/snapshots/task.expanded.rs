@@ -326,6 +326,126 @@ impl ::faceteer::__private::Facet for Task {
     fn ttl_seconds(&self) -> ::core::option::Option<i64> {
         ::core::option::Option::None
     }
+    const ATTRIBUTES: &'static [&'static str] = &[
+        "teamId",
+        "taskId",
+        "dueDay",
+        "assignedUserId",
+        "status",
+        "title",
+    ];
+    fn derived_attributes(
+        __v: &mut ::faceteer::__private::KeyedValues<'_, Self>,
+    ) -> ::core::result::Result<
+        ::std::vec::Vec<::faceteer::__private::Derived>,
+        ::faceteer::__private::ExprError,
+    > {
+        let mut __out = ::std::vec::Vec::new();
+        if let ::core::option::Option::Some(__changed) = __v.changed(&[2u16]) {
+            let due_day = __v
+                .required::<
+                    u32,
+                >(2u16, "dueDay", "due_day", "GSI1SK", __changed, |__t| &__t.due_day)?;
+            let __key = (|| -> ::core::result::Result<
+                ::std::string::String,
+                ::faceteer::__private::KeyError,
+            > {
+                ::core::result::Result::Ok(
+                    Self::__faceteer_gsi1sk(
+                        "#DUE",
+                        ::core::option::Option::None,
+                        &::faceteer::__private::Sortable(due_day),
+                    )?,
+                )
+            })()
+                .map_err(|source| ::faceteer::__private::ExprError::Key {
+                    attribute: "GSI1SK",
+                    source,
+                })?;
+            __out
+                .push((
+                    "GSI1SK",
+                    ::core::option::Option::Some(
+                        ::faceteer::__private::AttributeValue::S(__key),
+                    ),
+                ));
+        }
+        if let ::core::option::Option::Some(__changed) = __v.changed(&[3u16, 4u16]) {
+            let assigned_user_id = __v
+                .optional::<
+                    String,
+                >(
+                    3u16,
+                    "assignedUserId",
+                    "assigned_user_id",
+                    "GSI2PK",
+                    __changed,
+                    |__t| __t.assigned_user_id.as_ref(),
+                )?;
+            let status = __v
+                .required::<
+                    String,
+                >(4u16, "status", "status", "GSI2PK", __changed, |__t| &__t.status)?;
+            let __key = (|| -> ::core::result::Result<
+                ::std::string::String,
+                ::faceteer::__private::KeyError,
+            > {
+                ::core::result::Result::Ok(
+                    Self::__faceteer_gsi2pk(
+                        "#USER",
+                        ::core::option::Option::Some(
+                            Self::__faceteer_gsi2pk_shard(
+                                    ::faceteer::__private::key_part::<String>(status),
+                                )?
+                                .as_str(),
+                        ),
+                        &assigned_user_id,
+                    )?,
+                )
+            })()
+                .map_err(|source| ::faceteer::__private::ExprError::Key {
+                    attribute: "GSI2PK",
+                    source,
+                })?;
+            __out
+                .push((
+                    "GSI2PK",
+                    ::core::option::Option::Some(
+                        ::faceteer::__private::AttributeValue::S(__key),
+                    ),
+                ));
+        }
+        if let ::core::option::Option::Some(__changed) = __v.changed(&[4u16]) {
+            let status = __v
+                .required::<
+                    String,
+                >(4u16, "status", "status", "GSI2SK", __changed, |__t| &__t.status)?;
+            let __key = (|| -> ::core::result::Result<
+                ::std::string::String,
+                ::faceteer::__private::KeyError,
+            > {
+                ::core::result::Result::Ok(
+                    Self::__faceteer_gsi2sk(
+                        "#STATUS",
+                        ::core::option::Option::None,
+                        ::faceteer::__private::key_part::<String>(status),
+                    )?,
+                )
+            })()
+                .map_err(|source| ::faceteer::__private::ExprError::Key {
+                    attribute: "GSI2SK",
+                    source,
+                })?;
+            __out
+                .push((
+                    "GSI2SK",
+                    ::core::option::Option::Some(
+                        ::faceteer::__private::AttributeValue::S(__key),
+                    ),
+                ));
+        }
+        ::core::result::Result::Ok(__out)
+    }
 }
 #[automatically_derived]
 impl Task {
@@ -546,140 +666,5 @@ Sort-key arguments of the operators are the index's sort-key field(s): `status`.
         }
         __w.part("status", status);
         __w.finish()
-    }
-    ///An update setting `due_day` (from `team_id`, `task_id`, `due_day`) and rewriting `GSI1PK`, `GSI1SK` in the same request, so that no index key or TTL goes stale. Fails when a key value contains the delimiter where it would make the key ambiguous.
-    #[allow(clippy::too_many_arguments)]
-    pub fn set_due_day(
-        team_id: String,
-        task_id: String,
-        due_day: u32,
-    ) -> ::core::result::Result<
-        ::faceteer::__private::Update<Task>,
-        ::faceteer::__private::KeyError,
-    > {
-        let __u = ::faceteer::__private::Update::<Task>::empty();
-        let __u = __u.assign("dueDay", &due_day);
-        let __u = __u
-            .set_attribute(
-                "GSI1PK",
-                ::faceteer::__private::AttributeValue::S(
-                    Self::__faceteer_gsi1pk(
-                        "#TEAM",
-                        ::core::option::Option::None,
-                        ::faceteer::__private::key_part::<String>(&team_id),
-                    )?,
-                ),
-            );
-        let __u = __u
-            .set_attribute(
-                "GSI1SK",
-                ::faceteer::__private::AttributeValue::S(
-                    Self::__faceteer_gsi1sk(
-                        "#DUE",
-                        ::core::option::Option::None,
-                        &::faceteer::__private::Sortable(&due_day),
-                    )?,
-                ),
-            );
-        let __u = __u
-            .for_key(
-                Self::__faceteer_pk(
-                    "#TEAM",
-                    ::core::option::Option::None,
-                    ::faceteer::__private::key_part::<String>(&team_id),
-                )?,
-                Self::__faceteer_sk(
-                    "#TASK",
-                    ::core::option::Option::None,
-                    ::faceteer::__private::key_part::<String>(&task_id),
-                )?,
-            );
-        ::core::result::Result::Ok(__u)
-    }
-    ///An update setting `assigned_user_id` (from `assigned_user_id`, `status`) and rewriting `GSI2PK`, `GSI2SK` in the same request, so that no index key or TTL goes stale. Fails when a key value contains the delimiter where it would make the key ambiguous.
-    #[allow(clippy::too_many_arguments)]
-    pub fn set_assigned_user_id(
-        assigned_user_id: Option<String>,
-        status: String,
-    ) -> ::core::result::Result<
-        ::faceteer::__private::Update<Task>,
-        ::faceteer::__private::KeyError,
-    > {
-        let __u = ::faceteer::__private::Update::<Task>::empty();
-        let __u = __u.assign("assignedUserId", &assigned_user_id);
-        let __u = __u.assign("status", &status);
-        let __u = __u
-            .set_attribute(
-                "GSI2PK",
-                ::faceteer::__private::AttributeValue::S(
-                    Self::__faceteer_gsi2pk(
-                        "#USER",
-                        ::core::option::Option::Some(
-                            Self::__faceteer_gsi2pk_shard(
-                                    ::faceteer::__private::key_part::<String>(&status),
-                                )?
-                                .as_str(),
-                        ),
-                        ::faceteer::__private::key_part::<
-                            Option<String>,
-                        >(&assigned_user_id),
-                    )?,
-                ),
-            );
-        let __u = __u
-            .set_attribute(
-                "GSI2SK",
-                ::faceteer::__private::AttributeValue::S(
-                    Self::__faceteer_gsi2sk(
-                        "#STATUS",
-                        ::core::option::Option::None,
-                        ::faceteer::__private::key_part::<String>(&status),
-                    )?,
-                ),
-            );
-        ::core::result::Result::Ok(__u)
-    }
-    ///An update setting `status` (from `assigned_user_id`, `status`) and rewriting `GSI2PK`, `GSI2SK` in the same request, so that no index key or TTL goes stale. Fails when a key value contains the delimiter where it would make the key ambiguous.
-    #[allow(clippy::too_many_arguments)]
-    pub fn set_status(
-        assigned_user_id: Option<String>,
-        status: String,
-    ) -> ::core::result::Result<
-        ::faceteer::__private::Update<Task>,
-        ::faceteer::__private::KeyError,
-    > {
-        let __u = ::faceteer::__private::Update::<Task>::empty();
-        let __u = __u.assign("assignedUserId", &assigned_user_id);
-        let __u = __u.assign("status", &status);
-        let __u = __u
-            .set_attribute(
-                "GSI2PK",
-                ::faceteer::__private::AttributeValue::S(
-                    Self::__faceteer_gsi2pk(
-                        "#USER",
-                        ::core::option::Option::Some(
-                            Self::__faceteer_gsi2pk_shard(
-                                    ::faceteer::__private::key_part::<String>(&status),
-                                )?
-                                .as_str(),
-                        ),
-                        ::faceteer::__private::key_part::<
-                            Option<String>,
-                        >(&assigned_user_id),
-                    )?,
-                ),
-            );
-        let __u = __u
-            .set_attribute(
-                "GSI2SK",
-                ::faceteer::__private::AttributeValue::S(
-                    Self::__faceteer_gsi2sk(
-                        "#STATUS",
-                        ::core::option::Option::None,
-                        ::faceteer::__private::key_part::<String>(&status),
-                    )?,
-                ),
-            );
-        ::core::result::Result::Ok(__u)
     }
 }

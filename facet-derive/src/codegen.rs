@@ -159,9 +159,10 @@ enum Source {
     Keys,
     /// A builder's argument named like the field.
     Args,
-    /// A local variable named like the field, of the field's declared type (a setter's
-    /// parameter).
-    Locals,
+    /// A local variable named like the field holding `&T` (a required field) or
+    /// `Option<&T>` (an optional one), `T` the field's type without `Option` (the values an
+    /// update rebuilds derived attributes from).
+    Values,
 }
 
 /// One key: its label in generated names (`pk`, `gsi1sk`, …) and its model.
@@ -219,14 +220,20 @@ fn part_arg(m: &FacetModel, field: usize, sortable: bool, src: Source) -> TokenS
     let ident = &f.ident;
     let read = match src {
         Source::Keys => quote!(__k.#ident),
-        Source::Locals => quote!(#ident),
         _ => quote!(self.#ident),
     };
     match src {
-        Source::Record | Source::Keys | Source::Locals if sortable => {
+        Source::Values if f.optional && sortable => quote!(&#p::Sortable(#ident.copied())),
+        Source::Values if sortable => quote!(&#p::Sortable(#ident)),
+        Source::Values if f.optional => quote!(&#ident),
+        Source::Values => {
+            let inner = &f.inner;
+            quote!(#p::key_part::<#inner>(#ident))
+        }
+        Source::Record | Source::Keys if sortable => {
             quote!(&#p::Sortable(&#read))
         }
-        Source::Record | Source::Keys | Source::Locals => {
+        Source::Record | Source::Keys => {
             // Spanned at the field's type, so a type that is not a key value is reported there.
             let ty = &f.ty;
             quote_spanned!(ty.span()=> #p::key_part::<#ty>(&#read))
@@ -676,100 +683,136 @@ fn key_inputs(key: &KeyModel) -> impl Iterator<Item = usize> + '_ {
         .chain(key.shard.iter().flat_map(|s| s.inputs()))
 }
 
-/// `set_<field>(..)` for each field an index key or the TTL is built from: an update that
-/// sets the field and rewrites, in the same request, every index key and the TTL built
-/// from it. Its parameters are every field those keys need, so a stale index key cannot be
-/// written; when they include table key fields, the update applies to that record only.
-fn setters(m: &FacetModel) -> TokenStream {
+/// The positions of the fields a key is built from, as `u16` literals.
+fn positions(inputs: impl Iterator<Item = usize>) -> Vec<u16> {
+    let mut out: Vec<u16> = Vec::new();
+    for f in inputs {
+        if !out.contains(&(f as u16)) {
+            out.push(f as u16);
+        }
+    }
+    out
+}
+
+/// `let <field> = __v.required/optional(..)?;` for each field in `fields`: the value an
+/// update gives (or its template's) for rebuilding `attribute`.
+fn bind_values(m: &FacetModel, fields: &[u16], attribute: &LitStr) -> TokenStream {
+    let binds = fields.iter().map(|&f| {
+        let field = &m.fields[f as usize];
+        let (ident, inner) = (&field.ident, &field.inner);
+        let name = lit(&field.name);
+        let rust = lit(&ident.to_string());
+        if field.optional {
+            quote!(let #ident = __v.optional::<#inner>(#f, #name, #rust, #attribute, __changed, |__t| __t.#ident.as_ref())?;)
+        } else {
+            quote!(let #ident = __v.required::<#inner>(#f, #name, #rust, #attribute, __changed, |__t| &__t.#ident)?;)
+        }
+    });
+    quote!(#(#binds)*)
+}
+
+/// `Facet::derived_attributes`: for each index key and the TTL, when the update changes a
+/// field it is built from, the attribute rebuilt from the update's values — by the same
+/// generated key function a put uses.
+fn derived_attributes(m: &FacetModel) -> TokenStream {
     let p = private(m);
     let refs = keys(m);
     let base: Vec<usize> = key_inputs(&m.pk).chain(key_inputs(&m.sk)).collect();
-    let fns = (0..m.fields.len())
-        .filter(|&i| m.fields[i].is_attribute && update_kind(m, i) == "PartOfAnIndexKeyOrTheTtl")
-        .map(|i| {
-            // The index keys built from field `i`, and every field they need.
-            let affected: Vec<&KeyRef> = refs[2..]
-                .chunks(2)
-                .filter(|pair| pair.iter().any(|k| uses(k.key, i)))
-                .flatten()
-                .collect();
-            let mut needed: Vec<usize> = vec![i];
-            for k in &affected {
-                needed.extend(key_inputs(k.key));
+    // A key built only from table key fields never changes: they cannot be updated.
+    let changeable = refs[2..]
+        .iter()
+        .filter(|k| key_inputs(k.key).any(|f| !base.contains(&f)));
+    let index_keys = changeable.map(|k| {
+        let attribute = lit(&k.key.attribute);
+        let inputs = positions(key_inputs(k.key));
+        let binds = bind_values(m, &inputs, &attribute);
+        let value = key_expr(m, k, Source::Values);
+        quote! {
+            if let ::core::option::Option::Some(__changed) = __v.changed(&[#(#inputs),*]) {
+                #binds
+                let __key = (|| -> ::core::result::Result<::std::string::String, #p::KeyError> {
+                    ::core::result::Result::Ok(#value)
+                })()
+                .map_err(|source| #p::ExprError::Key { attribute: #attribute, source })?;
+                __out.push((#attribute, ::core::option::Option::Some(#p::AttributeValue::S(__key))));
             }
-            if needed.iter().any(|f| base.contains(f)) {
-                needed.extend(base.iter().copied());
+        }
+    });
+    let ttl = m.ttl.map(|t| {
+        let field = &m.fields[t];
+        let (ident, inner) = (&field.ident, &field.inner);
+        let position = t as u16;
+        let attribute = quote!(#p::TTL_ATTRIBUTE);
+        let binds = bind_values(m, &[position], &lit("ttl"));
+        let seconds = if field.optional {
+            quote!(#ident.and_then(|__x| <#inner as #p::TtlValue>::ttl_seconds(__x)))
+        } else {
+            quote!(<#inner as #p::TtlValue>::ttl_seconds(#ident))
+        };
+        quote! {
+            if let ::core::option::Option::Some(__changed) = __v.changed(&[#position]) {
+                #binds
+                __out.push((
+                    #attribute,
+                    #seconds.map(|__s| #p::AttributeValue::N(::std::string::ToString::to_string(&__s))),
+                ));
             }
-            let mut seen = Vec::new();
-            needed.retain(|f| {
-                let new = !seen.contains(f);
-                seen.push(*f);
-                new
-            });
-            needed.sort_unstable();
-            let params = needed.iter().map(|&f| {
-                let field = &m.fields[f];
-                let (ident, ty) = (&field.ident, &field.ty);
-                quote!(#ident: #ty)
-            });
-            let assigns = needed.iter().filter(|f| !base.contains(f)).map(|&f| {
-                let field = &m.fields[f];
-                let ident = &field.ident;
-                let name = lit(&field.name);
-                quote!(let __u = __u.assign(#name, &#ident);)
-            });
-            let index_keys = affected.iter().map(|k| {
-                let attribute = lit(&k.key.attribute);
-                let value = key_expr(m, k, Source::Locals);
-                quote!(let __u = __u.set_attribute(#attribute, #p::AttributeValue::S(#value));)
-            });
-            let ttl = m.ttl.filter(|t| needed.contains(t)).map(|t| {
-                let (ident, ty) = (&m.fields[t].ident, &m.fields[t].ty);
-                quote! {
-                    let __u = match <#ty as #p::TtlValue>::ttl_seconds(&#ident) {
-                        ::core::option::Option::Some(__s) => __u.set_attribute(
-                            #p::TTL_ATTRIBUTE,
-                            #p::AttributeValue::N(::std::string::ToString::to_string(&__s)),
-                        ),
-                        ::core::option::Option::None => __u.remove_attribute(#p::TTL_ATTRIBUTE),
-                    };
+        }
+    });
+    quote! {
+        fn derived_attributes(
+            __v: &mut #p::KeyedValues<'_, Self>,
+        ) -> ::core::result::Result<::std::vec::Vec<#p::Derived>, #p::ExprError> {
+            let mut __out = ::std::vec::Vec::new();
+            #(#index_keys)*
+            #ttl
+            ::core::result::Result::Ok(__out)
+        }
+    }
+}
+
+/// The encoder of each field with a serde codec of its own (`with`, `serialize_with`):
+/// conditions, filters and updates send a value exactly as a put stores the field.
+fn encoders(m: &FacetModel) -> TokenStream {
+    let p = private(m);
+    let fns = m.fields.iter().filter(|f| f.is_attribute).filter_map(|f| {
+        let path = f.serializer.as_ref()?;
+        let (ty, inner) = (&f.ty, &f.inner);
+        let name = encoder_ident(f);
+        let (wrap, unwrap) = if f.optional {
+            (
+                quote!(::core::option::Option::Some(__v)),
+                quote!(match __o {
+                    ::core::option::Option::Some(__v) => __v,
+                    ::core::option::Option::None => ::core::unreachable!(),
+                }),
+            )
+        } else {
+            (quote!(__v), quote!(__o))
+        };
+        Some(quote! {
+            #[doc(hidden)]
+            fn #name(__v: #inner) -> (#p::Encoded, #inner) {
+                struct __Field<'a>(&'a #ty);
+                impl #p::serde::Serialize for __Field<'_> {
+                    fn serialize<__S: #p::serde::Serializer>(
+                        &self,
+                        __s: __S,
+                    ) -> ::core::result::Result<__S::Ok, __S::Error> {
+                        #path(self.0, __s)
+                    }
                 }
-            });
-            let for_key = needed.iter().any(|f| base.contains(f)).then(|| {
-                let pk = key_expr(m, &refs[0], Source::Locals);
-                let sk = key_expr(m, &refs[1], Source::Locals);
-                quote!(let __u = __u.for_key(#pk, #sk);)
-            });
-            let field = &m.fields[i];
-            let fn_name = format_ident!("set_{}", field.ident);
-            let names: Vec<String> = needed.iter().map(|f| format!("`{}`", m.fields[*f].ident)).collect();
-            let mut rewritten: Vec<String> = affected.iter().map(|k| format!("`{}`", k.key.attribute)).collect();
-            if m.ttl.is_some_and(|t| needed.contains(&t)) {
-                rewritten.push("`ttl`".into());
+                let __o: #ty = #wrap;
+                let __e = #p::encode_value(&__Field(&__o));
+                (__e, #unwrap)
             }
-            let doc = format!(
-                "An update setting `{}` (from {}) and rewriting {} in the same request, so \
-                 that no index key or TTL goes stale. Fails when a key value contains the \
-                 delimiter where it would make the key ambiguous.",
-                field.ident,
-                names.join(", "),
-                rewritten.join(", ")
-            );
-            let ident = &m.ident;
-            quote! {
-                #[doc = #doc]
-                #[allow(clippy::too_many_arguments)]
-                pub fn #fn_name(#(#params),*) -> ::core::result::Result<#p::Update<#ident>, #p::KeyError> {
-                    let __u = #p::Update::<#ident>::empty();
-                    #(#assigns)*
-                    #(#index_keys)*
-                    #ttl
-                    #for_key
-                    ::core::result::Result::Ok(__u)
-                }
-            }
-        });
+        })
+    });
     quote!(#(#fns)*)
+}
+
+fn encoder_ident(f: &Field) -> Ident {
+    format_ident!("__faceteer_encode_{}", f.ident)
 }
 
 /// The `<Facet>Fields` struct of typed attribute handles.
@@ -795,7 +838,13 @@ fn fields_struct(m: &FacetModel) -> (TokenStream, TokenStream) {
         let fid = &f.ident;
         let name = lit(&f.name);
         let position = *i as u16;
-        quote!(#fid: #p::Field::numbered(#name, #position))
+        match &f.serializer {
+            Some(_) => {
+                let encoder = encoder_ident(f);
+                quote!(#fid: #p::Field::coded(#name, #position, Self::#encoder))
+            }
+            None => quote!(#fid: #p::Field::numbered(#name, #position)),
+        }
     });
     let doc = format!(
         "Typed handles on the attributes of `{ident}`, for conditions and filters \
@@ -898,7 +947,13 @@ pub fn generate(m: &FacetModel) -> TokenStream {
     let fields_ident = format_ident!("{}Fields", ident);
     let projection = projection(m);
     let index_key_types = index_key_types(m);
-    let setters = setters(m);
+    let encoders = encoders(m);
+    let derived = derived_attributes(m);
+    let attribute_names = m
+        .fields
+        .iter()
+        .filter(|f| f.is_attribute)
+        .map(|f| lit(&f.name));
 
     quote! {
         #fields_decl
@@ -933,6 +988,10 @@ pub fn generate(m: &FacetModel) -> TokenStream {
                 #ttl
             }
 
+            const ATTRIBUTES: &'static [&'static str] = &[#(#attribute_names),*];
+
+            #derived
+
             #validate
 
             #version
@@ -954,7 +1013,7 @@ pub fn generate(m: &FacetModel) -> TokenStream {
 
             #key_fns
 
-            #setters
+            #encoders
         }
     }
 }

@@ -35,6 +35,8 @@ pub struct Field {
     pub name: String,
     /// Stored as an attribute of its own (not skipped or flattened by serde).
     pub is_attribute: bool,
+    /// The field's own serialize function (`#[serde(with = ..)]`, `serialize_with`).
+    pub serializer: Option<syn::Path>,
 }
 
 #[derive(Clone, Copy)]
@@ -549,6 +551,7 @@ pub fn build(input: FacetInput) -> Result<FacetModel, Error> {
             ty: f.ty,
             name,
             is_attribute: !parsed.serde.not_an_attribute,
+            serializer: parsed.serde.serializer.clone(),
         });
         attrs.push(parsed);
     }

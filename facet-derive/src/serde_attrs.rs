@@ -76,6 +76,9 @@ pub struct SerdeField {
     pub rename: Option<String>,
     /// `with`, `serialize_with`: the field's own serialization.
     pub custom_serialize: bool,
+    /// The function serializing the field (`<with>::serialize`, or `serialize_with`), when
+    /// its path parses.
+    pub serializer: Option<syn::Path>,
     /// `default`.
     pub default: bool,
     /// `skip`, `skip_serializing`, `skip_deserializing` or `flatten`: not an attribute of
@@ -145,7 +148,21 @@ pub fn field(attrs: &[Attribute], errors: &mut Vec<Error>) -> SerdeField {
         match item.name.as_str() {
             "rename" if item.list => errors.push(split_rename("rename", item.span)),
             "rename" => out.rename = item.text,
-            "with" | "serialize_with" => out.custom_serialize = true,
+            "with" | "serialize_with" => {
+                out.custom_serialize = true;
+                let path = item
+                    .text
+                    .as_deref()
+                    .and_then(|t| syn::parse_str::<syn::Path>(t).ok());
+                out.serializer = match (item.name.as_str(), path) {
+                    ("with", Some(mut path)) => {
+                        path.segments
+                            .push(syn::Ident::new("serialize", item.span).into());
+                        Some(path)
+                    }
+                    (_, path) => path,
+                };
+            }
             "default" => out.default = true,
             "skip" | "skip_serializing" | "skip_deserializing" | "flatten" => {
                 out.not_an_attribute = true
@@ -164,8 +181,8 @@ fn last_segment(ty: &Type) -> Option<String> {
     }
 }
 
-/// A `DateTime` field must be written as Faceteer writes dates, and a `Nullable` one must
-/// read a missing attribute as absent.
+/// A `Nullable` field must read a missing attribute as absent. (A `DateTime<Utc>` needs
+/// nothing: faceteer's marshalling stores it as Faceteer does, at any depth.)
 pub fn check_field_type(
     ident: &syn::Ident,
     inner: &Type,
@@ -175,22 +192,6 @@ pub fn check_field_type(
     errors: &mut Vec<Error>,
 ) {
     match last_segment(inner).as_deref() {
-        Some("DateTime") if !serde.custom_serialize => {
-            let (with, default) = if optional {
-                ("faceteer::timestamp::option", "default, ")
-            } else {
-                ("faceteer::timestamp", "")
-            };
-            errors.push(
-                Error::custom(format!(
-                    "field `{ident}` is a `DateTime`, which serde stores without fixed \
-                     milliseconds (`2026-03-01T10:00:00Z`), unlike Faceteer's \
-                     `toISOString()` (`2026-03-01T10:00:00.000Z`); add \
-                     `#[serde({default}with = \"{with}\")]`"
-                ))
-                .with_span(ident),
-            );
-        }
         Some("Nullable") if !optional && !serde.default && !container.default => errors.push(
             Error::custom(format!(
                 "field `{ident}` is `Nullable`: add `#[serde(default)]`, so that a missing \

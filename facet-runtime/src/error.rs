@@ -63,6 +63,25 @@ pub enum Error {
         /// The version the write expected.
         version: u64,
     },
+    /// An update named a field unchanged ([`Field::unchanged`](faceteer_core::expr::Field::unchanged),
+    /// or a field an update that may create takes from the record it would create), and the
+    /// stored record holds another value: the index keys it rebuilds would not match the
+    /// record. Nothing was written: read the record and build the update from it.
+    #[error(
+        "the update of the `{facet}` record (PK {pk:?}, SK {sk:?}) expected `{field}` to be \
+         unchanged at the value it was given, but the stored record holds another; nothing \
+         was written (read the record again and build the update from it)"
+    )]
+    StoredValueDiffers {
+        /// The facet name.
+        facet: &'static str,
+        /// The attribute whose stored value differs.
+        field: &'static str,
+        /// The record's partition key.
+        pk: String,
+        /// The record's sort key.
+        sk: String,
+    },
     /// DynamoDB canceled a transaction: nothing of it was applied. Each step that caused it
     /// is listed with the reason (condition failed, version conflict, a concurrent write,
     /// throttling, invalid).

@@ -197,7 +197,7 @@ pub use search::Search;
 pub use table::Table;
 pub use timeouts::Timeouts;
 pub use transaction::{TransactGet, TransactGot, TransactWrite};
-pub use update_item::UpdateItem;
+pub use update_item::{UpdateItem, Upsert};
 pub use verify::{Difference, Verification};
 
 /// Declare the facets stored in one table:
@@ -241,10 +241,11 @@ pub mod __private {
     pub use crate::query::PartitionQuery;
     pub use aws_sdk_dynamodb::types::AttributeValue;
     pub use faceteer_core::collection::{facet_of, variant as collection_variant, Collection};
-    pub use faceteer_core::expr::Field;
+    pub use faceteer_core::expr::{Encoded, ExprError, Field};
     pub use faceteer_core::facet::Versioned;
     pub use faceteer_core::key::key_part;
     pub use faceteer_core::limits::KeyLengths;
+    pub use faceteer_core::marshal::to_attribute_value as encode_value;
     pub use faceteer_core::partition::{PartitionKey, ShardChoice};
     pub use faceteer_core::pick::{
         pick_field, read_attribute, BaseTable, FieldAt, FromPicked, IndexProjects, KeyFields,
@@ -260,10 +261,12 @@ pub mod __private {
     pub use faceteer_core::sort_key::{Four, NoFields, One, Three, Two};
     pub use faceteer_core::table::assert_table;
     pub use faceteer_core::update::{
-        Attribute, PartOfAnIndexKeyOrTheTtl, PartOfThePrimaryKey, TheVersionCounter, Update,
+        Attribute, Derived, KeyedValues, PartOfAnIndexKeyOrTheTtl, PartOfThePrimaryKey,
+        TheVersionCounter, Update,
     };
     pub use faceteer_core::{
         Facet, Item, ItemError, Key, KeyArg, KeyError, KeyPart, KeyWriter, Sortable, TtlValue,
     };
+    pub use serde;
     pub use serde_dynamo::Error as DynamoError;
 }

@@ -124,14 +124,44 @@ pub(crate) async fn delete_item(
     send_conditional!(table, op, "DeleteItem", request, get_key).map(Written::of)
 }
 
-/// UpdateItem: `None` when its condition failed, else the attributes it returned.
+/// What an `UpdateItem` did.
+pub(crate) enum Updated {
+    /// Applied: the attributes it returned.
+    Applied(Option<Item>),
+    /// Its condition failed: the stored item, when one exists (the request asks for it).
+    ConditionFailed(Option<Item>),
+}
+
+/// UpdateItem, asking for the stored item when its condition fails.
 pub(crate) async fn update_item(
     table: &Table,
     op: &Op,
     request: UpdateItemInputBuilder,
-) -> Result<Option<Option<Item>>> {
-    let out = send_conditional!(table, op, "UpdateItem", request, get_key)?;
-    Ok(out.map(|o| o.attributes.filter(|a| !a.is_empty())))
+) -> Result<Updated> {
+    use aws_sdk_dynamodb::operation::update_item::UpdateItemError;
+    let context = with_key(op, request.get_key().as_ref());
+    let result = request
+        .return_consumed_capacity(ReturnConsumedCapacity::Total)
+        .return_values_on_condition_check_failure(
+            aws_sdk_dynamodb::types::ReturnValuesOnConditionCheckFailure::AllOld,
+        )
+        .send_with(table.client())
+        .await;
+    match result {
+        Ok(out) => {
+            op.request(out.consumed_capacity.as_slice());
+            Ok(Updated::Applied(out.attributes.filter(|a| !a.is_empty())))
+        }
+        Err(e) => match e.as_service_error() {
+            Some(UpdateItemError::ConditionalCheckFailedException(failed)) => {
+                op.request(&[]);
+                Ok(Updated::ConditionFailed(
+                    failed.item.clone().filter(|i| !i.is_empty()),
+                ))
+            }
+            _ => Err(Error::dynamo("UpdateItem", context, e)),
+        },
+    }
 }
 
 /// The outcome of a conditional write: applied (with the output), its condition failed

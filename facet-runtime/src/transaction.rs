@@ -305,7 +305,8 @@ impl<'t> TransactWrite<'t> {
     ) -> Self {
         let table = self.table.name().to_owned();
         let key = key.to_item();
-        let item = update_plan(&key, &change, when, Returning::Nothing).and_then(|plan| {
+        let item = update_plan(&key, &change, when, Returning::Nothing, None).and_then(|planned| {
+            let plan = planned.plan;
             let (names, values) = plan.placeholders.into_parts();
             let update = TxUpdate::builder()
                 .table_name(table)

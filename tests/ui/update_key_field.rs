@@ -19,4 +19,5 @@ fn main() {
     let _fine = f.title.set("ok");
     let _key = f.team.set("other");
     let _indexed = f.user.set("someone");
+    let _not_known = f.user.set_if_not_exists("someone");
 }
