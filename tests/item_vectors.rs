@@ -18,51 +18,51 @@ use serde_json::Value;
 #[derive(Debug, Clone, PartialEq, Facet, Serialize, Deserialize)]
 #[facet(name = "ORDER")]
 #[serde(rename_all = "camelCase")]
-struct Order {
+pub(crate) struct Order {
     #[pk(prefix = "#CUSTOMER")]
     #[gsi(n = 1, alias = "GSIStatusPlaced", pk, prefix = "#CUST_STATUS")]
-    customer_id: String,
+    pub(crate) customer_id: String,
     #[gsi(n = 1, pk)]
-    status: String,
+    pub(crate) status: String,
     #[gsi(n = 2, alias = "GSIRegionPlaced", pk, prefix = "#REGION")]
-    region: String,
+    pub(crate) region: String,
     #[gsi(n = 1, sk, prefix = "#PLACED")]
     #[gsi(n = 2, sk, prefix = "#PLACED")]
     #[serde(with = "faceteer::timestamp")]
-    placed_at: DateTime<Utc>,
+    pub(crate) placed_at: DateTime<Utc>,
     #[sk(prefix = "#ORDER")]
     #[gsi(n = 2, sk)]
     #[shard(count = 8, gsi = 2)]
-    order_id: String,
+    pub(crate) order_id: String,
     #[serde(default, with = "faceteer::timestamp::option")]
-    shipped_at: Option<DateTime<Utc>>,
-    total: f64,
-    items: u32,
-    gift: bool,
-    note: String,
-    lines: Vec<Line>,
-    shipping: Shipping,
+    pub(crate) shipped_at: Option<DateTime<Utc>>,
+    pub(crate) total: f64,
+    pub(crate) items: u32,
+    pub(crate) gift: bool,
+    pub(crate) note: String,
+    pub(crate) lines: Vec<Line>,
+    pub(crate) shipping: Shipping,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-struct Line {
-    sku: String,
-    qty: u64,
-    price: f64,
+pub(crate) struct Line {
+    pub(crate) sku: String,
+    pub(crate) qty: u64,
+    pub(crate) price: f64,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-struct Shipping {
-    city: String,
-    zip: Option<String>,
+pub(crate) struct Shipping {
+    pub(crate) city: String,
+    pub(crate) zip: Option<String>,
     #[serde(default)]
-    instructions: Nullable<String>,
+    pub(crate) instructions: Nullable<String>,
 }
 
 /// Faceteer's `ttl` field may hold epoch seconds, a `Date` or text.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(untagged)]
-enum Expires {
+pub(crate) enum Expires {
     Seconds(i64),
     At(#[serde(with = "faceteer::timestamp")] DateTime<Utc>),
     Text(String),
@@ -81,50 +81,50 @@ impl TtlValue for Expires {
 #[derive(Debug, Clone, PartialEq, Facet, Serialize, Deserialize)]
 #[facet(name = "DEVICE", delimiter = "#")]
 #[serde(rename_all = "camelCase")]
-struct Device {
+pub(crate) struct Device {
     #[pk(prefix = "OWNER")]
     #[gsi(n = 3, alias = "GSISerial", sk, prefix = "OWNER")]
-    owner_id: String,
+    pub(crate) owner_id: String,
     #[sk(prefix = "DEVICE")]
-    kind: String,
+    pub(crate) kind: String,
     #[sk]
-    device_id: String,
+    pub(crate) device_id: String,
     #[gsi(n = 3, pk, prefix = "SERIAL")]
-    serial: Option<String>,
+    pub(crate) serial: Option<String>,
     #[ttl]
-    expires: Expires,
+    pub(crate) expires: Expires,
     #[serde(with = "faceteer::timestamp")]
-    enrolled: DateTime<Utc>,
+    pub(crate) enrolled: DateTime<Utc>,
     #[serde(default, with = "faceteer::timestamp::option")]
-    last_seen: Option<DateTime<Utc>>,
-    tags: Vec<String>,
-    battery: f64,
-    active: bool,
-    meta: Option<Value>,
+    pub(crate) last_seen: Option<DateTime<Utc>>,
+    pub(crate) tags: Vec<String>,
+    pub(crate) battery: f64,
+    pub(crate) active: bool,
+    pub(crate) meta: Option<Value>,
 }
 
 #[derive(Debug, Clone, PartialEq, Facet, Serialize, Deserialize)]
 #[facet(name = "EVENT")]
 #[serde(rename_all = "camelCase")]
-struct Event {
+pub(crate) struct Event {
     #[pk(prefix = "#STREAM")]
     #[shard(count = 16)]
-    stream_id: String,
+    pub(crate) stream_id: String,
     #[sk(prefix = "#SEQ")]
     #[shard(count = 16)]
-    seq: u64,
-    payload: Payload,
+    pub(crate) seq: u64,
+    pub(crate) payload: Payload,
     #[serde(with = "faceteer::timestamp")]
-    at: DateTime<Utc>,
+    pub(crate) at: DateTime<Utc>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-struct Payload {
-    kind: String,
-    from: Option<String>,
-    to: Option<String>,
+pub(crate) struct Payload {
+    pub(crate) kind: String,
+    pub(crate) from: Option<String>,
+    pub(crate) to: Option<String>,
     #[serde(default)]
-    reason: Nullable<String>,
+    pub(crate) reason: Nullable<String>,
 }
 
 #[derive(Deserialize)]
@@ -335,6 +335,23 @@ fn numbers_compare_by_value() {
     assert_ne!(number_value("-1"), number_value("1"));
 }
 
+/// The vectors' records of each facet, in file order.
+fn models_of(cases: &[Case]) -> (Vec<Order>, Vec<Device>, Vec<Event>) {
+    fn of<T: serde::de::DeserializeOwned>(cases: &[Case], name: &str) -> Vec<T> {
+        cases
+            .iter()
+            .filter(|c| c.facet["name"] == name)
+            .map(|c| serde_json::from_value(plain_model(&c.model)).unwrap())
+            .collect()
+    }
+    (of(cases, "ORDER"), of(cases, "DEVICE"), of(cases, "EVENT"))
+}
+
+/// The records of Faceteer's item vectors, as Rust records.
+pub(crate) fn vector_models() -> (Vec<Order>, Vec<Device>, Vec<Event>) {
+    models_of(&load_cases())
+}
+
 faceteer::table! {
     /// The vectors' facets, in one table.
     struct VectorTable { Order, Device, Event }
@@ -350,25 +367,7 @@ async fn faceteer_items_are_found_through_every_access_pattern() {
     for case in &cases {
         common::put_raw(&table, item(&case.item)).await.unwrap();
     }
-    let models = |name: &str| -> Vec<Value> {
-        cases
-            .iter()
-            .filter(|c| c.facet["name"] == name)
-            .map(|c| plain_model(&c.model))
-            .collect()
-    };
-    let orders: Vec<Order> = models("ORDER")
-        .into_iter()
-        .map(|m| serde_json::from_value(m).unwrap())
-        .collect();
-    let devices: Vec<Device> = models("DEVICE")
-        .into_iter()
-        .map(|m| serde_json::from_value(m).unwrap())
-        .collect();
-    let events: Vec<Event> = models("EVENT")
-        .into_iter()
-        .map(|m| serde_json::from_value(m).unwrap())
-        .collect();
+    let (orders, devices, events) = models_of(&cases);
 
     for o in &orders {
         let key = Order::key(&o.customer_id, &o.order_id).unwrap();

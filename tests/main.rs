@@ -17,6 +17,7 @@ mod fuzz;
 mod index_projections;
 mod item_vectors;
 mod items;
+mod one_text;
 mod projections;
 mod queries;
 mod scans;
