@@ -416,6 +416,25 @@ impl UpdatePlan {
         })
     }
 
+    /// Plan an update that creates the item under `key`: applied only when no item exists
+    /// under the key.
+    pub fn for_missing<F>(
+        key: Item,
+        update: &crate::update::Update<F>,
+        returning: Returning,
+    ) -> Result<Self, crate::expr::ExprError> {
+        let mut placeholders = Placeholders::new();
+        let update = update.render(&mut placeholders)?;
+        let condition = condition_text::<F>(Some(false), None, None, &mut placeholders)?;
+        Ok(UpdatePlan {
+            key,
+            update,
+            condition,
+            placeholders,
+            returning,
+        })
+    }
+
     /// Plan an update that may create the item under `key`: applied when no item exists
     /// under the key, or when `guard` holds for the stored one.
     pub fn creating<F>(

@@ -258,16 +258,6 @@ impl<F> Update<F> {
         self & Update::one(Action::Set(Path::new(name), Operand::Value(Ok(value))))
     }
 
-    /// Set attribute `name` to `value` unless it has a value (`if_not_exists`).
-    #[doc(hidden)]
-    pub fn set_attribute_if_absent(self, name: &'static str, value: AttributeValue) -> Update<F> {
-        let path = Path::new(name);
-        self & Update::one(Action::Set(
-            path.clone(),
-            Operand::IfNotExists(path, Ok(value)),
-        ))
-    }
-
     /// Add 1 to number attribute `name` (the `#[version]` counter, on every update).
     #[doc(hidden)]
     pub fn increment_attribute(self, name: &'static str) -> Update<F> {

@@ -62,11 +62,12 @@ impl Table {
     }
 
     /// Write `record` whether or not it exists: create it, or merge it into the stored one
-    /// (one `UpdateItem`). Every attribute a put of `record` writes is set — index keys,
-    /// `facet` and `ttl` included — and the attributes of its absent optional fields are
-    /// removed, so the stored item is what a put writes, except that attributes other writers
-    /// added are kept, and so are the fields named with [`Upsert::keep`] when the record
-    /// exists. The `#[version]` counter moves by one.
+    /// (`UpdateItem`). Every attribute a put of `record` writes is set — index keys, `facet`
+    /// and `ttl` included — and the attributes of its absent optional fields are removed, so
+    /// the stored item is what a put writes, except that attributes other writers added are
+    /// kept, and so are the fields named with [`Upsert::keep`] when the record exists (then
+    /// a first request changes an existing record, and a second creates a missing one). The
+    /// `#[version]` counter moves by one, unchecked.
     pub fn upsert<'a, F: Facet>(&'a self, record: &'a F) -> Upsert<'a, F> {
         Upsert {
             table: self,
@@ -176,16 +177,21 @@ impl<'a, F: Facet, R: Returns> UpdateItem<'a, F, R> {
         self.returning()
     }
 
-    /// The request this update sends (inspectable without a server).
+    /// The request this update sends (inspectable without a server). With
+    /// [`UpdateItem::or_create`], the one sent first, for an existing record; when it finds
+    /// none, a second request creates the record.
     pub fn plan(&self) -> Result<UpdatePlan> {
-        Ok(update_plan(
+        let plans = update_plans(
             &self.key,
             &self.change,
             self.when.as_ref(),
             R::RETURNING,
             self.template,
-        )?
-        .plan)
+        )?;
+        plans
+            .existing
+            .map(|p| p.plan)
+            .ok_or_else(|| Error::InvalidRequest("an update without a request".into()))
     }
 }
 
@@ -202,12 +208,15 @@ where
     R: CanCreate,
 {
     /// Create the record when none exists: the update then applies to `template` (a record
-    /// with the same key) instead of the stored record, in the same request. Every attribute
-    /// of `template` the update does not change is written only where the item has none
-    /// (`if_not_exists`), so an existing record keeps its values: `c.total.add(1)` on a
-    /// counter created from `total: 0` gives 1, then 2. A derived key the update rebuilds
-    /// from a field it does not change takes the field's value from `template`, checked
-    /// against an existing record like [`Field::unchanged`].
+    /// with the same key) instead. An existing record is changed as without this option, and
+    /// nothing of `template` is written to it: `c.total.add(1)` on a counter created from
+    /// `total: 0` gives 1, then 2. A derived key the update rebuilds from a field it does not
+    /// change takes the field's value from `template`, checked against an existing record
+    /// like [`Field::unchanged`].
+    ///
+    /// The update is sent for an existing record first; when there is none, a second request
+    /// creates it (on condition that there still is none, and back to the first while other
+    /// writers create and delete the record in between): exactly one of them applies.
     pub fn or_create(mut self, template: &'a F) -> Self {
         self.template = Some(template);
         self
@@ -220,11 +229,26 @@ pub trait CanCreate: Returns {}
 impl CanCreate for Nothing {}
 impl CanCreate for New {}
 
-/// A planned update, with the stored values it checks.
+/// One planned `UpdateItem`, with the stored values it checks.
 pub(crate) struct Planned {
     pub(crate) plan: UpdatePlan,
     /// `(attribute, value)` the stored record must hold (`None`: no attribute).
     pub(crate) checked: Vec<(&'static str, Option<AttributeValue>)>,
+}
+
+/// The requests of one write: the one for an existing record, the one for a missing record,
+/// or both (the record is created, or changed, whichever it needs; each request is
+/// conditioned on the record's presence, so exactly one of them can apply).
+pub(crate) struct Plans {
+    existing: Option<Planned>,
+    missing: Option<Planned>,
+}
+
+impl Plans {
+    /// The first request sent.
+    fn first(&self) -> Option<&Planned> {
+        self.existing.as_ref().or(self.missing.as_ref())
+    }
 }
 
 /// Every attribute a facet's item can hold besides `PK` and `SK`.
@@ -253,18 +277,13 @@ fn item_for<F: Facet>(key: &Item, record: &F, what: &str) -> Result<Item> {
     Ok(item)
 }
 
-/// The plan of an update of the record under `key` (shared with transactions): `change`
-/// plus every derived attribute it makes stale, conditioned on the values named unchanged;
-/// the `#[version]` counter moves with every update. With a `template`, a missing record is
-/// created from it.
-pub(crate) fn update_plan<F: Facet>(
-    key: &Item,
+/// `change` with every derived attribute it makes stale rebuilt (values it does not give
+/// from `template`), and the `#[version]` counter moved; with the attributes whose values
+/// were taken from `template`.
+fn with_derived<F: Facet>(
     change: &Update<F>,
-    when: Option<&Expr<F>>,
-    returning: Returning,
     template: Option<&F>,
-) -> Result<Planned> {
-    let mut checked = change.unchanged()?;
+) -> Result<(Update<F>, Vec<&'static str>)> {
     let mut values = KeyedValues::new(change, template);
     let derived = F::derived_attributes(&mut values)?;
     let mut full = change.clone();
@@ -277,21 +296,25 @@ pub(crate) fn update_plan<F: Facet>(
     if let Some(name) = F::VERSION {
         full = full.increment_attribute(name);
     }
-    let template_item = template
-        .map(|t| item_for(key, t, "record to create"))
-        .transpose()?;
-    if let Some(item) = &template_item {
-        for name in values.from_template() {
-            if !checked.iter().any(|(n, _)| n == name) {
-                checked.push((name, item.get(*name).cloned()));
-            }
-        }
-        for name in item_attributes::<F>() {
-            if full.touches(name) {
-                continue;
-            }
-            if let Some(v) = item.get(name) {
-                full = full.set_attribute_if_absent(name, v.clone());
+    Ok((full, values.from_template().to_vec()))
+}
+
+/// The plan of an update of the existing record under `key` (shared with transactions):
+/// `change` plus every derived attribute it makes stale, conditioned on the values named
+/// unchanged (and those taken from `template`) and on `when`.
+pub(crate) fn update_plan<F: Facet>(
+    key: &Item,
+    change: &Update<F>,
+    when: Option<&Expr<F>>,
+    returning: Returning,
+    template: Option<(&F, &Item)>,
+) -> Result<Planned> {
+    let mut checked = change.unchanged()?;
+    let (full, from_template) = with_derived(change, template.map(|(t, _)| t))?;
+    if let Some((_, item)) = template {
+        for name in from_template {
+            if !checked.iter().any(|(n, _)| *n == name) {
+                checked.push((name, item.get(name).cloned()));
             }
         }
     }
@@ -300,11 +323,42 @@ pub(crate) fn update_plan<F: Facet>(
         .map(|(name, value)| Expr::stored_as(name, value.clone()))
         .chain(when.cloned())
         .reduce(Expr::and);
-    let plan = match template_item {
-        None => UpdatePlan::new(key.clone(), &full, guard.as_ref(), returning)?,
-        Some(_) => UpdatePlan::creating(key.clone(), &full, guard.as_ref(), returning)?,
-    };
+    let plan = UpdatePlan::new(key.clone(), &full, guard.as_ref(), returning)?;
     Ok(Planned { plan, checked })
+}
+
+/// The requests of an update, and of an update that creates from `template`.
+fn update_plans<F: Facet>(
+    key: &Item,
+    change: &Update<F>,
+    when: Option<&Expr<F>>,
+    returning: Returning,
+    template: Option<&F>,
+) -> Result<Plans> {
+    let Some(template) = template else {
+        let existing = update_plan(key, change, when, returning, None)?;
+        return Ok(Plans {
+            existing: Some(existing),
+            missing: None,
+        });
+    };
+    let item = item_for(key, template, "record to create")?;
+    let existing = update_plan(key, change, when, returning, Some((template, &item)))?;
+    // The record to create: the template, changed; no stored values to check.
+    let (mut full, _) = with_derived(change, Some(template))?;
+    for name in item_attributes::<F>() {
+        if let (false, Some(v)) = (full.touches(name), item.get(name)) {
+            full = full.set_attribute(name, v.clone());
+        }
+    }
+    let missing = UpdatePlan::for_missing(key.clone(), &full, returning)?;
+    Ok(Plans {
+        existing: Some(existing),
+        missing: Some(Planned {
+            plan: missing,
+            checked: Vec::new(),
+        }),
+    })
 }
 
 /// Why an update's condition failed: a checked field the stored record holds another value
@@ -334,19 +388,55 @@ pub(crate) fn update_refused<F: Facet>(planned: &Planned, stored: Option<&Item>)
     }
 }
 
-/// Send a planned update and read its result.
+/// How many times a write that changes or creates goes back and forth when other writers
+/// create and delete the record between its requests.
+const BRANCH_ATTEMPTS: usize = 4;
+
+/// Send the requests of a write: the one for an existing record, then — when it finds no
+/// record — the one creating it, and again while other writers make the record appear and
+/// disappear in between. Each request applies entirely or not at all.
+async fn run_plans<F: Facet>(table: &Table, op: &Op, plans: &Plans) -> Result<Option<Item>> {
+    let mut last = None;
+    for _ in 0..BRANCH_ATTEMPTS {
+        if let Some(p) = &plans.existing {
+            match sdk::update_item(table, op, p.plan.request(table.name())).await? {
+                Updated::Applied(attributes) => return Ok(attributes),
+                Updated::ConditionFailed(Some(stored)) => {
+                    return Err(update_refused::<F>(p, Some(&stored)))
+                }
+                Updated::ConditionFailed(None) if plans.missing.is_none() => {
+                    return Err(update_refused::<F>(p, None))
+                }
+                Updated::ConditionFailed(None) => {}
+            }
+        }
+        if let Some(p) = &plans.missing {
+            match sdk::update_item(table, op, p.plan.request(table.name())).await? {
+                Updated::Applied(attributes) => return Ok(attributes),
+                Updated::ConditionFailed(stored) if plans.existing.is_none() => {
+                    return Err(update_refused::<F>(p, stored.as_ref()))
+                }
+                // The record appeared since it was found missing: change it instead.
+                Updated::ConditionFailed(_) => last = Some(p),
+            }
+        }
+    }
+    match last.or(plans.first()) {
+        Some(p) => Err(update_refused::<F>(p, None)),
+        None => Err(Error::InvalidRequest("a write without a request".into())),
+    }
+}
+
+/// Send a planned write and read its result.
 fn send<'a, F: Facet, R: Returns>(
     table: &'a Table,
-    planned: Result<Planned>,
+    plans: Result<Plans>,
 ) -> BoxFuture<'a, Result<R::Output<F>>> {
     let op = Op::new("UpdateItem", table.name(), F::SCHEMA.name, None);
-    let planned = table.check_declared::<F>().and(planned);
+    let plans = table.check_declared::<F>().and(plans);
     let work = |op: Arc<Op>| async move {
-        let planned = planned?;
-        match sdk::update_item(table, &op, planned.plan.request(table.name())).await? {
-            Updated::Applied(attributes) => R::output::<F>(attributes),
-            Updated::ConditionFailed(stored) => Err(update_refused::<F>(&planned, stored.as_ref())),
-        }
+        let plans = plans?;
+        R::output::<F>(run_plans::<F>(table, &op, &plans).await?)
     };
     traced(op, records(|_| 1), work)
 }
@@ -356,14 +446,14 @@ impl<'a, F: Facet, R: Returns> IntoFuture for UpdateItem<'a, F, R> {
     type IntoFuture = BoxFuture<'a, Self::Output>;
 
     fn into_future(self) -> Self::IntoFuture {
-        let planned = update_plan(
+        let plans = update_plans(
             &self.key,
             &self.change,
             self.when.as_ref(),
             R::RETURNING,
             self.template,
         );
-        send::<F, R>(self.table, planned)
+        send::<F, R>(self.table, plans)
     }
 }
 
@@ -409,12 +499,19 @@ impl<'a, F: Facet, R: Returns> Upsert<'a, F, R> {
         }
     }
 
-    /// The request this upsert sends (inspectable without a server).
+    /// The request this upsert sends first (inspectable without a server): with fields
+    /// kept, the one for an existing record (a second creates a missing one); without, the
+    /// only one.
     pub fn plan(&self) -> Result<UpdatePlan> {
-        Ok(self.planned()?.plan)
+        let plans = self.plans()?;
+        plans
+            .existing
+            .or(plans.missing)
+            .map(|p| p.plan)
+            .ok_or_else(|| Error::InvalidRequest("an upsert without a request".into()))
     }
 
-    fn planned(&self) -> Result<Planned> {
+    fn plans(&self) -> Result<Plans> {
         let item = to_item(self.record)?;
         let key: Item = [PK, SK]
             .into_iter()
@@ -452,25 +549,41 @@ impl<'a, F: Facet, R: Returns> Upsert<'a, F, R> {
                 _ => {}
             }
         }
-        let mut change = Update::<F>::empty();
-        for name in item_attributes::<F>() {
-            if Some(name) == F::VERSION {
-                continue;
+        // Every attribute written (or removed), but those kept: for an existing record.
+        let write = |kept: &[&str]| {
+            let mut change = Update::<F>::empty();
+            for name in item_attributes::<F>() {
+                if Some(name) == F::VERSION || kept.contains(&name) {
+                    continue;
+                }
+                change = match item.get(name) {
+                    Some(v) => change.set_attribute(name, v.clone()),
+                    None => change.remove_attribute(name),
+                };
             }
-            change = match (item.get(name), kept.contains(&name)) {
-                (Some(v), true) => change.set_attribute_if_absent(name, v.clone()),
-                (Some(v), false) => change.set_attribute(name, v.clone()),
-                (None, true) => change,
-                (None, false) => change.remove_attribute(name),
-            };
-        }
-        if let Some(name) = F::VERSION {
-            change = change.increment_attribute(name);
-        }
-        let plan = UpdatePlan::creating(key, &change, self.when.as_ref(), R::RETURNING)?;
-        Ok(Planned {
+            match F::VERSION {
+                Some(name) => change.increment_attribute(name),
+                None => change,
+            }
+        };
+        let planned = |plan| Planned {
             plan,
             checked: Vec::new(),
+        };
+        let when = self.when.as_ref();
+        if kept.is_empty() {
+            // One request: the whole record, whether or not one exists.
+            let plan = UpdatePlan::creating(key, &write(&[]), when, R::RETURNING)?;
+            return Ok(Plans {
+                existing: None,
+                missing: Some(planned(plan)),
+            });
+        }
+        let existing = UpdatePlan::new(key.clone(), &write(&kept), when, R::RETURNING)?;
+        let missing = UpdatePlan::for_missing(key, &write(&[]), R::RETURNING)?;
+        Ok(Plans {
+            existing: Some(planned(existing)),
+            missing: Some(planned(missing)),
         })
     }
 }
@@ -489,7 +602,7 @@ impl<'a, F: Facet, R: Returns> IntoFuture for Upsert<'a, F, R> {
     type IntoFuture = BoxFuture<'a, Self::Output>;
 
     fn into_future(self) -> Self::IntoFuture {
-        let planned = self.planned();
-        send::<F, R>(self.table, planned)
+        let plans = self.plans();
+        send::<F, R>(self.table, plans)
     }
 }
