@@ -26,6 +26,7 @@ mod shard_schedules;
 mod shards;
 mod tables;
 mod transactions;
+mod update_props;
 mod updates;
 mod vectors;
 mod verify;
