@@ -131,7 +131,59 @@ async fn reads_are_one_typed_snapshot() {
     assert_eq!(got.take(none).unwrap(), None);
 }
 
+/// An update step keeps index keys true as a single update does, and a step whose value
+/// named unchanged is not the stored one is reported with the field.
+async fn update_steps_rebuild_index_keys() {
+    let table = fresh_table::<TestTable>("tx-index").await;
+    table.put(&note("book", 1)).await.unwrap(); // author bob, status open
+    table.put(&stock("sku-9", 5)).await.unwrap();
+    let n = Note::fields();
+    let s = Stock::fields();
+    let key = Note::key("book", "n001").unwrap();
+    let err = table
+        .transact_write()
+        .update(&Stock::key("sku-9").unwrap(), s.on_hand.subtract(1))
+        .update(
+            &key,
+            n.author.set("carol") & n.status.unchanged(Status::Done),
+        )
+        .await
+        .unwrap_err();
+    match &err {
+        Error::TransactionCanceled { canceled } => {
+            assert_eq!(canceled.len(), 1, "{err}");
+            assert_eq!(canceled[0].step.index, 1);
+            assert_eq!(
+                canceled[0].reason,
+                faceteer::transaction::CancelReason::StoredValueDiffers { field: "status" }
+            );
+        }
+        other => panic!("expected a cancellation, got {other:?}"),
+    }
+    table
+        .transact_write()
+        .update(&Stock::key("sku-9").unwrap(), s.on_hand.subtract(1))
+        .update(
+            &key,
+            n.author.set("carol") & n.status.unchanged(Status::Open),
+        )
+        .await
+        .unwrap();
+    let after = table.get(&key).await.unwrap().unwrap();
+    assert_eq!(after.author, "carol");
+    assert_eq!(
+        get_raw(&table, key.to_item()).await.unwrap(),
+        faceteer::core::to_item(&after).unwrap()
+    );
+    let by_new = table
+        .query(Note::by_author_status("carol", Status::Open).list())
+        .await
+        .unwrap();
+    assert_eq!(by_new.records, vec![after]);
+}
+
 faceteer_suite::engines!(
+    update_steps_rebuild_index_keys,
     writes_apply_together_or_not_at_all,
     requests_dynamodb_would_refuse_are_refused_before_sending,
     reads_are_one_typed_snapshot,

@@ -292,7 +292,7 @@ pub(crate) async fn batch_get(
 }
 
 /// A canceled transaction's reasons, one `(code, message)` per step.
-pub(crate) type Cancellation = Vec<(String, String)>;
+pub(crate) type Cancellation = Vec<(String, String, Option<Item>)>;
 
 /// TransactWriteItems: `Err` with the reasons when DynamoDB canceled it.
 pub(crate) async fn transact_write(
@@ -376,6 +376,7 @@ where
                 (
                     r.code().unwrap_or_default().to_owned(),
                     r.message().unwrap_or_default().to_owned(),
+                    r.item.clone().filter(|i| !i.is_empty()),
                 )
             })
             .collect());

@@ -90,6 +90,12 @@ pub enum CancelReason {
     Conflict,
     /// The step was throttled.
     Throttled,
+    /// The step was an update naming a field unchanged (or rebuilding a key from it), and
+    /// the stored record holds another value of it.
+    StoredValueDiffers {
+        /// The attribute whose stored value differs.
+        field: &'static str,
+    },
     /// DynamoDB found the step invalid.
     Invalid(String),
     /// Another reason, with DynamoDB's code and message.
@@ -110,6 +116,10 @@ impl std::fmt::Display for CancelReason {
             }
             CancelReason::Conflict => f.write_str("another write to the record was in progress"),
             CancelReason::Throttled => f.write_str("it was throttled"),
+            CancelReason::StoredValueDiffers { field } => write!(
+                f,
+                "the stored record's `{field}` is not the value the update named unchanged"
+            ),
             CancelReason::Invalid(m) => write!(f, "it is invalid: {m}"),
             CancelReason::Other { code, message } => write!(f, "{code}: {message}"),
         }
@@ -136,16 +146,39 @@ impl std::fmt::Display for Canceled {
     }
 }
 
-/// The canceled steps of a transaction, for [`Error::TransactionCanceled`].
-pub(crate) fn canceled(steps: &[TxStep], reasons: Vec<(String, String)>) -> Vec<Canceled> {
+/// The stored values each step checks: `(attribute, value)` (`None`: no attribute).
+pub(crate) type Checks = Vec<(
+    &'static str,
+    Option<aws_sdk_dynamodb::types::AttributeValue>,
+)>;
+
+/// The canceled steps of a transaction, for [`Error::TransactionCanceled`]; `checks` holds
+/// the values each step (by index) checks, when it names some.
+pub(crate) fn canceled(
+    steps: &[TxStep],
+    checks: &[Checks],
+    reasons: crate::sdk::Cancellation,
+) -> Vec<Canceled> {
     steps
         .iter()
         .zip(reasons)
-        .filter(|(_, (code, _))| code != "None" && !code.is_empty())
-        .map(|(step, (code, message))| Canceled {
+        .filter(|(_, (code, _, _))| code != "None" && !code.is_empty())
+        .map(|(step, (code, message, stored))| Canceled {
             reason: match code.as_str() {
                 "ConditionalCheckFailed" if step.version_only => CancelReason::VersionConflict,
-                "ConditionalCheckFailed" => CancelReason::ConditionFailed,
+                "ConditionalCheckFailed" => {
+                    let differs = stored.as_ref().and_then(|stored| {
+                        checks
+                            .get(step.index)
+                            .into_iter()
+                            .flatten()
+                            .find(|(name, value)| stored.get(*name) != value.as_ref())
+                    });
+                    match differs {
+                        Some((field, _)) => CancelReason::StoredValueDiffers { field },
+                        None => CancelReason::ConditionFailed,
+                    }
+                }
                 "TransactionConflict" => CancelReason::Conflict,
                 "ThrottlingError" | "ProvisionedThroughputExceeded" | "RequestLimitExceeded" => {
                     CancelReason::Throttled
@@ -193,6 +226,8 @@ pub struct TransactWrite<'t> {
     table: &'t Table,
     items: Vec<TransactWriteItem>,
     steps: Vec<TxStep>,
+    /// The stored values each step checks (by step index; empty for most steps).
+    checks: Vec<Checks>,
     error: Option<Error>,
     token: Option<String>,
 }
@@ -210,6 +245,7 @@ impl Table {
             table: self,
             items: Vec::new(),
             steps: Vec::new(),
+            checks: Vec::new(),
             error: None,
             token: None,
         }
@@ -298,19 +334,24 @@ impl<'t> TransactWrite<'t> {
     }
 
     fn update_step<F: Facet>(
-        self,
+        mut self,
         key: &Key<F>,
         change: Update<F>,
         when: Option<&Expr<F>>,
     ) -> Self {
         let table = self.table.name().to_owned();
         let key = key.to_item();
+        let mut checks = Vec::new();
         let item = update_plan(&key, &change, when, Returning::Nothing, None).and_then(|planned| {
             let plan = planned.plan;
+            checks = planned.checked;
             let (names, values) = plan.placeholders.into_parts();
             let update = TxUpdate::builder()
                 .table_name(table)
                 .set_key(Some(plan.key))
+                .return_values_on_condition_check_failure(
+                    aws_sdk_dynamodb::types::ReturnValuesOnConditionCheckFailure::AllOld,
+                )
                 .update_expression(plan.update)
                 .set_condition_expression(plan.condition)
                 .set_expression_attribute_names(names)
@@ -319,6 +360,10 @@ impl<'t> TransactWrite<'t> {
                 .map_err(build_error)?;
             Ok(TransactWriteItem::builder().update(update).build())
         });
+        if self.error.is_none() {
+            self.checks.resize(self.steps.len(), Vec::new());
+            self.checks.push(checks);
+        }
         self.step::<F>(TxAction::Update, key_pair(&key), false, item)
     }
 
@@ -435,7 +480,7 @@ impl<'t> IntoFuture for TransactWrite<'t> {
             match sdk::transact_write(table, &op, self.items, self.token).await? {
                 Ok(()) => Ok(()),
                 Err(reasons) => Err(Error::TransactionCanceled {
-                    canceled: canceled(&self.steps, reasons),
+                    canceled: canceled(&self.steps, &self.checks, reasons),
                 }),
             }
         };
@@ -507,7 +552,7 @@ impl<'t> TransactGet<'t> {
             match sdk::transact_get(table, &op, items).await? {
                 Ok(found) => Ok(TransactGot { found }),
                 Err(reasons) => Err(Error::TransactionCanceled {
-                    canceled: canceled(&steps, reasons),
+                    canceled: canceled(&steps, &[], reasons),
                 }),
             }
         };
