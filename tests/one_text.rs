@@ -92,8 +92,8 @@ fn task(i: usize) -> Task {
         team_id: "apollo".into(),
         task_id: format!("t{i}"),
         date_due: at(OFFSETS_MS[i % n]),
-        assigned_user_id: (i % 3 != 0).then(|| ["ann", "bob"][i % 2].to_owned()),
-        status: if i % 2 == 0 {
+        assigned_user_id: (!i.is_multiple_of(3)).then(|| ["ann", "bob"][i % 2].to_owned()),
+        status: if i.is_multiple_of(2) {
             TaskStatus::Open
         } else {
             TaskStatus::Completed

@@ -228,7 +228,122 @@ async fn index_keys_follow_their_fields() {
     assert!(!stored.contains_key("ttl") && !stored.contains_key("expiresAt"));
 }
 
+/// The README's user (Entity Manager's story): changing the beneficiary and bumping `updated`
+/// is one request, and every index built from them follows.
+mod readme_user {
+    use chrono::{DateTime, Utc};
+    use faceteer::{Facet, Table};
+    use serde::{Deserialize, Serialize};
+
+    #[derive(Debug, Clone, PartialEq, Facet, Serialize, Deserialize)]
+    #[facet(name = "USER")]
+    #[serde(rename_all = "camelCase")]
+    pub struct User {
+        #[pk(prefix = "#USER")]
+        #[sk(prefix = "#USER")]
+        pub user_id: String,
+        #[gsi(n = 1, alias = "BeneficiaryCreated", pk, prefix = "#BENEFICIARY")]
+        #[gsi(n = 2, alias = "BeneficiaryUpdated", pk, prefix = "#BENEFICIARY")]
+        pub beneficiary_id: String,
+        #[gsi(n = 3, alias = "LastName", pk, prefix = "#LAST_NAME")]
+        pub last_name: String,
+        #[gsi(n = 1, sk, prefix = "#CREATED")]
+        pub created: DateTime<Utc>,
+        #[gsi(n = 2, sk, prefix = "#UPDATED")]
+        #[gsi(n = 3, sk, prefix = "#UPDATED")]
+        pub updated: DateTime<Utc>,
+    }
+
+    faceteer::table! {
+        pub struct UserTable { User }
+    }
+
+    // As in the README.
+    pub async fn move_user(
+        table: &Table,
+        user_id: &str,
+        beneficiary: &str,
+        last_name: &str,
+    ) -> faceteer::Result<User> {
+        let u = User::fields();
+        table
+            .update(
+                &User::key(user_id)?,
+                u.beneficiary_id.set(beneficiary)
+                    & u.updated.set(Utc::now())
+                    & u.last_name.unchanged(last_name),
+            )
+            .returning_new()
+            .await
+    }
+}
+
+async fn readme_update_bumps_updated_with_another_indexed_field() {
+    use chrono::TimeZone;
+    use readme_user::*;
+    let table = faceteer_suite::fresh_table::<UserTable>("readme-user").await;
+    let created = chrono::Utc.with_ymd_and_hms(2026, 1, 2, 3, 4, 5).unwrap();
+    let user = User {
+        user_id: "u1".into(),
+        beneficiary_id: "b1".into(),
+        last_name: "Smith".into(),
+        created,
+        updated: created,
+    };
+    table.put(&user).await.unwrap();
+    let err = move_user(&table, "u1", "b2", "Jones").await.unwrap_err();
+    assert!(
+        matches!(
+            &err,
+            Error::StoredValueDiffers {
+                field: "lastName",
+                ..
+            }
+        ),
+        "{err:?}"
+    );
+    let moved = move_user(&table, "u1", "b2", "Smith").await.unwrap();
+    assert_eq!(moved.beneficiary_id, "b2");
+    assert!(moved.updated > created);
+    let key = User::key("u1").unwrap();
+    assert_eq!(
+        get_raw(&table, key.to_item()).await.unwrap(),
+        faceteer::core::to_item(&moved).unwrap()
+    );
+    for (old, new) in [
+        (
+            table
+                .query(User::by_beneficiary_created("b1").list())
+                .await
+                .unwrap(),
+            table
+                .query(User::by_beneficiary_created("b2").list())
+                .await
+                .unwrap(),
+        ),
+        (
+            table
+                .query(User::by_beneficiary_updated("b1").list())
+                .await
+                .unwrap(),
+            table
+                .query(User::by_beneficiary_updated("b2").list())
+                .await
+                .unwrap(),
+        ),
+    ] {
+        assert!(old.records.is_empty());
+        assert_eq!(new.records, vec![moved.clone()]);
+    }
+    let recent = table
+        .query(User::by_last_name("Smith").greater_than(created))
+        .await
+        .unwrap();
+    assert_eq!(recent.records, vec![moved]);
+}
+
 faceteer_suite::engines!(
+    readme_update_bumps_updated_with_another_indexed_field,
     every_operation_in_one_update,
     conditions_and_missing_records,
     index_keys_follow_their_fields,

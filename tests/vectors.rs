@@ -1,5 +1,6 @@
-//! Conformance with `@faceteer/facet`: the vectors in `../shared/vectors/` were produced by
-//! the real library; every case must be reproduced exactly.
+//! Conformance with `@faceteer/facet`: the vectors in `tests/vectors/` (a copy of the
+//! project's `../shared/vectors/`) were produced by the real library; every case must be
+//! reproduced exactly.
 
 use crate::common;
 
@@ -26,6 +27,30 @@ struct ShardCase {
 
 fn load_shard_cases() -> Vec<ShardCase> {
     common::load_vectors("faceteer-shard-keys.json")
+}
+
+/// The repository's copy of the vectors is the shared oracle's, byte for byte, when the
+/// shared folder is beside the checkout (a clone on its own has only the copy).
+#[test]
+fn the_vector_copy_is_the_shared_oracle() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let shared = root.join("../shared/vectors");
+    if !shared.is_dir() {
+        println!("no ../shared/vectors beside the checkout: the copy is used as it is");
+        return;
+    }
+    for file in [
+        "faceteer-items.json",
+        "faceteer-shard-keys.json",
+        "README.md",
+    ] {
+        let copy = std::fs::read(root.join("tests/vectors").join(file)).unwrap();
+        let oracle = std::fs::read(shared.join(file)).unwrap();
+        assert!(
+            copy == oracle,
+            "tests/vectors/{file} differs from ../shared/vectors/{file}; copy it again"
+        );
+    }
 }
 
 #[test]

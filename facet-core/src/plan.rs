@@ -404,15 +404,8 @@ impl UpdatePlan {
         when: Option<&crate::expr::Expr<F>>,
         returning: Returning,
     ) -> Result<Self, crate::expr::ExprError> {
-        let mut placeholders = Placeholders::new();
-        let update = update.render(&mut placeholders)?;
-        let condition = condition_text(Some(true), when, None, &mut placeholders)?;
-        Ok(UpdatePlan {
-            key,
-            update,
-            condition,
-            placeholders,
-            returning,
+        Self::conditioned(key, update, returning, |p| {
+            condition_text(Some(true), when, None, p)
         })
     }
 
@@ -423,15 +416,8 @@ impl UpdatePlan {
         update: &crate::update::Update<F>,
         returning: Returning,
     ) -> Result<Self, crate::expr::ExprError> {
-        let mut placeholders = Placeholders::new();
-        let update = update.render(&mut placeholders)?;
-        let condition = condition_text::<F>(Some(false), None, None, &mut placeholders)?;
-        Ok(UpdatePlan {
-            key,
-            update,
-            condition,
-            placeholders,
-            returning,
+        Self::conditioned(key, update, returning, |p| {
+            condition_text::<F>(Some(false), None, None, p)
         })
     }
 
@@ -443,16 +429,24 @@ impl UpdatePlan {
         guard: Option<&crate::expr::Expr<F>>,
         returning: Returning,
     ) -> Result<Self, crate::expr::ExprError> {
+        Self::conditioned(key, update, returning, |p| {
+            let Some(guard) = guard else { return Ok(None) };
+            let pk = p.name(crate::schema::PK);
+            let guard = guard.render(p)?;
+            Ok(Some(format!("attribute_not_exists({pk}) OR ({guard})")))
+        })
+    }
+
+    /// `update` with the condition `condition` renders (after the update's placeholders).
+    fn conditioned<F>(
+        key: Item,
+        update: &crate::update::Update<F>,
+        returning: Returning,
+        condition: impl FnOnce(&mut Placeholders) -> Result<Option<String>, crate::expr::ExprError>,
+    ) -> Result<Self, crate::expr::ExprError> {
         let mut placeholders = Placeholders::new();
         let update = update.render(&mut placeholders)?;
-        let condition = match guard {
-            None => None,
-            Some(guard) => {
-                let pk = placeholders.name(crate::schema::PK);
-                let guard = guard.render(&mut placeholders)?;
-                Some(format!("attribute_not_exists({pk}) OR ({guard})"))
-            }
-        };
+        let condition = condition(&mut placeholders)?;
         Ok(UpdatePlan {
             key,
             update,

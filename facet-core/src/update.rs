@@ -395,66 +395,74 @@ impl<'a, F> KeyedValues<'a, F> {
             .map(|k| k.name)
     }
 
-    /// The value of the field at `position` (`name`, Rust name `ident`) that `attribute`
-    /// (rebuilt because `changed` changes) needs: from the update, else from the template.
+    /// The value of the field `need` names: from the update, else from the template.
     #[doc(hidden)]
-    #[allow(clippy::too_many_arguments)]
     pub fn optional<T: 'static>(
         &mut self,
-        position: u16,
-        name: &'static str,
-        ident: &'static str,
-        attribute: &'static str,
-        changed: &'static str,
+        need: Need,
         template: impl FnOnce(&'a F) -> Option<&'a T>,
     ) -> Result<Option<&'a T>, ExprError> {
-        // The last word counts (`set` then `set` is refused as overlapping elsewhere).
-        if let Some(k) = self.keyed.iter().rev().find(|k| k.position == position) {
+        // The last word counts (two `set`s are refused as overlapping paths).
+        if let Some(k) = self
+            .keyed
+            .iter()
+            .rev()
+            .find(|k| k.position == need.position)
+        {
             return match &k.value {
                 None => Ok(None),
                 Some(v) => v.downcast_ref::<T>().map(Some).ok_or(ExprError::Value {
-                    field: name,
+                    field: need.name,
                     reason: "the value held is not of the field's type".into(),
                 }),
             };
         }
-        match self.template {
-            Some(t) => {
-                if !self.from_template.contains(&name) {
-                    self.from_template.push(name);
-                }
-                Ok(template(t))
-            }
-            None => Err(ExprError::KeyFieldNeeded {
-                attribute,
-                changed,
-                needed: name,
-                needed_field: ident,
-            }),
+        let Some(t) = self.template else {
+            return Err(need.missing());
+        };
+        if !self.from_template.contains(&need.name) {
+            self.from_template.push(need.name);
         }
+        Ok(template(t))
     }
 
     /// [`Self::optional`] for a field that always has a value.
     #[doc(hidden)]
-    #[allow(clippy::too_many_arguments)]
     pub fn required<T: 'static>(
         &mut self,
-        position: u16,
-        name: &'static str,
-        ident: &'static str,
-        attribute: &'static str,
-        changed: &'static str,
+        need: Need,
         template: impl FnOnce(&'a F) -> &'a T,
     ) -> Result<&'a T, ExprError> {
-        self.optional(position, name, ident, attribute, changed, |t| {
-            Some(template(t))
-        })?
-        .ok_or(ExprError::KeyFieldNeeded {
-            attribute,
-            changed,
-            needed: name,
-            needed_field: ident,
-        })
+        self.optional(need, |t| Some(template(t)))?
+            .ok_or_else(|| need.missing())
+    }
+}
+
+/// A value a derived attribute needs to be rebuilt: which field, for which attribute, and
+/// which changed field makes it stale (generated code names them).
+#[doc(hidden)]
+#[derive(Debug, Clone, Copy)]
+pub struct Need {
+    /// The field's position among the facet's fields.
+    pub position: u16,
+    /// Its attribute name.
+    pub name: &'static str,
+    /// Its Rust name.
+    pub ident: &'static str,
+    /// The derived attribute.
+    pub attribute: &'static str,
+    /// A changed field the attribute is built from.
+    pub changed: &'static str,
+}
+
+impl Need {
+    fn missing(self) -> ExprError {
+        ExprError::KeyFieldNeeded {
+            attribute: self.attribute,
+            changed: self.changed,
+            needed: self.name,
+            needed_field: self.ident,
+        }
     }
 }
 

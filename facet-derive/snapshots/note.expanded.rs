@@ -83,6 +83,7 @@ impl ::faceteer::__private::Facet for Note {
         ::core::option::Option::None
     }
     const ATTRIBUTES: &'static [&'static str] = &["book", "note_id", "body"];
+    #[allow(clippy::needless_question_mark)]
     fn derived_attributes(
         __v: &mut ::faceteer::__private::KeyedValues<'_, Self>,
     ) -> ::core::result::Result<

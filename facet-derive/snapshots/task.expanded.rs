@@ -334,6 +334,7 @@ impl ::faceteer::__private::Facet for Task {
         "status",
         "title",
     ];
+    #[allow(clippy::needless_question_mark)]
     fn derived_attributes(
         __v: &mut ::faceteer::__private::KeyedValues<'_, Self>,
     ) -> ::core::result::Result<
@@ -345,7 +346,16 @@ impl ::faceteer::__private::Facet for Task {
             let due_day = __v
                 .required::<
                     u32,
-                >(2u16, "dueDay", "due_day", "GSI1SK", __changed, |__t| &__t.due_day)?;
+                >(
+                    ::faceteer::__private::Need {
+                        position: 2u16,
+                        name: "dueDay",
+                        ident: "due_day",
+                        attribute: "GSI1SK",
+                        changed: __changed,
+                    },
+                    |__t| &__t.due_day,
+                )?;
             let __key = (|| -> ::core::result::Result<
                 ::std::string::String,
                 ::faceteer::__private::KeyError,
@@ -375,17 +385,28 @@ impl ::faceteer::__private::Facet for Task {
                 .optional::<
                     String,
                 >(
-                    3u16,
-                    "assignedUserId",
-                    "assigned_user_id",
-                    "GSI2PK",
-                    __changed,
+                    ::faceteer::__private::Need {
+                        position: 3u16,
+                        name: "assignedUserId",
+                        ident: "assigned_user_id",
+                        attribute: "GSI2PK",
+                        changed: __changed,
+                    },
                     |__t| __t.assigned_user_id.as_ref(),
                 )?;
             let status = __v
                 .required::<
                     String,
-                >(4u16, "status", "status", "GSI2PK", __changed, |__t| &__t.status)?;
+                >(
+                    ::faceteer::__private::Need {
+                        position: 4u16,
+                        name: "status",
+                        ident: "status",
+                        attribute: "GSI2PK",
+                        changed: __changed,
+                    },
+                    |__t| &__t.status,
+                )?;
             let __key = (|| -> ::core::result::Result<
                 ::std::string::String,
                 ::faceteer::__private::KeyError,
@@ -419,7 +440,16 @@ impl ::faceteer::__private::Facet for Task {
             let status = __v
                 .required::<
                     String,
-                >(4u16, "status", "status", "GSI2SK", __changed, |__t| &__t.status)?;
+                >(
+                    ::faceteer::__private::Need {
+                        position: 4u16,
+                        name: "status",
+                        ident: "status",
+                        attribute: "GSI2SK",
+                        changed: __changed,
+                    },
+                    |__t| &__t.status,
+                )?;
             let __key = (|| -> ::core::result::Result<
                 ::std::string::String,
                 ::faceteer::__private::KeyError,

@@ -653,7 +653,7 @@ fn projection(m: &FacetModel) -> TokenStream {
 }
 
 /// The update kind of field `i`: a table key field has no update operations; a field an
-/// index key or the TTL is built from is updated through generated setters.
+/// index key or the TTL is built from can only be set or removed (the update rebuilds the keys).
 fn update_kind(m: &FacetModel, i: usize) -> &'static str {
     if m.version == Some(i) {
         "TheVersionCounter"
@@ -697,15 +697,17 @@ fn positions(inputs: impl Iterator<Item = usize>) -> Vec<u16> {
 /// `let <field> = __v.required/optional(..)?;` for each field in `fields`: the value an
 /// update gives (or its template's) for rebuilding `attribute`.
 fn bind_values(m: &FacetModel, fields: &[u16], attribute: &LitStr) -> TokenStream {
+    let p = private(m);
     let binds = fields.iter().map(|&f| {
         let field = &m.fields[f as usize];
         let (ident, inner) = (&field.ident, &field.inner);
         let name = lit(&field.name);
         let rust = lit(&ident.to_string());
+        let need = quote!(#p::Need { position: #f, name: #name, ident: #rust, attribute: #attribute, changed: __changed });
         if field.optional {
-            quote!(let #ident = __v.optional::<#inner>(#f, #name, #rust, #attribute, __changed, |__t| __t.#ident.as_ref())?;)
+            quote!(let #ident = __v.optional::<#inner>(#need, |__t| __t.#ident.as_ref())?;)
         } else {
-            quote!(let #ident = __v.required::<#inner>(#f, #name, #rust, #attribute, __changed, |__t| &__t.#ident)?;)
+            quote!(let #ident = __v.required::<#inner>(#need, |__t| &__t.#ident)?;)
         }
     });
     quote!(#(#binds)*)
@@ -760,6 +762,9 @@ fn derived_attributes(m: &FacetModel) -> TokenStream {
         }
     });
     quote! {
+        // Each key is built by the expression a put uses, inside a closure returning its
+        // `KeyError`.
+        #[allow(clippy::needless_question_mark)]
         fn derived_attributes(
             __v: &mut #p::KeyedValues<'_, Self>,
         ) -> ::core::result::Result<::std::vec::Vec<#p::Derived>, #p::ExprError> {

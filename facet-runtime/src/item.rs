@@ -175,7 +175,7 @@ fn condition<F>(
 }
 
 /// Add `cond` to a write's expression with `AND`.
-fn and<F>(when: Option<Expr<F>>, cond: Expr<F>) -> Option<Expr<F>> {
+pub(crate) fn and<F>(when: Option<Expr<F>>, cond: Expr<F>) -> Option<Expr<F>> {
     Some(match when {
         Some(existing) => existing.and(cond),
         None => cond,

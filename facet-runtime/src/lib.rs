@@ -47,14 +47,14 @@
 //! | `#[pk(prefix = "..")]` / `#[sk(prefix = "..")]` | field | the field is part of the base partition / sort key; several fields join in declaration order; `sortable` encodes integers order-preservingly |
 //! | `#[gsi(n = 1..=20, alias = "..", pk \| sk, prefix = "..")]` | field | the field is part of index `GSIn`'s partition or sort key; repeatable |
 //! | `#[shard(count = N)]`, `#[shard(count = N, gsi = n)]` | field | hash the field to spread the base (or `GSIn`) partition key over N shards |
-//! | `#[ttl]` | field | store the field as `ttl` (epoch seconds); a time or an integer |
+//! | `#[ttl]` | field | also store the field as `ttl` (epoch seconds); a time or an integer |
 //! | `#[version]` | field | optimistic locking: every put checks it and stores it + 1, every update adds 1 (`u64`, `u32`, `i64`, `i32`) |
 //!
 //! Generated for each facet: `Facet::key(..)` (the base key, from the key fields),
 //! `Facet::query(..)` (the base partition), and for each index `Facet::gsiN(..)` plus
 //! `Facet::by_<snake_case alias>(..)`; `Facet::fields()` (typed handles for conditions,
-//! filters and updates) and, for each field an index key or the TTL is built from,
-//! `Facet::set_<field>(..)` (an update that rewrites those keys too). Query operators: `equals`, `greater_than`,
+//! filters and updates; an update that sets a field index keys or the TTL are built from
+//! rebuilds them too). Query operators: `equals`, `greater_than`,
 //! `greater_than_or_equal`, `less_than`, `less_than_or_equal`, `begins_with`, `between`,
 //! `list`; then one builder, [`Query`], whose options work in any order: `limit`,
 //! `reverse`, `cursor`, `shard`, `shard_concurrency`, `filter`, `consistent`, and the two
@@ -62,7 +62,7 @@
 //! [`Table::query`].
 //!
 //! Writes: [`Table::put`], [`Table::delete`], [`Table::update`] (typed
-//! [`Update`]s), [`Table::modify`] (versioned read–modify–write), batches
+//! [`Update`]s; [`UpdateItem::or_create`] to create), [`Table::upsert`], [`Table::modify`] (versioned read–modify–write), batches
 //! ([`Table::put_many`], [`Table::delete_many`], [`Table::get_many`], mixed facets with
 //! [`Table::write_batch`]) whose every input ends done, failed or unknown, and transactions
 //! ([`Table::transact_write`], [`Table::transact_get`]).
@@ -261,7 +261,7 @@ pub mod __private {
     pub use faceteer_core::sort_key::{Four, NoFields, One, Three, Two};
     pub use faceteer_core::table::assert_table;
     pub use faceteer_core::update::{
-        Attribute, Derived, KeyedValues, PartOfAnIndexKeyOrTheTtl, PartOfThePrimaryKey,
+        Attribute, Derived, KeyedValues, Need, PartOfAnIndexKeyOrTheTtl, PartOfThePrimaryKey,
         TheVersionCounter, Update,
     };
     pub use faceteer_core::{

@@ -37,7 +37,7 @@ use faceteer_core::update::{KeyedValues, Update};
 use faceteer_core::{from_item, to_item, Facet, Item, Key};
 
 use crate::error::{Error, Result};
-use crate::item::{condition_failed, records, traced, BoxFuture};
+use crate::item::{and, condition_failed, records, traced, BoxFuture};
 use crate::sdk::{self, Updated};
 use crate::table::Table;
 use crate::trace::Op;
@@ -154,10 +154,7 @@ impl<'a, F: Facet, R: Returns> UpdateItem<'a, F, R> {
     /// [`Error::ConditionFailed`] and change nothing. Several conditions join with `AND`.
     /// With [`UpdateItem::or_create`], a missing record is created whatever `cond` says.
     pub fn when(mut self, cond: Expr<F>) -> Self {
-        self.when = Some(match self.when.take() {
-            Some(existing) => existing.and(cond),
-            None => cond,
-        });
+        self.when = and(self.when, cond);
         self
     }
 
@@ -481,10 +478,7 @@ impl<'a, F: Facet, R: Returns> Upsert<'a, F, R> {
     /// Write only when no record exists or `cond` holds for the stored one; otherwise fail
     /// with [`Error::ConditionFailed`]. Several conditions join with `AND`.
     pub fn when(mut self, cond: Expr<F>) -> Self {
-        self.when = Some(match self.when.take() {
-            Some(existing) => existing.and(cond),
-            None => cond,
-        });
+        self.when = and(self.when, cond);
         self
     }
 

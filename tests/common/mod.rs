@@ -65,24 +65,13 @@ pub async fn get_raw(table: &faceteer::Table, key: faceteer::Item) -> Option<fac
         .item
 }
 
-/// `$FACETEER_VECTORS`, else `shared/vectors` beside the checkout or inside it: the
-/// conformance vectors produced by `@faceteer/facet` 6.0.0.
+/// `$FACETEER_VECTORS`, else the repository's copy (`tests/vectors/`) of the conformance
+/// vectors produced by `@faceteer/facet` 6.0.0.
 pub fn vectors_dir() -> std::path::PathBuf {
-    if let Some(dir) = std::env::var_os("FACETEER_VECTORS") {
-        return std::path::PathBuf::from(dir);
+    match std::env::var_os("FACETEER_VECTORS") {
+        Some(dir) => std::path::PathBuf::from(dir),
+        None => std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/vectors"),
     }
-    let root = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR"));
-    let candidates = [root.join("../shared/vectors"), root.join("shared/vectors")];
-    candidates
-        .iter()
-        .find(|c| c.is_dir())
-        .cloned()
-        .unwrap_or_else(|| {
-            panic!(
-                "conformance vectors not found (looked in {candidates:?}); \
-                 set FACETEER_VECTORS to the folder holding faceteer-shard-keys.json"
-            )
-        })
 }
 
 /// One conformance vector file, parsed.
