@@ -83,16 +83,6 @@ impl ::faceteer::__private::Facet for Note {
         ::core::option::Option::None
     }
     const ATTRIBUTES: &'static [&'static str] = &["book", "note_id", "body"];
-    #[allow(clippy::needless_question_mark)]
-    fn derived_attributes(
-        __v: &mut ::faceteer::__private::KeyedValues<'_, Self>,
-    ) -> ::core::result::Result<
-        ::std::vec::Vec<::faceteer::__private::Derived>,
-        ::faceteer::__private::ExprError,
-    > {
-        let mut __out = ::std::vec::Vec::new();
-        ::core::result::Result::Ok(__out)
-    }
 }
 #[automatically_derived]
 impl Note {

@@ -761,6 +761,11 @@ fn derived_attributes(m: &FacetModel) -> TokenStream {
             }
         }
     });
+    let index_keys: Vec<TokenStream> = index_keys.collect();
+    if index_keys.is_empty() && ttl.is_none() {
+        // Nothing derived can change: the trait's default (no attribute) holds.
+        return TokenStream::new();
+    }
     quote! {
         // Each key is built by the expression a put uses, inside a closure returning its
         // `KeyError`.
@@ -781,7 +786,7 @@ fn derived_attributes(m: &FacetModel) -> TokenStream {
 fn encoders(m: &FacetModel) -> TokenStream {
     let p = private(m);
     let fns = m.fields.iter().filter(|f| f.is_attribute).filter_map(|f| {
-        let path = f.serializer.as_ref()?;
+        let path = own_codec(m, f)?;
         let (ty, inner) = (&f.ty, &f.inner);
         let name = encoder_ident(f);
         let (wrap, unwrap) = if f.optional {
@@ -816,6 +821,29 @@ fn encoders(m: &FacetModel) -> TokenStream {
     quote!(#(#fns)*)
 }
 
+/// The serialize function of a field whose codec is not faceteer's own marshalling: none
+/// for `faceteer::timestamp` (and `::option`), which write what faceteer's marshaller
+/// writes for a `DateTime<Utc>` anyway.
+fn own_codec<'f>(m: &FacetModel, f: &'f Field) -> Option<&'f syn::Path> {
+    let path = f.serializer.as_ref()?;
+    let words: Vec<String> = path.segments.iter().map(|s| s.ident.to_string()).collect();
+    let krate: Vec<String> = m
+        .krate
+        .segments
+        .iter()
+        .map(|s| s.ident.to_string())
+        .collect();
+    let tail = words
+        .strip_prefix(krate.as_slice())
+        .or_else(|| words.strip_prefix(&["faceteer".to_owned()][..]));
+    let builtin = matches!(
+        tail.map(|t| t.iter().map(String::as_str).collect::<Vec<_>>())
+            .as_deref(),
+        Some(["timestamp", "serialize"] | ["timestamp", "option", "serialize"])
+    );
+    (!builtin).then_some(path)
+}
+
 fn encoder_ident(f: &Field) -> Ident {
     format_ident!("__faceteer_encode_{}", f.ident)
 }
@@ -843,7 +871,7 @@ fn fields_struct(m: &FacetModel) -> (TokenStream, TokenStream) {
         let fid = &f.ident;
         let name = lit(&f.name);
         let position = *i as u16;
-        match &f.serializer {
+        match own_codec(m, f) {
             Some(_) => {
                 let encoder = encoder_ident(f);
                 quote!(#fid: #p::Field::coded(#name, #position, Self::#encoder))
