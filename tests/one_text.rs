@@ -533,6 +533,16 @@ async fn updates_that_create_and_upserts() {
         "{err:?}"
     );
     assert_stored_as_put(&table, &want, "refused").await;
+    // The record before an update that may have created it cannot be returned: refused
+    // before sending, never a write reported as an error.
+    let err = table
+        .update(&key, f.status.set(TaskStatus::Completed))
+        .or_create(&template)
+        .returning_old()
+        .await
+        .unwrap_err();
+    assert!(matches!(err, Error::InvalidRequest(_)), "{err:?}");
+    assert_stored_as_put(&table, &want, "returning_old refused").await;
     // A template under another key is refused before sending.
     let err = table
         .update(&key, f.status.set(TaskStatus::Completed))

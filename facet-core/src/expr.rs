@@ -198,12 +198,6 @@ impl<F> Expr<F> {
         })
     }
 
-    /// `attribute_not_exists(attribute)`.
-    #[doc(hidden)]
-    pub fn absent(attribute: &'static str) -> Expr<F> {
-        Expr::new(Node::NotExists(attribute))
-    }
-
     /// Render the expression, registering its names and values in `p`.
     pub fn render(&self, p: &mut Placeholders) -> Result<String, ExprError> {
         render(&self.node, p)

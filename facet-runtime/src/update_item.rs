@@ -158,6 +158,16 @@ impl<'a, F: Facet, R: Returns> UpdateItem<'a, F, R> {
         self
     }
 
+    fn plans(&self) -> Result<Plans> {
+        update_plans(
+            &self.key,
+            &self.change,
+            self.when.as_ref(),
+            R::RETURNING,
+            self.template,
+        )
+    }
+
     fn returning<R2>(self) -> UpdateItem<'a, F, R2> {
         UpdateItem {
             table: self.table,
@@ -178,14 +188,7 @@ impl<'a, F: Facet, R: Returns> UpdateItem<'a, F, R> {
     /// [`UpdateItem::or_create`], the one sent first, for an existing record; when it finds
     /// none, a second request creates the record.
     pub fn plan(&self) -> Result<UpdatePlan> {
-        let plans = update_plans(
-            &self.key,
-            &self.change,
-            self.when.as_ref(),
-            R::RETURNING,
-            self.template,
-        )?;
-        plans
+        self.plans()?
             .existing
             .map(|p| p.plan)
             .ok_or_else(|| Error::InvalidRequest("an update without a request".into()))
@@ -193,8 +196,8 @@ impl<'a, F: Facet, R: Returns> UpdateItem<'a, F, R> {
 }
 
 impl<'a, F: Facet> UpdateItem<'a, F, Nothing> {
-    /// Return the record as it was before the update (not with [`UpdateItem::or_create`],
-    /// where there may be none).
+    /// Return the record as it was before the update. Not with [`UpdateItem::or_create`],
+    /// where there may be none: that is refused before sending.
     pub fn returning_old(self) -> UpdateItem<'a, F, Old> {
         self.returning()
     }
@@ -332,6 +335,13 @@ fn update_plans<F: Facet>(
     returning: Returning,
     template: Option<&F>,
 ) -> Result<Plans> {
+    if template.is_some() && matches!(returning, Returning::Old) {
+        return Err(Error::InvalidRequest(
+            "an update that may create the record cannot return the record before it: there \
+             may be none (use `returning_new()`)"
+                .into(),
+        ));
+    }
     let Some(template) = template else {
         let existing = update_plan(key, change, when, returning, None)?;
         return Ok(Plans {
@@ -443,13 +453,7 @@ impl<'a, F: Facet, R: Returns> IntoFuture for UpdateItem<'a, F, R> {
     type IntoFuture = BoxFuture<'a, Self::Output>;
 
     fn into_future(self) -> Self::IntoFuture {
-        let plans = update_plans(
-            &self.key,
-            &self.change,
-            self.when.as_ref(),
-            R::RETURNING,
-            self.template,
-        );
+        let plans = self.plans();
         send::<F, R>(self.table, plans)
     }
 }
