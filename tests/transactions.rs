@@ -58,7 +58,8 @@ async fn writes_apply_together_or_not_at_all() {
     );
     assert_eq!(table.get(&Account::key("o2").unwrap()).await.unwrap(), None);
 
-    // Creating an existing record, and a stale versioned put, are version conflicts.
+    // Creating an existing record says that it exists; a stale versioned put is a version
+    // conflict.
     let err = table
         .transact_write()
         .create(&account("o1"))
@@ -73,9 +74,16 @@ async fn writes_apply_together_or_not_at_all() {
     assert_eq!(
         reasons,
         [
-            (0, &CancelReason::VersionConflict),
+            (0, &CancelReason::AlreadyExists),
             (1, &CancelReason::VersionConflict)
         ]
+    );
+    assert!(
+        err.to_string().contains(
+            "step 0 (Put of `ACCOUNT`, PK \"#ACCOUNT_o1\", SK \"#ACCOUNT_o1\"): a record with \
+             its key already exists"
+        ),
+        "{err}"
     );
     assert_eq!(table.get(&key).await.unwrap().unwrap().on_hand, 0);
 

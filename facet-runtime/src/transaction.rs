@@ -72,9 +72,19 @@ pub struct TxStep {
     pub pk: String,
     /// The record's sort key.
     pub sk: String,
-    /// A put of a facet with a `#[version]` field, or `create`: whether its condition is
-    /// only the version (or "no record yet") check.
-    version_only: bool,
+    /// What a failed condition of the step means when it is the step's only check.
+    check: OnlyCheck,
+}
+
+/// A step whose condition is only one of the library's own checks: what its failure means.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum OnlyCheck {
+    /// The caller's condition (or several): [`CancelReason::ConditionFailed`].
+    Condition,
+    /// A versioned put's version check: [`CancelReason::VersionConflict`].
+    Version,
+    /// `create`'s "no record yet": [`CancelReason::AlreadyExists`].
+    Absent,
 }
 
 /// Why DynamoDB canceled a transaction because of one step.
@@ -83,9 +93,11 @@ pub struct TxStep {
 pub enum CancelReason {
     /// The step's condition did not hold.
     ConditionFailed,
-    /// The step was a versioned put (or a `create`) and the stored record was at another
-    /// version (or existed).
+    /// The step was a versioned put and the stored record was at another version (or
+    /// existed, for a new record).
     VersionConflict,
+    /// The step was a `create` and a record with its key already exists.
+    AlreadyExists,
     /// Another transaction or write was changing the same record.
     Conflict,
     /// The step was throttled.
@@ -114,6 +126,7 @@ impl std::fmt::Display for CancelReason {
             CancelReason::VersionConflict => {
                 f.write_str("the record was changed by another writer (version check)")
             }
+            CancelReason::AlreadyExists => f.write_str("a record with its key already exists"),
             CancelReason::Conflict => f.write_str("another write to the record was in progress"),
             CancelReason::Throttled => f.write_str("it was throttled"),
             CancelReason::StoredValueDiffers { field } => write!(
@@ -165,7 +178,12 @@ pub(crate) fn canceled(
         .filter(|(_, (code, _, _))| code != "None" && !code.is_empty())
         .map(|(step, (code, message, stored))| Canceled {
             reason: match code.as_str() {
-                "ConditionalCheckFailed" if step.version_only => CancelReason::VersionConflict,
+                "ConditionalCheckFailed" if step.check == OnlyCheck::Version => {
+                    CancelReason::VersionConflict
+                }
+                "ConditionalCheckFailed" if step.check == OnlyCheck::Absent => {
+                    CancelReason::AlreadyExists
+                }
                 "ConditionalCheckFailed" => {
                     let differs = stored.as_ref().and_then(|stored| {
                         checks
@@ -268,7 +286,7 @@ impl<'t> TransactWrite<'t> {
         mut self,
         action: TxAction,
         (pk, sk): (String, String),
-        version_only: bool,
+        check: OnlyCheck,
         item: Result<TransactWriteItem>,
     ) -> Self {
         if self.error.is_some() {
@@ -283,7 +301,7 @@ impl<'t> TransactWrite<'t> {
                     facet: F::SCHEMA.name,
                     pk,
                     sk,
-                    version_only,
+                    check,
                 });
                 self.items.push(item);
             }
@@ -301,7 +319,12 @@ impl<'t> TransactWrite<'t> {
         let table = self.table.name().to_owned();
         let plan = put_plan(record, item_exists, when);
         let key = plan.as_ref().map(|p| key_pair(&p.item)).unwrap_or_default();
-        let version_only = when.is_none() && (F::VERSION.is_some() || item_exists == Some(false));
+        let check = match (when, item_exists) {
+            (Some(_), _) => OnlyCheck::Condition,
+            (None, Some(false)) => OnlyCheck::Absent,
+            (None, _) if F::VERSION.is_some() => OnlyCheck::Version,
+            (None, _) => OnlyCheck::Condition,
+        };
         let item = plan.and_then(|plan| {
             let (expr, names, values) = split_condition(plan.condition);
             let put = TxPut::builder()
@@ -314,7 +337,7 @@ impl<'t> TransactWrite<'t> {
                 .map_err(build_error)?;
             Ok(TransactWriteItem::builder().put(put).build())
         });
-        self.step::<F>(TxAction::Put, key, version_only, item)
+        self.step::<F>(TxAction::Put, key, check, item)
     }
 
     /// Put `record` (replacing any record with its key; for a facet with a `#[version]`
@@ -364,7 +387,7 @@ impl<'t> TransactWrite<'t> {
             self.checks.resize(self.steps.len(), Vec::new());
             self.checks.push(checks);
         }
-        self.step::<F>(TxAction::Update, key_pair(&key), false, item)
+        self.step::<F>(TxAction::Update, key_pair(&key), OnlyCheck::Condition, item)
     }
 
     /// Update the record under `key` with `change` (it must exist).
@@ -391,7 +414,7 @@ impl<'t> TransactWrite<'t> {
                 let delete = keyed_step!(TxDelete::builder(), table, key.clone(), condition)?;
                 Ok(TransactWriteItem::builder().delete(delete).build())
             });
-        self.step::<F>(TxAction::Delete, key_pair(&key), false, item)
+        self.step::<F>(TxAction::Delete, key_pair(&key), OnlyCheck::Condition, item)
     }
 
     /// Delete the record under `key` (nothing happens to the transaction when there is none).
@@ -415,7 +438,7 @@ impl<'t> TransactWrite<'t> {
                 let check = keyed_step!(ConditionCheck::builder(), table, key.clone(), condition)?;
                 Ok(TransactWriteItem::builder().condition_check(check).build())
             });
-        self.step::<F>(TxAction::Check, key_pair(&key), false, item)
+        self.step::<F>(TxAction::Check, key_pair(&key), OnlyCheck::Condition, item)
     }
 
     /// The idempotency token (at most 36 characters): a transaction sent again with the
@@ -525,7 +548,7 @@ impl<'t> TransactGet<'t> {
             facet: F::SCHEMA.name,
             pk,
             sk,
-            version_only: false,
+            check: OnlyCheck::Condition,
         });
         Handle {
             index: self.steps.len() - 1,
