@@ -5,6 +5,27 @@ use serde::{Deserialize, Serialize};
 
 pub use faceteer_suite::fresh_table;
 
+/// The table's client with deadlines of its own, generous enough for a loaded machine and a
+/// slow engine: the helpers that read or write the truth behind the library must not fail
+/// where the library under test is allowed to be slow.
+pub fn patient(table: &faceteer::Table) -> aws_sdk_dynamodb::Client {
+    use aws_sdk_dynamodb::config::timeout::TimeoutConfig;
+    use std::time::Duration;
+    let config = table
+        .client()
+        .config()
+        .to_builder()
+        .timeout_config(
+            TimeoutConfig::builder()
+                .connect_timeout(Duration::from_secs(30))
+                .operation_attempt_timeout(Duration::from_secs(120))
+                .operation_timeout(Duration::from_secs(600))
+                .build(),
+        )
+        .build();
+    aws_sdk_dynamodb::Client::from_conf(config)
+}
+
 /// Store `item` exactly as given, through the SDK: no key, facet or validation checks of the
 /// library in the way.
 pub async fn put_raw(
@@ -14,8 +35,7 @@ pub async fn put_raw(
     aws_sdk_dynamodb::operation::put_item::PutItemOutput,
     aws_sdk_dynamodb::error::SdkError<aws_sdk_dynamodb::operation::put_item::PutItemError>,
 > {
-    table
-        .client()
+    patient(table)
         .put_item()
         .table_name(table.name())
         .set_item(Some(item))
@@ -27,9 +47,9 @@ pub async fn put_raw(
 pub async fn stored_keys(table: &faceteer::Table) -> std::collections::HashSet<(String, String)> {
     let mut keys = std::collections::HashSet::new();
     let mut start = None;
+    let client = patient(table);
     loop {
-        let out = table
-            .client()
+        let out = client
             .scan()
             .table_name(table.name())
             .set_exclusive_start_key(start)
@@ -54,8 +74,7 @@ pub fn key_pair<F>(k: &faceteer::Key<F>) -> (String, String) {
 
 /// The item stored under `key`, exactly as the server holds it.
 pub async fn get_raw(table: &faceteer::Table, key: faceteer::Item) -> Option<faceteer::Item> {
-    table
-        .client()
+    patient(table)
         .get_item()
         .table_name(table.name())
         .set_key(Some(key))
