@@ -70,8 +70,36 @@ pub struct Entry {
     note: String,
 }
 
+/// A tally: numbers, a list and a set an update that creates changes from a template's
+/// values; a field left out when empty; a flattened part.
+#[derive(Debug, Clone, PartialEq, Facet, Serialize, Deserialize)]
+#[facet(name = "TALLY")]
+#[serde(rename_all = "camelCase")]
+pub struct Tally {
+    #[pk(prefix = "#TALLY")]
+    #[sk(prefix = "#TALLY")]
+    name: String,
+    total: i64,
+    seen: Vec<String>,
+    #[serde(with = "serde_dynamo::string_set")]
+    tags: BTreeSet<String>,
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    note: String,
+}
+
+/// A facet with a flattened part: its item holds attributes no field names.
+#[derive(Debug, Clone, PartialEq, Facet, Serialize, Deserialize)]
+#[facet(name = "FLAT")]
+pub struct Flat {
+    #[pk(prefix = "#FLAT")]
+    #[sk(prefix = "#FLAT")]
+    id: String,
+    #[serde(flatten)]
+    extra: BTreeMap<String, String>,
+}
+
 faceteer::table! {
-    struct OneTextTable { Task, Journal, Order, Device, Event }
+    struct OneTextTable { Task, Journal, Order, Device, Event, Tally, Flat }
 }
 
 fn base() -> DateTime<Utc> {
@@ -580,7 +608,89 @@ async fn updates_that_create_and_upserts() {
     assert!(matches!(err, Error::InvalidRequest(_)), "{err:?}");
 }
 
+/// An update that creates applies its change to the template (`add` to its total, `append`
+/// to its list, `add_to_set` to its set); a value a put leaves out (`skip_serializing_if`)
+/// is removed by `set` and compared as absent; a flattened part cannot be merged.
+async fn changes_apply_to_the_template() {
+    let table = faceteer_suite::fresh_table::<OneTextTable>("one-text-template").await;
+    let t = Tally::fields();
+    let template = Tally {
+        name: "visits".into(),
+        total: 10,
+        seen: vec!["a".into()],
+        tags: BTreeSet::from(["x".to_owned()]),
+        note: "first".into(),
+    };
+    let key = Tally::key("visits").unwrap();
+    let change = || {
+        t.total.add(1)
+            & t.seen.append(["b".to_owned()])
+            & t.tags.add_to_set(["y".to_owned()])
+            & t.note.set(String::new())
+    };
+    let created: Tally = table
+        .update(&key, change())
+        .or_create(&template)
+        .returning_new()
+        .await
+        .unwrap();
+    let want = Tally {
+        name: "visits".into(),
+        total: 11,
+        seen: vec!["a".into(), "b".into()],
+        tags: BTreeSet::from(["x".to_owned(), "y".to_owned()]),
+        note: String::new(),
+    };
+    assert_eq!(created, want);
+    assert_stored_as_put(&table, &want, "created from the template").await;
+    // Existing: the change applies to the stored record.
+    table
+        .update(&key, change())
+        .or_create(&template)
+        .await
+        .unwrap();
+    let want = Tally {
+        total: 12,
+        seen: vec!["a".into(), "b".into(), "b".into()],
+        ..want
+    };
+    assert_stored_as_put(&table, &want, "changed").await;
+    // The empty note is stored as nothing, and compared as nothing.
+    let found = table
+        .query(Tally::query("visits").list().filter(t.note.not_exists()))
+        .await
+        .unwrap();
+    assert_eq!(found.records.len(), 1);
+    let err = table
+        .query(Tally::query("visits").list().filter(t.note.eq("")))
+        .await
+        .unwrap_err();
+    assert!(matches!(err, Error::Expr(_)), "{err:?}");
+    // A change inside a template's value is refused before sending.
+    let err = table
+        .update(&Tally::key("other").unwrap(), t.seen.at(0).set("z"))
+        .or_create(&Tally {
+            name: "other".into(),
+            ..template.clone()
+        })
+        .await
+        .unwrap_err();
+    assert!(matches!(err, Error::Expr(_)), "{err:?}");
+    assert_eq!(
+        table.get(&Tally::key("other").unwrap()).await.unwrap(),
+        None
+    );
+
+    let flat = Flat {
+        id: "f".into(),
+        extra: BTreeMap::from([("colour".to_owned(), "red".to_owned())]),
+    };
+    let err = table.upsert(&flat).await.unwrap_err();
+    assert!(matches!(err, Error::InvalidRequest(_)), "{err:?}");
+}
+
 faceteer_suite::engines!(
+    changes_apply_to_the_template,
     filters_compare_the_text_a_put_stores,
     updates_store_what_a_put_stores,
     nested_dates_and_codecs,

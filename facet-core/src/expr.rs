@@ -130,6 +130,8 @@ enum Node {
     In(&'static str, Vec<Value>),
     Exists(&'static str),
     NotExists(&'static str),
+    /// `attribute_not_exists(a) OR attribute_type(a, NULL)`: no value (a `None`).
+    AbsentOrNull(&'static str),
     Size(&'static str, Comparator, u64),
     And(Box<Node>, Box<Node>),
     Or(Box<Node>, Box<Node>),
@@ -187,14 +189,15 @@ impl<F> Expr<F> {
         Expr::new(Node::Not(Box::new(self.node)))
     }
 
-    /// `attribute = value`, or `attribute_not_exists(attribute)` when `value` is `None`: the
-    /// stored attribute is exactly `value` (conditions an update adds for the values it
-    /// rebuilds keys from).
+    /// `attribute = value`, or, when `value` is `None`, that the attribute has no value
+    /// (absent, or `NULL` as other writers may store a missing value): the stored attribute
+    /// is `value` (conditions an update adds for the values it rebuilds keys from; see
+    /// [`same_value`]).
     #[doc(hidden)]
     pub fn stored_as(attribute: &'static str, value: Option<AttributeValue>) -> Expr<F> {
         Expr::new(match value {
             Some(v) => Node::Compare(attribute, Comparator::Eq, Ok(v)),
-            None => Node::NotExists(attribute),
+            None => Node::AbsentOrNull(attribute),
         })
     }
 
@@ -268,6 +271,11 @@ fn render(node: &Node, p: &mut Placeholders) -> Result<String, ExprError> {
         }
         Node::Exists(field) => format!("attribute_exists({})", p.name(field)),
         Node::NotExists(field) => format!("attribute_not_exists({})", p.name(field)),
+        Node::AbsentOrNull(field) => {
+            let n = p.name(field);
+            let null = p.value(AttributeValue::S("NULL".into()));
+            format!("attribute_not_exists({n}) OR attribute_type({n}, {null})")
+        }
         Node::Size(field, op, size) => {
             let n = p.name(field);
             let v = p.value(AttributeValue::N(size.to_string()));
@@ -277,6 +285,77 @@ fn render(node: &Node, p: &mut Placeholders) -> Result<String, ExprError> {
         Node::Or(a, b) => format!("({}) OR ({})", render(a, p)?, render(b, p)?),
         Node::Not(a) => format!("NOT ({})", render(a, p)?),
     })
+}
+
+/// Whether a stored attribute satisfies [`Expr::stored_as`] of `expected` the way DynamoDB
+/// evaluates it: numbers compare by value (`1.0` is `1`), sets whatever their order, lists
+/// and maps member by member, and no value matches an absent attribute or `NULL`.
+pub fn same_value(stored: Option<&AttributeValue>, expected: Option<&AttributeValue>) -> bool {
+    match (stored, expected) {
+        (None | Some(AttributeValue::Null(_)), None) => true,
+        (Some(a), Some(b)) => same(a, b),
+        _ => false,
+    }
+}
+
+fn same(a: &AttributeValue, b: &AttributeValue) -> bool {
+    use AttributeValue as A;
+    fn as_set<T: Ord + Clone>(v: &[T]) -> Vec<T> {
+        let mut v = v.to_vec();
+        v.sort();
+        v.dedup();
+        v
+    }
+    match (a, b) {
+        (A::N(x), A::N(y)) => decimal(x) == decimal(y),
+        (A::Ss(x), A::Ss(y)) => as_set(x) == as_set(y),
+        (A::Ns(x), A::Ns(y)) => {
+            let canon = |v: &[String]| as_set(&v.iter().map(|n| decimal(n)).collect::<Vec<_>>());
+            canon(x) == canon(y)
+        }
+        (A::Bs(x), A::Bs(y)) => {
+            let bytes = |v: &[aws_sdk_dynamodb::primitives::Blob]| {
+                as_set(&v.iter().map(|b| b.as_ref().to_vec()).collect::<Vec<_>>())
+            };
+            bytes(x) == bytes(y)
+        }
+        (A::L(x), A::L(y)) => x.len() == y.len() && x.iter().zip(y).all(|(a, b)| same(a, b)),
+        (A::M(x), A::M(y)) => {
+            x.len() == y.len() && x.iter().all(|(k, a)| y.get(k).is_some_and(|b| same(a, b)))
+        }
+        _ => a == b,
+    }
+}
+
+/// A decimal number's canonical form: sign, significant digits, and the exponent of the
+/// first digit (`"-0012.50e1"` → `(true, "125", 2)`); zero is `(false, "", 0)`. Text that is
+/// not a number is kept as it is.
+fn decimal(text: &str) -> (bool, String, i64) {
+    let t = text.trim();
+    let (negative, t) = match t.as_bytes().first() {
+        Some(b'-') => (true, &t[1..]),
+        Some(b'+') => (false, &t[1..]),
+        _ => (false, t),
+    };
+    let (mantissa, exponent) = match t.find(['e', 'E']) {
+        Some(i) => match t[i + 1..].parse::<i64>() {
+            Ok(e) => (&t[..i], e),
+            Err(_) => return (false, text.to_owned(), i64::MIN),
+        },
+        None => (t, 0),
+    };
+    let (int, frac) = mantissa.split_once('.').unwrap_or((mantissa, ""));
+    if !(int.bytes().chain(frac.bytes()).all(|b| b.is_ascii_digit())) {
+        return (false, text.to_owned(), i64::MIN);
+    }
+    let digits = format!("{int}{frac}");
+    let leading = digits.bytes().take_while(|b| *b == b'0').count();
+    let significant = digits[leading..].trim_end_matches('0');
+    if significant.is_empty() {
+        return (false, String::new(), 0);
+    }
+    let position = int.len() as i64 - leading as i64 + exponent;
+    (negative, significant.to_owned(), position)
 }
 
 /// A handle on one attribute of facet `F` holding values of type `T` (the field's type `S`
@@ -619,6 +698,31 @@ mod tests {
         let (names, values) = p.into_parts();
         assert_eq!(names.unwrap()["#n0"], "status");
         assert_eq!(values.unwrap()[":v1"], AttributeValue::N("1".into()));
+    }
+
+    #[test]
+    fn stored_values_compare_as_dynamodb_compares_them() {
+        use AttributeValue as A;
+        let n = |s: &str| A::N(s.to_owned());
+        assert!(same_value(Some(&n("1.0")), Some(&n("1"))));
+        assert!(same_value(Some(&n("-0012.50e1")), Some(&n("-125"))));
+        assert!(same_value(Some(&n("0.00")), Some(&n("-0"))));
+        assert!(!same_value(Some(&n("10")), Some(&n("1"))));
+        assert!(!same_value(Some(&n("-1")), Some(&n("1"))));
+        let ss = |v: &[&str]| A::Ss(v.iter().map(|s| s.to_string()).collect());
+        assert!(same_value(Some(&ss(&["b", "a"])), Some(&ss(&["a", "b"]))));
+        assert!(same_value(
+            Some(&A::Ns(vec!["2".into(), "1.0".into()])),
+            Some(&A::Ns(vec!["1".into(), "2".into()]))
+        ));
+        assert!(same_value(Some(&A::Null(true)), None));
+        assert!(same_value(None, None));
+        assert!(!same_value(Some(&A::S("x".into())), None));
+        assert!(!same_value(None, Some(&A::S("x".into()))));
+        assert!(same_value(
+            Some(&A::L(vec![n("1.50")])),
+            Some(&A::L(vec![n("1.5")]))
+        ));
     }
 
     #[test]

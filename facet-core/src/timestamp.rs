@@ -121,8 +121,10 @@ pub(crate) fn is_chrono_utc_display<T: ?Sized>() -> bool {
 /// chrono's RFC 3339 text of a UTC time, rewritten as `toISOString()` writes it (text that
 /// does not parse is kept as it is).
 pub(crate) fn normalize(text: String) -> String {
-    match DateTime::parse_from_rfc3339(&text) {
-        Ok(t) => to_iso(&t.with_timezone(&Utc)),
+    // chrono's `FromStr` reads what its `Display` writes, years beyond 9999 and before 0
+    // included (RFC 3339 parsing would refuse those).
+    match text.parse::<DateTime<Utc>>() {
+        Ok(t) => to_iso(&t),
         Err(_) => text,
     }
 }
@@ -232,6 +234,18 @@ mod tests {
         assert_eq!(item["maybe"], s("2026-11-10T09:00:00.123Z"));
         assert_eq!(item["offset"], s("2026-11-10T11:00:00+02:00"));
         assert_eq!(item["naive"], s("2026-11-10"));
+        // Years beyond 9999 and before 0: the same text as the adapter's.
+        for far in [
+            chrono::Utc.with_ymd_and_hms(10_000, 1, 1, 0, 0, 0).unwrap(),
+            chrono::Utc.with_ymd_and_hms(-1, 6, 1, 0, 0, 0).unwrap(),
+        ] {
+            #[derive(serde::Serialize)]
+            struct Far(#[serde(with = "crate::timestamp")] chrono::DateTime<chrono::Utc>);
+            assert_eq!(
+                crate::marshal::to_attribute_value(&far).unwrap(),
+                crate::marshal::to_attribute_value(&Far(far)).unwrap(),
+            );
+        }
         // The adapter writes the same text.
         #[derive(serde::Serialize)]
         struct Adapted(#[serde(with = "crate::timestamp")] chrono::DateTime<chrono::Utc>);

@@ -118,6 +118,26 @@ enum Operand {
 }
 
 impl Operand {
+    /// The operand evaluated where `path` holds `value` though the item does not exist yet:
+    /// `if_not_exists(path, ..)` gives `value`.
+    fn seeded(&self, path: &Path, value: &AttributeValue) -> Operand {
+        match self {
+            Operand::IfNotExists(p, _) if p == path => {
+                Operand::IfNotExists(p.clone(), Ok(value.clone()))
+            }
+            Operand::Arithmetic(a, op, b) => Operand::Arithmetic(
+                Box::new(a.seeded(path, value)),
+                *op,
+                Box::new(b.seeded(path, value)),
+            ),
+            Operand::ListAppend(a, b) => Operand::ListAppend(
+                Box::new(a.seeded(path, value)),
+                Box::new(b.seeded(path, value)),
+            ),
+            other => other.clone(),
+        }
+    }
+
     fn render(&self, p: &mut Placeholders) -> Result<String, ExprError> {
         Ok(match self {
             Operand::Value(v) => p.value(v.clone()?),
@@ -276,6 +296,57 @@ impl<F> Update<F> {
     /// Whether an action of this update writes attribute `name` or a path inside it.
     pub fn touches(&self, name: &str) -> bool {
         self.actions.iter().any(|a| a.path().root == name)
+    }
+
+    /// The same changes, applied to a record that does not exist yet and whose attributes
+    /// would be `template`'s: what an update that creates writes for the attributes it
+    /// changes (`ADD 1` to a template's 10 gives 11; an append follows the template's list;
+    /// `set_if_not_exists` keeps the template's value). A change inside a template attribute
+    /// (a member, an element) is refused: set the whole field.
+    pub fn applied_to(&self, template: &crate::facet::Item) -> Result<Update<F>, ExprError> {
+        let mut actions = Vec::with_capacity(self.actions.len());
+        for action in &self.actions {
+            let path = action.path();
+            let Some(held) = template.get(path.root) else {
+                actions.push(action.clone());
+                continue;
+            };
+            if !path.steps.is_empty() {
+                return Err(ExprError::Value {
+                    field: path.root,
+                    reason: format!(
+                        "an update that may create the record changes `{path}`, inside a \
+                         value the record to create holds; set the whole field instead"
+                    ),
+                });
+            }
+            actions.push(match action {
+                Action::Set(p, operand) => Action::Set(p.clone(), operand.seeded(p, held)),
+                Action::Remove(p) => Action::Remove(p.clone()),
+                Action::Add(p, Ok(AttributeValue::N(n))) => Action::Set(
+                    p.clone(),
+                    Operand::Arithmetic(
+                        Box::new(Operand::Value(Ok(held.clone()))),
+                        '+',
+                        Box::new(Operand::Value(Ok(AttributeValue::N(n.clone())))),
+                    ),
+                ),
+                Action::Add(p, Ok(members)) => match combine(held, members, true) {
+                    Some(v) => Action::Set(p.clone(), Operand::Value(Ok(v))),
+                    None => Action::Remove(p.clone()),
+                },
+                Action::Delete(p, Ok(members)) => match combine(held, members, false) {
+                    Some(v) => Action::Set(p.clone(), Operand::Value(Ok(v))),
+                    None => Action::Remove(p.clone()),
+                },
+                other => other.clone(),
+            });
+        }
+        Ok(Update {
+            actions,
+            keyed: self.keyed.clone(),
+            _facet: PhantomData,
+        })
     }
 
     /// The stored values the update expects: `(attribute, value)` for each field named
@@ -493,6 +564,38 @@ fn of_kind(path: &Path, v: Value, kind: impl Fn(&AttributeValue) -> bool, needs:
             field: path.root,
             reason: format!("`{path}` {needs}"),
         })
+    }
+}
+
+/// `held` with `members` added (`add`) or taken out, for sets of one kind; `None` when the
+/// result is empty (DynamoDB has no empty set: the attribute goes). Other kinds are left to
+/// the server, which refuses them.
+fn combine(held: &AttributeValue, members: &AttributeValue, add: bool) -> Option<AttributeValue> {
+    fn merge<T: Clone + PartialEq>(held: &[T], members: &[T], add: bool) -> Vec<T> {
+        let mut out: Vec<T> = held
+            .iter()
+            .filter(|h| add || !members.contains(h))
+            .cloned()
+            .collect();
+        if add {
+            for m in members {
+                if !out.contains(m) {
+                    out.push(m.clone());
+                }
+            }
+        }
+        out
+    }
+    let v = match (held, members) {
+        (AttributeValue::Ss(h), AttributeValue::Ss(m)) => AttributeValue::Ss(merge(h, m, add)),
+        (AttributeValue::Ns(h), AttributeValue::Ns(m)) => AttributeValue::Ns(merge(h, m, add)),
+        (AttributeValue::Bs(h), AttributeValue::Bs(m)) => AttributeValue::Bs(merge(h, m, add)),
+        _ => return Some(members.clone()),
+    };
+    match &v {
+        AttributeValue::Ss(x) | AttributeValue::Ns(x) if x.is_empty() => None,
+        AttributeValue::Bs(x) if x.is_empty() => None,
+        _ => Some(v),
     }
 }
 
@@ -741,13 +844,9 @@ impl<F, T, S, K> Field<F, T, S, K> {
         T: Send + Sync + 'static,
     {
         let path = self.update_path();
-        let value = value.into_field_value();
-        if !K::KEYED {
-            let v = self.operand(value);
-            return Update::one(Action::Set(path, Operand::Value(v)));
-        }
-        let (encoded, value) = self.encoder()(value);
-        let held: Arc<dyn Any + Send + Sync> = Arc::new(value);
+        let (encoded, value) = self.encoder()(value.into_field_value());
+        // A value the field stores as nothing (a `skip_serializing_if` that holds) removes
+        // the attribute, as a put of it would leave it out.
         let action = match encoded {
             Ok(Some(v)) => Action::Set(path, Operand::Value(Ok(v))),
             Ok(None) => Action::Remove(path),
@@ -759,6 +858,10 @@ impl<F, T, S, K> Field<F, T, S, K> {
                 })),
             ),
         };
+        if !K::KEYED {
+            return Update::one(action);
+        }
+        let held: Arc<dyn Any + Send + Sync> = Arc::new(value);
         Update::keyed(self.keyed_entry(Some(held), None), Some(action))
     }
 

@@ -785,8 +785,7 @@ fn derived_attributes(m: &FacetModel) -> TokenStream {
 /// conditions, filters and updates send a value exactly as a put stores the field.
 fn encoders(m: &FacetModel) -> TokenStream {
     let p = private(m);
-    let fns = m.fields.iter().filter(|f| f.is_attribute).filter_map(|f| {
-        let path = own_codec(m, f)?;
+    let fns = m.fields.iter().filter(|f| has_encoder(m, f)).map(|f| {
         let (ty, inner) = (&f.ty, &f.inner);
         let name = encoder_ident(f);
         let (wrap, unwrap) = if f.optional {
@@ -800,9 +799,8 @@ fn encoders(m: &FacetModel) -> TokenStream {
         } else {
             (quote!(__v), quote!(__o))
         };
-        Some(quote! {
-            #[doc(hidden)]
-            fn #name(__v: #inner) -> (#p::Encoded, #inner) {
+        let encode = match own_codec(m, f) {
+            Some(path) => quote! {{
                 struct __Field<'a>(&'a #ty);
                 impl #p::serde::Serialize for __Field<'_> {
                     fn serialize<__S: #p::serde::Serializer>(
@@ -812,13 +810,32 @@ fn encoders(m: &FacetModel) -> TokenStream {
                         #path(self.0, __s)
                     }
                 }
+                #p::encode_value(&__Field(&__o))
+            }},
+            None => quote!(#p::encode_value(&__o)),
+        };
+        let encode = match &f.skip_if {
+            Some(skip) => quote! {
+                if #skip(&__o) { ::core::result::Result::Ok(::core::option::Option::None) } else { #encode }
+            },
+            None => encode,
+        };
+        quote! {
+            #[doc(hidden)]
+            fn #name(__v: #inner) -> (#p::Encoded, #inner) {
                 let __o: #ty = #wrap;
-                let __e = #p::encode_value(&__Field(&__o));
+                let __e = #encode;
                 (__e, #unwrap)
             }
-        })
+        }
     });
     quote!(#(#fns)*)
+}
+
+/// Whether a field's values are encoded by a generated function rather than faceteer's
+/// marshalling of the value: a codec of its own, or a `skip_serializing_if`.
+fn has_encoder(m: &FacetModel, f: &Field) -> bool {
+    f.is_attribute && (own_codec(m, f).is_some() || f.skip_if.is_some())
 }
 
 /// The serialize function of a field whose codec is not faceteer's own marshalling: none
@@ -871,12 +888,11 @@ fn fields_struct(m: &FacetModel) -> (TokenStream, TokenStream) {
         let fid = &f.ident;
         let name = lit(&f.name);
         let position = *i as u16;
-        match own_codec(m, f) {
-            Some(_) => {
-                let encoder = encoder_ident(f);
-                quote!(#fid: #p::Field::coded(#name, #position, Self::#encoder))
-            }
-            None => quote!(#fid: #p::Field::numbered(#name, #position)),
+        if has_encoder(m, f) {
+            let encoder = encoder_ident(f);
+            quote!(#fid: #p::Field::coded(#name, #position, Self::#encoder))
+        } else {
+            quote!(#fid: #p::Field::numbered(#name, #position))
         }
     });
     let doc = format!(

@@ -37,6 +37,8 @@ pub struct Field {
     pub is_attribute: bool,
     /// The field's own serialize function (`#[serde(with = ..)]`, `serialize_with`).
     pub serializer: Option<syn::Path>,
+    /// `#[serde(skip_serializing_if = ..)]`: when it holds, the attribute is left out.
+    pub skip_if: Option<syn::Path>,
 }
 
 #[derive(Clone, Copy)]
@@ -552,6 +554,7 @@ pub fn build(input: FacetInput) -> Result<FacetModel, Error> {
             name,
             is_attribute: !parsed.serde.not_an_attribute,
             serializer: parsed.serde.serializer.clone(),
+            skip_if: parsed.serde.skip_if.clone(),
         });
         attrs.push(parsed);
     }

@@ -81,6 +81,8 @@ pub struct SerdeField {
     pub serializer: Option<syn::Path>,
     /// `default`.
     pub default: bool,
+    /// `skip_serializing_if = ".."`: the predicate leaving the attribute out.
+    pub skip_if: Option<syn::Path>,
     /// `skip`, `skip_serializing`, `skip_deserializing` or `flatten`: not an attribute of
     /// its own.
     pub not_an_attribute: bool,
@@ -164,6 +166,9 @@ pub fn field(attrs: &[Attribute], errors: &mut Vec<Error>) -> SerdeField {
                 };
             }
             "default" => out.default = true,
+            "skip_serializing_if" => {
+                out.skip_if = item.text.as_deref().and_then(|t| syn::parse_str(t).ok());
+            }
             "skip" | "skip_serializing" | "skip_deserializing" | "flatten" => {
                 out.not_an_attribute = true
             }

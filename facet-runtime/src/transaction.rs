@@ -190,7 +190,9 @@ pub(crate) fn canceled(
                             .get(step.index)
                             .into_iter()
                             .flatten()
-                            .find(|(name, value)| stored.get(*name) != value.as_ref())
+                            .find(|(name, value)| {
+                                !faceteer_core::expr::same_value(stored.get(*name), value.as_ref())
+                            })
                     });
                     match differs {
                         Some((field, _)) => CancelReason::StoredValueDiffers { field },

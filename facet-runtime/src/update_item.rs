@@ -216,7 +216,8 @@ where
     ///
     /// The update is sent for an existing record first; when there is none, a second request
     /// creates it (on condition that there still is none, and back to the first while other
-    /// writers create and delete the record in between): exactly one of them applies.
+    /// writers create and delete the record in between). Each request applies entirely or
+    /// not at all, and the second only where the first found no record.
     pub fn or_create(mut self, template: &'a F) -> Self {
         self.template = Some(template);
         self
@@ -251,19 +252,34 @@ impl Plans {
     }
 }
 
-/// Every attribute a facet's item can hold besides `PK` and `SK`.
+/// Every attribute a facet's item can hold besides `PK` and `SK` (`ttl` only for a facet
+/// with a `#[ttl]` field).
 fn item_attributes<F: Facet>() -> impl Iterator<Item = &'static str> {
+    let ttl = F::SCHEMA.ttl_field.map(|_| TTL_ATTRIBUTE);
     F::ATTRIBUTES
         .iter()
         .copied()
         .chain(F::SCHEMA.key_attributes())
-        .chain([FACET_ATTRIBUTE, TTL_ATTRIBUTE])
+        .chain([FACET_ATTRIBUTE])
+        .chain(ttl)
         .filter(|a| *a != PK && *a != SK)
 }
 
-/// `record`'s item, refused when its key is not `key`'s.
+/// `record`'s item, refused when its key is not `key`'s, or when it holds attributes the facet
+/// does not name (a `#[serde(flatten)]` field's): an update cannot know which of those to
+/// write or remove.
 fn item_for<F: Facet>(key: &Item, record: &F, what: &str) -> Result<Item> {
     let item = to_item(record)?;
+    if let Some(name) = item
+        .keys()
+        .find(|name| *name != PK && *name != SK && !item_attributes::<F>().any(|a| a == *name))
+    {
+        return Err(Error::InvalidRequest(format!(
+            "the {what} holds the attribute `{name}`, which is no field of `{}` (a flattened \
+             field's?); an update cannot create or merge it: use `put`",
+            F::SCHEMA.name
+        )));
+    }
     if item.get(PK) != key.get(PK) || item.get(SK) != key.get(SK) {
         return Err(Error::InvalidRequest(format!(
             "the {what} has the key (PK {:?}, SK {:?}), not the key being updated (PK {:?}, SK \
@@ -350,9 +366,20 @@ fn update_plans<F: Facet>(
         });
     };
     let item = item_for(key, template, "record to create")?;
+    // A value named unchanged is the template's too: the record created must hold it.
+    if let Some((name, _)) = change
+        .unchanged()?
+        .into_iter()
+        .find(|(name, value)| !faceteer_core::expr::same_value(item.get(*name), value.as_ref()))
+    {
+        return Err(Error::InvalidRequest(format!(
+            "the update names `{name}` unchanged at another value than the record to create \
+             holds; give the template that value"
+        )));
+    }
     let existing = update_plan(key, change, when, returning, Some((template, &item)))?;
     // The record to create: the template, changed; no stored values to check.
-    let (mut full, _) = with_derived(change, Some(template))?;
+    let (mut full, _) = with_derived(&change.applied_to(&item)?, Some(template))?;
     for name in item_attributes::<F>() {
         if let (false, Some(v)) = (full.touches(name), item.get(name)) {
             full = full.set_attribute(name, v.clone());
@@ -372,10 +399,9 @@ fn update_plans<F: Facet>(
 /// of ([`Error::StoredValueDiffers`]), else [`Error::ConditionFailed`].
 pub(crate) fn update_refused<F: Facet>(planned: &Planned, stored: Option<&Item>) -> Error {
     let differs = stored.and_then(|stored| {
-        planned
-            .checked
-            .iter()
-            .find(|(name, value)| stored.get(*name) != value.as_ref())
+        planned.checked.iter().find(|(name, value)| {
+            !faceteer_core::expr::same_value(stored.get(*name), value.as_ref())
+        })
     });
     match differs {
         Some((field, _)) => {
@@ -470,8 +496,8 @@ pub struct Upsert<'a, F, R = Nothing> {
 }
 
 impl<'a, F: Facet, R: Returns> Upsert<'a, F, R> {
-    /// When the record exists, keep its stored value of `field` (`if_not_exists`): a
-    /// creation time, a counter. An index key or the TTL built from kept fields is kept with
+    /// When the record exists, leave `field` as it is stored (present or absent): a creation
+    /// time, a counter. An index key or the TTL built from kept fields is kept with
     /// them; one built from a kept field and a field that is written is refused before
     /// sending (it could not be right both when the record exists and when it does not).
     pub fn keep<T, S, K>(mut self, field: Field<F, T, S, K>) -> Self {
@@ -510,11 +536,8 @@ impl<'a, F: Facet, R: Returns> Upsert<'a, F, R> {
     }
 
     fn plans(&self) -> Result<Plans> {
-        let item = to_item(self.record)?;
-        let key: Item = [PK, SK]
-            .into_iter()
-            .filter_map(|k| Some((k.to_owned(), item.get(k)?.clone())))
-            .collect();
+        let key = self.record.primary_key()?.to_item();
+        let item = item_for(&key, self.record, "record")?;
         let schema = F::SCHEMA;
         let base: Vec<&str> = key_inputs(&schema.pk)
             .chain(key_inputs(&schema.sk))
