@@ -53,6 +53,45 @@ pub fn sortable_fields_are_integers(fields: &[Field], keys: &[&KeyModel], errors
     }
 }
 
+/// A shard id is hex, as wide as its count needs. When a schedule changes that width, the
+/// key is read back only if the delimiter after the shard id cannot be taken for one more
+/// hex digit: with a delimiter starting with `0`–`9` or `a`–`f`, `#G` + `a` + `0` + `a` +
+/// `a_x` and `#G` + `a` + `0a` + `a` + `_x` are one key.
+pub fn shard_ids_decode(
+    delimiter: &str,
+    span: proc_macro2::Span,
+    keys: &[&KeyModel],
+    errors: &mut Vec<Error>,
+) {
+    let hex_start = delimiter
+        .chars()
+        .next()
+        .is_some_and(|c| c.is_ascii_digit() || ('a'..='f').contains(&c));
+    if !hex_start {
+        return;
+    }
+    let width = |count: u32| format!("{:x}", count.saturating_sub(1)).len();
+    for key in keys {
+        let Some(shard) = &key.shard else { continue };
+        let widths: Vec<usize> = std::iter::once(shard.count)
+            .chain(shard.schedule.iter().map(|(_, c)| *c))
+            .map(width)
+            .collect();
+        if widths.iter().any(|w| *w != widths[0]) {
+            errors.push(
+                Error::custom(format!(
+                    "the delimiter {delimiter:?} starts with a hex digit and the shard schedule of \
+                     `{}` changes how many hex digits a shard id has, so two records could get one \
+                     key; choose a delimiter that does not start with 0-9 or a-f, or counts of one \
+                     width",
+                    key.attribute
+                ))
+                .with_span(&span),
+            );
+        }
+    }
+}
+
 fn is_integer(ty: &Type) -> bool {
     match ty {
         Type::Path(p) if p.qself.is_none() => p

@@ -1098,6 +1098,9 @@ pub fn fallback(input: &syn::DeriveInput, krate: &syn::Path) -> TokenStream {
 
 /// `#[derive(KeyPart)]`: key text through serde.
 pub fn key_part(input: &syn::DeriveInput) -> TokenStream {
+    if let Err(e) = distinct_variant_names(input) {
+        return e.write_errors();
+    }
     let ident = &input.ident;
     let (impl_generics, ty_generics, where_clause) = input.generics.split_for_impl();
     quote! {
@@ -1110,6 +1113,40 @@ pub fn key_part(input: &syn::DeriveInput) -> TokenStream {
             }
         }
     }
+}
+
+/// A key value is its serde name: two variants of one name would give two values one key.
+fn distinct_variant_names(input: &syn::DeriveInput) -> Result<(), darling::Error> {
+    let syn::Data::Enum(data) = &input.data else {
+        return Ok(());
+    };
+    let mut ignored = Vec::new();
+    let rule = crate::serde_attrs::container(&input.attrs, &mut ignored).rename_all;
+    let mut seen: Vec<(String, &syn::Ident)> = Vec::new();
+    let mut errors = darling::Error::accumulator();
+    for v in &data.variants {
+        let serde = crate::serde_attrs::field(&v.attrs, &mut ignored);
+        if serde.not_an_attribute {
+            continue; // skipped variants are never written
+        }
+        let name = serde
+            .rename
+            .unwrap_or_else(|| crate::names::rename_variant(&v.ident.to_string(), rule.as_deref()));
+        if let Some((_, first)) = seen.iter().find(|(n, _)| *n == name) {
+            errors.push(
+                darling::Error::custom(format!(
+                    "variants `{first}` and `{}` are both written as {name:?}, so both would give \
+                     one key and their records could overwrite each other; give each variant its \
+                     own serde name",
+                    v.ident
+                ))
+                .with_span(&v.ident),
+            );
+        } else {
+            seen.push((name, &v.ident));
+        }
+    }
+    errors.finish()
 }
 
 /// `#[derive(Pick)]`: a projection of a facet, checked field by field at compile time.

@@ -922,6 +922,8 @@ pub fn build(input: FacetInput) -> Result<FacetModel, Error> {
         Some(d) => d.to_string(),
         None => "_".into(),
     };
+    let delimiter_span = input.delimiter.as_ref().map_or(ident_span, |d| d.span());
+    check::shard_ids_decode(&delimiter, delimiter_span, &all_keys, &mut errors);
 
     if let Err(e) = acc.finish() {
         errors.push(e);

@@ -23,6 +23,38 @@ pub fn rename_field(field: &str, rule: Option<&str>) -> String {
     }
 }
 
+/// The serialized name of an enum variant (PascalCase in Rust) under serde's `rename_all`
+/// rule, as serde applies it to variants.
+pub fn rename_variant(variant: &str, rule: Option<&str>) -> String {
+    let variant = variant.strip_prefix("r#").unwrap_or(variant);
+    let snake = || {
+        let mut out = String::with_capacity(variant.len() + 4);
+        for (i, c) in variant.char_indices() {
+            if i > 0 && c.is_uppercase() {
+                out.push('_');
+            }
+            out.push(c.to_ascii_lowercase());
+        }
+        out
+    };
+    match rule {
+        Some("lowercase") => variant.to_ascii_lowercase(),
+        Some("UPPERCASE") => variant.to_ascii_uppercase(),
+        Some("camelCase") => {
+            let mut chars = variant.chars();
+            match chars.next() {
+                Some(c) => c.to_ascii_lowercase().to_string() + chars.as_str(),
+                None => String::new(),
+            }
+        }
+        Some("snake_case") => snake(),
+        Some("SCREAMING_SNAKE_CASE") => snake().to_ascii_uppercase(),
+        Some("kebab-case") => snake().replace('_', "-"),
+        Some("SCREAMING-KEBAB-CASE") => snake().to_ascii_uppercase().replace('_', "-"),
+        _ => variant.to_owned(),
+    }
+}
+
 fn pascal(field: &str) -> String {
     let mut out = String::with_capacity(field.len());
     let mut upper = true;
@@ -95,5 +127,18 @@ mod tests {
         assert_eq!(rename_field("team_id", Some("kebab-case")), "team-id");
         assert_eq!(rename_field("r#type", None), "type");
         assert_eq!(rename_field("pk", Some("UPPERCASE")), "PK");
+    }
+
+    #[test]
+    fn serde_variant_rules() {
+        assert_eq!(rename_variant("InReview", Some("lowercase")), "inreview");
+        assert_eq!(rename_variant("InReview", Some("camelCase")), "inReview");
+        assert_eq!(rename_variant("InReview", Some("snake_case")), "in_review");
+        assert_eq!(
+            rename_variant("InReview", Some("SCREAMING_SNAKE_CASE")),
+            "IN_REVIEW"
+        );
+        assert_eq!(rename_variant("InReview", Some("kebab-case")), "in-review");
+        assert_eq!(rename_variant("InReview", None), "InReview");
     }
 }
