@@ -1135,10 +1135,16 @@ mod tests {
     }
 
     #[test]
-    fn values_that_serialize_to_nothing_are_errors() {
+    fn values_that_serialize_to_nothing() {
+        // `set` of a value stored as nothing removes the attribute, as a put leaves it out;
+        // where nothing cannot stand (if_not_exists, a comparison), it is an error.
         let note: Field<Doc, Option<String>, Option<String>> = Field::new("note");
-        let u = note.set(None::<String>);
+        let (text, _) = render(&note.set(None::<String>));
+        assert_eq!(text, "REMOVE #n0");
         let mut p = Placeholders::new();
+        let u = note.set_if_not_exists(None::<String>);
         assert!(matches!(u.render(&mut p), Err(ExprError::Value { .. })));
+        let e = note.eq(None::<String>);
+        assert!(matches!(e.render(&mut p), Err(ExprError::Value { .. })));
     }
 }
