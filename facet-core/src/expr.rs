@@ -330,7 +330,7 @@ fn same(a: &AttributeValue, b: &AttributeValue) -> bool {
 /// A decimal number's canonical form: sign, significant digits, and the exponent of the
 /// first digit (`"-0012.50e1"` → `(true, "125", 2)`); zero is `(false, "", 0)`. Text that is
 /// not a number is kept as it is.
-fn decimal(text: &str) -> (bool, String, i64) {
+fn decimal(text: &str) -> (bool, String, i128) {
     let t = text.trim();
     let (negative, t) = match t.as_bytes().first() {
         Some(b'-') => (true, &t[1..]),
@@ -339,14 +339,14 @@ fn decimal(text: &str) -> (bool, String, i64) {
     };
     let (mantissa, exponent) = match t.find(['e', 'E']) {
         Some(i) => match t[i + 1..].parse::<i64>() {
-            Ok(e) => (&t[..i], e),
-            Err(_) => return (false, text.to_owned(), i64::MIN),
+            Ok(e) => (&t[..i], i128::from(e)),
+            Err(_) => return (false, text.to_owned(), i128::MIN),
         },
         None => (t, 0),
     };
     let (int, frac) = mantissa.split_once('.').unwrap_or((mantissa, ""));
     if !(int.bytes().chain(frac.bytes()).all(|b| b.is_ascii_digit())) {
-        return (false, text.to_owned(), i64::MIN);
+        return (false, text.to_owned(), i128::MIN);
     }
     let digits = format!("{int}{frac}");
     let leading = digits.bytes().take_while(|b| *b == b'0').count();
@@ -354,7 +354,7 @@ fn decimal(text: &str) -> (bool, String, i64) {
     if significant.is_empty() {
         return (false, String::new(), 0);
     }
-    let position = int.len() as i64 - leading as i64 + exponent;
+    let position = int.len() as i128 - leading as i128 + exponent;
     (negative, significant.to_owned(), position)
 }
 

@@ -331,14 +331,22 @@ impl<F> Update<F> {
                         Box::new(Operand::Value(Ok(AttributeValue::N(n.clone())))),
                     ),
                 ),
-                Action::Add(p, Ok(members)) => match combine(held, members, true) {
-                    Some(v) => Action::Set(p.clone(), Operand::Value(Ok(v))),
-                    None => Action::Remove(p.clone()),
-                },
-                Action::Delete(p, Ok(members)) => match combine(held, members, false) {
-                    Some(v) => Action::Set(p.clone(), Operand::Value(Ok(v))),
-                    None => Action::Remove(p.clone()),
-                },
+                Action::Add(p, Ok(members)) | Action::Delete(p, Ok(members)) => {
+                    let add = matches!(action, Action::Add(..));
+                    match combine(held, members, add) {
+                        Some(Some(v)) => Action::Set(p.clone(), Operand::Value(Ok(v))),
+                        Some(None) => Action::Remove(p.clone()),
+                        None => {
+                            return Err(ExprError::Value {
+                                field: path.root,
+                                reason: format!(
+                                    "the record to create holds `{path}` as another kind than \
+                                     the set the update changes"
+                                ),
+                            })
+                        }
+                    }
+                }
                 other => other.clone(),
             });
         }
@@ -567,10 +575,14 @@ fn of_kind(path: &Path, v: Value, kind: impl Fn(&AttributeValue) -> bool, needs:
     }
 }
 
-/// `held` with `members` added (`add`) or taken out, for sets of one kind; `None` when the
-/// result is empty (DynamoDB has no empty set: the attribute goes). Other kinds are left to
-/// the server, which refuses them.
-fn combine(held: &AttributeValue, members: &AttributeValue, add: bool) -> Option<AttributeValue> {
+/// `held` with `members` added (`add`) or taken out, for sets of one kind: `Some(None)` when
+/// the result is empty (DynamoDB has no empty set: the attribute goes), `None` when `held`
+/// is not a set of the members' kind.
+fn combine(
+    held: &AttributeValue,
+    members: &AttributeValue,
+    add: bool,
+) -> Option<Option<AttributeValue>> {
     fn merge<T: Clone + PartialEq>(held: &[T], members: &[T], add: bool) -> Vec<T> {
         let mut out: Vec<T> = held
             .iter()
@@ -590,13 +602,13 @@ fn combine(held: &AttributeValue, members: &AttributeValue, add: bool) -> Option
         (AttributeValue::Ss(h), AttributeValue::Ss(m)) => AttributeValue::Ss(merge(h, m, add)),
         (AttributeValue::Ns(h), AttributeValue::Ns(m)) => AttributeValue::Ns(merge(h, m, add)),
         (AttributeValue::Bs(h), AttributeValue::Bs(m)) => AttributeValue::Bs(merge(h, m, add)),
-        _ => return Some(members.clone()),
+        _ => return None,
     };
-    match &v {
+    Some(match &v {
         AttributeValue::Ss(x) | AttributeValue::Ns(x) if x.is_empty() => None,
         AttributeValue::Bs(x) if x.is_empty() => None,
         _ => Some(v),
-    }
+    })
 }
 
 /// Whether a field's handle has every update operation. Only plain attributes do: the

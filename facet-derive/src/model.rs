@@ -38,7 +38,7 @@ pub struct Field {
     /// The field's own serialize function (`#[serde(with = ..)]`, `serialize_with`).
     pub serializer: Option<syn::Path>,
     /// `#[serde(skip_serializing_if = ..)]`: when it holds, the attribute is left out.
-    pub skip_if: Option<syn::Path>,
+    pub skip_if: Option<syn::ExprPath>,
 }
 
 #[derive(Clone, Copy)]

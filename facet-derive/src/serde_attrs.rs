@@ -82,9 +82,9 @@ pub struct SerdeField {
     /// `default`.
     pub default: bool,
     /// `skip_serializing_if = ".."`: the predicate leaving the attribute out.
-    pub skip_if: Option<syn::Path>,
-    /// `skip`, `skip_serializing`, `skip_deserializing` or `flatten`: not an attribute of
-    /// its own.
+    pub skip_if: Option<syn::ExprPath>,
+    /// `skip`, `skip_serializing` or `flatten`: not an attribute of its own. (A
+    /// `skip_deserializing` field is still written, so it is one.)
     pub not_an_attribute: bool,
 }
 
@@ -166,12 +166,18 @@ pub fn field(attrs: &[Attribute], errors: &mut Vec<Error>) -> SerdeField {
                 };
             }
             "default" => out.default = true,
-            "skip_serializing_if" => {
-                out.skip_if = item.text.as_deref().and_then(|t| syn::parse_str(t).ok());
-            }
-            "skip" | "skip_serializing" | "skip_deserializing" | "flatten" => {
-                out.not_an_attribute = true
-            }
+            "skip_serializing_if" => match item.text.as_deref().map(syn::parse_str) {
+                Some(Ok(path)) => out.skip_if = Some(path),
+                _ => errors.push(
+                    Error::custom(
+                        "faceteer cannot read this `skip_serializing_if` path, and must: a value \
+                         it leaves out is removed by updates and compared as absent; write it as \
+                         a plain path (`Vec::is_empty`, `my_module::is_default`)",
+                    )
+                    .with_span(&item.span),
+                ),
+            },
+            "skip" | "skip_serializing" | "flatten" => out.not_an_attribute = true,
             _ => {}
         }
     }

@@ -275,8 +275,9 @@ fn item_for<F: Facet>(key: &Item, record: &F, what: &str) -> Result<Item> {
         .find(|name| *name != PK && *name != SK && !item_attributes::<F>().any(|a| a == *name))
     {
         return Err(Error::InvalidRequest(format!(
-            "the {what} holds the attribute `{name}`, which is no field of `{}` (a flattened \
-             field's?); an update cannot create or merge it: use `put`",
+            "the {what} holds the attribute `{name}`, which no field of `{}` names (a \
+             flattened field's, or serde's `tag`); an update cannot create or merge it: use \
+             `put`",
             F::SCHEMA.name
         )));
     }
