@@ -412,10 +412,15 @@ pub(crate) fn encode_operand<T>(field: &'static str, encode: Encoder<T>, value: 
                      in conditions and `remove()` in updates"
                 .into(),
         }),
-        Err(e) => Err(ExprError::Value {
-            field,
-            reason: e.to_string(),
-        }),
+        Err(e) => Err(value_error(field, e)),
+    }
+}
+
+/// A value of `field` its serialization refused.
+pub(crate) fn value_error(field: &'static str, e: crate::marshal::Error) -> ExprError {
+    ExprError::Value {
+        field,
+        reason: e.to_string(),
     }
 }
 

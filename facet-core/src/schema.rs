@@ -141,6 +141,16 @@ impl KeySchema {
         true
     }
 
+    /// The fields the key is built from: its fields, then its shard fields and its
+    /// schedule's time field.
+    pub fn inputs(&self) -> impl Iterator<Item = &'static str> + '_ {
+        self.fields.iter().copied().chain(
+            self.shard
+                .iter()
+                .flat_map(|s| s.fields.iter().copied().chain(s.time_field)),
+        )
+    }
+
     /// Whether a key always is its prefix alone (no fields, no shard).
     pub const fn is_constant(&self) -> bool {
         self.fields.is_empty() && self.shard.is_none()
@@ -161,15 +171,9 @@ impl IndexSchema {
         };
         let mut out = vec![FACET_ATTRIBUTE];
         let keys = [&facet.pk, &facet.sk, &self.pk, &self.sk];
-        let key_fields = keys.iter().flat_map(|k| {
-            k.fields.iter().chain(
-                k.shard
-                    .iter()
-                    .flat_map(|s| s.fields.iter().chain(s.time_field.iter())),
-            )
-        });
-        for name in key_fields.chain(include) {
-            if !out.contains(name) {
+        let key_fields = keys.iter().flat_map(|k| k.inputs());
+        for name in key_fields.chain(include.iter().copied()) {
+            if !out.contains(&name) {
                 out.push(name);
             }
         }
@@ -200,6 +204,15 @@ impl FacetSchema {
             Some(b't') => self.ttl_field.is_some() && name == TTL_ATTRIBUTE,
             _ => false,
         }
+    }
+
+    /// Every attribute the library writes next to the record's own fields: the key
+    /// attributes, `facet`, and `ttl` for a facet with a `#[ttl]` field (the attributes
+    /// [`FacetSchema::is_stored_only`] recognizes).
+    pub fn stored_only_attributes(&self) -> impl Iterator<Item = &'static str> + '_ {
+        self.key_attributes()
+            .chain([FACET_ATTRIBUTE])
+            .chain(self.ttl_field.map(|_| TTL_ATTRIBUTE))
     }
 
     /// The names of every key attribute the facet writes (`PK`, `SK`, `GSInPK`, `GSInSK`).

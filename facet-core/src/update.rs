@@ -34,7 +34,9 @@ use std::sync::Arc;
 use aws_sdk_dynamodb::types::AttributeValue;
 use serde::Serialize;
 
-use crate::expr::{encode_operand, only_member, Encoder, ExprError, Field, FieldValue};
+use crate::expr::{
+    encode_operand, only_member, value_error, Encoder, ExprError, Field, FieldValue,
+};
 use crate::names::Placeholders;
 
 /// One step below an attribute: a map member or a list element.
@@ -604,11 +606,7 @@ fn combine(
         (AttributeValue::Bs(h), AttributeValue::Bs(m)) => AttributeValue::Bs(merge(h, m, add)),
         _ => return None,
     };
-    Some(match &v {
-        AttributeValue::Ss(x) | AttributeValue::Ns(x) if x.is_empty() => None,
-        AttributeValue::Bs(x) if x.is_empty() => None,
-        _ => Some(v),
-    })
+    Some((set_len(&v) != Some(0)).then_some(v))
 }
 
 /// Whether a field's handle has every update operation. Only plain attributes do: the
@@ -692,11 +690,13 @@ impl<E: Ord> Collection for std::collections::BTreeSet<E> {
     type Element = E;
 }
 
-fn is_set(v: &AttributeValue) -> bool {
-    matches!(
-        v,
-        AttributeValue::Ss(_) | AttributeValue::Ns(_) | AttributeValue::Bs(_)
-    )
+/// The number of members of a DynamoDB set (`None`: not a set).
+fn set_len(v: &AttributeValue) -> Option<usize> {
+    match v {
+        AttributeValue::Ss(m) | AttributeValue::Ns(m) => Some(m.len()),
+        AttributeValue::Bs(m) => Some(m.len()),
+        _ => None,
+    }
 }
 
 /// How a nested member's values are stored.
@@ -862,13 +862,7 @@ impl<F, T, S, K> Field<F, T, S, K> {
         let action = match encoded {
             Ok(Some(v)) => Action::Set(path, Operand::Value(Ok(v))),
             Ok(None) => Action::Remove(path),
-            Err(e) => Action::Set(
-                path,
-                Operand::Value(Err(ExprError::Value {
-                    field: self.name(),
-                    reason: e.to_string(),
-                })),
-            ),
+            Err(e) => Action::Set(path, Operand::Value(Err(value_error(self.name(), e)))),
         };
         if !K::KEYED {
             return Update::one(action);
@@ -888,13 +882,7 @@ impl<F, T, S, K> Field<F, T, S, K> {
         let held: Arc<dyn Any + Send + Sync> = Arc::new(value);
         let (stored, error) = match encoded {
             Ok(stored) => (stored, None),
-            Err(e) => (
-                None,
-                Some(ExprError::Value {
-                    field: self.name(),
-                    reason: e.to_string(),
-                }),
-            ),
+            Err(e) => (None, Some(value_error(self.name(), e))),
         };
         let mut entry = self.keyed_entry(Some(held), Some(stored));
         entry.error = error;
@@ -960,23 +948,17 @@ impl<F, T: Collection, S, K> Field<F, T, S, K> {
         let path = self.update_path();
         let values: T = values.into_iter().collect();
         let v = self.operand(values).and_then(|v| {
-            if !is_set(&v) {
-                return Err(ExprError::Value {
-                    field: path.root,
-                    reason: format!(
-                        "`{path}` is not stored as a DynamoDB set; store it as one with \
-                         `#[serde(with = \"serde_dynamo::string_set\")]` (or `number_set`)"
-                    ),
-                });
-            }
-            match &v {
-                AttributeValue::Ss(m) | AttributeValue::Ns(m) if m.is_empty() => None,
-                AttributeValue::Bs(m) if m.is_empty() => None,
-                _ => Some(v),
-            }
-            .ok_or_else(|| ExprError::Value {
+            let reason = match set_len(&v) {
+                Some(0) => format!("`{path}`: DynamoDB sets cannot be empty"),
+                Some(_) => return Ok(v),
+                None => format!(
+                    "`{path}` is not stored as a DynamoDB set; store it as one with \
+                     `#[serde(with = \"serde_dynamo::string_set\")]` (or `number_set`)"
+                ),
+            };
+            Err(ExprError::Value {
                 field: path.root,
-                reason: format!("`{path}`: DynamoDB sets cannot be empty"),
+                reason,
             })
         });
         (path, v)

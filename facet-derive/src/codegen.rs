@@ -781,8 +781,9 @@ fn derived_attributes(m: &FacetModel) -> TokenStream {
     }
 }
 
-/// The encoder of each field with a serde codec of its own (`with`, `serialize_with`):
-/// conditions, filters and updates send a value exactly as a put stores the field.
+/// The encoder of each field whose values faceteer's marshalling alone would not store as
+/// a put does (a codec of its own, a `skip_serializing_if`): conditions, filters and
+/// updates send a value exactly as a put stores the field.
 fn encoders(m: &FacetModel) -> TokenStream {
     let p = private(m);
     let fns = m.fields.iter().filter(|f| has_encoder(m, f)).map(|f| {

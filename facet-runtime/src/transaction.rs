@@ -39,7 +39,7 @@ use crate::item::{put_plan, records, traced, BoxFuture};
 use crate::sdk;
 use crate::table::Table;
 use crate::trace::Op;
-use crate::update_item::update_plan;
+use crate::update_item::{first_differing, update_plan};
 
 /// Most actions in one transaction (DynamoDB's limit).
 pub const MAX_TRANSACTION_ITEMS: usize = 100;
@@ -185,17 +185,11 @@ pub(crate) fn canceled(
                     CancelReason::AlreadyExists
                 }
                 "ConditionalCheckFailed" => {
-                    let differs = stored.as_ref().and_then(|stored| {
-                        checks
-                            .get(step.index)
-                            .into_iter()
-                            .flatten()
-                            .find(|(name, value)| {
-                                !faceteer_core::expr::same_value(stored.get(*name), value.as_ref())
-                            })
-                    });
+                    let differs = stored
+                        .as_ref()
+                        .and_then(|stored| first_differing(checks.get(step.index)?, stored));
                     match differs {
-                        Some((field, _)) => CancelReason::StoredValueDiffers { field },
+                        Some(field) => CancelReason::StoredValueDiffers { field },
                         None => CancelReason::ConditionFailed,
                     }
                 }
@@ -246,7 +240,7 @@ pub struct TransactWrite<'t> {
     table: &'t Table,
     items: Vec<TransactWriteItem>,
     steps: Vec<TxStep>,
-    /// The stored values each step checks (by step index; empty for most steps).
+    /// The stored values each step checks, by step index (empty for most steps).
     checks: Vec<Checks>,
     error: Option<Error>,
     token: Option<String>,
@@ -285,18 +279,31 @@ impl Table {
 
 impl<'t> TransactWrite<'t> {
     fn step<F: Facet>(
+        self,
+        action: TxAction,
+        key: (String, String),
+        check: OnlyCheck,
+        item: Result<TransactWriteItem>,
+    ) -> Self {
+        self.checked_step::<F>(action, key, check, item.map(|item| (item, Vec::new())))
+    }
+
+    /// [`Self::step`] of a step that checks stored values (an update naming values
+    /// unchanged), kept by step index for its cancellation reason.
+    fn checked_step<F: Facet>(
         mut self,
         action: TxAction,
         (pk, sk): (String, String),
         check: OnlyCheck,
-        item: Result<TransactWriteItem>,
+        item: Result<(TransactWriteItem, Checks)>,
     ) -> Self {
         if self.error.is_some() {
             return self;
         }
-        let checked = self.table.check_declared::<F>().and(item);
-        match checked {
-            Ok(item) => {
+        let declared = self.table.check_declared::<F>().and(item);
+        match declared {
+            Ok((item, checks)) => {
+                self.checks.push(checks);
                 self.steps.push(TxStep {
                     index: self.steps.len(),
                     action,
@@ -359,17 +366,15 @@ impl<'t> TransactWrite<'t> {
     }
 
     fn update_step<F: Facet>(
-        mut self,
+        self,
         key: &Key<F>,
         change: Update<F>,
         when: Option<&Expr<F>>,
     ) -> Self {
         let table = self.table.name().to_owned();
         let key = key.to_item();
-        let mut checks = Vec::new();
         let item = update_plan(&key, &change, when, Returning::Nothing, None).and_then(|planned| {
             let plan = planned.plan;
-            checks = planned.checked;
             let (names, values) = plan.placeholders.into_parts();
             let update = TxUpdate::builder()
                 .table_name(table)
@@ -383,13 +388,12 @@ impl<'t> TransactWrite<'t> {
                 .set_expression_attribute_values(values)
                 .build()
                 .map_err(build_error)?;
-            Ok(TransactWriteItem::builder().update(update).build())
+            Ok((
+                TransactWriteItem::builder().update(update).build(),
+                planned.checked,
+            ))
         });
-        if self.error.is_none() {
-            self.checks.resize(self.steps.len(), Vec::new());
-            self.checks.push(checks);
-        }
-        self.step::<F>(TxAction::Update, key_pair(&key), OnlyCheck::Condition, item)
+        self.checked_step::<F>(TxAction::Update, key_pair(&key), OnlyCheck::Condition, item)
     }
 
     /// Update the record under `key` with `change` (it must exist).

@@ -32,7 +32,7 @@ use std::sync::Arc;
 use aws_sdk_dynamodb::types::AttributeValue;
 use faceteer_core::expr::{Expr, Field};
 use faceteer_core::plan::{Returning, UpdatePlan};
-use faceteer_core::schema::{KeySchema, FACET_ATTRIBUTE, PK, SK, TTL_ATTRIBUTE};
+use faceteer_core::schema::{PK, SK, TTL_ATTRIBUTE};
 use faceteer_core::update::{KeyedValues, Update};
 use faceteer_core::{from_item, to_item, Facet, Item, Key};
 
@@ -252,16 +252,12 @@ impl Plans {
     }
 }
 
-/// Every attribute a facet's item can hold besides `PK` and `SK` (`ttl` only for a facet
-/// with a `#[ttl]` field).
+/// Every attribute a facet's item can hold besides `PK` and `SK`.
 fn item_attributes<F: Facet>() -> impl Iterator<Item = &'static str> {
-    let ttl = F::SCHEMA.ttl_field.map(|_| TTL_ATTRIBUTE);
     F::ATTRIBUTES
         .iter()
         .copied()
-        .chain(F::SCHEMA.key_attributes())
-        .chain([FACET_ATTRIBUTE])
-        .chain(ttl)
+        .chain(F::SCHEMA.stored_only_attributes())
         .filter(|a| *a != PK && *a != SK)
 }
 
@@ -368,11 +364,7 @@ fn update_plans<F: Facet>(
     };
     let item = item_for(key, template, "record to create")?;
     // A value named unchanged is the template's too: the record created must hold it.
-    if let Some((name, _)) = change
-        .unchanged()?
-        .into_iter()
-        .find(|(name, value)| !faceteer_core::expr::same_value(item.get(*name), value.as_ref()))
-    {
+    if let Some(name) = first_differing(&change.unchanged()?, &item) {
         return Err(Error::InvalidRequest(format!(
             "the update names `{name}` unchanged at another value than the record to create \
              holds; give the template that value"
@@ -396,16 +388,23 @@ fn update_plans<F: Facet>(
     })
 }
 
+/// The first of `checked`'s attributes that `item` does not hold as expected (compared as
+/// DynamoDB compares them).
+pub(crate) fn first_differing(
+    checked: &[(&'static str, Option<AttributeValue>)],
+    item: &Item,
+) -> Option<&'static str> {
+    checked
+        .iter()
+        .find(|(name, value)| !faceteer_core::expr::same_value(item.get(*name), value.as_ref()))
+        .map(|(name, _)| *name)
+}
+
 /// Why an update's condition failed: a checked field the stored record holds another value
 /// of ([`Error::StoredValueDiffers`]), else [`Error::ConditionFailed`].
 pub(crate) fn update_refused<F: Facet>(planned: &Planned, stored: Option<&Item>) -> Error {
-    let differs = stored.and_then(|stored| {
-        planned.checked.iter().find(|(name, value)| {
-            !faceteer_core::expr::same_value(stored.get(*name), value.as_ref())
-        })
-    });
-    match differs {
-        Some((field, _)) => {
+    match stored.and_then(|stored| first_differing(&planned.checked, stored)) {
+        Some(field) => {
             let key = &planned.plan.key;
             let text = |name: &str| match key.get(name) {
                 Some(AttributeValue::S(s)) => s.clone(),
@@ -540,15 +539,13 @@ impl<'a, F: Facet, R: Returns> Upsert<'a, F, R> {
         let key = self.record.primary_key()?.to_item();
         let item = item_for(&key, self.record, "record")?;
         let schema = F::SCHEMA;
-        let base: Vec<&str> = key_inputs(&schema.pk)
-            .chain(key_inputs(&schema.sk))
-            .collect();
+        let base: Vec<&str> = schema.pk.inputs().chain(schema.sk.inputs()).collect();
         // The derived attributes and the fields each is built from.
         let mut derived: Vec<(&'static str, Vec<&'static str>)> = schema
             .indexes
             .iter()
             .flat_map(|i| [&i.pk, &i.sk])
-            .map(|k| (k.attribute, key_inputs(k).collect()))
+            .map(|k| (k.attribute, k.inputs().collect()))
             .collect();
         if let Some(ttl) = schema.ttl_field {
             derived.push((TTL_ATTRIBUTE, vec![ttl]));
@@ -608,15 +605,6 @@ impl<'a, F: Facet, R: Returns> Upsert<'a, F, R> {
             missing: Some(planned(missing)),
         })
     }
-}
-
-/// The fields a key is built from: its fields, its shard fields and its period's time field.
-fn key_inputs(key: &KeySchema) -> impl Iterator<Item = &'static str> + '_ {
-    key.fields.iter().copied().chain(
-        key.shard
-            .iter()
-            .flat_map(|s| s.fields.iter().copied().chain(s.time_field)),
-    )
 }
 
 impl<'a, F: Facet, R: Returns> IntoFuture for Upsert<'a, F, R> {
