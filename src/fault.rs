@@ -13,6 +13,14 @@
 //! * stops like a crashed server after `stop_after` batch requests: that request is
 //!   forwarded, then every connection is closed and new ones are refused.
 //!
+//! With `single_writes`, the faults after forwarding also hit `PutItem`, `UpdateItem`,
+//! `DeleteItem` and `TransactWriteItems`, whatever the server answered (a failed condition
+//! included): the write was applied, or refused, and the client cannot know which.
+//!
+//! `late_share` of the write requests (batch, and single with `single_writes`) are held
+//! back: not forwarded, never answered (the client's try times out), and forwarded `late_by`
+//! later, when the server applies them, as a request delayed in a network would be.
+//!
 //! `stall_all` makes it a server that accepts connections and never answers anything.
 //! Other requests pass through unchanged.
 
@@ -46,6 +54,13 @@ pub struct FaultConfig {
     pub stall_after: f64,
     /// Stop, as a crashed server, once this many batch requests were seen.
     pub stop_after: Option<u64>,
+    /// Also lose the answers of single-item writes and transactions (`fail_after`,
+    /// `reset_after`, `stall_after`), whatever the server answered.
+    pub single_writes: bool,
+    /// Share of write requests held back, never answered, and applied `late_by` later.
+    pub late_share: f64,
+    /// How long a held-back request waits before the proxy forwards it.
+    pub late_by: std::time::Duration,
     /// Never answer any request.
     pub stall_all: bool,
     /// RNG seed.
@@ -63,6 +78,12 @@ pub struct FaultStats {
     pub withheld: AtomicU64,
     /// Batch requests applied by the server, then answered 500, reset or stalled.
     pub lost_answers: AtomicU64,
+    /// Single-item writes and transactions seen (with `single_writes`).
+    pub single_requests: AtomicU64,
+    /// Write requests held back and forwarded late.
+    pub held_back: AtomicU64,
+    /// Held-back requests forwarded so far.
+    pub forwarded_late: AtomicU64,
 }
 
 struct State {
@@ -185,7 +206,47 @@ async fn handle(state: Arc<State>, req: Request<Incoming>) -> Result<Response<Fu
     if state.config.stall_all {
         return futures::future::pending().await;
     }
-    let (response, after) = handle_batch(&state, req).await;
+    let (parts, body) = req.into_parts();
+    let bytes = body
+        .collect()
+        .await
+        .map(|b| b.to_bytes())
+        .unwrap_or_default();
+    let target = parts
+        .headers
+        .get("x-amz-target")
+        .and_then(|v| v.to_str().ok())
+        .unwrap_or_default()
+        .rsplit('.')
+        .next()
+        .unwrap_or_default()
+        .to_owned();
+    let single = state.config.single_writes
+        && matches!(
+            target.as_str(),
+            "PutItem" | "UpdateItem" | "DeleteItem" | "TransactWriteItems"
+        );
+    let write = single || target == "BatchWriteItem";
+    if write && state.config.late_share > 0.0 {
+        let late = state.rng.lock().expect("rng lock").f64() < state.config.late_share;
+        if late {
+            state.stats.held_back.fetch_add(1, Ordering::Relaxed);
+            let (held, delay) = (state.clone(), state.config.late_by);
+            tokio::spawn(async move {
+                tokio::time::sleep(delay).await;
+                let _ = forward(&held, parts, bytes.to_vec()).await;
+                held.stats.forwarded_late.fetch_add(1, Ordering::Relaxed);
+            });
+            return futures::future::pending().await;
+        }
+    }
+    let (response, after) = if single {
+        let seen = state.stats.single_requests.fetch_add(1, Ordering::Relaxed) + 1;
+        let after = draw_after(&state, &mut state.rng.lock().expect("rng lock"), seen);
+        (forward(&state, parts, bytes.to_vec()).await, after)
+    } else {
+        handle_batch(&state, parts, bytes).await
+    };
     if !matches!(after, After::Answer) {
         state.stats.lost_answers.fetch_add(1, Ordering::Relaxed);
     }
@@ -233,13 +294,11 @@ fn draw_after(state: &State, rng: &mut fastrand::Rng, seen: u64) -> After {
 }
 
 /// Forward a request, with the faults drawn for it: the answer, and what to do with it.
-async fn handle_batch(state: &State, req: Request<Incoming>) -> (Response<Full<Bytes>>, After) {
-    let (parts, body) = req.into_parts();
-    let bytes = body
-        .collect()
-        .await
-        .map(|b| b.to_bytes())
-        .unwrap_or_default();
+async fn handle_batch(
+    state: &State,
+    parts: hyper::http::request::Parts,
+    bytes: Bytes,
+) -> (Response<Full<Bytes>>, After) {
     let target = parts
         .headers
         .get("x-amz-target")

@@ -225,6 +225,7 @@ async fn a_server_that_never_answers_gives_timeouts() {
         connect: Duration::from_secs(1),
         attempt: Duration::from_millis(300),
         operation: Duration::from_millis(800),
+        call: Duration::from_secs(2),
     };
     let table =
         Table::declared::<TestTable>(faceteer::embedded::client_for(&proxy.endpoint()), "silent")
@@ -593,7 +594,181 @@ async fn cursors_are_bound_checked_and_signed() {
     assert!(bad_signature(err));
 }
 
+/// One deadline per call: against a server that never answers, every batch call of 3 and
+/// of 2,000 inputs — `put_many`, `delete_many`, `get_many`, `write_batch` — returns within
+/// `Timeouts::call` plus a margin, with every input accounted for: failed (never sent) or
+/// unknown (sent). So do `modify`, a page walk and a search.
+async fn every_call_ends_by_its_deadline() {
+    let faults = FaultConfig {
+        stall_all: true,
+        ..FaultConfig::default()
+    };
+    let upstream = faceteer_suite::endpoint().expect("a local endpoint");
+    let proxy = FaultProxy::start(&upstream, faults).await.unwrap();
+    let call = Duration::from_secs(3);
+    let table =
+        Table::declared::<TestTable>(faceteer::embedded::client_for(&proxy.endpoint()), "stalled")
+            .with_timeouts(Timeouts {
+                connect: Duration::from_secs(1),
+                attempt: Duration::from_secs(1),
+                operation: Duration::from_secs(2),
+                call,
+            });
+    // The margin covers a loaded machine; the bound is what a call without one would miss
+    // by minutes (10 tries of 10 s each for a `get_many`).
+    let bound = call + Duration::from_secs(5);
+    let timed = |what: String, start: Instant| {
+        let took = start.elapsed();
+        println!("{what}: {took:?}");
+        assert!(took < bound, "{what} took {took:?}");
+    };
+    for n in [3, 2000] {
+        let notes: Vec<Note> = (0..n).map(|i| note(&format!("b{}", i % 7), i)).collect();
+        let keys: Vec<Key<Note>> = notes
+            .iter()
+            .map(|n| Note::key(&n.notebook, &n.note_id).unwrap())
+            .collect();
+
+        let start = Instant::now();
+        let put = table.put_many(notes.clone()).await;
+        timed(format!("put_many({n})"), start);
+        assert!(put.written.is_empty());
+        assert_eq!(put.failed.len() + put.unknown.len(), n);
+        assert!(!put.unknown.is_empty(), "the first requests were sent");
+        for f in &put.failed {
+            assert_certainly_not_applied_or_late(&f.reason);
+        }
+
+        let start = Instant::now();
+        let deleted = table.delete_many(keys.clone()).await;
+        timed(format!("delete_many({n})"), start);
+        assert!(deleted.deleted.is_empty());
+        assert_eq!(deleted.failed.len() + deleted.unknown.len(), n);
+
+        let start = Instant::now();
+        let got = table.get_many(keys.clone()).await;
+        timed(format!("get_many({n})"), start);
+        assert!(got.found.is_empty() && got.missing.is_empty());
+        assert_eq!(got.failed.len(), n);
+
+        let start = Instant::now();
+        let batch = notes
+            .iter()
+            .take(n / 2)
+            .fold(table.write_batch(), |b, r| b.put(r));
+        let batch = keys[n / 2..].iter().fold(batch, |b, k| b.delete(k));
+        let report = batch.await;
+        timed(format!("write_batch({n})"), start);
+        assert!(report.done.is_empty());
+        assert_eq!(report.failed.len() + report.unknown.len(), n);
+    }
+
+    let start = Instant::now();
+    let err = table
+        .modify(&Stock::key("s").unwrap(), |s| s.on_hand += 1)
+        .await
+        .unwrap_err();
+    timed("modify".into(), start);
+    assert!(err.is_timeout(), "{err}");
+
+    let start = Instant::now();
+    let err = table
+        .query(Note::query("b").list())
+        .all()
+        .await
+        .unwrap_err();
+    timed("page walk".into(), start);
+    assert!(err.is_timeout(), "{err}");
+
+    let start = Instant::now();
+    let err = table.put(&note("b", 1)).await.unwrap_err();
+    timed("put".into(), start);
+    assert!(err.is_outcome_unknown(), "{err}");
+}
+
+/// A failure reported as "not done" by a call that ran out of time: a request the server
+/// refused or that never left, or the deadline before it was sent.
+fn assert_certainly_not_applied_or_late(reason: &FailureReason) {
+    match reason {
+        FailureReason::Request(e) if matches!(**e, Error::DeadlineExceeded { sent: false, .. }) => {
+        }
+        other => assert_certainly_not_applied(other),
+    }
+}
+
+/// A proxy holds a quarter of the batch write requests past their try's deadline and lets
+/// the server apply them 1.5 s later. Writes of one key in one call (`put_many` of two
+/// versions, `write_batch` of a put and a delete) are never reported done when a held try
+/// of an earlier one can still land over them: 0 false `Done`.
+async fn late_writes_never_pass_for_done() {
+    let faults = FaultConfig {
+        late_share: 0.25,
+        late_by: Duration::from_millis(1500),
+        seed: 5,
+        ..FaultConfig::default()
+    };
+    let (proxy, table, direct) = proxied(faults, "late").await;
+    let table = table
+        .with_batch_options(fast_retries(6))
+        .with_timeouts(Timeouts {
+            attempt: Duration::from_millis(500),
+            call: Duration::from_secs(120),
+            ..Timeouts::default()
+        });
+    let mut false_done = Vec::new();
+    for round in 0..8 {
+        // Two versions of each of 40 records, in one call: the second must win, or not be
+        // reported done.
+        let first: Vec<Note> = (0..40).map(|i| note(&format!("r{round}"), i)).collect();
+        let second: Vec<Note> = first
+            .iter()
+            .map(|n| Note {
+                body: format!("{} v2", n.body),
+                ..n.clone()
+            })
+            .collect();
+        let put = table
+            .put_many(first.iter().cloned().chain(second.iter().cloned()))
+            .await;
+        // And a put then a delete of 40 other keys, in one call.
+        let gone: Vec<Note> = (100..140).map(|i| note(&format!("r{round}"), i)).collect();
+        let batch = gone.iter().fold(table.write_batch(), |b, r| b.put(r));
+        let batch = gone.iter().fold(batch, |b, r| {
+            b.delete(&Note::key(&r.notebook, &r.note_id).unwrap())
+        });
+        let report = batch.await;
+        // Every held request has landed by now.
+        tokio::time::sleep(Duration::from_millis(2500)).await;
+        for v2 in put.written.iter().filter(|n| n.body.ends_with(" v2")) {
+            let key = Note::key(&v2.notebook, &v2.note_id).unwrap();
+            let stored = direct.get(&key).consistent().await.unwrap();
+            if stored.as_ref() != Some(v2) {
+                false_done.push(format!("put_many: {key:?} done, table holds {stored:?}"));
+            }
+        }
+        let stored = stored_keys(&direct).await;
+        for entry in &report.done {
+            let deleted = entry.index >= gone.len();
+            if deleted && stored.contains(&(entry.pk.clone(), entry.sk.clone())) {
+                false_done.push(format!(
+                    "write_batch: delete {} done, key present",
+                    entry.pk
+                ));
+            }
+        }
+    }
+    let held = proxy
+        .stats()
+        .held_back
+        .load(std::sync::atomic::Ordering::Relaxed);
+    println!("held back and applied late: {held}");
+    assert!(held > 0, "the proxy held requests back");
+    assert!(false_done.is_empty(), "{false_done:#?}");
+}
+
 faceteer_suite::engines!(
+    every_call_ends_by_its_deadline,
+    late_writes_never_pass_for_done,
     lost_answers_leave_every_outcome_exact,
     a_server_stopped_mid_run_leaves_every_outcome_exact,
     a_server_that_never_answers_gives_timeouts,

@@ -12,6 +12,7 @@ mod collections;
 mod embedded;
 mod engines;
 mod errors;
+mod exactly_once;
 mod faults;
 mod fuzz;
 mod index_projections;

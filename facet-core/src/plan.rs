@@ -456,6 +456,26 @@ impl UpdatePlan {
         })
     }
 
+    /// The same update, also storing `token` in [`WRITE_TOKEN`](crate::schema::WRITE_TOKEN)
+    /// and applied only when the stored item does not hold that token already: sent again
+    /// after a lost answer, it cannot apply twice, and a failed condition whose stored item
+    /// holds the token says that an earlier try applied it.
+    pub fn with_write_token(mut self, token: &str) -> Self {
+        let p = &mut self.placeholders;
+        let name = p.name(crate::schema::WRITE_TOKEN);
+        let value = p.value(aws_sdk_dynamodb::types::AttributeValue::S(token.to_owned()));
+        self.update = match self.update.strip_prefix("SET ") {
+            Some(rest) => format!("SET {name} = {value}, {rest}"),
+            None => format!("SET {name} = {value} {}", self.update),
+        };
+        let fresh = format!("(attribute_not_exists({name}) OR {name} <> {value})");
+        self.condition = Some(match self.condition.take() {
+            Some(c) => format!("({c}) AND {fresh}"),
+            None => fresh,
+        });
+        self
+    }
+
     /// Render as the SDK's `UpdateItemInput` builder for `table`, ready for `send_with`.
     pub fn request(&self, table: &str) -> UpdateItemInputBuilder {
         let (names, values) = self.placeholders.clone().into_parts();

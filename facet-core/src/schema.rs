@@ -8,6 +8,10 @@ pub const TTL_ATTRIBUTE: &str = "ttl";
 pub const PK: &str = "PK";
 /// Base table sort-key attribute.
 pub const SK: &str = "SK";
+/// Attribute holding the token of the last update faceteer applied to an item, so that a
+/// retry after a lost answer recognises its own write instead of applying it twice. Reads
+/// pass over it; a put (which writes the whole item) drops it.
+pub const WRITE_TOKEN: &str = "_faceteer_write";
 /// The default key delimiter.
 pub const DEFAULT_DELIMITER: &str = "_";
 /// The number of global secondary indexes a facet can use (`GSI1` … `GSI20`).
@@ -188,8 +192,8 @@ impl FacetSchema {
     }
 
     /// Whether attribute `name` is one the library writes next to the record's own fields
-    /// (a key attribute, `facet`, or `ttl` for a facet with a `#[ttl]` field): reads pass
-    /// over it.
+    /// (a key attribute, `facet`, `ttl` for a facet with a `#[ttl]` field, or the
+    /// [`WRITE_TOKEN`] of an update): reads pass over it.
     ///
     /// Called for every attribute of every item read, so it looks at the first byte before
     /// comparing names: key attributes are `PK`, `SK` and `GSInPK` / `GSInSK`.
@@ -202,6 +206,7 @@ impl FacetSchema {
                 .any(|i| name == i.pk.attribute || name == i.sk.attribute),
             Some(b'f') => name == FACET_ATTRIBUTE,
             Some(b't') => self.ttl_field.is_some() && name == TTL_ATTRIBUTE,
+            Some(b'_') => name == WRITE_TOKEN,
             _ => false,
         }
     }

@@ -341,7 +341,7 @@ pub fn is_string_like(ty: &Type) -> bool {
 }
 
 fn is_reserved(name: &str) -> bool {
-    if matches!(name, "PK" | "SK" | "facet" | "ttl") {
+    if matches!(name, "PK" | "SK" | "facet" | "ttl" | "_faceteer_write") {
         return true;
     }
     let Some(rest) = name.strip_prefix("GSI") else {
@@ -962,7 +962,16 @@ mod tests {
 
     #[test]
     fn reserved_names() {
-        for n in ["PK", "SK", "facet", "ttl", "GSI1PK", "GSI20SK", "GSI7PK"] {
+        for n in [
+            "PK",
+            "SK",
+            "facet",
+            "ttl",
+            "_faceteer_write",
+            "GSI1PK",
+            "GSI20SK",
+            "GSI7PK",
+        ] {
             assert!(is_reserved(n), "{n}");
         }
         for n in ["pk", "GSIPK", "GSI1", "facets", "teamId", "GSI1PKX"] {

@@ -34,7 +34,7 @@ use crate::item::{traced, BoxFuture};
 use crate::pump::{gather, write_stream, Outcome};
 use crate::read::{Read, Select, Whole};
 use crate::report::{DeleteReport, Failed, FailureReason, GetReport, PutReport};
-use crate::retry::{until_processed, BatchOptions, Effect, Sent, Settled};
+use crate::retry::{until_processed, verdict, BatchOptions, Deadline, Effect, Sent, Settled};
 use crate::sdk;
 use crate::table::Table;
 use crate::trace::Op;
@@ -95,6 +95,8 @@ pub(crate) struct Write {
 pub(crate) struct Pending<S> {
     pub(crate) write: Write,
     pub(crate) source: S,
+    /// A try that carried it was never answered: it may still be applied, at any time.
+    pub(crate) lost: bool,
 }
 
 /// Rebuilds an input's request after an attempt that carried it failed.
@@ -261,6 +263,11 @@ impl Table {
                     }
                 }
                 Err(error) => {
+                    if verdict(&error, Effect::Writes).maybe_applied {
+                        for p in &mut sent {
+                            p.lost = true;
+                        }
+                    }
                     // The unsendable ones were not in this request: they stay pending too.
                     sent.extend(unsendable);
                     Sent::Failed {
@@ -270,10 +277,12 @@ impl Table {
                 }
             }
         };
+        let deadline = Deadline::of(op);
         until_processed(
             options,
             options.write_attempts,
             Effect::Writes,
+            &deadline,
             chunk,
             &mut send,
         )
@@ -358,10 +367,12 @@ impl Table {
                 Err(error) => Sent::Failed { pending, error },
             }
         };
+        let deadline = Deadline::of(op);
         let settled = until_processed(
             options,
             options.read_attempts,
             Effect::Reads,
+            &deadline,
             keys,
             &mut send,
         )
@@ -380,7 +391,7 @@ impl Table {
 
 /// The operation a batch request of `F` (`BatchWriteItem` or `BatchGetItem`) runs as.
 fn batch_op<F: Facet>(table: &Table, operation: &'static str) -> Op {
-    Op::new(operation, table.name(), F::SCHEMA.name, None)
+    Op::new(operation, table, F::SCHEMA.name, None)
 }
 
 /// The items of `items` in chunks of at most `n`, each pulled only when it is asked for.

@@ -234,14 +234,16 @@ impl<'t, C: Collection> CollectionRun<'t, C> {
 
     /// Every page, one after another, as a stream.
     pub fn pages(self) -> impl Stream<Item = Result<CollectionPage<C>>> + Send + 't {
-        futures::stream::try_unfold(Some(self), move |state| async move {
+        let table = self.table;
+        let pages = futures::stream::try_unfold(Some(self), move |state| async move {
             let Some(run) = state else {
                 return Ok(None);
             };
             let page = page(&run).await?;
             let next = page.cursor.clone().map(|c| run.clone().cursor(c));
             Ok(Some((page, next)))
-        })
+        });
+        walk::bounded(table, "Query", pages)
     }
 
     /// Every record, across pages; stops at the first item of the collection's facets that
@@ -274,12 +276,7 @@ fn page<'a, C: Collection>(
     run: &'a CollectionRun<'_, C>,
 ) -> BoxFuture<'a, Result<CollectionPage<C>>> {
     let table = run.table;
-    let op = Op::new(
-        "Query",
-        table.name(),
-        "(collection)",
-        run.index.map(|i| i.name),
-    );
+    let op = Op::new("Query", table, "(collection)", run.index.map(|i| i.name));
     let work = move |op: Arc<Op>| async move {
         let run = &*signing::opened(table, run, run.cursor.as_deref(), |r, c| r.cursor(c))?;
         let mut plan = run.plan()?;

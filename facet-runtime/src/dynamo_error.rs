@@ -167,10 +167,10 @@ impl DynamoError {
     /// with a 4xx status. Anything else (a 5xx, a timeout, a broken connection after the
     /// request left) may have been applied.
     ///
-    /// This and [`DynamoError::was_not_sent`] describe the last attempt. Batch writes send
-    /// one attempt per request (faceteer retries them itself and tracks every attempt);
-    /// single-item operations use the client's retry policy, so an earlier attempt may have
-    /// reached the server.
+    /// This and [`DynamoError::was_not_sent`] describe the last attempt. Writes (batch and
+    /// single) send one attempt per request: faceteer retries them itself and tracks every
+    /// attempt, so a write's error already says whether an earlier one may have been applied
+    /// ([`Error::OutcomeUnknown`](crate::Error::OutcomeUnknown)).
     pub fn was_rejected(&self) -> bool {
         self.kind == FailureKind::Service && self.status.is_some_and(|s| (400..500).contains(&s))
     }
@@ -183,10 +183,15 @@ impl DynamoError {
     }
 
     /// `true` when another try of the same request may succeed: throttling, 5xx answers,
-    /// timeouts and transport failures.
+    /// timeouts, transport failures, and a transaction whose earlier try is still running.
     pub fn is_transient(&self) -> bool {
         match self.kind {
-            FailureKind::Service => self.is_throttling() || self.status.is_some_and(|s| s >= 500),
+            FailureKind::Service => {
+                self.is_throttling()
+                    || self.status.is_some_and(|s| s >= 500)
+                    // An earlier try of the same transaction is still running.
+                    || self.code() == Some("TransactionInProgressException")
+            }
             FailureKind::Timeout | FailureKind::Transport | FailureKind::Response => true,
             FailureKind::Construction => false,
         }

@@ -82,6 +82,76 @@ pub enum Error {
         /// The record's sort key.
         sk: String,
     },
+    /// A write was sent, its answer was lost (a timeout, a dropped connection, a 5xx), and
+    /// no later try could tell whether it was applied: it may or may not have been. Read the
+    /// record to find out. faceteer never retries a write blindly, so it was applied at most
+    /// once.
+    #[error(
+        "the outcome of {operation} on a `{facet}` item (PK {pk:?}, SK {sk:?}) is unknown: \
+         an answer was lost after {tries} tries and it may or may not have been applied \
+         (read the record to find out); last error: {cause}"
+    )]
+    OutcomeUnknown {
+        /// `PutItem`, `DeleteItem`, `UpdateItem` or `TransactWriteItems`.
+        operation: &'static str,
+        /// The facet name (`(transaction)` for a transaction).
+        facet: &'static str,
+        /// The item's partition key (the first step's, for a transaction).
+        pk: String,
+        /// The item's sort key.
+        sk: String,
+        /// Tries sent.
+        tries: u32,
+        /// The last error.
+        #[source]
+        cause: std::sync::Arc<Error>,
+    },
+    /// An update that returns the record as it was before it was applied exactly once,
+    /// but its answer was lost with a dropped connection, and the record before it with it
+    /// (a retry recognised the write as applied).
+    #[error(
+        "the update of the `{facet}` record (PK {pk:?}, SK {sk:?}) was applied once, but the \
+         record as it was before was lost with its answer"
+    )]
+    OldRecordLost {
+        /// The facet name.
+        facet: &'static str,
+        /// The record's partition key.
+        pk: String,
+        /// The record's sort key.
+        sk: String,
+    },
+    /// A batch write was applied, but an earlier write of the same call to the same key had
+    /// a try that was never answered: that try may still be applied after it, undoing it.
+    /// Read the record to find out which one it holds.
+    #[error(
+        "written, but an earlier try of this call writing the same key (PK {pk:?}, SK {sk:?}) \
+         was never answered and may still be applied after it"
+    )]
+    EarlierTryPending {
+        /// The partition key.
+        pk: String,
+        /// The sort key.
+        sk: String,
+    },
+    /// The call's deadline ([`Timeouts::call`](crate::Timeouts::call)) passed before it
+    /// finished. A write reports this only when no try of it may have been applied (else
+    /// [`Error::OutcomeUnknown`]).
+    #[error(
+        "{operation} on table `{table}` did not finish within its deadline of {after:?} \
+         (`Timeouts::call`){}",
+        if *sent { "; a request was under way" } else { "" }
+    )]
+    DeadlineExceeded {
+        /// The operation.
+        operation: &'static str,
+        /// The table.
+        table: String,
+        /// The call's bound.
+        after: std::time::Duration,
+        /// Whether a request was under way when it passed.
+        sent: bool,
+    },
     /// DynamoDB canceled a transaction: nothing of it was applied. Each step that caused it
     /// is listed with the reason (condition failed, version conflict, a concurrent write,
     /// throttling, invalid).
@@ -180,7 +250,17 @@ impl Error {
 
     /// `true` when a request timed out ([`Timeouts`](crate::Timeouts)).
     pub fn is_timeout(&self) -> bool {
-        matches!(self, Error::Dynamo(e) if e.is_timeout())
+        match self {
+            Error::Dynamo(e) => e.is_timeout(),
+            Error::DeadlineExceeded { .. } => true,
+            Error::OutcomeUnknown { cause, .. } => cause.is_timeout(),
+            _ => false,
+        }
+    }
+
+    /// `true` when a write's outcome is unknown ([`Error::OutcomeUnknown`]).
+    pub fn is_outcome_unknown(&self) -> bool {
+        matches!(self, Error::OutcomeUnknown { .. })
     }
 
     /// The failed DynamoDB request, for [`Error::Dynamo`].

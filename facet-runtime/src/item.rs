@@ -31,8 +31,9 @@ use faceteer_core::{to_item, Facet, Item, Key};
 use tracing::Instrument;
 
 use crate::error::{Error, Result};
+use crate::once::{self, Recognized};
 use crate::read::{Read, Select, Whole};
-use crate::sdk::{self, Written};
+use crate::sdk::{self, Reply};
 use crate::table::Table;
 use crate::trace::Op;
 
@@ -152,7 +153,7 @@ impl<'t, F: Facet, R: Read<F, BaseTable>> IntoFuture for Get<'t, F, R> {
     fn into_future(self) -> Self::IntoFuture {
         let plan = self.plan();
         let table = self.table;
-        let op = Op::new("GetItem", table.name(), F::SCHEMA.name, None);
+        let op = Op::new("GetItem", table, F::SCHEMA.name, None);
         let work = |op: Arc<Op>| async move {
             let item = sdk::get_item(table, &op, plan.request(table.name())).await?;
             match item {
@@ -221,27 +222,46 @@ impl<'a, F: Facet> IntoFuture for Put<'a, F> {
 
     fn into_future(self) -> Self::IntoFuture {
         let table = self.table;
-        let op = Op::new("PutItem", table.name(), F::SCHEMA.name, None);
+        let op = Op::new("PutItem", table, F::SCHEMA.name, None);
         let plan = table.check_declared::<F>().and_then(|()| self.plan());
         // Without a condition of the caller's, a failed condition of a versioned put is the
         // version check.
         let version_only = self.item_exists.is_none() && self.when.is_none();
         let version = self.record.version();
+        // What a stored item other than this one says, when only the version is checked.
+        let versioned = F::VERSION
+            .filter(|_| version_only)
+            .map(|name| (name, version + 1));
         let work = move |op: Arc<Op>| async move {
             let plan = plan?;
-            let written = sdk::put_item(table, &op, plan.request(table.name())).await?;
-            match applied::<F>(written, "PutItem", &plan.item) {
-                Err(Error::ConditionFailed { facet, pk, sk, .. })
-                    if F::VERSION.is_some() && version_only =>
-                {
-                    Err(Error::VersionConflict {
-                        facet,
-                        pk,
-                        sk,
-                        version,
-                    })
+            let answer = once::send(table, &op, &plan.item, || {
+                sdk::put_item(table, &op, plan.request(table.name()))
+            })
+            .await?;
+            let stored = match answer.reply {
+                Reply::Applied(_) => return Ok(()),
+                Reply::ConditionFailed(stored) => stored,
+            };
+            let recognized = match &answer.uncertain {
+                None => Recognized::NotOurs,
+                Some(_) => once::recognize_put(stored.as_ref(), &plan.item, versioned),
+            };
+            match (recognized, answer.uncertain) {
+                (Recognized::Ours, _) => Ok(()),
+                (Recognized::Unknown, Some(cause)) => {
+                    Err(once::unknown(&op, &plan.item, answer.tries, cause))
                 }
-                other => other,
+                _ => match condition_failed::<F>("PutItem", &plan.item) {
+                    Error::ConditionFailed { facet, pk, sk, .. } if versioned.is_some() => {
+                        Err(Error::VersionConflict {
+                            facet,
+                            pk,
+                            sk,
+                            version,
+                        })
+                    }
+                    other => Err(other),
+                },
             }
         };
         traced(op, records(|_| 1), work)
@@ -309,27 +329,26 @@ impl<'a, F: Facet> IntoFuture for Delete<'a, F> {
 
     fn into_future(self) -> Self::IntoFuture {
         let table = self.table;
-        let op = Op::new("DeleteItem", table.name(), F::SCHEMA.name, None);
+        let op = Op::new("DeleteItem", table, F::SCHEMA.name, None);
         let plan = table.check_declared::<F>().and_then(|()| self.plan());
         let work = |op: Arc<Op>| async move {
             let plan = plan?;
-            let written = sdk::delete_item(table, &op, plan.request(table.name())).await?;
-            applied::<F>(written, "DeleteItem", &plan.key)
+            let answer = once::send(table, &op, &plan.key, || {
+                sdk::delete_item(table, &op, plan.request(table.name()))
+            })
+            .await?;
+            match (answer.reply, answer.uncertain) {
+                (Reply::Applied(_), _) => Ok(()),
+                (Reply::ConditionFailed(_), None) => {
+                    Err(condition_failed::<F>("DeleteItem", &plan.key))
+                }
+                // Gone or not, the item cannot tell whether an earlier try deleted it.
+                (Reply::ConditionFailed(_), Some(cause)) => {
+                    Err(once::unknown(&op, &plan.key, answer.tries, cause))
+                }
+            }
         };
         traced(op, records(|_| 1), work)
-    }
-}
-
-/// A single write's result: `Ok` when applied, [`Error::ConditionFailed`] naming the item's
-/// key when its condition did not hold.
-pub(crate) fn applied<F: Facet>(
-    written: Written,
-    operation: &'static str,
-    item: &Item,
-) -> Result<()> {
-    match written {
-        Written::Applied => Ok(()),
-        Written::ConditionFailed => Err(condition_failed::<F>(operation, item)),
     }
 }
 

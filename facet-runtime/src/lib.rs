@@ -145,6 +145,7 @@ mod error;
 pub mod item;
 mod mixed_batch;
 mod modify;
+mod once;
 mod pump;
 pub mod query;
 pub mod read;

@@ -148,7 +148,7 @@ impl<'t> IntoFuture for WriteBatch<'t> {
             entries,
             writes,
         } = self;
-        let op = Op::new("BatchWriteItem", table.name(), "(mixed)", None);
+        let op = Op::new("BatchWriteItem", table, "(mixed)", None);
         let work = |op: Arc<Op>| async move {
             // Each input keeps a copy of its request: a mixed batch holds no records to
             // rebuild it from after a failed attempt.

@@ -21,6 +21,11 @@ impl Table {
     /// Await it for the record as written (at its new version), or `None` when no record
     /// has the key. `change` may run more than once: keep it free of other side effects.
     ///
+    /// The write is applied exactly once: a put whose answer was lost is recognised by the
+    /// stored record when it is sent again, never read and changed a second time; when that
+    /// cannot be told, it fails with [`Error::OutcomeUnknown`]. All the tries share one
+    /// deadline ([`Timeouts::call`](crate::Timeouts::call)).
+    ///
     /// ```no_run
     /// # use faceteer::{Facet, Table};
     /// # use serde::{Deserialize, Serialize};
@@ -79,6 +84,8 @@ where
             attempts,
         } = self;
         Box::pin(async move {
+            // One deadline for the whole read–modify–write, every try included.
+            let table = &table.until(table.call_deadline());
             let mut tried = 0;
             loop {
                 tried += 1;

@@ -8,6 +8,13 @@
 //! Writes to one key are applied in input order: a write whose key is in flight (or held
 //! back) waits until the earlier one has settled. DynamoDB refuses two writes to one key in
 //! one request, and two requests in flight at once could land in either order.
+//!
+//! A try that is never answered may still be applied later, at any time (a request held in
+//! a network). A later write of the same key in the same call is therefore never reported
+//! `Done`: it is written, then reported `Unknown`, because that try may still land over it.
+//!
+//! Once the call's deadline ([`Timeouts::call`](crate::Timeouts::call)) has passed, no
+//! request is sent: every input not yet sent fails, and each one under way ends unknown.
 
 use std::collections::{HashMap, HashSet, VecDeque};
 use std::sync::Arc;
@@ -16,6 +23,7 @@ use futures::stream::FuturesUnordered;
 use futures::{Stream, StreamExt};
 
 use crate::batch::{Pending, Rebuild, Write, WRITE_BATCH_SIZE};
+use crate::error::Error;
 use crate::item::BoxFuture;
 use crate::report::{Failed, FailureReason, Unknown};
 use crate::retry::Settled;
@@ -52,6 +60,9 @@ struct Pump<'t, S, I> {
     waiting_keys: HashMap<u64, usize>,
     in_flight: FuturesUnordered<BoxFuture<'t, Settled<Pending<S>, Pending<S>>>>,
     ready: VecDeque<Outcome<S>>,
+    /// Keys (their hashes) an unanswered try of this call wrote: it may still be applied
+    /// at any time, over a later write of the key.
+    shadowed: HashSet<u64>,
 }
 
 impl<'t, S, I> Pump<'t, S, I>
@@ -95,7 +106,11 @@ where
                     let held = self.busy.contains(&key)
                         || self.waiting_keys.contains_key(&key)
                         || !keys.insert(key);
-                    let pending = Pending { write, source };
+                    let pending = Pending {
+                        write,
+                        source,
+                        lost: false,
+                    };
                     if held {
                         *self.waiting_keys.entry(key).or_insert(0) += 1;
                         self.waiting.push_back(pending);
@@ -108,8 +123,25 @@ where
         chunk
     }
 
-    /// Start requests until `concurrency` are in flight or nothing is left to send.
+    /// Start requests until `concurrency` are in flight or nothing is left to send. Once
+    /// the call's deadline has passed, nothing more is sent: every write not yet sent fails.
     fn fill(&mut self) {
+        if self.op.past_deadline() {
+            let late = Arc::new(self.op.deadline_exceeded(false));
+            let unsent = self
+                .waiting
+                .drain(..)
+                .map(|p| (p.source, None))
+                .chain(self.input.by_ref().map(|(source, w)| (source, w.err())));
+            for (item, refused) in unsent {
+                let reason = refused.unwrap_or_else(|| FailureReason::Request(late.clone()));
+                self.ready
+                    .push_back(Outcome::Failed(Failed { item, reason }));
+            }
+            self.waiting_keys.clear();
+            self.exhausted = true;
+            return;
+        }
         while self.in_flight.len() < self.concurrency() {
             let chunk = self.next_chunk();
             if chunk.is_empty() {
@@ -127,24 +159,43 @@ where
         }
     }
 
+    /// Hand out the outcomes of a settled request.
+    ///
+    /// A write confirmed after an earlier write of this call to the same key had a try
+    /// that was never answered is not `Done`: that try may still land over it. It is
+    /// `Unknown` ([`Error::EarlierTryPending`]).
     fn settle(&mut self, settled: Settled<Pending<S>, Pending<S>>) {
-        let mut take = |p: Pending<S>| {
-            self.busy.remove(&p.write.key_hash);
-            p.source
-        };
         for p in settled.done {
-            let done = take(p);
-            self.ready.push_back(Outcome::Done(done));
+            let key = p.write.key_hash;
+            self.busy.remove(&key);
+            let overtakable = self.shadowed.contains(&key);
+            if p.lost {
+                self.shadowed.insert(key);
+            }
+            self.ready.push_back(if overtakable {
+                let (pk, sk) = p.write.key.clone();
+                Outcome::Unknown(Unknown {
+                    item: p.source,
+                    cause: Arc::new(Error::EarlierTryPending { pk, sk }),
+                })
+            } else {
+                Outcome::Done(p.source)
+            });
         }
         for (p, reason) in settled.failed {
-            let item = take(p);
-            self.ready
-                .push_back(Outcome::Failed(Failed { item, reason }));
+            self.busy.remove(&p.write.key_hash);
+            self.ready.push_back(Outcome::Failed(Failed {
+                item: p.source,
+                reason,
+            }));
         }
         for (p, cause) in settled.unknown {
-            let item = take(p);
-            self.ready
-                .push_back(Outcome::Unknown(Unknown { item, cause }));
+            self.busy.remove(&p.write.key_hash);
+            self.shadowed.insert(p.write.key_hash);
+            self.ready.push_back(Outcome::Unknown(Unknown {
+                item: p.source,
+                cause,
+            }));
         }
     }
 
@@ -202,6 +253,7 @@ where
         waiting_keys: HashMap::new(),
         in_flight: FuturesUnordered::new(),
         ready: VecDeque::new(),
+        shadowed: HashSet::new(),
     };
     futures::stream::unfold(pump, |mut pump| async move {
         let outcome = pump.next().await?;

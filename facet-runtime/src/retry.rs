@@ -41,7 +41,7 @@ impl Default for BatchOptions {
 
 impl BatchOptions {
     /// Full-jitter exponential backoff before retry number `attempt` (1-based).
-    fn backoff(&self, attempt: u32) -> Duration {
+    pub(crate) fn backoff(&self, attempt: u32) -> Duration {
         let exp = self.base_delay.saturating_mul(
             1u32.checked_shl(attempt.saturating_sub(1))
                 .unwrap_or(u32::MAX),
@@ -106,23 +106,30 @@ impl<P, D> Settled<P, D> {
 }
 
 /// What a failed request tells about its inputs.
-struct Verdict {
+pub(crate) struct Verdict {
     /// Another try may succeed.
-    transient: bool,
+    pub(crate) transient: bool,
     /// The request may have been applied.
-    maybe_applied: bool,
+    pub(crate) maybe_applied: bool,
     /// The server refused the request as invalid: one of its inputs is bad.
-    invalid: bool,
+    pub(crate) invalid: bool,
 }
 
-fn verdict(error: &Error, effect: Effect) -> Verdict {
-    match error.dynamo_error() {
-        Some(e) => Verdict {
+/// What `error`, the failure of one request with `effect`, tells about it.
+pub(crate) fn verdict(error: &Error, effect: Effect) -> Verdict {
+    match error {
+        Error::Dynamo(e) => Verdict {
             transient: e.is_transient(),
             maybe_applied: effect == Effect::Writes && !e.was_rejected() && !e.was_not_sent(),
             invalid: e.is_validation(),
         },
-        None => Verdict {
+        // The call's deadline passed: no more tries; one under way may have been applied.
+        Error::DeadlineExceeded { sent, .. } => Verdict {
+            transient: false,
+            maybe_applied: effect == Effect::Writes && *sent,
+            invalid: false,
+        },
+        _ => Verdict {
             transient: false,
             maybe_applied: false,
             invalid: false,
@@ -140,10 +147,13 @@ fn verdict(error: &Error, effect: Effect) -> Verdict {
 /// * For writes, an input sent in a request whose outcome is unknown (a 5xx, a timeout, a
 ///   connection broken after sending) and never confirmed afterwards ends as unknown, not
 ///   as failed.
+/// * No try starts, and no backoff waits, past `deadline` (the call's): what is left then
+///   ends as unknown when a try may have applied it, else as failed.
 pub(crate) fn until_processed<'a, P, D, Fut>(
     options: &'a BatchOptions,
     attempts: u32,
     effect: Effect,
+    deadline: &'a Deadline,
     pending: Vec<P>,
     send: &'a mut (dyn FnMut(Vec<P>) -> Fut + Send),
 ) -> BoxFuture<'a, Settled<P, D>>
@@ -190,8 +200,10 @@ where
                         let mut sent = sent;
                         let second = sent.split_off(sent.len() / 2);
                         for half in [sent, second] {
-                            let part =
-                                until_processed(options, attempts, effect, half, &mut *send).await;
+                            let part = until_processed(
+                                options, attempts, effect, deadline, half, &mut *send,
+                            )
+                            .await;
                             settled.extend(part);
                         }
                         return settled;
@@ -213,7 +225,13 @@ where
                     }
                 }
             };
-            if attempt >= attempts.max(1) {
+            let wait = options.backoff(attempt);
+            let out_of_time = tokio::time::Instant::now() + wait >= deadline.at;
+            let last_error = match (out_of_time, last_error) {
+                (true, None) => Some(deadline.exceeded.clone()),
+                (_, e) => e,
+            };
+            if attempt >= attempts.max(1) || out_of_time {
                 for p in pending {
                     match (&uncertain, &last_error) {
                         (Some(u), _) => settled.unknown.push((p, u.clone())),
@@ -227,9 +245,27 @@ where
                 }
                 return settled;
             }
-            tokio::time::sleep(options.backoff(attempt)).await;
+            tokio::time::sleep(wait).await;
         }
     })
+}
+
+/// A call's deadline, and the error that says it passed before a request was sent.
+pub(crate) struct Deadline {
+    /// When the call must be over.
+    pub(crate) at: tokio::time::Instant,
+    /// The error of an input left unsent by it.
+    pub(crate) exceeded: Arc<Error>,
+}
+
+impl Deadline {
+    /// The deadline of the call `op`.
+    pub(crate) fn of(op: &crate::trace::Op) -> Deadline {
+        Deadline {
+            at: op.deadline(),
+            exceeded: Arc::new(op.deadline_exceeded(false)),
+        }
+    }
 }
 
 #[cfg(test)]
@@ -267,7 +303,11 @@ mod tests {
     ) -> Settled<i32, D> {
         let options = fast();
         let mut send = move |p: Vec<i32>| std::future::ready(send(p));
-        until_processed(&options, attempts, effect, inputs, &mut send).await
+        let deadline = Deadline {
+            at: tokio::time::Instant::now() + Duration::from_secs(600),
+            exceeded: Arc::new(Error::InvalidRequest("deadline".into())),
+        };
+        until_processed(&options, attempts, effect, &deadline, inputs, &mut send).await
     }
 
     #[tokio::test]

@@ -219,14 +219,16 @@ impl<'t, F: Send + 'static, T: ScanTarget> ScanRun<'t, F, T> {
 
     /// Every page of the scan, one after another, as a stream.
     pub fn pages(self) -> impl Stream<Item = Result<Page<T::Record>>> + Send + 't {
-        futures::stream::try_unfold(Some(self), move |state| async move {
+        let table = self.table;
+        let pages = futures::stream::try_unfold(Some(self), move |state| async move {
             let Some(scan) = state else {
                 return Ok(None);
             };
             let page = page(&scan).await?;
             let next = page.cursor.clone().map(|c| scan.clone().cursor(c));
             Ok(Some((page, next)))
-        })
+        });
+        walk::bounded(table, "Scan", pages)
     }
 
     /// Every record of the scan, across pages, as a stream; a stored item that is not a valid
@@ -272,7 +274,7 @@ fn page<'a, F: Send + 'static, T: ScanTarget>(
     let table = scan.table;
     let op = Op::new(
         "Scan",
-        table.name(),
+        table,
         T::facets().first().copied().unwrap_or_default(),
         None,
     );

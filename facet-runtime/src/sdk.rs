@@ -19,8 +19,8 @@ use aws_sdk_dynamodb::operation::transact_write_items::TransactWriteItemsError;
 use aws_sdk_dynamodb::operation::update_item::builders::UpdateItemInputBuilder;
 use aws_sdk_dynamodb::types::AttributeValue;
 use aws_sdk_dynamodb::types::{
-    CancellationReason, ConsumedCapacity, KeysAndAttributes, ReturnConsumedCapacity,
-    TableDescription, TransactGetItem, TransactWriteItem, WriteRequest,
+    CancellationReason, KeysAndAttributes, ReturnConsumedCapacity, TableDescription,
+    TransactGetItem, TransactWriteItem, WriteRequest,
 };
 use faceteer_core::schema::{PK, SK};
 use faceteer_core::Item;
@@ -51,22 +51,14 @@ fn table_context(table: &Table) -> Context {
     }
 }
 
-/// Whether a conditional write happened.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Written {
-    /// It was applied.
-    Applied,
-    /// Its condition did not hold; nothing changed.
-    ConditionFailed,
-}
-
-impl Written {
-    fn of<O>(out: Option<O>) -> Written {
-        match out {
-            Some(_) => Written::Applied,
-            None => Written::ConditionFailed,
-        }
-    }
+/// The answer to one try of a conditional single-item write.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) enum Reply {
+    /// It was applied: the attributes it returned, if it asked for any.
+    Applied(Option<Item>),
+    /// Its condition did not hold, nothing changed: the stored item, when one exists (every
+    /// write asks for it, to recognise its own earlier try).
+    ConditionFailed(Option<Item>),
 }
 
 /// GetItem: the item, if any.
@@ -76,130 +68,98 @@ pub(crate) async fn get_item(
     request: GetItemInputBuilder,
 ) -> Result<Option<Item>> {
     let context = with_key(op, request.get_key().as_ref());
-    let out = request
-        .return_consumed_capacity(ReturnConsumedCapacity::Total)
-        .send_with(table.client())
-        .await
-        .map_err(|e| Error::dynamo("GetItem", context, e))?;
+    let out = op
+        .within(async {
+            request
+                .return_consumed_capacity(ReturnConsumedCapacity::Total)
+                .send_with(table.client())
+                .await
+                .map_err(|e| Error::dynamo("GetItem", context, e))
+        })
+        .await?;
     op.request(out.consumed_capacity.as_slice());
     Ok(out.item)
 }
 
-/// Send a conditional single-item write (`PutItem`, `DeleteItem`, `UpdateItem`: each its own
-/// SDK builder type) about the item or key `$key`, and classify its outcome with
-/// [`conditional_write`].
-macro_rules! send_conditional {
-    ($table:expr, $op:expr, $operation:literal, $request:ident, $key:ident) => {{
+/// Send one try of a single-item write (`PutItem`, `DeleteItem`, `UpdateItem`: each its own
+/// SDK builder and error type) about the item or key `$key`, on the client without the SDK's
+/// retries ([`crate::once`] retries, knowing which tries may have been applied), asking for
+/// the stored item when its condition fails.
+macro_rules! send_write {
+    ($table:expr, $op:expr, $operation:literal, $request:ident, $key:ident, $error:ident) => {{
         let context = with_key($op, $request.$key().as_ref());
-        let result = $request
-            .return_consumed_capacity(ReturnConsumedCapacity::Total)
-            .send_with($table.client())
-            .await;
-        conditional_write(
-            $op,
-            $operation,
-            context,
-            result,
-            |out| out.consumed_capacity.as_slice(),
-            |e| e.is_conditional_check_failed_exception(),
-        )
+        let result = $op
+            .within(async {
+                Ok($request
+                    .return_consumed_capacity(ReturnConsumedCapacity::Total)
+                    .return_values_on_condition_check_failure(
+                        aws_sdk_dynamodb::types::ReturnValuesOnConditionCheckFailure::AllOld,
+                    )
+                    .send_with($table.batch_client())
+                    .await)
+            })
+            .await?;
+        match result {
+            Ok(out) => {
+                $op.request(out.consumed_capacity.as_slice());
+                Ok(Reply::Applied(out.attributes.filter(|a| !a.is_empty())))
+            }
+            Err(e) => {
+                $op.request(&[]);
+                match e.as_service_error() {
+                    Some($error::ConditionalCheckFailedException(failed)) => Ok(
+                        Reply::ConditionFailed(failed.item.clone().filter(|i| !i.is_empty())),
+                    ),
+                    _ => Err(Error::dynamo($operation, context, e)),
+                }
+            }
+        }
     }};
 }
 
-/// PutItem.
+/// One try of a PutItem.
 pub(crate) async fn put_item(
     table: &Table,
     op: &Op,
     request: PutItemInputBuilder,
-) -> Result<Written> {
-    send_conditional!(table, op, "PutItem", request, get_item).map(Written::of)
+) -> Result<Reply> {
+    use aws_sdk_dynamodb::operation::put_item::PutItemError;
+    send_write!(table, op, "PutItem", request, get_item, PutItemError)
 }
 
-/// DeleteItem.
+/// One try of a DeleteItem.
 pub(crate) async fn delete_item(
     table: &Table,
     op: &Op,
     request: DeleteItemInputBuilder,
-) -> Result<Written> {
-    send_conditional!(table, op, "DeleteItem", request, get_key).map(Written::of)
+) -> Result<Reply> {
+    use aws_sdk_dynamodb::operation::delete_item::DeleteItemError;
+    send_write!(table, op, "DeleteItem", request, get_key, DeleteItemError)
 }
 
-/// What an `UpdateItem` did.
-pub(crate) enum Updated {
-    /// Applied: the attributes it returned.
-    Applied(Option<Item>),
-    /// Its condition failed: the stored item, when one exists (the request asks for it).
-    ConditionFailed(Option<Item>),
-}
-
-/// UpdateItem, asking for the stored item when its condition fails.
+/// One try of an UpdateItem.
 pub(crate) async fn update_item(
     table: &Table,
     op: &Op,
     request: UpdateItemInputBuilder,
-) -> Result<Updated> {
+) -> Result<Reply> {
     use aws_sdk_dynamodb::operation::update_item::UpdateItemError;
-    let context = with_key(op, request.get_key().as_ref());
-    let result = request
-        .return_consumed_capacity(ReturnConsumedCapacity::Total)
-        .return_values_on_condition_check_failure(
-            aws_sdk_dynamodb::types::ReturnValuesOnConditionCheckFailure::AllOld,
-        )
-        .send_with(table.client())
-        .await;
-    match result {
-        Ok(out) => {
-            op.request(out.consumed_capacity.as_slice());
-            Ok(Updated::Applied(out.attributes.filter(|a| !a.is_empty())))
-        }
-        Err(e) => match e.as_service_error() {
-            Some(UpdateItemError::ConditionalCheckFailedException(failed)) => {
-                op.request(&[]);
-                Ok(Updated::ConditionFailed(
-                    failed.item.clone().filter(|i| !i.is_empty()),
-                ))
-            }
-            _ => Err(Error::dynamo("UpdateItem", context, e)),
-        },
-    }
-}
-
-/// The outcome of a conditional write: applied (with the output), its condition failed
-/// (`None`), or an error.
-fn conditional_write<O, E>(
-    op: &Op,
-    operation: &'static str,
-    context: Context,
-    result: std::result::Result<O, SdkError<E, HttpResponse>>,
-    consumed: impl FnOnce(&O) -> &[ConsumedCapacity],
-    is_condition_failure: impl FnOnce(&E) -> bool,
-) -> Result<Option<O>>
-where
-    E: ProvideErrorMetadata + std::error::Error + Send + Sync + 'static,
-    aws_sdk_dynamodb::Error: From<SdkError<E, HttpResponse>>,
-{
-    match result {
-        Ok(out) => {
-            op.request(consumed(&out));
-            Ok(Some(out))
-        }
-        Err(e) if e.as_service_error().is_some_and(is_condition_failure) => {
-            op.request(&[]);
-            Ok(None)
-        }
-        Err(e) => Err(Error::dynamo(operation, context, e)),
-    }
+    send_write!(table, op, "UpdateItem", request, get_key, UpdateItemError)
 }
 
 /// Send a Query or Scan request (each its own SDK builder type): the items and
 /// `LastEvaluatedKey`. `$context` is built only when the request fails.
 macro_rules! send_page {
     ($table:expr, $op:expr, $operation:literal, $request:expr, $context:expr) => {{
-        let out = $request
-            .return_consumed_capacity(ReturnConsumedCapacity::Total)
-            .send_with($table.client())
-            .await
-            .map_err(|e| Error::dynamo($operation, $context, e))?;
+        let out = $op
+            .within(async {
+                $request
+                    .return_consumed_capacity(ReturnConsumedCapacity::Total)
+                    .send_with($table.client())
+                    .await
+                    .map_err(|e| Error::dynamo($operation, $context, e))
+            })
+            .await?;
         $op.request(out.consumed_capacity.as_slice());
         let last = out.last_evaluated_key.filter(|k| !k.is_empty());
         Ok((out.items.unwrap_or_default(), last))
@@ -237,13 +197,17 @@ pub(crate) async fn batch_write(
     op: &Op,
     requests: Vec<WriteRequest>,
 ) -> Result<Vec<WriteRequest>> {
-    let result = table
-        .batch_client()
-        .batch_write_item()
-        .request_items(table.name(), requests)
-        .return_consumed_capacity(ReturnConsumedCapacity::Total)
-        .send()
-        .await;
+    let result = op
+        .within(async {
+            Ok(table
+                .batch_client()
+                .batch_write_item()
+                .request_items(table.name(), requests)
+                .return_consumed_capacity(ReturnConsumedCapacity::Total)
+                .send()
+                .await)
+        })
+        .await?;
     match result {
         Ok(out) => {
             op.request(out.consumed_capacity.as_deref().unwrap_or_default());
@@ -265,11 +229,15 @@ pub(crate) async fn batch_get(
     op: &Op,
     request: KeysAndAttributes,
 ) -> Result<(Vec<Item>, Vec<Item>)> {
-    let result = BatchGetItemInputBuilder::default()
-        .request_items(table.name(), request)
-        .return_consumed_capacity(ReturnConsumedCapacity::Total)
-        .send_with(table.client())
-        .await;
+    let result = op
+        .within(async {
+            Ok(BatchGetItemInputBuilder::default()
+                .request_items(table.name(), request)
+                .return_consumed_capacity(ReturnConsumedCapacity::Total)
+                .send_with(table.batch_client())
+                .await)
+        })
+        .await?;
     match result {
         Ok(out) => {
             op.request(out.consumed_capacity.as_deref().unwrap_or_default());
@@ -294,21 +262,27 @@ pub(crate) async fn batch_get(
 /// A canceled transaction's reasons, one `(code, message)` per step.
 pub(crate) type Cancellation = Vec<(String, String, Option<Item>)>;
 
-/// TransactWriteItems: `Err` with the reasons when DynamoDB canceled it.
+/// One try of a TransactWriteItems (on the client without the SDK's retries:
+/// [`crate::once`] retries it with the same token): `Err` with the reasons when DynamoDB
+/// canceled it.
 pub(crate) async fn transact_write(
     table: &Table,
     op: &Op,
     items: Vec<TransactWriteItem>,
-    token: Option<String>,
+    token: &str,
 ) -> Result<std::result::Result<(), Cancellation>> {
-    let result = table
-        .client()
-        .transact_write_items()
-        .set_transact_items(Some(items))
-        .set_client_request_token(token)
-        .return_consumed_capacity(ReturnConsumedCapacity::Total)
-        .send()
-        .await;
+    let result = op
+        .within(async {
+            Ok(table
+                .batch_client()
+                .transact_write_items()
+                .set_transact_items(Some(items))
+                .client_request_token(token)
+                .return_consumed_capacity(ReturnConsumedCapacity::Total)
+                .send()
+                .await)
+        })
+        .await?;
     match result {
         Ok(out) => {
             op.request(out.consumed_capacity.as_deref().unwrap_or_default());
@@ -330,13 +304,17 @@ pub(crate) async fn transact_get(
     op: &Op,
     items: Vec<TransactGetItem>,
 ) -> Result<std::result::Result<Vec<Option<Item>>, Cancellation>> {
-    let result = table
-        .client()
-        .transact_get_items()
-        .set_transact_items(Some(items))
-        .return_consumed_capacity(ReturnConsumedCapacity::Total)
-        .send()
-        .await;
+    let result = op
+        .within(async {
+            Ok(table
+                .client()
+                .transact_get_items()
+                .set_transact_items(Some(items))
+                .return_consumed_capacity(ReturnConsumedCapacity::Total)
+                .send()
+                .await)
+        })
+        .await?;
     match result {
         Ok(out) => {
             op.request(out.consumed_capacity.as_deref().unwrap_or_default());

@@ -142,14 +142,16 @@ impl<'t, F: Facet> Search<'t, F> {
 
     /// Every page, one after another, as a stream.
     pub fn pages(self) -> impl Stream<Item = Result<Page<F>>> + Send + 't {
-        futures::stream::try_unfold(Some(self), move |state| async move {
+        let table = self.table;
+        let pages = futures::stream::try_unfold(Some(self), move |state| async move {
             let Some(search) = state else {
                 return Ok(None);
             };
             let page = search.clone().page().await?;
             let next = page.cursor.clone().map(|c| search.cursor(c));
             Ok(Some((page, next)))
-        })
+        });
+        walk::bounded(table, "Query", pages)
     }
 
     /// Every record, across pages, as a stream; an item that is not a valid record comes
@@ -170,7 +172,7 @@ impl<'t, F: Facet> Search<'t, F> {
 
     fn page(self) -> BoxFuture<'t, Result<Page<F>>> {
         let table = self.table;
-        let op = Op::new("Query", table.name(), F::SCHEMA.name, None);
+        let op = Op::new("Query", table, F::SCHEMA.name, None);
         traced(
             op,
             records(|p: &Page<F>| p.records.len()),

@@ -25,9 +25,15 @@ use crate::timeouts::Timeouts;
 #[derive(Clone)]
 pub struct Table {
     client: Client,
-    /// The same client without the SDK's own retries, for batch requests (built once: a
-    /// per-request configuration override costs more than the request's own work).
+    /// The same client without the SDK's own retries, for writes and batch requests (built
+    /// once: a per-request configuration override costs more than the request's own work).
+    /// faceteer retries those itself, knowing which tries may have been applied.
     batch_client: Client,
+    /// The bound of one whole call ([`Timeouts::call`]).
+    call_timeout: std::time::Duration,
+    /// The deadline every call on this handle shares (a `modify` runs its read and its
+    /// write on one), instead of one per call.
+    deadline: Option<tokio::time::Instant>,
     name: Arc<str>,
     batch: BatchOptions,
     facets: Option<Arc<[&'static FacetSchema]>>,
@@ -77,6 +83,8 @@ impl Table {
         let client = timeouts.apply(&client);
         Table {
             batch_client: without_retries(&client),
+            call_timeout: timeouts.call,
+            deadline: None,
             client,
             name: name.into(),
             batch: BatchOptions::default(),
@@ -179,12 +187,33 @@ impl Table {
     pub fn with_timeouts(mut self, timeouts: Timeouts) -> Self {
         self.client = timeouts.apply(&self.client);
         self.batch_client = without_retries(&self.client);
+        self.call_timeout = timeouts.call;
         self
     }
 
     /// The deadlines requests run under.
     pub fn timeouts(&self) -> Timeouts {
-        Timeouts::of(&self.client, Timeouts::default())
+        Timeouts::of(
+            &self.client,
+            Timeouts {
+                call: self.call_timeout,
+                ..Timeouts::default()
+            },
+        )
+    }
+
+    /// The deadline of a call starting now: the one this handle shares, else
+    /// [`Timeouts::call`] from now.
+    pub(crate) fn call_deadline(&self) -> tokio::time::Instant {
+        self.deadline
+            .unwrap_or_else(|| tokio::time::Instant::now() + self.call_timeout)
+    }
+
+    /// This table with every call sharing `deadline` (the steps of one larger call).
+    pub(crate) fn until(&self, deadline: tokio::time::Instant) -> Table {
+        let mut table = self.clone();
+        table.deadline = Some(deadline);
+        table
     }
 
     /// The SDK client (with the table's [`Timeouts`]).
@@ -192,8 +221,8 @@ impl Table {
         &self.client
     }
 
-    /// The client for batch requests: the SDK's own retries are off, so that a failure
-    /// describes exactly one attempt and the caller knows what may have been applied.
+    /// The client for writes and batch requests: the SDK's own retries are off, so that a
+    /// failure describes exactly one attempt and the caller knows what may have been applied.
     pub(crate) fn batch_client(&self) -> &Client {
         &self.batch_client
     }

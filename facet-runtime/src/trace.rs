@@ -25,24 +25,32 @@ use tracing::field::Empty;
 use tracing::Span;
 
 use crate::dynamo_error::Context;
+use crate::error::{Error, Result};
+use crate::table::Table;
 
 /// One operation's span and its running totals.
 pub(crate) struct Op {
+    operation: &'static str,
     context: Context,
     span: Span,
     start: Instant,
     requests: AtomicU32,
     capacity: Mutex<f64>,
+    /// When the whole call must be over ([`Timeouts::call`](crate::Timeouts::call)).
+    deadline: tokio::time::Instant,
 }
 
 impl Op {
-    /// Open the span of `operation` on `table` for `facet` (and `index`).
+    /// Open the span of `operation` on `table` for `facet` (and `index`); the call's
+    /// deadline starts now (or is the one `table` shares).
     pub(crate) fn new(
         operation: &'static str,
-        table: &str,
+        table: &Table,
         facet: &'static str,
         index: Option<&'static str>,
     ) -> Op {
+        let deadline = table.call_deadline();
+        let table = table.name();
         let span = tracing::info_span!(
             "dynamodb",
             otel.name = %format_args!("{operation} {table}"),
@@ -62,6 +70,7 @@ impl Op {
             span.record("aws.dynamodb.index_name", index);
         }
         Op {
+            operation,
             context: Context {
                 table: table.to_owned(),
                 facet: Some(facet),
@@ -72,6 +81,47 @@ impl Op {
             start: Instant::now(),
             requests: AtomicU32::new(0),
             capacity: Mutex::new(0.0),
+            deadline,
+        }
+    }
+
+    /// The DynamoDB operation.
+    pub(crate) fn operation(&self) -> &'static str {
+        self.operation
+    }
+
+    /// When the call must be over.
+    pub(crate) fn deadline(&self) -> tokio::time::Instant {
+        self.deadline
+    }
+
+    /// Whether the call's deadline has passed.
+    pub(crate) fn past_deadline(&self) -> bool {
+        tokio::time::Instant::now() >= self.deadline
+    }
+
+    /// [`Error::DeadlineExceeded`] for this call; `sent` when a request was under way.
+    pub(crate) fn deadline_exceeded(&self, sent: bool) -> Error {
+        Error::DeadlineExceeded {
+            operation: self.operation,
+            table: self.context.table.clone(),
+            after: self.deadline.saturating_duration_since(self.start.into()),
+            sent,
+        }
+    }
+
+    /// Run one request, refused before it starts when the deadline has passed and abandoned
+    /// when it passes while the request is under way.
+    pub(crate) async fn within<T>(
+        &self,
+        request: impl std::future::Future<Output = Result<T>>,
+    ) -> Result<T> {
+        if self.past_deadline() {
+            return Err(self.deadline_exceeded(false));
+        }
+        match tokio::time::timeout_at(self.deadline, request).await {
+            Ok(result) => result,
+            Err(_) => Err(self.deadline_exceeded(true)),
         }
     }
 

@@ -24,8 +24,8 @@ use std::marker::PhantomData;
 use std::sync::Arc;
 
 use aws_sdk_dynamodb::types::{
-    ConditionCheck, Delete as TxDelete, Get as TxGet, Put as TxPut, TransactGetItem,
-    TransactWriteItem, Update as TxUpdate,
+    AttributeValue, ConditionCheck, Delete as TxDelete, Get as TxGet, Put as TxPut,
+    TransactGetItem, TransactWriteItem, Update as TxUpdate,
 };
 use faceteer_core::expr::Expr;
 use faceteer_core::facet::is_foreign;
@@ -36,6 +36,7 @@ use faceteer_core::{from_item, Facet, Item, Key};
 
 use crate::error::{Error, Result};
 use crate::item::{put_plan, records, traced, BoxFuture};
+use crate::once;
 use crate::sdk;
 use crate::table::Table;
 use crate::trace::Op;
@@ -226,6 +227,9 @@ macro_rules! keyed_step {
         $builder
             .table_name($table)
             .set_key(Some($key))
+            .return_values_on_condition_check_failure(
+                aws_sdk_dynamodb::types::ReturnValuesOnConditionCheckFailure::AllOld,
+            )
             .set_condition_expression(expr)
             .set_expression_attribute_names(names)
             .set_expression_attribute_values(values)
@@ -243,7 +247,24 @@ pub struct TransactWrite<'t> {
     /// The stored values each step checks, by step index (empty for most steps).
     checks: Vec<Checks>,
     error: Option<Error>,
+    /// The caller's idempotency token, sent as the `ClientRequestToken` instead of
+    /// `write_token`.
     token: Option<String>,
+    /// The write token every update step stores (and the `ClientRequestToken` without one
+    /// of the caller's).
+    write_token: String,
+    /// How to recognise each step's own write in a stored item, by step index.
+    own: Vec<Own>,
+}
+
+/// How a step's own write shows in the stored item a failed condition returns.
+enum Own {
+    /// An update: the stored item holds the transaction's write token.
+    Token,
+    /// A put: the stored item is this one.
+    Item(Item),
+    /// A delete or a check: it does not show.
+    Unseen,
 }
 
 impl Table {
@@ -252,8 +273,10 @@ impl Table {
     /// DynamoDB cancels it, [`Error::TransactionCanceled`] lists each step that caused it
     /// and why.
     ///
-    /// Retries of the same transaction (by the SDK, or with the same
-    /// [`TransactWrite::idempotency_token`]) within 10 minutes are applied once.
+    /// It is applied exactly once: a try whose answer was lost is sent again with the same
+    /// `ClientRequestToken` (DynamoDB applies it once within 10 minutes), its update steps
+    /// store one write token so that a server that does not keep tokens cannot apply them
+    /// twice, and when the outcome cannot be known it fails with [`Error::OutcomeUnknown`].
     pub fn transact_write(&self) -> TransactWrite<'_> {
         TransactWrite {
             table: self,
@@ -262,6 +285,8 @@ impl Table {
             checks: Vec::new(),
             error: None,
             token: None,
+            write_token: crate::once::fresh_token(),
+            own: Vec::new(),
         }
     }
 
@@ -285,7 +310,11 @@ impl<'t> TransactWrite<'t> {
         check: OnlyCheck,
         item: Result<TransactWriteItem>,
     ) -> Self {
-        self.checked_step::<F>(action, key, check, item.map(|item| (item, Vec::new())))
+        let own = match &item {
+            Ok(TransactWriteItem { put: Some(put), .. }) => Own::Item(put.item.clone()),
+            _ => Own::Unseen,
+        };
+        self.checked_step::<F>(action, key, check, item.map(|item| (item, Vec::new(), own)))
     }
 
     /// [`Self::step`] of a step that checks stored values (an update naming values
@@ -295,15 +324,16 @@ impl<'t> TransactWrite<'t> {
         action: TxAction,
         (pk, sk): (String, String),
         check: OnlyCheck,
-        item: Result<(TransactWriteItem, Checks)>,
+        item: Result<(TransactWriteItem, Checks, Own)>,
     ) -> Self {
         if self.error.is_some() {
             return self;
         }
         let declared = self.table.check_declared::<F>().and(item);
         match declared {
-            Ok((item, checks)) => {
+            Ok((item, checks, own)) => {
                 self.checks.push(checks);
+                self.own.push(own);
                 self.steps.push(TxStep {
                     index: self.steps.len(),
                     action,
@@ -338,6 +368,9 @@ impl<'t> TransactWrite<'t> {
             let (expr, names, values) = split_condition(plan.condition);
             let put = TxPut::builder()
                 .table_name(table)
+                .return_values_on_condition_check_failure(
+                    aws_sdk_dynamodb::types::ReturnValuesOnConditionCheckFailure::AllOld,
+                )
                 .set_item(Some(plan.item))
                 .set_condition_expression(expr)
                 .set_expression_attribute_names(names)
@@ -373,8 +406,9 @@ impl<'t> TransactWrite<'t> {
     ) -> Self {
         let table = self.table.name().to_owned();
         let key = key.to_item();
+        let token = self.write_token.clone();
         let item = update_plan(&key, &change, when, Returning::Nothing, None).and_then(|planned| {
-            let plan = planned.plan;
+            let plan = planned.plan.with_write_token(&token);
             let (names, values) = plan.placeholders.into_parts();
             let update = TxUpdate::builder()
                 .table_name(table)
@@ -391,6 +425,7 @@ impl<'t> TransactWrite<'t> {
             Ok((
                 TransactWriteItem::builder().update(update).build(),
                 planned.checked,
+                Own::Token,
             ))
         });
         self.checked_step::<F>(TxAction::Update, key_pair(&key), OnlyCheck::Condition, item)
@@ -448,8 +483,8 @@ impl<'t> TransactWrite<'t> {
     }
 
     /// The idempotency token (at most 36 characters): a transaction sent again with the
-    /// same token within 10 minutes is applied once. Without one, the SDK generates one per
-    /// call (its own retries reuse it).
+    /// same token within 10 minutes is applied once. Without one, faceteer makes a fresh
+    /// one per transaction (its own retries reuse it).
     pub fn idempotency_token(mut self, token: impl Into<String>) -> Self {
         self.token = Some(token.into());
         self
@@ -458,6 +493,22 @@ impl<'t> TransactWrite<'t> {
     /// The steps added so far.
     pub fn steps(&self) -> &[TxStep] {
         &self.steps
+    }
+
+    /// Whether the stored items of a cancellation show the writes of an earlier try of
+    /// this transaction (a transaction applies all its steps or none).
+    fn applied_before(&self, reasons: &crate::sdk::Cancellation) -> bool {
+        self.own
+            .iter()
+            .zip(reasons)
+            .any(|(own, (code, _, stored))| match own {
+                Own::Token => once::holds_token(stored.as_ref(), &self.write_token),
+                Own::Item(item) => {
+                    code == "ConditionalCheckFailed"
+                        && stored.as_ref().is_some_and(|s| once::same_item(s, item))
+                }
+                Own::Unseen => false,
+            })
     }
 
     /// Refuse what DynamoDB would refuse, before sending.
@@ -500,17 +551,35 @@ impl<'t> IntoFuture for TransactWrite<'t> {
 
     fn into_future(self) -> Self::IntoFuture {
         let table = self.table;
-        let op = Op::new("TransactWriteItems", table.name(), "(transaction)", None);
+        let op = Op::new("TransactWriteItems", table, "(transaction)", None);
         let work = move |op: Arc<Op>| async move {
             if let Some(e) = self.error {
                 return Err(e);
             }
             self.check_request()?;
-            match sdk::transact_write(table, &op, self.items, self.token).await? {
-                Ok(()) => Ok(()),
-                Err(reasons) => Err(Error::TransactionCanceled {
+            let token = self.token.as_deref().unwrap_or(&self.write_token);
+            let first = self.steps.first().map(|s| {
+                Item::from([
+                    (PK.to_owned(), AttributeValue::S(s.pk.clone())),
+                    (SK.to_owned(), AttributeValue::S(s.sk.clone())),
+                ])
+            });
+            let first = first.unwrap_or_default();
+            let answer = once::send(table, &op, &first, || {
+                sdk::transact_write(table, &op, self.items.clone(), token)
+            })
+            .await?;
+            let reasons = match answer.reply {
+                Ok(()) => return Ok(()),
+                Err(reasons) => reasons,
+            };
+            match answer.uncertain {
+                None => Err(Error::TransactionCanceled {
                     canceled: canceled(&self.steps, &self.checks, reasons),
                 }),
+                // One step's own write in the stored items: an earlier try applied them all.
+                Some(_) if self.applied_before(&reasons) => Ok(()),
+                Some(cause) => Err(once::unknown(&op, &first, answer.tries, cause)),
             }
         };
         traced(op, records(|_| 1), work)
@@ -565,7 +634,7 @@ impl<'t> TransactGet<'t> {
     /// Read every record, as one snapshot.
     pub async fn send(self) -> Result<TransactGot> {
         let table = self.table;
-        let op = Op::new("TransactGetItems", table.name(), "(transaction)", None);
+        let op = Op::new("TransactGetItems", table, "(transaction)", None);
         let steps = self.steps;
         let (items, error) = (self.items, self.error);
         let work = move |op: Arc<Op>| async move {

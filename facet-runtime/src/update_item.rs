@@ -38,7 +38,8 @@ use faceteer_core::{from_item, to_item, Facet, Item, Key};
 
 use crate::error::{Error, Result};
 use crate::item::{and, condition_failed, records, traced, BoxFuture};
-use crate::sdk::{self, Updated};
+use crate::once;
+use crate::sdk::{self, Reply};
 use crate::table::Table;
 use crate::trace::Op;
 
@@ -428,29 +429,56 @@ const BRANCH_ATTEMPTS: usize = 4;
 /// Send the requests of a write: the one for an existing record, then — when it finds no
 /// record — the one creating it, and again while other writers make the record appear and
 /// disappear in between. Each request applies entirely or not at all.
+///
+/// Every request stores one fresh write token and applies only where it is not stored yet
+/// ([`UpdatePlan::with_write_token`]): a try whose answer was lost is sent again without
+/// any risk of applying twice, and a failed condition whose stored item holds the token is
+/// the earlier try's success. A failed condition after a lost answer that does not hold it
+/// is [`Error::OutcomeUnknown`].
 async fn run_plans<F: Facet>(table: &Table, op: &Op, plans: &Plans) -> Result<Option<Item>> {
+    let token = once::fresh_token();
+    fn tokened<'p>(p: &'p Planned, token: &str) -> (UpdatePlan, &'p Planned) {
+        (p.plan.clone().with_write_token(token), p)
+    }
+    let existing = plans.existing.as_ref().map(|p| tokened(p, &token));
+    let missing = plans.missing.as_ref().map(|p| tokened(p, &token));
     let mut last = None;
     for _ in 0..BRANCH_ATTEMPTS {
-        if let Some(p) = &plans.existing {
-            match sdk::update_item(table, op, p.plan.request(table.name())).await? {
-                Updated::Applied(attributes) => return Ok(attributes),
-                Updated::ConditionFailed(Some(stored)) => {
-                    return Err(update_refused::<F>(p, Some(&stored)))
-                }
-                Updated::ConditionFailed(None) if plans.missing.is_none() => {
-                    return Err(update_refused::<F>(p, None))
-                }
-                Updated::ConditionFailed(None) => {}
+        // Each branch, whether it is the one for an existing record, and whether the other
+        // one exists.
+        let branches = [
+            (&existing, true, missing.is_some()),
+            (&missing, false, existing.is_some()),
+        ];
+        for (branch, is_existing, other) in branches {
+            let Some((plan, planned)) = branch else {
+                continue;
+            };
+            let answer = once::send(table, op, &plan.key, || {
+                sdk::update_item(table, op, plan.request(table.name()))
+            })
+            .await?;
+            let stored = match answer.reply {
+                Reply::Applied(attributes) => return Ok(attributes),
+                Reply::ConditionFailed(stored) => stored,
+            };
+            if once::holds_token(stored.as_ref(), &token) {
+                // An earlier try of this request was applied; its answer was lost.
+                return match plan.returning {
+                    Returning::Old => Err(old_record_lost::<F>(&plan.key)),
+                    Returning::New => Ok(stored),
+                    Returning::Nothing => Ok(None),
+                };
             }
-        }
-        if let Some(p) = &plans.missing {
-            match sdk::update_item(table, op, p.plan.request(table.name())).await? {
-                Updated::Applied(attributes) => return Ok(attributes),
-                Updated::ConditionFailed(stored) if plans.existing.is_none() => {
-                    return Err(update_refused::<F>(p, stored.as_ref()))
-                }
+            if let Some(cause) = answer.uncertain {
+                return Err(once::unknown(op, &plan.key, answer.tries, cause));
+            }
+            match stored {
+                // No record: create it.
+                None if is_existing && other => {}
                 // The record appeared since it was found missing: change it instead.
-                Updated::ConditionFailed(_) => last = Some(p),
+                _ if !is_existing && other => last = Some(*planned),
+                stored => return Err(update_refused::<F>(planned, stored.as_ref())),
             }
         }
     }
@@ -460,12 +488,25 @@ async fn run_plans<F: Facet>(table: &Table, op: &Op, plans: &Plans) -> Result<Op
     }
 }
 
+/// [`Error::OldRecordLost`] for the record under `key`.
+fn old_record_lost<F: Facet>(key: &Item) -> Error {
+    let text = |name: &str| match key.get(name) {
+        Some(AttributeValue::S(s)) => s.clone(),
+        _ => String::new(),
+    };
+    Error::OldRecordLost {
+        facet: F::SCHEMA.name,
+        pk: text(PK),
+        sk: text(SK),
+    }
+}
+
 /// Send a planned write and read its result.
 fn send<'a, F: Facet, R: Returns>(
     table: &'a Table,
     plans: Result<Plans>,
 ) -> BoxFuture<'a, Result<R::Output<F>>> {
-    let op = Op::new("UpdateItem", table.name(), F::SCHEMA.name, None);
+    let op = Op::new("UpdateItem", table, F::SCHEMA.name, None);
     let plans = table.check_declared::<F>().and(plans);
     let work = |op: Arc<Op>| async move {
         let plans = plans?;

@@ -5,10 +5,11 @@ use std::sync::Arc;
 use aws_sdk_dynamodb::types::AttributeValue;
 use faceteer_core::schema::{IndexSchema, PK, SK};
 use faceteer_core::{Item, ItemError};
-use futures::{Stream, TryStreamExt};
+use futures::{Stream, StreamExt, TryStreamExt};
 
-use crate::error::Result;
+use crate::error::{Error, Result};
 use crate::query::{Collected, FailedRecord, Page};
+use crate::table::Table;
 
 /// The `Limit` of the next request of a page of at most `limit` results that has `have`:
 /// one beyond what is still wanted, to know whether another page follows. Counted in
@@ -69,6 +70,37 @@ pub(crate) fn decode<T>(
         }
     }
     (records, failed)
+}
+
+/// `pages` under one deadline ([`Timeouts::call`](crate::Timeouts::call)), counted from
+/// the first page asked for: when it passes, the stream ends with
+/// [`Error::DeadlineExceeded`](crate::Error::DeadlineExceeded) (a read changes nothing, so
+/// the request under way is dropped).
+pub(crate) fn bounded<'t, T: Send + 't>(
+    table: &'t Table,
+    operation: &'static str,
+    pages: impl Stream<Item = Result<T>> + Send + 't,
+) -> impl Stream<Item = Result<T>> + Send + 't {
+    let start = (Box::pin(pages), None, false);
+    futures::stream::unfold(start, move |(mut pages, deadline, over)| async move {
+        if over {
+            return None;
+        }
+        let deadline = deadline.unwrap_or_else(|| table.call_deadline());
+        match tokio::time::timeout_at(deadline, pages.next()).await {
+            Ok(Some(page)) => Some((page, (pages, Some(deadline), false))),
+            Ok(None) => None,
+            Err(_) => {
+                let error = Error::DeadlineExceeded {
+                    operation,
+                    table: table.name().to_owned(),
+                    after: table.timeouts().call,
+                    sent: true,
+                };
+                Some((Err(error), (pages, Some(deadline), true)))
+            }
+        }
+    })
 }
 
 /// Every record of `pages`, as a stream. A stored item that is not a valid record comes as

@@ -87,7 +87,7 @@ where
         // State: the next query to run, and the page read but not yet handed out.
         type State<F, I, R, M, T> = (Option<Query<F, I, R, M>>, Option<Page<T>>);
         let start: State<F, I, R, Paged, R::Record> = (Some(self.query), None);
-        futures::stream::try_unfold(start, move |(mut next, mut held)| async move {
+        let pages = futures::stream::try_unfold(start, move |(mut next, mut held)| async move {
             loop {
                 let Some(query) = next.take() else {
                     return Ok(held.map(|page| (page, (None, None))));
@@ -100,7 +100,8 @@ where
                     Some(held) => return Ok(Some(settle(held, page, following))),
                 }
             }
-        })
+        });
+        walk::bounded(table, "Query", pages)
     }
 
     /// Every record of the query, across pages, as a stream. A stored item that is not a
@@ -153,12 +154,7 @@ where
     R: Read<F, I>,
     M: Mode,
 {
-    let op = Op::new(
-        "Query",
-        table.name(),
-        F::SCHEMA.name,
-        query.index.map(|i| i.name),
-    );
+    let op = Op::new("Query", table, F::SCHEMA.name, query.index.map(|i| i.name));
     let work = move |op: Arc<Op>| async move {
         // A signing table takes only cursors it signed.
         let query = &*signing::opened(table, query, query.cursor.as_deref(), |q, c| q.cursor(c))?;
