@@ -299,14 +299,14 @@ async fn ten_thousand_items_under_faults_are_all_accounted_for() {
         .await
         .with_batch_options(options);
 
-    const TOTAL: usize = 10_000;
-    let notes: Vec<Note> = (0..TOTAL)
+    let total = common::fault_total();
+    let notes: Vec<Note> = (0..total)
         .map(|i| note(&format!("b{}", i % 50), i))
         .collect();
     let put = table.put_many(notes).await;
     assert_eq!(
         put.written.len() + put.failed.len(),
-        TOTAL,
+        total,
         "every item accounted for"
     );
     assert!(put.unknown.is_empty(), "every answer arrived");
@@ -314,7 +314,7 @@ async fn ten_thousand_items_under_faults_are_all_accounted_for() {
         !put.failed.is_empty(),
         "the faults were heavy enough to exhaust some retries"
     );
-    assert!(put.written.len() > TOTAL / 2);
+    assert!(put.written.len() > total / 2);
     for failed in &put.failed {
         assert!(
             matches!(
@@ -342,20 +342,20 @@ async fn ten_thousand_items_under_faults_are_all_accounted_for() {
         .collect();
     assert_eq!(
         written.len() + failed.len(),
-        TOTAL,
+        total,
         "no item is reported twice"
     );
     assert_eq!(stored_keys(&table).await, written);
 
     // Reads under the same faults (10 tries each): every key found, missing or failed,
     // and found exactly when written.
-    let keys: Vec<Key<Note>> = (0..TOTAL)
+    let keys: Vec<Key<Note>> = (0..total)
         .map(|i| Note::key(format!("b{}", i % 50), format!("n{i:03}")).unwrap())
         .collect();
     let got = table.get_many(keys).await;
     assert_eq!(
         got.found.len() + got.missing.len() + got.failed.len(),
-        TOTAL
+        total
     );
     for n in &got.found {
         assert!(written.contains(&key_pair(&Note::key(&n.notebook, &n.note_id).unwrap())));

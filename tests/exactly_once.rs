@@ -126,97 +126,156 @@ fn account_with(id: String, balance: i64) -> Account {
     }
 }
 
-/// Plain puts, `if_not_exists` puts (half on keys that exist) and versioned puts (half
-/// stale): `Ok` exactly when the table holds the record written.
+/// The records of facet `F` stored under `keys`, read in batches after the writes (no
+/// write of this test touches a key after its own).
+async fn stored<F>(direct: &Table, keys: Vec<Key<F>>) -> std::collections::HashMap<Key<F>, F>
+where
+    F: faceteer::Facet + Clone + Send + Sync + 'static,
+    Key<F>: std::hash::Hash + Eq,
+{
+    let report = direct.get_many(keys).consistent().await;
+    assert!(report.failed.is_empty(), "reading the truth");
+    report
+        .found
+        .into_iter()
+        .map(|r| (r.primary_key().unwrap(), r))
+        .collect()
+}
+
+/// Run `write(i)` for `0..WRITES` and keep each result, by `i`.
+async fn results<T, Fut>(write: impl Fn(usize) -> Fut) -> Vec<faceteer::Result<T>>
+where
+    Fut: std::future::Future<Output = (usize, faceteer::Result<T>)>,
+{
+    let mut out: Vec<(usize, faceteer::Result<T>)> = futures::stream::iter(0..WRITES)
+        .map(write)
+        .buffer_unordered(CONCURRENCY)
+        .collect()
+        .await;
+    out.sort_by_key(|(i, _)| *i);
+    out.into_iter().map(|(_, r)| r).collect()
+}
+
+/// Plain puts, `if_not_exists` puts (half on keys that exist), versioned puts (half stale)
+/// and upserts (half on records that exist): `Ok` exactly when the table holds the record
+/// written.
 async fn puts_are_reported_exactly() {
     let (proxy, table, direct) = lossy("once-put", 11).await;
+    let account_key = |id: &str| Account::key(id).unwrap();
 
-    let plain = Mutex::new(Tally::default());
-    each(WRITES, |i| {
-        let (table, direct, tally) = (&table, &direct, &plain);
-        async move {
-            let record = account_with(format!("p{i}"), i as i64);
-            let result = table.put(&record).await;
-            let stored = direct.get(&Account::key(&record.id).unwrap()).consistent();
-            let stored = stored.await.unwrap();
-            let mut t = tally.lock().unwrap();
-            match said(&result) {
-                Said::Applied if stored.as_ref() != Some(&record) => t
-                    .mismatches
-                    .push(format!("put {i}: Ok, table holds {stored:?}")),
-                Said::Applied => t.applied += 1,
-                Said::NotApplied => t.mismatches.push(format!("put {i}: {result:?}")),
-                Said::Unknown => t.unknown += 1,
-            }
-        }
+    // Plain puts.
+    let records: Vec<Account> = (0..WRITES)
+        .map(|i| account_with(format!("p{i}"), i as i64))
+        .collect();
+    let said_ = results(|i| {
+        let (table, record) = (&table, &records[i]);
+        async move { (i, table.put(record).await) }
     })
     .await;
-    plain.into_inner().unwrap().check("put");
-
-    let fresh = Mutex::new(Tally::default());
-    each(WRITES, |i| {
-        let (table, direct, tally) = (&table, &direct, &fresh);
-        async move {
-            let id = format!("c{i}");
-            let existing = account_with(id.clone(), -1);
-            if i % 2 == 0 {
-                direct.put(&existing).await.unwrap();
-            }
-            let record = account_with(id.clone(), i as i64);
-            let result = table.put(&record).if_not_exists().await;
-            let stored = direct.get(&Account::key(&id).unwrap()).consistent();
-            let stored = stored.await.unwrap();
-            let mut t = tally.lock().unwrap();
-            match said(&result) {
-                Said::Applied if stored.as_ref() == Some(&record) && i % 2 == 1 => t.applied += 1,
-                Said::NotApplied
-                    if matches!(result, Err(Error::ConditionFailed { .. }))
-                        && stored.as_ref() == Some(&existing) =>
-                {
-                    t.not_applied += 1
-                }
-                Said::Unknown => t.unknown += 1,
-                _ => t
-                    .mismatches
-                    .push(format!("create {i}: {result:?}, table holds {stored:?}")),
-            }
-        }
-    })
+    let now = stored(
+        &direct,
+        records.iter().map(|r| account_key(&r.id)).collect(),
+    )
     .await;
-    fresh.into_inner().unwrap().check("put if_not_exists");
+    let mut t = Tally::default();
+    for (record, result) in records.iter().zip(&said_) {
+        let holds = now.get(&account_key(&record.id));
+        match said(result) {
+            Said::Applied if holds == Some(record) => t.applied += 1,
+            Said::Unknown => t.unknown += 1,
+            _ => t.mismatches.push(format!(
+                "put {}: {result:?}, table holds {holds:?}",
+                record.id
+            )),
+        }
+    }
+    t.check("put");
 
-    let versioned = Mutex::new(Tally::default());
-    each(WRITES, |i| {
-        let (table, direct, tally) = (&table, &direct, &versioned);
-        async move {
-            let sku = format!("v{i}");
-            direct.put(&stock(&sku, 1, 0)).await.unwrap();
-            direct.put(&stock(&sku, 2, 1)).await.unwrap();
-            // Stored now: version 2. Odd writes are stale (read at version 1).
-            let read_at = if i % 2 == 0 { 2 } else { 1 };
-            let record = stock(&sku, 100 + i as u32, read_at);
-            let result = table.put(&record).await;
-            let stored = direct.get(&Stock::key(&sku).unwrap()).consistent();
-            let stored = stored.await.unwrap().unwrap();
-            let written = stock(&sku, 100 + i as u32, read_at + 1);
-            let mut t = tally.lock().unwrap();
-            match said(&result) {
-                Said::Applied if stored == written && read_at == 2 => t.applied += 1,
-                Said::NotApplied
-                    if matches!(result, Err(Error::VersionConflict { .. }))
-                        && stored == stock(&sku, 2, 2) =>
-                {
+    // Puts if not exists, and upserts: even records exist beforehand.
+    for upsert in [false, true] {
+        let tag = if upsert { "u" } else { "c" };
+        let existing: Vec<Account> = (0..WRITES)
+            .step_by(2)
+            .map(|i| account_with(format!("{tag}{i}"), -1))
+            .collect();
+        let seeded = direct.put_many(existing.clone()).await;
+        assert_eq!(seeded.written.len(), existing.len());
+        let records: Vec<Account> = (0..WRITES)
+            .map(|i| account_with(format!("{tag}{i}"), i as i64))
+            .collect();
+        let said_ = results(|i| {
+            let (table, record) = (&table, &records[i]);
+            async move {
+                let result = match upsert {
+                    true => table.upsert(record).await.map(|_| ()),
+                    false => table.put(record).if_not_exists().await,
+                };
+                (i, result)
+            }
+        })
+        .await;
+        let now = stored(
+            &direct,
+            records.iter().map(|r| account_key(&r.id)).collect(),
+        )
+        .await;
+        let mut t = Tally::default();
+        for (i, (record, result)) in records.iter().zip(&said_).enumerate() {
+            let holds = now.get(&account_key(&record.id));
+            let existed = i % 2 == 0;
+            let refused = matches!(result, Err(Error::ConditionFailed { .. }));
+            match said(result) {
+                Said::Applied if holds == Some(record) && (upsert || !existed) => t.applied += 1,
+                Said::NotApplied if refused && !upsert && existed && holds != Some(record) => {
                     t.not_applied += 1
                 }
                 Said::Unknown => t.unknown += 1,
                 _ => t.mismatches.push(format!(
-                    "versioned put {i}: {result:?}, table holds {stored:?}"
+                    "{} {i}: {result:?}, table holds {holds:?}",
+                    if upsert { "upsert" } else { "create" }
                 )),
             }
         }
+        t.check(if upsert {
+            "upsert"
+        } else {
+            "put if_not_exists"
+        });
+    }
+
+    // Versioned puts: every record stored at version 2; odd writes read it at version 1.
+    let skus: Vec<String> = (0..WRITES).map(|i| format!("v{i}")).collect();
+    each(WRITES, |i| {
+        let (direct, sku) = (&direct, &skus[i]);
+        async move {
+            direct.put(&stock(sku, 1, 0)).await.unwrap();
+            direct.put(&stock(sku, 2, 1)).await.unwrap();
+        }
     })
     .await;
-    versioned.into_inner().unwrap().check("versioned put");
+    let read_at = |i: usize| if i.is_multiple_of(2) { 2 } else { 1 };
+    let said_ = results(|i| {
+        let (table, sku) = (&table, &skus[i]);
+        async move { (i, table.put(&stock(sku, 100 + i as u32, read_at(i))).await) }
+    })
+    .await;
+    let keys = skus.iter().map(|s| Stock::key(s).unwrap()).collect();
+    let now = stored(&direct, keys).await;
+    let mut t = Tally::default();
+    for (i, (sku, result)) in skus.iter().zip(&said_).enumerate() {
+        let holds = now.get(&Stock::key(sku).unwrap());
+        let written = stock(sku, 100 + i as u32, read_at(i) + 1);
+        let conflict = matches!(result, Err(Error::VersionConflict { .. }));
+        match said(result) {
+            Said::Applied if holds == Some(&written) && read_at(i) == 2 => t.applied += 1,
+            Said::NotApplied if conflict && holds == Some(&stock(sku, 2, 2)) => t.not_applied += 1,
+            Said::Unknown => t.unknown += 1,
+            _ => t.mismatches.push(format!(
+                "versioned put {i}: {result:?}, table holds {holds:?}"
+            )),
+        }
+    }
+    t.check("versioned put");
     assert!(
         proxy
             .stats()
@@ -236,8 +295,7 @@ fn stock(sku: &str, on_hand: u32, version: u64) -> Stock {
 }
 
 /// Counters changed 1,000 times each way — `add`, an update that creates, `modify` — end
-/// exactly at what was reported applied, plus at most what was reported unknown. Upserts
-/// are checked one by one.
+/// exactly at what was reported applied, plus at most what was reported unknown.
 async fn counters_never_count_twice() {
     let (_proxy, table, direct) = lossy("once-count", 12).await;
     const KEYS: usize = 10;
@@ -261,67 +319,52 @@ async fn counters_never_count_twice() {
         }
         all.check(kind);
     };
-    let counted = |tally: &mut Tally, result: faceteer::Result<()>| match said(&result) {
-        Said::Applied => tally.applied += 1,
-        Said::Unknown => tally.unknown += 1,
-        Said::NotApplied => tally.mismatches.push(format!("{result:?}")),
-    };
 
     // update add.
-    let mut tallies: Vec<Tally> = (0..KEYS).map(|_| Tally::default()).collect();
-    futures::future::join_all(tallies.iter_mut().enumerate().map(|(k, tally)| {
-        let (table, direct, f) = (&table, &direct, &f);
-        async move {
-            let id = format!("add{k}");
-            direct.put(&account_with(id.clone(), 0)).await.unwrap();
-            let key = Account::key(&id).unwrap();
-            for _ in 0..per_key {
-                let result = table.update(&key, f.balance.add(1)).await.map(|_| ());
-                counted(tally, result);
-            }
-        }
-    }))
+    for k in 0..KEYS {
+        direct
+            .put(&account_with(format!("add{k}"), 0))
+            .await
+            .unwrap();
+    }
+    let tallies = per_key_writes(KEYS, per_key, |k| {
+        let (table, f) = (&table, &f);
+        Box::pin(async move {
+            let key = Account::key(format!("add{k}")).unwrap();
+            table.update(&key, f.balance.add(1)).await.map(|_| ())
+        })
+    })
     .await;
     let counts = balances(&direct, "add", KEYS).await;
     within("update add", &tallies, counts);
 
     // Update that creates: the first creates the record from the template (balance 0,
     // changed: 1), every later one adds 1.
-    let mut tallies: Vec<Tally> = (0..KEYS).map(|_| Tally::default()).collect();
-    futures::future::join_all(tallies.iter_mut().enumerate().map(|(k, tally)| {
+    let tallies = per_key_writes(KEYS, per_key, |k| {
         let (table, f) = (&table, &f);
-        async move {
+        Box::pin(async move {
             let template = account_with(format!("new{k}"), 0);
             let key = Account::key(&template.id).unwrap();
-            for _ in 0..per_key {
-                let result = table
-                    .update(&key, f.balance.add(1))
-                    .or_create(&template)
-                    .await
-                    .map(|_| ());
-                counted(tally, result);
-            }
-        }
-    }))
+            let change = table.update(&key, f.balance.add(1)).or_create(&template);
+            change.await.map(|_| ())
+        })
+    })
     .await;
     let counts = balances(&direct, "new", KEYS).await;
     within("update that creates", &tallies, counts);
 
     // modify.
-    let mut tallies: Vec<Tally> = (0..KEYS).map(|_| Tally::default()).collect();
-    futures::future::join_all(tallies.iter_mut().enumerate().map(|(k, tally)| {
-        let (table, direct) = (&table, &direct);
-        async move {
-            let sku = format!("m{k}");
-            direct.put(&stock(&sku, 0, 0)).await.unwrap();
-            let key = Stock::key(&sku).unwrap();
-            for _ in 0..per_key {
-                let result = table.modify(&key, |s| s.on_hand += 1).await;
-                let result = result.map(|s| assert!(s.is_some()));
-                counted(tally, result);
-            }
-        }
-    }))
+    for k in 0..KEYS {
+        direct.put(&stock(&format!("m{k}"), 0, 0)).await.unwrap();
+    }
+    let tallies = per_key_writes(KEYS, per_key, |k| {
+        let table = &table;
+        Box::pin(async move {
+            let key = Stock::key(format!("m{k}")).unwrap();
+            let result = table.modify(&key, |s| s.on_hand += 1).await;
+            result.map(|s| assert!(s.is_some()))
+        })
+    })
     .await;
     let mut counts = Vec::new();
     for k in 0..KEYS {
@@ -330,32 +373,34 @@ async fn counters_never_count_twice() {
         counts.push(i64::from(stored.on_hand));
     }
     within("modify", &tallies, counts);
+}
 
-    // Upserts, each checked as it returns.
-    let upserts = Mutex::new(Tally::default());
-    each(WRITES, |i| {
-        let (table, direct, tally) = (&table, &direct, &upserts);
-        async move {
-            let id = format!("up{}", i % 100);
-            let record = account_with(id.clone(), i as i64);
-            let result = table.upsert(&record).await.map(|_| ());
-            let stored = direct.get(&Account::key(&id).unwrap()).consistent();
-            let stored = stored.await.unwrap();
-            let mut t = tally.lock().unwrap();
+/// Run `write(k)` `per_key` times for each key `k` of `0..keys`: one write at a time per
+/// key, the keys at once. Each key's tally.
+async fn per_key_writes<'a>(
+    keys: usize,
+    per_key: usize,
+    write: impl Fn(usize) -> BoxedWrite<'a>,
+) -> Vec<Tally> {
+    let write = &write;
+    futures::future::join_all((0..keys).map(|k| async move {
+        let mut tally = Tally::default();
+        for _ in 0..per_key {
+            let result = write(k).await;
             match said(&result) {
-                Said::Applied if stored.as_ref() == Some(&record) => t.applied += 1,
-                Said::Unknown => t.unknown += 1,
-                _ => t
-                    .mismatches
-                    .push(format!("upsert {i}: {result:?}, table holds {stored:?}")),
+                Said::Applied => tally.applied += 1,
+                Said::Unknown => tally.unknown += 1,
+                Said::NotApplied => tally.mismatches.push(format!("{result:?}")),
             }
         }
-    })
-    .await;
-    // Upserts of one key run one after another (`i % 100` in flight 8 at a time never
-    // repeats), so each stored record is the one just written.
-    upserts.into_inner().unwrap().check("upsert");
+        tally
+    }))
+    .await
 }
+
+/// One write of a counter, boxed.
+type BoxedWrite<'a> =
+    std::pin::Pin<Box<dyn std::future::Future<Output = faceteer::Result<()>> + Send + 'a>>;
 
 /// The balances of accounts `{prefix}0..{prefix}{n}`.
 async fn balances(direct: &Table, prefix: &str, n: usize) -> Vec<i64> {
@@ -374,35 +419,39 @@ async fn balances(direct: &Table, prefix: &str, n: usize) -> Vec<i64> {
 async fn deletes_and_transactions_are_reported_exactly() {
     let (_proxy, table, direct) = lossy("once-tx", 13).await;
 
-    let deletes = Mutex::new(Tally::default());
-    each(WRITES, |i| {
-        let (table, direct, tally) = (&table, &direct, &deletes);
-        async move {
-            let id = format!("d{i}");
-            let exists = i % 4 != 0;
-            if exists {
-                direct.put(&account(&id)).await.unwrap();
-            }
-            let key = Account::key(&id).unwrap();
-            let result = table.delete(&key).if_exists().await;
-            let stored = direct.get(&key).consistent().await.unwrap();
-            let mut t = tally.lock().unwrap();
-            match said(&result) {
-                Said::Applied if exists && stored.is_none() => t.applied += 1,
-                Said::NotApplied
-                    if !exists && matches!(result, Err(Error::ConditionFailed { .. })) =>
-                {
-                    t.not_applied += 1
-                }
-                Said::Unknown => t.unknown += 1,
-                _ => t.mismatches.push(format!(
-                    "delete {i} (existed: {exists}): {result:?}, table holds {stored:?}"
-                )),
-            }
-        }
+    let exists = |i: usize| !i.is_multiple_of(4);
+    let seeded = direct
+        .put_many(
+            (0..WRITES)
+                .filter(|i| exists(*i))
+                .map(|i| account(&format!("d{i}"))),
+        )
+        .await;
+    assert!(seeded.failed.is_empty() && seeded.unknown.is_empty());
+    let keys: Vec<Key<Account>> = (0..WRITES)
+        .map(|i| Account::key(format!("d{i}")).unwrap())
+        .collect();
+    let said_ = results(|i| {
+        let (table, key) = (&table, &keys[i]);
+        async move { (i, table.delete(key).if_exists().await) }
     })
     .await;
-    deletes.into_inner().unwrap().check("delete if_exists");
+    let now = stored(&direct, keys.clone()).await;
+    let mut t = Tally::default();
+    for (i, (key, result)) in keys.iter().zip(&said_).enumerate() {
+        let present = now.contains_key(key);
+        let refused = matches!(result, Err(Error::ConditionFailed { .. }));
+        match said(result) {
+            Said::Applied if exists(i) && !present => t.applied += 1,
+            Said::NotApplied if !exists(i) && refused && !present => t.not_applied += 1,
+            Said::Unknown => t.unknown += 1,
+            _ => t.mismatches.push(format!(
+                "delete {i} (existed: {}): {result:?}, present: {present}",
+                exists(i)
+            )),
+        }
+    }
+    t.check("delete if_exists");
 
     const COUNTERS: usize = 10;
     for k in 0..COUNTERS {

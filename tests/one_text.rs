@@ -9,7 +9,7 @@ use crate::item_vectors::{self, Device, Event, Order};
 use std::collections::{BTreeMap, BTreeSet};
 
 use chrono::{DateTime, Duration, TimeZone, Utc};
-use common::get_raw;
+use common::{get_raw, get_record_item};
 use faceteer::{Error, Expr, Facet, KeyPart, Table};
 use serde::{Deserialize, Serialize};
 
@@ -265,7 +265,7 @@ async fn assert_stored_as_put<F: Facet + std::fmt::Debug>(table: &Table, record:
     let item = faceteer::core::to_item(record).unwrap();
     let key = record.primary_key().unwrap();
     assert_eq!(
-        get_raw(table, key.to_item()).await,
+        get_record_item(table, key.to_item()).await,
         Some(item),
         "{what}: the stored item is not what a put of {record:?} writes"
     );

@@ -180,7 +180,7 @@ async fn update_steps_rebuild_index_keys() {
     let after = table.get(&key).await.unwrap().unwrap();
     assert_eq!(after.author, "carol");
     assert_eq!(
-        get_raw(&table, key.to_item()).await.unwrap(),
+        get_record_item(&table, key.to_item()).await.unwrap(),
         faceteer::core::to_item(&after).unwrap()
     );
     let by_new = table

@@ -11,7 +11,7 @@
 use crate::common;
 
 use chrono::{DateTime, Duration, TimeZone, Utc};
-use common::get_raw;
+use common::get_record_item;
 use faceteer::{Error, Facet, KeyPart, Table, Update};
 use futures::StreamExt;
 use serde::{Deserialize, Serialize};
@@ -332,7 +332,7 @@ async fn sequence(table: &Table, seed: u64) -> Result<(), String> {
             model = next;
         }
         // Stored: the model's record, and exactly the item a put of it writes.
-        let raw = get_raw(table, key.to_item()).await;
+        let raw = get_record_item(table, key.to_item()).await;
         let want = model.as_ref().map(|m| faceteer::core::to_item(m).unwrap());
         if raw != want {
             return Err(format!(

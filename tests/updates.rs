@@ -169,13 +169,13 @@ async fn index_keys_follow_their_fields() {
     assert_eq!(by_status.records, std::slice::from_ref(&after));
     // The stored item is exactly what a put of the new record writes.
     assert_eq!(
-        get_raw(&table, key.to_item()).await.unwrap(),
+        get_record_item(&table, key.to_item()).await.unwrap(),
         faceteer::core::to_item(&after).unwrap()
     );
 
     // Named unchanged at the wrong value: refused by the server, naming the field; nothing
     // is written.
-    let before = get_raw(&table, key.to_item()).await.unwrap();
+    let before = get_record_item(&table, key.to_item()).await.unwrap();
     let err = table
         .update(&key, n.author.set("dan") & n.status.unchanged(Status::Open))
         .await
@@ -190,7 +190,10 @@ async fn index_keys_follow_their_fields() {
         ),
         "{err:?}"
     );
-    assert_eq!(get_raw(&table, key.to_item()).await.unwrap(), before);
+    assert_eq!(
+        get_record_item(&table, key.to_item()).await.unwrap(),
+        before
+    );
     // At the right value: applied, and the status checked.
     let after: Note = table
         .update(&key, n.author.set("dan") & n.status.unchanged(Status::Done))
@@ -199,7 +202,7 @@ async fn index_keys_follow_their_fields() {
         .unwrap();
     assert_eq!(after.author, "dan");
     assert_eq!(
-        get_raw(&table, key.to_item()).await.unwrap(),
+        get_record_item(&table, key.to_item()).await.unwrap(),
         faceteer::core::to_item(&after).unwrap()
     );
     // A missing record is still not created.
@@ -220,7 +223,7 @@ async fn index_keys_follow_their_fields() {
     let now = table.get(&key).await.unwrap().unwrap();
     assert_eq!(now.expires_at, Some(1_900_000_000));
     assert_eq!(
-        get_raw(&table, key.to_item()).await.unwrap(),
+        get_record_item(&table, key.to_item()).await.unwrap(),
         faceteer::core::to_item(&now).unwrap()
     );
     table.update(&key, n.expires_at.remove()).await.unwrap();
@@ -307,7 +310,7 @@ async fn readme_update_bumps_updated_with_another_indexed_field() {
     assert!(moved.updated > created);
     let key = User::key("u1").unwrap();
     assert_eq!(
-        get_raw(&table, key.to_item()).await.unwrap(),
+        get_record_item(&table, key.to_item()).await.unwrap(),
         faceteer::core::to_item(&moved).unwrap()
     );
     for (old, new) in [

@@ -72,6 +72,16 @@ pub fn key_pair<F>(k: &faceteer::Key<F>) -> (String, String) {
     (k.pk().to_owned(), k.sk().to_owned())
 }
 
+/// Records of the largest fault tests: 10,000 on the embedded engine, 2,000 on moto, whose
+/// single Python process would otherwise take most of the suite's time (the exactness they
+/// check does not depend on the count).
+pub fn fault_total() -> usize {
+    match faceteer_suite::server() {
+        faceteer_suite::Server::Moto(_) => 2_000,
+        _ => 10_000,
+    }
+}
+
 /// The item stored under `key`, exactly as the server holds it.
 pub async fn get_raw(table: &faceteer::Table, key: faceteer::Item) -> Option<faceteer::Item> {
     patient(table)
@@ -82,6 +92,21 @@ pub async fn get_raw(table: &faceteer::Table, key: faceteer::Item) -> Option<fac
         .await
         .unwrap()
         .item
+}
+
+/// The item stored under `key` as a put of the record would write it: without the write
+/// token an update stores next to the record (`_faceteer_write`, see the README's "Exactly
+/// once"), which is checked to be a 32-digit hex token when present.
+pub async fn get_record_item(
+    table: &faceteer::Table,
+    key: faceteer::Item,
+) -> Option<faceteer::Item> {
+    let mut item = get_raw(table, key).await?;
+    if let Some(token) = item.remove(faceteer::core::schema::WRITE_TOKEN) {
+        let token = token.as_s().expect("a string token");
+        assert!(token.len() == 32 && token.bytes().all(|b| b.is_ascii_hexdigit()));
+    }
+    Some(item)
 }
 
 /// `$FACETEER_VECTORS`, else the repository's copy (`tests/vectors/`) of the conformance
