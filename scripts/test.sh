@@ -12,6 +12,9 @@ cd "$(dirname "${BASH_SOURCE[0]}")/.."
 if [ -z "${FACETEER_DYNAMODB_ENDPOINT:-}" ] && [ -z "${FACETEER_REAL_AWS:-}" ]; then
   bash scripts/ensure-moto.sh
 fi
+# Four tests at a time on two cores: many integration tests wait (on moto, on deadlines,
+# on a proxy holding requests back) more than they compute.
+export RUST_TEST_THREADS="${RUST_TEST_THREADS:-4}"
 # A clean CI build gains nothing from incremental state but its disk and time.
 if [ -n "${CI:-}" ]; then
   export CARGO_INCREMENTAL=0
