@@ -339,12 +339,27 @@ fn unique_name(label: &str) -> String {
     )
 }
 
+/// Create `table`. Its requests and calls get generous deadlines (2 minutes a try, 10 a
+/// call): on a loaded machine moto can take more than the default 10 s to answer, and a
+/// try abandoned while the server still works on it leaves a write's outcome unknown. The
+/// tests of deadlines and lost answers set their own.
 async fn create(table: Table) -> Table {
     table
         .create_table()
         .await
         .unwrap_or_else(|e| panic!("creating test table {}: {e}", table.name()));
-    table
+    patient(table)
+}
+
+/// `table` with the test kit's generous deadlines (see [`fresh_table_with`]).
+pub fn patient(table: Table) -> Table {
+    let timeouts = faceteer::Timeouts {
+        attempt: std::time::Duration::from_secs(120),
+        operation: std::time::Duration::from_secs(300),
+        call: std::time::Duration::from_secs(600),
+        ..table.timeouts()
+    };
+    table.with_timeouts(timeouts)
 }
 
 /// The README's code, compiled and checked as a doc test.

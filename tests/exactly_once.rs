@@ -89,13 +89,10 @@ async fn lossy(label: &str, seed: u64) -> (FaultProxy, Table, Table) {
             call: Duration::from_secs(300),
             ..Timeouts::default()
         });
-    let direct = Table::declared::<TestTable>(faceteer_suite::client().await, table.name())
-        .with_timeouts(Timeouts {
-            attempt: Duration::from_secs(120),
-            operation: Duration::from_secs(600),
-            call: Duration::from_secs(600),
-            ..Timeouts::default()
-        });
+    let direct = faceteer_suite::patient(Table::declared::<TestTable>(
+        faceteer_suite::client().await,
+        table.name(),
+    ));
     (proxy, table, direct)
 }
 

@@ -24,7 +24,10 @@ async fn proxied(faults: FaultConfig, label: &str) -> (FaultProxy, Table, Table)
     let proxy = FaultProxy::start(&upstream, faults).await.unwrap();
     let client = faceteer::embedded::client_for(&proxy.endpoint());
     let table = faceteer_suite::fresh_table_with::<TestTable>(client, label).await;
-    let direct = Table::declared::<TestTable>(faceteer_suite::client().await, table.name());
+    let direct = faceteer_suite::patient(Table::declared::<TestTable>(
+        faceteer_suite::client().await,
+        table.name(),
+    ));
     (proxy, table, direct)
 }
 
@@ -130,13 +133,14 @@ async fn lost_answers_leave_every_outcome_exact() {
         ..FaultConfig::default()
     };
     let (proxy, table, direct) = proxied(faults, "lost").await;
+    let timeouts = Timeouts {
+        attempt: Duration::from_secs(2),
+        operation: Duration::from_secs(4),
+        ..table.timeouts()
+    };
     let table = table
         .with_batch_options(fast_retries(2))
-        .with_timeouts(Timeouts {
-            attempt: Duration::from_secs(2),
-            operation: Duration::from_secs(4),
-            ..Timeouts::default()
-        });
+        .with_timeouts(timeouts);
 
     let put = put_ten_thousand(&table, &direct).await;
     println!(

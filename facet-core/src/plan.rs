@@ -578,6 +578,67 @@ mod tests {
         }
     }
 
+    /// The write token joins the `SET` clause (or opens one) and the condition, with its own
+    /// placeholders.
+    #[test]
+    fn a_write_token_is_set_and_checked() {
+        let key = Item::from([("PK".to_owned(), AttributeValue::S("k".into()))]);
+        let set = crate::update::Update::<()>::empty()
+            .set_attribute("a", AttributeValue::S("x".into()))
+            .remove_attribute("b");
+        let plan = UpdatePlan::new(key.clone(), &set, None, Returning::Nothing)
+            .unwrap()
+            .with_write_token("t1");
+        // One SET clause, the token first, the update's own actions kept.
+        assert_eq!(plan.update.matches("SET ").count(), 1, "{}", plan.update);
+        assert!(plan.update.contains(" REMOVE "), "{}", plan.update);
+        let token_name = plan.placeholders.clone().into_parts().0.unwrap();
+        let token_name = token_name
+            .iter()
+            .find(|(_, n)| n.as_str() == crate::schema::WRITE_TOKEN)
+            .map(|(p, _)| p.clone())
+            .unwrap();
+        assert!(
+            plan.update.starts_with(&format!("SET {token_name} = ")),
+            "{}",
+            plan.update
+        );
+        // The existence check stays, with the token's.
+        let condition = plan.condition.unwrap();
+        assert!(condition.starts_with("(attribute_exists("), "{condition}");
+        assert!(
+            condition.contains(&format!("{token_name} <> ")),
+            "{condition}"
+        );
+        let add = crate::update::Update::<()>::empty().increment_attribute("n");
+        let plan = UpdatePlan::for_missing(key, &add, Returning::Nothing)
+            .unwrap()
+            .with_write_token("t2");
+        assert!(
+            plan.update.starts_with("SET ") && plan.update.contains(" ADD "),
+            "{}",
+            plan.update
+        );
+        let condition = plan.condition.clone().unwrap();
+        assert!(
+            condition.starts_with("(attribute_not_exists("),
+            "{condition}"
+        );
+        assert!(
+            condition.ends_with(')') && condition.contains(" <> "),
+            "{condition}"
+        );
+        let (names, values) = plan.placeholders.into_parts();
+        assert!(names
+            .unwrap()
+            .values()
+            .any(|n| n == crate::schema::WRITE_TOKEN));
+        assert!(values
+            .unwrap()
+            .values()
+            .any(|v| v == &AttributeValue::S("t2".into())));
+    }
+
     #[test]
     fn renders_with_placeholders_only() {
         let input = plan(SortCondition::Equals("#TASK_x".into()))

@@ -127,19 +127,22 @@ where
     /// the call's deadline has passed, nothing more is sent: every write not yet sent fails.
     fn fill(&mut self) {
         if self.op.past_deadline() {
+            // Every write not yet sent fails; the input is pulled a request's worth at a
+            // time, so that memory stays bounded as before.
             let late = Arc::new(self.op.deadline_exceeded(false));
-            let unsent = self
-                .waiting
-                .drain(..)
-                .map(|p| (p.source, None))
-                .chain(self.input.by_ref().map(|(source, w)| (source, w.err())));
+            let mut unsent: Vec<_> = self.waiting.drain(..).map(|p| (p.source, None)).collect();
+            self.waiting_keys.clear();
+            if !self.exhausted {
+                let before = unsent.len();
+                let pulled = self.input.by_ref().take(WRITE_BATCH_SIZE);
+                unsent.extend(pulled.map(|(source, w)| (source, w.err())));
+                self.exhausted = unsent.len() - before < WRITE_BATCH_SIZE;
+            }
             for (item, refused) in unsent {
                 let reason = refused.unwrap_or_else(|| FailureReason::Request(late.clone()));
                 self.ready
                     .push_back(Outcome::Failed(Failed { item, reason }));
             }
-            self.waiting_keys.clear();
-            self.exhausted = true;
             return;
         }
         while self.in_flight.len() < self.concurrency() {
