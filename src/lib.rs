@@ -344,11 +344,14 @@ fn unique_name(label: &str) -> String {
 /// try abandoned while the server still works on it leaves a write's outcome unknown. The
 /// tests of deadlines and lost answers set their own.
 async fn create(table: Table) -> Table {
+    // Patient from the start: a CreateTable try abandoned after 10 s and sent again finds
+    // the table it created.
+    let table = patient(table);
     table
         .create_table()
         .await
         .unwrap_or_else(|e| panic!("creating test table {}: {e}", table.name()));
-    patient(table)
+    table
 }
 
 /// `table` with the test kit's generous deadlines (see [`fresh_table_with`]).
