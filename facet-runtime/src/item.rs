@@ -83,6 +83,10 @@ impl Table {
 
     /// Write one record, replacing any item with the same key.
     ///
+    /// Exactly once: `Ok` when it was applied, a "not applied" error only when it certainly
+    /// was not, else [`Error::OutcomeUnknown`] (a lost answer that no later try could
+    /// settle; see the README's "Exactly once").
+    ///
     /// Options: [`Put::if_not_exists`], [`Put::when`].
     pub fn put<'a, F: Facet>(&'a self, record: &'a F) -> Put<'a, F> {
         Put {
@@ -94,6 +98,9 @@ impl Table {
     }
 
     /// Delete one record by key (nothing happens when there is none).
+    ///
+    /// Exactly once, as [`Table::put`]: a conditional delete whose answer was lost and whose
+    /// next try fails its condition is [`Error::OutcomeUnknown`].
     ///
     /// Options: [`Delete::if_exists`], [`Delete::when`].
     pub fn delete<F: Facet>(&self, key: &Key<F>) -> Delete<'_, F> {

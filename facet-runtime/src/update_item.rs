@@ -49,6 +49,11 @@ impl Table {
     /// fails with [`Error::ConditionFailed`] and creates nothing (use
     /// [`UpdateItem::or_create`] to create it, or `put`).
     ///
+    /// Exactly once, `add` and `append` included: the update stores a fresh write token
+    /// (`_faceteer_write`) and applies only where it is not stored yet, so a try sent again
+    /// after a lost answer never applies twice and recognises the earlier one; when that
+    /// cannot be told, it fails with [`Error::OutcomeUnknown`].
+    ///
     /// Options: [`UpdateItem::when`], [`UpdateItem::or_create`],
     /// [`UpdateItem::returning_new`], [`UpdateItem::returning_old`].
     pub fn update<F: Facet>(&self, key: &Key<F>, change: Update<F>) -> UpdateItem<'_, F> {
