@@ -10,7 +10,7 @@ use std::sync::Mutex;
 use std::time::Duration;
 
 use common::*;
-use faceteer::{BatchOptions, Error, Key, Table, Timeouts};
+use faceteer::{BatchOptions, Error, Facet, Key, Table, Timeouts};
 use faceteer_suite::fault::{FaultConfig, FaultProxy};
 use futures::StreamExt;
 
@@ -139,6 +139,11 @@ where
         .collect()
 }
 
+/// The keys of `records`.
+fn keys_of<F: Facet>(records: &[F]) -> Vec<Key<F>> {
+    records.iter().map(|r| r.primary_key().unwrap()).collect()
+}
+
 /// Run `write(i)` for `0..WRITES` and keep each result, by `i`.
 async fn results<T, Fut>(write: impl Fn(usize) -> Fut) -> Vec<faceteer::Result<T>>
 where
@@ -158,7 +163,6 @@ where
 /// written.
 async fn puts_are_reported_exactly() {
     let (proxy, table, direct) = lossy("once-put", 11).await;
-    let account_key = |id: &str| Account::key(id).unwrap();
 
     // Plain puts.
     let records: Vec<Account> = (0..WRITES)
@@ -169,14 +173,10 @@ async fn puts_are_reported_exactly() {
         async move { (i, table.put(record).await) }
     })
     .await;
-    let now = stored(
-        &direct,
-        records.iter().map(|r| account_key(&r.id)).collect(),
-    )
-    .await;
+    let now = stored(&direct, keys_of(&records)).await;
     let mut t = Tally::default();
     for (record, result) in records.iter().zip(&said_) {
-        let holds = now.get(&account_key(&record.id));
+        let holds = now.get(&record.primary_key().unwrap());
         match said(result) {
             Said::Applied if holds == Some(record) => t.applied += 1,
             Said::Unknown => t.unknown += 1,
@@ -211,14 +211,10 @@ async fn puts_are_reported_exactly() {
             }
         })
         .await;
-        let now = stored(
-            &direct,
-            records.iter().map(|r| account_key(&r.id)).collect(),
-        )
-        .await;
+        let now = stored(&direct, keys_of(&records)).await;
         let mut t = Tally::default();
         for (i, (record, result)) in records.iter().zip(&said_).enumerate() {
-            let holds = now.get(&account_key(&record.id));
+            let holds = now.get(&record.primary_key().unwrap());
             let existed = i % 2 == 0;
             let refused = matches!(result, Err(Error::ConditionFailed { .. }));
             match said(result) {

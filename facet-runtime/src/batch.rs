@@ -282,7 +282,7 @@ impl Table {
             options,
             options.write_attempts,
             Effect::Writes,
-            &deadline,
+            deadline,
             chunk,
             &mut send,
         )
@@ -372,7 +372,7 @@ impl Table {
             options,
             options.read_attempts,
             Effect::Reads,
-            &deadline,
+            deadline,
             keys,
             &mut send,
         )

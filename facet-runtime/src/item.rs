@@ -26,7 +26,6 @@ use faceteer_core::expr::Expr;
 use faceteer_core::facet::is_foreign;
 use faceteer_core::pick::{BaseTable, Projection};
 use faceteer_core::plan::{DeletePlan, GetPlan, PutPlan, RenderedCondition};
-use faceteer_core::schema::{PK, SK};
 use faceteer_core::{to_item, Facet, Item, Key};
 use tracing::Instrument;
 
@@ -36,6 +35,7 @@ use crate::read::{Read, Select, Whole};
 use crate::sdk::{self, Reply};
 use crate::table::Table;
 use crate::trace::Op;
+use crate::walk::key_pair;
 
 /// A boxed, sendable future: what awaiting a builder runs.
 pub type BoxFuture<'a, T> = Pin<Box<dyn Future<Output = T> + Send + 'a>>;
@@ -241,7 +241,8 @@ impl<'a, F: Facet> IntoFuture for Put<'a, F> {
             .map(|name| (name, version + 1));
         let work = move |op: Arc<Op>| async move {
             let plan = plan?;
-            let answer = once::send(table, &op, &plan.item, || {
+            let key = key_pair(&plan.item);
+            let answer = once::send(table, &op, &key, || {
                 sdk::put_item(table, &op, plan.request(table.name()))
             })
             .await?;
@@ -249,26 +250,26 @@ impl<'a, F: Facet> IntoFuture for Put<'a, F> {
                 Reply::Applied(_) => return Ok(()),
                 Reply::ConditionFailed(stored) => stored,
             };
-            let recognized = match &answer.uncertain {
-                None => Recognized::NotOurs,
-                Some(_) => once::recognize_put(stored.as_ref(), &plan.item, versioned),
-            };
-            match (recognized, answer.uncertain) {
-                (Recognized::Ours, _) => Ok(()),
-                (Recognized::Unknown, Some(cause)) => {
-                    Err(once::unknown(&op, &plan.item, answer.tries, cause))
-                }
-                _ => match condition_failed::<F>("PutItem", &plan.item) {
-                    Error::ConditionFailed { facet, pk, sk, .. } if versioned.is_some() => {
-                        Err(Error::VersionConflict {
-                            facet,
-                            pk,
-                            sk,
-                            version,
-                        })
+            // After a try that may have been applied, the stored item says what it did.
+            if let Some(cause) = answer.uncertain {
+                match once::recognize_put(stored.as_ref(), &plan.item, versioned) {
+                    Recognized::Ours => return Ok(()),
+                    Recognized::NotOurs => {}
+                    Recognized::Unknown => {
+                        return Err(once::unknown(&op, &key, answer.tries, cause))
                     }
-                    other => Err(other),
-                },
+                }
+            }
+            match condition_failed::<F>("PutItem", &plan.item) {
+                Error::ConditionFailed { facet, pk, sk, .. } if versioned.is_some() => {
+                    Err(Error::VersionConflict {
+                        facet,
+                        pk,
+                        sk,
+                        version,
+                    })
+                }
+                other => Err(other),
             }
         };
         traced(op, records(|_| 1), work)
@@ -340,7 +341,8 @@ impl<'a, F: Facet> IntoFuture for Delete<'a, F> {
         let plan = table.check_declared::<F>().and_then(|()| self.plan());
         let work = |op: Arc<Op>| async move {
             let plan = plan?;
-            let answer = once::send(table, &op, &plan.key, || {
+            let key = key_pair(&plan.key);
+            let answer = once::send(table, &op, &key, || {
                 sdk::delete_item(table, &op, plan.request(table.name()))
             })
             .await?;
@@ -351,7 +353,7 @@ impl<'a, F: Facet> IntoFuture for Delete<'a, F> {
                 }
                 // Gone or not, the item cannot tell whether an earlier try deleted it.
                 (Reply::ConditionFailed(_), Some(cause)) => {
-                    Err(once::unknown(&op, &plan.key, answer.tries, cause))
+                    Err(once::unknown(&op, &key, answer.tries, cause))
                 }
             }
         };
@@ -361,14 +363,11 @@ impl<'a, F: Facet> IntoFuture for Delete<'a, F> {
 
 /// [`Error::ConditionFailed`] for `operation` on the item (or key) `item` of facet `F`.
 pub(crate) fn condition_failed<F: Facet>(operation: &'static str, item: &Item) -> Error {
-    let text = |name: &str| match item.get(name) {
-        Some(aws_sdk_dynamodb::types::AttributeValue::S(s)) => s.clone(),
-        _ => String::new(),
-    };
+    let (pk, sk) = key_pair(item);
     Error::ConditionFailed {
         operation,
         facet: F::SCHEMA.name,
-        pk: text(PK),
-        sk: text(SK),
+        pk,
+        sk,
     }
 }

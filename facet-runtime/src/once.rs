@@ -15,7 +15,7 @@
 //!   carry the write token too.
 //!
 //! [`send`] makes the tries and reports whether one of them may have been applied
-//! ([`Answer::uncertain`]); each write then reads the final answer with [`Recognize`]:
+//! ([`Answer::uncertain`]); each write then reads the final answer ([`Recognized`]):
 //! applied, certainly not applied, or [`Error::OutcomeUnknown`]. Nothing is ever reported
 //! "not applied" unless it certainly was not.
 
@@ -23,7 +23,7 @@ use std::future::Future;
 use std::sync::Arc;
 
 use aws_sdk_dynamodb::types::AttributeValue;
-use faceteer_core::schema::{PK, SK, WRITE_TOKEN};
+use faceteer_core::schema::WRITE_TOKEN;
 use faceteer_core::Item;
 
 use crate::error::{Error, Result};
@@ -52,7 +52,7 @@ pub(crate) struct Answer<T> {
 pub(crate) async fn send<T, Fut>(
     table: &Table,
     op: &Op,
-    key: &Item,
+    key: &(String, String),
     mut attempt: impl FnMut() -> Fut,
 ) -> Result<Answer<T>>
 where
@@ -94,18 +94,13 @@ where
     }
 }
 
-/// [`Error::OutcomeUnknown`] for the write of `key` (an item or a key).
-pub(crate) fn unknown(op: &Op, key: &Item, tries: u32, cause: Arc<Error>) -> Error {
-    let context = op.context();
-    let text = |name: &str| match key.get(name) {
-        Some(AttributeValue::S(s)) => s.clone(),
-        _ => String::new(),
-    };
+/// [`Error::OutcomeUnknown`] for the write of the item under `key` (`PK`, `SK`).
+pub(crate) fn unknown(op: &Op, key: &(String, String), tries: u32, cause: Arc<Error>) -> Error {
     Error::OutcomeUnknown {
         operation: op.operation(),
-        facet: context.facet.unwrap_or_default(),
-        pk: text(PK),
-        sk: text(SK),
+        facet: op.context().facet.unwrap_or_default(),
+        pk: key.0.clone(),
+        sk: key.1.clone(),
         tries,
         cause,
     }

@@ -153,7 +153,7 @@ pub(crate) fn until_processed<'a, P, D, Fut>(
     options: &'a BatchOptions,
     attempts: u32,
     effect: Effect,
-    deadline: &'a Deadline,
+    deadline: Deadline<'a>,
     pending: Vec<P>,
     send: &'a mut (dyn FnMut(Vec<P>) -> Fut + Send),
 ) -> BoxFuture<'a, Settled<P, D>>
@@ -228,7 +228,7 @@ where
             let wait = options.backoff(attempt);
             let out_of_time = tokio::time::Instant::now() + wait >= deadline.at;
             let last_error = match (out_of_time, last_error) {
-                (true, None) => Some(deadline.exceeded.clone()),
+                (true, None) => Some(Arc::new(deadline.exceeded())),
                 (_, e) => e,
             };
             if attempt >= attempts.max(1) || out_of_time {
@@ -250,20 +250,29 @@ where
     })
 }
 
-/// A call's deadline, and the error that says it passed before a request was sent.
-pub(crate) struct Deadline {
+/// A call's deadline, and the call it bounds: its error, for an input left unsent by it,
+/// is made only then (batches make one deadline per request).
+#[derive(Clone, Copy)]
+pub(crate) struct Deadline<'a> {
     /// When the call must be over.
     pub(crate) at: tokio::time::Instant,
-    /// The error of an input left unsent by it.
-    pub(crate) exceeded: Arc<Error>,
+    /// The call (none in unit tests).
+    pub(crate) op: Option<&'a crate::trace::Op>,
 }
 
-impl Deadline {
+impl<'a> Deadline<'a> {
     /// The deadline of the call `op`.
-    pub(crate) fn of(op: &crate::trace::Op) -> Deadline {
+    pub(crate) fn of(op: &'a crate::trace::Op) -> Self {
         Deadline {
             at: op.deadline(),
-            exceeded: Arc::new(op.deadline_exceeded(false)),
+            op: Some(op),
+        }
+    }
+
+    fn exceeded(&self) -> Error {
+        match self.op {
+            Some(op) => op.deadline_exceeded(false),
+            None => Error::InvalidRequest("the call's deadline passed".into()),
         }
     }
 }
@@ -305,9 +314,9 @@ mod tests {
         let mut send = move |p: Vec<i32>| std::future::ready(send(p));
         let deadline = Deadline {
             at: tokio::time::Instant::now() + Duration::from_secs(600),
-            exceeded: Arc::new(Error::InvalidRequest("deadline".into())),
+            op: None,
         };
-        until_processed(&options, attempts, effect, &deadline, inputs, &mut send).await
+        until_processed(&options, attempts, effect, deadline, inputs, &mut send).await
     }
 
     #[tokio::test]

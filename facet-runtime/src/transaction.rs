@@ -24,13 +24,12 @@ use std::marker::PhantomData;
 use std::sync::Arc;
 
 use aws_sdk_dynamodb::types::{
-    AttributeValue, ConditionCheck, Delete as TxDelete, Get as TxGet, Put as TxPut,
-    TransactGetItem, TransactWriteItem, Update as TxUpdate,
+    ConditionCheck, Delete as TxDelete, Get as TxGet, Put as TxPut, TransactGetItem,
+    TransactWriteItem, Update as TxUpdate,
 };
 use faceteer_core::expr::Expr;
 use faceteer_core::facet::is_foreign;
 use faceteer_core::plan::{split_condition, RenderedCondition, Returning};
-use faceteer_core::schema::{PK, SK};
 use faceteer_core::update::Update;
 use faceteer_core::{from_item, Facet, Item, Key};
 
@@ -41,6 +40,7 @@ use crate::sdk;
 use crate::table::Table;
 use crate::trace::Op;
 use crate::update_item::{first_differing, update_plan};
+use crate::walk::key_pair;
 
 /// Most actions in one transaction (DynamoDB's limit).
 pub const MAX_TRANSACTION_ITEMS: usize = 100;
@@ -204,15 +204,6 @@ pub(crate) fn canceled(
             step: step.clone(),
         })
         .collect()
-}
-
-/// The `PK` and `SK` strings of an item or key (empty when absent).
-fn key_pair(item: &Item) -> (String, String) {
-    let text = |name| match item.get(name) {
-        Some(aws_sdk_dynamodb::types::AttributeValue::S(s)) => s.clone(),
-        _ => String::new(),
-    };
-    (text(PK), text(SK))
 }
 
 fn build_error(e: aws_sdk_dynamodb::error::BuildError) -> Error {
@@ -558,12 +549,7 @@ impl<'t> IntoFuture for TransactWrite<'t> {
             }
             self.check_request()?;
             let token = self.token.as_deref().unwrap_or(&self.write_token);
-            let first = self.steps.first().map(|s| {
-                Item::from([
-                    (PK.to_owned(), AttributeValue::S(s.pk.clone())),
-                    (SK.to_owned(), AttributeValue::S(s.sk.clone())),
-                ])
-            });
+            let first = self.steps.first().map(|s| (s.pk.clone(), s.sk.clone()));
             let first = first.unwrap_or_default();
             let answer = once::send(table, &op, &first, || {
                 sdk::transact_write(table, &op, self.items.clone(), token)

@@ -42,6 +42,7 @@ use crate::once;
 use crate::sdk::{self, Reply};
 use crate::table::Table;
 use crate::trace::Op;
+use crate::walk::key_pair;
 
 impl Table {
     /// Change the record under `key` with `change` (field operations combined with `&`),
@@ -411,16 +412,12 @@ pub(crate) fn first_differing(
 pub(crate) fn update_refused<F: Facet>(planned: &Planned, stored: Option<&Item>) -> Error {
     match stored.and_then(|stored| first_differing(&planned.checked, stored)) {
         Some(field) => {
-            let key = &planned.plan.key;
-            let text = |name: &str| match key.get(name) {
-                Some(AttributeValue::S(s)) => s.clone(),
-                _ => String::new(),
-            };
+            let (pk, sk) = key_pair(&planned.plan.key);
             Error::StoredValueDiffers {
                 facet: F::SCHEMA.name,
                 field,
-                pk: text(PK),
-                sk: text(SK),
+                pk,
+                sk,
             }
         }
         None => condition_failed::<F>("UpdateItem", &planned.plan.key),
@@ -459,7 +456,8 @@ async fn run_plans<F: Facet>(table: &Table, op: &Op, plans: &Plans) -> Result<Op
             let Some((plan, planned)) = branch else {
                 continue;
             };
-            let answer = once::send(table, op, &plan.key, || {
+            let key = key_pair(&plan.key);
+            let answer = once::send(table, op, &key, || {
                 sdk::update_item(table, op, plan.request(table.name()))
             })
             .await?;
@@ -470,13 +468,13 @@ async fn run_plans<F: Facet>(table: &Table, op: &Op, plans: &Plans) -> Result<Op
             if once::holds_token(stored.as_ref(), &token) {
                 // An earlier try of this request was applied; its answer was lost.
                 return match plan.returning {
-                    Returning::Old => Err(old_record_lost::<F>(&plan.key)),
+                    Returning::Old => Err(old_record_lost::<F>(key)),
                     Returning::New => Ok(stored),
                     Returning::Nothing => Ok(None),
                 };
             }
             if let Some(cause) = answer.uncertain {
-                return Err(once::unknown(op, &plan.key, answer.tries, cause));
+                return Err(once::unknown(op, &key, answer.tries, cause));
             }
             match stored {
                 // No record: create it.
@@ -494,15 +492,11 @@ async fn run_plans<F: Facet>(table: &Table, op: &Op, plans: &Plans) -> Result<Op
 }
 
 /// [`Error::OldRecordLost`] for the record under `key`.
-fn old_record_lost<F: Facet>(key: &Item) -> Error {
-    let text = |name: &str| match key.get(name) {
-        Some(AttributeValue::S(s)) => s.clone(),
-        _ => String::new(),
-    };
+fn old_record_lost<F: Facet>((pk, sk): (String, String)) -> Error {
     Error::OldRecordLost {
         facet: F::SCHEMA.name,
-        pk: text(PK),
-        sk: text(SK),
+        pk,
+        sk,
     }
 }
 

@@ -41,6 +41,16 @@ pub(crate) fn key_refs(item: &Item) -> Option<(&str, &str)> {
     }
 }
 
+/// An item's (or key's) `PK` and `SK` strings, each empty when absent: for errors that
+/// name the key.
+pub(crate) fn key_pair(item: &Item) -> (String, String) {
+    let text = |name| match item.get(name) {
+        Some(AttributeValue::S(s)) => s.clone(),
+        _ => String::new(),
+    };
+    (text(PK), text(SK))
+}
+
 /// An item's `PK` and `SK` strings, when it has both.
 pub(crate) fn key_strings(item: &Item) -> Option<(String, String)> {
     key_refs(item).map(|(pk, sk)| (pk.to_owned(), sk.to_owned()))
