@@ -136,38 +136,26 @@
 #![warn(missing_docs)]
 
 mod admin;
-pub mod batch;
-pub mod collection;
-mod dynamo_error;
+mod batch;
 #[cfg(feature = "embedded")]
 pub mod embedded;
 mod error;
-pub mod item;
-mod mixed_batch;
-mod modify;
-mod once;
-mod pump;
-pub mod query;
-pub mod read;
-mod report;
-mod retry;
-pub mod scan;
-mod sdk;
-pub mod search;
-mod signing;
+mod exec;
+mod item;
+mod query;
 mod table;
-mod timeouts;
-mod trace;
-pub mod transaction;
-pub mod update_item;
-pub mod verify;
-mod walk;
+mod transaction;
 
-pub use batch::{DeleteMany, GetMany, GetOutcome, PutMany};
-pub use collection::{CollectionPage, CollectionRun};
-pub use dynamo_error::{DynamoError, FailureKind};
-pub use error::{Error, Result};
-pub use faceteer_core as core;
+pub use admin::{Difference, Verification};
+pub use batch::{
+    BatchAction, BatchEntry, BatchReport, DeleteMany, DeleteReport, Failed, GetMany, GetOutcome,
+    GetReport, Outcome, PutMany, PutReport, Unknown, WriteBatch, GET_BATCH_SIZE, WRITE_BATCH_SIZE,
+};
+pub use error::{
+    CancelReason, Canceled, DynamoError, Error, FailureKind, FailureReason, Result, TxAction,
+    TxStep,
+};
+pub use exec::future::BoxFuture;
 pub use faceteer_core::collection::Collection;
 pub use faceteer_core::cursor::CursorError;
 pub use faceteer_core::expr::{Expr, ExprError, Field};
@@ -182,24 +170,21 @@ pub use faceteer_core::table::{TableError, TableSchema};
 pub use faceteer_core::timestamp;
 pub use faceteer_core::update::{Member, Update};
 pub use faceteer_core::{
-    ttl_from_text, Facet, Item, ItemError, Key, KeyError, KeyPart, Nullable, Sortable, TtlValue,
+    from_item, to_item, ttl_from_text, Facet, Item, ItemError, Key, KeyError, KeyPart, Nullable,
+    Sortable, TtlValue,
 };
 pub use faceteer_derive::{Collection, Facet, KeyPart, Pick};
+pub use item::modify::{Modify, DEFAULT_MODIFY_ATTEMPTS};
+pub use item::read::{Read, Select, Whole};
+pub use item::update::{UpdateItem, Upsert};
 pub use item::{Delete, Get, Put};
-pub use mixed_batch::{BatchAction, BatchEntry, BatchReport, WriteBatch};
-pub use modify::{Modify, DEFAULT_MODIFY_ATTEMPTS};
-pub use pump::Outcome;
-pub use query::{Collected, FailedRecord, Page, PartitionQuery, Query, QueryRun};
-pub use read::{Select, Whole};
-pub use report::{DeleteReport, Failed, FailureReason, GetReport, PutReport, Unknown};
-pub use retry::BatchOptions;
-pub use scan::{OfCollection, OfFacet, ScanRun, ScanTarget};
-pub use search::Search;
-pub use table::Table;
-pub use timeouts::Timeouts;
-pub use transaction::{TransactGet, TransactGot, TransactWrite};
-pub use update_item::{UpdateItem, Upsert};
-pub use verify::{Difference, Verification};
+pub use query::{
+    Collected, CollectionPage, CollectionPartition, CollectionRun, FailedRecord, IntoCursor,
+    OfCollection, OfFacet, Page, PartitionQuery, Query, QueryRun, ScanRun, ScanTarget, Search,
+    DEFAULT_SHARD_CONCURRENCY,
+};
+pub use table::{BatchOptions, Table, Timeouts};
+pub use transaction::{TransactGet, TransactGot, TransactWrite, MAX_TRANSACTION_ITEMS};
 
 /// Declare the facets stored in one table:
 ///

@@ -33,132 +33,18 @@ use faceteer_core::plan::{split_condition, RenderedCondition, Returning};
 use faceteer_core::update::Update;
 use faceteer_core::{from_item, Facet, Item, Key};
 
-use crate::error::{Error, Result};
-use crate::item::{put_plan, records, traced, BoxFuture};
-use crate::once;
-use crate::sdk;
+use crate::error::{CancelReason, Canceled, Error, OnlyCheck, Result, TxAction, TxStep};
+use crate::exec::future::{records, traced, BoxFuture};
+use crate::exec::keys::key_pair;
+use crate::exec::once;
+use crate::exec::sdk;
+use crate::exec::trace::Op;
+use crate::item::put_plan;
+use crate::item::update::{first_differing, update_plan};
 use crate::table::Table;
-use crate::trace::Op;
-use crate::update_item::{first_differing, update_plan};
-use crate::walk::key_pair;
 
 /// Most actions in one transaction (DynamoDB's limit).
 pub const MAX_TRANSACTION_ITEMS: usize = 100;
-
-/// What one step of a transaction does.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum TxAction {
-    /// A put.
-    Put,
-    /// An update.
-    Update,
-    /// A delete.
-    Delete,
-    /// A condition check.
-    Check,
-    /// A read (`TransactGetItems`).
-    Get,
-}
-
-/// One step of a transaction: what it does and to which record.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct TxStep {
-    /// Its position in the transaction (0-based, in the order the steps were added).
-    pub index: usize,
-    /// What it does.
-    pub action: TxAction,
-    /// The facet.
-    pub facet: &'static str,
-    /// The record's partition key.
-    pub pk: String,
-    /// The record's sort key.
-    pub sk: String,
-    /// What a failed condition of the step means when it is the step's only check.
-    check: OnlyCheck,
-}
-
-/// A step whose condition is only one of the library's own checks: what its failure means.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum OnlyCheck {
-    /// The caller's condition (or several): [`CancelReason::ConditionFailed`].
-    Condition,
-    /// A versioned put's version check: [`CancelReason::VersionConflict`].
-    Version,
-    /// `create`'s "no record yet": [`CancelReason::AlreadyExists`].
-    Absent,
-}
-
-/// Why DynamoDB canceled a transaction because of one step.
-#[derive(Debug, Clone, PartialEq, Eq)]
-#[non_exhaustive]
-pub enum CancelReason {
-    /// The step's condition did not hold.
-    ConditionFailed,
-    /// The step was a versioned put and the stored record was at another version (or
-    /// existed, for a new record).
-    VersionConflict,
-    /// The step was a `create` and a record with its key already exists.
-    AlreadyExists,
-    /// Another transaction or write was changing the same record.
-    Conflict,
-    /// The step was throttled.
-    Throttled,
-    /// The step was an update naming a field unchanged (or rebuilding a key from it), and
-    /// the stored record holds another value of it.
-    StoredValueDiffers {
-        /// The attribute whose stored value differs.
-        field: &'static str,
-    },
-    /// DynamoDB found the step invalid.
-    Invalid(String),
-    /// Another reason, with DynamoDB's code and message.
-    Other {
-        /// The code.
-        code: String,
-        /// The message.
-        message: String,
-    },
-}
-
-impl std::fmt::Display for CancelReason {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        match self {
-            CancelReason::ConditionFailed => f.write_str("its condition did not hold"),
-            CancelReason::VersionConflict => {
-                f.write_str("the record was changed by another writer (version check)")
-            }
-            CancelReason::AlreadyExists => f.write_str("a record with its key already exists"),
-            CancelReason::Conflict => f.write_str("another write to the record was in progress"),
-            CancelReason::Throttled => f.write_str("it was throttled"),
-            CancelReason::StoredValueDiffers { field } => write!(
-                f,
-                "the stored record's `{field}` is not the value the update named unchanged"
-            ),
-            CancelReason::Invalid(m) => write!(f, "it is invalid: {m}"),
-            CancelReason::Other { code, message } => write!(f, "{code}: {message}"),
-        }
-    }
-}
-
-/// A step that made DynamoDB cancel a transaction, and why.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Canceled {
-    /// The step.
-    pub step: TxStep,
-    /// Why.
-    pub reason: CancelReason,
-}
-
-impl std::fmt::Display for Canceled {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        let s = &self.step;
-        write!(
-            f,
-            "step {} ({:?} of `{}`, PK {:?}, SK {:?}): {}",
-            s.index, s.action, s.facet, s.pk, s.sk, self.reason
-        )
-    }
-}
 
 /// The stored values each step checks: `(attribute, value)` (`None`: no attribute).
 pub(crate) type Checks = Vec<(
@@ -171,7 +57,7 @@ pub(crate) type Checks = Vec<(
 pub(crate) fn canceled(
     steps: &[TxStep],
     checks: &[Checks],
-    reasons: crate::sdk::Cancellation,
+    reasons: crate::exec::sdk::Cancellation,
 ) -> Vec<Canceled> {
     steps
         .iter()
@@ -276,7 +162,7 @@ impl Table {
             checks: Vec::new(),
             error: None,
             token: None,
-            write_token: crate::once::fresh_token(),
+            write_token: crate::exec::once::fresh_token(),
             own: Vec::new(),
         }
     }
@@ -488,7 +374,7 @@ impl<'t> TransactWrite<'t> {
 
     /// Whether the stored items of a cancellation show the writes of an earlier try of
     /// this transaction (a transaction applies all its steps or none).
-    fn applied_before(&self, reasons: &crate::sdk::Cancellation) -> bool {
+    fn applied_before(&self, reasons: &crate::exec::sdk::Cancellation) -> bool {
         self.own
             .iter()
             .zip(reasons)

@@ -13,7 +13,7 @@ use faceteer_core::{Facet, KeyError};
 
 use super::mode::{First, Mode, Paged};
 use crate::error::{Error, Result};
-use crate::read::{Fetched, Read, Select, Whole};
+use crate::item::read::{Fetched, Read, Select, Whole};
 
 /// A cursor given to [`Query::cursor`]: a cursor string (`String`, `&str`), or a page's
 /// `Option<String>` (`None`: from the start).

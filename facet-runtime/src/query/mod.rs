@@ -24,15 +24,22 @@
 //! * [`builder`]: the options of a query; [`mode`]: what running it returns;
 //! * [`run`]: execution: pages, read-ahead, the all-shard merge, streams.
 
-pub mod builder;
-pub mod mode;
-pub mod partition;
-pub mod run;
+mod builder;
+pub(crate) mod collection;
+mod mode;
+mod partition;
+pub(crate) mod run;
+pub(crate) mod scan;
+pub(crate) mod search;
+pub(crate) mod walk;
 
 pub use builder::{IntoCursor, Query};
-pub use mode::{Collected, FailedRecord, First, Mode, Page, Paged};
+pub use collection::{CollectionPage, CollectionPartition, CollectionRun};
+pub use mode::{Collected, FailedRecord, Page};
 pub use partition::PartitionQuery;
 pub use run::QueryRun;
+pub use scan::{OfCollection, OfFacet, ScanRun, ScanTarget};
+pub use search::Search;
 
 /// The most shards an all-shard query reads at once unless told otherwise: by default it
 /// reads every shard at once (a page then costs one shard's latency), up to this many.

@@ -19,13 +19,13 @@ use futures::{Stream, StreamExt, TryStreamExt};
 use super::builder::Query;
 use super::mode::{Collected, Mode, Page, Paged};
 use crate::error::{Error, Result};
-use crate::item::{records, traced, BoxFuture};
-use crate::read::Read;
-use crate::sdk;
-use crate::signing;
+use crate::exec::future::{records, traced, BoxFuture};
+use crate::exec::sdk;
+use crate::exec::trace::Op;
+use crate::item::read::Read;
+use crate::query::walk;
+use crate::table::signing;
 use crate::table::Table;
-use crate::trace::Op;
-use crate::walk;
 
 impl Table {
     /// Run a query: await it for one page (or, after [`Query::first`], the first record);
@@ -214,7 +214,10 @@ async fn fetch_by_key<F: Facet>(
     keys: Vec<Item>,
     consistent: bool,
 ) -> Result<Vec<Item>> {
-    let wanted: Vec<(String, String)> = keys.iter().filter_map(walk::key_strings).collect();
+    let wanted: Vec<(String, String)> = keys
+        .iter()
+        .filter_map(crate::exec::keys::key_strings)
+        .collect();
     let mut found = table.read_items::<F>(&wanted, consistent).await?;
     Ok(wanted.iter().filter_map(|k| found.remove(k)).collect())
 }

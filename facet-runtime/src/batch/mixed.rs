@@ -22,13 +22,13 @@ use std::sync::Arc;
 
 use faceteer_core::{Facet, Key};
 
-use crate::batch::{batch_puttable, delete_write, put_write, Write};
+use crate::batch::pump::{gather, write_stream};
+use crate::batch::write::{batch_puttable, delete_write, put_write, Write};
 use crate::error::Error;
-use crate::item::{traced, BoxFuture};
-use crate::pump::{gather, write_stream};
-use crate::report::FailureReason;
+use crate::error::FailureReason;
+use crate::exec::future::{traced, BoxFuture};
+use crate::exec::trace::Op;
 use crate::table::Table;
-use crate::trace::Op;
 use aws_sdk_dynamodb::types::WriteRequest;
 
 /// What a step of a mixed batch does.

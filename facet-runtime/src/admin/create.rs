@@ -10,7 +10,7 @@ use aws_sdk_dynamodb::types::{
 use faceteer_core::schema::{gsi_names, index_projection, PK, SK};
 
 use crate::error::{Error, Result};
-use crate::sdk;
+use crate::exec::sdk;
 use crate::table::Table;
 
 fn attribute(name: &str) -> Result<AttributeDefinition> {

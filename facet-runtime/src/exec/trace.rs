@@ -24,7 +24,7 @@ use aws_sdk_dynamodb::types::ConsumedCapacity;
 use tracing::field::Empty;
 use tracing::Span;
 
-use crate::dynamo_error::Context;
+use crate::error::Context;
 use crate::error::{Error, Result};
 use crate::table::Table;
 

@@ -1,193 +1,34 @@
-//! Batch reads and writes that never lose an item.
-//!
-//! * [`Table::put_many`] and [`Table::delete_many`] send `BatchWriteItem` requests of at most
-//!   25 items; [`Table::get_many`] sends `BatchGetItem` requests of at most 100 keys.
-//! * Requests run with bounded concurrency ([`BatchOptions::concurrency`]).
-//! * `UnprocessedItems` / `UnprocessedKeys`, throttling and transient errors are retried
-//!   with exponential backoff and full jitter: writes up to [`BatchOptions::write_attempts`]
-//!   tries, reads up to [`BatchOptions::read_attempts`].
-//! * Every input ends up in exactly one list of the report: written (found, missing) or
-//!   failed, with the reason. Nothing is silently dropped.
-//! * The same key twice in one call is handled: writes to one key are applied in input
-//!   order (DynamoDB refuses duplicates within one request, so they go in later rounds);
-//!   a key asked for twice is read once.
+//! `get_many`: batch reads of one facet, each key read once.
 
 use std::collections::{HashMap, HashSet};
 use std::future::IntoFuture;
 use std::marker::PhantomData;
 use std::sync::Arc;
 
-use aws_sdk_dynamodb::types::{
-    AttributeValue, DeleteRequest, KeysAndAttributes, PutRequest, WriteRequest,
-};
+use aws_sdk_dynamodb::types::{AttributeValue, KeysAndAttributes};
 use faceteer_core::facet::is_foreign;
-use faceteer_core::limits::check_key_attributes;
 use faceteer_core::names::Placeholders;
 use faceteer_core::pick::{BaseTable, Projection};
 use faceteer_core::plan::render_projection;
 use faceteer_core::schema::{PK, SK};
-use faceteer_core::{to_item, Facet, Item, ItemError, Key};
+use faceteer_core::{Facet, Item, ItemError, Key};
 use futures::{Stream, StreamExt};
 
-use crate::error::Error;
-use crate::item::{traced, BoxFuture};
-use crate::pump::{gather, write_stream, Outcome};
-use crate::read::{Read, Select, Whole};
-use crate::report::{DeleteReport, Failed, FailureReason, GetReport, PutReport};
-use crate::retry::{until_processed, verdict, BatchOptions, Deadline, Effect, Sent, Settled};
-use crate::sdk;
+use crate::batch::report::{Failed, GetReport};
+use crate::batch::retry::{until_processed, Sent};
+use crate::batch::write::*;
+use crate::error::{Error, FailureReason};
+use crate::exec::future::{traced, BoxFuture};
+use crate::exec::retry::{Deadline, Effect};
+use crate::exec::sdk;
+use crate::exec::trace::Op;
+use crate::item::read::{Read, Select, Whole};
 use crate::table::Table;
-use crate::trace::Op;
-use crate::walk::key_strings;
 
-/// Most items in one `BatchWriteItem` request.
-pub const WRITE_BATCH_SIZE: usize = 25;
 /// Most keys in one `BatchGetItem` request.
 pub const GET_BATCH_SIZE: usize = 100;
 
-pub(crate) type KeyText = (String, String);
-
-fn write_request_key(r: &WriteRequest) -> Option<KeyText> {
-    if let Some(put) = &r.put_request {
-        return key_strings(&put.item);
-    }
-    r.delete_request.as_ref().and_then(|d| key_strings(&d.key))
-}
-
-/// The item of `key`, after checking its lengths against DynamoDB's key limits.
-pub(crate) fn checked_key<F: Facet>(key: &Key<F>) -> Result<Item, FailureReason> {
-    let item = key.to_item();
-    check_key_attributes(&item, F::SCHEMA).map_err(|source| {
-        FailureReason::Item(ItemError::Limit {
-            facet: F::SCHEMA.name,
-            source,
-        })
-    })?;
-    Ok(item)
-}
-
-/// Whether records of `F` can be put in a batch on `table`: a declared facet without a
-/// `#[version]` field (a batch write cannot carry a condition: it would overwrite a newer
-/// version).
-pub(crate) fn batch_puttable<F: Facet>(table: &Table) -> Result<(), Error> {
-    table.check_declared::<F>()?;
-    match F::VERSION {
-        Some(version) => Err(Error::InvalidRequest(format!(
-            "`{}` records have a `#[version]` field (`{version}`), which a batch write cannot \
-             check: write them with `put` (or in a transaction) so that a newer version is \
-             never overwritten",
-            F::SCHEMA.name
-        ))),
-        None => Ok(()),
-    }
-}
-
-/// One write to send: its key and the request (taken while an attempt carries it).
-pub(crate) struct Write {
-    pub(crate) key: KeyText,
-    /// A hash of `key`, for the sets of keys in flight (a collision only makes a write wait).
-    pub(crate) key_hash: u64,
-    request: Option<WriteRequest>,
-}
-
-/// A write in flight with the input it came from (reported with its outcome, and used to
-/// rebuild the request after a failed attempt).
-pub(crate) struct Pending<S> {
-    pub(crate) write: Write,
-    pub(crate) source: S,
-    /// A try that carried it was never answered: it may still be applied, at any time.
-    pub(crate) lost: bool,
-}
-
-/// Rebuilds an input's request after an attempt that carried it failed.
-pub(crate) type Rebuild<'a, S> = dyn Fn(&S) -> Option<WriteRequest> + Send + Sync + 'a;
-
-impl Write {
-    /// The write of `put` (an item) or `delete` (a key).
-    pub(crate) fn new(put: Option<Item>, delete: Option<Item>) -> Result<Write, FailureReason> {
-        let refuse = |e: aws_sdk_dynamodb::error::BuildError| {
-            FailureReason::Request(Arc::new(Error::InvalidRequest(e.to_string())))
-        };
-        let key = put
-            .as_ref()
-            .or(delete.as_ref())
-            .and_then(key_strings)
-            .ok_or_else(|| {
-                FailureReason::Request(Arc::new(Error::MissingKeyAttribute(PK.into())))
-            })?;
-        let mut request = WriteRequest::builder();
-        if let Some(item) = put {
-            request = request.put_request(
-                PutRequest::builder()
-                    .set_item(Some(item))
-                    .build()
-                    .map_err(refuse)?,
-            );
-        }
-        if let Some(key) = delete {
-            request = request.delete_request(
-                DeleteRequest::builder()
-                    .set_key(Some(key))
-                    .build()
-                    .map_err(refuse)?,
-            );
-        }
-        let key_hash = {
-            use std::hash::{Hash, Hasher};
-            let mut h = std::hash::DefaultHasher::new();
-            key.hash(&mut h);
-            h.finish()
-        };
-        Ok(Write {
-            key,
-            key_hash,
-            request: Some(request.build()),
-        })
-    }
-
-    /// The request itself (a copy kept by a caller that cannot rebuild it).
-    pub(crate) fn request(&self) -> Option<&WriteRequest> {
-        self.request.as_ref()
-    }
-}
-
 impl Table {
-    /// Write many records with `BatchWriteItem` (25 per request), retrying what DynamoDB
-    /// leaves unprocessed. Await it: every record ends up in [`PutReport::written`] or in
-    /// [`PutReport::failed`].
-    ///
-    /// Records are pulled from `records` as requests go out ([`PutMany::stream`] hands out
-    /// each record's outcome as soon as it is known, in bounded memory).
-    pub fn put_many<F, I>(&self, records: I) -> PutMany<'_, F, I::IntoIter>
-    where
-        F: Facet,
-        I: IntoIterator<Item = F>,
-    {
-        PutMany {
-            table: self,
-            records: records.into_iter(),
-            _facet: PhantomData,
-        }
-    }
-
-    /// Delete many records by key with `BatchWriteItem` (25 per request), retrying what
-    /// DynamoDB leaves unprocessed. Await it: every key ends up in [`DeleteReport::deleted`]
-    /// or in [`DeleteReport::failed`].
-    ///
-    /// Keys are pulled from `keys` as requests go out ([`DeleteMany::stream`] hands out each
-    /// key's outcome as soon as it is known, in bounded memory).
-    pub fn delete_many<F, I>(&self, keys: I) -> DeleteMany<'_, F, I::IntoIter>
-    where
-        F: Facet,
-        I: IntoIterator<Item = Key<F>>,
-    {
-        DeleteMany {
-            table: self,
-            keys: keys.into_iter(),
-            _facet: PhantomData,
-        }
-    }
-
     /// Read many records by key with `BatchGetItem` (100 keys per request), retrying what
     /// DynamoDB leaves unprocessed. Await it: every distinct key ends up in
     /// [`GetReport::found`], [`GetReport::missing`] or [`GetReport::failed`]; the facet's
@@ -208,85 +49,6 @@ impl Table {
             consistent: false,
             _read: PhantomData,
         }
-    }
-
-    /// Send one request's writes until each is settled.
-    ///
-    /// Each request is moved into the SDK call, never copied: what the server leaves
-    /// unprocessed comes back in its answer, and after a failed attempt (the request is
-    /// gone with it) `rebuild` makes it again from its input. A write that cannot be rebuilt
-    /// is not sent again and ends like one left unprocessed.
-    pub(crate) async fn write_chunk<S: Send>(
-        &self,
-        op: &Op,
-        options: &BatchOptions,
-        chunk: Vec<Pending<S>>,
-        rebuild: &Rebuild<'_, S>,
-    ) -> Settled<Pending<S>, Pending<S>> {
-        let mut send = |pending: Vec<Pending<S>>| async move {
-            let mut requests = Vec::with_capacity(pending.len());
-            let (mut sent, mut unsendable) = (Vec::with_capacity(pending.len()), Vec::new());
-            for mut p in pending {
-                match p.write.request.take().or_else(|| rebuild(&p.source)) {
-                    Some(request) => {
-                        requests.push(request);
-                        sent.push(p);
-                    }
-                    None => unsendable.push(p),
-                }
-            }
-            if requests.is_empty() {
-                return Sent::Processed {
-                    done: Vec::new(),
-                    unprocessed: unsendable,
-                };
-            }
-            match sdk::batch_write(self, op, requests).await {
-                Ok(unprocessed) => {
-                    let mut returned: HashMap<KeyText, WriteRequest> = unprocessed
-                        .into_iter()
-                        .filter_map(|r| Some((write_request_key(&r)?, r)))
-                        .collect();
-                    let mut written = Vec::with_capacity(sent.len());
-                    for mut p in sent {
-                        match returned.remove(&p.write.key) {
-                            Some(request) => {
-                                p.write.request = Some(request);
-                                unsendable.push(p);
-                            }
-                            None => written.push(p),
-                        }
-                    }
-                    Sent::Processed {
-                        done: written,
-                        unprocessed: unsendable,
-                    }
-                }
-                Err(error) => {
-                    if verdict(&error, Effect::Writes).maybe_applied {
-                        for p in &mut sent {
-                            p.lost = true;
-                        }
-                    }
-                    // The unsendable ones were not in this request: they stay pending too.
-                    sent.extend(unsendable);
-                    Sent::Failed {
-                        pending: sent,
-                        error,
-                    }
-                }
-            }
-        };
-        let deadline = Deadline::of(op);
-        until_processed(
-            options,
-            options.write_attempts,
-            Effect::Writes,
-            deadline,
-            chunk,
-            &mut send,
-        )
-        .await
     }
 
     /// The stored items of facet `F` under `keys` (`(PK, SK)`), read in batches; fails when
@@ -319,7 +81,7 @@ impl Table {
         let mut out = HashMap::with_capacity(unique.len());
         while let Some((found, failed)) = results.next().await {
             if let Some((key, reason)) = failed.into_iter().next() {
-                let (pk, sk) = crate::walk::key_strings(&key).unwrap_or_default();
+                let (pk, sk) = crate::exec::keys::key_strings(&key).unwrap_or_default();
                 return Err(Error::Fetch {
                     pk,
                     sk,
@@ -327,7 +89,7 @@ impl Table {
                 });
             }
             for item in found.into_iter().filter(|i| !is_foreign(i, F::SCHEMA.name)) {
-                if let Some(key) = crate::walk::key_strings(&item) {
+                if let Some(key) = crate::exec::keys::key_strings(&item) {
                     out.insert(key, item);
                 }
             }
@@ -386,156 +148,6 @@ impl Table {
                 .map(|(key, e)| (key, FailureReason::Request(e))),
         );
         (settled.done, failed)
-    }
-}
-
-/// The operation a batch request of `F` (`BatchWriteItem` or `BatchGetItem`) runs as.
-fn batch_op<F: Facet>(table: &Table, operation: &'static str) -> Op {
-    Op::new(operation, table, F::SCHEMA.name, None)
-}
-
-/// The items of `items` in chunks of at most `n`, each pulled only when it is asked for.
-fn chunks<T>(mut items: impl Iterator<Item = T>, n: usize) -> impl Iterator<Item = Vec<T>> {
-    std::iter::from_fn(move || {
-        let chunk: Vec<T> = items.by_ref().take(n).collect();
-        (!chunk.is_empty()).then_some(chunk)
-    })
-}
-
-/// The write that puts `record`.
-pub(crate) fn put_write<F: Facet>(record: &F) -> Result<Write, FailureReason> {
-    to_item(record)
-        .map_err(FailureReason::Item)
-        .and_then(|item| Write::new(Some(item), None))
-}
-
-/// The write that deletes the record under `key`.
-pub(crate) fn delete_write<F: Facet>(key: &Key<F>) -> Result<Write, FailureReason> {
-    checked_key(key).and_then(|k| Write::new(None, Some(k)))
-}
-
-/// A batch write of records: [`Table::put_many`]. Await it for the [`PutReport`], or read
-/// each record's outcome from [`PutMany::stream`].
-#[must_use = "a batch write does nothing until it is awaited"]
-pub struct PutMany<'t, F, I> {
-    table: &'t Table,
-    records: I,
-    _facet: PhantomData<fn() -> F>,
-}
-
-impl<'t, F, I> PutMany<'t, F, I>
-where
-    F: Facet,
-    I: Iterator<Item = F> + Send + 't,
-{
-    /// Every record's [`Outcome`], as soon as it is known. Records are pulled from the input
-    /// only as request slots free up, so memory stays bounded by
-    /// [`BatchOptions::concurrency`] requests of 25 items, whatever the input's length.
-    pub fn stream(self) -> impl Stream<Item = Outcome<F>> + Send + 't {
-        let op = Arc::new(batch_op::<F>(self.table, "BatchWriteItem"));
-        self.stream_in(op)
-    }
-
-    fn stream_in(self, op: Arc<Op>) -> impl Stream<Item = Outcome<F>> + Send + 't {
-        let PutMany { table, records, .. } = self;
-        let refusal = batch_puttable::<F>(table).err().map(Arc::new);
-        let prepared = records.map(move |record| {
-            let write = match &refusal {
-                Some(e) => Err(FailureReason::Request(e.clone())),
-                None => put_write(&record),
-            };
-            (record, write)
-        });
-        let rebuild = |record: &F| put_write(record).ok().and_then(|w| w.request);
-        write_stream(table, op, prepared, rebuild)
-    }
-}
-
-impl<'t, F, I> IntoFuture for PutMany<'t, F, I>
-where
-    F: Facet,
-    I: Iterator<Item = F> + Send + 't,
-{
-    type Output = PutReport<F>;
-    type IntoFuture = BoxFuture<'t, PutReport<F>>;
-
-    fn into_future(self) -> Self::IntoFuture {
-        let op = batch_op::<F>(self.table, "BatchWriteItem");
-        let work = |op: Arc<Op>| async move {
-            let (written, failed, unknown) = gather(self.stream_in(op)).await;
-            PutReport {
-                written,
-                failed,
-                unknown,
-            }
-        };
-        traced(
-            op,
-            |op, r: &PutReport<F>| op.finish::<Error>(Ok(r.written.len())),
-            work,
-        )
-    }
-}
-
-/// A batch delete: [`Table::delete_many`]. Await it for the [`DeleteReport`], or read each
-/// key's outcome from [`DeleteMany::stream`].
-#[must_use = "a batch delete does nothing until it is awaited"]
-pub struct DeleteMany<'t, F, I> {
-    table: &'t Table,
-    keys: I,
-    _facet: PhantomData<fn() -> F>,
-}
-
-impl<'t, F, I> DeleteMany<'t, F, I>
-where
-    F: Facet,
-    I: Iterator<Item = Key<F>> + Send + 't,
-{
-    /// Every key's [`Outcome`], as soon as it is known, in bounded memory (as
-    /// [`PutMany::stream`]).
-    pub fn stream(self) -> impl Stream<Item = Outcome<Key<F>>> + Send + 't {
-        let op = Arc::new(batch_op::<F>(self.table, "BatchWriteItem"));
-        self.stream_in(op)
-    }
-
-    fn stream_in(self, op: Arc<Op>) -> impl Stream<Item = Outcome<Key<F>>> + Send + 't {
-        let DeleteMany { table, keys, .. } = self;
-        let refusal = table.check_declared::<F>().err().map(Arc::new);
-        let prepared = keys.map(move |key| {
-            let write = match &refusal {
-                Some(e) => Err(FailureReason::Request(e.clone())),
-                None => delete_write(&key),
-            };
-            (key, write)
-        });
-        let rebuild = |key: &Key<F>| delete_write(key).ok().and_then(|w| w.request);
-        write_stream(table, op, prepared, rebuild)
-    }
-}
-
-impl<'t, F, I> IntoFuture for DeleteMany<'t, F, I>
-where
-    F: Facet,
-    I: Iterator<Item = Key<F>> + Send + 't,
-{
-    type Output = DeleteReport<F>;
-    type IntoFuture = BoxFuture<'t, DeleteReport<F>>;
-
-    fn into_future(self) -> Self::IntoFuture {
-        let op = batch_op::<F>(self.table, "BatchWriteItem");
-        let work = |op: Arc<Op>| async move {
-            let (deleted, failed, unknown) = gather(self.stream_in(op)).await;
-            DeleteReport {
-                deleted,
-                failed,
-                unknown,
-            }
-        };
-        traced(
-            op,
-            |op, r: &DeleteReport<F>| op.finish::<Error>(Ok(r.deleted.len())),
-            work,
-        )
     }
 }
 
@@ -634,7 +246,7 @@ impl<F> KeySet<F> {
 
     /// The position of the key of `item` (a returned item or key), if it is one of them.
     fn position(&self, item: &Item) -> Option<usize> {
-        let (pk, sk) = crate::walk::key_refs(item)?;
+        let (pk, sk) = crate::exec::keys::key_refs(item)?;
         self.index.find(&self.keys, pk, sk)
     }
 }

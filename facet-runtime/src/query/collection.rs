@@ -40,14 +40,14 @@ use faceteer_core::{Facet, Item};
 use futures::{Stream, TryStreamExt};
 
 use crate::error::{Error, Result};
-use crate::item::{records, traced, BoxFuture};
+use crate::exec::future::{records, traced, BoxFuture};
+use crate::exec::sdk;
+use crate::exec::trace::Op;
 use crate::query::run::read_ahead;
+use crate::query::walk;
 use crate::query::{FailedRecord, IntoCursor, Page, PartitionQuery};
-use crate::sdk;
-use crate::signing;
+use crate::table::signing;
 use crate::table::Table;
-use crate::trace::Op;
-use crate::walk;
 
 /// The partition a collection reads: a facet's partition query (`Team::query("t1")`,
 /// `User::by_email(..)`), whose partition the collection's facets share.

@@ -17,9 +17,12 @@
 //! # Ok(()) }
 //! ```
 
-use std::future::{Future, IntoFuture};
+pub(crate) mod modify;
+pub(crate) mod read;
+pub(crate) mod update;
+
+use std::future::IntoFuture;
 use std::marker::PhantomData;
-use std::pin::Pin;
 use std::sync::Arc;
 
 use faceteer_core::expr::Expr;
@@ -27,45 +30,15 @@ use faceteer_core::facet::is_foreign;
 use faceteer_core::pick::{BaseTable, Projection};
 use faceteer_core::plan::{DeletePlan, GetPlan, PutPlan, RenderedCondition};
 use faceteer_core::{to_item, Facet, Item, Key};
-use tracing::Instrument;
 
 use crate::error::{Error, Result};
-use crate::once::{self, Recognized};
-use crate::read::{Read, Select, Whole};
-use crate::sdk::{self, Reply};
+use crate::exec::future::{records, traced, BoxFuture};
+use crate::exec::keys::key_pair;
+use crate::exec::once::{self, Recognized};
+use crate::exec::sdk::{self, Reply};
+use crate::exec::trace::Op;
+use crate::item::read::{Read, Select, Whole};
 use crate::table::Table;
-use crate::trace::Op;
-use crate::walk::key_pair;
-
-/// A boxed, sendable future: what awaiting a builder runs.
-pub type BoxFuture<'a, T> = Pin<Box<dyn Future<Output = T> + Send + 'a>>;
-
-/// Run `work` inside the operation's span; `finish` records its outcome there.
-pub(crate) fn traced<'a, T: 'a, W>(
-    op: Op,
-    finish: impl FnOnce(&Op, &T) + Send + 'a,
-    work: impl FnOnce(Arc<Op>) -> W,
-) -> BoxFuture<'a, T>
-where
-    W: Future<Output = T> + Send + 'a,
-{
-    let op = Arc::new(op);
-    let span = op.span();
-    let work = work(op.clone());
-    Box::pin(
-        async move {
-            let result = work.await;
-            finish(&op, &result);
-            result
-        }
-        .instrument(span),
-    )
-}
-
-/// Record a fallible operation's outcome: `count` records, or the error.
-pub(crate) fn records<T>(count: impl FnOnce(&T) -> usize) -> impl FnOnce(&Op, &Result<T>) {
-    move |op, result| op.finish(result.as_ref().map(count))
-}
 
 impl Table {
     /// Read one record by key: `Ok(None)` when no item has the key, or when the item under it

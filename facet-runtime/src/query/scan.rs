@@ -32,13 +32,13 @@ use faceteer_core::{from_item, Facet, Item, ItemError};
 use futures::{Stream, StreamExt, TryStreamExt};
 
 use crate::error::{Error, Result};
-use crate::item::{records, traced, BoxFuture};
+use crate::exec::future::{records, traced, BoxFuture};
+use crate::exec::sdk;
+use crate::exec::trace::Op;
+use crate::query::walk;
 use crate::query::{Collected, IntoCursor, Page};
-use crate::sdk;
-use crate::signing;
+use crate::table::signing;
 use crate::table::Table;
-use crate::trace::Op;
-use crate::walk;
 
 /// Most segments of a parallel scan (DynamoDB's limit).
 pub const MAX_SEGMENTS: u32 = 1_000_000;

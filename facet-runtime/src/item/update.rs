@@ -37,12 +37,13 @@ use faceteer_core::update::{KeyedValues, Update};
 use faceteer_core::{from_item, to_item, Facet, Item, Key};
 
 use crate::error::{Error, Result};
-use crate::item::{and, condition_failed, records, traced, BoxFuture};
-use crate::once;
-use crate::sdk::{self, Reply};
+use crate::exec::future::{records, traced, BoxFuture};
+use crate::exec::keys::key_pair;
+use crate::exec::once;
+use crate::exec::sdk::{self, Reply};
+use crate::exec::trace::Op;
+use crate::item::{and, condition_failed};
 use crate::table::Table;
-use crate::trace::Op;
-use crate::walk::key_pair;
 
 impl Table {
     /// Change the record under `key` with `change` (field operations combined with `&`),

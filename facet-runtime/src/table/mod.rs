@@ -8,9 +8,14 @@ use faceteer_core::table::{check_table, TableSchema};
 use faceteer_core::Facet;
 
 use crate::error::{Error, Result};
-use crate::retry::BatchOptions;
-use crate::signing::CursorKey;
-use crate::timeouts::Timeouts;
+
+mod batch_options;
+pub(crate) mod signing;
+mod timeouts;
+
+pub use batch_options::BatchOptions;
+use signing::CursorKey;
+pub use timeouts::Timeouts;
 
 /// A handle on the single table: an SDK client, the table name and, when declared, the
 /// facets stored in it. Cheap to clone.

@@ -8,7 +8,19 @@ use faceteer_core::{ItemError, KeyError};
 use aws_sdk_dynamodb::config::http::HttpResponse;
 use aws_sdk_dynamodb::error::{ProvideErrorMetadata, SdkError};
 
-use crate::dynamo_error::{Context, DynamoError};
+mod cancel;
+mod dynamo;
+#[cfg(feature = "embedded")]
+mod engine;
+mod failure;
+
+pub(crate) use cancel::OnlyCheck;
+pub use cancel::{CancelReason, Canceled, TxAction, TxStep};
+pub(crate) use dynamo::Context;
+pub use dynamo::{DynamoError, FailureKind};
+#[cfg(feature = "embedded")]
+pub use engine::EngineError;
+pub use failure::FailureReason;
 
 /// Result alias for faceteer operations.
 pub type Result<T, E = Error> = std::result::Result<T, E>;
@@ -158,7 +170,7 @@ pub enum Error {
     #[error("the transaction was canceled, nothing was applied: {}", canceled.iter().map(ToString::to_string).collect::<Vec<_>>().join("; "))]
     TransactionCanceled {
         /// The steps that caused it.
-        canceled: Vec<crate::transaction::Canceled>,
+        canceled: Vec<Canceled>,
     },
     /// The request cannot be sent as asked (for example a query's `limit(0)`, or a
     /// consistent read of an index). Nothing was sent.
@@ -183,7 +195,7 @@ pub enum Error {
     /// The embedded engine could not start (feature `embedded`).
     #[cfg(feature = "embedded")]
     #[error(transparent)]
-    Engine(#[from] crate::embedded::EngineError),
+    Engine(#[from] EngineError),
     /// [`Table::create_table`](crate::Table::create_table) could not set up the table as asked.
     #[error("table setup: {0}")]
     TableSetup(String),
@@ -200,7 +212,7 @@ pub enum Error {
         /// Its sort key.
         sk: String,
         /// Why it could not be read.
-        reason: Box<crate::report::FailureReason>,
+        reason: Box<FailureReason>,
     },
     /// A stored item lacks a key attribute the library needs (for example to build a cursor).
     #[error("a returned item has no `{0}` string attribute")]

@@ -25,10 +25,10 @@ use aws_sdk_dynamodb::types::{
 use faceteer_core::schema::{PK, SK};
 use faceteer_core::Item;
 
-use crate::dynamo_error::Context;
+use crate::error::Context;
 use crate::error::{Error, Result};
+use crate::exec::trace::Op;
 use crate::table::Table;
-use crate::trace::Op;
 
 /// The operation's context with the key of `item` (its `PK` and `SK`).
 fn with_key(op: &Op, item: Option<&Item>) -> Context {

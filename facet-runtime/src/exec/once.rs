@@ -27,9 +27,9 @@ use faceteer_core::schema::WRITE_TOKEN;
 use faceteer_core::Item;
 
 use crate::error::{Error, Result};
-use crate::retry::{verdict, Effect};
+use crate::exec::retry::{verdict, Effect};
+use crate::exec::trace::Op;
 use crate::table::Table;
-use crate::trace::Op;
 
 /// The answer a write ends with, and whether an earlier try may have been applied.
 pub(crate) struct Answer<T> {

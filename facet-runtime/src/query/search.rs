@@ -46,12 +46,12 @@ use faceteer_core::{from_item, Facet, Item};
 use futures::{Stream, StreamExt, TryStreamExt};
 
 use crate::error::{Error, Result};
-use crate::item::{records, traced, BoxFuture};
+use crate::exec::future::{records, traced, BoxFuture};
+use crate::exec::trace::Op;
+use crate::query::walk;
 use crate::query::{Collected, IntoCursor, Page, Query};
-use crate::signing;
+use crate::table::signing;
 use crate::table::Table;
-use crate::trace::Op;
-use crate::walk;
 
 /// Records per page of a search unless told otherwise.
 pub const DEFAULT_SEARCH_LIMIT: u32 = 100;
@@ -228,7 +228,12 @@ impl<'t, F: Facet> Search<'t, F> {
                     read.as_ref().map(|(items, more)| SourceRead {
                         records: items
                             .iter()
-                            .map(|i| (part.order_text(i), walk::key_strings(i).unwrap_or_default()))
+                            .map(|i| {
+                                (
+                                    part.order_text(i),
+                                    crate::exec::keys::key_strings(i).unwrap_or_default(),
+                                )
+                            })
                             .collect(),
                         more: *more,
                     })

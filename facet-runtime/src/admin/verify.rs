@@ -6,7 +6,7 @@ use aws_sdk_dynamodb::types::{KeySchemaElement, KeyType, TableDescription};
 use faceteer_core::schema::{gsi_names, index_projection, PK, SK};
 
 use crate::error::{Error, Result};
-use crate::sdk;
+use crate::exec::sdk;
 use crate::table::Table;
 
 /// One way the live table differs from what its declared facets need.

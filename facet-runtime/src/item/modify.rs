@@ -6,7 +6,7 @@ use faceteer_core::facet::Versioned;
 use faceteer_core::Key;
 
 use crate::error::{Error, Result};
-use crate::item::BoxFuture;
+use crate::exec::future::BoxFuture;
 use crate::table::Table;
 
 /// Tries of a [`Table::modify`] by default.

@@ -22,13 +22,14 @@ use std::sync::Arc;
 use futures::stream::FuturesUnordered;
 use futures::{Stream, StreamExt};
 
-use crate::batch::{Pending, Rebuild, Write, WRITE_BATCH_SIZE};
+use crate::batch::report::{Failed, Unknown};
+use crate::batch::retry::Settled;
+use crate::batch::write::{Pending, Rebuild, Write, WRITE_BATCH_SIZE};
 use crate::error::Error;
-use crate::item::BoxFuture;
-use crate::report::{Failed, FailureReason, Unknown};
-use crate::retry::Settled;
+use crate::error::FailureReason;
+use crate::exec::future::BoxFuture;
+use crate::exec::trace::Op;
 use crate::table::Table;
-use crate::trace::Op;
 
 /// Where one input of a batch ended: exactly one outcome per input.
 #[derive(Debug)]

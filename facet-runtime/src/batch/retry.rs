@@ -1,4 +1,4 @@
-//! Batch options and the one retry routine of batch writes and reads.
+//! The one retry routine of batch writes and reads.
 //!
 //! A batch request may leave part of its inputs unprocessed, or fail as a whole. The
 //! routine resends what is left with exponential backoff and full jitter until everything
@@ -6,51 +6,11 @@
 
 use std::future::Future;
 use std::sync::Arc;
-use std::time::Duration;
 
-use crate::error::Error;
-use crate::item::BoxFuture;
-use crate::report::FailureReason;
-
-/// How batch operations run.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct BatchOptions {
-    /// Requests in flight at once (at least 1). Default 4.
-    pub concurrency: usize,
-    /// Tries per write request, the first included. Default 5.
-    pub write_attempts: u32,
-    /// Tries per read request, the first included. Default 10.
-    pub read_attempts: u32,
-    /// The first retry waits up to this long; each retry doubles it. Default 25 ms.
-    pub base_delay: Duration,
-    /// No retry waits longer than this. Default 2 s.
-    pub max_delay: Duration,
-}
-
-impl Default for BatchOptions {
-    fn default() -> Self {
-        BatchOptions {
-            concurrency: 4,
-            write_attempts: 5,
-            read_attempts: 10,
-            base_delay: Duration::from_millis(25),
-            max_delay: Duration::from_secs(2),
-        }
-    }
-}
-
-impl BatchOptions {
-    /// Full-jitter exponential backoff before retry number `attempt` (1-based).
-    pub(crate) fn backoff(&self, attempt: u32) -> Duration {
-        let exp = self.base_delay.saturating_mul(
-            1u32.checked_shl(attempt.saturating_sub(1))
-                .unwrap_or(u32::MAX),
-        );
-        let cap = exp.min(self.max_delay);
-        let millis = cap.as_millis().min(u64::MAX as u128) as u64;
-        Duration::from_millis(fastrand::u64(0..=millis))
-    }
-}
+use crate::error::{Error, FailureReason};
+use crate::exec::future::BoxFuture;
+use crate::exec::retry::{verdict, Deadline, Effect};
+use crate::table::BatchOptions;
 
 /// What one batch request did.
 pub(crate) enum Sent<P, D> {
@@ -68,15 +28,6 @@ pub(crate) enum Sent<P, D> {
         /// The error.
         error: Error,
     },
-}
-
-/// Whether a batch's requests change the table (writes) or only read it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Effect {
-    /// A failed request may still have been applied unless the server said it was not.
-    Writes,
-    /// A failed request changed nothing.
-    Reads,
 }
 
 /// Where every input of a batch ended: done, not done with the reason, or outcome unknown.
@@ -102,38 +53,6 @@ impl<P, D> Settled<P, D> {
         self.done.extend(other.done);
         self.failed.extend(other.failed);
         self.unknown.extend(other.unknown);
-    }
-}
-
-/// What a failed request tells about its inputs.
-pub(crate) struct Verdict {
-    /// Another try may succeed.
-    pub(crate) transient: bool,
-    /// The request may have been applied.
-    pub(crate) maybe_applied: bool,
-    /// The server refused the request as invalid: one of its inputs is bad.
-    pub(crate) invalid: bool,
-}
-
-/// What `error`, the failure of one request with `effect`, tells about it.
-pub(crate) fn verdict(error: &Error, effect: Effect) -> Verdict {
-    match error {
-        Error::Dynamo(e) => Verdict {
-            transient: e.is_transient(),
-            maybe_applied: effect == Effect::Writes && !e.was_rejected() && !e.was_not_sent(),
-            invalid: e.is_validation(),
-        },
-        // The call's deadline passed: no more tries; one under way may have been applied.
-        Error::DeadlineExceeded { sent, .. } => Verdict {
-            transient: false,
-            maybe_applied: effect == Effect::Writes && *sent,
-            invalid: false,
-        },
-        _ => Verdict {
-            transient: false,
-            maybe_applied: false,
-            invalid: false,
-        },
     }
 }
 
@@ -248,33 +167,6 @@ where
             tokio::time::sleep(wait).await;
         }
     })
-}
-
-/// A call's deadline, and the call it bounds: its error, for an input left unsent by it,
-/// is made only then (batches make one deadline per request).
-#[derive(Clone, Copy)]
-pub(crate) struct Deadline<'a> {
-    /// When the call must be over.
-    pub(crate) at: tokio::time::Instant,
-    /// The call (none in unit tests).
-    pub(crate) op: Option<&'a crate::trace::Op>,
-}
-
-impl<'a> Deadline<'a> {
-    /// The deadline of the call `op`.
-    pub(crate) fn of(op: &'a crate::trace::Op) -> Self {
-        Deadline {
-            at: op.deadline(),
-            op: Some(op),
-        }
-    }
-
-    fn exceeded(&self) -> Error {
-        match self.op {
-            Some(op) => op.deadline_exceeded(false),
-            None => Error::InvalidRequest("the call's deadline passed".into()),
-        }
-    }
 }
 
 #[cfg(test)]

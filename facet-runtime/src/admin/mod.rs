@@ -1,0 +1,7 @@
+//! Administering the table: creating it as the declared facets need it, and checking an
+//! existing table against them.
+
+mod create;
+mod verify;
+
+pub use verify::{Difference, Verification};
