@@ -278,7 +278,7 @@ fn bench(c: &mut Criterion) {
     let keys: Vec<_> = tasks(N)
         .map(|t| Task::key(t.team_id, t.task_id).unwrap())
         .collect();
-    stub.load(tasks(N).map(|t| faceteer::core::to_item(&t).unwrap()));
+    stub.load(tasks(N).map(|t| faceteer::to_item(&t).unwrap()));
 
     // Identical output, and the same number of requests.
     rt.block_on(async {

@@ -14,12 +14,12 @@ use faceteer_suite::bench_task::{hand_from_item, hand_to_item, sample, Task};
 
 fn bench(c: &mut Criterion) {
     let task = sample();
-    let item = faceteer::core::to_item(&task).unwrap();
+    let item = faceteer::to_item(&task).unwrap();
     // Both paths build the same item and read back the same record.
     assert_eq!(item, hand_to_item(&task));
     assert_eq!(hand_from_item(item.clone()).unwrap(), task);
     assert_eq!(
-        faceteer::core::from_item::<Task>(item.clone()).unwrap(),
+        faceteer::from_item::<Task>(item.clone()).unwrap(),
         task
     );
 
@@ -27,7 +27,7 @@ fn bench(c: &mut Criterion) {
     // so both see the same allocator state (measured one after the other, the two arms'
     // ratio moved by ±15% from run to run on the 2-core machine).
     let mut g = c.benchmark_group("build item");
-    let ours = || faceteer::core::to_item(black_box(&task)).unwrap();
+    let ours = || faceteer::to_item(black_box(&task)).unwrap();
     let theirs = || hand_to_item(black_box(&task));
     g.bench_function("faceteer", |b| b.iter_custom(|n| paired(n, ours, theirs)));
     g.bench_function("hand-written", |b| {
@@ -38,7 +38,7 @@ fn bench(c: &mut Criterion) {
     // Both readers take the item by value; the copies each run reads are made outside the
     // measured time.
     let mut g = c.benchmark_group("read item");
-    let ours = |item| faceteer::core::from_item::<Task>(item).unwrap();
+    let ours = |item| faceteer::from_item::<Task>(item).unwrap();
     let theirs = |item| hand_from_item(item).unwrap();
     g.bench_function("faceteer", |b| {
         b.iter_custom(|n| paired_by_value(n, &item, ours, theirs))

@@ -57,7 +57,7 @@ fn bench(c: &mut Criterion) {
             payload: "x".repeat(200),
         })
         .collect();
-    stub.load(events.iter().map(|e| faceteer::core::to_item(e).unwrap()));
+    stub.load(events.iter().map(|e| faceteer::to_item(e).unwrap()));
     let client = faceteer::embedded::client_for(&stub.endpoint());
     let table = Table::with_facets(client, "bench", [Event::SCHEMA]).unwrap();
 
@@ -75,7 +75,7 @@ fn bench(c: &mut Criterion) {
         assert_eq!(stub.requests() - before, 1);
         // The first 20 records of the one partition they all come from.
         let pk_of = |e: &Event| {
-            faceteer::core::to_item(e).unwrap()["PK"]
+            faceteer::to_item(e).unwrap()["PK"]
                 .as_s()
                 .unwrap()
                 .clone()

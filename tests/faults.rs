@@ -11,7 +11,7 @@ use common::*;
 fn total() -> usize {
     fault_total()
 }
-use faceteer::core::limits::{item_size, LimitError, MAX_ITEM_BYTES};
+use faceteer_core::limits::{item_size, LimitError, MAX_ITEM_BYTES};
 use faceteer::{BatchOptions, Error, FailureReason, ItemError, Key, Table, Timeouts};
 use faceteer_suite::fault::{FaultConfig, FaultProxy};
 
@@ -376,18 +376,18 @@ async fn invalid_records_fail_alone() {
 async fn the_item_size_limit_is_exact() {
     let table = fresh_table::<TestTable>("size").await;
     let base = sample("g", 1);
-    let base_size = item_size(&faceteer::core::to_item(&base).unwrap()).unwrap();
+    let base_size = item_size(&faceteer::to_item(&base).unwrap()).unwrap();
     let fill = |extra: usize| Sample {
         payload: format!("{}{}", base.payload, "x".repeat(extra)),
         ..base.clone()
     };
     let exact = fill(MAX_ITEM_BYTES - base_size);
     assert_eq!(
-        item_size(&faceteer::core::to_item(&exact).unwrap_or_else(|e| panic!("{e}"))).unwrap(),
+        item_size(&faceteer::to_item(&exact).unwrap_or_else(|e| panic!("{e}"))).unwrap(),
         MAX_ITEM_BYTES
     );
     let over = fill(MAX_ITEM_BYTES - base_size + 1);
-    match faceteer::core::to_item(&over) {
+    match faceteer::to_item(&over) {
         Err(ItemError::Limit {
             source: LimitError::ItemTooLarge { size, largest, .. },
             ..
@@ -423,7 +423,7 @@ async fn bad_records_do_not_hide_the_rest() {
     assert!(written.is_complete());
     // Does not deserialize: `rank` is text.
     for id in ["n017", "n030"] {
-        let mut item = faceteer::core::to_item(&note("book", 0)).unwrap();
+        let mut item = faceteer::to_item(&note("book", 0)).unwrap();
         item.insert(
             "SK".into(),
             aws_sdk_dynamodb::types::AttributeValue::S(format!("#NOTE_{id}")),

@@ -13,8 +13,8 @@ use aws_sdk_dynamodb::primitives::Blob;
 use aws_sdk_dynamodb::types::AttributeValue as AV;
 use base64::Engine as _;
 use common::*;
-use faceteer::core::cursor::{decode_shards_cursor, CursorScope};
-use faceteer::core::limits::{check_item, significant_digits};
+use faceteer_core::cursor::{decode_shards_cursor, CursorScope};
+use faceteer_core::limits::{check_item, significant_digits};
 use faceteer::{Facet, Item};
 use proptest::prelude::*;
 
@@ -97,7 +97,7 @@ fn note_item() -> impl Strategy<Value = Item> {
         0..6,
     );
     changes.prop_map(move |changes| {
-        let mut item = faceteer::core::to_item(&note("book", 3)).unwrap();
+        let mut item = faceteer::to_item(&note("book", 3)).unwrap();
         for (at, value) in changes {
             match value {
                 Some(v) => item.insert(names[at].to_owned(), v),
@@ -157,7 +157,7 @@ proptest! {
 
     #[test]
     fn any_stored_item_reads_as_a_record_or_an_error(item in note_item()) {
-        let _ = faceteer::core::from_item::<Note>(item.clone());
+        let _ = faceteer::from_item::<Note>(item.clone());
         let _ = check_item(&item, Note::SCHEMA);
     }
 

@@ -10,7 +10,7 @@ use std::collections::HashMap;
 use aws_sdk_dynamodb::primitives::Blob;
 use aws_sdk_dynamodb::types::AttributeValue;
 use chrono::{DateTime, Utc};
-use faceteer::core::schema::KeySchema;
+use faceteer_core::schema::KeySchema;
 use faceteer::{Facet, Item, Nullable, TtlValue};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
@@ -300,11 +300,11 @@ fn check_case<F: Facet + PartialEq + std::fmt::Debug>(case: &Case) {
     let model: F = serde_json::from_value(plain_model(&case.model))
         .unwrap_or_else(|e| panic!("model {} as a Rust record: {e}", case.model));
     let expected = item(&case.item);
-    let written = faceteer::core::to_item(&model).expect("the record is written");
+    let written = faceteer::to_item(&model).expect("the record is written");
     if let Err(difference) = same_item(F::SCHEMA.name, &written, &expected) {
         panic!("writing {}: {difference}", case.model);
     }
-    let read: F = faceteer::core::from_item(expected).expect("Faceteer's item reads back");
+    let read: F = faceteer::from_item(expected).expect("Faceteer's item reads back");
     assert_eq!(read, model, "reading Faceteer's item for {}", case.model);
 }
 

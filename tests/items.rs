@@ -170,7 +170,7 @@ async fn an_item_of_another_facet_is_skipped() {
     // Neighbour and Note share a partition; forge a key collision by writing a Neighbour
     // item under a Note key.
     let key = Note::key("book", "n001").unwrap();
-    let mut item = faceteer::core::to_item(&Neighbour {
+    let mut item = faceteer::to_item(&Neighbour {
         notebook: "book".into(),
         id: "x".into(),
     })
@@ -238,7 +238,7 @@ fn reads_pass_over_exactly_the_added_attributes() {
     use faceteer::Facet;
     let mut n = note("book", 1);
     n.expires_at = Some(1_900_000_000);
-    let item = faceteer::core::to_item(&n).unwrap();
+    let item = faceteer::to_item(&n).unwrap();
     let schema = Note::SCHEMA;
     let added: Vec<&str> = schema.key_attributes().chain(["facet", "ttl"]).collect();
     assert_eq!(added.len(), 8);
@@ -252,16 +252,16 @@ fn reads_pass_over_exactly_the_added_attributes() {
     for name in ["P", "PKX", "GSI3PK", "GSI1", "facets", "t", "", "SKU"] {
         assert!(!schema.is_stored_only(name), "{name}");
     }
-    assert_eq!(faceteer::core::from_item::<Note>(item).unwrap(), n);
+    assert_eq!(faceteer::from_item::<Note>(item).unwrap(), n);
 }
 
 /// Key lengths are checked as each key is built: the first key attribute over its limit, in
 /// the order PK, SK, then each index's, is reported by name with its limit.
 #[test]
 fn the_first_key_over_its_limit_is_reported() {
-    use faceteer::core::limits::LimitError;
+    use faceteer_core::limits::LimitError;
     use faceteer::ItemError;
-    let too_long = |n: &Note| match faceteer::core::to_item(n) {
+    let too_long = |n: &Note| match faceteer::to_item(n) {
         Err(ItemError::Limit {
             source:
                 LimitError::KeyTooLong {

@@ -262,7 +262,7 @@ async fn filters_compare_the_text_a_put_stores() {
 
 /// The items a put of `record` writes and the server holds under its key.
 async fn assert_stored_as_put<F: Facet + std::fmt::Debug>(table: &Table, record: &F, what: &str) {
-    let item = faceteer::core::to_item(record).unwrap();
+    let item = faceteer::to_item(record).unwrap();
     let key = record.primary_key().unwrap();
     assert_eq!(
         get_record_item(table, key.to_item()).await,

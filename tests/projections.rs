@@ -6,7 +6,7 @@ use crate::common;
 use std::collections::HashSet;
 
 use common::*;
-use faceteer::core::plan::GetPlan;
+use faceteer_core::plan::GetPlan;
 use faceteer::{Error, ItemError, Key};
 
 fn set(attrs: &[&str]) -> HashSet<String> {

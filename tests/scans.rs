@@ -91,7 +91,7 @@ async fn scans_return_every_record_of_the_facet_once() {
 
 async fn a_bad_record_does_not_stop_a_scan() {
     let table = stocked_table("scan-bad").await;
-    let mut item = faceteer::core::to_item(&note("b0", 0)).unwrap();
+    let mut item = faceteer::to_item(&note("b0", 0)).unwrap();
     item.insert(
         "rank".into(),
         aws_sdk_dynamodb::types::AttributeValue::S("high".into()),

@@ -74,9 +74,9 @@ async fn records_keep_their_period_and_queries_cover_every_shard() {
     for r in &readings {
         let pk = gsi1pk(&table, r).await;
         let expected = if r.created.timestamp() < 1_798_761_600 {
-            faceteer::core::shard::shard_id(&[r.id.as_str()], 4)
+            faceteer_core::shard::shard_id(&[r.id.as_str()], 4)
         } else {
-            faceteer::core::shard::shard_id(&[r.id.as_str()], 32)
+            faceteer_core::shard::shard_id(&[r.id.as_str()], 32)
         };
         assert_eq!(pk, format!("#SITE_{expected}_north"), "{}", r.id);
     }

@@ -210,7 +210,7 @@ async fn the_unassigned_partition_of_the_readme_is_queryable() {
         task("e", Some("u1"), Status::Done),
     ];
     assert!(table.put_many(tasks.clone()).await.is_complete());
-    let item = faceteer::core::to_item(&tasks[0]).unwrap();
+    let item = faceteer::to_item(&tasks[0]).unwrap();
     assert_eq!(item["GSI2PK"].as_s().unwrap(), "#USER_STATUS_open");
 
     let unassigned = table

@@ -4,7 +4,7 @@
 use crate::common;
 
 use common::*;
-use faceteer::transaction::{CancelReason, TxAction};
+use faceteer::{CancelReason, TxAction};
 use faceteer::Error;
 
 fn stock(sku: &str, on_hand: u32) -> Stock {
@@ -163,7 +163,7 @@ async fn update_steps_rebuild_index_keys() {
             assert_eq!(canceled[0].step.index, 1);
             assert_eq!(
                 canceled[0].reason,
-                faceteer::transaction::CancelReason::StoredValueDiffers { field: "status" }
+                faceteer::CancelReason::StoredValueDiffers { field: "status" }
             );
         }
         other => panic!("expected a cancellation, got {other:?}"),
@@ -181,7 +181,7 @@ async fn update_steps_rebuild_index_keys() {
     assert_eq!(after.author, "carol");
     assert_eq!(
         get_record_item(&table, key.to_item()).await.unwrap(),
-        faceteer::core::to_item(&after).unwrap()
+        faceteer::to_item(&after).unwrap()
     );
     let by_new = table
         .query(Note::by_author_status("carol", Status::Open).list())

@@ -333,7 +333,7 @@ async fn sequence(table: &Table, seed: u64) -> Result<(), String> {
         }
         // Stored: the model's record, and exactly the item a put of it writes.
         let raw = get_record_item(table, key.to_item()).await;
-        let want = model.as_ref().map(|m| faceteer::core::to_item(m).unwrap());
+        let want = model.as_ref().map(|m| faceteer::to_item(m).unwrap());
         if raw != want {
             return Err(format!(
                 "seed {seed}, step {step}: {what}: stored {raw:?}, a put of the model {model:?} \
@@ -341,8 +341,8 @@ async fn sequence(table: &Table, seed: u64) -> Result<(), String> {
             ));
         }
         if let Some(raw) = raw {
-            let read: Ticket = faceteer::core::from_item(raw.clone()).unwrap();
-            if faceteer::core::to_item(&read).unwrap() != raw {
+            let read: Ticket = faceteer::from_item(raw.clone()).unwrap();
+            if faceteer::to_item(&read).unwrap() != raw {
                 return Err(format!(
                     "seed {seed}, step {step}: the item read back does not write itself"
                 ));

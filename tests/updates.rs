@@ -130,7 +130,7 @@ async fn index_keys_follow_their_fields() {
     assert!(
         matches!(
             &err,
-            Error::Expr(faceteer::core::expr::ExprError::KeyFieldNeeded {
+            Error::Expr(faceteer_core::expr::ExprError::KeyFieldNeeded {
                 attribute: "GSI2PK",
                 needed: "status",
                 ..
@@ -170,7 +170,7 @@ async fn index_keys_follow_their_fields() {
     // The stored item is exactly what a put of the new record writes.
     assert_eq!(
         get_record_item(&table, key.to_item()).await.unwrap(),
-        faceteer::core::to_item(&after).unwrap()
+        faceteer::to_item(&after).unwrap()
     );
 
     // Named unchanged at the wrong value: refused by the server, naming the field; nothing
@@ -203,7 +203,7 @@ async fn index_keys_follow_their_fields() {
     assert_eq!(after.author, "dan");
     assert_eq!(
         get_record_item(&table, key.to_item()).await.unwrap(),
-        faceteer::core::to_item(&after).unwrap()
+        faceteer::to_item(&after).unwrap()
     );
     // A missing record is still not created.
     let missing = Note::key("book", "n404").unwrap();
@@ -224,7 +224,7 @@ async fn index_keys_follow_their_fields() {
     assert_eq!(now.expires_at, Some(1_900_000_000));
     assert_eq!(
         get_record_item(&table, key.to_item()).await.unwrap(),
-        faceteer::core::to_item(&now).unwrap()
+        faceteer::to_item(&now).unwrap()
     );
     table.update(&key, n.expires_at.remove()).await.unwrap();
     let stored = get_raw(&table, key.to_item()).await.unwrap();
@@ -311,7 +311,7 @@ async fn readme_update_bumps_updated_with_another_indexed_field() {
     let key = User::key("u1").unwrap();
     assert_eq!(
         get_record_item(&table, key.to_item()).await.unwrap(),
-        faceteer::core::to_item(&moved).unwrap()
+        faceteer::to_item(&moved).unwrap()
     );
     for (old, new) in [
         (

@@ -4,8 +4,8 @@
 
 use crate::common;
 
-use faceteer::core::key::KeyWriter;
-use faceteer::core::shard::ShardInputs;
+use faceteer_core::key::KeyWriter;
+use faceteer_core::shard::ShardInputs;
 use faceteer::{Facet, Item};
 use serde::{Deserialize, Serialize};
 
@@ -150,13 +150,13 @@ macro_rules! sharded_facets {
                 match inputs {
                     [a] => {
                         let base = Base { a: a.clone(), k: k.clone(), s: s.clone() };
-                        let gsi = faceteer::core::to_item(&Gsi { a: a.clone(), k, s }).unwrap();
+                        let gsi = faceteer::to_item(&Gsi { a: a.clone(), k, s }).unwrap();
                         (base.primary_key().unwrap().pk().to_owned(), text(&gsi["GSI4PK"]))
                     }
                     [a, b] => {
                         let base = Base2 { a: a.clone(), b: b.clone(), k: k.clone(), s: s.clone() };
                         let gsi = Gsi2 { a: a.clone(), b: b.clone(), k, s };
-                        let gsi = faceteer::core::to_item(&gsi).unwrap();
+                        let gsi = faceteer::to_item(&gsi).unwrap();
                         (base.primary_key().unwrap().pk().to_owned(), text(&gsi["GSI4PK"]))
                     }
                     other => panic!("no facet with {} shard fields", other.len()),
@@ -229,7 +229,7 @@ fn item_layout_is_faceteer_compatible() {
         count: 3,
         expires_at: Some(1_900_000_000),
     };
-    let item: Item = faceteer::core::to_item(&task).unwrap();
+    let item: Item = faceteer::to_item(&task).unwrap();
     let s = |v: &str| AV::S(v.into());
     assert_eq!(item["PK"], s("#TEAM_team-1"));
     assert_eq!(item["SK"], s("#TASK_task-1"));
@@ -243,7 +243,7 @@ fn item_layout_is_faceteer_compatible() {
         !item.contains_key("assignedUserId"),
         "absent optionals are left out"
     );
-    let back: Task = faceteer::core::from_item(item).unwrap();
+    let back: Task = faceteer::from_item(item).unwrap();
     assert_eq!(back.task_id, "task-1");
     assert_eq!(back.assigned_user_id, None);
 }

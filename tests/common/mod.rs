@@ -102,7 +102,7 @@ pub async fn get_record_item(
     key: faceteer::Item,
 ) -> Option<faceteer::Item> {
     let mut item = get_raw(table, key).await?;
-    if let Some(token) = item.remove(faceteer::core::schema::WRITE_TOKEN) {
+    if let Some(token) = item.remove(faceteer_core::schema::WRITE_TOKEN) {
         let token = token.as_s().expect("a string token");
         assert!(token.len() == 32 && token.bytes().all(|b| b.is_ascii_hexdigit()));
     }

@@ -45,7 +45,9 @@ use crate::exec::sdk;
 use crate::exec::trace::Op;
 use crate::query::run::read_ahead;
 use crate::query::walk;
-use crate::query::{FailedRecord, IntoCursor, Page, PartitionQuery};
+use crate::query::builder::IntoCursor;
+use crate::query::mode::{FailedRecord, Page};
+use crate::query::partition::PartitionQuery;
 use crate::table::signing;
 use crate::table::Table;
 
@@ -278,7 +280,7 @@ fn page<'a, C: Collection>(
     let table = run.table;
     let op = Op::new("Query", table, "(collection)", run.index.map(|i| i.name));
     let work = move |op: Arc<Op>| async move {
-        let run = &*signing::opened(table, run, run.cursor.as_deref(), |r, c| r.cursor(c))?;
+        let run = &*signing::opened(table.cursor_key(), run, run.cursor.as_deref(), |r, c| r.cursor(c))?;
         let mut plan = run.plan()?;
         let scope = run.scope(&plan.partition);
         let limit = run.limit.map(|l| l as usize);
@@ -345,7 +347,7 @@ fn page<'a, C: Collection>(
                 .transpose()?,
         };
         let cursor = match cursor_key {
-            Some(key) => signing::sealed(table, Some(encode_cursor(&scope, &key)?)),
+            Some(key) => signing::sealed(table.cursor_key(), Some(encode_cursor(&scope, &key)?)),
             None => None,
         };
         let skipped = read.iter().filter(|(_, m)| !m).count() + trailing_skipped;

@@ -37,10 +37,6 @@ pub use builder::{IntoCursor, Query};
 pub use collection::{CollectionPage, CollectionPartition, CollectionRun};
 pub use mode::{Collected, FailedRecord, Page};
 pub use partition::PartitionQuery;
-pub use run::QueryRun;
+pub use run::{QueryRun, DEFAULT_SHARD_CONCURRENCY};
 pub use scan::{OfCollection, OfFacet, ScanRun, ScanTarget};
 pub use search::Search;
-
-/// The most shards an all-shard query reads at once unless told otherwise: by default it
-/// reads every shard at once (a page then costs one shard's latency), up to this many.
-pub const DEFAULT_SHARD_CONCURRENCY: usize = 32;

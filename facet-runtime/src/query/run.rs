@@ -47,6 +47,10 @@ impl Table {
     }
 }
 
+/// The most shards an all-shard query reads at once unless told otherwise: by default it
+/// reads every shard at once (a page then costs one shard's latency), up to this many.
+pub const DEFAULT_SHARD_CONCURRENCY: usize = 32;
+
 /// A query bound to a table: [`Table::query`]. Await it, or walk its pages.
 #[must_use = "a query does nothing until it is awaited or its pages are read"]
 pub struct QueryRun<'t, F, I, R, M> {
@@ -157,13 +161,13 @@ where
     let op = Op::new("Query", table, F::SCHEMA.name, query.index.map(|i| i.name));
     let work = move |op: Arc<Op>| async move {
         // A signing table takes only cursors it signed.
-        let query = &*signing::opened(table, query, query.cursor.as_deref(), |q, c| q.cursor(c))?;
+        let query = &*signing::opened(table.cursor_key(), query, query.cursor.as_deref(), |q, c| q.cursor(c))?;
         let (raw, cursor) = if query.is_all_shards() {
             all_shards(table, &op, query, probe).await?
         } else {
             one_partition(table, &op, query, probe).await?
         };
-        let cursor = signing::sealed(table, cursor);
+        let cursor = signing::sealed(table.cursor_key(), cursor);
         let attributes = query.attributes();
         let raw = if R::FETCH_BY_KEY {
             fetch_by_key::<F>(table, raw, query.consistent).await?
@@ -266,7 +270,7 @@ where
         .buffer_unordered(
             query
                 .shard_concurrency
-                .unwrap_or(super::DEFAULT_SHARD_CONCURRENCY.min(plans_len))
+                .unwrap_or(DEFAULT_SHARD_CONCURRENCY.min(plans_len))
                 .max(1),
         )
         .try_collect()

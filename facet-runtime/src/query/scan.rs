@@ -36,7 +36,8 @@ use crate::exec::future::{records, traced, BoxFuture};
 use crate::exec::sdk;
 use crate::exec::trace::Op;
 use crate::query::walk;
-use crate::query::{Collected, IntoCursor, Page};
+use crate::query::builder::IntoCursor;
+use crate::query::mode::{Collected, Page};
 use crate::table::signing;
 use crate::table::Table;
 
@@ -281,7 +282,7 @@ fn page<'a, F: Send + 'static, T: ScanTarget>(
     let work = move |op: Arc<Op>| async move {
         let count = scan.segments.max(1) as usize;
         let scope = scan.scope();
-        let scan = &*signing::opened(table, scan, scan.cursor.as_deref(), |s, c| s.cursor(c))?;
+        let scan = &*signing::opened(table.cursor_key(), scan, scan.cursor.as_deref(), |s, c| s.cursor(c))?;
         let cursor = scan.cursor.clone();
         let mut positions = match &cursor {
             Some(c) => decode_shards_cursor(&scope, count as u32, c)?,
@@ -355,7 +356,7 @@ fn page<'a, F: Send + 'static, T: ScanTarget>(
         let cursor = if positions.iter().all(|p| *p == ShardPosition::Done) {
             None
         } else {
-            signing::sealed(table, Some(encode_shards_cursor(&scope, &positions)?))
+            signing::sealed(table.cursor_key(), Some(encode_shards_cursor(&scope, &positions)?))
         };
         let (records, failed) = walk::decode(raw, T::decode);
         Ok(Page {

@@ -8,7 +8,7 @@ use faceteer_core::{Item, ItemError};
 use futures::{Stream, StreamExt, TryStreamExt};
 
 use crate::error::{Error, Result};
-use crate::query::{Collected, FailedRecord, Page};
+use crate::query::mode::{Collected, FailedRecord, Page};
 use crate::table::Table;
 
 /// The `Limit` of the next request of a page of at most `limit` results that has `have`:

@@ -1,4 +1,4 @@
-//! Signed cursors: with [`Table::with_cursor_key`](crate::Table::with_cursor_key), every
+//! Signed cursors: with `Table::with_cursor_key`, every
 //! cursor a query returns carries an HMAC-SHA256 tag, and a cursor given back is used only
 //! when its tag matches, so a client holding cursors cannot forge or alter one.
 
@@ -56,15 +56,15 @@ impl CursorKey {
     }
 }
 
-/// `run` as a page reads it: when `table` signs cursors, a copy holding the cursor opened
+/// `run` as a page reads it: when the table signs cursors with `key`, a copy holding the cursor opened
 /// (its signature checked) by `with`; otherwise `run` itself.
 pub(crate) fn opened<'a, Q: Clone>(
-    table: &crate::table::Table,
+    key: Option<&CursorKey>,
     run: &'a Q,
     cursor: Option<&str>,
     with: impl FnOnce(Q, String) -> Q,
 ) -> Result<std::borrow::Cow<'a, Q>, CursorError> {
-    match (table.cursor_key(), cursor) {
+    match (key, cursor) {
         (Some(key), Some(cursor)) => {
             let inner = key.open(cursor)?.to_owned();
             Ok(std::borrow::Cow::Owned(with(run.clone(), inner)))
@@ -73,9 +73,9 @@ pub(crate) fn opened<'a, Q: Clone>(
     }
 }
 
-/// A page's cursor as handed out: sealed when `table` signs cursors.
-pub(crate) fn sealed(table: &crate::table::Table, cursor: Option<String>) -> Option<String> {
-    match table.cursor_key() {
+/// A page's cursor as handed out: sealed when the table signs cursors with `key`.
+pub(crate) fn sealed(key: Option<&CursorKey>, cursor: Option<String>) -> Option<String> {
+    match key {
         Some(key) => cursor.map(|c| key.seal(c)),
         None => cursor,
     }
