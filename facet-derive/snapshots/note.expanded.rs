@@ -97,7 +97,6 @@ impl Note {
     /**The key of the `NOTE` record identified by `book`, `note_id`.
 
 Fails when a key value contains the delimiter where it would make the key ambiguous.*/
-    #[allow(clippy::too_many_arguments)]
     pub fn key(
         book: impl ::faceteer::__private::KeyArg<String>,
         note_id: impl ::faceteer::__private::KeyArg<String>,
@@ -123,7 +122,6 @@ Fails when a key value contains the delimiter where it would make the key ambigu
     /**Query the base table in the partition given by `book`.
 
 Sort-key arguments of the operators are the sort-key field(s): `note_id`.*/
-    #[allow(clippy::too_many_arguments)]
     pub fn query(
         book: impl ::faceteer::__private::KeyArg<String>,
     ) -> ::faceteer::__private::PartitionQuery<

@@ -67,6 +67,7 @@ impl ::faceteer::__private::FromPicked for TaskKeys {
 }
 #[automatically_derived]
 impl ::faceteer::__private::KeyFields for TaskKeys {}
+#[automatically_derived]
 impl TaskKeys {
     /// The base-table key of the record whose key fields these are.
     pub fn key(
@@ -496,7 +497,6 @@ impl Task {
     /**The key of the `TASK` record identified by `team_id`, `task_id`.
 
 Fails when a key value contains the delimiter where it would make the key ambiguous.*/
-    #[allow(clippy::too_many_arguments)]
     pub fn key(
         team_id: impl ::faceteer::__private::KeyArg<String>,
         task_id: impl ::faceteer::__private::KeyArg<String>,
@@ -522,7 +522,6 @@ Fails when a key value contains the delimiter where it would make the key ambigu
     /**Query the base table in the partition given by `team_id`.
 
 Sort-key arguments of the operators are the sort-key field(s): `task_id`.*/
-    #[allow(clippy::too_many_arguments)]
     pub fn query(
         team_id: impl ::faceteer::__private::KeyArg<String>,
     ) -> ::faceteer::__private::PartitionQuery<
@@ -549,7 +548,6 @@ Sort-key arguments of the operators are the sort-key field(s): `task_id`.*/
     /**Query index `GSI1` (`TeamDueDate`) in the partition given by `team_id`.
 
 Sort-key arguments of the operators are the index's sort-key field(s): `due_day`.*/
-    #[allow(clippy::too_many_arguments)]
     pub fn gsi1(
         team_id: impl ::faceteer::__private::KeyArg<String>,
     ) -> ::faceteer::__private::PartitionQuery<
@@ -576,7 +574,6 @@ Sort-key arguments of the operators are the index's sort-key field(s): `due_day`
         )
     }
     ///The same as [`Self::gsi1`].
-    #[allow(clippy::too_many_arguments)]
     pub fn by_team_due_date(
         team_id: impl ::faceteer::__private::KeyArg<String>,
     ) -> ::faceteer::__private::PartitionQuery<
@@ -589,7 +586,6 @@ Sort-key arguments of the operators are the index's sort-key field(s): `due_day`
     /**Query index `GSI2` in the partition given by `assigned_user_id`.
 
 Sort-key arguments of the operators are the index's sort-key field(s): `status`.*/
-    #[allow(clippy::too_many_arguments)]
     pub fn gsi2(
         assigned_user_id: ::core::option::Option<&str>,
     ) -> ::faceteer::__private::PartitionQuery<

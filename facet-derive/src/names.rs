@@ -1,75 +1,4 @@
-//! Name conversions: serde's `rename_all` rules and alias → method names.
-
-/// The serialized name of a field under serde's `rename_all` rule (as serde applies it to
-/// snake_case field names).
-pub fn rename_field(field: &str, rule: Option<&str>) -> String {
-    let field = field.strip_prefix("r#").unwrap_or(field);
-    match rule {
-        Some("lowercase") => field.to_ascii_lowercase(),
-        Some("UPPERCASE") => field.to_ascii_uppercase(),
-        Some("PascalCase") => pascal(field),
-        Some("camelCase") => {
-            let p = pascal(field);
-            let mut chars = p.chars();
-            match chars.next() {
-                Some(c) => c.to_ascii_lowercase().to_string() + chars.as_str(),
-                None => p,
-            }
-        }
-        Some("SCREAMING_SNAKE_CASE") => field.to_ascii_uppercase(),
-        Some("kebab-case") => field.replace('_', "-"),
-        Some("SCREAMING-KEBAB-CASE") => field.to_ascii_uppercase().replace('_', "-"),
-        _ => field.to_owned(),
-    }
-}
-
-/// The serialized name of an enum variant (PascalCase in Rust) under serde's `rename_all`
-/// rule, as serde applies it to variants.
-pub fn rename_variant(variant: &str, rule: Option<&str>) -> String {
-    let variant = variant.strip_prefix("r#").unwrap_or(variant);
-    let snake = || {
-        let mut out = String::with_capacity(variant.len() + 4);
-        for (i, c) in variant.char_indices() {
-            if i > 0 && c.is_uppercase() {
-                out.push('_');
-            }
-            out.push(c.to_ascii_lowercase());
-        }
-        out
-    };
-    match rule {
-        Some("lowercase") => variant.to_ascii_lowercase(),
-        Some("UPPERCASE") => variant.to_ascii_uppercase(),
-        Some("camelCase") => {
-            let mut chars = variant.chars();
-            match chars.next() {
-                Some(c) => c.to_ascii_lowercase().to_string() + chars.as_str(),
-                None => String::new(),
-            }
-        }
-        Some("snake_case") => snake(),
-        Some("SCREAMING_SNAKE_CASE") => snake().to_ascii_uppercase(),
-        Some("kebab-case") => snake().replace('_', "-"),
-        Some("SCREAMING-KEBAB-CASE") => snake().to_ascii_uppercase().replace('_', "-"),
-        _ => variant.to_owned(),
-    }
-}
-
-fn pascal(field: &str) -> String {
-    let mut out = String::with_capacity(field.len());
-    let mut upper = true;
-    for c in field.chars() {
-        if c == '_' {
-            upper = true;
-        } else if upper {
-            out.push(c.to_ascii_uppercase());
-            upper = false;
-        } else {
-            out.push(c);
-        }
-    }
-    out
-}
+//! Method names: an index alias → its query method.
 
 /// `GSITeamDueDate` → `gsi_team_due_date`; other characters become `_`.
 pub fn snake_case(name: &str) -> String {
@@ -100,6 +29,17 @@ pub fn snake_case(name: &str) -> String {
     out
 }
 
+/// The query method of an index alias: `by_` + snake_case(alias), unless the snake-case
+/// alias already starts with `by_` (`ByCategory` → `by_category`, not `by_by_category`).
+pub fn alias_method(alias: &str) -> String {
+    let snake = snake_case(alias);
+    if snake.starts_with("by_") {
+        snake
+    } else {
+        format!("by_{snake}")
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -117,28 +57,14 @@ mod tests {
     }
 
     #[test]
-    fn serde_rules() {
-        assert_eq!(rename_field("team_id", Some("camelCase")), "teamId");
-        assert_eq!(rename_field("team_id", Some("PascalCase")), "TeamId");
-        assert_eq!(
-            rename_field("team_id", Some("SCREAMING_SNAKE_CASE")),
-            "TEAM_ID"
-        );
-        assert_eq!(rename_field("team_id", Some("kebab-case")), "team-id");
-        assert_eq!(rename_field("r#type", None), "type");
-        assert_eq!(rename_field("pk", Some("UPPERCASE")), "PK");
-    }
-
-    #[test]
-    fn serde_variant_rules() {
-        assert_eq!(rename_variant("InReview", Some("lowercase")), "inreview");
-        assert_eq!(rename_variant("InReview", Some("camelCase")), "inReview");
-        assert_eq!(rename_variant("InReview", Some("snake_case")), "in_review");
-        assert_eq!(
-            rename_variant("InReview", Some("SCREAMING_SNAKE_CASE")),
-            "IN_REVIEW"
-        );
-        assert_eq!(rename_variant("InReview", Some("kebab-case")), "in-review");
-        assert_eq!(rename_variant("InReview", None), "InReview");
+    fn alias_methods_start_with_one_by() {
+        assert_eq!(alias_method("TeamDueDate"), "by_team_due_date");
+        assert_eq!(alias_method("ByCategory"), "by_category");
+        assert_eq!(alias_method("byEmail"), "by_email");
+        assert_eq!(alias_method("by_owner"), "by_owner");
+        assert_eq!(alias_method("Category"), "by_category");
+        // Only a whole `by` word counts.
+        assert_eq!(alias_method("Bypass"), "by_bypass");
+        assert_eq!(alias_method("By"), "by_by");
     }
 }

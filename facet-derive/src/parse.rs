@@ -6,6 +6,8 @@ use proc_macro2::Span;
 use syn::spanned::Spanned;
 use syn::{Attribute, Ident, Meta, Type};
 
+use crate::ctxt::Ctxt;
+
 /// `#[facet(..)]` on the struct.
 #[derive(Debug, FromDeriveInput)]
 #[darling(attributes(facet), supports(struct_named), forward_attrs(serde))]
@@ -36,6 +38,20 @@ pub struct FacetInput {
     /// The path of the `faceteer` crate, for code generated in a crate that renames it.
     #[darling(rename = "crate")]
     pub krate: Option<syn::Path>,
+}
+
+impl FacetInput {
+    /// Take the struct's fields out of the input (leaving none).
+    pub fn take_fields(&mut self) -> Vec<FieldInput> {
+        let none = darling::ast::Data::Struct(darling::ast::Fields::new(
+            darling::ast::Style::Struct,
+            Vec::new(),
+        ));
+        std::mem::replace(&mut self.data, none)
+            .take_struct()
+            .expect("darling checked struct_named")
+            .fields
+    }
 }
 
 /// `#[pick(facet = Path)]` on a projection struct.
@@ -148,14 +164,11 @@ pub struct FieldAttrs {
     pub serde: crate::serde_attrs::SerdeField,
 }
 
-/// Parse the forwarded attributes of a field.
-pub fn field_attrs(
-    attrs: &[Attribute],
-    errors: &mut darling::error::Accumulator,
-    serde_errors: &mut Vec<darling::Error>,
-) -> FieldAttrs {
+/// Parse the forwarded attributes of a field: its serde options (their errors reported in
+/// turn), then its key attributes (their syntax errors reported last).
+pub fn field_attrs(attrs: &[Attribute], cx: &Ctxt) -> FieldAttrs {
     let mut out = FieldAttrs {
-        serde: crate::serde_attrs::field(attrs, serde_errors),
+        serde: crate::serde_attrs::field(attrs, cx),
         ..FieldAttrs::default()
     };
     for attr in attrs {
@@ -164,7 +177,7 @@ pub fn field_attrs(
         if path.is_ident("pk") || path.is_ident("sk") {
             let parsed = match &attr.meta {
                 Meta::Path(_) => Some(KeyAttr::default()),
-                meta => errors.handle(KeyAttr::from_meta(meta)),
+                meta => cx.syntax(KeyAttr::from_meta(meta)),
             };
             if let Some(parsed) = parsed {
                 let slot = if path.is_ident("pk") {
@@ -173,7 +186,7 @@ pub fn field_attrs(
                     &mut out.sk
                 };
                 if slot.is_some() {
-                    errors.push(
+                    cx.syntax_error(
                         darling::Error::custom(
                             "duplicate key attribute: a field takes part in a key once",
                         )
@@ -184,21 +197,23 @@ pub fn field_attrs(
                 }
             }
         } else if path.is_ident("gsi") {
-            if let Some(parsed) = errors.handle(GsiAttr::from_meta(&attr.meta)) {
+            if let Some(parsed) = cx.syntax(GsiAttr::from_meta(&attr.meta)) {
                 out.gsi.push((parsed, span));
             }
         } else if path.is_ident("shard") {
-            if let Some(parsed) = errors.handle(ShardAttr::from_meta(&attr.meta)) {
+            if let Some(parsed) = cx.syntax(ShardAttr::from_meta(&attr.meta)) {
                 out.shard.push((parsed, span));
             }
         } else if path.is_ident("ttl") {
             if !matches!(attr.meta, Meta::Path(_)) {
-                errors.push(darling::Error::custom("`#[ttl]` takes no arguments").with_span(&span));
+                cx.syntax_error(
+                    darling::Error::custom("`#[ttl]` takes no arguments").with_span(&span),
+                );
             }
             out.ttl = Some(span);
         } else if path.is_ident("version") {
             if !matches!(attr.meta, Meta::Path(_)) {
-                errors.push(
+                cx.syntax_error(
                     darling::Error::custom("`#[version]` takes no arguments").with_span(&span),
                 );
             }

@@ -4,44 +4,46 @@ use proc_macro2::TokenStream;
 use quote::quote;
 use syn::{Data, DeriveInput, Fields};
 
-/// Expand `#[derive(Collection)]`, or the errors (one per bad variant).
-pub fn expand(input: &DeriveInput) -> TokenStream {
+use crate::ctxt::Ctxt;
+
+/// The `Collection` impl of an enum whose variants each hold one facet; the errors go to
+/// `cx` (one per bad variant).
+pub fn collection(input: &DeriveInput, cx: &Ctxt) -> TokenStream {
     let krate: syn::Path = syn::parse_quote!(::faceteer);
     let p = quote!(#krate::__private);
     let ident = &input.ident;
     let Data::Enum(data) = &input.data else {
-        return syn::Error::new_spanned(
+        cx.syn_error(syn::Error::new_spanned(
             ident,
             "`Collection` is derived for an enum with one facet per variant, like \
              `enum TeamItems { Team(Team), User(User) }`",
-        )
-        .to_compile_error();
+        ));
+        return TokenStream::new();
     };
-    let mut errors = Vec::new();
+    let mut bad_variants = false;
     let mut variants = Vec::new();
     for v in &data.variants {
         match &v.fields {
             Fields::Unnamed(f) if f.unnamed.len() == 1 => {
                 variants.push((&v.ident, &f.unnamed[0].ty));
             }
-            _ => errors.push(syn::Error::new_spanned(
-                v,
-                format!(
-                    "variant `{}` must hold exactly one facet, like `{}(MyFacet)`",
-                    v.ident, v.ident
-                ),
-            )),
+            _ => {
+                bad_variants = true;
+                cx.syn_error(syn::Error::new_spanned(
+                    v,
+                    format!(
+                        "variant `{}` must hold exactly one facet, like `{}(MyFacet)`",
+                        v.ident, v.ident
+                    ),
+                ));
+            }
         }
     }
-    if variants.is_empty() && errors.is_empty() {
-        errors.push(syn::Error::new_spanned(
+    if variants.is_empty() && !bad_variants {
+        cx.syn_error(syn::Error::new_spanned(
             ident,
             "a collection needs at least one variant holding a facet",
         ));
-    }
-    if !errors.is_empty() {
-        let errors = errors.iter().map(syn::Error::to_compile_error);
-        return quote!(#(#errors)*);
     }
     let schemas = variants
         .iter()

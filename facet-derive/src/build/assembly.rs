@@ -1,0 +1,227 @@
+//! The keys, indexes, TTL and version of a facet, assembled from the struct's key
+//! attributes and then from each field's, in field order.
+
+use std::collections::BTreeMap;
+
+use proc_macro2::Span;
+
+use super::indexes::{self, GsiAcc};
+use super::key_acc::{apply_container_key, KeyAcc, ScheduleDecl};
+use crate::check;
+use crate::ctxt::Ctxt;
+use crate::model::{Field, IndexModel, KeyModel, KeyRole};
+use crate::parse::{FacetInput, FieldAttrs, GsiAttr, ShardAttr};
+
+/// Everything declared so far.
+#[derive(Default)]
+pub struct Assembly {
+    /// The partition key.
+    pub pk: KeyAcc,
+    /// The sort key.
+    pub sk: KeyAcc,
+    /// The indexes, by number.
+    pub gsi: BTreeMap<u8, GsiAcc>,
+    /// The `#[ttl]` field.
+    pub ttl: Option<usize>,
+    /// The `#[version]` field.
+    pub version: Option<usize>,
+}
+
+impl Assembly {
+    /// The base key of `role`.
+    fn key_mut(&mut self, role: KeyRole) -> &mut KeyAcc {
+        match role {
+            KeyRole::Partition => &mut self.pk,
+            KeyRole::Sort => &mut self.sk,
+        }
+    }
+
+    /// The keys declared on the struct: `#[facet(pk(..), sk(..))]`.
+    pub fn struct_keys(&mut self, input: &FacetInput, fields: &[Field], cx: &Ctxt) {
+        for role in KeyRole::BOTH {
+            if let Some(key) = container_key(input, role) {
+                apply_container_key(role.what(), key, self.key_mut(role), fields, cx);
+            }
+        }
+    }
+
+    /// The key attributes of field `i`: `#[pk]`/`#[sk]`, `#[gsi]`, `#[shard]`, `#[ttl]`,
+    /// `#[version]`.
+    pub fn field(
+        &mut self,
+        input: &FacetInput,
+        i: usize,
+        attrs: &FieldAttrs,
+        fields: &[Field],
+        cx: &Ctxt,
+    ) {
+        self.base_key_parts(input, i, attrs, cx);
+        for (g, span) in &attrs.gsi {
+            self.gsi_part(i, g, *span, cx);
+        }
+        for (s, span) in &attrs.shard {
+            self.shard(input, i, s, *span, fields, cx);
+        }
+        if let Some(span) = attrs.ttl {
+            self.ttl(i, &fields[i], span, cx);
+        }
+        if let Some(span) = attrs.version {
+            self.version(i, attrs, &fields[i], span, cx);
+        }
+    }
+
+    /// The finished keys (`PK` and `SK`, which every facet has), then the indexes, given
+    /// what they project.
+    pub fn finish(self, input: &FacetInput, fields: &[Field], cx: &Ctxt) -> Parts {
+        let at = input.ident.span();
+        check::facet_has_partition_key(cx, self.pk.declared(), at);
+        check::facet_has_sort_key(cx, self.sk.declared(), at);
+        let [pk, sk] =
+            [(self.pk, KeyRole::Partition), (self.sk, KeyRole::Sort)].map(|(acc, role)| {
+                acc.finish(
+                    role,
+                    role.what(),
+                    role.attribute().into(),
+                    &format!("the first `#[{}]`", role.attr()),
+                    at,
+                    cx,
+                )
+            });
+        let mut indexes = indexes::finish(self.gsi, cx);
+        indexes::apply_declarations(&input.indexes, &mut indexes, fields, cx);
+        Parts {
+            pk,
+            sk,
+            indexes,
+            ttl: self.ttl,
+            version: self.version,
+        }
+    }
+
+    /// `#[pk(..)]` and `#[sk(..)]` on field `i`.
+    fn base_key_parts(&mut self, input: &FacetInput, i: usize, attrs: &FieldAttrs, cx: &Ctxt) {
+        for role in KeyRole::BOTH {
+            let attr = match role {
+                KeyRole::Partition => &attrs.pk,
+                KeyRole::Sort => &attrs.sk,
+            };
+            let Some((key, span)) = attr else { continue };
+            let on_struct = container_key(input, role).is_some();
+            if !check::key_declared_once(cx, role, on_struct, *span) {
+                continue;
+            }
+            let acc = self.key_mut(role);
+            if let Some(prefix) = &key.prefix {
+                acc.set_prefix(role.what(), prefix, prefix.span(), cx);
+            }
+            acc.push_part(i, key.sortable, *span);
+        }
+    }
+
+    /// One `#[gsi(..)]` on field `i`.
+    fn gsi_part(&mut self, i: usize, g: &GsiAttr, span: Span, cx: &Ctxt) {
+        if !check::gsi_number_in_range(cx, &g.n) || !check::gsi_names_its_key(cx, g.pk, g.sk, span)
+        {
+            return;
+        }
+        let n = *g.n as u8;
+        let entry = self.gsi.entry(n).or_insert_with(|| GsiAcc::new(span));
+        if let Some(alias) = &g.alias {
+            entry.set_alias(n, alias, cx);
+        }
+        let role = if g.pk {
+            KeyRole::Partition
+        } else {
+            KeyRole::Sort
+        };
+        let what = format!("{} of GSI{n}", role.what());
+        let key = entry.key_mut(role);
+        if let Some(prefix) = &g.prefix {
+            key.set_prefix(&what, prefix, prefix.span(), cx);
+        }
+        key.push_part(i, g.sortable, span);
+    }
+
+    /// One `#[shard(..)]` on field `i`: of the base partition key, or of an index's.
+    fn shard(
+        &mut self,
+        input: &FacetInput,
+        i: usize,
+        s: &ShardAttr,
+        span: Span,
+        fields: &[Field],
+        cx: &Ctxt,
+    ) {
+        let (what, key) = match &s.gsi {
+            None => {
+                let on_struct = input.pk.as_ref().is_some_and(|k| k.shard.is_some());
+                if !check::shard_declared_once(cx, on_struct, span) {
+                    return;
+                }
+                (KeyRole::Partition.what().to_owned(), &mut self.pk)
+            }
+            Some(n) => {
+                let Ok(n8) = u8::try_from(**n) else {
+                    cx.error_at(n.span(), "`gsi` must be between 1 and 20");
+                    return;
+                };
+                let entry = self.gsi.entry(n8).or_insert_with(|| GsiAcc::new(span));
+                (format!("the partition key of GSI{n8}"), &mut entry.pk)
+            }
+        };
+        key.set_shard(&what, *s.count, s.count.span(), cx);
+        key.shard_fields.push(i);
+        let decl = ScheduleDecl {
+            grow: &s.grow,
+            time: s.time.as_ref(),
+            span,
+        };
+        key.set_schedule(&what, decl, fields, cx);
+    }
+
+    /// `#[ttl]` on field `i`.
+    fn ttl(&mut self, i: usize, field: &Field, span: Span, cx: &Ctxt) {
+        if check::at_most_one_ttl(cx, self.ttl, span) && check::ttl_holds_a_time(cx, field, span) {
+            self.ttl = Some(i);
+        }
+    }
+
+    /// `#[version]` on field `i`.
+    fn version(&mut self, i: usize, attrs: &FieldAttrs, field: &Field, span: Span, cx: &Ctxt) {
+        let elsewhere = attrs.pk.is_some()
+            || attrs.sk.is_some()
+            || !attrs.gsi.is_empty()
+            || attrs.ttl.is_some();
+        if check::at_most_one_version(cx, self.version, span)
+            && check::version_is_a_counter(cx, field, span)
+            && check::version_is_not_a_key(cx, field, elsewhere, span)
+        {
+            self.version = Some(i);
+        }
+    }
+}
+
+/// The assembled keys, indexes and markers of a facet.
+pub struct Parts {
+    /// `PK`.
+    pub pk: KeyModel,
+    /// `SK`.
+    pub sk: KeyModel,
+    /// The indexes with both keys, by number, with what they project.
+    pub indexes: Vec<IndexModel>,
+    /// The `#[ttl]` field.
+    pub ttl: Option<usize>,
+    /// The `#[version]` field.
+    pub version: Option<usize>,
+}
+
+/// The key of `role` declared on the struct.
+fn container_key(
+    input: &FacetInput,
+    role: KeyRole,
+) -> Option<&darling::util::SpannedValue<crate::parse::ContainerKey>> {
+    match role {
+        KeyRole::Partition => input.pk.as_ref(),
+        KeyRole::Sort => input.sk.as_ref(),
+    }
+}

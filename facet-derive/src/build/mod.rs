@@ -1,0 +1,67 @@
+//! From the parsed input to the [model](crate::model): the fields renamed as serde
+//! renames them, the keys and indexes assembled from their attributes, and the rules of
+//! [`check`](crate::check) applied along the way, every error going to the one
+//! [`Ctxt`].
+
+mod assembly;
+mod fields;
+mod indexes;
+mod key_acc;
+
+use self::assembly::{Assembly, Parts};
+use crate::check;
+use crate::ctxt::Ctxt;
+use crate::model::{FacetModel, Field, PickValidatorModel};
+use crate::parse::FacetInput;
+use crate::serde_attrs;
+
+/// The model of a facet. Its errors go to `cx`: the model is only to be expanded when
+/// `cx` holds none.
+pub fn build(mut input: FacetInput, cx: &Ctxt) -> FacetModel {
+    check::no_generics(cx, &input.generics);
+    let serde = serde_attrs::container(&input.attrs, cx);
+    let (fields, attrs) = fields::fields(input.take_fields(), &serde, cx);
+    let mut assembly = Assembly::default();
+    assembly.struct_keys(&input, &fields, cx);
+    for (i, field_attrs) in attrs.iter().enumerate() {
+        assembly.field(&input, i, field_attrs, &fields, cx);
+    }
+    let parts = assembly.finish(&input, &fields, cx);
+    let model = facet(input, fields, parts);
+    check::facet(cx, &model);
+    model
+}
+
+/// The model, from the struct's options, its fields and its assembled parts.
+fn facet(input: FacetInput, fields: Vec<Field>, parts: Parts) -> FacetModel {
+    let ident_span = input.ident.span();
+    FacetModel {
+        name: input
+            .name
+            .as_ref()
+            .map_or_else(|| input.ident.to_string(), |n| n.to_string()),
+        delimiter: input
+            .delimiter
+            .as_ref()
+            .map_or("_".into(), |d| d.to_string()),
+        delimiter_span: input.delimiter.as_ref().map_or(ident_span, |d| d.span()),
+        vis: input.vis,
+        krate: input.krate.unwrap_or_else(|| syn::parse_quote!(::faceteer)),
+        ident: input.ident,
+        validator: input.validator,
+        validate_on_write: input.validate_on_write,
+        pick_validator: input.pick_validator.map(|p| {
+            if p.is_ident("trust") {
+                PickValidatorModel::Trust
+            } else {
+                PickValidatorModel::Path(p)
+            }
+        }),
+        fields,
+        pk: parts.pk,
+        sk: parts.sk,
+        indexes: parts.indexes,
+        ttl: parts.ttl,
+        version: parts.version,
+    }
+}

@@ -1,0 +1,140 @@
+//! Rules about the assembled facet, run in order by [`facet`].
+
+use std::collections::BTreeMap;
+
+use proc_macro2::Span;
+
+use super::keys::sort_key_fits_queries;
+use crate::ctxt::Ctxt;
+use crate::model::{FacetModel, Field, KeyModel};
+use crate::types::is_integer;
+
+/// Run every rule about the assembled facet, in this order.
+pub fn facet(cx: &Ctxt, m: &FacetModel) {
+    let at = m.ident.span();
+    let keys = m.all_keys();
+    alias_methods_are_distinct(cx, m, at);
+    sort_keys_are_not_sharded(cx, &m.sk, at);
+    sortable_is_one_encoding(cx, &m.fields, &keys);
+    sortable_fields_are_integers(cx, &m.fields, &keys);
+    sort_key_fits_queries(cx, "the sort key", &m.sk, at);
+    name_is_not_empty(cx, &m.name, at);
+    delimiter_is_not_empty(cx, &m.delimiter, m.delimiter_span);
+    shard_ids_decode(cx, &m.delimiter, m.delimiter_span, &keys);
+}
+
+/// Two indexes cannot have one alias method: the aliases are compared as the methods they
+/// generate (`Category` and `ByCategory` are both `by_category`).
+fn alias_methods_are_distinct(cx: &Ctxt, m: &FacetModel, span: Span) {
+    for (i, a) in m.indexes.iter().enumerate() {
+        if let Some(method) = a.alias_method() {
+            if m.indexes[..i]
+                .iter()
+                .any(|b| b.alias_method().as_deref() == Some(&method))
+            {
+                cx.error_at(
+                    span,
+                    format!("two indexes have the alias method `{method}`"),
+                );
+            }
+        }
+    }
+}
+
+/// Only partition keys are sharded.
+fn sort_keys_are_not_sharded(cx: &Ctxt, sk: &KeyModel, span: Span) {
+    if sk.shard.is_some() {
+        cx.error_at(
+            span,
+            "only partition keys are sharded: move `shard(..)` to `pk(..)`",
+        );
+    }
+}
+
+/// A field's key encoding must not depend on which key it is in.
+fn sortable_is_one_encoding(cx: &Ctxt, fields: &[Field], keys: &[&KeyModel]) {
+    let mut seen: BTreeMap<usize, bool> = BTreeMap::new();
+    for part in keys.iter().flat_map(|k| &k.parts) {
+        if let Some(prev) = seen.insert(part.field, part.sortable) {
+            if prev != part.sortable {
+                let ident = &fields[part.field].ident;
+                cx.error_spanned_by(
+                    ident,
+                    format!(
+                        "field `{ident}` is `sortable` in one key but not in another; \
+                         a field has one key encoding"
+                    ),
+                );
+            }
+        }
+    }
+}
+
+/// `sortable` encodes primitive integers only; anything else is one error at the field
+/// (rather than one per generated use of the field).
+fn sortable_fields_are_integers(cx: &Ctxt, fields: &[Field], keys: &[&KeyModel]) {
+    let mut reported = Vec::new();
+    for part in keys.iter().flat_map(|k| &k.parts).filter(|p| p.sortable) {
+        let field = &fields[part.field];
+        if is_integer(&field.inner) || reported.contains(&part.field) {
+            continue;
+        }
+        reported.push(part.field);
+        cx.error_spanned_by(
+            &field.ty,
+            format!(
+                "`sortable` encodes integers (u8..u64, i8..i64, usize, isize), but `{}` is not \
+                 one; remove `sortable`, or store the value as an integer",
+                field.ident
+            ),
+        );
+    }
+}
+
+/// The facet name (stored in every record) is not empty.
+fn name_is_not_empty(cx: &Ctxt, name: &str, span: Span) {
+    if name.is_empty() {
+        cx.error_at(span, "the facet name cannot be empty");
+    }
+}
+
+/// The key delimiter is not empty.
+fn delimiter_is_not_empty(cx: &Ctxt, delimiter: &str, span: Span) {
+    if delimiter.is_empty() {
+        cx.error_at(span, "the delimiter cannot be empty");
+    }
+}
+
+/// A shard id is hex, as wide as its count needs. When a schedule changes that width, the
+/// key is read back only if the delimiter after the shard id cannot be taken for one more
+/// hex digit: with a delimiter starting with `0`–`9` or `a`–`f`, `#G` + `a` + `0` + `a` +
+/// `a_x` and `#G` + `a` + `0a` + `a` + `_x` are one key.
+fn shard_ids_decode(cx: &Ctxt, delimiter: &str, span: Span, keys: &[&KeyModel]) {
+    let hex_start = delimiter
+        .chars()
+        .next()
+        .is_some_and(|c| c.is_ascii_digit() || ('a'..='f').contains(&c));
+    if !hex_start {
+        return;
+    }
+    let width = |count: u32| format!("{:x}", count.saturating_sub(1)).len();
+    for key in keys {
+        let Some(shard) = &key.shard else { continue };
+        let widths: Vec<usize> = std::iter::once(shard.count)
+            .chain(shard.schedule.iter().map(|(_, c)| *c))
+            .map(width)
+            .collect();
+        if widths.iter().any(|w| *w != widths[0]) {
+            cx.error_at(
+                span,
+                format!(
+                    "the delimiter {delimiter:?} starts with a hex digit and the shard schedule \
+                     of `{}` changes how many hex digits a shard id has, so two records could \
+                     get one key; choose a delimiter that does not start with 0-9 or a-f, or \
+                     counts of one width",
+                    key.attribute
+                ),
+            );
+        }
+    }
+}

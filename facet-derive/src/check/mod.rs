@@ -1,0 +1,25 @@
+//! The rules a facet must follow, each a named function adding its errors to the derive's
+//! [`Ctxt`](crate::ctxt::Ctxt) (like serde_derive's `internals/check.rs`).
+//!
+//! Rules about one field or one attribute run while [`build`](crate::build) reads it (it
+//! skips what they reject); the rules about the assembled facet run last, from
+//! [`facet`](facet::facet). Their order is the order of the errors.
+
+mod facet;
+mod fields;
+mod keys;
+mod markers;
+
+pub use facet::facet;
+pub use fields::{
+    no_generics, no_wide_integers, nullable_reads_absent, stored_name_is_not_reserved,
+};
+pub use keys::{
+    alias_is_a_method_name, facet_has_partition_key, facet_has_sort_key, gsi_names_its_key,
+    gsi_number_in_range, index_has_both_keys, key_declared_once, shard_declared_once,
+    sort_key_fits_queries,
+};
+pub use markers::{
+    at_most_one_ttl, at_most_one_version, ttl_holds_a_time, version_is_a_counter,
+    version_is_not_a_key,
+};

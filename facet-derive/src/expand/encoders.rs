@@ -1,0 +1,95 @@
+//! Encoders of the fields whose values faceteer's marshalling alone would not store as a
+//! put does.
+
+use proc_macro2::TokenStream;
+use quote::{format_ident, quote};
+use syn::Ident;
+
+use super::tokens::private;
+use crate::model::{FacetModel, Field};
+
+/// The encoder of each field whose values faceteer's marshalling alone would not store as
+/// a put does (a codec of its own, a `skip_serializing_if`): conditions, filters and
+/// updates send a value exactly as a put stores the field.
+pub fn encoders(m: &FacetModel) -> TokenStream {
+    let p = private(m);
+    let fns = m.fields.iter().filter(|f| has_encoder(m, f)).map(|f| {
+        let (ty, inner) = (&f.ty, &f.inner);
+        let name = encoder_ident(f);
+        let (wrap, unwrap) = if f.optional {
+            (
+                quote!(::core::option::Option::Some(__v)),
+                quote!(match __o {
+                    ::core::option::Option::Some(__v) => __v,
+                    ::core::option::Option::None => ::core::unreachable!(),
+                }),
+            )
+        } else {
+            (quote!(__v), quote!(__o))
+        };
+        let encode = match own_codec(m, f) {
+            Some(path) => quote! {{
+                struct __Field<'a>(&'a #ty);
+                #[automatically_derived]
+                impl #p::serde::Serialize for __Field<'_> {
+                    fn serialize<__S: #p::serde::Serializer>(
+                        &self,
+                        __s: __S,
+                    ) -> ::core::result::Result<__S::Ok, __S::Error> {
+                        #path(self.0, __s)
+                    }
+                }
+                #p::encode_value(&__Field(&__o))
+            }},
+            None => quote!(#p::encode_value(&__o)),
+        };
+        let encode = match &f.skip_if {
+            Some(skip) => quote! {
+                if #skip(&__o) { ::core::result::Result::Ok(::core::option::Option::None) } else { #encode }
+            },
+            None => encode,
+        };
+        quote! {
+            #[doc(hidden)]
+            fn #name(__v: #inner) -> (#p::Encoded, #inner) {
+                let __o: #ty = #wrap;
+                let __e = #encode;
+                (__e, #unwrap)
+            }
+        }
+    });
+    quote!(#(#fns)*)
+}
+
+/// Whether a field's values are encoded by a generated function rather than faceteer's
+/// marshalling of the value: a codec of its own, or a `skip_serializing_if`.
+pub fn has_encoder(m: &FacetModel, f: &Field) -> bool {
+    f.is_attribute && (own_codec(m, f).is_some() || f.skip_if.is_some())
+}
+
+/// The serialize function of a field whose codec is not faceteer's own marshalling: none
+/// for `faceteer::timestamp` (and `::option`), which write what faceteer's marshaller
+/// writes for a `DateTime<Utc>` anyway.
+fn own_codec<'f>(m: &FacetModel, f: &'f Field) -> Option<&'f syn::Path> {
+    let path = f.serializer.as_ref()?;
+    let words: Vec<String> = path.segments.iter().map(|s| s.ident.to_string()).collect();
+    let krate: Vec<String> = m
+        .krate
+        .segments
+        .iter()
+        .map(|s| s.ident.to_string())
+        .collect();
+    let tail = words
+        .strip_prefix(krate.as_slice())
+        .or_else(|| words.strip_prefix(&["faceteer".to_owned()][..]));
+    let builtin = matches!(
+        tail.map(|t| t.iter().map(String::as_str).collect::<Vec<_>>())
+            .as_deref(),
+        Some(["timestamp", "serialize"] | ["timestamp", "option", "serialize"])
+    );
+    (!builtin).then_some(path)
+}
+
+pub fn encoder_ident(f: &Field) -> Ident {
+    format_ident!("__faceteer_encode_{}", f.ident)
+}

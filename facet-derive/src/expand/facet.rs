@@ -1,0 +1,168 @@
+//! The `Facet` impl and the inherent items of a facet (key builder, queries, field
+//! handles), from every other part of the expansion.
+
+use proc_macro2::TokenStream;
+use quote::{format_ident, quote, quote_spanned};
+use syn::spanned::Spanned;
+
+use super::encoders::encoders;
+use super::fields::fields_struct;
+use super::keys::{all_key_fields, key_expr, key_fns, keys, Source};
+use super::projection::{index_key_types, projection};
+use super::queries::{field_list, params, query_fns};
+use super::schema::schema;
+use super::tokens::{allow_many_args, lit, private};
+use super::updates::derived_attributes;
+use crate::model::{FacetModel, KeyRole};
+
+/// Generate the `Facet` impl and the inherent key builder and queries.
+pub fn facet(m: &FacetModel) -> TokenStream {
+    let p = private(m);
+    let ident = &m.ident;
+    let schema = schema(m);
+    let validate_on_write = m.validate_on_write;
+    let refs = keys(m);
+    let pk = key_expr(m, &refs[0], Source::Record);
+    let sk = key_expr(m, &refs[1], Source::Record);
+    let index_keys = refs[2..].iter().map(|k| {
+        let attribute = lit(&k.key.attribute);
+        let value = key_expr(m, k, Source::Record);
+        let role = match k.key.role {
+            KeyRole::Partition => quote!(partition),
+            KeyRole::Sort => quote!(sort),
+        };
+        quote! {
+            let __value = #value;
+            __keys.#role(#attribute, &__value);
+            __item.insert(::std::string::String::from(#attribute), #p::AttributeValue::S(__value));
+        }
+    });
+
+    let ttl = match m.ttl {
+        Some(i) => {
+            let f = &m.fields[i].ident;
+            // Spanned at the field's type, so a wrong type is reported there.
+            let ty = &m.fields[i].ty;
+            quote_spanned!(ty.span()=> <#ty as #p::TtlValue>::ttl_seconds(&self.#f))
+        }
+        None => quote!(::core::option::Option::None),
+    };
+    let version = m.version.map(|i| {
+        let f = &m.fields[i];
+        let (ident, ty) = (&f.ident, &f.ty);
+        let name = lit(&f.name);
+        quote! {
+            const VERSION: ::core::option::Option<&'static str> = ::core::option::Option::Some(#name);
+
+            fn version(&self) -> u64 {
+                <u64 as ::core::convert::TryFrom<#ty>>::try_from(self.#ident).unwrap_or(0)
+            }
+
+            fn with_version(mut self, __v: u64) -> Self {
+                self.#ident = <#ty as ::core::convert::TryFrom<u64>>::try_from(__v).unwrap_or(<#ty>::MAX);
+                self
+            }
+        }
+    });
+    let versioned = m.version.map(|_| {
+        quote! {
+            #[automatically_derived]
+            impl #p::Versioned for #ident {}
+        }
+    });
+    let validate = m.validator.as_ref().map(|path| {
+        quote! {
+            fn validate(&self) -> ::core::result::Result<(), ::std::string::String> {
+                #path(self).map_err(|e| ::std::string::ToString::to_string(&e))
+            }
+        }
+    });
+
+    // Key builder: base PK fields, PK shard fields, then SK fields.
+    let key_args = all_key_fields(&m.pk, &m.sk);
+    let key_params = params(m, &key_args);
+    let allow = allow_many_args(key_params.len());
+    let pk_args = key_expr(m, &refs[0], Source::Args);
+    let sk_args = key_expr(m, &refs[1], Source::Args);
+    let key_doc = format!(
+        "The key of the `{}` record identified by {}.\n\n\
+         Fails when a key value contains the delimiter where it would make the key ambiguous.",
+        m.name,
+        field_list(m, &key_args)
+    );
+    let key_fns = key_fns(m);
+    let queries = query_fns(m);
+    let (fields_decl, fields_ctor) = fields_struct(m);
+    let fields_ident = format_ident!("{}Fields", ident);
+    let projection = projection(m);
+    let index_key_types = index_key_types(m);
+    let encoders = encoders(m);
+    let derived = derived_attributes(m);
+    let attribute_names = m
+        .fields
+        .iter()
+        .filter(|f| f.is_attribute)
+        .map(|f| lit(&f.name));
+
+    quote! {
+        #fields_decl
+        #projection
+        #index_key_types
+
+        #[automatically_derived]
+        impl #p::Facet for #ident {
+            const SCHEMA: &'static #p::FacetSchema = #schema;
+            const VALIDATE_ON_WRITE: bool = #validate_on_write;
+            type Fields = #fields_ident;
+
+            fn fields() -> #fields_ident {
+                #ident::fields()
+            }
+
+            fn primary_key(&self) -> ::core::result::Result<#p::Key<Self>, #p::KeyError> {
+                ::core::result::Result::Ok(#p::Key::from_parts(#pk, #sk))
+            }
+
+            fn write_index_keys(
+                &self,
+                __item: &mut #p::Item,
+                __keys: &mut #p::KeyLengths,
+            ) -> ::core::result::Result<(), #p::KeyError> {
+                #(#index_keys)*
+                let _ = (__item, __keys);
+                ::core::result::Result::Ok(())
+            }
+
+            fn ttl_seconds(&self) -> ::core::option::Option<i64> {
+                #ttl
+            }
+
+            const ATTRIBUTES: &'static [&'static str] = &[#(#attribute_names),*];
+
+            #derived
+
+            #validate
+
+            #version
+        }
+
+        #versioned
+
+        #[automatically_derived]
+        impl #ident {
+            #fields_ctor
+
+            #[doc = #key_doc]
+            #allow
+            pub fn key(#(#key_params),*) -> ::core::result::Result<#p::Key<Self>, #p::KeyError> {
+                ::core::result::Result::Ok(#p::Key::from_parts(#pk_args, #sk_args))
+            }
+
+            #queries
+
+            #key_fns
+
+            #encoders
+        }
+    }
+}

@@ -1,0 +1,60 @@
+//! The `<Facet>Fields` struct of typed attribute handles, for conditions, filters and
+//! updates.
+
+use proc_macro2::TokenStream;
+use quote::{format_ident, quote};
+
+use super::encoders::{encoder_ident, has_encoder};
+use super::tokens::{lit, private};
+use super::updates::UpdateKind;
+use crate::model::{FacetModel, Field};
+
+/// The `<Facet>Fields` struct of typed attribute handles.
+pub fn fields_struct(m: &FacetModel) -> (TokenStream, TokenStream) {
+    let p = private(m);
+    let ident = &m.ident;
+    let fields_ident = format_ident!("{}Fields", ident);
+    let vis = &m.vis;
+    let attribute_fields: Vec<(usize, &Field)> = m
+        .fields
+        .iter()
+        .enumerate()
+        .filter(|(_, f)| f.is_attribute)
+        .collect();
+    let decls = attribute_fields.iter().map(|&(i, f)| {
+        let fid = &f.ident;
+        let (inner, ty) = (&f.inner, &f.ty);
+        let doc = format!("The `{}` attribute.", f.name);
+        let kind = UpdateKind::of(m, i).path(&p);
+        quote!(#[doc = #doc] pub #fid: #p::Field<#ident, #inner, #ty, #kind>)
+    });
+    let inits = attribute_fields.iter().map(|(i, f)| {
+        let fid = &f.ident;
+        let name = lit(&f.name);
+        let position = *i as u16;
+        if has_encoder(m, f) {
+            let encoder = encoder_ident(f);
+            quote!(#fid: #p::Field::coded(#name, #position, Self::#encoder))
+        } else {
+            quote!(#fid: #p::Field::numbered(#name, #position))
+        }
+    });
+    let doc = format!(
+        "Typed handles on the attributes of `{ident}`, for conditions and filters \
+         (`{ident}::fields()`)."
+    );
+    let decl = quote! {
+        #[doc = #doc]
+        #[derive(Debug, Clone, Copy)]
+        #vis struct #fields_ident {
+            #(#decls,)*
+        }
+    };
+    let ctor = quote! {
+        #[doc = #doc]
+        pub const fn fields() -> #fields_ident {
+            #fields_ident { #(#inits,)* }
+        }
+    };
+    (decl, ctor)
+}

@@ -1,0 +1,60 @@
+//! `#[derive(KeyPart)]`: key text through serde.
+
+use proc_macro2::TokenStream;
+use quote::quote;
+
+use crate::case::rename_variant;
+use crate::ctxt::Ctxt;
+use crate::serde_attrs;
+
+/// The `KeyPart` impl of a type whose serde form is a string, a number or a boolean.
+pub fn key_part(input: &syn::DeriveInput, cx: &Ctxt) -> TokenStream {
+    distinct_variant_names(input, cx);
+    let ident = &input.ident;
+    let (impl_generics, ty_generics, where_clause) = input.generics.split_for_impl();
+    quote! {
+        #[automatically_derived]
+        impl #impl_generics ::faceteer::__private::KeyPart for #ident #ty_generics #where_clause {
+            fn write_key(
+                &self,
+                out: &mut ::std::string::String,
+            ) -> ::core::result::Result<(), ::std::string::String> {
+                ::faceteer::__private::write_serde_key(self, out)
+            }
+        }
+    }
+}
+
+/// A key value is its serde name: two variants of one name would give two values one key.
+fn distinct_variant_names(input: &syn::DeriveInput, cx: &Ctxt) {
+    let syn::Data::Enum(data) = &input.data else {
+        return;
+    };
+    // What serde cannot do with these attributes, serde reports: this only reads names.
+    let ignored = Ctxt::new();
+    let rule = serde_attrs::container(&input.attrs, &ignored).rename_all;
+    let mut seen: Vec<(String, &syn::Ident)> = Vec::new();
+    for v in &data.variants {
+        let serde = serde_attrs::field(&v.attrs, &ignored);
+        if serde.not_an_attribute {
+            continue; // skipped variants are never written
+        }
+        let name = serde
+            .rename
+            .unwrap_or_else(|| rename_variant(&v.ident.to_string(), rule));
+        if let Some((_, first)) = seen.iter().find(|(n, _)| *n == name) {
+            cx.error_spanned_by(
+                &v.ident,
+                format!(
+                    "variants `{first}` and `{}` are both written as {name:?}, so both would give \
+                     one key and their records could overwrite each other; give each variant its \
+                     own serde name",
+                    v.ident
+                ),
+            );
+        } else {
+            seen.push((name, &v.ident));
+        }
+    }
+    let _ = ignored.check();
+}

@@ -1,0 +1,27 @@
+//! The expansion, split by what it generates. Every runtime item is reached through
+//! `<crate>::__private` (`::faceteer` unless `#[facet(crate = ..)]` says otherwise), so
+//! the generated code does not depend on the caller's imports.
+//!
+//! A facet's expansion ([`facet`]) is assembled from its keys (one generated function
+//! writes each key, for every caller), its schema, its queries, its field handles, its
+//! updates, its encoders and its projections; the other derives are [`pick`],
+//! [`key_part`] and [`collection`]. A failed derive emits [`fallback`].
+
+mod collection;
+mod encoders;
+mod facet;
+pub mod fallback;
+mod fields;
+mod key_part;
+mod keys;
+mod pick;
+mod projection;
+mod queries;
+mod schema;
+mod tokens;
+mod updates;
+
+pub use collection::collection;
+pub use facet::facet;
+pub use key_part::key_part;
+pub use pick::pick;

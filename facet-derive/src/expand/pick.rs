@@ -1,0 +1,85 @@
+//! `#[derive(Pick)]`: a projection of a facet, checked field by field at compile time.
+
+use darling::FromDeriveInput;
+use proc_macro2::TokenStream;
+use quote::{quote, quote_spanned};
+use syn::spanned::Spanned;
+
+use crate::ctxt::Ctxt;
+use crate::parse::PickInput;
+
+/// The `Projection` impls of a struct naming some fields of a facet.
+pub fn pick(input: &syn::DeriveInput, cx: &Ctxt) -> TokenStream {
+    let input = match PickInput::from_derive_input(input) {
+        Ok(input) => input,
+        Err(e) => {
+            cx.darling_error(e);
+            return TokenStream::new();
+        }
+    };
+    if !input.generics.params.is_empty() {
+        cx.error_spanned_by(
+            &input.generics,
+            "`#[derive(Pick)]` does not support generic structs",
+        );
+        return TokenStream::new();
+    }
+    let ident = &input.ident;
+    let facet = &input.facet;
+    let fields = input
+        .data
+        .take_struct()
+        .expect("darling checked struct_named")
+        .fields;
+    if fields.is_empty() {
+        cx.error_spanned_by(ident, "a projection names at least one field of the facet");
+        return TokenStream::new();
+    }
+    // One reference to each facet field: a missing field or a different type is one error,
+    // at the projection's field.
+    let checks = fields.iter().map(|f| {
+        let id = f.ident.as_ref().expect("named fields");
+        let ty = &f.ty;
+        let check = quote_spanned!(ty.span()=> declared_as::<#ty>());
+        quote!(::faceteer::__private::pick_field(__f.#id).#check)
+    });
+    let reads = fields.iter().enumerate().map(|(i, f)| {
+        let id = f.ident.as_ref().expect("named fields");
+        quote!(#id: ::faceteer::__private::read_attribute(__item, Self::ATTRIBUTES[#i])?)
+    });
+    // Each field must be projected by the index read through (`__I`, its key-fields type).
+    let projected = fields.iter().map(|f| {
+        let id = f.ident.as_ref().expect("named fields");
+        quote_spanned! {id.span()=>
+            __I: ::faceteer::__private::IndexProjects<
+                ::faceteer::__private::FieldAt<#facet, { <#facet>::fields().#id.position() }>,
+            >
+        }
+    });
+    quote! {
+        #[automatically_derived]
+        impl ::faceteer::__private::FromPicked for #ident {
+            const ATTRIBUTES: &'static [&'static str] = &{
+                let __f = <#facet>::fields();
+                [#(#checks),*]
+            };
+
+            fn from_picked(
+                __item: &::faceteer::__private::Item,
+            ) -> ::core::result::Result<Self, ::faceteer::__private::DynamoError> {
+                ::core::result::Result::Ok(#ident { #(#reads,)* })
+            }
+        }
+
+        #[automatically_derived]
+        impl ::faceteer::__private::Projection for #ident {
+            type Facet = #facet;
+        }
+
+        #[automatically_derived]
+        impl<__I> ::faceteer::__private::ProjectedBy<__I> for #ident
+        where
+            #(#projected,)*
+        {}
+    }
+}

@@ -1,0 +1,175 @@
+//! The typed query entry points: `query`, and `gsiN` plus its alias for each index.
+
+use proc_macro2::TokenStream;
+use quote::{format_ident, quote};
+
+use super::keys::{arg_type, key_fields, keys, part_arg, schedule, KeyRef, Source};
+use super::projection::{has_index_keys_struct, index_keys_ident};
+use super::tokens::{allow_many_args, lit, private};
+use crate::model::{FacetModel, Field, KeyModel};
+use crate::types::is_string_like;
+
+/// The parameter type of a key builder or query for a key field: `impl KeyArg<T>` for a
+/// required field; for an optional one, `Option<&str>` when it holds a string and `Option<T>`
+/// otherwise, so that `None` (an absent field, which Faceteer leaves out of the key) can be
+/// passed without naming a type.
+fn param_type(p: &TokenStream, field: &Field, sortable: bool) -> TokenStream {
+    let inner = &field.inner;
+    match (field.optional, is_string_like(inner)) {
+        (false, _) => {
+            let ty = arg_type(p, field, sortable);
+            quote!(impl #p::KeyArg<#ty>)
+        }
+        (true, true) => quote!(::core::option::Option<&str>),
+        (true, false) => quote!(::core::option::Option<#inner>),
+    }
+}
+
+/// Parameters `name: impl KeyArg<T>` for the given fields (in order).
+pub fn params(m: &FacetModel, fields: &[(usize, bool)]) -> Vec<TokenStream> {
+    let p = private(m);
+    fields
+        .iter()
+        .map(|&(field, sortable)| {
+            let f = &m.fields[field];
+            let ident = &f.ident;
+            let ty = param_type(&p, f, sortable);
+            quote!(#ident: #ty)
+        })
+        .collect()
+}
+
+pub fn field_list(m: &FacetModel, fields: &[(usize, bool)]) -> String {
+    let names: Vec<String> = fields
+        .iter()
+        .map(|(f, _)| format!("`{}`", m.fields[*f].ident))
+        .collect();
+    names.join(", ")
+}
+
+/// An expression of type `PartitionKey` for a query built from arguments.
+fn partition_key(m: &FacetModel, k: &KeyRef) -> TokenStream {
+    let p = private(m);
+    let prefix = lit(&k.key.prefix);
+    let attribute = lit(&k.key.attribute);
+    let delim = lit(&m.delimiter);
+    let values_fn = k.values_fn();
+    let args = k
+        .key
+        .parts
+        .iter()
+        .map(|part| part_arg(m, part.field, part.sortable, Source::Args));
+    let shard = match &k.key.shard {
+        None => quote!(#p::ShardChoice::Unsharded),
+        Some(s) => {
+            let count = s.count;
+            let schedule = schedule(m, s);
+            let all_in_key = s
+                .inputs()
+                .all(|f| k.key.parts.iter().any(|part| part.field == f));
+            if all_in_key {
+                let shard_fn = k.shard_fn();
+                let args = s.inputs().map(|f| part_arg(m, f, false, Source::Args));
+                quote!(#p::ShardChoice::Computed {
+                    count: #count,
+                    schedule: #schedule,
+                    id: Self::#shard_fn(#(#args),*),
+                })
+            } else {
+                quote!(#p::ShardChoice::Choose { count: #count, schedule: #schedule })
+            }
+        }
+    };
+    quote!(#p::PartitionKey::new(#attribute, #prefix, #delim, #shard, Self::#values_fn("", ::core::option::Option::None, #(#args),*)))
+}
+
+/// The sort-key shape type of a key.
+fn shape(m: &FacetModel, key: &KeyModel) -> TokenStream {
+    let p = private(m);
+    let tys: Vec<TokenStream> = key
+        .parts
+        .iter()
+        .map(|k| arg_type(&p, &m.fields[k.field], k.sortable))
+        .collect();
+    match tys.len() {
+        0 => quote!(#p::NoFields),
+        1 => quote!(#p::One<#(#tys),*>),
+        2 => quote!(#p::Two<#(#tys),*>),
+        3 => quote!(#p::Three<#(#tys),*>),
+        _ => quote!(#p::Four<#(#tys),*>),
+    }
+}
+
+/// The query entry points: `query`, and `gsiN` plus its alias for each index (the alias
+/// delegates).
+pub fn query_fns(m: &FacetModel) -> TokenStream {
+    let p = private(m);
+    let key_refs = keys(m);
+    let mut out = Vec::new();
+    for (pos, (pk, sk)) in key_refs.chunks(2).map(|c| (&c[0], &c[1])).enumerate() {
+        let index = pos.checked_sub(1).map(|i| &m.indexes[i]);
+        let args = key_fields(pk.key);
+        let params = params(m, &args);
+        let shape = shape(m, sk.key);
+        let partition = partition_key(m, pk);
+        let (method, index_expr, sk_schema, index_keys, doc) = match index {
+            Some(i) => {
+                let at = pos - 1;
+                let index_keys = if has_index_keys_struct(m, i) {
+                    let name = index_keys_ident(m, i.n);
+                    quote!(#name)
+                } else {
+                    quote!(#p::BaseTable)
+                };
+                (
+                    format_ident!("{}", i.method()),
+                    quote!(::core::option::Option::Some(&<Self as #p::Facet>::SCHEMA.indexes[#at])),
+                    quote!(&<Self as #p::Facet>::SCHEMA.indexes[#at].sk),
+                    index_keys,
+                    format!(
+                        "Query index `GSI{}`{} in the partition given by {}.\n\n\
+                         Sort-key arguments of the operators are the index's sort-key field(s): {}.",
+                        i.n,
+                        i.alias.as_ref().map(|a| format!(" (`{a}`)")).unwrap_or_default(),
+                        field_list(m, &args),
+                        field_list(m, &key_fields(sk.key)),
+                    ),
+                )
+            }
+            None => (
+                format_ident!("query"),
+                quote!(::core::option::Option::None),
+                quote!(&<Self as #p::Facet>::SCHEMA.sk),
+                quote!(#p::BaseTable),
+                format!(
+                    "Query the base table in the partition given by {}.\n\n\
+                     Sort-key arguments of the operators are the sort-key field(s): {}.",
+                    field_list(m, &args),
+                    field_list(m, &key_fields(sk.key)),
+                ),
+            ),
+        };
+        let ret = quote!(#p::PartitionQuery<Self, #shape, #index_keys>);
+        let allow = allow_many_args(params.len());
+        out.push(quote! {
+            #[doc = #doc]
+            #allow
+            pub fn #method(#(#params),*) -> #ret {
+                #p::PartitionQuery::new(#index_expr, #sk_schema, #partition)
+            }
+        });
+        if let Some(alias) = index.and_then(|i| i.alias_method()) {
+            let alias = format_ident!("{}", alias);
+            let names = args.iter().map(|(f, _)| &m.fields[*f].ident);
+            let doc = format!("The same as [`Self::{method}`].");
+            out.push(quote! {
+                #[doc = #doc]
+                #allow
+                pub fn #alias(#(#params),*) -> #ret {
+                    Self::#method(#(#names),*)
+                }
+            });
+        }
+    }
+    quote!(#(#out)*)
+}

@@ -1,0 +1,96 @@
+//! The `FacetSchema` constant: names, keys, indexes and TTL, as the runtime reads them.
+
+use proc_macro2::TokenStream;
+use quote::quote;
+
+use super::keys::schedule;
+use super::tokens::{lit, private};
+use crate::model::{FacetModel, KeyModel, ProjectionModel};
+
+fn key_schema(m: &FacetModel, key: &KeyModel) -> TokenStream {
+    let p = private(m);
+    let attribute = lit(&key.attribute);
+    let prefix = lit(&key.prefix);
+    let names = key.parts.iter().map(|k| lit(&m.fields[k.field].name));
+    let optional = key.parts.iter().map(|k| m.fields[k.field].optional);
+    let shard = match &key.shard {
+        None => quote!(::core::option::Option::None),
+        Some(s) => {
+            let count = s.count;
+            let names = s.fields.iter().map(|f| lit(&m.fields[*f].name));
+            let schedule = schedule(m, s);
+            let time = match s.time {
+                Some(t) => {
+                    let name = lit(&m.fields[t].name);
+                    quote!(::core::option::Option::Some(#name))
+                }
+                None => quote!(::core::option::Option::None),
+            };
+            quote!(::core::option::Option::Some(#p::ShardSchema {
+                count: #count,
+                fields: &[#(#names),*],
+                schedule: #schedule,
+                time_field: #time,
+            }))
+        }
+    };
+    quote!(#p::KeySchema {
+        attribute: #attribute,
+        prefix: #prefix,
+        fields: &[#(#names),*],
+        optional: &[#(#optional),*],
+        shard: #shard,
+    })
+}
+
+pub fn schema(m: &FacetModel) -> TokenStream {
+    let p = private(m);
+    let name = lit(&m.name);
+    let delimiter = lit(&m.delimiter);
+    let pk = key_schema(m, &m.pk);
+    let sk = key_schema(m, &m.sk);
+    let indexes = m.indexes.iter().map(|i| {
+        let n = i.n;
+        let index_name = lit(&format!("GSI{n}"));
+        let alias = match &i.alias {
+            Some(a) => {
+                let a = lit(a);
+                quote!(::core::option::Option::Some(#a))
+            }
+            None => quote!(::core::option::Option::None),
+        };
+        let pk = key_schema(m, &i.pk);
+        let sk = key_schema(m, &i.sk);
+        let projection = match &i.projection {
+            ProjectionModel::All => quote!(#p::IndexProjection::All),
+            ProjectionModel::KeysOnly => quote!(#p::IndexProjection::KeysOnly),
+            ProjectionModel::Include(fields) => {
+                let names = fields.iter().map(|f| lit(&m.fields[*f].name));
+                quote!(#p::IndexProjection::Include(&[#(#names),*]))
+            }
+        };
+        quote!(#p::IndexSchema {
+            number: #n,
+            name: #index_name,
+            alias: #alias,
+            pk: #pk,
+            sk: #sk,
+            projection: #projection,
+        })
+    });
+    let ttl = match m.ttl {
+        Some(i) => {
+            let n = lit(&m.fields[i].name);
+            quote!(::core::option::Option::Some(#n))
+        }
+        None => quote!(::core::option::Option::None),
+    };
+    quote!(&#p::FacetSchema {
+        name: #name,
+        delimiter: #delimiter,
+        pk: #pk,
+        sk: #sk,
+        indexes: &[#(#indexes),*],
+        ttl_field: #ttl,
+    })
+}

@@ -1,0 +1,146 @@
+//! What updates may do to each field, and the attributes an update rebuilds (index keys,
+//! the TTL) when it changes a field they are built from.
+
+use proc_macro2::TokenStream;
+use quote::quote;
+use syn::LitStr;
+
+use super::keys::{key_expr, keys, Source};
+use super::tokens::{lit, private};
+use crate::model::FacetModel;
+
+/// What updates may do to a field: the type parameter of its `Field` handle.
+pub enum UpdateKind {
+    /// The `#[version]` counter, moved by every write.
+    TheVersionCounter,
+    /// A table key field: no update operations.
+    PartOfThePrimaryKey,
+    /// A field an index key or the TTL is built from: set or removed only (the update
+    /// rebuilds the keys).
+    PartOfAnIndexKeyOrTheTtl,
+    /// Any other attribute.
+    Attribute,
+}
+
+impl UpdateKind {
+    /// The kind of field `i`.
+    pub fn of(m: &FacetModel, i: usize) -> Self {
+        if m.version == Some(i) {
+            UpdateKind::TheVersionCounter
+        } else if m.pk.uses(i) || m.sk.uses(i) {
+            UpdateKind::PartOfThePrimaryKey
+        } else if m.ttl == Some(i) || m.indexes.iter().any(|x| x.pk.uses(i) || x.sk.uses(i)) {
+            UpdateKind::PartOfAnIndexKeyOrTheTtl
+        } else {
+            UpdateKind::Attribute
+        }
+    }
+
+    /// The kind's type, under `p` (`<crate>::__private`).
+    pub fn path(&self, p: &TokenStream) -> TokenStream {
+        match self {
+            UpdateKind::TheVersionCounter => quote!(#p::TheVersionCounter),
+            UpdateKind::PartOfThePrimaryKey => quote!(#p::PartOfThePrimaryKey),
+            UpdateKind::PartOfAnIndexKeyOrTheTtl => quote!(#p::PartOfAnIndexKeyOrTheTtl),
+            UpdateKind::Attribute => quote!(#p::Attribute),
+        }
+    }
+}
+
+/// The positions of the fields a key is built from, as `u16` literals.
+fn positions(inputs: impl Iterator<Item = usize>) -> Vec<u16> {
+    let mut out: Vec<u16> = Vec::new();
+    for f in inputs {
+        if !out.contains(&(f as u16)) {
+            out.push(f as u16);
+        }
+    }
+    out
+}
+
+/// `let <field> = __v.required/optional(..)?;` for each field in `fields`: the value an
+/// update gives (or its template's) for rebuilding `attribute`.
+fn bind_values(m: &FacetModel, fields: &[u16], attribute: &LitStr) -> TokenStream {
+    let p = private(m);
+    let binds = fields.iter().map(|&f| {
+        let field = &m.fields[f as usize];
+        let (ident, inner) = (&field.ident, &field.inner);
+        let name = lit(&field.name);
+        let rust = lit(&ident.to_string());
+        let need = quote!(#p::Need { position: #f, name: #name, ident: #rust, attribute: #attribute, changed: __changed });
+        if field.optional {
+            quote!(let #ident = __v.optional::<#inner>(#need, |__t| __t.#ident.as_ref())?;)
+        } else {
+            quote!(let #ident = __v.required::<#inner>(#need, |__t| &__t.#ident)?;)
+        }
+    });
+    quote!(#(#binds)*)
+}
+
+/// `Facet::derived_attributes`: for each index key and the TTL, when the update changes a
+/// field it is built from, the attribute rebuilt from the update's values — by the same
+/// generated key function a put uses.
+pub fn derived_attributes(m: &FacetModel) -> TokenStream {
+    let p = private(m);
+    let refs = keys(m);
+    let base: Vec<usize> = m.pk.inputs().chain(m.sk.inputs()).collect();
+    // A key built only from table key fields never changes: they cannot be updated.
+    let changeable = refs[2..]
+        .iter()
+        .filter(|k| k.key.inputs().any(|f| !base.contains(&f)));
+    let index_keys = changeable.map(|k| {
+        let attribute = lit(&k.key.attribute);
+        let inputs = positions(k.key.inputs());
+        let binds = bind_values(m, &inputs, &attribute);
+        let value = key_expr(m, k, Source::Values);
+        quote! {
+            if let ::core::option::Option::Some(__changed) = __v.changed(&[#(#inputs),*]) {
+                #binds
+                let __key = (|| -> ::core::result::Result<::std::string::String, #p::KeyError> {
+                    ::core::result::Result::Ok(#value)
+                })()
+                .map_err(|source| #p::ExprError::Key { attribute: #attribute, source })?;
+                __out.push((#attribute, ::core::option::Option::Some(#p::AttributeValue::S(__key))));
+            }
+        }
+    });
+    let ttl = m.ttl.map(|t| {
+        let field = &m.fields[t];
+        let (ident, inner) = (&field.ident, &field.inner);
+        let position = t as u16;
+        let attribute = quote!(#p::TTL_ATTRIBUTE);
+        let binds = bind_values(m, &[position], &lit("ttl"));
+        let seconds = if field.optional {
+            quote!(#ident.and_then(|__x| <#inner as #p::TtlValue>::ttl_seconds(__x)))
+        } else {
+            quote!(<#inner as #p::TtlValue>::ttl_seconds(#ident))
+        };
+        quote! {
+            if let ::core::option::Option::Some(__changed) = __v.changed(&[#position]) {
+                #binds
+                __out.push((
+                    #attribute,
+                    #seconds.map(|__s| #p::AttributeValue::N(::std::string::ToString::to_string(&__s))),
+                ));
+            }
+        }
+    });
+    let index_keys: Vec<TokenStream> = index_keys.collect();
+    if index_keys.is_empty() && ttl.is_none() {
+        // Nothing derived can change: the trait's default (no attribute) holds.
+        return TokenStream::new();
+    }
+    quote! {
+        // Each key is built by the expression a put uses, inside a closure returning its
+        // `KeyError`.
+        #[allow(clippy::needless_question_mark)]
+        fn derived_attributes(
+            __v: &mut #p::KeyedValues<'_, Self>,
+        ) -> ::core::result::Result<::std::vec::Vec<#p::Derived>, #p::ExprError> {
+            let mut __out = ::std::vec::Vec::new();
+            #(#index_keys)*
+            #ttl
+            ::core::result::Result::Ok(__out)
+        }
+    }
+}

@@ -1,0 +1,121 @@
+//! The model of a facet: plain data, assembled from the parsed attributes by
+//! [`build`](crate::build), checked by [`check`](crate::check) and expanded by
+//! [`expand`](crate::expand). Fields are referred to by their position in
+//! [`FacetModel::fields`].
+
+mod key;
+
+pub use key::{KeyModel, KeyPartRef, KeyRole, ShardModel};
+
+use proc_macro2::Span;
+use syn::{Ident, Type};
+
+use crate::names::alias_method;
+
+/// The whole facet.
+pub struct FacetModel {
+    /// The path of the `faceteer` crate (`::faceteer` unless `#[facet(crate = ..)]`).
+    pub krate: syn::Path,
+    /// The struct's name.
+    pub ident: Ident,
+    /// The struct's visibility, given to the generated types.
+    pub vis: syn::Visibility,
+    /// The facet name stored in the `facet` attribute.
+    pub name: String,
+    /// The key delimiter.
+    pub delimiter: String,
+    /// Where the delimiter is declared (the struct's name when it is not).
+    pub delimiter_span: Span,
+    /// `#[facet(validator = ..)]`.
+    pub validator: Option<syn::Path>,
+    /// `#[facet(validate_on_write)]`.
+    pub validate_on_write: bool,
+    /// `#[facet(pick_validator = ..)]`: the facet can be projected.
+    pub pick_validator: Option<PickValidatorModel>,
+    /// Every field, in declaration order.
+    pub fields: Vec<Field>,
+    /// The partition key (`PK`).
+    pub pk: KeyModel,
+    /// The sort key (`SK`).
+    pub sk: KeyModel,
+    /// The global secondary indexes, by number.
+    pub indexes: Vec<IndexModel>,
+    /// The `#[ttl]` field.
+    pub ttl: Option<usize>,
+    /// The `#[version]` field.
+    pub version: Option<usize>,
+}
+
+/// How projected records are validated.
+pub enum PickValidatorModel {
+    /// `#[facet(pick_validator = trust)]`: accept them as read.
+    Trust,
+    /// `#[facet(pick_validator = path)]`.
+    Path(syn::Path),
+}
+
+/// One field of the struct.
+pub struct Field {
+    /// The field's name in Rust.
+    pub ident: Ident,
+    /// The declared type.
+    pub ty: Type,
+    /// The type with one `Option` removed.
+    pub inner: Type,
+    /// Whether the declared type is an `Option`.
+    pub optional: bool,
+    /// The attribute name after serde renaming.
+    pub name: String,
+    /// Stored as an attribute of its own (not skipped or flattened by serde).
+    pub is_attribute: bool,
+    /// The field's own serialize function (`#[serde(with = ..)]`, `serialize_with`).
+    pub serializer: Option<syn::Path>,
+    /// `#[serde(skip_serializing_if = ..)]`: when it holds, the attribute is left out.
+    pub skip_if: Option<syn::ExprPath>,
+}
+
+/// What an index projects of the facet's records.
+pub enum ProjectionModel {
+    /// Whole items (the default).
+    All,
+    /// The keys, `facet` and the key fields.
+    KeysOnly,
+    /// Those and these fields.
+    Include(Vec<usize>),
+}
+
+/// One global secondary index.
+pub struct IndexModel {
+    /// `n` of `GSIn`.
+    pub n: u8,
+    /// `#[gsi(alias = ..)]`: the name of a second query method.
+    pub alias: Option<String>,
+    /// `GSInPK`.
+    pub pk: KeyModel,
+    /// `GSInSK`.
+    pub sk: KeyModel,
+    /// What the index projects.
+    pub projection: ProjectionModel,
+}
+
+impl IndexModel {
+    /// `gsiN`.
+    pub fn method(&self) -> String {
+        format!("gsi{}", self.n)
+    }
+
+    /// The alias's query method: `by_` + snake_case(alias), with one `by_`.
+    pub fn alias_method(&self) -> Option<String> {
+        self.alias.as_deref().map(alias_method)
+    }
+}
+
+impl FacetModel {
+    /// Every key: `PK`, `SK`, then each index's partition and sort key.
+    pub fn all_keys(&self) -> Vec<&KeyModel> {
+        [&self.pk, &self.sk]
+            .into_iter()
+            .chain(self.indexes.iter().flat_map(|i| [&i.pk, &i.sk]))
+            .collect()
+    }
+}
