@@ -18,10 +18,7 @@ fn bench(c: &mut Criterion) {
     // Both paths build the same item and read back the same record.
     assert_eq!(item, hand_to_item(&task));
     assert_eq!(hand_from_item(item.clone()).unwrap(), task);
-    assert_eq!(
-        faceteer::from_item::<Task>(item.clone()).unwrap(),
-        task
-    );
+    assert_eq!(faceteer::from_item::<Task>(item.clone()).unwrap(), task);
 
     // Each arm is measured in runs of 64 that follow 64 unmeasured runs of the other arm,
     // so both see the same allocator state (measured one after the other, the two arms'

@@ -74,12 +74,7 @@ fn bench(c: &mut Criterion) {
         let page = table.query(shard_3.clone()).await.unwrap();
         assert_eq!(stub.requests() - before, 1);
         // The first 20 records of the one partition they all come from.
-        let pk_of = |e: &Event| {
-            faceteer::to_item(e).unwrap()["PK"]
-                .as_s()
-                .unwrap()
-                .clone()
-        };
+        let pk_of = |e: &Event| faceteer::to_item(e).unwrap()["PK"].as_s().unwrap().clone();
         let shard_pk = pk_of(&page.records[0]);
         let expected: Vec<Event> = events
             .iter()

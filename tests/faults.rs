@@ -11,8 +11,8 @@ use common::*;
 fn total() -> usize {
     fault_total()
 }
-use faceteer_core::limits::{item_size, LimitError, MAX_ITEM_BYTES};
 use faceteer::{BatchOptions, Error, FailureReason, ItemError, Key, Table, Timeouts};
+use faceteer_core::limits::{item_size, LimitError, MAX_ITEM_BYTES};
 use faceteer_suite::fault::{FaultConfig, FaultProxy};
 
 type Keys = HashSet<(String, String)>;

@@ -13,9 +13,9 @@ use aws_sdk_dynamodb::primitives::Blob;
 use aws_sdk_dynamodb::types::AttributeValue as AV;
 use base64::Engine as _;
 use common::*;
+use faceteer::{Facet, Item};
 use faceteer_core::cursor::{decode_shards_cursor, CursorScope};
 use faceteer_core::limits::{check_item, significant_digits};
-use faceteer::{Facet, Item};
 use proptest::prelude::*;
 
 const B64: base64::engine::GeneralPurpose = base64::engine::general_purpose::URL_SAFE_NO_PAD;

@@ -10,8 +10,8 @@ use std::collections::HashMap;
 use aws_sdk_dynamodb::primitives::Blob;
 use aws_sdk_dynamodb::types::AttributeValue;
 use chrono::{DateTime, Utc};
-use faceteer_core::schema::KeySchema;
 use faceteer::{Facet, Item, Nullable, TtlValue};
+use faceteer_core::schema::KeySchema;
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 

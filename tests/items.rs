@@ -259,8 +259,8 @@ fn reads_pass_over_exactly_the_added_attributes() {
 /// the order PK, SK, then each index's, is reported by name with its limit.
 #[test]
 fn the_first_key_over_its_limit_is_reported() {
-    use faceteer_core::limits::LimitError;
     use faceteer::ItemError;
+    use faceteer_core::limits::LimitError;
     let too_long = |n: &Note| match faceteer::to_item(n) {
         Err(ItemError::Limit {
             source:

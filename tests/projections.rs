@@ -6,8 +6,8 @@ use crate::common;
 use std::collections::HashSet;
 
 use common::*;
-use faceteer_core::plan::GetPlan;
 use faceteer::{Error, ItemError, Key};
+use faceteer_core::plan::GetPlan;
 
 fn set(attrs: &[&str]) -> HashSet<String> {
     attrs.iter().map(|a| a.to_string()).collect()

@@ -4,8 +4,8 @@
 use crate::common;
 
 use common::*;
-use faceteer::{CancelReason, TxAction};
 use faceteer::Error;
+use faceteer::{CancelReason, TxAction};
 
 fn stock(sku: &str, on_hand: u32) -> Stock {
     Stock {

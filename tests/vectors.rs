@@ -4,9 +4,9 @@
 
 use crate::common;
 
+use faceteer::{Facet, Item};
 use faceteer_core::key::KeyWriter;
 use faceteer_core::shard::ShardInputs;
-use faceteer::{Facet, Item};
 use serde::{Deserialize, Serialize};
 
 #[derive(Deserialize)]

@@ -3,7 +3,8 @@
 
 use aws_sdk_dynamodb::types::AttributeValue;
 
-use crate::facet::{from_item, Facet, Item, ItemError};
+use crate::facet::{from_item, Facet, ItemError};
+use crate::item::Item;
 use crate::schema::{FacetSchema, FACET_ATTRIBUTE};
 
 /// An enum over facets, one per variant (`#[derive(Collection)]`), read from a shared

@@ -11,7 +11,7 @@ use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use base64::Engine as _;
 use serde::{Deserialize, Serialize};
 
-use crate::facet::Item;
+use crate::item::Item;
 
 /// Cursor format version of a single-partition query.
 const VERSION: u8 = 1;

@@ -8,11 +8,9 @@ use aws_sdk_dynamodb::types::AttributeValue;
 use serde::de::DeserializeOwned;
 use serde::Serialize;
 
+use crate::item::Item;
 use crate::key::KeyError;
 use crate::schema::{FacetSchema, FACET_ATTRIBUTE, TTL_ATTRIBUTE};
-
-/// A DynamoDB item: attribute name to value.
-pub type Item = HashMap<String, AttributeValue>;
 
 /// A record type stored in the single table. Implement it with `#[derive(Facet)]`.
 pub trait Facet: Serialize + DeserializeOwned + Send + Sync + Sized + 'static {
@@ -67,8 +65,8 @@ pub trait Facet: Serialize + DeserializeOwned + Send + Sync + Sized + 'static {
     /// new value, `None` to remove it. A key that needs a value `values` does not give is
     /// [`crate::expr::ExprError::KeyFieldNeeded`].
     fn derived_attributes(
-        values: &mut crate::update::KeyedValues<'_, Self>,
-    ) -> Result<Vec<crate::update::Derived>, crate::expr::ExprError> {
+        values: &mut crate::expr::KeyedValues<'_, Self>,
+    ) -> Result<Vec<crate::expr::Derived>, crate::expr::ExprError> {
         let _ = values;
         Ok(Vec::new())
     }

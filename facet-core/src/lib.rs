@@ -18,6 +18,7 @@ pub mod collection;
 pub mod cursor;
 pub mod expr;
 pub mod facet;
+pub mod item;
 pub mod key;
 pub mod limits;
 pub mod marshal;
@@ -39,8 +40,8 @@ pub mod table;
 #[cfg(feature = "chrono")]
 pub mod timestamp;
 pub mod unmarshal;
-pub mod update;
 
-pub use facet::{from_item, to_item, ttl_from_text, Facet, Item, ItemError, Key, TtlValue};
+pub use facet::{from_item, to_item, ttl_from_text, Facet, ItemError, Key, TtlValue};
+pub use item::Item;
 pub use key::{KeyArg, KeyError, KeyPart, KeyWriter, Sortable};
 pub use nullable::Nullable;

@@ -16,7 +16,7 @@
 
 use aws_sdk_dynamodb::types::AttributeValue;
 
-use crate::facet::Item;
+use crate::item::Item;
 use crate::schema::{FacetSchema, PK, SK};
 
 /// Most bytes in one item.

@@ -24,7 +24,7 @@ use aws_sdk_dynamodb::primitives::Blob;
 use aws_sdk_dynamodb::types::AttributeValue;
 use serde::ser::{self, Error as _, Serialize};
 
-use crate::facet::Item;
+use crate::item::Item;
 
 /// The error type (shared with serde_dynamo, which reads items back).
 pub type Error = serde_dynamo::Error;

@@ -14,7 +14,7 @@ use aws_sdk_dynamodb::operation::update_item::builders::UpdateItemInputBuilder;
 use aws_sdk_dynamodb::operation::update_item::UpdateItemInput;
 use aws_sdk_dynamodb::types::{AttributeValue, ReturnValue};
 
-use crate::facet::Item;
+use crate::item::Item;
 use crate::names::Placeholders;
 use crate::schema::{PK, SK};
 
@@ -400,7 +400,7 @@ impl UpdatePlan {
     /// under the key (an update never creates a partial record) and `when` holds.
     pub fn new<F>(
         key: Item,
-        update: &crate::update::Update<F>,
+        update: &crate::expr::Update<F>,
         when: Option<&crate::expr::Expr<F>>,
         returning: Returning,
     ) -> Result<Self, crate::expr::ExprError> {
@@ -413,7 +413,7 @@ impl UpdatePlan {
     /// under the key.
     pub fn for_missing<F>(
         key: Item,
-        update: &crate::update::Update<F>,
+        update: &crate::expr::Update<F>,
         returning: Returning,
     ) -> Result<Self, crate::expr::ExprError> {
         Self::conditioned(key, update, returning, |p| {
@@ -425,7 +425,7 @@ impl UpdatePlan {
     /// under the key, or when `guard` holds for the stored one.
     pub fn creating<F>(
         key: Item,
-        update: &crate::update::Update<F>,
+        update: &crate::expr::Update<F>,
         guard: Option<&crate::expr::Expr<F>>,
         returning: Returning,
     ) -> Result<Self, crate::expr::ExprError> {
@@ -440,7 +440,7 @@ impl UpdatePlan {
     /// `update` with the condition `condition` renders (after the update's placeholders).
     fn conditioned<F>(
         key: Item,
-        update: &crate::update::Update<F>,
+        update: &crate::expr::Update<F>,
         returning: Returning,
         condition: impl FnOnce(&mut Placeholders) -> Result<Option<String>, crate::expr::ExprError>,
     ) -> Result<Self, crate::expr::ExprError> {
@@ -583,7 +583,7 @@ mod tests {
     #[test]
     fn a_write_token_is_set_and_checked() {
         let key = Item::from([("PK".to_owned(), AttributeValue::S("k".into()))]);
-        let set = crate::update::Update::<()>::empty()
+        let set = crate::expr::Update::<()>::empty()
             .set_attribute("a", AttributeValue::S("x".into()))
             .remove_attribute("b");
         let plan = UpdatePlan::new(key.clone(), &set, None, Returning::Nothing)
@@ -610,7 +610,7 @@ mod tests {
             condition.contains(&format!("{token_name} <> ")),
             "{condition}"
         );
-        let add = crate::update::Update::<()>::empty().increment_attribute("n");
+        let add = crate::expr::Update::<()>::empty().increment_attribute("n");
         let plan = UpdatePlan::for_missing(key, &add, Returning::Nothing)
             .unwrap()
             .with_write_token("t2");

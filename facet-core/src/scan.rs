@@ -6,7 +6,7 @@ use aws_sdk_dynamodb::operation::scan::ScanInput;
 use aws_sdk_dynamodb::types::AttributeValue;
 
 use crate::cursor::CursorError;
-use crate::facet::Item;
+use crate::item::Item;
 use crate::limits::{MAX_PARTITION_KEY_BYTES, MAX_SORT_KEY_BYTES};
 use crate::merge::ShardProgress;
 use crate::plan::{render_projection, RenderedCondition};

@@ -24,7 +24,7 @@ use serde::de::{
     SeqAccess, VariantAccess, Visitor,
 };
 
-use crate::facet::Item;
+use crate::item::Item;
 use crate::marshal::within;
 
 /// The error type (shared with serde_dynamo and [`crate::marshal`]).

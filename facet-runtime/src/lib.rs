@@ -159,6 +159,7 @@ pub use exec::future::BoxFuture;
 pub use faceteer_core::collection::Collection;
 pub use faceteer_core::cursor::CursorError;
 pub use faceteer_core::expr::{Expr, ExprError, Field};
+pub use faceteer_core::expr::{Member, Update};
 pub use faceteer_core::facet::Versioned;
 pub use faceteer_core::pick::{
     BaseTable, FieldAt, IndexProjects, KeyFields, PickValidator, Picked, ProjectedBy, Projection,
@@ -168,7 +169,6 @@ pub use faceteer_core::schema::{FacetSchema, IndexProjection};
 pub use faceteer_core::table::{TableError, TableSchema};
 #[cfg(feature = "chrono")]
 pub use faceteer_core::timestamp;
-pub use faceteer_core::update::{Member, Update};
 pub use faceteer_core::{
     from_item, to_item, ttl_from_text, Facet, Item, ItemError, Key, KeyError, KeyPart, Nullable,
     Sortable, TtlValue,
@@ -227,6 +227,10 @@ pub mod __private {
     pub use crate::query::PartitionQuery;
     pub use aws_sdk_dynamodb::types::AttributeValue;
     pub use faceteer_core::collection::{facet_of, variant as collection_variant, Collection};
+    pub use faceteer_core::expr::{
+        Attribute, Derived, KeyedValues, Need, PartOfAnIndexKeyOrTheTtl, PartOfThePrimaryKey,
+        TheVersionCounter, Update,
+    };
     pub use faceteer_core::expr::{Encoded, ExprError, Field};
     pub use faceteer_core::facet::Versioned;
     pub use faceteer_core::key::key_part;
@@ -246,10 +250,6 @@ pub mod __private {
     pub use faceteer_core::shard::{ShardInputs, ShardPeriod};
     pub use faceteer_core::sort_key::{Four, NoFields, One, Three, Two};
     pub use faceteer_core::table::assert_table;
-    pub use faceteer_core::update::{
-        Attribute, Derived, KeyedValues, Need, PartOfAnIndexKeyOrTheTtl, PartOfThePrimaryKey,
-        TheVersionCounter, Update,
-    };
     pub use faceteer_core::{
         Facet, Item, ItemError, Key, KeyArg, KeyError, KeyPart, KeyWriter, Sortable, TtlValue,
     };

@@ -28,9 +28,9 @@ use aws_sdk_dynamodb::types::{
     TransactWriteItem, Update as TxUpdate,
 };
 use faceteer_core::expr::Expr;
+use faceteer_core::expr::Update;
 use faceteer_core::facet::is_foreign;
 use faceteer_core::plan::{split_condition, RenderedCondition, Returning};
-use faceteer_core::update::Update;
 use faceteer_core::{from_item, Facet, Item, Key};
 
 use crate::error::{CancelReason, Canceled, Error, OnlyCheck, Result, TxAction, TxStep};

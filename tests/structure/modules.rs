@@ -30,7 +30,10 @@ fn module_files(src: &Path) -> BTreeMap<String, std::path::PathBuf> {
                 .iter()
                 .map(|p| p.to_string_lossy().trim_end_matches(".rs").to_owned())
                 .collect();
-            if matches!(parts.last().map(String::as_str), Some("mod" | "lib" | "main")) {
+            if matches!(
+                parts.last().map(String::as_str),
+                Some("mod" | "lib" | "main")
+            ) {
                 parts.pop();
             }
             let name = std::iter::once("crate".to_owned())
@@ -58,12 +61,21 @@ impl Paths<'_> {
             match &tokens[i] {
                 // An inline module (`mod tests { use super::*; }`): its paths are relative
                 // to itself, and its edges are its file's.
+                // Test-only code (`#[cfg(test)] mod tests { .. }`) adds no edge.
+                TokenTree::Ident(id) if id == "mod" && i >= 2 && is_cfg_test(&tokens[i - 1]) => {
+                    i += 3;
+                    continue;
+                }
                 TokenTree::Ident(id) if id == "mod" => {
                     if let (Some(TokenTree::Ident(name)), Some(TokenTree::Group(body))) =
                         (tokens.get(i + 1), tokens.get(i + 2))
                     {
                         let inner = format!("{}::{name}", self.module);
-                        let mut nested = Paths { module: &inner, modules: self.modules, found: Vec::new() };
+                        let mut nested = Paths {
+                            module: &inner,
+                            modules: self.modules,
+                            found: Vec::new(),
+                        };
                         nested.scan(body.stream());
                         self.found.extend(nested.found);
                         i += 3;
@@ -76,14 +88,18 @@ impl Paths<'_> {
                     if let Some(TokenTree::Ident(first)) = tokens.get(i) {
                         let child = format!("{}::{first}", self.module);
                         if self.modules.contains_key(&child) {
-                            let base: Vec<String> = self.module.split("::").map(String::from).collect();
+                            let base: Vec<String> =
+                                self.module.split("::").map(String::from).collect();
                             i = self.path(&tokens, i, base);
                             continue;
                         }
                     }
                     continue;
                 }
-                TokenTree::Ident(id) if (id == "crate" || id == "super" || id == "self") && is_sep(&tokens, i + 1) => {
+                TokenTree::Ident(id)
+                    if (id == "crate" || id == "super" || id == "self")
+                        && is_sep(&tokens, i + 1) =>
+                {
                     let base = self.start(&tokens, &mut i);
                     i = self.path(&tokens, i, base);
                     continue;
@@ -128,7 +144,9 @@ impl Paths<'_> {
                 }
                 Some(TokenTree::Group(g)) if g.delimiter() == Delimiter::Brace => {
                     let inner: Vec<TokenTree> = g.stream().into_iter().collect();
-                    for tree in inner.split(|t| matches!(t, TokenTree::Punct(p) if p.as_char() == ',')) {
+                    for tree in
+                        inner.split(|t| matches!(t, TokenTree::Punct(p) if p.as_char() == ','))
+                    {
                         if tree.is_empty() {
                             continue;
                         }
@@ -149,6 +167,12 @@ impl Paths<'_> {
     }
 }
 
+/// Whether `tree` is the bracket group of `#[cfg(test)]`.
+fn is_cfg_test(tree: &TokenTree) -> bool {
+    matches!(tree, TokenTree::Group(g) if g.delimiter() == Delimiter::Bracket
+        && g.stream().to_string().replace(' ', "") == "cfg(test)")
+}
+
 fn is_sep(tokens: &[TokenTree], i: usize) -> bool {
     matches!(
         (tokens.get(i), tokens.get(i + 1)),
@@ -163,8 +187,14 @@ pub fn graph(src: &Path) -> BTreeMap<String, BTreeSet<String>> {
     let mut edges = BTreeMap::new();
     for (module, file) in &modules {
         let text = std::fs::read_to_string(file).expect("a readable source file");
-        let tokens: TokenStream = text.parse().unwrap_or_else(|e| panic!("{}: {e:?}", file.display()));
-        let mut paths = Paths { module, modules: &modules, found: Vec::new() };
+        let tokens: TokenStream = text
+            .parse()
+            .unwrap_or_else(|e| panic!("{}: {e:?}", file.display()));
+        let mut paths = Paths {
+            module,
+            modules: &modules,
+            found: Vec::new(),
+        };
         paths.scan(tokens);
         let targets: BTreeSet<String> = paths
             .found
@@ -259,13 +289,27 @@ fn the_checker_finds_a_cycle_through_a_parent() {
     let dir = std::env::temp_dir().join(format!("faceteer-modules-{}", std::process::id()));
     std::fs::create_dir_all(dir.join("a")).unwrap();
     std::fs::write(dir.join("lib.rs"), "mod a; mod b; use b::Thing;").unwrap();
-    std::fs::write(dir.join("a/mod.rs"), "mod c; pub use c::{C, D as E}; pub struct A;").unwrap();
+    std::fs::write(
+        dir.join("a/mod.rs"),
+        "mod c; pub use c::{C, D as E}; pub struct A;",
+    )
+    .unwrap();
     std::fs::write(dir.join("a/c.rs"), "use super::A; pub struct C;").unwrap();
-    std::fs::write(dir.join("b.rs"), "pub fn f() { crate::a::c::C; }\nmod tests { use super::*; }").unwrap();
+    std::fs::write(
+        dir.join("b.rs"),
+        "pub fn f() { crate::a::c::C; }\nmod inner { use super::*; }\n#[cfg(test)] mod tests { use crate::Thing; }",
+    )
+    .unwrap();
     let graph = graph(&dir);
     std::fs::remove_dir_all(&dir).unwrap();
-    assert_eq!(cycles(&graph), vec![vec!["crate::a".to_owned(), "crate::a::c".to_owned()]]);
+    assert_eq!(
+        cycles(&graph),
+        vec![vec!["crate::a".to_owned(), "crate::a::c".to_owned()]]
+    );
     assert!(graph["crate::b"].contains("crate::a::c"));
     assert!(graph["crate"].contains("crate::b"));
-    assert!(!graph["crate::b"].contains("crate"), "an inline module's `super` is its file");
+    assert!(
+        !graph["crate::b"].contains("crate"),
+        "an inline module's `super` is its file; tests add no edge"
+    );
 }

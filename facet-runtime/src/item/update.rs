@@ -31,9 +31,9 @@ use std::sync::Arc;
 
 use aws_sdk_dynamodb::types::AttributeValue;
 use faceteer_core::expr::{Expr, Field};
+use faceteer_core::expr::{KeyedValues, Update};
 use faceteer_core::plan::{Returning, UpdatePlan};
 use faceteer_core::schema::{PK, SK, TTL_ATTRIBUTE};
-use faceteer_core::update::{KeyedValues, Update};
 use faceteer_core::{from_item, to_item, Facet, Item, Key};
 
 use crate::error::{Error, Result};

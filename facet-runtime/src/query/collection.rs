@@ -43,11 +43,11 @@ use crate::error::{Error, Result};
 use crate::exec::future::{records, traced, BoxFuture};
 use crate::exec::sdk;
 use crate::exec::trace::Op;
-use crate::query::run::read_ahead;
-use crate::query::walk;
 use crate::query::builder::IntoCursor;
 use crate::query::mode::{FailedRecord, Page};
 use crate::query::partition::PartitionQuery;
+use crate::query::run::read_ahead;
+use crate::query::walk;
 use crate::table::signing;
 use crate::table::Table;
 
@@ -280,7 +280,9 @@ fn page<'a, C: Collection>(
     let table = run.table;
     let op = Op::new("Query", table, "(collection)", run.index.map(|i| i.name));
     let work = move |op: Arc<Op>| async move {
-        let run = &*signing::opened(table.cursor_key(), run, run.cursor.as_deref(), |r, c| r.cursor(c))?;
+        let run = &*signing::opened(table.cursor_key(), run, run.cursor.as_deref(), |r, c| {
+            r.cursor(c)
+        })?;
         let mut plan = run.plan()?;
         let scope = run.scope(&plan.partition);
         let limit = run.limit.map(|l| l as usize);

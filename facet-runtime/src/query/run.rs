@@ -161,7 +161,12 @@ where
     let op = Op::new("Query", table, F::SCHEMA.name, query.index.map(|i| i.name));
     let work = move |op: Arc<Op>| async move {
         // A signing table takes only cursors it signed.
-        let query = &*signing::opened(table.cursor_key(), query, query.cursor.as_deref(), |q, c| q.cursor(c))?;
+        let query = &*signing::opened(
+            table.cursor_key(),
+            query,
+            query.cursor.as_deref(),
+            |q, c| q.cursor(c),
+        )?;
         let (raw, cursor) = if query.is_all_shards() {
             all_shards(table, &op, query, probe).await?
         } else {

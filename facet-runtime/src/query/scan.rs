@@ -35,9 +35,9 @@ use crate::error::{Error, Result};
 use crate::exec::future::{records, traced, BoxFuture};
 use crate::exec::sdk;
 use crate::exec::trace::Op;
-use crate::query::walk;
 use crate::query::builder::IntoCursor;
 use crate::query::mode::{Collected, Page};
+use crate::query::walk;
 use crate::table::signing;
 use crate::table::Table;
 
@@ -282,7 +282,9 @@ fn page<'a, F: Send + 'static, T: ScanTarget>(
     let work = move |op: Arc<Op>| async move {
         let count = scan.segments.max(1) as usize;
         let scope = scan.scope();
-        let scan = &*signing::opened(table.cursor_key(), scan, scan.cursor.as_deref(), |s, c| s.cursor(c))?;
+        let scan = &*signing::opened(table.cursor_key(), scan, scan.cursor.as_deref(), |s, c| {
+            s.cursor(c)
+        })?;
         let cursor = scan.cursor.clone();
         let mut positions = match &cursor {
             Some(c) => decode_shards_cursor(&scope, count as u32, c)?,
@@ -356,7 +358,10 @@ fn page<'a, F: Send + 'static, T: ScanTarget>(
         let cursor = if positions.iter().all(|p| *p == ShardPosition::Done) {
             None
         } else {
-            signing::sealed(table.cursor_key(), Some(encode_shards_cursor(&scope, &positions)?))
+            signing::sealed(
+                table.cursor_key(),
+                Some(encode_shards_cursor(&scope, &positions)?),
+            )
         };
         let (records, failed) = walk::decode(raw, T::decode);
         Ok(Page {

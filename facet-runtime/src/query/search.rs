@@ -48,9 +48,9 @@ use futures::{Stream, StreamExt, TryStreamExt};
 use crate::error::{Error, Result};
 use crate::exec::future::{records, traced, BoxFuture};
 use crate::exec::trace::Op;
-use crate::query::walk;
 use crate::query::builder::{IntoCursor, Query};
 use crate::query::mode::{Collected, Page};
+use crate::query::walk;
 use crate::table::signing;
 use crate::table::Table;
 
@@ -178,8 +178,12 @@ impl<'t, F: Facet> Search<'t, F> {
             op,
             records(|p: &Page<F>| p.records.len()),
             move |op: Arc<Op>| async move {
-                let search =
-                    &*signing::opened(table.cursor_key(), &self, self.cursor.as_deref(), |s, c| s.cursor(c))?;
+                let search = &*signing::opened(
+                    table.cursor_key(),
+                    &self,
+                    self.cursor.as_deref(),
+                    |s, c| s.cursor(c),
+                )?;
                 let (raw, cursor) = search.run(&op).await?;
                 let cursor = signing::sealed(table.cursor_key(), cursor);
                 let (records, failed) = walk::decode(raw, from_item);

@@ -34,8 +34,10 @@ use std::sync::Arc;
 use aws_sdk_dynamodb::types::AttributeValue;
 use serde::Serialize;
 
-use crate::expr::{
-    encode_operand, only_member, value_error, Encoder, ExprError, Field, FieldValue,
+use super::error::ExprError;
+use super::field::{
+    encode_operand, only_member, value_error, Collection, Encoder, Field, FieldValue, Numeric,
+    Settable, Updatable, Value,
 };
 use crate::names::Placeholders;
 
@@ -104,8 +106,6 @@ impl std::fmt::Display for Path {
         Ok(())
     }
 }
-
-type Value = Result<AttributeValue, ExprError>;
 
 /// The right-hand side of a `SET`.
 #[derive(Debug, Clone, PartialEq)]
@@ -305,7 +305,7 @@ impl<F> Update<F> {
     /// changes (`ADD 1` to a template's 10 gives 11; an append follows the template's list;
     /// `set_if_not_exists` keeps the template's value). A change inside a template attribute
     /// (a member, an element) is refused: set the whole field.
-    pub fn applied_to(&self, template: &crate::facet::Item) -> Result<Update<F>, ExprError> {
+    pub fn applied_to(&self, template: &crate::item::Item) -> Result<Update<F>, ExprError> {
         let mut actions = Vec::with_capacity(self.actions.len());
         for action in &self.actions {
             let path = action.path();
@@ -609,87 +609,6 @@ fn combine(
     Some((set_len(&v) != Some(0)).then_some(v))
 }
 
-/// Whether a field's handle has every update operation. Only plain attributes do: the
-/// table's key fields cannot change (write a new record instead), and fields that index
-/// keys or the TTL are built from can only be `set` or `remove`d (the update then rebuilds
-/// those attributes), since their new value must be known.
-#[diagnostic::on_unimplemented(
-    message = "this update operation is not available on this field: it is `{Self}`",
-    label = "not available here",
-    note = "a key field identifies the record: to change it, put a record with the new key \
-            and delete the old one (in a transaction to make it atomic)",
-    note = "a field an index key or the TTL is built from can be `set(..)` or `remove()`d: \
-            its new value must be known, so that the update rebuilds those keys too",
-    note = "the `#[version]` counter is moved by every put and update; it is not set by hand"
-)]
-pub trait Updatable {}
-
-/// Whether a field can be `set` (or `remove`d): plain attributes, and the fields index keys
-/// or the TTL are built from (their derived attributes are rebuilt in the same request).
-#[diagnostic::on_unimplemented(
-    message = "this field cannot be set: it is `{Self}`",
-    label = "cannot be set",
-    note = "a key field identifies the record: to change it, put a record with the new key \
-            and delete the old one (in a transaction to make it atomic)",
-    note = "the `#[version]` counter is moved by every put and update; it is not set by hand"
-)]
-pub trait Settable {
-    /// Whether index keys or the TTL are built from the field (the update keeps its value).
-    const KEYED: bool;
-}
-
-/// The kind of a field that is a plain attribute: it has update operations.
-#[derive(Debug, Clone, Copy)]
-pub enum Attribute {}
-impl Updatable for Attribute {}
-impl Settable for Attribute {
-    const KEYED: bool = false;
-}
-
-/// The kind of a field the table's partition or sort key is built from.
-#[derive(Debug, Clone, Copy)]
-pub enum PartOfThePrimaryKey {}
-
-/// The kind of a field an index key or the TTL attribute is built from: it can be set or
-/// removed, and the update rebuilds those attributes.
-#[derive(Debug, Clone, Copy)]
-pub enum PartOfAnIndexKeyOrTheTtl {}
-impl Settable for PartOfAnIndexKeyOrTheTtl {
-    const KEYED: bool = true;
-}
-
-/// The kind of the `#[version]` counter: every put and update moves it.
-#[derive(Debug, Clone, Copy)]
-pub enum TheVersionCounter {}
-
-/// A numeric field type: `add` and `subtract` apply.
-pub trait Numeric: Serialize {}
-macro_rules! numeric {
-    ($($t:ty),*) => {$( impl Numeric for $t {} )*};
-}
-numeric!(u8, u16, u32, u64, usize, i8, i16, i32, i64, isize, f32, f64);
-
-/// A list or set field type: `contains_element`, `add_to_set` and `delete_from_set` take
-/// its elements (encoded as the field encodes a collection of them).
-pub trait Collection: FromIterator<Self::Element> {
-    /// The element type.
-    type Element;
-}
-
-impl<E> Collection for Vec<E> {
-    type Element = E;
-}
-
-impl<E: Eq + std::hash::Hash, H: std::hash::BuildHasher + Default> Collection
-    for std::collections::HashSet<E, H>
-{
-    type Element = E;
-}
-
-impl<E: Ord> Collection for std::collections::BTreeSet<E> {
-    type Element = E;
-}
-
 /// The number of members of a DynamoDB set (`None`: not a set).
 fn set_len(v: &AttributeValue) -> Option<usize> {
     match v {
@@ -769,7 +688,7 @@ macro_rules! update_ops {
         {
             Member {
                 path: self.$path().child(Segment::Member(name.into())),
-                codec: MemberCodec::Plain(crate::expr::encode_plain::<U>),
+                codec: MemberCodec::Plain(super::field::encode_plain::<U>),
                 _facet: PhantomData,
             }
         }
@@ -1014,7 +933,7 @@ impl<F, E: Serialize> Member<F, Vec<E>> {
     pub fn at(&self, i: usize) -> Member<F, E> {
         Member {
             path: self.member_path().child(Segment::Index(i)),
-            codec: MemberCodec::Element(crate::expr::encode_plain::<Vec<E>>),
+            codec: MemberCodec::Element(super::field::encode_plain::<Vec<E>>),
             _facet: PhantomData,
         }
     }

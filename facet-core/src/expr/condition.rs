@@ -1,93 +1,14 @@
-//! Typed condition and filter expressions over a facet's fields.
-//!
-//! `#[derive(Facet)]` generates a `<Facet>Fields` struct with one [`Field`] per struct field
-//! (reach it with `Facet::fields()`). A [`Field<F, T>`] is typed by the field's value type
-//! (`Option` removed), so comparisons take that type:
-//!
-//! ```text
-//! let f = Task::fields();
-//! let cond = f.status.eq(TaskStatus::Open) & f.date_due.lt(now) | !f.assigned_user_id.exists();
-//! ```
-//!
-//! Expressions render with placeholders only (`#n0`, `:v0`): no field name or value is ever
-//! spliced into the expression text.
+//! Conditions and filters: [`Expr`], rendered with placeholders only.
 
 use std::marker::PhantomData;
 use std::ops::{BitAnd, BitOr, Not};
 
 use aws_sdk_dynamodb::types::AttributeValue;
-use serde::Serialize;
 
 use crate::names::Placeholders;
 
-/// Why an expression cannot be rendered.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[non_exhaustive]
-pub enum ExprError {
-    /// A value could not be converted to a DynamoDB attribute value.
-    #[error("the value compared with `{field}` cannot be stored: {reason}")]
-    Value {
-        /// The attribute name.
-        field: &'static str,
-        /// The serde_dynamo error.
-        reason: String,
-    },
-    /// Two actions of one update touch the same path, or one lies inside the other
-    /// (DynamoDB refuses such an update).
-    #[error("an update changes both `{first}` and `{second}`, which overlap; change one")]
-    OverlappingPaths {
-        /// One path.
-        first: String,
-        /// The other.
-        second: String,
-    },
-    /// An update with no change.
-    #[error("the update changes nothing")]
-    EmptyUpdate,
-    /// An update changes a field an index key or the TTL is built from, and the key also
-    /// needs a field the update neither changes nor names as unchanged.
-    #[error(
-        "the update changes `{changed}`, and `{attribute}` is also built from `{needed}`, which \
-         it does not set: add `fields.{needed_field}.unchanged(value)` (checked against the \
-         stored record) or set it too, so that `{attribute}` is rebuilt from known values"
-    )]
-    KeyFieldNeeded {
-        /// The derived attribute (`GSI2PK`, `ttl`, …).
-        attribute: &'static str,
-        /// A changed field it is built from (the attribute name).
-        changed: &'static str,
-        /// The field it also needs (the attribute name).
-        needed: &'static str,
-        /// The Rust name of that field.
-        needed_field: &'static str,
-    },
-    /// A derived key could not be built from the update's values.
-    #[error("`{attribute}` cannot be rebuilt from the update's values: {source}")]
-    Key {
-        /// The derived attribute.
-        attribute: &'static str,
-        /// Why.
-        #[source]
-        source: crate::key::KeyError,
-    },
-    /// One update both changes a field and names it unchanged, or names it unchanged with
-    /// two values.
-    #[error("the update {what} `{field}`; say once what it is")]
-    Contradiction {
-        /// The attribute name.
-        field: &'static str,
-        /// What it does twice.
-        what: &'static str,
-    },
-    /// `is_in` was given no values, or more than DynamoDB's 100.
-    #[error("`{field}` IN (..) needs 1 to 100 values, got {count}")]
-    InListSize {
-        /// The attribute name.
-        field: &'static str,
-        /// How many values were given.
-        count: usize,
-    },
-}
+use super::error::ExprError;
+use super::field::{only_member, Field, FieldValue, Value};
 
 /// A comparison operator.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -118,8 +39,6 @@ impl Comparator {
         }
     }
 }
-
-type Value = Result<AttributeValue, ExprError>;
 
 #[derive(Debug, Clone, PartialEq)]
 enum Node {
@@ -358,174 +277,6 @@ fn decimal(text: &str) -> (bool, String, i128) {
     (negative, significant.to_owned(), position)
 }
 
-/// A handle on one attribute of facet `F` holding values of type `T` (the field's type `S`
-/// without `Option`).
-///
-/// `K` is the field's kind for updates ([`crate::update::Updatable`]): plain attributes
-/// have update operations, key fields do not.
-pub struct Field<F, T, S = T, K = crate::update::Attribute> {
-    name: &'static str,
-    position: u16,
-    encode: Encoder<T>,
-    _types: PhantomData<FieldTypes<F, T, S, K>>,
-}
-
-/// The phantom types of a [`Field`].
-type FieldTypes<F, T, S, K> = fn() -> (F, T, S, K);
-
-impl<F, T, S, K> Clone for Field<F, T, S, K> {
-    fn clone(&self) -> Self {
-        *self
-    }
-}
-
-impl<F, T, S, K> Copy for Field<F, T, S, K> {}
-
-impl<F, T, S, K> std::fmt::Debug for Field<F, T, S, K> {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "Field({})", self.name)
-    }
-}
-
-/// What a field's encoder gives for one value: its attribute value, or `None` when the value
-/// is stored as nothing (an absent `Option`).
-pub type Encoded = Result<Option<AttributeValue>, crate::marshal::Error>;
-
-/// A field's own serialization of one value of its (`Option`-less) type: the very function a
-/// put uses for the field (its `serde(with)` included), so that a condition, filter or update
-/// operand is the text a put stores. It gives the value back, so that an update can keep it.
-pub type Encoder<T> = fn(T) -> (Encoded, T);
-
-/// The encoder of a field without a serde codec: faceteer's marshalling of the value.
-pub fn encode_plain<T: Serialize>(value: T) -> (Encoded, T) {
-    (crate::marshal::to_attribute_value(&value), value)
-}
-
-/// `value` through `encode`, as an operand: an absent value is an error (compare with
-/// `exists()` / `not_exists()`, or `remove()` it).
-pub(crate) fn encode_operand<T>(field: &'static str, encode: Encoder<T>, value: T) -> Value {
-    match encode(value).0 {
-        Ok(Some(v)) => Ok(v),
-        Ok(None) => Err(ExprError::Value {
-            field,
-            reason: "the value is stored as nothing (absent); use `exists()` / `not_exists()` \
-                     in conditions and `remove()` in updates"
-                .into(),
-        }),
-        Err(e) => Err(value_error(field, e)),
-    }
-}
-
-/// A value of `field` its serialization refused.
-pub(crate) fn value_error(field: &'static str, e: crate::marshal::Error) -> ExprError {
-    ExprError::Value {
-        field,
-        reason: e.to_string(),
-    }
-}
-
-/// The one member of a one-element list or set, as an attribute value: how an element of a
-/// list or set field is stored (encoded as a collection of one through the field's encoder).
-pub(crate) fn only_member(field: &'static str, collection: Value) -> Value {
-    let member = match collection? {
-        AttributeValue::L(mut l) if l.len() == 1 => l.pop(),
-        AttributeValue::Ss(mut s) if s.len() == 1 => s.pop().map(AttributeValue::S),
-        AttributeValue::Ns(mut s) if s.len() == 1 => s.pop().map(AttributeValue::N),
-        AttributeValue::Bs(mut s) if s.len() == 1 => s.pop().map(AttributeValue::B),
-        _ => None,
-    };
-    member.ok_or_else(|| ExprError::Value {
-        field,
-        reason: "an element is stored as a list or set member, but the field's serialization \
-                 of one element is not a one-member list or set"
-            .into(),
-    })
-}
-
-impl<F, T: Serialize, S, K> Field<F, T, S, K> {
-    /// A handle on attribute `name`, whose values are stored as faceteer marshals them.
-    pub const fn new(name: &'static str) -> Self {
-        Self::numbered(name, u16::MAX)
-    }
-
-    /// A handle on attribute `name`, the facet's field number `position` (generated code
-    /// builds these; the position ties projections to what an index projects).
-    pub const fn numbered(name: &'static str, position: u16) -> Self {
-        Self::coded(name, position, encode_plain::<T>)
-    }
-}
-
-impl<F, T, S, K> Field<F, T, S, K> {
-    /// A handle on attribute `name`, field number `position`, whose values are stored by
-    /// `encode` (generated for fields with `#[serde(with = ..)]` or `serialize_with`).
-    pub const fn coded(name: &'static str, position: u16, encode: Encoder<T>) -> Self {
-        Field {
-            name,
-            position,
-            encode,
-            _types: PhantomData,
-        }
-    }
-
-    /// `value` as the field stores it (an absent value is an error).
-    pub(crate) fn operand(&self, value: T) -> Value {
-        encode_operand(self.name, self.encode, value)
-    }
-
-    /// The field's encoder.
-    pub(crate) fn encoder(&self) -> Encoder<T> {
-        self.encode
-    }
-
-    /// The attribute name.
-    pub const fn name(&self) -> &'static str {
-        self.name
-    }
-
-    /// The field's position among the facet's fields (`u16::MAX` for handles not made by
-    /// the derive).
-    pub const fn position(&self) -> usize {
-        self.position as usize
-    }
-}
-
-/// A value accepted where a field of type `T` is compared: a `T` itself (so a plain integer
-/// literal takes the field's integer type: `f.version.eq(3)`), a reference to one, and `&str`
-/// or `Cow<str>` for `String` fields.
-#[diagnostic::on_unimplemented(
-    message = "`{Self}` cannot be compared with a `{T}` field",
-    label = "expected a `{T}` value",
-    note = "pass a `{T}` (or a reference to one)"
-)]
-pub trait FieldValue<T> {
-    /// The value as the field's type.
-    fn into_field_value(self) -> T;
-}
-
-impl<T> FieldValue<T> for T {
-    fn into_field_value(self) -> T {
-        self
-    }
-}
-
-impl<T: Clone> FieldValue<T> for &T {
-    fn into_field_value(self) -> T {
-        self.clone()
-    }
-}
-
-impl FieldValue<String> for &str {
-    fn into_field_value(self) -> String {
-        self.to_owned()
-    }
-}
-
-impl FieldValue<String> for std::borrow::Cow<'_, str> {
-    fn into_field_value(self) -> String {
-        self.into_owned()
-    }
-}
-
 impl<F, T, S, K> Field<F, T, S, K> {
     fn compare(&self, op: Comparator, v: impl FieldValue<T>) -> Expr<F> {
         Expr::new(Node::Compare(
@@ -624,7 +375,7 @@ impl<F, S, K> Field<F, String, S, K> {
 
 impl<F, T, S, K> Field<F, T, S, K>
 where
-    T: crate::update::Collection,
+    T: super::field::Collection,
 {
     /// `contains(field, element)`: the list or set contains `element` (as the field stores
     /// its elements).

@@ -1,0 +1,70 @@
+//! Why an expression cannot be rendered.
+
+/// Why an expression cannot be rendered.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
+pub enum ExprError {
+    /// A value could not be converted to a DynamoDB attribute value.
+    #[error("the value compared with `{field}` cannot be stored: {reason}")]
+    Value {
+        /// The attribute name.
+        field: &'static str,
+        /// The serde_dynamo error.
+        reason: String,
+    },
+    /// Two actions of one update touch the same path, or one lies inside the other
+    /// (DynamoDB refuses such an update).
+    #[error("an update changes both `{first}` and `{second}`, which overlap; change one")]
+    OverlappingPaths {
+        /// One path.
+        first: String,
+        /// The other.
+        second: String,
+    },
+    /// An update with no change.
+    #[error("the update changes nothing")]
+    EmptyUpdate,
+    /// An update changes a field an index key or the TTL is built from, and the key also
+    /// needs a field the update neither changes nor names as unchanged.
+    #[error(
+        "the update changes `{changed}`, and `{attribute}` is also built from `{needed}`, which \
+         it does not set: add `fields.{needed_field}.unchanged(value)` (checked against the \
+         stored record) or set it too, so that `{attribute}` is rebuilt from known values"
+    )]
+    KeyFieldNeeded {
+        /// The derived attribute (`GSI2PK`, `ttl`, …).
+        attribute: &'static str,
+        /// A changed field it is built from (the attribute name).
+        changed: &'static str,
+        /// The field it also needs (the attribute name).
+        needed: &'static str,
+        /// The Rust name of that field.
+        needed_field: &'static str,
+    },
+    /// A derived key could not be built from the update's values.
+    #[error("`{attribute}` cannot be rebuilt from the update's values: {source}")]
+    Key {
+        /// The derived attribute.
+        attribute: &'static str,
+        /// Why.
+        #[source]
+        source: crate::key::KeyError,
+    },
+    /// One update both changes a field and names it unchanged, or names it unchanged with
+    /// two values.
+    #[error("the update {what} `{field}`; say once what it is")]
+    Contradiction {
+        /// The attribute name.
+        field: &'static str,
+        /// What it does twice.
+        what: &'static str,
+    },
+    /// `is_in` was given no values, or more than DynamoDB's 100.
+    #[error("`{field}` IN (..) needs 1 to 100 values, got {count}")]
+    InListSize {
+        /// The attribute name.
+        field: &'static str,
+        /// How many values were given.
+        count: usize,
+    },
+}

@@ -1,0 +1,27 @@
+//! Typed expressions over a facet's fields: conditions and filters ([`Expr`]), and updates
+//! ([`Update`]), built from the field handles ([`Field`]).
+//!
+//! `#[derive(Facet)]` generates a `<Facet>Fields` struct with one [`Field`] per struct field
+//! (reach it with `Facet::fields()`). A [`Field<F, T>`] is typed by the field's value type
+//! (`Option` removed), so comparisons take that type:
+//!
+//! ```text
+//! let f = Task::fields();
+//! let cond = f.status.eq(TaskStatus::Open) & f.date_due.lt(now) | !f.assigned_user_id.exists();
+//! ```
+//!
+//! Expressions render with placeholders only (`#n0`, `:v0`): no field name or value is ever
+//! spliced into the expression text.
+
+mod condition;
+mod error;
+mod field;
+mod update;
+
+pub use condition::{same_value, Comparator, Expr, Size};
+pub use error::ExprError;
+pub use field::{
+    encode_plain, Attribute, Collection, Encoded, Encoder, Field, FieldValue, Numeric,
+    PartOfAnIndexKeyOrTheTtl, PartOfThePrimaryKey, Settable, TheVersionCounter, Updatable,
+};
+pub use update::{Derived, Keyed, KeyedValues, Member, Need, Path, Update};
