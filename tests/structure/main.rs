@@ -2,3 +2,4 @@
 //! the public API as listed in `tests/structure/public-api.txt`.
 
 mod modules;
+mod surface;
