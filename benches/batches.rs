@@ -272,7 +272,7 @@ fn bench(c: &mut Criterion) {
             latency: Duration::ZERO,
         }))
         .unwrap();
-    let client = faceteer::embedded::client_for(&stub.endpoint());
+    let client = faceteer::local_client(&stub.endpoint()).expect("a local endpoint");
     let table = Table::with_facets(client.clone(), TABLE, [Task::SCHEMA]).unwrap();
     const N: usize = 10_000;
     let keys: Vec<_> = tasks(N)

@@ -58,7 +58,7 @@ fn bench(c: &mut Criterion) {
         })
         .collect();
     stub.load(events.iter().map(|e| faceteer::to_item(e).unwrap()));
-    let client = faceteer::embedded::client_for(&stub.endpoint());
+    let client = faceteer::local_client(&stub.endpoint()).expect("a local endpoint");
     let table = Table::with_facets(client, "bench", [Event::SCHEMA]).unwrap();
 
     // Both arms return the records they should, one request per shard read.

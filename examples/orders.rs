@@ -6,8 +6,8 @@
 //! cargo run --example orders
 //! ```
 //!
-//! It runs on the embedded engine unless `FACETEER_DYNAMODB_ENDPOINT` or
-//! `FACETEER_REAL_AWS=1` points it at another server (see `examples/tasks.rs`).
+//! It runs on the embedded engine unless `FACETEER_DYNAMODB_ENDPOINT` points it at another
+//! server (see `examples/tasks.rs`).
 
 use faceteer::{Error, Facet, KeyPart, Table};
 use serde::{Deserialize, Serialize};
@@ -262,9 +262,16 @@ async fn run(table: &Table) -> Result<(), Box<dyn std::error::Error>> {
 
 #[tokio::main]
 async fn main() -> Result<(), Box<dyn std::error::Error>> {
-    let table = match faceteer_suite::configured_table::<ShopTable>("orders").await {
-        Some(table) => table,
-        None => faceteer::embedded::table::<ShopTable>().await?,
+    // An application opens its table with `Table::from_env::<ShopTable>(name)`: the standard
+    // AWS configuration, or the local server FACETEER_DYNAMODB_ENDPOINT names. With neither
+    // set, this example runs on a fresh in-process engine, stopped when the table is dropped.
+    let table = if std::env::var_os(faceteer::ENDPOINT_VARIABLE).is_some() {
+        let name = format!("faceteer-example-orders-{}", std::process::id());
+        let table = Table::from_env::<ShopTable>(name).await?;
+        table.create_table().await?;
+        table
+    } else {
+        faceteer::embedded::table::<ShopTable>().await?
     };
     println!("faceteer orders example: table {}\n", table.name());
     let result = run(&table).await;

@@ -137,9 +137,16 @@ fn task(id: u32, assignee: &str, priority: u32, done: bool) -> Task {
 
 #[tokio::main]
 async fn main() -> Result<(), Box<dyn std::error::Error>> {
-    let table = match faceteer_suite::configured_table::<AppTable>("repository").await {
-        Some(table) => table,
-        None => faceteer::embedded::table::<AppTable>().await?,
+    // An application opens its table with `Table::from_env::<AppTable>(name)`: the standard
+    // AWS configuration, or the local server FACETEER_DYNAMODB_ENDPOINT names. With neither
+    // set, this example runs on a fresh in-process engine, stopped when the table is dropped.
+    let table = if std::env::var_os(faceteer::ENDPOINT_VARIABLE).is_some() {
+        let name = format!("faceteer-example-repository-{}", std::process::id());
+        let table = Table::from_env::<AppTable>(name).await?;
+        table.create_table().await?;
+        table
+    } else {
+        faceteer::embedded::table::<AppTable>().await?
     };
     let result = run(TaskRepository::new(table.clone())).await;
     table.delete_table().await?;

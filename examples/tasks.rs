@@ -8,8 +8,8 @@
 //! With no configuration it runs on the embedded engine (`faceteer`'s `embedded` feature): an
 //! in-process DynamoDB engine on a free loopback port, started in milliseconds, with nothing
 //! to install. Set `FACETEER_DYNAMODB_ENDPOINT=http://host:port` to use another server (moto,
-//! dynalite, DynamoDB Local), or `FACETEER_REAL_AWS=1` for real AWS (a table
-//! `faceteer-tasks-…` is created and deleted).
+//! dynalite, DynamoDB Local): the table `faceteer-example-tasks-…` is created there and
+//! deleted at the end, through `Table::from_env` as an application opens its table.
 
 use chrono::{DateTime, Duration, TimeZone, Utc};
 use faceteer::{Collection, Facet, KeyPart, Table};
@@ -298,10 +298,16 @@ async fn run(table: &Table) -> faceteer::Result<()> {
 
 #[tokio::main]
 async fn main() -> Result<(), Box<dyn std::error::Error>> {
-    let table = match faceteer_suite::configured_table::<TasksTable>("tasks").await {
-        Some(table) => table,
-        // The default: a fresh in-process engine holding the table, stopped when it is dropped.
-        None => faceteer::embedded::table::<TasksTable>().await?,
+    // An application opens its table with `Table::from_env::<TasksTable>(name)`: the standard
+    // AWS configuration, or the local server FACETEER_DYNAMODB_ENDPOINT names. With neither
+    // set, this example runs on a fresh in-process engine, stopped when the table is dropped.
+    let table = if std::env::var_os(faceteer::ENDPOINT_VARIABLE).is_some() {
+        let name = format!("faceteer-example-tasks-{}", std::process::id());
+        let table = Table::from_env::<TasksTable>(name).await?;
+        table.create_table().await?;
+        table
+    } else {
+        faceteer::embedded::table::<TasksTable>().await?
     };
     println!("faceteer tasks example: table {}\n", table.name());
     let result = run(&table).await;

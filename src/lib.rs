@@ -112,10 +112,11 @@ impl Drop for LocalServer {
     }
 }
 
-/// A client for a local endpoint ([`faceteer::embedded::client_for`]) without the SDK's own
+/// A client for a local endpoint ([`faceteer::local_client`]) without the SDK's own
 /// retries, so that tests see every throttling error and exercise faceteer's retries.
 pub fn client_without_sdk_retries(endpoint: &str) -> Client {
-    let config = faceteer::embedded::client_for(endpoint)
+    let config = faceteer::local_client(endpoint)
+        .expect("a local endpoint")
         .config()
         .to_builder()
         .retry_config(RetryConfig::disabled())
@@ -294,7 +295,8 @@ pub async fn client() -> Client {
             let config = aws_config::load_defaults(aws_config::BehaviorVersion::latest()).await;
             Client::new(&config)
         }
-        other => faceteer::embedded::client_for(other.endpoint().expect("a local server")),
+        other => faceteer::local_client(other.endpoint().expect("a local server"))
+            .expect("a local endpoint"),
     }
 }
 
@@ -315,14 +317,6 @@ pub async fn fresh_facet_table<F: Facet>(label: &str) -> Table {
     let table = Table::with_facets(client().await, unique_name(label), [F::SCHEMA])
         .expect("one facet always fits a table");
     create(table).await
-}
-
-/// For the examples: a new table for `S` on the server `FACETEER_DYNAMODB_ENDPOINT` or
-/// `FACETEER_REAL_AWS=1` selects, or `None` when neither is set (the examples then use
-/// `faceteer::embedded`).
-pub async fn configured_table<S: TableSchema>(label: &str) -> Option<Table> {
-    configured()?;
-    Some(fresh_table::<S>(label).await)
 }
 
 fn unique_name(label: &str) -> String {

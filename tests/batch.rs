@@ -21,7 +21,7 @@ fn quiet_faults() -> FaultConfig {
 async fn requests_are_chunked_at_25_writes_and_100_reads() {
     let upstream = faceteer_suite::endpoint().expect("a local endpoint");
     let proxy = FaultProxy::start(&upstream, quiet_faults()).await.unwrap();
-    let client = faceteer::embedded::client_for(&proxy.endpoint());
+    let client = faceteer::local_client(&proxy.endpoint()).expect("a local endpoint");
     let table = faceteer_suite::fresh_table_with::<common::TestTable>(client, "chunks").await;
 
     let notes: Vec<Note> = (0..60).map(|i| note("book", i)).collect();

@@ -74,7 +74,7 @@ async fn lossy(label: &str, seed: u64) -> (FaultProxy, Table, Table) {
     };
     let upstream = faceteer_suite::endpoint().expect("a local endpoint");
     let proxy = FaultProxy::start(&upstream, faults).await.unwrap();
-    let client = faceteer::embedded::client_for(&proxy.endpoint());
+    let client = faceteer::local_client(&proxy.endpoint()).expect("a local endpoint");
     let table = faceteer_suite::fresh_table_with::<TestTable>(client, label)
         .await
         .with_batch_options(BatchOptions {

@@ -22,7 +22,7 @@ type Keys = HashSet<(String, String)>;
 async fn proxied(faults: FaultConfig, label: &str) -> (FaultProxy, Table, Table) {
     let upstream = faceteer_suite::endpoint().expect("a local endpoint");
     let proxy = FaultProxy::start(&upstream, faults).await.unwrap();
-    let client = faceteer::embedded::client_for(&proxy.endpoint());
+    let client = faceteer::local_client(&proxy.endpoint()).expect("a local endpoint");
     let table = faceteer_suite::fresh_table_with::<TestTable>(client, label).await;
     let direct = faceteer_suite::patient(Table::declared::<TestTable>(
         faceteer_suite::client().await,
@@ -235,10 +235,12 @@ async fn a_server_that_never_answers_gives_timeouts() {
         operation: Duration::from_millis(800),
         call: Duration::from_secs(2),
     };
-    let table =
-        Table::declared::<TestTable>(faceteer::embedded::client_for(&proxy.endpoint()), "silent")
-            .with_timeouts(timeouts)
-            .with_batch_options(fast_retries(2));
+    let table = Table::declared::<TestTable>(
+        faceteer::local_client(&proxy.endpoint()).expect("a local endpoint"),
+        "silent",
+    )
+    .with_timeouts(timeouts)
+    .with_batch_options(fast_retries(2));
     assert_eq!(table.timeouts(), timeouts);
     let deadline = Duration::from_secs(3);
 
@@ -614,14 +616,16 @@ async fn every_call_ends_by_its_deadline() {
     let upstream = faceteer_suite::endpoint().expect("a local endpoint");
     let proxy = FaultProxy::start(&upstream, faults).await.unwrap();
     let call = Duration::from_secs(3);
-    let table =
-        Table::declared::<TestTable>(faceteer::embedded::client_for(&proxy.endpoint()), "stalled")
-            .with_timeouts(Timeouts {
-                connect: Duration::from_secs(1),
-                attempt: Duration::from_secs(1),
-                operation: Duration::from_secs(2),
-                call,
-            });
+    let table = Table::declared::<TestTable>(
+        faceteer::local_client(&proxy.endpoint()).expect("a local endpoint"),
+        "stalled",
+    )
+    .with_timeouts(Timeouts {
+        connect: Duration::from_secs(1),
+        attempt: Duration::from_secs(1),
+        operation: Duration::from_secs(2),
+        call,
+    });
     // The margin covers a loaded machine; the bound is what a call without one would miss
     // by minutes (10 tries of 10 s each for a `get_many`).
     let bound = call + Duration::from_secs(5);

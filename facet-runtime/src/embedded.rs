@@ -46,7 +46,6 @@ use std::fmt;
 use std::net::SocketAddr;
 use std::sync::Arc;
 
-use aws_sdk_dynamodb::config::{BehaviorVersion, Credentials, Region};
 use aws_sdk_dynamodb::Client;
 use faceteer_core::table::TableSchema;
 
@@ -120,16 +119,18 @@ impl Engine {
         self.running.address
     }
 
-    /// A client for this engine: region `us-east-1`, dummy credentials, the SDK's standard
-    /// retries.
+    /// A client for this engine: the environment's region and keys, or `us-east-1` and dummy
+    /// ones (the engine checks no signature); the SDK's standard retries.
     pub fn client(&self) -> Client {
-        client_for(self.endpoint())
+        crate::table::client_at(self.endpoint())
     }
 
     /// Create table `name` holding the facets of `S` (as [`Table::create_table`] does) and
     /// hand back its [`Table`], which keeps this engine running.
     pub async fn table<S: TableSchema>(&self, name: impl Into<String>) -> Result<Table> {
-        let table = Table::declared::<S>(self.client(), name).keeping(self.running.clone());
+        let table = Table::declared::<S>(self.client(), name)
+            .keeping(self.running.clone())
+            .at_endpoint(Some(self.endpoint()));
         table.create_table().await?;
         Ok(table)
     }
@@ -140,25 +141,6 @@ impl Engine {
 /// [module documentation](self).
 pub async fn table<S: TableSchema>() -> Result<Table> {
     Engine::start()?.table::<S>(TABLE_NAME).await
-}
-
-/// An SDK client for a DynamoDB-compatible endpoint without AWS credentials: region
-/// `us-east-1`, dummy credentials, the SDK's standard retries. For local engines (this one,
-/// moto, dynalite, DynamoDB Local).
-pub fn client_for(endpoint: &str) -> Client {
-    let config = aws_sdk_dynamodb::Config::builder()
-        .behavior_version(BehaviorVersion::latest())
-        .region(Region::new("us-east-1"))
-        .credentials_provider(Credentials::new(
-            "local",
-            "local",
-            None,
-            None,
-            "faceteer-embedded",
-        ))
-        .endpoint_url(endpoint)
-        .build();
-    Client::from_conf(config)
 }
 
 type Ready = std::sync::mpsc::Sender<std::result::Result<SocketAddr, EngineError>>;

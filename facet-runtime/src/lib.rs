@@ -183,7 +183,7 @@ pub use query::{
     OfCollection, OfFacet, Page, PartitionQuery, Query, QueryRun, ScanRun, ScanTarget, Search,
     DEFAULT_SHARD_CONCURRENCY,
 };
-pub use table::{BatchOptions, Table, Timeouts};
+pub use table::{connect, local_client, BatchOptions, Table, Timeouts, ENDPOINT_VARIABLE};
 pub use transaction::{TransactGet, TransactGot, TransactWrite, MAX_TRANSACTION_ITEMS};
 
 /// Declare the facets stored in one table:

@@ -45,7 +45,9 @@ fn crates() -> Vec<Crate> {
                     stack.push(p);
                 } else if p.extension().is_some_and(|e| e == "rs") {
                     let text = std::fs::read_to_string(&p).unwrap();
-                    files.push(syn::parse_file(&text).unwrap_or_else(|e| panic!("{}: {e}", p.display())));
+                    files.push(
+                        syn::parse_file(&text).unwrap_or_else(|e| panic!("{}: {e}", p.display())),
+                    );
                 }
             }
         }
@@ -56,7 +58,11 @@ fn crates() -> Vec<Crate> {
 
 fn hidden(attrs: &[Attribute]) -> bool {
     attrs.iter().any(|a| {
-        a.path().is_ident("doc") && a.to_token_stream().to_string().replace(' ', "").contains("doc(hidden)")
+        a.path().is_ident("doc")
+            && a.to_token_stream()
+                .to_string()
+                .replace(' ', "")
+                .contains("doc(hidden)")
     })
 }
 
@@ -136,12 +142,21 @@ fn flatten(tree: &UseTree, prefix: Vec<String>, out: &mut Vec<(String, Vec<Strin
 
 /// The definition of `path` (as written in a `use` inside module `at` of crate `from`):
 /// the crate index and the item.
-fn resolve(crates: &[Crate], from: usize, at: &[String], path: &[String], depth: usize) -> Option<(usize, Item)> {
+fn resolve(
+    crates: &[Crate],
+    from: usize,
+    at: &[String],
+    path: &[String],
+    depth: usize,
+) -> Option<(usize, Item)> {
     assert!(depth < 16, "re-exports loop at {path:?}");
     let (krate, mut segments) = match path.first().map(String::as_str) {
         Some("crate") => (from, path[1..].to_vec()),
         Some("self") => (from, [at, &path[1..]].concat()),
-        Some("super") => (from, [&at[..at.len().saturating_sub(1)], &path[1..]].concat()),
+        Some("super") => (
+            from,
+            [&at[..at.len().saturating_sub(1)], &path[1..]].concat(),
+        ),
         Some(first) => match crates.iter().position(|c| c.name == first) {
             Some(k) => (k, path[1..].to_vec()),
             None => (from, [at, path].concat()),
@@ -151,7 +166,9 @@ fn resolve(crates: &[Crate], from: usize, at: &[String], path: &[String], depth:
     let name = segments.pop()?;
     let file = module_file(&crates[krate], &segments)?;
     for item in &file.items {
-        if item_name(item).as_deref() == Some(name.as_str()) || derive_name(item).as_deref() == Some(name.as_str()) {
+        if item_name(item).as_deref() == Some(name.as_str())
+            || derive_name(item).as_deref() == Some(name.as_str())
+        {
             return Some((krate, item.clone()));
         }
         if let Item::Use(u) = item {
@@ -182,7 +199,10 @@ fn item_name(item: &Item) -> Option<String> {
 /// The derive macros, by the name their `#[proc_macro_derive(Name)]` gives.
 fn derive_name(item: &Item) -> Option<String> {
     let Item::Fn(f) = item else { return None };
-    let attr = f.attrs.iter().find(|a| a.path().is_ident("proc_macro_derive"))?;
+    let attr = f
+        .attrs
+        .iter()
+        .find(|a| a.path().is_ident("proc_macro_derive"))?;
     let text = attr.to_token_stream().to_string();
     let inner = text.split('(').nth(1)?;
     Some(inner.split([',', ')']).next()?.trim().to_owned())
@@ -194,7 +214,11 @@ fn describe(crates: &[Crate], krate: usize, item: &Item, shown: &str, out: &mut 
         Item::Struct(s) => {
             out.insert(format!("pub struct {shown}{}", tidy(&s.generics)));
             for f in s.fields.iter().filter(|f| is_pub(&f.vis)) {
-                let name = f.ident.as_ref().map(|i| i.to_string()).unwrap_or_else(|| "0".into());
+                let name = f
+                    .ident
+                    .as_ref()
+                    .map(|i| i.to_string())
+                    .unwrap_or_else(|| "0".into());
                 out.insert(format!("pub {shown}::{name}: {}", tidy(&f.ty)));
             }
             methods(crates, krate, &s.ident.to_string(), shown, out);
@@ -211,14 +235,20 @@ fn describe(crates: &[Crate], krate: usize, item: &Item, shown: &str, out: &mut 
             for i in &t.items {
                 match i {
                     syn::TraitItem::Fn(f) => out.insert(signature(&f.sig, shown)),
-                    syn::TraitItem::Const(c) => out.insert(format!("{shown}::const {}: {}", c.ident, tidy(&c.ty))),
+                    syn::TraitItem::Const(c) => {
+                        out.insert(format!("{shown}::const {}: {}", c.ident, tidy(&c.ty)))
+                    }
                     syn::TraitItem::Type(t) => out.insert(format!("{shown}::type {}", t.ident)),
                     _ => false,
                 };
             }
         }
         Item::Type(t) => {
-            out.insert(format!("pub type {shown}{} = {}", tidy(&t.generics), tidy(&t.ty)));
+            out.insert(format!(
+                "pub type {shown}{} = {}",
+                tidy(&t.generics),
+                tidy(&t.ty)
+            ));
         }
         Item::Fn(f) => match derive_name(item) {
             Some(derive) => {
@@ -250,21 +280,37 @@ fn methods(crates: &[Crate], krate: usize, name: &str, shown: &str, out: &mut BT
             while let Some(item) = items.pop() {
                 if let Item::Mod(m) = item {
                     if let Some((_, inner)) = &m.content {
-                        if !m.attrs.iter().any(|a| a.to_token_stream().to_string().contains("test")) {
+                        if !m
+                            .attrs
+                            .iter()
+                            .any(|a| a.to_token_stream().to_string().contains("test"))
+                        {
                             items.extend(inner);
                         }
                     }
                     continue;
                 }
                 let Item::Impl(i) = item else { continue };
-                let syn::Type::Path(p) = &*i.self_ty else { continue };
-                if p.path.segments.last().map(|s| s.ident.to_string()).as_deref() != Some(name) {
+                let syn::Type::Path(p) = &*i.self_ty else {
+                    continue;
+                };
+                if p.path
+                    .segments
+                    .last()
+                    .map(|s| s.ident.to_string())
+                    .as_deref()
+                    != Some(name)
+                {
                     continue;
                 }
                 match &i.trait_ {
                     Some((bang, path, _)) => {
                         let bang = if bang.is_some() { "!" } else { "" };
-                        out.insert(format!("impl{} {bang}{} for {shown}", tidy(&i.generics), tidy(path)));
+                        out.insert(format!(
+                            "impl{} {bang}{} for {shown}",
+                            tidy(&i.generics),
+                            tidy(path)
+                        ));
                     }
                     None if k == krate => {
                         for f in &i.items {
@@ -298,7 +344,10 @@ fn module(crates: &[Crate], at: &[String], shown: &str, out: &mut BTreeSet<Strin
                         // A re-exported module: list its public items.
                         let mut sub = full.clone();
                         let krate_name = sub.remove(0);
-                        let kk = crates.iter().position(|c| c.name == krate_name).unwrap_or(k);
+                        let kk = crates
+                            .iter()
+                            .position(|c| c.name == krate_name)
+                            .unwrap_or(k);
                         let file = module_file(&crates[kk], &sub).expect("the module's file");
                         out.insert(format!("pub mod {path}"));
                         for inner in file.items.iter().filter(|i| visible(i)) {
@@ -319,7 +368,13 @@ fn module(crates: &[Crate], at: &[String], shown: &str, out: &mut BTreeSet<Strin
                 module(crates, &inner, &path, out);
             }
             Item::Macro(m) if m.attrs.iter().any(|a| a.path().is_ident("macro_export")) => {
-                describe(crates, 0, item, &format!("faceteer::{}", m.ident.as_ref().unwrap()), out);
+                describe(
+                    crates,
+                    0,
+                    item,
+                    &format!("faceteer::{}", m.ident.as_ref().unwrap()),
+                    out,
+                );
             }
             other if visible(other) && !matches!(other, Item::Use(_) | Item::Mod(_)) => {
                 let n = item_name(other).unwrap_or_default();
@@ -379,7 +434,12 @@ fn the_listing_names_no_internal_module() {
     assert!(now.lines().count() > 300, "the listing covers the API");
     assert!(now.contains("pub struct faceteer::Table"));
     assert!(now.contains("pub fn faceteer::Table::put<"));
-    for internal in ["faceteer::core", "faceteer::__private", "faceteer::batch::", "faceteer::query::"] {
+    for internal in [
+        "faceteer::core",
+        "faceteer::__private",
+        "faceteer::batch::",
+        "faceteer::query::",
+    ] {
         assert!(!now.contains(internal), "`{internal}` is public:\n{now}");
     }
 }

@@ -34,6 +34,8 @@ pub(crate) struct Context {
     pub(crate) index: Option<&'static str>,
     /// The item's key, or a query's partition (`sk` empty).
     pub(crate) key: Option<(String, Option<String>)>,
+    /// The endpoint the client was pointed at, when faceteer set it up (`connect`).
+    pub(crate) endpoint: Option<std::sync::Arc<str>>,
 }
 
 /// A DynamoDB request that failed: the server's error code and message, or the transport
@@ -256,7 +258,14 @@ impl fmt::Display for DynamoError {
                 Ok(())
             }
             FailureKind::Timeout => write!(f, " timed out: {}", self.detail),
-            FailureKind::Transport => write!(f, " could not reach the server: {}", self.detail),
+            FailureKind::Transport => match &self.context.endpoint {
+                Some(endpoint) => write!(
+                    f,
+                    " could not reach the server at {endpoint}: {}",
+                    self.detail
+                ),
+                None => write!(f, " could not reach the server: {}", self.detail),
+            },
             FailureKind::Response => write!(f, " got an answer it cannot read: {}", self.detail),
             FailureKind::Construction => {
                 write!(f, " could not be built (nothing was sent): {}", self.detail)

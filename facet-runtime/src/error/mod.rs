@@ -199,6 +199,10 @@ pub enum Error {
     /// [`Table::create_table`](crate::Table::create_table) could not set up the table as asked.
     #[error("table setup: {0}")]
     TableSetup(String),
+    /// The client could not be set up from the environment
+    /// ([`connect`](crate::connect), [`Table::from_env`](crate::Table::from_env)).
+    #[error("setup from the environment: {0}")]
+    Setup(String),
     /// The sources of a search order one record differently
     /// ([`Table::search`](crate::Table::search)).
     #[error(transparent)]

@@ -47,6 +47,7 @@ fn with_key(op: &Op, item: Option<&Item>) -> Context {
 fn table_context(table: &Table) -> Context {
     Context {
         table: table.name().to_owned(),
+        endpoint: table.endpoint().cloned(),
         ..Context::default()
     }
 }

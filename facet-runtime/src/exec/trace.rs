@@ -50,6 +50,7 @@ impl Op {
         index: Option<&'static str>,
     ) -> Op {
         let deadline = table.call_deadline();
+        let endpoint = table.endpoint().cloned();
         let table = table.name();
         let span = tracing::info_span!(
             "dynamodb",
@@ -76,6 +77,7 @@ impl Op {
                 facet: Some(facet),
                 index,
                 key: None,
+                endpoint,
             },
             span,
             start: Instant::now(),

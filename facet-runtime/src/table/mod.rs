@@ -10,10 +10,13 @@ use faceteer_core::Facet;
 use crate::error::{Error, Result};
 
 mod batch_options;
+mod connect;
 pub(crate) mod signing;
 mod timeouts;
 
 pub use batch_options::BatchOptions;
+pub(crate) use connect::client_at;
+pub use connect::{connect, local_client, ENDPOINT_VARIABLE};
 use signing::CursorKey;
 pub use timeouts::Timeouts;
 
@@ -45,6 +48,8 @@ pub struct Table {
     cursor_key: Option<CursorKey>,
     /// What must live as long as the table is used (the embedded engine serving it).
     keep_alive: Option<KeepAlive>,
+    /// The endpoint the client was pointed at, when faceteer set it up: named by errors.
+    endpoint: Option<Arc<str>>,
 }
 
 /// A value kept alive by every clone of a [`Table`].
@@ -96,7 +101,19 @@ impl Table {
             facets: None,
             cursor_key: None,
             keep_alive: None,
+            endpoint: None,
         }
+    }
+
+    /// The same handle, naming `endpoint` in the errors of requests that cannot reach it.
+    pub(crate) fn at_endpoint(mut self, endpoint: Option<&str>) -> Self {
+        self.endpoint = endpoint.map(Arc::from);
+        self
+    }
+
+    /// The endpoint errors name, when faceteer set the client up.
+    pub(crate) fn endpoint(&self) -> Option<&Arc<str>> {
+        self.endpoint.as_ref()
     }
 
     /// The same table, keeping `value` alive for as long as any clone of it exists.
