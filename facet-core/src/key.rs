@@ -305,7 +305,8 @@ where
 #[diagnostic::on_unimplemented(
     message = "`{Self}` cannot be used as the value of a `{T}` key field",
     label = "expected a value for a `{T}` key field",
-    note = "pass a `{T}` (or a reference to one)"
+    note = "pass a `{T}` (or a reference to one); a `sortable` integer field takes the plain \
+            integer"
 )]
 pub trait KeyArg<T: ?Sized> {
     /// The value as a key part.

@@ -122,7 +122,7 @@ impl Engine {
     /// A client for this engine: the environment's region and keys, or `us-east-1` and dummy
     /// ones (the engine checks no signature); the SDK's standard retries.
     pub fn client(&self) -> Client {
-        crate::table::client_at(self.endpoint())
+        crate::setup::client_at(self.endpoint())
     }
 
     /// Create table `name` holding the facets of `S` (as [`Table::create_table`] does) and
@@ -147,6 +147,9 @@ type Ready = std::sync::mpsc::Sender<std::result::Result<SocketAddr, EngineError
 
 /// The engine's thread: open the database, listen, report the address, serve until stopped.
 fn serve(ready: Ready, stop: tokio::sync::oneshot::Receiver<()>) {
+    // The engine's own logs stay out of the application's: it reports every failed
+    // condition (an expected answer) at WARN. Its failures reach callers as responses.
+    let _quiet = tracing::dispatcher::set_default(&tracing::Dispatch::none());
     let runtime = match tokio::runtime::Builder::new_current_thread()
         .enable_all()
         .build()

@@ -143,6 +143,7 @@ mod error;
 mod exec;
 mod item;
 mod query;
+mod setup;
 mod table;
 mod transaction;
 
@@ -158,7 +159,10 @@ pub use error::{
 pub use exec::future::BoxFuture;
 pub use faceteer_core::collection::Collection;
 pub use faceteer_core::cursor::CursorError;
-pub use faceteer_core::expr::{Expr, ExprError, Field};
+pub use faceteer_core::expr::{
+    Attribute, Expr, ExprError, Field, FieldValue, Numeric, PartOfAnIndexKeyOrTheTtl,
+    PartOfThePrimaryKey, Settable, TheVersionCounter, Updatable,
+};
 pub use faceteer_core::expr::{Member, Update};
 pub use faceteer_core::facet::Versioned;
 pub use faceteer_core::pick::{
@@ -170,8 +174,8 @@ pub use faceteer_core::table::{TableError, TableSchema};
 #[cfg(feature = "chrono")]
 pub use faceteer_core::timestamp;
 pub use faceteer_core::{
-    from_item, to_item, ttl_from_text, Facet, Item, ItemError, Key, KeyError, KeyPart, Nullable,
-    Sortable, TtlValue,
+    from_item, to_item, ttl_from_text, Facet, Item, ItemError, Key, KeyArg, KeyError, KeyPart,
+    Nullable, Sortable, TtlValue,
 };
 pub use faceteer_derive::{Collection, Facet, KeyPart, Pick};
 pub use item::modify::{Modify, DEFAULT_MODIFY_ATTEMPTS};
@@ -179,11 +183,12 @@ pub use item::read::{Read, Select, Whole};
 pub use item::update::{UpdateItem, Upsert};
 pub use item::{Delete, Get, Put};
 pub use query::{
-    Collected, CollectionPage, CollectionPartition, CollectionRun, FailedRecord, IntoCursor,
-    OfCollection, OfFacet, Page, PartitionQuery, Query, QueryRun, ScanRun, ScanTarget, Search,
-    DEFAULT_SHARD_CONCURRENCY,
+    Collected, CollectionPage, CollectionPartition, CollectionRun, FailedRecord, First, IntoCursor,
+    Mode, OfCollection, OfFacet, Page, Paged, PartitionQuery, Query, QueryRun, ScanRun, ScanTarget,
+    Search, DEFAULT_SHARD_CONCURRENCY,
 };
-pub use table::{connect, local_client, BatchOptions, Table, Timeouts, ENDPOINT_VARIABLE};
+pub use setup::{connect, local_client, ENDPOINT_VARIABLE};
+pub use table::{BatchOptions, Table, Timeouts};
 pub use transaction::{TransactGet, TransactGot, TransactWrite, MAX_TRANSACTION_ITEMS};
 
 /// Declare the facets stored in one table:

@@ -429,6 +429,8 @@ impl<'t> IntoFuture for TransactWrite<'t> {
     fn into_future(self) -> Self::IntoFuture {
         let table = self.table;
         let op = Op::new("TransactWriteItems", table, "(transaction)", None);
+        // Every step is a record the transaction writes or checks.
+        let steps = self.steps.len();
         let work = move |op: Arc<Op>| async move {
             if let Some(e) = self.error {
                 return Err(e);
@@ -454,7 +456,7 @@ impl<'t> IntoFuture for TransactWrite<'t> {
                 Some(cause) => Err(once::unknown(&op, &first, answer.tries, cause)),
             }
         };
-        traced(op, records(|_| 1), work)
+        traced(op, records(move |_| steps), work)
     }
 }
 
@@ -526,7 +528,8 @@ impl<'t> TransactGet<'t> {
                 }),
             }
         };
-        traced(op, records(|_| 1), work).await
+        let found = |got: &TransactGot| got.found.iter().filter(|f| f.is_some()).count();
+        traced(op, records(found), work).await
     }
 }
 

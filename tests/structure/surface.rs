@@ -165,12 +165,20 @@ fn resolve(
     };
     let name = segments.pop()?;
     let file = module_file(&crates[krate], &segments)?;
-    for item in &file.items {
-        if item_name(item).as_deref() == Some(name.as_str())
+    // A definition first, then a re-export, then a module of the same name (`mod setup;`
+    // beside `pub use setup::connect` and a `mod connect;` elsewhere).
+    let named = |item: &Item| {
+        item_name(item).as_deref() == Some(name.as_str())
             || derive_name(item).as_deref() == Some(name.as_str())
-        {
-            return Some((krate, item.clone()));
-        }
+    };
+    if let Some(item) = file
+        .items
+        .iter()
+        .find(|i| named(i) && !matches!(i, Item::Mod(_)))
+    {
+        return Some((krate, item.clone()));
+    }
+    for item in &file.items {
         if let Item::Use(u) = item {
             let mut uses = Vec::new();
             flatten(&u.tree, Vec::new(), &mut uses);
@@ -179,7 +187,10 @@ fn resolve(
             }
         }
     }
-    None
+    file.items
+        .iter()
+        .find(|i| named(i))
+        .map(|i| (krate, i.clone()))
 }
 
 fn item_name(item: &Item) -> Option<String> {

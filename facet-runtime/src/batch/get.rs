@@ -468,7 +468,7 @@ where
         };
         traced(
             op,
-            |op, r: &GetReport<F, R::Record>| op.finish::<Error>(Ok(r.found.len())),
+            |op, r: &GetReport<F, R::Record>| op.finish_batch(r.found.len(), r.failed.len(), 0),
             work,
         )
     }

@@ -170,7 +170,7 @@ impl<'t> IntoFuture for WriteBatch<'t> {
         };
         traced(
             op,
-            |op, r: &BatchReport| op.finish::<Error>(Ok(r.done.len())),
+            |op, r: &BatchReport| op.finish_batch(r.done.len(), r.failed.len(), r.unknown.len()),
             work,
         )
     }

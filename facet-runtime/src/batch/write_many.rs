@@ -10,7 +10,7 @@ use futures::Stream;
 use crate::batch::pump::{gather, write_stream, Outcome};
 use crate::batch::report::{DeleteReport, PutReport};
 use crate::batch::write::*;
-use crate::error::{Error, FailureReason};
+use crate::error::FailureReason;
 use crate::exec::future::{traced, BoxFuture};
 use crate::exec::trace::Op;
 use crate::table::Table;
@@ -110,7 +110,9 @@ where
         };
         traced(
             op,
-            |op, r: &PutReport<F>| op.finish::<Error>(Ok(r.written.len())),
+            |op, r: &PutReport<F>| {
+                op.finish_batch(r.written.len(), r.failed.len(), r.unknown.len())
+            },
             work,
         )
     }
@@ -172,7 +174,9 @@ where
         };
         traced(
             op,
-            |op, r: &DeleteReport<F>| op.finish::<Error>(Ok(r.deleted.len())),
+            |op, r: &DeleteReport<F>| {
+                op.finish_batch(r.deleted.len(), r.failed.len(), r.unknown.len())
+            },
             work,
         )
     }

@@ -121,6 +121,14 @@ impl Op {
         if self.past_deadline() {
             return Err(self.deadline_exceeded(false));
         }
+        tracing::debug!(
+            parent: &self.span,
+            operation = self.operation,
+            table = %self.context.table,
+            "faceteer: sending {} to table `{}`",
+            self.operation,
+            self.context.table
+        );
         match tokio::time::timeout_at(self.deadline, request).await {
             Ok(result) => result,
             Err(_) => Err(self.deadline_exceeded(true)),
@@ -146,6 +154,25 @@ impl Op {
         }
     }
 
+    /// Record a batch call's totals: `done` inputs, and a WARN event when some `failed` or
+    /// ended `unknown` (the report says which and why).
+    pub(crate) fn finish_batch(&self, done: usize, failed: usize, unknown: usize) {
+        if failed + unknown > 0 {
+            tracing::warn!(
+                parent: &self.span,
+                operation = self.operation,
+                table = %self.context.table,
+                done,
+                failed,
+                unknown,
+                "faceteer: {} left {failed} inputs failed and {unknown} unknown (of {})",
+                self.operation,
+                done + failed + unknown
+            );
+        }
+        self.finish::<std::convert::Infallible>(Ok(done));
+    }
+
     /// Record the totals: `records` returned or written, or the error.
     pub(crate) fn finish<E: std::fmt::Display>(&self, outcome: Result<usize, &E>) {
         match outcome {
@@ -154,6 +181,14 @@ impl Op {
             }
             Err(e) => {
                 self.span.record("error.type", tracing::field::display(e));
+                tracing::warn!(
+                    parent: &self.span,
+                    operation = self.operation,
+                    table = %self.context.table,
+                    error = %e,
+                    "faceteer: {} failed: {e}",
+                    self.operation
+                );
             }
         }
         self.span

@@ -35,7 +35,7 @@ pub(crate) mod walk;
 
 pub use builder::{IntoCursor, Query};
 pub use collection::{CollectionPage, CollectionPartition, CollectionRun};
-pub use mode::{Collected, FailedRecord, Page};
+pub use mode::{Collected, FailedRecord, First, Mode, Page, Paged};
 pub use partition::PartitionQuery;
 pub use run::{QueryRun, DEFAULT_SHARD_CONCURRENCY};
 pub use scan::{OfCollection, OfFacet, ScanRun, ScanTarget};

@@ -10,13 +10,10 @@ use faceteer_core::Facet;
 use crate::error::{Error, Result};
 
 mod batch_options;
-mod connect;
 pub(crate) mod signing;
 mod timeouts;
 
 pub use batch_options::BatchOptions;
-pub(crate) use connect::client_at;
-pub use connect::{connect, local_client, ENDPOINT_VARIABLE};
 use signing::CursorKey;
 pub use timeouts::Timeouts;
 
