@@ -4,18 +4,18 @@
 //! Use them through the `faceteer` crate, which re-exports them and documents the
 //! attributes. The facet derive works in the shape of serde_derive:
 //!
-//! 1. [`parse`] reads the attributes as written (darling), and [`serde_attrs`] the
-//!    `#[serde(..)]` options that change stored names ([`case`] holds serde's rename rules);
-//! 2. [`build`] assembles them into the [`model`], plain data: fields with their stored
+//! 1. `parse` reads the attributes as written (darling), and `serde_attrs` the
+//!    `#[serde(..)]` options that change stored names (`case` holds serde's rename rules);
+//! 2. `build` assembles them into the `model`, plain data: fields with their stored
 //!    names, keys, indexes, TTL and version;
-//! 3. [`check`] holds the rules a facet must follow, each a named function; `build` applies
-//!    those about one attribute as it reads it, and [`check::facet`] those about the whole
+//! 3. `check` holds the rules a facet must follow, each a named function; `build` applies
+//!    those about one attribute as it reads it, and `check::facet` those about the whole
 //!    facet;
-//! 4. [`expand`] writes the code, one module per part (keys, schema, queries, field
+//! 4. `expand` writes the code, one module per part (keys, schema, queries, field
 //!    handles, updates, encoders, projections).
 //!
-//! Every error goes to one [`ctxt::Ctxt`], checked once at the end: with errors, the derive
-//! emits them all, in order, and [`expand::fallback`] (for a facet, a `Facet` impl that
+//! Every error goes to one `ctxt::Ctxt`, checked once at the end: with errors, the derive
+//! emits them all, in order, and `expand::fallback` (for a facet, a `Facet` impl that
 //! keeps uses of it from adding errors of their own).
 
 mod build;

@@ -186,7 +186,7 @@ impl Op {
                     operation = self.operation,
                     table = %self.context.table,
                     error = %e,
-                    "faceteer: {} failed: {e}",
+                    "faceteer: {} failed",
                     self.operation
                 );
             }
