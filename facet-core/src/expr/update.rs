@@ -768,7 +768,7 @@ impl<F, T, S, K> Field<F, T, S, K> {
     }
 
     /// Set it to `value`. On a field an index key or the TTL is built from, the update also
-    /// rebuilds those attributes when it is sent (see the [module docs](self)).
+    /// rebuilds those attributes when it is sent (see the [module docs](crate::expr)).
     pub fn set(&self, value: impl FieldValue<T>) -> Update<F>
     where
         K: Settable,

@@ -307,7 +307,7 @@ where
 {
     /// Every key's [`GetOutcome`], as soon as its request settles (keys of one request in
     /// the order given). Keys are pulled from the input 100 at a time as request slots free
-    /// up, so memory stays bounded by [`BatchOptions::concurrency`] requests whatever the
+    /// up, so memory stays bounded by [`BatchOptions::concurrency`](crate::BatchOptions::concurrency) requests whatever the
     /// input's length. A key given twice within one request is read once and reported for
     /// each time it was given.
     pub fn stream(self) -> impl Stream<Item = GetOutcome<F, R::Record>> + Send + 't {

@@ -69,7 +69,7 @@ where
 {
     /// Every record's [`Outcome`], as soon as it is known. Records are pulled from the input
     /// only as request slots free up, so memory stays bounded by
-    /// [`BatchOptions::concurrency`] requests of 25 items, whatever the input's length.
+    /// [`BatchOptions::concurrency`](crate::BatchOptions::concurrency) requests of 25 items, whatever the input's length.
     pub fn stream(self) -> impl Stream<Item = Outcome<F>> + Send + 't {
         let op = Arc::new(batch_op::<F>(self.table, "BatchWriteItem"));
         self.stream_in(op)
