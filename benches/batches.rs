@@ -18,9 +18,9 @@ use std::time::Duration;
 use aws_sdk_dynamodb::types::{AttributeValue, KeysAndAttributes, PutRequest, WriteRequest};
 use aws_sdk_dynamodb::Client;
 use criterion::{criterion_group, criterion_main, Criterion};
+use faceteer::testing::{StubConfig, StubServer};
 use faceteer::{Facet, Item, Outcome, Table};
 use faceteer_suite::bench_task::{hand_from_item, hand_to_item, task, Task};
-use faceteer_suite::stub::{StubConfig, StubServer};
 use futures::StreamExt;
 
 /// Live heap bytes and their peak, for the memory figures.

@@ -13,8 +13,8 @@
 use std::time::Duration;
 
 use criterion::{criterion_group, criterion_main, Criterion};
+use faceteer::testing::{StubConfig, StubServer};
 use faceteer::{Facet, Table};
-use faceteer_suite::stub::{StubConfig, StubServer};
 use serde::{Deserialize, Serialize};
 
 #[derive(Debug, Clone, PartialEq, Facet, Serialize, Deserialize)]

@@ -17,8 +17,6 @@
 #![warn(missing_docs)]
 
 pub mod bench_task;
-pub mod fault;
-pub mod stub;
 
 use std::future::Future;
 use std::io::{BufRead, BufReader};

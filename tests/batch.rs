@@ -8,8 +8,8 @@ use std::sync::atomic::Ordering;
 use std::time::Duration;
 
 use common::*;
+use faceteer::testing::{FaultConfig, FaultProxy};
 use faceteer::{BatchOptions, Error, FailureReason, Key};
-use faceteer_suite::fault::{FaultConfig, FaultProxy};
 
 fn quiet_faults() -> FaultConfig {
     FaultConfig {

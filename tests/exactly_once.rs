@@ -10,8 +10,8 @@ use std::sync::Mutex;
 use std::time::Duration;
 
 use common::*;
+use faceteer::testing::{FaultConfig, FaultProxy};
 use faceteer::{BatchOptions, Error, Facet, Key, Table, Timeouts};
-use faceteer_suite::fault::{FaultConfig, FaultProxy};
 use futures::StreamExt;
 
 /// Writes of each kind.

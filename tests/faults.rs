@@ -11,9 +11,9 @@ use common::*;
 fn total() -> usize {
     fault_total()
 }
+use faceteer::testing::{FaultConfig, FaultProxy};
 use faceteer::{BatchOptions, Error, FailureReason, ItemError, Key, Table, Timeouts};
 use faceteer_core::limits::{item_size, LimitError, MAX_ITEM_BYTES};
-use faceteer_suite::fault::{FaultConfig, FaultProxy};
 
 type Keys = HashSet<(String, String)>;
 

@@ -133,6 +133,9 @@
 //! * `chrono` (default): [`timestamp`] and key parts for `chrono` dates.
 //! * `embedded`: `faceteer::embedded`, an in-process DynamoDB engine (dynoxide) that hands
 //!   back a ready [`Table`] for tests and examples, with nothing to install.
+//! * `testing`: `faceteer::testing`, a fault-injecting proxy (lost answers, throttling,
+//!   unprocessed items, stalls, late writes, a crashed server) and a stub server, to test
+//!   your own code against them.
 #![warn(missing_docs)]
 
 mod admin;
@@ -145,6 +148,8 @@ mod item;
 mod query;
 mod setup;
 mod table;
+#[cfg(feature = "testing")]
+pub mod testing;
 mod transaction;
 
 pub use admin::{Difference, Verification};

@@ -26,7 +26,7 @@ use hyper::{Request, Response, StatusCode};
 use hyper_util::rt::TokioIo;
 use serde_json::Value;
 
-use crate::fault::json_response;
+use super::fault::json_response;
 
 /// How the stub answers.
 #[derive(Debug, Clone, Copy)]
@@ -115,7 +115,7 @@ impl StubServer {
 
     /// Load items (DynamoDB items, as the SDK's attribute values); each needs `PK` and `SK`
     /// strings. Replaces an item with the same key.
-    pub fn load(&self, items: impl IntoIterator<Item = faceteer::Item>) {
+    pub fn load(&self, items: impl IntoIterator<Item = faceteer_core::Item>) {
         let mut data = self.state.data.write().expect("stub data");
         for item in items {
             let json = item_json(&item);
@@ -162,7 +162,7 @@ impl Drop for StubServer {
 }
 
 /// An item in DynamoDB JSON (`{"name": {"S": "…"}}`), members sorted.
-pub fn item_json(item: &faceteer::Item) -> Value {
+pub fn item_json(item: &faceteer_core::Item) -> Value {
     Value::Object(
         item.iter()
             .map(|(k, v)| (k.clone(), value_json(v)))
