@@ -215,7 +215,10 @@ async fn ambiguous_keys_are_refused_before_any_request() {
     // Key builders check too.
     let err = Entry::key("ledger", 2024u16, "0_1", "id").unwrap_err();
     assert!(
-        matches!(err, KeyError::DelimiterInValue { field: "month", .. }),
+        matches!(
+            err,
+            faceteer::Error::Key(KeyError::DelimiterInValue { field: "month", .. })
+        ),
         "{err:?}"
     );
 }

@@ -96,13 +96,13 @@ impl Note {
     }
     /**The key of the `NOTE` record identified by `book`, `note_id`.
 
-Fails when a key value contains the delimiter where it would make the key ambiguous.*/
+Fails with `Error::Key` when a key value contains the delimiter where it would make the key ambiguous.*/
     pub fn key(
         book: impl ::faceteer::__private::KeyArg<String>,
         note_id: impl ::faceteer::__private::KeyArg<String>,
     ) -> ::core::result::Result<
         ::faceteer::__private::Key<Self>,
-        ::faceteer::__private::KeyError,
+        ::faceteer::__private::Error,
     > {
         ::core::result::Result::Ok(
             ::faceteer::__private::Key::from_parts(

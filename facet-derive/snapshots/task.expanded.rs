@@ -74,9 +74,11 @@ impl TaskKeys {
         &self,
     ) -> ::core::result::Result<
         ::faceteer::__private::Key<Task>,
-        ::faceteer::__private::KeyError,
+        ::faceteer::__private::Error,
     > {
-        <Task as ::faceteer::__private::PickValidator>::keys_to_key(self)
+        ::core::result::Result::Ok(
+            <Task as ::faceteer::__private::PickValidator>::keys_to_key(self)?,
+        )
     }
 }
 #[automatically_derived]
@@ -496,13 +498,13 @@ impl Task {
     }
     /**The key of the `TASK` record identified by `team_id`, `task_id`.
 
-Fails when a key value contains the delimiter where it would make the key ambiguous.*/
+Fails with `Error::Key` when a key value contains the delimiter where it would make the key ambiguous.*/
     pub fn key(
         team_id: impl ::faceteer::__private::KeyArg<String>,
         task_id: impl ::faceteer::__private::KeyArg<String>,
     ) -> ::core::result::Result<
         ::faceteer::__private::Key<Self>,
-        ::faceteer::__private::KeyError,
+        ::faceteer::__private::Error,
     > {
         ::core::result::Result::Ok(
             ::faceteer::__private::Key::from_parts(

@@ -234,6 +234,7 @@ macro_rules! table {
 /// Items used by the code `#[derive(Facet)]` generates. Not a public API.
 #[doc(hidden)]
 pub mod __private {
+    pub use crate::error::Error;
     pub use crate::query::PartitionQuery;
     pub use aws_sdk_dynamodb::types::AttributeValue;
     pub use faceteer_core::collection::{facet_of, variant as collection_variant, Collection};

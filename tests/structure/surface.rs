@@ -4,8 +4,8 @@
 //! The listing follows what a user can name: the root's `pub use`s and `pub mod`s (not
 //! `#[doc(hidden)]` ones), each re-export resolved to its definition in `faceteer`,
 //! `faceteer-core` or `faceteer-derive`; for each type, its public fields or variants, the
-//! public methods of its inherent impls and the traits it implements. Methods written by
-//! `macro_rules!` are not seen. After an intended change, regenerate the listing with
+//! public methods of its inherent impls (those a macro writes by the names it is given) and
+//! the traits it implements. After an intended change, regenerate the listing with
 //! `FACETEER_BLESS=1 cargo test --test structure` and review its diff.
 
 use std::collections::BTreeSet;
@@ -237,7 +237,10 @@ fn describe(crates: &[Crate], krate: usize, item: &Item, shown: &str, out: &mut 
         Item::Enum(e) => {
             out.insert(format!("pub enum {shown}{}", tidy(&e.generics)));
             for v in &e.variants {
-                out.insert(format!("pub {shown}::{}{}", v.ident, tidy(&v.fields)));
+                // The fields without their docs and attributes.
+                let mut fields = v.fields.clone();
+                fields.iter_mut().for_each(|f| f.attrs.clear());
+                out.insert(format!("pub {shown}::{}{}", v.ident, tidy(&fields)));
             }
             methods(crates, krate, &e.ident.to_string(), shown, out);
         }
@@ -325,10 +328,26 @@ fn methods(crates: &[Crate], krate: usize, name: &str, shown: &str, out: &mut BT
                     }
                     None if k == krate => {
                         for f in &i.items {
-                            if let syn::ImplItem::Fn(f) = f {
-                                if is_pub(&f.vis) && !hidden(&f.attrs) {
+                            match f {
+                                syn::ImplItem::Fn(f) if is_pub(&f.vis) && !hidden(&f.attrs) => {
                                     out.insert(format!("pub {}", signature(&f.sig, shown)));
                                 }
+                                // Methods a macro writes: the page setters by name,
+                                // other macros by their invocation.
+                                syn::ImplItem::Macro(m) if m.mac.path.is_ident("page_setters") => {
+                                    for token in m.mac.tokens.clone() {
+                                        if let proc_macro2::TokenTree::Ident(setter) = token {
+                                            out.insert(format!(
+                                                "pub fn {shown}::{setter} (by page_setters!)"
+                                            ));
+                                        }
+                                    }
+                                }
+                                syn::ImplItem::Macro(m) => {
+                                    let (name, args) = (tidy(&m.mac.path), tidy(&m.mac.tokens));
+                                    out.insert(format!("impl {shown} {{ {name}!({args}) }}"));
+                                }
+                                _ => {}
                             }
                         }
                     }

@@ -86,7 +86,8 @@ pub fn facet(m: &FacetModel) -> TokenStream {
     let sk_args = key_expr(m, &refs[1], Source::Args);
     let key_doc = format!(
         "The key of the `{}` record identified by {}.\n\n\
-         Fails when a key value contains the delimiter where it would make the key ambiguous.",
+         Fails with `Error::Key` when a key value contains the delimiter where it would make the \
+         key ambiguous.",
         m.name,
         field_list(m, &key_args)
     );
@@ -154,7 +155,7 @@ pub fn facet(m: &FacetModel) -> TokenStream {
 
             #[doc = #key_doc]
             #allow
-            pub fn key(#(#key_params),*) -> ::core::result::Result<#p::Key<Self>, #p::KeyError> {
+            pub fn key(#(#key_params),*) -> ::core::result::Result<#p::Key<Self>, #p::Error> {
                 ::core::result::Result::Ok(#p::Key::from_parts(#pk_args, #sk_args))
             }
 

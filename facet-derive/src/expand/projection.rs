@@ -150,8 +150,8 @@ pub fn projection(m: &FacetModel) -> TokenStream {
         #[automatically_derived]
         impl #keys_ident {
             /// The base-table key of the record whose key fields these are.
-            pub fn key(&self) -> ::core::result::Result<#p::Key<#ident>, #p::KeyError> {
-                <#ident as #p::PickValidator>::keys_to_key(self)
+            pub fn key(&self) -> ::core::result::Result<#p::Key<#ident>, #p::Error> {
+                ::core::result::Result::Ok(<#ident as #p::PickValidator>::keys_to_key(self)?)
             }
         }
 

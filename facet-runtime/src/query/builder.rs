@@ -12,45 +12,9 @@ use faceteer_core::schema::{IndexSchema, PK, SK};
 use faceteer_core::{Facet, KeyError};
 
 use super::mode::{First, Mode, Paged};
+use super::page::{page_setters, PageOptions};
 use crate::error::{Error, Result};
 use crate::item::read::{Fetched, Read, Select, Whole};
-
-/// A cursor given to [`Query::cursor`]: a cursor string (`String`, `&str`), or a page's
-/// `Option<String>` (`None`: from the start).
-pub trait IntoCursor {
-    /// The cursor, if any.
-    fn into_cursor(self) -> Option<String>;
-}
-
-impl IntoCursor for String {
-    fn into_cursor(self) -> Option<String> {
-        Some(self)
-    }
-}
-
-impl IntoCursor for &str {
-    fn into_cursor(self) -> Option<String> {
-        Some(self.to_owned())
-    }
-}
-
-impl IntoCursor for &String {
-    fn into_cursor(self) -> Option<String> {
-        Some(self.clone())
-    }
-}
-
-impl IntoCursor for Option<String> {
-    fn into_cursor(self) -> Option<String> {
-        self
-    }
-}
-
-impl IntoCursor for Option<&str> {
-    fn into_cursor(self) -> Option<String> {
-        self.map(str::to_owned)
-    }
-}
 
 /// The phantom types of a [`Query`].
 type QueryTypes<F, I, R, M> = fn() -> (F, I, R, M);
@@ -68,11 +32,8 @@ pub struct Query<F, I = BaseTable, R = Whole, M = Paged> {
     pub(crate) partition: PartitionKey,
     pub(crate) sort: Result<SortCondition, KeyError>,
     pub(crate) sort_prefix: String,
-    pub(crate) limit: Option<u32>,
-    pub(crate) reverse: bool,
-    pub(crate) cursor: Option<String>,
+    pub(crate) page: PageOptions,
     pub(crate) shard: Option<u32>,
-    pub(crate) consistent: bool,
     pub(crate) filter: Option<Expr<F>>,
     /// `None`: every shard at once, up to [`DEFAULT_SHARD_CONCURRENCY`](crate::DEFAULT_SHARD_CONCURRENCY).
     pub(crate) shard_concurrency: Option<usize>,
@@ -86,11 +47,8 @@ impl<F, I, R, M> Clone for Query<F, I, R, M> {
             partition: self.partition.clone(),
             sort: self.sort.clone(),
             sort_prefix: self.sort_prefix.clone(),
-            limit: self.limit,
-            reverse: self.reverse,
-            cursor: self.cursor.clone(),
+            page: self.page.clone(),
             shard: self.shard,
-            consistent: self.consistent,
             filter: self.filter.clone(),
             shard_concurrency: self.shard_concurrency,
             _types: PhantomData,
@@ -104,11 +62,8 @@ impl<F, I, R, M> std::fmt::Debug for Query<F, I, R, M> {
             .field("index", &self.index.map(|i| i.name))
             .field("partition", &self.partition)
             .field("sort", &self.sort)
-            .field("limit", &self.limit)
-            .field("reverse", &self.reverse)
-            .field("cursor", &self.cursor)
+            .field("page", &self.page)
             .field("shard", &self.shard)
-            .field("consistent", &self.consistent)
             .finish()
     }
 }
@@ -125,11 +80,8 @@ impl<F, I> Query<F, I> {
             partition,
             sort,
             sort_prefix,
-            limit: None,
-            reverse: false,
-            cursor: None,
+            page: PageOptions::default(),
             shard: None,
-            consistent: false,
             filter: None,
             shard_concurrency: None,
             _types: PhantomData,
@@ -150,11 +102,8 @@ impl<F, I, R, M> Query<F, I, R, M> {
             partition: self.partition,
             sort: self.sort,
             sort_prefix: self.sort_prefix,
-            limit: self.limit,
-            reverse: self.reverse,
-            cursor: self.cursor,
+            page: self.page,
             shard: self.shard,
-            consistent: self.consistent,
             filter: self.filter,
             shard_concurrency: self.shard_concurrency,
             _types: PhantomData,
@@ -167,24 +116,7 @@ impl<F, I, R, M> Query<F, I, R, M> {
         self.recast()
     }
 
-    /// Return at most `n` records per page (`n` ≥ 1; any `u32`, `u32::MAX` included).
-    pub fn limit(mut self, n: u32) -> Self {
-        self.limit = Some(n);
-        self
-    }
-
-    /// Walk the sort key in descending order.
-    pub fn reverse(mut self) -> Self {
-        self.reverse = true;
-        self
-    }
-
-    /// Continue after the page whose cursor this is: a cursor string, or the
-    /// `Option<String>` of a page (`None` starts at the beginning).
-    pub fn cursor(mut self, cursor: impl IntoCursor) -> Self {
-        self.cursor = cursor.into_cursor();
-        self
-    }
+    page_setters!(limit, reverse, cursor);
 
     /// Query shard `n` (`0..count`) of a sharded partition key. Without it, a query on a
     /// sharded partition reads every shard and merges them in sort-key order.
@@ -223,11 +155,10 @@ impl<F, I, R, M> Query<F, I, R, M> {
         self
     }
 
-    /// Use strongly consistent reads (base table only).
-    pub fn consistent(mut self) -> Self {
-        self.consistent = true;
-        self
-    }
+    page_setters!(
+        /// On the base table only (an index query with it is refused when run).
+        consistent
+    );
 
     /// Return only the first record (the last with [`Query::reverse`]): running the query
     /// gives an `Option`.
@@ -292,7 +223,7 @@ impl<F: Facet, I: KeyFields, R: Read<F, I>, M: Mode> Query<F, I, R, M> {
         if M::FIRST {
             Some(1)
         } else {
-            self.limit
+            self.page.limit
         }
     }
 
@@ -311,7 +242,7 @@ impl<F: Facet, I: KeyFields, R: Read<F, I>, M: Mode> Query<F, I, R, M> {
             index: self.index.map(|i| i.name.to_owned()),
             partition: partition.to_owned(),
             condition: condition_fingerprint(&self.sort.as_ref().ok(), &self.sort_prefix),
-            reverse: self.reverse,
+            reverse: self.page.reverse,
         }
     }
 
@@ -321,10 +252,10 @@ impl<F: Facet, I: KeyFields, R: Read<F, I>, M: Mode> Query<F, I, R, M> {
         partition: String,
         start: Option<faceteer_core::Item>,
     ) -> Result<QueryPlan> {
-        if self.limit == Some(0) {
+        if self.page.limit == Some(0) {
             return Err(Error::InvalidRequest("limit must be at least 1".into()));
         }
-        if self.consistent && self.index.is_some() {
+        if self.page.consistent && self.index.is_some() {
             return Err(Error::InvalidRequest(
                 "global secondary indexes do not support consistent reads".into(),
             ));
@@ -338,9 +269,9 @@ impl<F: Facet, I: KeyFields, R: Read<F, I>, M: Mode> Query<F, I, R, M> {
             sort: self.sort.clone()?,
             sort_prefix: self.sort_prefix.clone(),
             limit: self.page_limit(),
-            reverse: self.reverse,
+            reverse: self.page.reverse,
             exclusive_start_key: start,
-            consistent_read: self.consistent,
+            consistent_read: self.page.consistent,
             filter: self
                 .filter
                 .as_ref()
@@ -395,7 +326,7 @@ impl<F: Facet, I: KeyFields, R: Read<F, I>, M: Mode> Query<F, I, R, M> {
             return self.plan_for(self.partition.render(Some(0))?, None);
         }
         let partition = self.partition.render(self.shard)?;
-        let start = match &self.cursor {
+        let start = match &self.page.cursor {
             Some(c) => Some(decode_cursor(&self.scope(&partition), c)?),
             None => None,
         };

@@ -43,8 +43,8 @@ use crate::error::{Error, Result};
 use crate::exec::future::{records, traced, BoxFuture};
 use crate::exec::sdk;
 use crate::exec::trace::Op;
-use crate::query::builder::IntoCursor;
 use crate::query::mode::{FailedRecord, Page};
+use crate::query::page::{page_setters, PageOptions};
 use crate::query::partition::PartitionQuery;
 use crate::query::run::read_ahead;
 use crate::query::walk;
@@ -88,10 +88,7 @@ impl Table {
             index,
             partition,
             sort: SortCondition::Any,
-            limit: None,
-            reverse: false,
-            cursor: None,
-            consistent: false,
+            page: PageOptions::default(),
             _collection: PhantomData,
         }
     }
@@ -118,10 +115,7 @@ pub struct CollectionRun<'t, C> {
     index: Option<&'static IndexSchema>,
     partition: PartitionKey,
     sort: SortCondition,
-    limit: Option<u32>,
-    reverse: bool,
-    cursor: Option<String>,
-    consistent: bool,
+    page: PageOptions,
     _collection: PhantomData<fn() -> C>,
 }
 
@@ -132,10 +126,7 @@ impl<C> Clone for CollectionRun<'_, C> {
             index: self.index,
             partition: self.partition.clone(),
             sort: self.sort.clone(),
-            limit: self.limit,
-            reverse: self.reverse,
-            cursor: self.cursor.clone(),
-            consistent: self.consistent,
+            page: self.page.clone(),
             _collection: PhantomData,
         }
     }
@@ -154,29 +145,14 @@ impl<'t, C: Collection> CollectionRun<'t, C> {
         self
     }
 
-    /// Return at most `n` records per page (`n` ≥ 1); skipped items do not count.
-    pub fn limit(mut self, n: u32) -> Self {
-        self.limit = Some(n);
-        self
-    }
-
-    /// Walk the sort key in descending order.
-    pub fn reverse(mut self) -> Self {
-        self.reverse = true;
-        self
-    }
-
-    /// Continue after the page whose cursor this is (`None`: from the start).
-    pub fn cursor(mut self, cursor: impl IntoCursor) -> Self {
-        self.cursor = cursor.into_cursor();
-        self
-    }
-
-    /// Use strongly consistent reads (base table only).
-    pub fn consistent(mut self) -> Self {
-        self.consistent = true;
-        self
-    }
+    page_setters!(
+        /// Items of other facets the collection skips do not count.
+        limit,
+        reverse,
+        cursor,
+        /// On the base table only.
+        consistent,
+    );
 
     fn scope(&self, partition: &str) -> CursorScope {
         CursorScope {
@@ -188,16 +164,16 @@ impl<'t, C: Collection> CollectionRun<'t, C> {
             index: self.index.map(|i| i.name.to_owned()),
             partition: partition.to_owned(),
             condition: condition_fingerprint(&self.sort, ""),
-            reverse: self.reverse,
+            reverse: self.page.reverse,
         }
     }
 
     /// The plan of the first request (inspectable without a server).
     pub fn plan(&self) -> Result<QueryPlan> {
-        if self.limit == Some(0) {
+        if self.page.limit == Some(0) {
             return Err(Error::InvalidRequest("limit must be at least 1".into()));
         }
-        if self.consistent && self.index.is_some() {
+        if self.page.consistent && self.index.is_some() {
             return Err(Error::InvalidRequest(
                 "global secondary indexes do not support consistent reads".into(),
             ));
@@ -210,7 +186,7 @@ impl<'t, C: Collection> CollectionRun<'t, C> {
             ));
         }
         let partition = self.partition.render(None)?;
-        let start = match &self.cursor {
+        let start = match &self.page.cursor {
             Some(c) => Some(decode_cursor(&self.scope(&partition), c)?),
             None => None,
         };
@@ -221,10 +197,10 @@ impl<'t, C: Collection> CollectionRun<'t, C> {
             partition,
             sort: self.sort.clone(),
             sort_prefix: String::new(),
-            limit: self.limit,
-            reverse: self.reverse,
+            limit: self.page.limit,
+            reverse: self.page.reverse,
             exclusive_start_key: start,
-            consistent_read: self.consistent,
+            consistent_read: self.page.consistent,
             filter: None,
             projection: None,
         };
@@ -280,12 +256,15 @@ fn page<'a, C: Collection>(
     let table = run.table;
     let op = Op::new("Query", table, "(collection)", run.index.map(|i| i.name));
     let work = move |op: Arc<Op>| async move {
-        let run = &*signing::opened(table.cursor_key(), run, run.cursor.as_deref(), |r, c| {
-            r.cursor(c)
-        })?;
+        let run = &*signing::opened(
+            table.cursor_key(),
+            run,
+            run.page.cursor.as_deref(),
+            |r, c| r.cursor(c),
+        )?;
         let mut plan = run.plan()?;
         let scope = run.scope(&plan.partition);
-        let limit = run.limit.map(|l| l as usize);
+        let limit = run.page.limit.map(|l| l as usize);
         // Every item read in order, and whether it is one of the collection's.
         let mut read: Vec<(Item, bool)> = Vec::new();
         let mut kept = 0;

@@ -27,15 +27,17 @@
 mod builder;
 pub(crate) mod collection;
 mod mode;
+mod page;
 mod partition;
 pub(crate) mod run;
 pub(crate) mod scan;
 pub(crate) mod search;
 pub(crate) mod walk;
 
-pub use builder::{IntoCursor, Query};
+pub use builder::Query;
 pub use collection::{CollectionPage, CollectionPartition, CollectionRun};
 pub use mode::{Collected, FailedRecord, First, Mode, Page, Paged};
+pub use page::IntoCursor;
 pub use partition::PartitionQuery;
 pub use run::{QueryRun, DEFAULT_SHARD_CONCURRENCY};
 pub use scan::{OfCollection, OfFacet, ScanRun, ScanTarget};

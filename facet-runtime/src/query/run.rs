@@ -164,7 +164,7 @@ where
         let query = &*signing::opened(
             table.cursor_key(),
             query,
-            query.cursor.as_deref(),
+            query.page.cursor.as_deref(),
             |q, c| q.cursor(c),
         )?;
         let (raw, cursor) = if query.is_all_shards() {
@@ -175,7 +175,7 @@ where
         let cursor = signing::sealed(table.cursor_key(), cursor);
         let attributes = query.attributes();
         let raw = if R::FETCH_BY_KEY {
-            fetch_by_key::<F>(table, raw, query.consistent).await?
+            fetch_by_key::<F>(table, raw, query.page.consistent).await?
         } else {
             raw
         };
@@ -247,7 +247,7 @@ where
 {
     let count = query.partition.shard_count().unwrap_or(1);
     let scope = query.scope(&query.partition.render_all_shards()?);
-    let mut positions = match &query.cursor {
+    let mut positions = match &query.page.cursor {
         Some(c) => decode_shards_cursor(&scope, count, c)?,
         None => vec![ShardPosition::Start; count as usize],
     };
@@ -297,7 +297,7 @@ where
             more: *more,
         })
         .collect();
-    let merged = merge_shards(&reads, query.reverse, limit.map(|l| l as usize));
+    let merged = merge_shards(&reads, query.page.reverse, limit.map(|l| l as usize));
     for ((shard, items, _), progress) in fetched.iter().zip(&merged.progress) {
         match progress {
             ShardProgress::Unchanged => {}

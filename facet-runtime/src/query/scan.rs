@@ -35,8 +35,8 @@ use crate::error::{Error, Result};
 use crate::exec::future::{records, traced, BoxFuture};
 use crate::exec::sdk;
 use crate::exec::trace::Op;
-use crate::query::builder::IntoCursor;
 use crate::query::mode::{Collected, Page};
+use crate::query::page::{page_setters, PageOptions};
 use crate::query::walk;
 use crate::table::signing;
 use crate::table::Table;
@@ -109,10 +109,8 @@ impl<C: Collection> ScanTarget for OfCollection<C> {
 pub struct ScanRun<'t, F, T = OfFacet<F>> {
     table: &'t Table,
     filter: Option<Expr<F>>,
-    limit: Option<u32>,
+    page: PageOptions,
     segments: u32,
-    cursor: Option<String>,
-    consistent: bool,
     _facet: PhantomData<fn() -> (F, T)>,
 }
 
@@ -121,10 +119,8 @@ impl<'t, F, T> ScanRun<'t, F, T> {
         ScanRun {
             table,
             filter: None,
-            limit: None,
+            page: PageOptions::default(),
             segments: 1,
-            cursor: None,
-            consistent: false,
             _facet: PhantomData,
         }
     }
@@ -135,10 +131,8 @@ impl<F, T> Clone for ScanRun<'_, F, T> {
         ScanRun {
             table: self.table,
             filter: self.filter.clone(),
-            limit: self.limit,
+            page: self.page.clone(),
             segments: self.segments,
-            cursor: self.cursor.clone(),
-            consistent: self.consistent,
             _facet: PhantomData,
         }
     }
@@ -157,11 +151,7 @@ impl<'t, F: Facet> ScanRun<'t, F> {
 }
 
 impl<'t, F: Send + 'static, T: ScanTarget> ScanRun<'t, F, T> {
-    /// Return at most `n` records per page (`n` ≥ 1).
-    pub fn limit(mut self, n: u32) -> Self {
-        self.limit = Some(n);
-        self
-    }
+    page_setters!(limit);
 
     /// Read with `n` segments at once (a parallel scan; 1 to 1,000,000, default 1). The
     /// cursor resumes every segment.
@@ -170,17 +160,11 @@ impl<'t, F: Send + 'static, T: ScanTarget> ScanRun<'t, F, T> {
         self
     }
 
-    /// Continue after the page whose cursor this is (`None`: from the start).
-    pub fn cursor(mut self, cursor: impl IntoCursor) -> Self {
-        self.cursor = cursor.into_cursor();
-        self
-    }
-
-    /// Use strongly consistent reads.
-    pub fn consistent(mut self) -> Self {
-        self.consistent = true;
-        self
-    }
+    page_setters!(
+        /// The cursor resumes every segment.
+        cursor,
+        consistent,
+    );
 
     fn scope(&self) -> CursorScope {
         CursorScope {
@@ -194,7 +178,7 @@ impl<'t, F: Send + 'static, T: ScanTarget> ScanRun<'t, F, T> {
 
     /// The plan of one segment's first request (inspectable without a server).
     pub fn plan(&self, segment: u32, start: Option<Item>) -> Result<ScanPlan> {
-        if self.limit == Some(0) {
+        if self.page.limit == Some(0) {
             return Err(Error::InvalidRequest("limit must be at least 1".into()));
         }
         if self.segments == 0 || self.segments > MAX_SEGMENTS {
@@ -206,9 +190,9 @@ impl<'t, F: Send + 'static, T: ScanTarget> ScanRun<'t, F, T> {
         Ok(ScanPlan {
             facets: T::facets(),
             segment: (self.segments > 1).then_some((segment, self.segments)),
-            limit: self.limit,
+            limit: self.page.limit,
             exclusive_start_key: start,
-            consistent_read: self.consistent,
+            consistent_read: self.page.consistent,
             filter: self
                 .filter
                 .as_ref()
@@ -282,10 +266,13 @@ fn page<'a, F: Send + 'static, T: ScanTarget>(
     let work = move |op: Arc<Op>| async move {
         let count = scan.segments.max(1) as usize;
         let scope = scan.scope();
-        let scan = &*signing::opened(table.cursor_key(), scan, scan.cursor.as_deref(), |s, c| {
-            s.cursor(c)
-        })?;
-        let cursor = scan.cursor.clone();
+        let scan = &*signing::opened(
+            table.cursor_key(),
+            scan,
+            scan.page.cursor.as_deref(),
+            |s, c| s.cursor(c),
+        )?;
+        let cursor = scan.page.cursor.clone();
         let mut positions = match &cursor {
             Some(c) => decode_shards_cursor(&scope, count as u32, c)?,
             None => vec![ShardPosition::Start; count],
@@ -302,7 +289,7 @@ fn page<'a, F: Send + 'static, T: ScanTarget>(
             };
             plans.push((segment, scan.plan(segment as u32, start)?));
         }
-        let limit = scan.limit.map(|l| l as usize);
+        let limit = scan.page.limit.map(|l| l as usize);
         let mut fetched: Vec<Fetched> = futures::stream::iter(plans)
             .map(|(segment, mut plan)| {
                 let op = &op;

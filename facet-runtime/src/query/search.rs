@@ -48,8 +48,9 @@ use futures::{Stream, StreamExt, TryStreamExt};
 use crate::error::{Error, Result};
 use crate::exec::future::{records, traced, BoxFuture};
 use crate::exec::trace::Op;
-use crate::query::builder::{IntoCursor, Query};
+use crate::query::builder::Query;
 use crate::query::mode::{Collected, Page};
+use crate::query::page::{page_setters, PageOptions};
 use crate::query::walk;
 use crate::table::signing;
 use crate::table::Table;
@@ -77,9 +78,7 @@ impl Table {
         Search {
             table: self,
             sources: vec![query.erase()],
-            limit: DEFAULT_SEARCH_LIMIT,
-            reverse: false,
-            cursor: None,
+            page: PageOptions::default(),
             concurrency: None,
         }
     }
@@ -90,9 +89,7 @@ impl Table {
 pub struct Search<'t, F> {
     table: &'t Table,
     sources: Vec<Query<F>>,
-    limit: u32,
-    reverse: bool,
-    cursor: Option<String>,
+    page: PageOptions,
     concurrency: Option<usize>,
 }
 
@@ -101,9 +98,7 @@ impl<F> Clone for Search<'_, F> {
         Search {
             table: self.table,
             sources: self.sources.clone(),
-            limit: self.limit,
-            reverse: self.reverse,
-            cursor: self.cursor.clone(),
+            page: self.page.clone(),
             concurrency: self.concurrency,
         }
     }
@@ -117,23 +112,13 @@ impl<'t, F: Facet> Search<'t, F> {
         self
     }
 
-    /// Return at most `n` records per page (default 100, at least 1).
-    pub fn limit(mut self, n: u32) -> Self {
-        self.limit = n;
-        self
-    }
-
-    /// Merge in descending order.
-    pub fn reverse(mut self) -> Self {
-        self.reverse = true;
-        self
-    }
-
-    /// Continue after the page whose cursor this is.
-    pub fn cursor(mut self, cursor: impl IntoCursor) -> Self {
-        self.cursor = cursor.into_cursor();
-        self
-    }
+    page_setters!(
+        /// Default 100.
+        limit,
+        /// The sources are merged in descending order.
+        reverse,
+        cursor,
+    );
 
     /// How many sources (and shards) are read at once (default: all of them, up to 32).
     pub fn concurrency(mut self, n: usize) -> Self {
@@ -181,7 +166,7 @@ impl<'t, F: Facet> Search<'t, F> {
                 let search = &*signing::opened(
                     table.cursor_key(),
                     &self,
-                    self.cursor.as_deref(),
+                    self.page.cursor.as_deref(),
                     |s, c| s.cursor(c),
                 )?;
                 let (raw, cursor) = search.run(&op).await?;
@@ -198,12 +183,12 @@ impl<'t, F: Facet> Search<'t, F> {
 
     /// One page of raw items, and its cursor.
     async fn run(&self, op: &Op) -> Result<(Vec<Item>, Option<String>)> {
-        if self.limit == 0 {
+        if self.page.limit.unwrap_or(DEFAULT_SEARCH_LIMIT) == 0 {
             return Err(Error::InvalidRequest("limit must be at least 1".into()));
         }
         let plan = self.sources()?;
-        let limit = self.limit as usize;
-        let mut position = match &self.cursor {
+        let limit = self.page.limit.unwrap_or(DEFAULT_SEARCH_LIMIT) as usize;
+        let mut position = match &self.page.cursor {
             Some(c) => decode_search_cursor(&plan.scopes, plan.parts.len(), limit, c)?,
             None => SearchPosition {
                 positions: vec![ShardPosition::Start; plan.parts.len()],
@@ -244,7 +229,7 @@ impl<'t, F: Facet> Search<'t, F> {
                     })
                 })
                 .collect();
-            let merged = merge_sources(&texts, self.reverse, remaining, &mut seen)?;
+            let merged = merge_sources(&texts, self.page.reverse, remaining, &mut seen)?;
             for &(part, pos) in &merged.order {
                 let (items, _) = reads[part].as_ref().expect("merged parts were read");
                 last_order = Some(texts[part].as_ref().expect("read").records[pos].0.clone());
@@ -329,7 +314,7 @@ impl<'t, F: Facet> Search<'t, F> {
         let mut scopes = Vec::with_capacity(self.sources.len());
         let mut parts = Vec::new();
         for (n, source) in self.sources.iter().enumerate() {
-            if source.limit.is_some() || source.reverse || source.cursor.is_some() {
+            if source.page.limit.is_some() || source.page.reverse || source.page.cursor.is_some() {
                 return Err(Error::InvalidRequest(format!(
                     "source {n} of the search sets its own limit, direction or cursor; set them \
                      on the search (`.limit(n)`, `.reverse()`, `.cursor(c)`)"
@@ -344,7 +329,7 @@ impl<'t, F: Facet> Search<'t, F> {
                 )));
             }
             let mut source = source.clone();
-            source.reverse = self.reverse;
+            source.page.reverse = self.page.reverse;
             let head = format!("{}{}", key.prefix, F::SCHEMA.delimiter);
             if source.is_all_shards() {
                 let count = source.partition.shard_count().unwrap_or(1);
