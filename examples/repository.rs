@@ -84,7 +84,7 @@ impl TaskRepository {
     async fn find(&self, project: &str, task: &str) -> Result<Option<Task>, RepoError> {
         Ok(self
             .table
-            .get(&Task::key(project, task).map_err(faceteer::Error::from)?)
+            .get(&Task::key(project, task)?)
             .consistent()
             .await?)
     }
