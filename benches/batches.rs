@@ -1,6 +1,6 @@
 //! Batch writes, batch reads and a 100-page query: the CPU faceteer uses against hand-written
 //! `aws-sdk-dynamodb` code sending the same requests, both against the in-process stub server
-//! ([`faceteer_suite::stub`]) on one thread, so that the process CPU time measured is the
+//! ([`faceteer::testing::StubServer`]) on one thread, so that the process CPU time measured is the
 //! client's work plus the same stub work for both arms. Then the peak memory of streaming
 //! 100,000 records through `put_many`, `get_many` and `delete_many`.
 //!

@@ -1,6 +1,6 @@
 //! All-shard query latency: one shard of a 16-shard partition against all 16 shards merged,
 //! for the same page size, on a server that answers concurrently after a fixed delay (the
-//! in-process stub, [`faceteer_suite::stub`], 2 ms per request unless
+//! in-process stub, [`faceteer::testing::StubServer`], 2 ms per request unless
 //! `FACETEER_BENCH_LATENCY_MS` says otherwise). With every shard read at
 //! once, a merged page costs about one request's latency.
 //!

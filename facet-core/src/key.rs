@@ -305,8 +305,7 @@ where
 #[diagnostic::on_unimplemented(
     message = "`{Self}` cannot be used as the value of a `{T}` key field",
     label = "expected a value for a `{T}` key field",
-    note = "pass a `{T}` (or a reference to one); a `sortable` integer field takes the plain \
-            integer"
+    note = "pass a `{T}` (or a reference to one)"
 )]
 pub trait KeyArg<T: ?Sized> {
     /// The value as a key part.
@@ -337,16 +336,36 @@ impl KeyArg<String> for Cow<'_, str> {
     }
 }
 
+/// A value accepted where a `sortable` integer key field of type `T` is expected: the
+/// integer itself or a reference to one (the key builder encodes it order-preservingly).
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` cannot be used as the value of a `{T}` key field",
+    label = "expected a value for a `{T}` key field",
+    note = "pass a `{T}` (or a reference to one)"
+)]
+pub trait SortableArg<T> {
+    /// The integer.
+    fn integer(&self) -> T;
+}
+
+/// For each integer: the integer and a reference to one are its [`SortableArg`]s, and a
+/// `sortable` field of it takes any of them. An unfit value is reported as `SortableArg`'s
+/// error, which names the integer type, not the `Sortable` wrapper.
 macro_rules! sortable_arg {
     ($($t:ty),*) => {$(
-        impl KeyArg<Sortable<$t>> for $t {
-            fn key_part(&self) -> impl KeyPart + '_ {
-                Sortable(*self)
+        impl SortableArg<$t> for $t {
+            fn integer(&self) -> $t {
+                *self
             }
         }
-        impl KeyArg<Sortable<$t>> for &$t {
+        impl SortableArg<$t> for &$t {
+            fn integer(&self) -> $t {
+                **self
+            }
+        }
+        impl<X: SortableArg<$t>> KeyArg<Sortable<$t>> for X {
             fn key_part(&self) -> impl KeyPart + '_ {
-                Sortable(**self)
+                Sortable(self.integer())
             }
         }
     )*};

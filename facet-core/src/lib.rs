@@ -43,5 +43,5 @@ pub mod unmarshal;
 
 pub use facet::{from_item, to_item, ttl_from_text, Facet, ItemError, Key, TtlValue};
 pub use item::Item;
-pub use key::{KeyArg, KeyError, KeyPart, KeyWriter, Sortable};
+pub use key::{KeyArg, KeyError, KeyPart, KeyWriter, Sortable, SortableArg};
 pub use nullable::Nullable;

@@ -33,17 +33,21 @@ pub trait PickValidator: Facet {
     type Keys: KeyFields;
 
     /// The base-table key of the record whose key fields these are.
+    #[doc(hidden)]
     fn keys_to_key(keys: &Self::Keys) -> Result<Key<Self>, KeyError>;
 
     /// Check a projected item holding `attributes`.
+    #[doc(hidden)]
     fn validate_pick(item: &Item, attributes: &[&'static str]) -> Result<(), String>;
 }
 
 /// A set of a facet's fields read from an item: a projection or a set of key fields.
 pub trait FromPicked: Sized {
     /// The stored attribute names read.
+    #[doc(hidden)]
     const ATTRIBUTES: &'static [&'static str];
     /// Build the value from a projected item.
+    #[doc(hidden)]
     fn from_picked(item: &Item) -> Result<Self, serde_dynamo::Error>;
 }
 

@@ -119,10 +119,10 @@ impl Engine {
         self.running.address
     }
 
-    /// A client for this engine: the environment's region and keys, or `us-east-1` and dummy
-    /// ones (the engine checks no signature); the SDK's standard retries.
+    /// A client for this engine: region `us-east-1`, dummy credentials (the engine checks no
+    /// signature), the SDK's standard retries.
     pub fn client(&self) -> Client {
-        crate::setup::client_at(self.endpoint())
+        crate::setup::engine_client(self.endpoint())
     }
 
     /// Create table `name` holding the facets of `S` (as [`Table::create_table`] does) and

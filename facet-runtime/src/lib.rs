@@ -145,6 +145,7 @@ pub mod embedded;
 mod error;
 mod exec;
 mod item;
+pub mod plan;
 mod query;
 mod setup;
 mod table;
@@ -166,26 +167,31 @@ pub use faceteer_core::collection::Collection;
 pub use faceteer_core::cursor::CursorError;
 pub use faceteer_core::expr::{
     Attribute, Expr, ExprError, Field, FieldValue, Numeric, PartOfAnIndexKeyOrTheTtl,
-    PartOfThePrimaryKey, Settable, TheVersionCounter, Updatable,
+    PartOfThePrimaryKey, Settable, Size, TheVersionCounter, Updatable,
 };
 pub use faceteer_core::expr::{Member, Update};
 pub use faceteer_core::facet::Versioned;
+pub use faceteer_core::limits::{item_size, LimitError};
 pub use faceteer_core::pick::{
     BaseTable, FieldAt, IndexProjects, KeyFields, PickValidator, Picked, ProjectedBy, Projection,
     WholeRecords,
 };
-pub use faceteer_core::schema::{FacetSchema, IndexProjection};
+pub use faceteer_core::schema::{
+    FacetSchema, IndexProjection, IndexSchema, KeySchema, ShardSchema,
+};
+pub use faceteer_core::search::SearchError;
+pub use faceteer_core::sort_key::{Four, NoFields, One, SortKeyArg, SortKeyPrefix, Three, Two};
 pub use faceteer_core::table::{TableError, TableSchema};
 #[cfg(feature = "chrono")]
 pub use faceteer_core::timestamp;
 pub use faceteer_core::{
     from_item, to_item, ttl_from_text, Facet, Item, ItemError, Key, KeyArg, KeyError, KeyPart,
-    Nullable, Sortable, TtlValue,
+    Nullable, Sortable, SortableArg, TtlValue,
 };
 pub use faceteer_derive::{Collection, Facet, KeyPart, Pick};
 pub use item::modify::{Modify, DEFAULT_MODIFY_ATTEMPTS};
-pub use item::read::{Read, Select, Whole};
-pub use item::update::{UpdateItem, Upsert};
+pub use item::read::{Fetched, Read, Select, Whole};
+pub use item::update::{New, Nothing, Old, Returns, UpdateItem, Upsert};
 pub use item::{Delete, Get, Put};
 pub use query::{
     Collected, CollectionPage, CollectionPartition, CollectionRun, FailedRecord, First, IntoCursor,
@@ -194,7 +200,7 @@ pub use query::{
 };
 pub use setup::{connect, local_client, ENDPOINT_VARIABLE};
 pub use table::{BatchOptions, Table, Timeouts};
-pub use transaction::{TransactGet, TransactGot, TransactWrite, MAX_TRANSACTION_ITEMS};
+pub use transaction::{Handle, TransactGet, TransactGot, TransactWrite, MAX_TRANSACTION_ITEMS};
 
 /// Declare the facets stored in one table:
 ///
@@ -262,7 +268,8 @@ pub mod __private {
     pub use faceteer_core::sort_key::{Four, NoFields, One, Three, Two};
     pub use faceteer_core::table::assert_table;
     pub use faceteer_core::{
-        Facet, Item, ItemError, Key, KeyArg, KeyError, KeyPart, KeyWriter, Sortable, TtlValue,
+        Facet, Item, ItemError, Key, KeyArg, KeyError, KeyPart, KeyWriter, Sortable, SortableArg,
+        TtlValue,
     };
     pub use serde;
     pub use serde_dynamo::Error as DynamoError;

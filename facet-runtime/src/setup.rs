@@ -27,7 +27,8 @@ const LOCAL_REGION: &str = "us-east-1";
 ///   (`aws_config::load_defaults`).
 ///
 /// An endpoint that is not an `http://` or `https://` URL is [`Error::Setup`]. A server that
-/// cannot be reached is reported by the first request, with the endpoint in the message.
+/// cannot be reached is reported by the first request; tables opened with
+/// [`Table::from_env`] (and the embedded engine's) name the endpoint in that error.
 pub async fn connect() -> Result<Client> {
     Ok(connected().await?.0)
 }
@@ -49,8 +50,10 @@ pub(crate) async fn connected() -> Result<(Client, Option<String>)> {
 /// A client for the local server at `endpoint`, with the environment's region and keys (or
 /// dummy ones).
 pub fn local_client(endpoint: &str) -> Result<Client> {
-    let scheme_ok = endpoint.starts_with("http://") || endpoint.starts_with("https://");
-    if !scheme_ok || endpoint.len() <= "https://".len() {
+    let host = endpoint
+        .strip_prefix("http://")
+        .or_else(|| endpoint.strip_prefix("https://"));
+    if host.is_none_or(str::is_empty) {
         return Err(Error::Setup(format!(
             "{ENDPOINT_VARIABLE}={endpoint:?} is not a server URL; write it like \
              http://127.0.0.1:8000"
@@ -61,7 +64,7 @@ pub fn local_client(endpoint: &str) -> Result<Client> {
 
 /// A client for the local server at `endpoint` (a URL), with the environment's region and
 /// keys, or `us-east-1` and dummy keys.
-pub(crate) fn client_at(endpoint: &str) -> Client {
+fn client_at(endpoint: &str) -> Client {
     let var = |name: &str| std::env::var(name).ok().filter(|v| !v.is_empty());
     let region = var("AWS_REGION")
         .or_else(|| var("AWS_DEFAULT_REGION"))
@@ -70,11 +73,27 @@ pub(crate) fn client_at(endpoint: &str) -> Client {
         (Some(id), Some(secret)) => {
             Credentials::new(id, secret, var("AWS_SESSION_TOKEN"), None, "environment")
         }
-        _ => Credentials::new("local", "local", None, None, "faceteer-local"),
+        _ => dummy_credentials(),
     };
+    client_with(endpoint, Region::new(region), credentials)
+}
+
+/// A client for the embedded engine at `endpoint`: `us-east-1` and dummy keys, whatever
+/// the environment says (the engine checks no signature).
+#[cfg(feature = "embedded")]
+pub(crate) fn engine_client(endpoint: &str) -> Client {
+    client_with(endpoint, Region::new(LOCAL_REGION), dummy_credentials())
+}
+
+fn dummy_credentials() -> Credentials {
+    Credentials::new("local", "local", None, None, "faceteer-local")
+}
+
+/// A client for `endpoint` in `region` with `credentials`, the SDK's standard retries.
+fn client_with(endpoint: &str, region: Region, credentials: Credentials) -> Client {
     let config = aws_sdk_dynamodb::Config::builder()
         .behavior_version(aws_sdk_dynamodb::config::BehaviorVersion::latest())
-        .region(Region::new(region))
+        .region(region)
         .credentials_provider(credentials)
         .endpoint_url(endpoint)
         .build();
@@ -108,13 +127,20 @@ mod tests {
 
     #[test]
     fn an_endpoint_that_is_not_a_url_is_a_setup_error() {
-        for bad in ["localhost:8000", "127.0.0.1", "http://", "ftp://host"] {
+        for bad in [
+            "localhost:8000",
+            "127.0.0.1",
+            "http://",
+            "https://",
+            "ftp://host",
+        ] {
             match local_client(bad) {
                 Err(Error::Setup(message)) => assert!(message.contains(bad), "{message}"),
                 other => panic!("{bad}: {other:?}"),
             }
         }
         assert!(local_client("http://127.0.0.1:8000").is_ok());
+        assert!(local_client("http://a").is_ok());
     }
 
     /// The one test of this crate that sets the variable (no other reads it).

@@ -429,8 +429,12 @@ impl<'t> IntoFuture for TransactWrite<'t> {
     fn into_future(self) -> Self::IntoFuture {
         let table = self.table;
         let op = Op::new("TransactWriteItems", table, "(transaction)", None);
-        // Every step is a record the transaction writes or checks.
-        let steps = self.steps.len();
+        // The records it writes: every step but the condition checks.
+        let steps = self
+            .steps
+            .iter()
+            .filter(|s| s.action != TxAction::Check)
+            .count();
         let work = move |op: Arc<Op>| async move {
             if let Some(e) = self.error {
                 return Err(e);

@@ -473,3 +473,136 @@ fn the_listing_names_no_internal_module() {
         assert!(!now.contains(internal), "`{internal}` is public:\n{now}");
     }
 }
+
+/// Types from outside faceteer that its signatures may name.
+const FOREIGN: &[&str] = &[
+    "Self",
+    "Result",
+    "Option",
+    "String",
+    "Vec",
+    "Box",
+    "Arc",
+    "Cow",
+    "Duration",
+    "Instant",
+    "SocketAddr",
+    "Client",
+    "AttributeValue",
+    "Stream",
+    "Future",
+    "Pin",
+    "Send",
+    "Sync",
+    "Sized",
+    "Fn",
+    "FnMut",
+    "FnOnce",
+    "IntoIterator",
+    "Iterator",
+    "Into",
+    "AsRef",
+    "HashMap",
+    "BTreeSet",
+    "HashSet",
+    "DateTime",
+    "Utc",
+    "Serializer",
+    "Deserializer",
+    "Serialize",
+    "Deserialize",
+    "DeserializeOwned",
+    "Display",
+    "Formatter",
+    "PhantomData",
+    "Debug",
+    "Clone",
+    "Copy",
+    "Default",
+    "PartialEq",
+    "Eq",
+    "Hash",
+    "Ord",
+    "PartialOrd",
+    "Deref",
+    "IntoFuture",
+    "BitAnd",
+    "BitOr",
+    "Not",
+    "From",
+    "StdError",
+    "SystemTime",
+    "RequestId",
+    "ProvideErrorMetadata",
+    "FromIterator",
+    "BuildHasher",
+    "Infallible",
+    "AtomicU64",
+];
+
+#[test]
+fn every_type_the_api_names_is_public() {
+    let now = listing();
+    let mut defined: BTreeSet<&str> = FOREIGN.iter().copied().collect();
+    for line in now.lines() {
+        for kind in ["pub struct ", "pub enum ", "pub trait ", "pub type "] {
+            if let Some(rest) = line.strip_prefix(kind) {
+                let path = rest.split(['<', ' ']).next().unwrap_or_default();
+                defined.insert(path.rsplit("::").next().unwrap_or_default());
+            }
+        }
+        // Associated types a trait declares (`Facet::type Keys`).
+        if let Some((_, name)) = line.split_once("::type ") {
+            defined.insert(name);
+        }
+    }
+    let mut unnamed = BTreeSet::new();
+    let definitions = [
+        "pub struct ",
+        "pub enum ",
+        "pub trait ",
+        "pub type ",
+        "pub mod ",
+        "pub macro ",
+        "pub derive ",
+    ];
+    let uses = now
+        .lines()
+        .filter(|l| l.starts_with("pub ") && !definitions.iter().any(|d| l.starts_with(d)));
+    for line in uses {
+        // What a signature or a field names, past the item's own path (`pub fn a::B::c`).
+        let mut rest = line;
+        for prefix in ["pub ", "async ", "const ", "fn "] {
+            rest = rest.strip_prefix(prefix).unwrap_or(rest);
+        }
+        let path_end = rest
+            .find(|c: char| !c.is_ascii_alphanumeric() && c != '_' && c != ':')
+            .unwrap_or(rest.len());
+        let named = &rest[path_end..];
+        // The item's own generic parameters (`IndexProjects<Fld>`).
+        let own: BTreeSet<&str> = match named.strip_prefix('<') {
+            Some(generics) => generics
+                .split('>')
+                .next()
+                .unwrap_or_default()
+                .split(|c: char| !c.is_ascii_alphanumeric() && c != '_')
+                .collect(),
+            None => BTreeSet::new(),
+        };
+        // Words after `::` are associated items (`T::Element`) or qualified paths.
+        let words = named.split(|c: char| !c.is_ascii_alphanumeric() && c != '_' && c != ':');
+        for word in words.flat_map(|w| w.split("::").next()) {
+            let upper = word.chars().next().is_some_and(|c| c.is_ascii_uppercase());
+            let foreign = word.ends_with("InputBuilder");
+            if upper && word.len() > 2 && !foreign && !defined.contains(word) && !own.contains(word)
+            {
+                unnamed.insert(format!("{word}  (in `{line}`)"));
+            }
+        }
+    }
+    assert!(
+        unnamed.is_empty(),
+        "the public API names types a user cannot name; re-export them:\n{}",
+        unnamed.into_iter().collect::<Vec<_>>().join("\n")
+    );
+}

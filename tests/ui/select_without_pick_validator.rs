@@ -1,4 +1,4 @@
-use faceteer::{Facet, Pick};
+use faceteer::{Facet, Pick, Table};
 use serde::{Deserialize, Serialize};
 
 #[derive(Facet, Serialize, Deserialize)]
@@ -10,12 +10,22 @@ struct Task {
     title: String,
 }
 
+// The projection is refused where it is declared; its uses add at most one error, at the
+// first read that returns it (not one per use).
 #[derive(Pick)]
 #[pick(facet = Task)]
 struct Title {
     title: String,
 }
 
+async fn titles(table: &Table) -> faceteer::Result<usize> {
+    let page = table.query(Task::query("t").list().select::<Title>()).await?;
+    let one = table.get(&Task::key("t", "k")?).select::<Title>().await?;
+    let many = table.get_many(vec![Task::key("t", "k")?]).select::<Title>().await;
+    Ok(page.records.len() + usize::from(one.is_some()) + many.found.len())
+}
+
 fn main() {
     let _ = Task::query("t").list().select::<Title>();
+    let _ = titles;
 }

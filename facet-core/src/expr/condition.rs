@@ -121,6 +121,7 @@ impl<F> Expr<F> {
     }
 
     /// Render the expression, registering its names and values in `p`.
+    #[doc(hidden)]
     pub fn render(&self, p: &mut Placeholders) -> Result<String, ExprError> {
         render(&self.node, p)
     }

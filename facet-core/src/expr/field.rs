@@ -103,6 +103,7 @@ impl<F, T: Serialize, S, K> Field<F, T, S, K> {
 
     /// A handle on attribute `name`, the facet's field number `position` (generated code
     /// builds these; the position ties projections to what an index projects).
+    #[doc(hidden)]
     pub const fn numbered(name: &'static str, position: u16) -> Self {
         Self::coded(name, position, encode_plain::<T>)
     }
@@ -111,6 +112,7 @@ impl<F, T: Serialize, S, K> Field<F, T, S, K> {
 impl<F, T, S, K> Field<F, T, S, K> {
     /// A handle on attribute `name`, field number `position`, whose values are stored by
     /// `encode` (generated for fields with `#[serde(with = ..)]` or `serialize_with`).
+    #[doc(hidden)]
     pub const fn coded(name: &'static str, position: u16, encode: Encoder<T>) -> Self {
         Field {
             name,
@@ -137,6 +139,7 @@ impl<F, T, S, K> Field<F, T, S, K> {
 
     /// The field's position among the facet's fields (`u16::MAX` for handles not made by
     /// the derive).
+    #[doc(hidden)]
     pub const fn position(&self) -> usize {
         self.position as usize
     }
@@ -205,6 +208,7 @@ pub trait Updatable {}
 )]
 pub trait Settable {
     /// Whether index keys or the TTL are built from the field (the update keeps its value).
+    #[doc(hidden)]
     const KEYED: bool;
 }
 

@@ -296,6 +296,7 @@ impl<F> Update<F> {
     }
 
     /// Whether an action of this update writes attribute `name` or a path inside it.
+    #[doc(hidden)]
     pub fn touches(&self, name: &str) -> bool {
         self.actions.iter().any(|a| a.path().root == name)
     }
@@ -305,6 +306,7 @@ impl<F> Update<F> {
     /// changes (`ADD 1` to a template's 10 gives 11; an append follows the template's list;
     /// `set_if_not_exists` keeps the template's value). A change inside a template attribute
     /// (a member, an element) is refused: set the whole field.
+    #[doc(hidden)]
     pub fn applied_to(&self, template: &crate::item::Item) -> Result<Update<F>, ExprError> {
         let mut actions = Vec::with_capacity(self.actions.len());
         for action in &self.actions {
@@ -361,6 +363,7 @@ impl<F> Update<F> {
 
     /// The stored values the update expects: `(attribute, value)` for each field named
     /// [`Field::unchanged`] (`None`: no attribute), checked when it is sent.
+    #[doc(hidden)]
     pub fn unchanged(&self) -> Result<Vec<(&'static str, Option<AttributeValue>)>, ExprError> {
         let mut out: Vec<(&'static str, Option<AttributeValue>)> = Vec::new();
         for k in &self.keyed {
@@ -390,6 +393,7 @@ impl<F> Update<F> {
 
     /// Render as an `UpdateExpression` (`SET … REMOVE … ADD … DELETE …`), registering its
     /// names and values in `p`.
+    #[doc(hidden)]
     pub fn render(&self, p: &mut Placeholders) -> Result<String, ExprError> {
         if self.is_empty() {
             return Err(ExprError::EmptyUpdate);

@@ -108,6 +108,11 @@ pub fn part_arg(m: &FacetModel, field: usize, sortable: bool, src: Source) -> To
         }
         Source::Args if f.optional && sortable => quote!(&#p::Sortable(#ident)),
         Source::Args if f.optional => quote!(&#ident),
+        // A `sortable` field takes its plain integer (`SortableArg`, whose error names it).
+        Source::Args if sortable => {
+            let inner = &f.inner;
+            quote!(&#p::Sortable(#p::SortableArg::<#inner>::integer(&#ident)))
+        }
         Source::Args => {
             let ty = arg_type(&p, f, sortable);
             quote!(&#p::KeyArg::<#ty>::key_part(&#ident))

@@ -16,6 +16,7 @@ use crate::types::is_string_like;
 fn param_type(p: &TokenStream, field: &Field, sortable: bool) -> TokenStream {
     let inner = &field.inner;
     match (field.optional, is_string_like(inner)) {
+        (false, _) if sortable => quote!(impl #p::SortableArg<#inner>),
         (false, _) => {
             let ty = arg_type(p, field, sortable);
             quote!(impl #p::KeyArg<#ty>)

@@ -468,7 +468,14 @@ where
         };
         traced(
             op,
-            |op, r: &GetReport<F, R::Record>| op.finish_batch(r.found.len(), r.failed.len(), 0),
+            |op, r: &GetReport<F, R::Record>| {
+                op.finish_batch(
+                    r.found.len(),
+                    r.found.len() + r.missing.len() + r.failed.len(),
+                    r.failed.len(),
+                    0,
+                )
+            },
             work,
         )
     }

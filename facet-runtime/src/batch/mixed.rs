@@ -170,7 +170,14 @@ impl<'t> IntoFuture for WriteBatch<'t> {
         };
         traced(
             op,
-            |op, r: &BatchReport| op.finish_batch(r.done.len(), r.failed.len(), r.unknown.len()),
+            |op, r: &BatchReport| {
+                op.finish_batch(
+                    r.done.len(),
+                    r.done.len() + r.failed.len() + r.unknown.len(),
+                    r.failed.len(),
+                    r.unknown.len(),
+                )
+            },
             work,
         )
     }

@@ -111,7 +111,12 @@ where
         traced(
             op,
             |op, r: &PutReport<F>| {
-                op.finish_batch(r.written.len(), r.failed.len(), r.unknown.len())
+                op.finish_batch(
+                    r.written.len(),
+                    r.written.len() + r.failed.len() + r.unknown.len(),
+                    r.failed.len(),
+                    r.unknown.len(),
+                )
             },
             work,
         )
@@ -175,7 +180,12 @@ where
         traced(
             op,
             |op, r: &DeleteReport<F>| {
-                op.finish_batch(r.deleted.len(), r.failed.len(), r.unknown.len())
+                op.finish_batch(
+                    r.deleted.len(),
+                    r.deleted.len() + r.failed.len() + r.unknown.len(),
+                    r.failed.len(),
+                    r.unknown.len(),
+                )
             },
             work,
         )

@@ -84,7 +84,7 @@ pub(crate) async fn get_item(
 
 /// Send one try of a single-item write (`PutItem`, `DeleteItem`, `UpdateItem`: each its own
 /// SDK builder and error type) about the item or key `$key`, on the client without the SDK's
-/// retries ([`crate::once`] retries, knowing which tries may have been applied), asking for
+/// retries ([`crate::exec::once`] retries, knowing which tries may have been applied), asking for
 /// the stored item when its condition fails.
 macro_rules! send_write {
     ($table:expr, $op:expr, $operation:literal, $request:ident, $key:ident, $error:ident) => {{
@@ -264,7 +264,7 @@ pub(crate) async fn batch_get(
 pub(crate) type Cancellation = Vec<(String, String, Option<Item>)>;
 
 /// One try of a TransactWriteItems (on the client without the SDK's retries:
-/// [`crate::once`] retries it with the same token): `Err` with the reasons when DynamoDB
+/// [`crate::exec::once`] retries it with the same token): `Err` with the reasons when DynamoDB
 /// canceled it.
 pub(crate) async fn transact_write(
     table: &Table,

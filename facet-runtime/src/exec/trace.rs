@@ -1,4 +1,6 @@
-//! `tracing` spans for every operation, following OpenTelemetry's database conventions.
+//! `tracing` spans and events for every operation, following OpenTelemetry's database
+//! conventions: inside its span, each request sent is a DEBUG event, and a failed operation
+//! (or a batch that left inputs failed or unknown) is one WARN event with the error.
 //!
 //! Each public operation (a get, a put, a query page, a batch) runs inside one `INFO` span
 //! named `dynamodb` with:
@@ -38,6 +40,8 @@ pub(crate) struct Op {
     capacity: Mutex<f64>,
     /// When the whole call must be over ([`Timeouts::call`](crate::Timeouts::call)).
     deadline: tokio::time::Instant,
+    /// A version conflict is expected (a `modify` reads again): no WARN event for it.
+    conflict_expected: bool,
 }
 
 impl Op {
@@ -84,6 +88,7 @@ impl Op {
             requests: AtomicU32::new(0),
             capacity: Mutex::new(0.0),
             deadline,
+            conflict_expected: false,
         }
     }
 
@@ -154,41 +159,56 @@ impl Op {
         }
     }
 
-    /// Record a batch call's totals: `done` inputs, and a WARN event when some `failed` or
-    /// ended `unknown` (the report says which and why).
-    pub(crate) fn finish_batch(&self, done: usize, failed: usize, unknown: usize) {
+    /// The same operation, expecting version conflicts: a caller that handles them (a
+    /// `modify` reads again) gets no WARN event for one.
+    pub(crate) fn expecting_conflicts(mut self) -> Op {
+        self.conflict_expected = true;
+        self
+    }
+
+    /// Record a batch call's totals: `records` read or written, and a WARN event when some
+    /// of its `inputs` `failed` or ended `unknown` (the report says which and why).
+    pub(crate) fn finish_batch(
+        &self,
+        records: usize,
+        inputs: usize,
+        failed: usize,
+        unknown: usize,
+    ) {
         if failed + unknown > 0 {
             tracing::warn!(
                 parent: &self.span,
                 operation = self.operation,
                 table = %self.context.table,
-                done,
+                inputs,
                 failed,
                 unknown,
-                "faceteer: {} left {failed} inputs failed and {unknown} unknown (of {})",
+                "faceteer: {} left {failed} inputs failed and {unknown} unknown (of {inputs})",
                 self.operation,
-                done + failed + unknown
             );
         }
-        self.finish::<std::convert::Infallible>(Ok(done));
+        self.finish(Ok(records));
     }
 
     /// Record the totals: `records` returned or written, or the error.
-    pub(crate) fn finish<E: std::fmt::Display>(&self, outcome: Result<usize, &E>) {
+    pub(crate) fn finish(&self, outcome: Result<usize, &Error>) {
         match outcome {
             Ok(records) => {
                 self.span.record("faceteer.records", records);
             }
             Err(e) => {
                 self.span.record("error.type", tracing::field::display(e));
-                tracing::warn!(
+                let expected = self.conflict_expected && matches!(e, Error::VersionConflict { .. });
+                if !expected {
+                    tracing::warn!(
                     parent: &self.span,
                     operation = self.operation,
                     table = %self.context.table,
                     error = %e,
                     "faceteer: {} failed",
                     self.operation
-                );
+                    );
+                }
             }
         }
         self.span

@@ -67,6 +67,7 @@ impl Table {
             record,
             item_exists: None,
             when: None,
+            conflict_expected: false,
         }
     }
 
@@ -170,9 +171,17 @@ pub struct Put<'a, F> {
     record: &'a F,
     item_exists: Option<bool>,
     when: Option<Expr<F>>,
+    /// The caller handles a version conflict (a `modify` reads again).
+    conflict_expected: bool,
 }
 
 impl<'a, F: Facet> Put<'a, F> {
+    /// The same put, for a caller that handles a version conflict itself (no WARN event).
+    pub(crate) fn expecting_conflicts(mut self) -> Self {
+        self.conflict_expected = true;
+        self
+    }
+
     /// Write only when no item has the record's key yet; otherwise fail with
     /// [`Error::ConditionFailed`] and write nothing.
     pub fn if_not_exists(mut self) -> Self {
@@ -202,7 +211,10 @@ impl<'a, F: Facet> IntoFuture for Put<'a, F> {
 
     fn into_future(self) -> Self::IntoFuture {
         let table = self.table;
-        let op = Op::new("PutItem", table, F::SCHEMA.name, None);
+        let mut op = Op::new("PutItem", table, F::SCHEMA.name, None);
+        if self.conflict_expected {
+            op = op.expecting_conflicts();
+        }
         let plan = table.check_declared::<F>().and_then(|()| self.plan());
         // Without a condition of the caller's, a failed condition of a versioned put is the
         // version check.

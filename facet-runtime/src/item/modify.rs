@@ -96,7 +96,14 @@ where
                 change(&mut record);
                 // The change cannot move the counter: the check is against what was read.
                 let record = record.with_version(read_version);
-                match table.put(&record).await {
+                // Its last try's conflict is the caller's error, and is reported.
+                let put = table.put(&record);
+                let put = if tried < attempts {
+                    put.expecting_conflicts()
+                } else {
+                    put
+                };
+                match put.await {
                     Ok(()) => return Ok(Some(record.with_version(read_version + 1))),
                     Err(Error::VersionConflict { .. }) if tried < attempts => {
                         tracing::debug!(attempt = tried, "version conflict; reading again");

@@ -37,12 +37,15 @@ pub trait Read<F: Facet, I: KeyFields>: sealed::Sealed + Send + Sync + 'static {
     type Record: Send;
 
     /// The attributes to read (`None`: whole items), given the index's key attributes.
+    #[doc(hidden)]
     fn attributes(index_attributes: &[&'static str]) -> Option<Vec<&'static str>>;
 
     /// Turn one item read with `attributes` into a record (running the facet's validator).
+    #[doc(hidden)]
     fn decode(item: Item, attributes: Option<&[&'static str]>) -> Result<Self::Record, ItemError>;
 
     /// Whether the items read are keys of the records to read from the table.
+    #[doc(hidden)]
     const FETCH_BY_KEY: bool = false;
 }
 

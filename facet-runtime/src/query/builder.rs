@@ -168,6 +168,7 @@ impl<F, I, R, M> Query<F, I, R, M> {
 
     /// `true` when this query reads every shard of a sharded partition and merges them:
     /// the shard fields are not all in the partition key and no `.shard(n)` was chosen.
+    #[doc(hidden)]
     pub fn is_all_shards(&self) -> bool {
         self.shard.is_none() && self.partition.needs_shard_choice()
     }
@@ -228,6 +229,7 @@ impl<F: Facet, I: KeyFields, R: Read<F, I>, M: Mode> Query<F, I, R, M> {
     }
 
     /// The attributes read (`None`: whole items).
+    #[doc(hidden)]
     pub fn attributes(&self) -> Option<Vec<&'static str>> {
         let index_attributes: Vec<&'static str> = self
             .index

@@ -1,4 +1,5 @@
-//! Typed queries.
+//! Every paged read: typed queries, scans, collections and searches, their shared page
+//! options, and the page walks.
 //!
 //! The generated entry points (`Facet::query(..)`, `Facet::gsiN(..)`,
 //! `Facet::by_<alias>(..)`) give a [`PartitionQuery`]; a sort-key operator turns it into the
@@ -20,9 +21,11 @@
 //! # Ok(()) }
 //! ```
 //!
-//! * [`partition`]: the partition and its sort-key operators;
-//! * [`builder`]: the options of a query; [`mode`]: what running it returns;
-//! * [`run`]: execution: pages, read-ahead, the all-shard merge, streams.
+//! * `partition`: the partition and its sort-key operators;
+//! * `builder`: the options of a query; `mode`: what running it returns; `page`: the options
+//!   every paged read shares (one type, one macro for their setters);
+//! * `run`: execution: pages, read-ahead, the all-shard merge, streams;
+//! * `scan`, `collection`, `search`: the other paged reads; `walk`: page streams.
 
 mod builder;
 pub(crate) mod collection;

@@ -64,6 +64,7 @@ pub trait Mode: sealed::Sealed + Send + Sync + 'static {
     /// The result for records `T`.
     type Output<T: Send>: Send;
     /// The result from one page.
+    #[doc(hidden)]
     fn output<T: Send>(page: Page<T>) -> Result<Self::Output<T>, Error>;
 }
 

@@ -68,8 +68,10 @@ pub trait ScanTarget: Send + Sync + 'static {
     /// What each item read becomes.
     type Record: Send;
     /// The facet names scanned.
+    #[doc(hidden)]
     fn facets() -> Vec<&'static str>;
     /// Read one item of those facets.
+    #[doc(hidden)]
     fn decode(item: Item) -> std::result::Result<Self::Record, ItemError>;
 }
 

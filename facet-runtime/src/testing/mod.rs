@@ -42,4 +42,4 @@ mod fault;
 mod stub;
 
 pub use fault::{FaultConfig, FaultProxy, FaultStats};
-pub use stub::{item_json, StubConfig, StubServer};
+pub use stub::{StubConfig, StubServer};

@@ -162,7 +162,7 @@ impl Drop for StubServer {
 }
 
 /// An item in DynamoDB JSON (`{"name": {"S": "…"}}`), members sorted.
-pub fn item_json(item: &faceteer_core::Item) -> Value {
+pub(crate) fn item_json(item: &faceteer_core::Item) -> Value {
     Value::Object(
         item.iter()
             .map(|(k, v)| (k.clone(), value_json(v)))
