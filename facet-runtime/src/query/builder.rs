@@ -254,14 +254,7 @@ impl<F: Facet, I: KeyFields, R: Read<F, I>, M: Mode> Query<F, I, R, M> {
         partition: String,
         start: Option<faceteer_core::Item>,
     ) -> Result<QueryPlan> {
-        if self.page.limit == Some(0) {
-            return Err(Error::InvalidRequest("limit must be at least 1".into()));
-        }
-        if self.page.consistent && self.index.is_some() {
-            return Err(Error::InvalidRequest(
-                "global secondary indexes do not support consistent reads".into(),
-            ));
-        }
+        self.page.check(self.index.is_some())?;
         self.check_filter_is_projected()?;
         Ok(QueryPlan {
             index: self.index.map(|i| i.name),

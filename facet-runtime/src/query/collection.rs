@@ -170,14 +170,7 @@ impl<'t, C: Collection> CollectionRun<'t, C> {
 
     /// The plan of the first request (inspectable without a server).
     pub fn plan(&self) -> Result<QueryPlan> {
-        if self.page.limit == Some(0) {
-            return Err(Error::InvalidRequest("limit must be at least 1".into()));
-        }
-        if self.page.consistent && self.index.is_some() {
-            return Err(Error::InvalidRequest(
-                "global secondary indexes do not support consistent reads".into(),
-            ));
-        }
+        self.page.check(self.index.is_some())?;
         if self.partition.needs_shard_choice() {
             return Err(Error::InvalidRequest(
                 "the partition is sharded and its shard is not known from the query; a \

@@ -2,6 +2,8 @@
 //! records a page holds, in which order, where it resumes, and whether reads are
 //! strongly consistent. One type holds them, and one macro writes their setters.
 
+use crate::error::{Error, Result};
+
 /// A cursor given to `cursor(..)` (of a query, scan, collection or search): a cursor string (`String`, `&str`), or a page's
 /// `Option<String>` (`None`: from the start).
 pub trait IntoCursor {
@@ -50,6 +52,21 @@ pub(crate) struct PageOptions {
     pub(crate) cursor: Option<String>,
     /// Strongly consistent reads.
     pub(crate) consistent: bool,
+}
+
+impl PageOptions {
+    /// Refuse what DynamoDB would: a limit of 0, and consistent reads of an index (`on_index`).
+    pub(crate) fn check(&self, on_index: bool) -> Result<()> {
+        if self.limit == Some(0) {
+            return Err(Error::InvalidRequest("limit must be at least 1".into()));
+        }
+        if self.consistent && on_index {
+            return Err(Error::InvalidRequest(
+                "global secondary indexes do not support consistent reads".into(),
+            ));
+        }
+        Ok(())
+    }
 }
 
 /// The setters of the page options a builder with a `page: PageOptions` field offers, in

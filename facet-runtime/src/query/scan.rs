@@ -180,9 +180,7 @@ impl<'t, F: Send + 'static, T: ScanTarget> ScanRun<'t, F, T> {
 
     /// The plan of one segment's first request (inspectable without a server).
     pub fn plan(&self, segment: u32, start: Option<Item>) -> Result<ScanPlan> {
-        if self.page.limit == Some(0) {
-            return Err(Error::InvalidRequest("limit must be at least 1".into()));
-        }
+        self.page.check(false)?;
         if self.segments == 0 || self.segments > MAX_SEGMENTS {
             return Err(Error::InvalidRequest(format!(
                 "a scan has 1 to {MAX_SEGMENTS} segments, not {}",
