@@ -175,6 +175,20 @@ mod tests {
     }
 
     #[test]
+    fn another_writers_identical_versioned_item_is_not_ours() {
+        let n = |s: &str| AttributeValue::N(s.into());
+        let s = |s: &str| AttributeValue::S(s.into());
+        let mine = item(&[("PK", s("a")), ("v", n("4")), (WRITE_TOKEN, s("t1"))]);
+        let theirs = item(&[("PK", s("a")), ("v", n("4")), (WRITE_TOKEN, s("t2"))]);
+        let version = Some(("v", 4));
+        assert_eq!(
+            recognize_put(Some(&theirs), &mine, version),
+            Recognized::NotOurs
+        );
+        assert_eq!(recognize_put(Some(&mine), &mine, version), Recognized::Ours);
+    }
+
+    #[test]
     fn a_put_is_recognised_by_its_item_or_its_version() {
         let n = |s: &str| AttributeValue::N(s.into());
         let ours = item(&[("PK", AttributeValue::S("a".into())), ("v", n("3"))]);

@@ -263,7 +263,10 @@ impl<'a, F: Facet> IntoFuture for Put<'a, F> {
 
 /// The plan of a put of `record` (shared with transactions): for a facet with a
 /// `#[version]` field it stores the version plus one, on condition that the stored record is
-/// at the record's version (no record, for version 0).
+/// at the record's version (no record, for version 0), and a fresh write token
+/// ([`WRITE_TOKEN`](faceteer_core::schema::WRITE_TOKEN)). Two writers that read one version
+/// and write the same content are then told apart: a try whose answer was lost recognises
+/// its own write by the token, never by another writer's identical item.
 pub(crate) fn put_plan<F: Facet>(
     record: &F,
     item_exists: Option<bool>,
@@ -275,6 +278,10 @@ pub(crate) fn put_plan<F: Facet>(
         item.insert(
             name.to_owned(),
             aws_sdk_dynamodb::types::AttributeValue::N((v + 1).to_string()),
+        );
+        item.insert(
+            faceteer_core::schema::WRITE_TOKEN.to_owned(),
+            aws_sdk_dynamodb::types::AttributeValue::S(once::fresh_token()),
         );
     }
     Ok(PutPlan {
