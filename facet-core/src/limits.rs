@@ -141,14 +141,16 @@ fn check_size_with(item: &Item, each: impl FnMut(&str, &AttributeValue)) -> Resu
 }
 
 /// The length limit of key attribute `name` of `schema`, if it is one (key attributes are
-/// `PK`, `SK`, `GSInPK` and `GSInSK`: other first bytes are not looked at further).
+/// `PK`, `SK`, `GSInPK`, `GSInSK` and `LSInSK`: other first bytes are not looked at
+/// further).
 fn key_limit(schema: &FacetSchema, name: &str) -> Option<usize> {
-    if !matches!(name.as_bytes().first(), Some(b'P' | b'S' | b'G')) {
+    if !matches!(name.as_bytes().first(), Some(b'P' | b'S' | b'G' | b'L')) {
         return None;
     }
     let partition =
         name == schema.pk.attribute || schema.indexes.iter().any(|i| i.pk.attribute == name);
-    let sort = name == schema.sk.attribute || schema.indexes.iter().any(|i| i.sk.attribute == name);
+    let sort = name == schema.sk.attribute
+        || schema.indexes.iter().any(|i| i.sk_attribute() == Some(name));
     match (partition, sort) {
         (true, _) => Some(MAX_PARTITION_KEY_BYTES),
         (_, true) => Some(MAX_SORT_KEY_BYTES),
@@ -163,7 +165,9 @@ pub fn check_key_attributes(item: &Item, schema: &FacetSchema) -> Result<(), Lim
     check_key(item, SK, MAX_SORT_KEY_BYTES)?;
     for index in schema.indexes {
         check_key(item, index.pk.attribute, MAX_PARTITION_KEY_BYTES)?;
-        check_key(item, index.sk.attribute, MAX_SORT_KEY_BYTES)?;
+        if let Some(sk) = index.sk_attribute() {
+            check_key(item, sk, MAX_SORT_KEY_BYTES)?;
+        }
     }
     Ok(())
 }

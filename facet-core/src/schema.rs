@@ -16,6 +16,8 @@ pub const WRITE_TOKEN: &str = "_faceteer_write";
 pub const DEFAULT_DELIMITER: &str = "_";
 /// The number of global secondary indexes a facet can use (`GSI1` … `GSI20`).
 pub const MAX_GSI: u8 = 20;
+/// The number of local secondary indexes a table can have (`LSI1` … `LSI5`).
+pub const MAX_LSI: u8 = 5;
 
 /// How one key attribute (`PK`, `SK`, `GSI1PK`, …) is built.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -46,21 +48,38 @@ pub struct ShardSchema {
     pub time_field: Option<&'static str>,
 }
 
-/// One global secondary index used by a facet.
+/// Whether an index is global or local.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum IndexKind {
+    /// A global secondary index (`GSIn`): its own partition key (`GSInPK`) and, usually,
+    /// sort key (`GSInSK`); created or dropped at any time; eventually consistent reads only.
+    Global,
+    /// A local secondary index (`LSIn`): the table's partition key (`PK`) with another sort
+    /// key (`LSInSK`); created with the table only; strongly consistent reads allowed.
+    Local,
+}
+
+/// One secondary index used by a facet.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct IndexSchema {
-    /// The index number, `1..=20`.
+    /// Global or local.
+    pub kind: IndexKind,
+    /// The index number: `1..=20` for a global index, `1..=5` for a local one.
     pub number: u8,
-    /// The DynamoDB index name (`GSI1` …).
+    /// The DynamoDB index name (`GSI1` …, `LSI1` …).
     pub name: &'static str,
     /// The alias given in `#[gsi(alias = ..)]`, if any.
     pub alias: Option<&'static str>,
-    /// The index partition key.
+    /// The index partition key. For a local index, the table's partition key (`PK`).
     pub pk: KeySchema,
-    /// The index sort key.
-    pub sk: KeySchema,
+    /// The index sort key, if the index has one (a local index always has).
+    pub sk: Option<KeySchema>,
     /// What the index projects of this facet's records.
     pub projection: IndexProjection,
+    /// A sparse index: a record whose key fields are not all present (an optional key field
+    /// is `None`) is left out of the index: its index key attributes are not written (and an
+    /// update removes them). Faceteer writes such keys as the prefix alone.
+    pub sparse: bool,
 }
 
 /// What a global secondary index projects of a facet's records, as declared with
@@ -162,6 +181,32 @@ impl KeySchema {
 }
 
 impl IndexSchema {
+    /// The key attributes of the index that the table's keys are not: `GSInPK` and
+    /// `GSInSK` of a global index, `LSInSK` of a local one.
+    pub fn own_key_attributes(&self) -> impl Iterator<Item = &'static str> {
+        let pk = match self.kind {
+            IndexKind::Global => Some(self.pk.attribute),
+            IndexKind::Local => None,
+        };
+        pk.into_iter().chain(self.sk.map(|k| k.attribute))
+    }
+
+    /// Whether `name` is one of [`IndexSchema::own_key_attributes`].
+    pub fn is_key_attribute(&self, name: &str) -> bool {
+        (self.kind == IndexKind::Global && name == self.pk.attribute)
+            || self.sk.is_some_and(|k| k.attribute == name)
+    }
+
+    /// The sort key's attribute, if the index has a sort key.
+    pub fn sk_attribute(&self) -> Option<&'static str> {
+        self.sk.map(|k| k.attribute)
+    }
+
+    /// Every key the index is built from: its partition key, then its sort key.
+    pub fn keys(&self) -> impl Iterator<Item = &KeySchema> {
+        std::iter::once(&self.pk).chain(self.sk.as_ref())
+    }
+
     /// The non-key attributes the index must project for this facet (`None`: whole items).
     ///
     /// Key attributes (`PK`, `SK`, the index's own) are always projected by DynamoDB and are
@@ -174,8 +219,8 @@ impl IndexSchema {
             IndexProjection::Include(fields) => fields,
         };
         let mut out = vec![FACET_ATTRIBUTE];
-        let keys = [&facet.pk, &facet.sk, &self.pk, &self.sk];
-        let key_fields = keys.iter().flat_map(|k| k.inputs());
+        let keys = [Some(&facet.pk), Some(&facet.sk), Some(&self.pk), self.sk.as_ref()];
+        let key_fields = keys.iter().flatten().flat_map(|k| k.inputs());
         for name in key_fields.chain(include.iter().copied()) {
             if !out.contains(&name) {
                 out.push(name);
@@ -186,9 +231,9 @@ impl IndexSchema {
 }
 
 impl FacetSchema {
-    /// The index with number `n`, if the facet uses it.
-    pub fn index(&self, n: u8) -> Option<&IndexSchema> {
-        self.indexes.iter().find(|i| i.number == n)
+    /// The index named `name` (`GSI1`, `LSI2`, …), if the facet uses it.
+    pub fn index(&self, name: &str) -> Option<&IndexSchema> {
+        self.indexes.iter().find(|i| i.name == name)
     }
 
     /// Whether attribute `name` is one the library writes next to the record's own fields
@@ -200,10 +245,7 @@ impl FacetSchema {
     pub fn is_stored_only(&self, name: &str) -> bool {
         match name.as_bytes().first() {
             Some(b'P' | b'S') => name == self.pk.attribute || name == self.sk.attribute,
-            Some(b'G') => self
-                .indexes
-                .iter()
-                .any(|i| name == i.pk.attribute || name == i.sk.attribute),
+            Some(b'G' | b'L') => self.indexes.iter().any(|i| i.is_key_attribute(name)),
             Some(b'f') => name == FACET_ATTRIBUTE,
             Some(b't') => self.ttl_field.is_some() && name == TTL_ATTRIBUTE,
             Some(b'_') => name == WRITE_TOKEN,
@@ -220,30 +262,41 @@ impl FacetSchema {
             .chain(self.ttl_field.map(|_| TTL_ATTRIBUTE))
     }
 
-    /// The names of every key attribute the facet writes (`PK`, `SK`, `GSInPK`, `GSInSK`).
+    /// The names of every key attribute the facet writes (`PK`, `SK`, `GSInPK`, `GSInSK`,
+    /// `LSInSK`), each once.
     pub fn key_attributes(&self) -> impl Iterator<Item = &'static str> + '_ {
-        [self.pk.attribute, self.sk.attribute].into_iter().chain(
-            self.indexes
-                .iter()
-                .flat_map(|i| [i.pk.attribute, i.sk.attribute]),
-        )
+        [self.pk.attribute, self.sk.attribute]
+            .into_iter()
+            .chain(self.indexes.iter().flat_map(|i| i.own_key_attributes()))
     }
 }
 
-/// What index `n` must project for every facet of `facets` that uses it: `None` when one of
-/// them reads whole items from it (`ProjectionType: ALL`), else the non-key attributes to
+/// What index `name` must project for every facet of `facets` that uses it: `None` when one
+/// of them reads whole items from it (`ProjectionType: ALL`), else the non-key attributes to
 /// include (the union of each facet's [`IndexSchema::projected_attributes`]), sorted.
 /// Table creation uses it, and so does the check of a live table.
-pub fn index_projection(facets: &[&FacetSchema], n: u8) -> Option<Vec<&'static str>> {
+pub fn index_projection(facets: &[&FacetSchema], name: &str) -> Option<Vec<&'static str>> {
     let mut out: Vec<&'static str> = Vec::new();
     for facet in facets {
-        if let Some(index) = facet.index(n) {
+        if let Some(index) = facet.index(name) {
             out.extend(index.projected_attributes(facet)?);
         }
     }
     out.sort_unstable();
     out.dedup();
     Some(out)
+}
+
+/// The DynamoDB names of local index `n` (`1..=5`): (`LSIn`, `LSInSK`).
+pub const fn lsi_names(n: u8) -> (&'static str, &'static str) {
+    const NAMES: [(&str, &str); 5] = [
+        ("LSI1", "LSI1SK"),
+        ("LSI2", "LSI2SK"),
+        ("LSI3", "LSI3SK"),
+        ("LSI4", "LSI4SK"),
+        ("LSI5", "LSI5SK"),
+    ];
+    NAMES[(n - 1) as usize]
 }
 
 /// The DynamoDB names of index `n`: (`GSIn`, `GSInPK`, `GSInSK`).

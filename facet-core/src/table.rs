@@ -39,6 +39,16 @@ pub enum Conflict {
         /// Position of the second.
         second: usize,
     },
+    /// Two facets use one index, one of them with a sort key and the other without: a
+    /// DynamoDB index has one key schema.
+    IndexShape {
+        /// Position of the first facet in the declaration.
+        first: usize,
+        /// Position of the second.
+        second: usize,
+        /// The index (`GSI1`, `LSI2`, …).
+        index: &'static str,
+    },
 }
 
 /// The strings one key schema can produce, as far as the schema tells.
@@ -144,6 +154,24 @@ pub const fn keys_can_collide(a: &FacetSchema, b: &FacetSchema) -> bool {
         && KeySpace::of(&a.sk, a.delimiter).meets(&KeySpace::of(&b.sk, b.delimiter))
 }
 
+/// The first index `a` and `b` both use with a sort key in one and none in the other.
+pub const fn index_shapes_differ(a: &FacetSchema, b: &FacetSchema) -> Option<&'static str> {
+    let mut i = 0;
+    while i < a.indexes.len() {
+        let x = &a.indexes[i];
+        let mut j = 0;
+        while j < b.indexes.len() {
+            let y = &b.indexes[j];
+            if same(x.name, y.name) && x.sk.is_some() != y.sk.is_some() {
+                return Some(x.name);
+            }
+            j += 1;
+        }
+        i += 1;
+    }
+    None
+}
+
 /// The first conflict between the facets of a table, if any.
 pub const fn find_conflict(facets: &[&FacetSchema]) -> Option<Conflict> {
     let mut first = 0;
@@ -155,6 +183,13 @@ pub const fn find_conflict(facets: &[&FacetSchema]) -> Option<Conflict> {
             }
             if keys_can_collide(facets[first], facets[second]) {
                 return Some(Conflict::SharedKeys { first, second });
+            }
+            if let Some(index) = index_shapes_differ(facets[first], facets[second]) {
+                return Some(Conflict::IndexShape {
+                    first,
+                    second,
+                    index,
+                });
             }
             second += 1;
         }
@@ -242,8 +277,41 @@ pub const fn assert_table(facets: &[&FacetSchema]) {
                 .push("starts the other's nor starts with it (`#ORDER` and `#LINE`, not ")
                 .push("`#ORDER` and `#ORDER_LINE`)")
         }
+        Conflict::IndexShape {
+            first,
+            second,
+            index,
+        } => {
+            let (a, b) = (facets[first], facets[second]);
+            let (with, without) = if has_sort_key(a, index) { (a, b) } else { (b, a) };
+            Message::new()
+                .push("facets `")
+                .push(with.name)
+                .push("` and `")
+                .push(without.name)
+                .push("` share index `")
+                .push(index)
+                .push("`, but `")
+                .push(with.name)
+                .push("` gives it a sort key and `")
+                .push(without.name)
+                .push("` does not; an index has one key schema, so give both a sort key ")
+                .push("(`sk(prefix = \"..\", fields(..))`) or neither, or use another index")
+        }
     };
     panic!("{}", m.as_str());
+}
+
+/// Whether `facet`'s index `name` has a sort key.
+const fn has_sort_key(facet: &FacetSchema, name: &str) -> bool {
+    let mut i = 0;
+    while i < facet.indexes.len() {
+        if same(facet.indexes[i].name, name) {
+            return facet.indexes[i].sk.is_some();
+        }
+        i += 1;
+    }
+    false
 }
 
 /// The same check at run time, for tables whose facets are chosen at run time.
@@ -266,6 +334,19 @@ pub fn check_table(facets: &[&FacetSchema]) -> Result<(), TableError> {
                 second: facets[second].name,
                 first_keys: describe(facets[first]),
                 second_keys: describe(facets[second]),
+            })
+        }
+        Some(Conflict::IndexShape {
+            first,
+            second,
+            index,
+        }) => {
+            let (a, b) = (facets[first], facets[second]);
+            let (with, without) = if has_sort_key(a, index) { (a, b) } else { (b, a) };
+            Err(TableError::IndexShape {
+                index,
+                with_sort_key: with.name,
+                without_sort_key: without.name,
             })
         }
     }
@@ -299,6 +380,18 @@ pub enum TableError {
         first_keys: String,
         /// The second's.
         second_keys: String,
+    },
+    /// Two facets share an index, one with a sort key and one without.
+    #[error(
+        "facets `{with_sort_key}` and `{without_sort_key}` share index `{index}`, but only          `{with_sort_key}` gives it a sort key; an index has one key schema, so give both a          sort key or neither, or use another index"
+    )]
+    IndexShape {
+        /// The index.
+        index: &'static str,
+        /// The facet whose index has a sort key.
+        with_sort_key: &'static str,
+        /// The facet whose index has none.
+        without_sort_key: &'static str,
     },
 }
 
