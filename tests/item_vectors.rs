@@ -290,7 +290,11 @@ fn check_schema<F: Facet>(config: &Value) {
             config.get("alias").map(text)
         );
         check_key(index.name, &index.pk, &config["PK"]);
-        check_key(index.name, &index.sk, &config["SK"]);
+        let sk = index
+            .sk
+            .as_ref()
+            .expect("every Faceteer index has a sort key");
+        check_key(index.name, sk, &config["SK"]);
     }
 }
 

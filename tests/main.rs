@@ -18,6 +18,7 @@ mod fuzz;
 mod index_projections;
 mod item_vectors;
 mod items;
+mod key_designs;
 mod one_text;
 mod projections;
 mod queries;

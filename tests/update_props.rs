@@ -1,6 +1,8 @@
 //! Property: no sequence of puts, updates, updates that create, upserts and deletes leaves
 //! a stored item other than what a put of the record it holds writes — index keys (three
-//! indexes sharing fields, one sharded) and the TTL included.
+//! indexes sharing fields, one sharded), the membership of a sparse index (a record enters
+//! it when its fields become present and leaves it when one becomes absent) and the TTL
+//! included.
 //!
 //! Each sequence works on its own record, with operations drawn from a seeded generator;
 //! after every step the item is read raw and compared with a model of the record and with
@@ -26,8 +28,19 @@ enum Stage {
 
 /// GSI1: by assignee, sorted by stage then update time. GSI2: by stage, sharded over 4 by
 /// id, sorted by update time. GSI3: by organisation, sorted by update time then priority.
+/// GSI4 (declared on the struct, sparse): one constant partition of the tickets that expire
+/// and are assigned, sorted by expiry then assignee.
 #[derive(Debug, Clone, PartialEq, Facet, Serialize, Deserialize)]
-#[facet(name = "TICKET")]
+#[facet(
+    name = "TICKET",
+    gsi(
+        n = 4,
+        alias = "Expiring",
+        sparse,
+        pk(prefix = "#EXPIRING", fields()),
+        sk(prefix = "#AT", fields(expires, assignee))
+    )
+)]
 #[serde(rename_all = "camelCase")]
 struct Ticket {
     #[pk(prefix = "#ORG")]
@@ -61,12 +74,15 @@ faceteer::table! {
 const SETTABLE: [&str; 6] = [
     "assignee", "stage", "updated", "priority", "expires", "title",
 ];
-const DERIVED: [(&str, &[&str]); 6] = [
+const DERIVED: [(&str, &[&str]); 8] = [
     ("GSI1PK", &["assignee"]),
     ("GSI1SK", &["stage", "updated"]),
     ("GSI2PK", &["stage", "id"]),
     ("GSI2SK", &["updated"]),
     ("GSI3SK", &["updated", "priority"]),
+    // Sparse: both keys are written or removed together, from both fields.
+    ("GSI4PK", &["expires", "assignee"]),
+    ("GSI4SK", &["expires", "assignee"]),
     ("ttl", &["expires"]),
 ];
 
@@ -197,8 +213,8 @@ fn outcome(result: &faceteer::Result<()>) -> Expect {
     }
 }
 
-/// Run one sequence; `Err` describes the first divergence.
-async fn sequence(table: &Table, seed: u64) -> Result<(), String> {
+/// Run one sequence: the record it ends with, or the first divergence.
+async fn sequence(table: &Table, seed: u64) -> Result<Option<Ticket>, String> {
     let mut rng = fastrand::Rng::with_seed(seed);
     let org = format!("org-{seed}");
     let key = Ticket::key(&org, "t").unwrap();
@@ -349,7 +365,7 @@ async fn sequence(table: &Table, seed: u64) -> Result<(), String> {
             }
         }
     }
-    Ok(())
+    Ok(model)
 }
 
 /// Zero divergences over every sequence.
@@ -363,21 +379,40 @@ async fn no_sequence_leaves_an_item_a_put_would_not_write() {
         .ok()
         .and_then(|n| n.parse().ok())
         .unwrap_or(default);
-    let failures: Vec<String> = futures::stream::iter(0..count)
+    let results: Vec<Result<Option<Ticket>, String>> = futures::stream::iter(0..count)
         .map(|seed| {
             let table = &table;
-            async move { sequence(table, seed).await.err() }
+            async move { sequence(table, seed).await }
         })
         .buffer_unordered(8)
-        .filter_map(|e| async move { e })
         .collect()
         .await;
+    let failures: Vec<&String> = results.iter().filter_map(|r| r.as_ref().err()).collect();
     assert!(
         failures.is_empty(),
         "{} of {count} sequences diverged; first: {}",
         failures.len(),
         failures[0]
     );
+    // The sparse index holds exactly the final records with both its fields present.
+    let mut expected: Vec<Ticket> = results
+        .into_iter()
+        .filter_map(|r| r.ok().flatten())
+        .filter(|t| t.expires.is_some() && t.assignee.is_some())
+        .collect();
+    let mut indexed = table
+        .query(Ticket::by_expiring().list())
+        .all()
+        .await
+        .unwrap();
+    let by_org = |a: &Ticket, b: &Ticket| a.org.cmp(&b.org);
+    expected.sort_by(by_org);
+    indexed.sort_by(by_org);
+    assert!(
+        !expected.is_empty(),
+        "some sequences end in the sparse index"
+    );
+    assert_eq!(indexed, expected);
 }
 
 faceteer_suite::engines!(no_sequence_leaves_an_item_a_put_would_not_write,);

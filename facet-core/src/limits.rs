@@ -150,7 +150,10 @@ fn key_limit(schema: &FacetSchema, name: &str) -> Option<usize> {
     let partition =
         name == schema.pk.attribute || schema.indexes.iter().any(|i| i.pk.attribute == name);
     let sort = name == schema.sk.attribute
-        || schema.indexes.iter().any(|i| i.sk_attribute() == Some(name));
+        || schema
+            .indexes
+            .iter()
+            .any(|i| i.sk_attribute() == Some(name));
     match (partition, sort) {
         (true, _) => Some(MAX_PARTITION_KEY_BYTES),
         (_, true) => Some(MAX_SORT_KEY_BYTES),

@@ -52,8 +52,8 @@ pub struct QueryPlan {
     pub index: Option<&'static str>,
     /// The partition-key attribute (`PK`, `GSI1PK`, …).
     pub pk_attribute: &'static str,
-    /// The sort-key attribute (`SK`, `GSI1SK`, …).
-    pub sk_attribute: &'static str,
+    /// The sort-key attribute (`SK`, `GSI1SK`, …); `None` for an index without a sort key.
+    pub sk_attribute: Option<&'static str>,
     /// The partition key value.
     pub partition: String,
     /// The sort-key condition.
@@ -85,10 +85,11 @@ impl QueryPlan {
         let pk = p.name(self.pk_attribute);
         let partition = p.value(AttributeValue::S(self.partition.clone()));
         // The whole partition: no sort-key placeholder (DynamoDB refuses unused ones).
-        if self.sort == SortCondition::Any {
-            return format!("{pk} = {partition}");
-        }
-        let sk = p.name(self.sk_attribute);
+        let sk_attribute = match self.sk_attribute {
+            Some(sk) if self.sort != SortCondition::Any => sk,
+            _ => return format!("{pk} = {partition}"),
+        };
+        let sk = p.name(sk_attribute);
         let upper = || format!("{}{}", self.sort_prefix, MAX_CHAR);
         let sort = match &self.sort {
             SortCondition::Any => return format!("{pk} = {partition}"),
@@ -162,17 +163,17 @@ impl QueryPlan {
     pub fn check_start_key(&self, key: &Item) -> Result<(), crate::cursor::CursorError> {
         use crate::cursor::CursorError::ForeignKey;
         use crate::limits::{MAX_PARTITION_KEY_BYTES, MAX_SORT_KEY_BYTES};
-        let expected = [
+        let mut expected = vec![
             (PK, MAX_PARTITION_KEY_BYTES),
             (SK, MAX_SORT_KEY_BYTES),
             (self.pk_attribute, MAX_PARTITION_KEY_BYTES),
-            (self.sk_attribute, MAX_SORT_KEY_BYTES),
         ];
+        expected.extend(self.sk_attribute.map(|sk| (sk, MAX_SORT_KEY_BYTES)));
         let text = |name: &str| match key.get(name) {
             Some(AttributeValue::S(s)) => Some(s.as_str()),
             _ => None,
         };
-        for (name, max) in expected {
+        for &(name, max) in &expected {
             match text(name) {
                 Some(v) if !v.is_empty() && v.len() <= max => {}
                 _ => return Err(ForeignKey(format!("no valid `{name}` string"))),
@@ -187,10 +188,12 @@ impl QueryPlan {
                 self.pk_attribute, self.partition
             )));
         }
-        if !text(self.sk_attribute).is_some_and(|sk| self.sort_key_matches(sk)) {
+        let Some(sk_attribute) = self.sk_attribute else {
+            return Ok(());
+        };
+        if !text(sk_attribute).is_some_and(|sk| self.sort_key_matches(sk)) {
             return Err(ForeignKey(format!(
-                "`{}` is outside the query's sort-key condition",
-                self.sk_attribute
+                "`{sk_attribute}` is outside the query's sort-key condition"
             )));
         }
         Ok(())
@@ -565,7 +568,7 @@ mod tests {
         QueryPlan {
             index: Some("GSI1"),
             pk_attribute: "GSI1PK",
-            sk_attribute: "GSI1SK",
+            sk_attribute: Some("GSI1SK"),
             partition: "#TEAM_a".into(),
             sort,
             sort_prefix: "#TASK_".into(),

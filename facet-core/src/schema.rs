@@ -219,7 +219,12 @@ impl IndexSchema {
             IndexProjection::Include(fields) => fields,
         };
         let mut out = vec![FACET_ATTRIBUTE];
-        let keys = [Some(&facet.pk), Some(&facet.sk), Some(&self.pk), self.sk.as_ref()];
+        let keys = [
+            Some(&facet.pk),
+            Some(&facet.sk),
+            Some(&self.pk),
+            self.sk.as_ref(),
+        ];
         let key_fields = keys.iter().flatten().flat_map(|k| k.inputs());
         for name in key_fields.chain(include.iter().copied()) {
             if !out.contains(&name) {
@@ -324,4 +329,63 @@ pub const fn gsi_names(n: u8) -> (&'static str, &'static str, &'static str) {
         ("GSI20", "GSI20PK", "GSI20SK"),
     ];
     NAMES[(n - 1) as usize]
+}
+
+/// One index of a table, as the facets declared in it need it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TableIndex {
+    /// Global or local.
+    pub kind: IndexKind,
+    /// The DynamoDB index name (`GSI1`, `LSI1`, …).
+    pub name: &'static str,
+    /// The partition-key attribute (`GSInPK`, or `PK` for a local index).
+    pub pk: &'static str,
+    /// The sort-key attribute, if the index has one.
+    pub sk: Option<&'static str>,
+    /// What it projects: `None` for whole items (`ALL`), else these non-key attributes
+    /// ([`index_projection`]).
+    pub projection: Option<Vec<&'static str>>,
+    /// The facets that use it, in declaration order.
+    pub used_by: Vec<&'static str>,
+}
+
+/// Every index the facets of a table use, each once: global indexes by number, then local
+/// ones. Facets sharing an index agree on its key schema when the table check passes
+/// ([`crate::table::check_table`]); the first facet declaring it gives it here.
+pub fn table_indexes(facets: &[&FacetSchema]) -> Vec<TableIndex> {
+    let mut out: Vec<TableIndex> = Vec::new();
+    for facet in facets {
+        for index in facet.indexes {
+            match out.iter_mut().find(|t| t.name == index.name) {
+                Some(t) => {
+                    if !t.used_by.contains(&facet.name) {
+                        t.used_by.push(facet.name);
+                    }
+                }
+                None => out.push(TableIndex {
+                    kind: index.kind,
+                    name: index.name,
+                    pk: index.pk.attribute,
+                    sk: index.sk_attribute(),
+                    projection: index_projection(facets, index.name),
+                    used_by: vec![facet.name],
+                }),
+            }
+        }
+    }
+    out.sort_by_key(|t| {
+        let number = facets
+            .iter()
+            .flat_map(|f| f.indexes)
+            .find(|i| i.name == t.name)
+            .map_or(0, |i| i.number);
+        (t.kind, number)
+    });
+    out
+}
+
+/// Whether any facet of `facets` has a `#[ttl]` field, so the table's TTL must be enabled
+/// on [`TTL_ATTRIBUTE`].
+pub fn uses_ttl(facets: &[&FacetSchema]) -> bool {
+    facets.iter().any(|f| f.ttl_field.is_some())
 }

@@ -107,3 +107,8 @@ tuple_prefix!([A, B, C, D] Four<A, B, C, D>; 0 X: A);
 tuple_prefix!([A, B, C, D] Four<A, B, C, D>; 0 X: A, 1 Y: B);
 tuple_prefix!([A, B, C, D] Four<A, B, C, D>; 0 X: A, 1 Y: B, 2 Z: C);
 tuple_prefix!([A, B, C, D] Four<A, B, C, D>; 0 X: A, 1 Y: B, 2 Z: C, 3 W: D);
+
+/// The sort-key shape of an index without a sort key: no sort-key operator applies, only
+/// `list()`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct NoSortKey;

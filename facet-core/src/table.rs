@@ -283,7 +283,11 @@ pub const fn assert_table(facets: &[&FacetSchema]) {
             index,
         } => {
             let (a, b) = (facets[first], facets[second]);
-            let (with, without) = if has_sort_key(a, index) { (a, b) } else { (b, a) };
+            let (with, without) = if has_sort_key(a, index) {
+                (a, b)
+            } else {
+                (b, a)
+            };
             Message::new()
                 .push("facets `")
                 .push(with.name)
@@ -342,7 +346,11 @@ pub fn check_table(facets: &[&FacetSchema]) -> Result<(), TableError> {
             index,
         }) => {
             let (a, b) = (facets[first], facets[second]);
-            let (with, without) = if has_sort_key(a, index) { (a, b) } else { (b, a) };
+            let (with, without) = if has_sort_key(a, index) {
+                (a, b)
+            } else {
+                (b, a)
+            };
             Err(TableError::IndexShape {
                 index,
                 with_sort_key: with.name,

@@ -131,7 +131,9 @@ Sort-key arguments of the operators are the sort-key field(s): `note_id`.*/
     > {
         ::faceteer::__private::PartitionQuery::new(
             ::core::option::Option::None,
-            &<Self as ::faceteer::__private::Facet>::SCHEMA.sk,
+            ::core::option::Option::Some(
+                &<Self as ::faceteer::__private::Facet>::SCHEMA.sk,
+            ),
             ::faceteer::__private::PartitionKey::new(
                 "PK",
                 "#BOOK",

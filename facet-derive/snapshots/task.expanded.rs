@@ -196,6 +196,7 @@ impl ::faceteer::__private::Facet for Task {
         },
         indexes: &[
             ::faceteer::__private::IndexSchema {
+                kind: ::faceteer::__private::IndexKind::Global,
                 number: 1u8,
                 name: "GSI1",
                 alias: ::core::option::Option::Some("TeamDueDate"),
@@ -206,16 +207,18 @@ impl ::faceteer::__private::Facet for Task {
                     optional: &[false],
                     shard: ::core::option::Option::None,
                 },
-                sk: ::faceteer::__private::KeySchema {
+                sk: ::core::option::Option::Some(::faceteer::__private::KeySchema {
                     attribute: "GSI1SK",
                     prefix: "#DUE",
                     fields: &["dueDay"],
                     optional: &[false],
                     shard: ::core::option::Option::None,
-                },
+                }),
                 projection: ::faceteer::__private::IndexProjection::All,
+                sparse: false,
             },
             ::faceteer::__private::IndexSchema {
+                kind: ::faceteer::__private::IndexKind::Global,
                 number: 2u8,
                 name: "GSI2",
                 alias: ::core::option::Option::None,
@@ -231,14 +234,15 @@ impl ::faceteer::__private::Facet for Task {
                         time_field: ::core::option::Option::None,
                     }),
                 },
-                sk: ::faceteer::__private::KeySchema {
+                sk: ::core::option::Option::Some(::faceteer::__private::KeySchema {
                     attribute: "GSI2SK",
                     prefix: "#STATUS",
                     fields: &["status"],
                     optional: &[false],
                     shard: ::core::option::Option::None,
-                },
+                }),
                 projection: ::faceteer::__private::IndexProjection::All,
+                sparse: false,
             },
         ],
         ttl_field: ::core::option::Option::None,
@@ -533,7 +537,9 @@ Sort-key arguments of the operators are the sort-key field(s): `task_id`.*/
     > {
         ::faceteer::__private::PartitionQuery::new(
             ::core::option::Option::None,
-            &<Self as ::faceteer::__private::Facet>::SCHEMA.sk,
+            ::core::option::Option::Some(
+                &<Self as ::faceteer::__private::Facet>::SCHEMA.sk,
+            ),
             ::faceteer::__private::PartitionKey::new(
                 "PK",
                 "#TEAM",
@@ -547,7 +553,7 @@ Sort-key arguments of the operators are the sort-key field(s): `task_id`.*/
             ),
         )
     }
-    /**Query index `GSI1` (`TeamDueDate`) in the partition given by `team_id`.
+    /**Query global index `GSI1` (`TeamDueDate`) in the partition given by `team_id`.
 
 Sort-key arguments of the operators are the index's sort-key field(s): `due_day`.*/
     pub fn gsi1(
@@ -561,7 +567,7 @@ Sort-key arguments of the operators are the index's sort-key field(s): `due_day`
             ::core::option::Option::Some(
                 &<Self as ::faceteer::__private::Facet>::SCHEMA.indexes[0usize],
             ),
-            &<Self as ::faceteer::__private::Facet>::SCHEMA.indexes[0usize].sk,
+            <Self as ::faceteer::__private::Facet>::SCHEMA.indexes[0usize].sk.as_ref(),
             ::faceteer::__private::PartitionKey::new(
                 "GSI1PK",
                 "#TEAM",
@@ -585,7 +591,7 @@ Sort-key arguments of the operators are the index's sort-key field(s): `due_day`
     > {
         Self::gsi1(team_id)
     }
-    /**Query index `GSI2` in the partition given by `assigned_user_id`.
+    /**Query global index `GSI2` in the partition given by `assigned_user_id`.
 
 Sort-key arguments of the operators are the index's sort-key field(s): `status`.*/
     pub fn gsi2(
@@ -599,7 +605,7 @@ Sort-key arguments of the operators are the index's sort-key field(s): `status`.
             ::core::option::Option::Some(
                 &<Self as ::faceteer::__private::Facet>::SCHEMA.indexes[1usize],
             ),
-            &<Self as ::faceteer::__private::Facet>::SCHEMA.indexes[1usize].sk,
+            <Self as ::faceteer::__private::Facet>::SCHEMA.indexes[1usize].sk.as_ref(),
             ::faceteer::__private::PartitionKey::new(
                 "GSI2PK",
                 "#USER",

@@ -32,9 +32,18 @@ pub struct FacetInput {
     pub pk: Option<SpannedValue<ContainerKey>>,
     /// Container-level sort key: `sk(prefix = "..", fields(a, b))`.
     pub sk: Option<SpannedValue<ContainerKey>>,
-    /// `index(gsi = n, keys_only)` / `index(gsi = n, include(a, b))`: what an index projects.
+    /// `index(gsi = n, keys_only)` / `index(gsi = n, include(a, b))` / `index(gsi = n,
+    /// sparse)`: what an index declared on fields projects, and whether it is sparse.
     #[darling(multiple, rename = "index")]
     pub indexes: Vec<SpannedValue<IndexDecl>>,
+    /// `gsi(n = 1, alias = "..", pk(..), sk(..), sparse, keys_only | include(..))`: a global
+    /// index declared on the struct, its keys naming fields in any order.
+    #[darling(multiple, rename = "gsi")]
+    pub gsis: Vec<SpannedValue<IndexKeysDecl>>,
+    /// `lsi(n = 1, alias = "..", sk(..), sparse, keys_only | include(..))`: a local index
+    /// (the table's partition key, another sort key).
+    #[darling(multiple, rename = "lsi")]
+    pub lsis: Vec<SpannedValue<IndexKeysDecl>>,
     /// The path of the `faceteer` crate, for code generated in a crate that renames it.
     #[darling(rename = "crate")]
     pub krate: Option<syn::Path>,
@@ -72,10 +81,28 @@ pub struct PickField {
     pub ty: Type,
 }
 
-/// `index(gsi = n, keys_only)` or `index(gsi = n, include(a, b))` on the struct.
+/// `index(gsi = n, keys_only)`, `index(gsi = n, include(a, b))` or `index(gsi = n, sparse)`
+/// on the struct.
 #[derive(Debug, FromMeta)]
 pub struct IndexDecl {
     pub gsi: SpannedValue<u32>,
+    #[darling(default)]
+    pub keys_only: darling::util::Flag,
+    pub include: Option<PathList>,
+    #[darling(default)]
+    pub sparse: darling::util::Flag,
+}
+
+/// An index declared on the struct with its keys: `gsi(n = .., alias = .., pk(..), sk(..),
+/// sparse, keys_only | include(..))`, or `lsi(..)` (no `pk`).
+#[derive(Debug, FromMeta)]
+pub struct IndexKeysDecl {
+    pub n: SpannedValue<u32>,
+    pub alias: Option<SpannedValue<String>>,
+    pub pk: Option<SpannedValue<ContainerKey>>,
+    pub sk: Option<SpannedValue<ContainerKey>>,
+    #[darling(default)]
+    pub sparse: darling::util::Flag,
     #[darling(default)]
     pub keys_only: darling::util::Flag,
     pub include: Option<PathList>,

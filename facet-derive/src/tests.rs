@@ -49,7 +49,7 @@ fn model_follows_the_attributes() {
         m.indexes[0].alias_method().as_deref(),
         Some("by_team_due_date")
     );
-    assert!(m.indexes[0].sk.parts[0].sortable);
+    assert!(m.indexes[0].sk.as_ref().unwrap().parts[0].sortable);
     let shard = m.indexes[1].pk.shard.as_ref().expect("GSI2 is sharded");
     assert_eq!(
         (shard.count, m.fields[shard.fields[0]].name.as_str()),

@@ -177,10 +177,12 @@ pub use faceteer_core::pick::{
     WholeRecords,
 };
 pub use faceteer_core::schema::{
-    FacetSchema, IndexProjection, IndexSchema, KeySchema, ShardSchema,
+    FacetSchema, IndexKind, IndexProjection, IndexSchema, KeySchema, ShardSchema,
 };
 pub use faceteer_core::search::SearchError;
-pub use faceteer_core::sort_key::{Four, NoFields, One, SortKeyArg, SortKeyPrefix, Three, Two};
+pub use faceteer_core::sort_key::{
+    Four, NoFields, NoSortKey, One, SortKeyArg, SortKeyPrefix, Three, Two,
+};
 pub use faceteer_core::table::{TableError, TableSchema};
 #[cfg(feature = "chrono")]
 pub use faceteer_core::timestamp;
@@ -261,11 +263,11 @@ pub mod __private {
     pub use faceteer_core::schema::FALLBACK_SCHEMA;
     pub use faceteer_core::schema::TTL_ATTRIBUTE;
     pub use faceteer_core::schema::{
-        FacetSchema, IndexProjection, IndexSchema, KeySchema, ShardSchema,
+        FacetSchema, IndexKind, IndexProjection, IndexSchema, KeySchema, ShardSchema,
     };
     pub use faceteer_core::serde_key::write_serde_key;
     pub use faceteer_core::shard::{ShardInputs, ShardPeriod};
-    pub use faceteer_core::sort_key::{Four, NoFields, One, Three, Two};
+    pub use faceteer_core::sort_key::{Four, NoFields, NoSortKey, One, Three, Two};
     pub use faceteer_core::table::assert_table;
     pub use faceteer_core::{
         Facet, Item, ItemError, Key, KeyArg, KeyError, KeyPart, KeyWriter, Sortable, SortableArg,

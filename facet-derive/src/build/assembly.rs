@@ -5,11 +5,11 @@ use std::collections::BTreeMap;
 
 use proc_macro2::Span;
 
-use super::indexes::{self, GsiAcc};
+use super::indexes::{self, IndexAcc};
 use super::key_acc::{apply_container_key, KeyAcc, ScheduleDecl};
 use crate::check;
 use crate::ctxt::Ctxt;
-use crate::model::{Field, IndexModel, KeyModel, KeyRole};
+use crate::model::{Field, IndexKind, IndexModel, KeyModel, KeyRole};
 use crate::parse::{FacetInput, FieldAttrs, GsiAttr, ShardAttr};
 
 /// Everything declared so far.
@@ -19,8 +19,8 @@ pub struct Assembly {
     pub pk: KeyAcc,
     /// The sort key.
     pub sk: KeyAcc,
-    /// The indexes, by number.
-    pub gsi: BTreeMap<u8, GsiAcc>,
+    /// The indexes, global ones first, each by number.
+    pub indexes: BTreeMap<(IndexKind, u8), IndexAcc>,
     /// The `#[ttl]` field.
     pub ttl: Option<usize>,
     /// The `#[version]` field.
@@ -36,11 +36,20 @@ impl Assembly {
         }
     }
 
-    /// The keys declared on the struct: `#[facet(pk(..), sk(..))]`.
+    /// The keys and indexes declared on the struct: `#[facet(pk(..), sk(..), gsi(..),
+    /// lsi(..))]`.
     pub fn struct_keys(&mut self, input: &FacetInput, fields: &[Field], cx: &Ctxt) {
         for role in KeyRole::BOTH {
             if let Some(key) = container_key(input, role) {
                 apply_container_key(role.what(), key, self.key_mut(role), fields, cx);
+            }
+        }
+        for (kind, decls) in [
+            (IndexKind::Global, &input.gsis),
+            (IndexKind::Local, &input.lsis),
+        ] {
+            for decl in decls {
+                indexes::apply_struct_index(kind, decl, &mut self.indexes, fields, cx);
             }
         }
     }
@@ -87,8 +96,9 @@ impl Assembly {
                     cx,
                 )
             });
-        let mut indexes = indexes::finish(self.gsi, cx);
-        indexes::apply_declarations(&input.indexes, &mut indexes, fields, cx);
+        let mut declared = self.indexes;
+        indexes::apply_declarations(&input.indexes, &mut declared, fields, cx);
+        let indexes = indexes::finish(declared, &pk, fields, cx);
         Parts {
             pk,
             sk,
@@ -125,9 +135,15 @@ impl Assembly {
             return;
         }
         let n = *g.n as u8;
-        let entry = self.gsi.entry(n).or_insert_with(|| GsiAcc::new(span));
+        let entry = self
+            .indexes
+            .entry((IndexKind::Global, n))
+            .or_insert_with(|| IndexAcc::new(IndexKind::Global, span));
+        if !check::index_keys_declared_once(cx, n, entry.on_struct, span) {
+            return;
+        }
         if let Some(alias) = &g.alias {
-            entry.set_alias(n, alias, cx);
+            entry.set_alias(&format!("GSI{n}"), alias, cx);
         }
         let role = if g.pk {
             KeyRole::Partition
@@ -165,7 +181,13 @@ impl Assembly {
                     cx.error_at(n.span(), "`gsi` must be between 1 and 20");
                     return;
                 };
-                let entry = self.gsi.entry(n8).or_insert_with(|| GsiAcc::new(span));
+                let entry = self
+                    .indexes
+                    .entry((IndexKind::Global, n8))
+                    .or_insert_with(|| IndexAcc::new(IndexKind::Global, span));
+                if !check::index_keys_declared_once(cx, n8, entry.on_struct, span) {
+                    return;
+                }
                 (format!("the partition key of GSI{n8}"), &mut entry.pk)
             }
         };
@@ -207,7 +229,7 @@ pub struct Parts {
     pub pk: KeyModel,
     /// `SK`.
     pub sk: KeyModel,
-    /// The indexes with both keys, by number, with what they project.
+    /// The indexes, global ones first, each by number, with what they project.
     pub indexes: Vec<IndexModel>,
     /// The `#[ttl]` field.
     pub ttl: Option<usize>,

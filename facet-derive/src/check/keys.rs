@@ -5,7 +5,7 @@ use proc_macro2::Span;
 use syn::Ident;
 
 use crate::ctxt::Ctxt;
-use crate::model::{KeyModel, KeyRole};
+use crate::model::{Field, IndexKind, IndexModel, KeyModel, KeyRole};
 use crate::names::{alias_method, snake_case};
 
 /// Most sort-key fields a typed query supports.
@@ -54,6 +54,21 @@ pub fn gsi_names_its_key(cx: &Ctxt, pk: bool, sk: bool, span: Span) -> bool {
     pk != sk
 }
 
+/// An index declared on the struct with its keys (`on_struct`) takes no `#[gsi(..)]` or
+/// `#[shard(gsi = ..)]` on fields. Returns whether the field's may be used.
+pub fn index_keys_declared_once(cx: &Ctxt, n: u8, on_struct: bool, span: Span) -> bool {
+    if on_struct {
+        cx.error_at(
+            span,
+            format!(
+                "GSI{n} is already declared with `#[facet(gsi(n = {n}, ..))]`; declare its \
+                 keys either on the struct or on its fields"
+            ),
+        );
+    }
+    !on_struct
+}
+
 /// The partition key's shard is declared on the struct or on fields, not both
 /// (`on_struct`: the struct's `pk(..)` has a `shard(..)`).
 pub fn shard_declared_once(cx: &Ctxt, on_struct: bool, span: Span) -> bool {
@@ -87,24 +102,109 @@ pub fn facet_has_sort_key(cx: &Ctxt, declared: bool, span: Span) {
     }
 }
 
-/// An index has both keys (`has_pk`, `has_sk`: some field is part of them). Returns
-/// whether it does.
-pub fn index_has_both_keys(cx: &Ctxt, n: u8, has_pk: bool, has_sk: bool, span: Span) -> bool {
-    let msg = match (has_pk, has_sk) {
-        (true, true) => return true,
-        (false, false) => format!(
-            "GSI{n} is sharded but has no keys: mark fields `#[gsi(n = {n}, pk, prefix = \"..\")]` and `#[gsi(n = {n}, sk, prefix = \"..\")]`"
-        ),
-        (false, true) => format!(
-            "GSI{n} has a sort key but no partition key: mark a field `#[gsi(n = {n}, pk, prefix = \"..\")]`"
-        ),
-        (true, false) => format!(
-            "GSI{n} has a partition key but no sort key: mark a field \
-             `#[gsi(n = {n}, sk, prefix = \"..\")]`"
-        ),
+/// A global index has a partition key (`has_pk`, `has_sk`: some attribute declares them);
+/// its sort key is optional. Returns whether it has one.
+pub fn index_has_partition_key(
+    cx: &Ctxt,
+    name: &str,
+    has_pk: bool,
+    has_sk: bool,
+    span: Span,
+) -> bool {
+    if has_pk {
+        return true;
+    }
+    let n = name.trim_start_matches("GSI");
+    let msg = if has_sk {
+        format!(
+            "{name} has a sort key but no partition key: mark a field \
+             `#[gsi(n = {n}, pk, prefix = \"..\")]`, or declare \
+             `#[facet(gsi(n = {n}, pk(prefix = \"..\", fields(..)), sk(..)))]` \
+             (`fields()` for a constant partition)"
+        )
+    } else {
+        format!(
+            "{name} is sharded but has no keys: mark fields `#[gsi(n = {n}, pk, prefix = \"..\")]`, \
+             or declare `#[facet(gsi(n = {n}, pk(prefix = \"..\", fields(..), shard(..))))]`"
+        )
     };
     cx.error_at(span, msg);
     false
+}
+
+/// A local index has a sort key and no partition key of its own (it shares the table's).
+/// Returns whether it is so.
+pub fn local_index_has_only_a_sort_key(
+    cx: &Ctxt,
+    name: &str,
+    has_pk: bool,
+    has_sk: bool,
+    span: Span,
+) -> bool {
+    let n = name.trim_start_matches("LSI");
+    if has_pk {
+        cx.error_at(
+            span,
+            format!(
+                "{name} is a local index: it shares the table's partition key, so it takes \
+                 no `pk(..)`; use a global index (`gsi(..)`) for another partition"
+            ),
+        );
+        return false;
+    }
+    if !has_sk {
+        cx.error_at(
+            span,
+            format!("{name} needs a sort key: `lsi(n = {n}, sk(prefix = \"..\", fields(..)))`"),
+        );
+        return false;
+    }
+    true
+}
+
+/// The number of an index declared on the struct is in DynamoDB's range (1 to 20 global
+/// indexes, 1 to 5 local ones). Returns it as a `u8`.
+pub fn index_number_in_range(cx: &Ctxt, kind: IndexKind, n: &SpannedValue<u32>) -> Option<u8> {
+    let max = match kind {
+        IndexKind::Global => 20,
+        IndexKind::Local => 5,
+    };
+    if (1..=max).contains(&**n) {
+        return Some(**n as u8);
+    }
+    let tag = kind.tag();
+    cx.error_at(
+        n.span(),
+        format!(
+            "`n` must be between 1 and {max} (DynamoDB's {tag}1 … {tag}{max}), found {}",
+            **n
+        ),
+    );
+    None
+}
+
+/// A sparse index has an optional key field: a record is left out of it when one is
+/// absent, so with none, every record would be in it.
+pub fn sparse_index_has_an_optional_field(
+    cx: &Ctxt,
+    index: &IndexModel,
+    fields: &[Field],
+    span: Span,
+) {
+    let optional = index
+        .own_keys()
+        .flat_map(|k| k.inputs())
+        .any(|f| fields[f].optional);
+    if !optional {
+        cx.error_at(
+            span,
+            format!(
+                "{} is sparse, but every field of its keys is required, so every record would \
+                 be in it; make the field that decides membership an `Option`, or drop `sparse`",
+                index.name()
+            ),
+        );
+    }
 }
 
 /// A sort key has at most [`MAX_SORT_FIELDS`] fields, the most a typed query takes

@@ -13,7 +13,28 @@ use super::queries::{field_list, params, query_fns};
 use super::schema::schema;
 use super::tokens::{allow_many_args, lit, private};
 use super::updates::derived_attributes;
-use crate::model::{FacetModel, KeyRole};
+use crate::model::{FacetModel, IndexModel, KeyRole};
+
+/// For a sparse index, whether every optional field of its own keys is present
+/// (`is_some(ident)` tests one); `None` for an index that holds every record.
+pub fn sparse_membership(
+    m: &FacetModel,
+    i: &IndexModel,
+    is_some: impl Fn(&syn::Ident) -> TokenStream,
+) -> Option<TokenStream> {
+    let mut optional: Vec<usize> = i
+        .own_keys()
+        .flat_map(|k| k.inputs())
+        .filter(|&f| m.fields[f].optional)
+        .collect();
+    optional.sort_unstable();
+    optional.dedup();
+    if !i.sparse || optional.is_empty() {
+        return None;
+    }
+    let tests = optional.iter().map(|&f| is_some(&m.fields[f].ident));
+    Some(quote!(#(#tests)&&*))
+}
 
 /// Generate the `Facet` impl and the inherent key builder and queries.
 pub fn facet(m: &FacetModel) -> TokenStream {
@@ -24,17 +45,32 @@ pub fn facet(m: &FacetModel) -> TokenStream {
     let refs = keys(m);
     let pk = key_expr(m, &refs[0], Source::Record);
     let sk = key_expr(m, &refs[1], Source::Record);
-    let index_keys = refs[2..].iter().map(|k| {
-        let attribute = lit(&k.key.attribute);
-        let value = key_expr(m, k, Source::Record);
-        let role = match k.key.role {
-            KeyRole::Partition => quote!(partition),
-            KeyRole::Sort => quote!(sort),
-        };
-        quote! {
-            let __value = #value;
-            __keys.#role(#attribute, &__value);
-            __item.insert(::std::string::String::from(#attribute), #p::AttributeValue::S(__value));
+    let index_keys = m.indexes.iter().map(|i| {
+        let writes = i.own_keys().map(|key| {
+            let k = refs
+                .iter()
+                .find(|r| std::ptr::eq(r.key, key))
+                .expect("every own key of an index is in `keys`");
+            let attribute = lit(&k.key.attribute);
+            let value = key_expr(m, k, Source::Record);
+            let role = match k.key.role {
+                KeyRole::Partition => quote!(partition),
+                KeyRole::Sort => quote!(sort),
+            };
+            quote! {
+                let __value = #value;
+                __keys.#role(#attribute, &__value);
+                __item.insert(::std::string::String::from(#attribute), #p::AttributeValue::S(__value));
+            }
+        });
+        // A sparse index holds the record only when every optional key field is present.
+        match sparse_membership(m, i, |ident| quote!(self.#ident.is_some())) {
+            Some(present) => quote! {
+                if #present {
+                    #(#writes)*
+                }
+            },
+            None => quote!(#(#writes)*),
         }
     });
 
@@ -79,7 +115,7 @@ pub fn facet(m: &FacetModel) -> TokenStream {
     });
 
     // Key builder: base PK fields, PK shard fields, then SK fields.
-    let key_args = all_key_fields(&m.pk, &m.sk);
+    let key_args = all_key_fields(&m.pk, Some(&m.sk));
     let key_params = params(m, &key_args);
     let allow = allow_many_args(key_params.len());
     let pk_args = key_expr(m, &refs[0], Source::Args);

@@ -8,7 +8,7 @@ use syn::spanned::Spanned;
 use syn::Ident;
 
 use super::tokens::{lit, private};
-use crate::model::{FacetModel, Field, KeyModel, ShardModel};
+use crate::model::{FacetModel, Field, IndexModel, KeyModel, ShardModel};
 
 /// The type a key field's argument must have: the field type without `Option`, wrapped in
 /// `Sortable` for sortable key fields.
@@ -40,6 +40,9 @@ pub enum Source {
     Keys,
     /// A builder's argument named like the field.
     Args,
+    /// A query's argument named like the field, given even for an optional field: the
+    /// partition of a sparse index, which holds only records with the field present.
+    PresentArgs,
     /// A local variable named like the field holding `&T` (a required field) or
     /// `Option<&T>` (an optional one), `T` the field's type without `Option` (the values an
     /// update rebuilds derived attributes from).
@@ -54,19 +57,39 @@ pub struct KeyRef<'a> {
     pub key: &'a KeyModel,
 }
 
-/// Every key: `PK`, `SK`, then each index's partition and sort key.
+/// Every key written: `PK`, `SK`, then each index's own keys (a local index's partition key
+/// is the table's).
 pub fn keys(m: &FacetModel) -> Vec<KeyRef<'_>> {
     let base = [&m.pk, &m.sk].map(|key| KeyRef {
         label: key.role.attr().to_owned(),
         key,
     });
-    let indexes = m.indexes.iter().flat_map(|i| {
-        [&i.pk, &i.sk].map(|key| KeyRef {
-            label: format!("gsi{}{}", i.n, key.role.attr()),
-            key,
-        })
-    });
+    let indexes = m
+        .indexes
+        .iter()
+        .flat_map(|i| i.own_keys().map(move |key| index_key(i, key)));
     base.into_iter().chain(indexes).collect()
+}
+
+/// One own key of index `i`.
+fn index_key<'a>(i: &'a IndexModel, key: &'a KeyModel) -> KeyRef<'a> {
+    KeyRef {
+        label: format!("{}{}", i.method(), key.role.attr()),
+        key,
+    }
+}
+
+/// The partition key of index `i` (the table's, for a local index) and its sort key, if it
+/// has one.
+pub fn index_keys<'a>(m: &'a FacetModel, i: &'a IndexModel) -> (KeyRef<'a>, Option<KeyRef<'a>>) {
+    let pk = match i.kind {
+        crate::model::IndexKind::Global => index_key(i, &i.pk),
+        crate::model::IndexKind::Local => KeyRef {
+            label: "pk".to_owned(),
+            key: &m.pk,
+        },
+    };
+    (pk, i.sk.as_ref().map(|k| index_key(i, k)))
 }
 
 impl KeyRef<'_> {
@@ -109,11 +132,11 @@ pub fn part_arg(m: &FacetModel, field: usize, sortable: bool, src: Source) -> To
         Source::Args if f.optional && sortable => quote!(&#p::Sortable(#ident)),
         Source::Args if f.optional => quote!(&#ident),
         // A `sortable` field takes its plain integer (`SortableArg`, whose error names it).
-        Source::Args if sortable => {
+        Source::Args | Source::PresentArgs if sortable => {
             let inner = &f.inner;
             quote!(&#p::Sortable(#p::SortableArg::<#inner>::integer(&#ident)))
         }
-        Source::Args => {
+        Source::Args | Source::PresentArgs => {
             let ty = arg_type(&p, f, sortable);
             quote!(&#p::KeyArg::<#ty>::key_part(&#ident))
         }
@@ -201,10 +224,10 @@ pub fn key_fields(key: &KeyModel) -> Vec<(usize, bool)> {
 }
 
 /// The fields of a key (partition, shard, sort), deduplicated, in order.
-pub fn all_key_fields(pk: &KeyModel, sk: &KeyModel) -> Vec<(usize, bool)> {
+pub fn all_key_fields(pk: &KeyModel, sk: Option<&KeyModel>) -> Vec<(usize, bool)> {
     let mut out = key_fields(pk);
     out.extend(pk.shard.iter().flat_map(|s| s.inputs().map(|f| (f, false))));
-    out.extend(key_fields(sk));
+    out.extend(sk.map(key_fields).unwrap_or_default());
     let mut seen = Vec::new();
     out.retain(|(f, _)| {
         let new = !seen.contains(f);

@@ -7,7 +7,7 @@ use syn::Ident;
 
 use super::keys::{all_key_fields, key_expr, keys, Source};
 use super::tokens::{lit, private};
-use crate::model::{FacetModel, IndexModel, PickValidatorModel, ProjectionModel};
+use crate::model::{FacetModel, IndexKind, IndexModel, PickValidatorModel, ProjectionModel};
 
 /// Whether index `i` gets its own key-fields type (`TaskGsi1Keys`): when the facet can be
 /// projected, or when the index projects less than whole records (reads through it are
@@ -21,7 +21,7 @@ pub fn has_index_keys_struct(m: &FacetModel, i: &IndexModel) -> bool {
 fn index_projection_impls(m: &FacetModel, i: &IndexModel) -> TokenStream {
     let p = private(m);
     let ident = &m.ident;
-    let keys = index_keys_ident(m, i.n);
+    let keys = index_keys_ident(m, i);
     let projected: Vec<usize> = match &i.projection {
         ProjectionModel::All => {
             return quote! {
@@ -34,9 +34,9 @@ fn index_projection_impls(m: &FacetModel, i: &IndexModel) -> TokenStream {
         ProjectionModel::KeysOnly => Vec::new(),
         ProjectionModel::Include(fields) => fields.clone(),
     };
-    let mut positions: Vec<usize> = all_key_fields(&m.pk, &m.sk)
+    let mut positions: Vec<usize> = all_key_fields(&m.pk, Some(&m.sk))
         .into_iter()
-        .chain(all_key_fields(&i.pk, &i.sk))
+        .chain(all_key_fields(&i.pk, i.sk.as_ref()))
         .map(|(f, _)| f)
         .chain(projected)
         .collect();
@@ -51,9 +51,13 @@ fn index_projection_impls(m: &FacetModel, i: &IndexModel) -> TokenStream {
     quote!(#(#impls)*)
 }
 
-/// `TaskGsi1Keys`: the key fields of index `n`.
-pub fn index_keys_ident(m: &FacetModel, n: u8) -> Ident {
-    format_ident!("{}Gsi{}Keys", m.ident, n)
+/// `TaskGsi1Keys` / `TaskLsi1Keys`: the key fields of index `i`.
+pub fn index_keys_ident(m: &FacetModel, i: &IndexModel) -> Ident {
+    let kind = match i.kind {
+        IndexKind::Global => "Gsi",
+        IndexKind::Local => "Lsi",
+    };
+    format_ident!("{}{kind}{}Keys", m.ident, i.n)
 }
 
 /// A struct holding key fields, readable from a projected item.
@@ -105,11 +109,11 @@ pub fn index_key_types(m: &FacetModel) -> TokenStream {
     let types = m.indexes.iter().filter(|i| has_index_keys_struct(m, i)).map(|i| {
         let fields = key_fields_struct(
             m,
-            &index_keys_ident(m, i.n),
-            &all_key_fields(&i.pk, &i.sk),
+            &index_keys_ident(m, i),
+            &all_key_fields(&i.pk, i.sk.as_ref()),
             &format!(
-                "The key fields of index `GSI{}` of `{ident}`, as held by projections read through it.",
-                i.n
+                "The key fields of index `{}` of `{ident}`, as held by projections read through it.",
+                i.name()
             ),
         );
         let impls = index_projection_impls(m, i);
@@ -129,7 +133,7 @@ pub fn projection(m: &FacetModel) -> TokenStream {
     let keys_struct = key_fields_struct(
         m,
         &keys_ident,
-        &all_key_fields(&m.pk, &m.sk),
+        &all_key_fields(&m.pk, Some(&m.sk)),
         &format!(
             "The base key fields of a `{ident}` record, as held by projections \
              (`.key()` gives its key)."

@@ -3,19 +3,19 @@
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 
-use super::keys::{arg_type, key_fields, keys, part_arg, schedule, KeyRef, Source};
+use super::keys::{arg_type, index_keys, key_fields, keys, part_arg, schedule, KeyRef, Source};
 use super::projection::{has_index_keys_struct, index_keys_ident};
 use super::tokens::{allow_many_args, lit, private};
-use crate::model::{FacetModel, Field, KeyModel};
+use crate::model::{FacetModel, Field, IndexKind, KeyModel};
 use crate::types::is_string_like;
 
 /// The parameter type of a key builder or query for a key field: `impl KeyArg<T>` for a
 /// required field; for an optional one, `Option<&str>` when it holds a string and `Option<T>`
 /// otherwise, so that `None` (an absent field, which Faceteer leaves out of the key) can be
 /// passed without naming a type.
-fn param_type(p: &TokenStream, field: &Field, sortable: bool) -> TokenStream {
+fn param_type(p: &TokenStream, field: &Field, sortable: bool, present: bool) -> TokenStream {
     let inner = &field.inner;
-    match (field.optional, is_string_like(inner)) {
+    match (field.optional && !present, is_string_like(inner)) {
         (false, _) if sortable => quote!(impl #p::SortableArg<#inner>),
         (false, _) => {
             let ty = arg_type(p, field, sortable);
@@ -28,13 +28,19 @@ fn param_type(p: &TokenStream, field: &Field, sortable: bool) -> TokenStream {
 
 /// Parameters `name: impl KeyArg<T>` for the given fields (in order).
 pub fn params(m: &FacetModel, fields: &[(usize, bool)]) -> Vec<TokenStream> {
+    params_of(m, fields, Source::Args)
+}
+
+/// Parameters for the given fields, from `src`: [`Source::PresentArgs`] takes optional
+/// fields as plain values.
+fn params_of(m: &FacetModel, fields: &[(usize, bool)], src: Source) -> Vec<TokenStream> {
     let p = private(m);
     fields
         .iter()
         .map(|&(field, sortable)| {
             let f = &m.fields[field];
             let ident = &f.ident;
-            let ty = param_type(&p, f, sortable);
+            let ty = param_type(&p, f, sortable, src == Source::PresentArgs);
             quote!(#ident: #ty)
         })
         .collect()
@@ -48,8 +54,9 @@ pub fn field_list(m: &FacetModel, fields: &[(usize, bool)]) -> String {
     names.join(", ")
 }
 
-/// An expression of type `PartitionKey` for a query built from arguments.
-fn partition_key(m: &FacetModel, k: &KeyRef) -> TokenStream {
+/// An expression of type `PartitionKey` for a query built from arguments (`src`: `Args`, or
+/// `PresentArgs` for a sparse index).
+fn partition_key(m: &FacetModel, k: &KeyRef, src: Source) -> TokenStream {
     let p = private(m);
     let prefix = lit(&k.key.prefix);
     let attribute = lit(&k.key.attribute);
@@ -59,7 +66,7 @@ fn partition_key(m: &FacetModel, k: &KeyRef) -> TokenStream {
         .key
         .parts
         .iter()
-        .map(|part| part_arg(m, part.field, part.sortable, Source::Args));
+        .map(|part| part_arg(m, part.field, part.sortable, src));
     let shard = match &k.key.shard {
         None => quote!(#p::ShardChoice::Unsharded),
         Some(s) => {
@@ -70,7 +77,7 @@ fn partition_key(m: &FacetModel, k: &KeyRef) -> TokenStream {
                 .all(|f| k.key.parts.iter().any(|part| part.field == f));
             if all_in_key {
                 let shard_fn = k.shard_fn();
-                let args = s.inputs().map(|f| part_arg(m, f, false, Source::Args));
+                let args = s.inputs().map(|f| part_arg(m, f, false, src));
                 quote!(#p::ShardChoice::Computed {
                     count: #count,
                     schedule: #schedule,
@@ -101,52 +108,86 @@ fn shape(m: &FacetModel, key: &KeyModel) -> TokenStream {
     }
 }
 
-/// The query entry points: `query`, and `gsiN` plus its alias for each index (the alias
-/// delegates).
+/// The query entry points: `query`, and `gsiN` / `lsiN` plus its alias for each index (the
+/// alias delegates).
 pub fn query_fns(m: &FacetModel) -> TokenStream {
     let p = private(m);
     let key_refs = keys(m);
+    let base = std::iter::once((None, (&key_refs[0], Some(&key_refs[1]))));
+    let mut index_refs = Vec::new();
+    for i in &m.indexes {
+        index_refs.push((i, index_keys(m, i)));
+    }
+    let indexes = index_refs
+        .iter()
+        .enumerate()
+        .map(|(at, (i, (pk, sk)))| (Some((at, *i)), (pk, sk.as_ref())));
     let mut out = Vec::new();
-    for (pos, (pk, sk)) in key_refs.chunks(2).map(|c| (&c[0], &c[1])).enumerate() {
-        let index = pos.checked_sub(1).map(|i| &m.indexes[i]);
+    for (index, (pk, sk)) in base.chain(indexes) {
         let args = key_fields(pk.key);
-        let params = params(m, &args);
-        let shape = shape(m, sk.key);
-        let partition = partition_key(m, pk);
+        // A sparse index holds only records whose key fields are present: its partition is
+        // named by plain values.
+        let src = match index {
+            Some((_, i)) if i.sparse => Source::PresentArgs,
+            _ => Source::Args,
+        };
+        let params = params_of(m, &args, src);
+        let shape = match sk {
+            Some(sk) => shape(m, sk.key),
+            None => quote!(#p::NoSortKey),
+        };
+        let sort_fields = sk.map(|sk| field_list(m, &key_fields(sk.key)));
+        let partition = partition_key(m, pk, src);
         let (method, index_expr, sk_schema, index_keys, doc) = match index {
-            Some(i) => {
-                let at = pos - 1;
+            Some((at, i)) => {
                 let index_keys = if has_index_keys_struct(m, i) {
-                    let name = index_keys_ident(m, i.n);
+                    let name = index_keys_ident(m, i);
                     quote!(#name)
                 } else {
                     quote!(#p::BaseTable)
                 };
+                let sort_doc = match &sort_fields {
+                    Some(fields) => format!(
+                        "Sort-key arguments of the operators are the index's sort-key \
+                         field(s): {fields}."
+                    ),
+                    None => "The index has no sort key: `list()` reads the partition.".to_owned(),
+                };
+                let kind = match i.kind {
+                    IndexKind::Global => "global index",
+                    IndexKind::Local => "local index (consistent reads allowed)",
+                };
                 (
                     format_ident!("{}", i.method()),
                     quote!(::core::option::Option::Some(&<Self as #p::Facet>::SCHEMA.indexes[#at])),
-                    quote!(&<Self as #p::Facet>::SCHEMA.indexes[#at].sk),
+                    quote!(<Self as #p::Facet>::SCHEMA.indexes[#at].sk.as_ref()),
                     index_keys,
                     format!(
-                        "Query index `GSI{}`{} in the partition given by {}.\n\n\
-                         Sort-key arguments of the operators are the index's sort-key field(s): {}.",
-                        i.n,
-                        i.alias.as_ref().map(|a| format!(" (`{a}`)")).unwrap_or_default(),
+                        "Query {kind} `{}`{}{} in the partition given by {}.\n\n{sort_doc}",
+                        i.name(),
+                        i.alias
+                            .as_ref()
+                            .map(|a| format!(" (`{a}`)"))
+                            .unwrap_or_default(),
+                        if i.sparse {
+                            ", sparse: only records with every key field,"
+                        } else {
+                            ""
+                        },
                         field_list(m, &args),
-                        field_list(m, &key_fields(sk.key)),
                     ),
                 )
             }
             None => (
                 format_ident!("query"),
                 quote!(::core::option::Option::None),
-                quote!(&<Self as #p::Facet>::SCHEMA.sk),
+                quote!(::core::option::Option::Some(&<Self as #p::Facet>::SCHEMA.sk)),
                 quote!(#p::BaseTable),
                 format!(
                     "Query the base table in the partition given by {}.\n\n\
                      Sort-key arguments of the operators are the sort-key field(s): {}.",
                     field_list(m, &args),
-                    field_list(m, &key_fields(sk.key)),
+                    sort_fields.unwrap_or_default(),
                 ),
             ),
         };
@@ -159,7 +200,7 @@ pub fn query_fns(m: &FacetModel) -> TokenStream {
                 #p::PartitionQuery::new(#index_expr, #sk_schema, #partition)
             }
         });
-        if let Some(alias) = index.and_then(|i| i.alias_method()) {
+        if let Some(alias) = index.and_then(|(_, i)| i.alias_method()) {
             let alias = format_ident!("{}", alias);
             let names = args.iter().map(|(f, _)| &m.fields[*f].ident);
             let doc = format!("The same as [`Self::{method}`].");

@@ -5,7 +5,7 @@ use quote::quote;
 
 use super::keys::schedule;
 use super::tokens::{lit, private};
-use crate::model::{FacetModel, KeyModel, ProjectionModel};
+use crate::model::{FacetModel, IndexKind, KeyModel, ProjectionModel};
 
 fn key_schema(m: &FacetModel, key: &KeyModel) -> TokenStream {
     let p = private(m);
@@ -51,7 +51,12 @@ pub fn schema(m: &FacetModel) -> TokenStream {
     let sk = key_schema(m, &m.sk);
     let indexes = m.indexes.iter().map(|i| {
         let n = i.n;
-        let index_name = lit(&format!("GSI{n}"));
+        let index_name = lit(&i.name());
+        let kind = match i.kind {
+            IndexKind::Global => quote!(#p::IndexKind::Global),
+            IndexKind::Local => quote!(#p::IndexKind::Local),
+        };
+        let sparse = i.sparse;
         let alias = match &i.alias {
             Some(a) => {
                 let a = lit(a);
@@ -60,7 +65,13 @@ pub fn schema(m: &FacetModel) -> TokenStream {
             None => quote!(::core::option::Option::None),
         };
         let pk = key_schema(m, &i.pk);
-        let sk = key_schema(m, &i.sk);
+        let sk = match &i.sk {
+            Some(sk) => {
+                let sk = key_schema(m, sk);
+                quote!(::core::option::Option::Some(#sk))
+            }
+            None => quote!(::core::option::Option::None),
+        };
         let projection = match &i.projection {
             ProjectionModel::All => quote!(#p::IndexProjection::All),
             ProjectionModel::KeysOnly => quote!(#p::IndexProjection::KeysOnly),
@@ -70,12 +81,14 @@ pub fn schema(m: &FacetModel) -> TokenStream {
             }
         };
         quote!(#p::IndexSchema {
+            kind: #kind,
             number: #n,
             name: #index_name,
             alias: #alias,
             pk: #pk,
             sk: #sk,
             projection: #projection,
+            sparse: #sparse,
         })
     });
     let ttl = match m.ttl {

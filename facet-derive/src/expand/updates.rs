@@ -5,9 +5,10 @@ use proc_macro2::TokenStream;
 use quote::quote;
 use syn::LitStr;
 
-use super::keys::{key_expr, keys, Source};
+use super::facet::sparse_membership;
+use super::keys::{key_expr, keys, KeyRef, Source};
 use super::tokens::{lit, private};
-use crate::model::FacetModel;
+use crate::model::{FacetModel, IndexModel};
 
 /// What updates may do to a field: the type parameter of its `Field` handle.
 pub enum UpdateKind {
@@ -29,7 +30,7 @@ impl UpdateKind {
             UpdateKind::TheVersionCounter
         } else if m.pk.uses(i) || m.sk.uses(i) {
             UpdateKind::PartOfThePrimaryKey
-        } else if m.ttl == Some(i) || m.indexes.iter().any(|x| x.pk.uses(i) || x.sk.uses(i)) {
+        } else if m.ttl == Some(i) || m.indexes.iter().any(|x| x.uses(i)) {
             UpdateKind::PartOfAnIndexKeyOrTheTtl
         } else {
             UpdateKind::Attribute
@@ -77,6 +78,47 @@ fn bind_values(m: &FacetModel, fields: &[u16], attribute: &LitStr) -> TokenStrea
     quote!(#(#binds)*)
 }
 
+/// `__out.push(..)` of key `k` rebuilt from the update's values (bound as locals).
+fn push_key(m: &FacetModel, k: &KeyRef) -> TokenStream {
+    let p = private(m);
+    let attribute = lit(&k.key.attribute);
+    let value = key_expr(m, k, Source::Values);
+    quote! {
+        let __key = (|| -> ::core::result::Result<::std::string::String, #p::KeyError> {
+            ::core::result::Result::Ok(#value)
+        })()
+        .map_err(|source| #p::ExprError::Key { attribute: #attribute, source })?;
+        __out.push((#attribute, ::core::option::Option::Some(#p::AttributeValue::S(__key))));
+    }
+}
+
+/// The keys of sparse index `i`, rebuilt together when the update changes any field they
+/// are built from: written when every optional key field is present (the record enters or
+/// stays in the index), removed when one is absent (it leaves, or stays out).
+fn sparse_index_keys(m: &FacetModel, i: &IndexModel, own: &[&KeyRef]) -> TokenStream {
+    let p = private(m);
+    let inputs = positions(own.iter().flat_map(|k| k.key.inputs()));
+    let first = lit(&own[0].key.attribute);
+    let binds = bind_values(m, &inputs, &first);
+    let present =
+        sparse_membership(m, i, |ident| quote!(#ident.is_some())).unwrap_or_else(|| quote!(true));
+    let pushes = own.iter().map(|k| push_key(m, k));
+    let removes = own.iter().map(|k| {
+        let attribute = lit(&k.key.attribute);
+        quote!(__out.push((#attribute, ::core::option::Option::<#p::AttributeValue>::None));)
+    });
+    quote! {
+        if let ::core::option::Option::Some(__changed) = __v.changed(&[#(#inputs),*]) {
+            #binds
+            if #present {
+                #(#pushes)*
+            } else {
+                #(#removes)*
+            }
+        }
+    }
+}
+
 /// `Facet::derived_attributes`: for each index key and the TTL, when the update changes a
 /// field it is built from, the attribute rebuilt from the update's values — by the same
 /// generated key function a put uses.
@@ -84,26 +126,37 @@ pub fn derived_attributes(m: &FacetModel) -> TokenStream {
     let p = private(m);
     let refs = keys(m);
     let base: Vec<usize> = m.pk.inputs().chain(m.sk.inputs()).collect();
-    // A key built only from table key fields never changes: they cannot be updated.
-    let changeable = refs[2..]
-        .iter()
-        .filter(|k| k.key.inputs().any(|f| !base.contains(&f)));
-    let index_keys = changeable.map(|k| {
-        let attribute = lit(&k.key.attribute);
-        let inputs = positions(k.key.inputs());
-        let binds = bind_values(m, &inputs, &attribute);
-        let value = key_expr(m, k, Source::Values);
-        quote! {
-            if let ::core::option::Option::Some(__changed) = __v.changed(&[#(#inputs),*]) {
-                #binds
-                let __key = (|| -> ::core::result::Result<::std::string::String, #p::KeyError> {
-                    ::core::result::Result::Ok(#value)
-                })()
-                .map_err(|source| #p::ExprError::Key { attribute: #attribute, source })?;
-                __out.push((#attribute, ::core::option::Option::Some(#p::AttributeValue::S(__key))));
-            }
+    let mut index_keys = Vec::new();
+    for i in &m.indexes {
+        let own: Vec<&KeyRef> = i
+            .own_keys()
+            .map(|key| {
+                refs.iter()
+                    .find(|r| std::ptr::eq(r.key, key))
+                    .expect("every own key of an index is in `keys`")
+            })
+            .collect();
+        if i.sparse {
+            index_keys.push(sparse_index_keys(m, i, &own));
+            continue;
         }
-    });
+        // A key built only from table key fields never changes: they cannot be updated.
+        let changeable = own
+            .into_iter()
+            .filter(|k| k.key.inputs().any(|f| !base.contains(&f)));
+        index_keys.extend(changeable.map(|k| {
+            let attribute = lit(&k.key.attribute);
+            let inputs = positions(k.key.inputs());
+            let binds = bind_values(m, &inputs, &attribute);
+            let push = push_key(m, k);
+            quote! {
+                if let ::core::option::Option::Some(__changed) = __v.changed(&[#(#inputs),*]) {
+                    #binds
+                    #push
+                }
+            }
+        }));
+    }
     let ttl = m.ttl.map(|t| {
         let field = &m.fields[t];
         let (ident, inner) = (&field.ident, &field.inner);
@@ -125,7 +178,6 @@ pub fn derived_attributes(m: &FacetModel) -> TokenStream {
             }
         }
     });
-    let index_keys: Vec<TokenStream> = index_keys.collect();
     if index_keys.is_empty() && ttl.is_none() {
         // Nothing derived can change: the trait's default (no attribute) holds.
         return TokenStream::new();

@@ -48,6 +48,7 @@ pub struct KeyPartRef {
 }
 
 /// The shard of a partition key.
+#[derive(Clone)]
 pub struct ShardModel {
     /// The shard count (the first period's, when there is a schedule).
     pub count: u32,
@@ -66,7 +67,8 @@ impl ShardModel {
     }
 }
 
-/// One key: `PK`, `SK`, `GSInPK` or `GSInSK`.
+/// One key: `PK`, `SK`, `GSInPK`, `GSInSK` or `LSInSK`.
+#[derive(Clone)]
 pub struct KeyModel {
     /// Partition or sort key.
     pub role: KeyRole,

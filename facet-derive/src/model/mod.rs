@@ -84,24 +84,72 @@ pub enum ProjectionModel {
     Include(Vec<usize>),
 }
 
-/// One global secondary index.
+/// Global or local.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum IndexKind {
+    /// `GSIn`.
+    Global,
+    /// `LSIn`.
+    Local,
+}
+
+impl IndexKind {
+    /// `GSI` or `LSI`.
+    pub fn tag(self) -> &'static str {
+        match self {
+            IndexKind::Global => "GSI",
+            IndexKind::Local => "LSI",
+        }
+    }
+
+    /// `gsi` or `lsi`: the attribute declaring such an index.
+    pub fn attr(self) -> &'static str {
+        match self {
+            IndexKind::Global => "gsi",
+            IndexKind::Local => "lsi",
+        }
+    }
+}
+
+/// One secondary index.
 pub struct IndexModel {
-    /// `n` of `GSIn`.
+    /// Global or local.
+    pub kind: IndexKind,
+    /// `n` of `GSIn` / `LSIn`.
     pub n: u8,
     /// `#[gsi(alias = ..)]`: the name of a second query method.
     pub alias: Option<String>,
-    /// `GSInPK`.
+    /// `GSInPK`; for a local index, the table's partition key.
     pub pk: KeyModel,
-    /// `GSInSK`.
-    pub sk: KeyModel,
+    /// `GSInSK` / `LSInSK`, if the index has a sort key.
+    pub sk: Option<KeyModel>,
     /// What the index projects.
     pub projection: ProjectionModel,
+    /// A record whose optional key fields are not all present is left out of the index.
+    pub sparse: bool,
 }
 
 impl IndexModel {
-    /// `gsiN`.
+    /// `GSIn` / `LSIn`.
+    pub fn name(&self) -> String {
+        format!("{}{}", self.kind.tag(), self.n)
+    }
+
+    /// `gsiN` / `lsiN`.
     pub fn method(&self) -> String {
-        format!("gsi{}", self.n)
+        format!("{}{}", self.kind.attr(), self.n)
+    }
+
+    /// The keys the index has of its own: a global index's partition key and each index's
+    /// sort key (a local index's partition key is the table's).
+    pub fn own_keys(&self) -> impl Iterator<Item = &KeyModel> {
+        let pk = (self.kind == IndexKind::Global).then_some(&self.pk);
+        pk.into_iter().chain(self.sk.as_ref())
+    }
+
+    /// Whether field `i` is one of the index's key fields.
+    pub fn uses(&self, i: usize) -> bool {
+        self.pk.uses(i) || self.sk.as_ref().is_some_and(|k| k.uses(i))
     }
 
     /// The alias's query method: `by_` + snake_case(alias), with one `by_`.
@@ -111,11 +159,11 @@ impl IndexModel {
 }
 
 impl FacetModel {
-    /// Every key: `PK`, `SK`, then each index's partition and sort key.
+    /// Every key written: `PK`, `SK`, then each index's own keys.
     pub fn all_keys(&self) -> Vec<&KeyModel> {
         [&self.pk, &self.sk]
             .into_iter()
-            .chain(self.indexes.iter().flat_map(|i| [&i.pk, &i.sk]))
+            .chain(self.indexes.iter().flat_map(|i| i.own_keys()))
             .collect()
     }
 }

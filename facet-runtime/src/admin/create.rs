@@ -5,9 +5,10 @@ use std::time::Duration;
 use aws_sdk_dynamodb::operation::create_table::builders::CreateTableInputBuilder;
 use aws_sdk_dynamodb::types::{
     AttributeDefinition, BillingMode, GlobalSecondaryIndex, IndexStatus, KeySchemaElement, KeyType,
-    Projection as IndexProjection, ProjectionType, ScalarAttributeType, TableStatus,
+    LocalSecondaryIndex, Projection as IndexProjection, ProjectionType, ScalarAttributeType,
+    TableStatus,
 };
-use faceteer_core::schema::{gsi_names, index_projection, PK, SK};
+use faceteer_core::schema::{table_indexes, uses_ttl, IndexKind, PK, SK, TTL_ATTRIBUTE};
 
 use crate::error::{Error, Result};
 use crate::exec::sdk;
@@ -21,6 +22,15 @@ fn attribute(name: &str) -> Result<AttributeDefinition> {
         .map_err(|e| Error::TableSetup(e.to_string()))
 }
 
+/// The key schema of an index: `pk` (hash) and, if it has one, `sk` (range).
+fn key_elements(pk: &str, sk: Option<&str>) -> Result<Vec<KeySchemaElement>> {
+    let mut out = vec![key(pk, KeyType::Hash)?];
+    if let Some(sk) = sk {
+        out.push(key(sk, KeyType::Range)?);
+    }
+    Ok(out)
+}
+
 fn key(name: &str, kind: KeyType) -> Result<KeySchemaElement> {
     KeySchemaElement::builder()
         .attribute_name(name)
@@ -30,11 +40,13 @@ fn key(name: &str, kind: KeyType) -> Result<KeySchemaElement> {
 }
 
 impl Table {
-    /// Create the table: `PK`/`SK` and every index the declared facets use (each keyed
-    /// `GSInPK`/`GSInSK`, projecting all attributes, or, when every facet using it declares
-    /// a narrower projection, `INCLUDE` of what they need:
-    /// [`index_projection`](faceteer_core::schema::index_projection)), billed per request, and wait until it is
-    /// active. Meant for tests, examples and first-time setup; production tables are usually
+    /// Create the table: `PK`/`SK` and every index the declared facets use (a global index
+    /// keyed `GSInPK` and, if it has a sort key, `GSInSK`; a local index keyed `PK` and
+    /// `LSInSK`), each projecting all attributes or, when every facet using it declares a
+    /// narrower projection, `INCLUDE` of what they need
+    /// ([`index_projection`](faceteer_core::schema::index_projection)); billed per request.
+    /// Waits until the table is active, then, when a facet has a `#[ttl]` field, switches
+    /// on expiry of the `ttl` attribute (`UpdateTimeToLive`). Meant for tests, examples and first-time setup; production tables are usually
     /// managed by infrastructure code. Needs a declared table ([`Table::declared`]).
     pub async fn create_table(&self) -> Result<()> {
         let Some(facets) = self.facets() else {
@@ -44,39 +56,48 @@ impl Table {
                 self.name()
             )));
         };
-        let mut indexes: Vec<u8> = facets
-            .iter()
-            .flat_map(|f| f.indexes.iter().map(|i| i.number))
-            .collect();
-        indexes.sort_unstable();
-        indexes.dedup();
         let mut request = CreateTableInputBuilder::default()
             .billing_mode(BillingMode::PayPerRequest)
             .attribute_definitions(attribute(PK)?)
             .attribute_definitions(attribute(SK)?)
             .key_schema(key(PK, KeyType::Hash)?)
             .key_schema(key(SK, KeyType::Range)?);
-        for n in indexes {
-            let (name, pk, sk) = gsi_names(n);
-            let projection = match index_projection(facets, n) {
+        let mut defined = vec![PK, SK];
+        for index in table_indexes(facets) {
+            let projection = match &index.projection {
                 None => IndexProjection::builder().projection_type(ProjectionType::All),
                 Some(attributes) => IndexProjection::builder()
                     .projection_type(ProjectionType::Include)
                     .set_non_key_attributes(Some(
-                        attributes.into_iter().map(str::to_owned).collect(),
+                        attributes.iter().map(|a| (*a).to_owned()).collect(),
                     )),
+            }
+            .build();
+            let keys = key_elements(index.pk, index.sk)?;
+            for name in [Some(index.pk), index.sk].into_iter().flatten() {
+                if !defined.contains(&name) {
+                    defined.push(name);
+                    request = request.attribute_definitions(attribute(name)?);
+                }
+            }
+            request = match index.kind {
+                IndexKind::Global => request.global_secondary_indexes(
+                    GlobalSecondaryIndex::builder()
+                        .index_name(index.name)
+                        .set_key_schema(Some(keys))
+                        .projection(projection)
+                        .build()
+                        .map_err(|e| Error::TableSetup(e.to_string()))?,
+                ),
+                IndexKind::Local => request.local_secondary_indexes(
+                    LocalSecondaryIndex::builder()
+                        .index_name(index.name)
+                        .set_key_schema(Some(keys))
+                        .projection(projection)
+                        .build()
+                        .map_err(|e| Error::TableSetup(e.to_string()))?,
+                ),
             };
-            let index = GlobalSecondaryIndex::builder()
-                .index_name(name)
-                .key_schema(key(pk, KeyType::Hash)?)
-                .key_schema(key(sk, KeyType::Range)?)
-                .projection(projection.build())
-                .build()
-                .map_err(|e| Error::TableSetup(e.to_string()))?;
-            request = request
-                .attribute_definitions(attribute(pk)?)
-                .attribute_definitions(attribute(sk)?)
-                .global_secondary_indexes(index);
         }
         sdk::create_table(self, request).await?;
         for attempt in 0..120u64 {
@@ -87,6 +108,9 @@ impl Table {
                     })
             });
             if ready {
+                if uses_ttl(facets) {
+                    sdk::enable_time_to_live(self, TTL_ATTRIBUTE).await?;
+                }
                 return Ok(());
             }
             tokio::time::sleep(Duration::from_millis((100 * (attempt + 1)).min(2000))).await;

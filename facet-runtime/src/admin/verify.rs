@@ -3,7 +3,9 @@
 use std::collections::BTreeMap;
 
 use aws_sdk_dynamodb::types::{KeySchemaElement, KeyType, TableDescription};
-use faceteer_core::schema::{gsi_names, index_projection, PK, SK};
+use faceteer_core::schema::{
+    index_projection, table_indexes, uses_ttl, IndexKind, PK, SK, TTL_ATTRIBUTE,
+};
 
 use crate::error::{Error, Result};
 use crate::exec::sdk;
@@ -43,7 +45,18 @@ pub enum Difference {
         /// The facets that use it.
         used_by: Vec<&'static str>,
     },
-    /// An index's key is not the facets' `GSInPK` (hash) and `GSInSK` (range).
+    /// Expiry is not switched on for the `ttl` attribute that facets with a `#[ttl]` field
+    /// write, so nothing ever expires.
+    TimeToLive {
+        /// The facets with a `#[ttl]` field.
+        used_by: Vec<&'static str>,
+        /// The table's TTL status (`DISABLED`, `ENABLING`, …).
+        status: String,
+        /// The attribute expiry is on, if another.
+        attribute: Option<String>,
+    },
+    /// An index's key is not the facets' (`GSInPK` (hash) and `GSInSK` (range), or `PK`
+    /// and `LSInSK` for a local index).
     IndexKey {
         /// The index name.
         index: String,
@@ -83,6 +96,24 @@ impl std::fmt::Display for Difference {
             Difference::MissingIndex { index, used_by } => write!(
                 f,
                 "index {index} is missing; used by {}",
+                used_by
+                    .iter()
+                    .map(|f| format!("`{f}`"))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
+            Difference::TimeToLive {
+                used_by,
+                status,
+                attribute,
+            } => write!(
+                f,
+                "time to live is {status}{}; {} write expiry times to `{TTL_ATTRIBUTE}`, so \
+                 expired records are never swept (enable TTL on `{TTL_ATTRIBUTE}`)",
+                attribute
+                    .as_ref()
+                    .map(|a| format!(" on `{a}`"))
+                    .unwrap_or_default(),
                 used_by
                     .iter()
                     .map(|f| format!("`{f}`"))
@@ -160,16 +191,15 @@ fn describe_key(elements: &[KeySchemaElement]) -> String {
     )
 }
 
-fn expected_key(pk: &str, sk: &str) -> String {
-    format!("{pk} (hash), {sk} (range)")
+fn expected_key(pk: &str, sk: Option<&str>) -> String {
+    format!("{pk} (hash), {} (range)", sk.unwrap_or("-"))
 }
 
-/// How index `n`'s projection falls short of what `facets` read from it, if it does.
+/// How index `name`'s projection falls short of what `facets` read from it, if it does.
 fn projection_difference(
     name: &str,
     projection: Option<&aws_sdk_dynamodb::types::Projection>,
     facets: &[&'static faceteer_core::schema::FacetSchema],
-    n: u8,
 ) -> Option<Difference> {
     let kind = projection
         .and_then(|p| p.projection_type.as_ref())
@@ -186,7 +216,7 @@ fn projection_difference(
     } else {
         format!("{kind} {}", included.join(", "))
     };
-    let needed = index_projection(facets, n);
+    let needed = index_projection(facets, name);
     let missing: Vec<&'static str> = needed
         .iter()
         .flatten()
@@ -219,7 +249,7 @@ fn compare(
         }
     }
     let found = describe_key(description.key_schema());
-    let expected = expected_key(PK, SK);
+    let expected = expected_key(PK, Some(SK));
     if found != expected {
         differences.push(Difference::TableKey { expected, found });
     }
@@ -228,29 +258,43 @@ fn compare(
         .iter()
         .map(|a| (a.attribute_name.as_str(), a.attribute_type.as_str()))
         .collect();
-    let mut used: BTreeMap<u8, Vec<&'static str>> = BTreeMap::new();
-    for facet in facets {
-        for index in facet.indexes {
-            used.entry(index.number).or_default().push(facet.name);
-        }
-    }
     let mut key_attributes = vec![PK.to_owned(), SK.to_owned()];
-    for (&n, users) in &used {
-        let (name, pk, sk) = gsi_names(n);
-        let Some(index) = description
-            .global_secondary_indexes()
-            .iter()
-            .find(|i| i.index_name.as_deref() == Some(name))
-        else {
+    let wanted = table_indexes(facets);
+    for wanted in &wanted {
+        let name = wanted.name;
+        let live = match wanted.kind {
+            IndexKind::Global => description
+                .global_secondary_indexes()
+                .iter()
+                .find(|i| i.index_name.as_deref() == Some(name))
+                .map(|i| {
+                    (
+                        i.key_schema(),
+                        i.projection.as_ref(),
+                        i.index_status.as_ref(),
+                    )
+                }),
+            IndexKind::Local => description
+                .local_secondary_indexes()
+                .iter()
+                .find(|i| i.index_name.as_deref() == Some(name))
+                .map(|i| (i.key_schema(), i.projection.as_ref(), None)),
+        };
+        let Some((keys, projection, status)) = live else {
             differences.push(Difference::MissingIndex {
                 index: name.to_owned(),
-                used_by: users.clone(),
+                used_by: wanted.used_by.clone(),
             });
             continue;
         };
-        key_attributes.extend([pk.to_owned(), sk.to_owned()]);
-        let found = describe_key(index.key_schema());
-        let expected = expected_key(pk, sk);
+        key_attributes.extend(
+            [Some(wanted.pk), wanted.sk]
+                .into_iter()
+                .flatten()
+                .map(str::to_owned),
+        );
+        let found = describe_key(keys);
+        let expected = expected_key(wanted.pk, wanted.sk);
         if found != expected {
             differences.push(Difference::IndexKey {
                 index: name.to_owned(),
@@ -258,11 +302,10 @@ fn compare(
                 found,
             });
         }
-        if let Some(difference) = projection_difference(name, index.projection.as_ref(), facets, n)
-        {
+        if let Some(difference) = projection_difference(name, projection, facets) {
             differences.push(difference);
         }
-        if let Some(status) = &index.index_status {
+        if let Some(status) = status {
             if status.as_str() != "ACTIVE" {
                 differences.push(Difference::NotActive {
                     what: format!("index {name}"),
@@ -281,19 +324,27 @@ fn compare(
             }
         }
     }
-    let unused = description
+    let live_names = description
         .global_secondary_indexes()
         .iter()
         .filter_map(|i| i.index_name.clone())
-        .filter(|name| !used.keys().any(|&n| gsi_names(n).0 == name))
+        .chain(
+            description
+                .local_secondary_indexes()
+                .iter()
+                .filter_map(|i| i.index_name.clone()),
+        );
+    let unused = live_names
+        .filter(|name| !wanted.iter().any(|w| w.name == name))
         .collect();
     (differences, unused)
 }
 
 impl Table {
-    /// Compare the live table with what its declared facets need — its key, every index
-    /// they query (key and projection) and the key attributes' types — and report each
-    /// difference, typed. Needs a declared table.
+    /// Compare the live table with what its declared facets need — its key, every global
+    /// and local index they query (key and projection), the key attributes' types, and
+    /// expiry on `ttl` when a facet has a `#[ttl]` field — and report each difference,
+    /// typed. Needs a declared table.
     pub async fn verify(&self) -> Result<Verification> {
         let Some(facets) = self.facets() else {
             return Err(Error::TableSetup(format!(
@@ -314,7 +365,22 @@ impl Table {
             }
             Err(e) => return Err(e),
         };
-        let (differences, unused_indexes) = compare(&description, facets);
+        let (mut differences, unused_indexes) = compare(&description, facets);
+        if uses_ttl(facets) {
+            let (status, attribute) = sdk::describe_time_to_live(self).await?;
+            let on = status == "ENABLED" || status == "ENABLING";
+            if !on || attribute.as_deref() != Some(TTL_ATTRIBUTE) {
+                differences.push(Difference::TimeToLive {
+                    used_by: facets
+                        .iter()
+                        .filter(|f| f.ttl_field.is_some())
+                        .map(|f| f.name)
+                        .collect(),
+                    status,
+                    attribute,
+                });
+            }
+        }
         Ok(Verification {
             table: self.name().to_owned(),
             differences,

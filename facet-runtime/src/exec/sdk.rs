@@ -392,3 +392,35 @@ pub(crate) async fn delete_table(table: &Table) -> Result<()> {
         .map_err(|e| Error::dynamo("DeleteTable", table_context(table), e))?;
     Ok(())
 }
+
+/// UpdateTimeToLive: enable expiry on `attribute`.
+pub(crate) async fn enable_time_to_live(table: &Table, attribute: &str) -> Result<()> {
+    use aws_sdk_dynamodb::types::TimeToLiveSpecification;
+    let spec = TimeToLiveSpecification::builder()
+        .attribute_name(attribute)
+        .enabled(true)
+        .build()
+        .map_err(|e| Error::TableSetup(e.to_string()))?;
+    aws_sdk_dynamodb::operation::update_time_to_live::builders::UpdateTimeToLiveInputBuilder::default()
+        .table_name(table.name())
+        .time_to_live_specification(spec)
+        .send_with(table.client())
+        .await
+        .map_err(|e| Error::dynamo("UpdateTimeToLive", table_context(table), e))?;
+    Ok(())
+}
+
+/// DescribeTimeToLive: the status (`ENABLED`, `DISABLED`, …) and attribute, if any.
+pub(crate) async fn describe_time_to_live(table: &Table) -> Result<(String, Option<String>)> {
+    let out = aws_sdk_dynamodb::operation::describe_time_to_live::builders::DescribeTimeToLiveInputBuilder::default()
+        .table_name(table.name())
+        .send_with(table.client())
+        .await
+        .map_err(|e| Error::dynamo("DescribeTimeToLive", table_context(table), e))?;
+    let description = out.time_to_live_description;
+    let status = description
+        .as_ref()
+        .and_then(|d| d.time_to_live_status.as_ref())
+        .map_or_else(|| "DISABLED".to_owned(), |s| s.as_str().to_owned());
+    Ok((status, description.and_then(|d| d.attribute_name)))
+}

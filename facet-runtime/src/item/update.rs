@@ -582,12 +582,20 @@ impl<'a, F: Facet, R: Returns> Upsert<'a, F, R> {
         let schema = F::SCHEMA;
         let base: Vec<&str> = schema.pk.inputs().chain(schema.sk.inputs()).collect();
         // The derived attributes and the fields each is built from.
-        let mut derived: Vec<(&'static str, Vec<&'static str>)> = schema
-            .indexes
-            .iter()
-            .flat_map(|i| [&i.pk, &i.sk])
-            .map(|k| (k.attribute, k.inputs().collect()))
-            .collect();
+        // A sparse index's keys are written or left out together: each is built, as far as
+        // membership goes, from every field of both.
+        let mut derived: Vec<(&'static str, Vec<&'static str>)> = Vec::new();
+        for index in schema.indexes {
+            let all: Vec<&'static str> = index.keys().flat_map(|k| k.inputs()).collect();
+            for key in index.keys() {
+                let inputs = if index.sparse {
+                    all.clone()
+                } else {
+                    key.inputs().collect()
+                };
+                derived.push((key.attribute, inputs));
+            }
+        }
         if let Some(ttl) = schema.ttl_field {
             derived.push((TTL_ATTRIBUTE, vec![ttl]));
         }

@@ -233,7 +233,7 @@ impl<F: Facet, I: KeyFields, R: Read<F, I>, M: Mode> Query<F, I, R, M> {
     pub fn attributes(&self) -> Option<Vec<&'static str>> {
         let index_attributes: Vec<&'static str> = self
             .index
-            .map(|i| vec![i.pk.attribute, i.sk.attribute])
+            .map(|i| i.keys().map(|k| k.attribute).collect())
             .unwrap_or_default();
         R::attributes(&index_attributes)
     }
@@ -254,12 +254,12 @@ impl<F: Facet, I: KeyFields, R: Read<F, I>, M: Mode> Query<F, I, R, M> {
         partition: String,
         start: Option<faceteer_core::Item>,
     ) -> Result<QueryPlan> {
-        self.page.check(self.index.is_some())?;
+        self.page.check(self.index)?;
         self.check_filter_is_projected()?;
         Ok(QueryPlan {
             index: self.index.map(|i| i.name),
             pk_attribute: self.partition.attribute(),
-            sk_attribute: self.index.map(|i| i.sk.attribute).unwrap_or(SK),
+            sk_attribute: self.index.map_or(Some(SK), |i| i.sk_attribute()),
             partition,
             sort: self.sort.clone()?,
             sort_prefix: self.sort_prefix.clone(),
@@ -288,12 +288,17 @@ impl<F: Facet, I: KeyFields, R: Read<F, I>, M: Mode> Query<F, I, R, M> {
         let mut names = faceteer_core::names::Placeholders::new();
         filter.render(&mut names)?;
         let (names, _) = names.into_parts();
-        let keys = [PK, SK, index.pk.attribute, index.sk.attribute];
+        let keys = [
+            Some(PK),
+            Some(SK),
+            Some(index.pk.attribute),
+            index.sk_attribute(),
+        ];
         let mut outside: Vec<String> = names
             .into_iter()
             .flatten()
             .map(|(_, name)| name)
-            .filter(|n| !projected.contains(&n.as_str()) && !keys.contains(&n.as_str()))
+            .filter(|n| !projected.contains(&n.as_str()) && !keys.contains(&Some(n.as_str())))
             .collect();
         if outside.is_empty() {
             return Ok(());

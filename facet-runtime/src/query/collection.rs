@@ -170,7 +170,7 @@ impl<'t, C: Collection> CollectionRun<'t, C> {
 
     /// The plan of the first request (inspectable without a server).
     pub fn plan(&self) -> Result<QueryPlan> {
-        self.page.check(self.index.is_some())?;
+        self.page.check(self.index)?;
         if self.partition.needs_shard_choice() {
             return Err(Error::InvalidRequest(
                 "the partition is sharded and its shard is not known from the query; a \
@@ -186,7 +186,7 @@ impl<'t, C: Collection> CollectionRun<'t, C> {
         let plan = QueryPlan {
             index: self.index.map(|i| i.name),
             pk_attribute: self.partition.attribute(),
-            sk_attribute: self.index.map(|i| i.sk.attribute).unwrap_or(SK),
+            sk_attribute: self.index.map_or(Some(SK), |i| i.sk_attribute()),
             partition,
             sort: self.sort.clone(),
             sort_prefix: String::new(),

@@ -2,6 +2,8 @@
 //! records a page holds, in which order, where it resumes, and whether reads are
 //! strongly consistent. One type holds them, and one macro writes their setters.
 
+use faceteer_core::schema::{IndexKind, IndexSchema};
+
 use crate::error::{Error, Result};
 
 /// A cursor given to `cursor(..)` (of a query, scan, collection or search): a cursor string (`String`, `&str`), or a page's
@@ -56,11 +58,12 @@ pub(crate) struct PageOptions {
 
 impl PageOptions {
     /// Refuse what DynamoDB would: a limit of 0, and consistent reads of an index (`on_index`).
-    pub(crate) fn check(&self, on_index: bool) -> Result<()> {
+    pub(crate) fn check(&self, index: Option<&IndexSchema>) -> Result<()> {
         if self.limit == Some(0) {
             return Err(Error::InvalidRequest("limit must be at least 1".into()));
         }
-        if self.consistent && on_index {
+        let global = index.is_some_and(|i| i.kind == IndexKind::Global);
+        if self.consistent && global {
             return Err(Error::InvalidRequest(
                 "global secondary indexes do not support consistent reads".into(),
             ));

@@ -22,7 +22,8 @@ type QueryTypes<F, S, I> = fn() -> (F, S, I);
 #[must_use = "a partition is queried only after a sort-key operator (`list()`, `equals(..)`, …) and `table.query(..)`"]
 pub struct PartitionQuery<F, S, I = BaseTable> {
     index: Option<&'static IndexSchema>,
-    sort_key: &'static KeySchema,
+    /// `None` for an index without a sort key (shape [`NoSortKey`](faceteer_core::sort_key::NoSortKey)).
+    sort_key: Option<&'static KeySchema>,
     partition: PartitionKey,
     _types: PhantomData<QueryTypes<F, S, I>>,
 }
@@ -32,7 +33,7 @@ impl<F: Facet, S, I: KeyFields> PartitionQuery<F, S, I> {
     #[doc(hidden)]
     pub fn new(
         index: Option<&'static IndexSchema>,
-        sort_key: &'static KeySchema,
+        sort_key: Option<&'static KeySchema>,
         partition: PartitionKey,
     ) -> Self {
         PartitionQuery {
@@ -48,22 +49,31 @@ impl<F: Facet, S, I: KeyFields> PartitionQuery<F, S, I> {
         (self.index, self.partition)
     }
 
+    /// The sort key's fields (none without a sort key: no operator takes values then).
+    fn sort_fields(&self) -> &'static [&'static str] {
+        self.sort_key.map_or(&[], |k| k.fields)
+    }
+
     fn sort_key_text(&self, write: impl FnOnce(&mut KeyWriter)) -> Result<String, KeyError> {
-        let mut w = KeyWriter::new(self.sort_key.prefix, F::SCHEMA.delimiter);
+        let prefix = self.sort_key.map_or("", |k| k.prefix);
+        let mut w = KeyWriter::new(prefix, F::SCHEMA.delimiter);
         write(&mut w);
         w.finish()
     }
 
     fn with(self, sort: Result<SortCondition, KeyError>) -> Query<F, I> {
-        let mut sort_prefix = self.sort_key.prefix.to_owned();
-        if self.sort_key.first_field_required() {
-            sort_prefix.push_str(F::SCHEMA.delimiter);
+        let mut sort_prefix = String::new();
+        if let Some(key) = self.sort_key {
+            sort_prefix.push_str(key.prefix);
+            if key.first_field_required() {
+                sort_prefix.push_str(F::SCHEMA.delimiter);
+            }
         }
         Query::new(self.index, self.partition, sort, sort_prefix)
     }
 
     fn compare(self, sk: &impl SortKeyArg<S>, op: fn(String) -> SortCondition) -> Query<F, I> {
-        let text = self.sort_key_text(|w| sk.write(self.sort_key.fields, w));
+        let text = self.sort_key_text(|w| sk.write(self.sort_fields(), w));
         self.with(text.map(op))
     }
 
@@ -95,14 +105,14 @@ impl<F: Facet, S, I: KeyFields> PartitionQuery<F, S, I> {
     /// Records whose sort key begins with the key built from `prefix` (the value of the
     /// first sort-key field(s); the string-prefix match continues into the last value given).
     pub fn begins_with(self, prefix: impl SortKeyPrefix<S>) -> Query<F, I> {
-        let text = self.sort_key_text(|w| prefix.write(self.sort_key.fields, w));
+        let text = self.sort_key_text(|w| prefix.write(self.sort_fields(), w));
         self.with(text.map(SortCondition::BeginsWith))
     }
 
     /// Records whose sort key is between `start` and `end`, both included.
     pub fn between(self, start: impl SortKeyArg<S>, end: impl SortKeyArg<S>) -> Query<F, I> {
-        let a = self.sort_key_text(|w| start.write(self.sort_key.fields, w));
-        let b = self.sort_key_text(|w| end.write(self.sort_key.fields, w));
+        let a = self.sort_key_text(|w| start.write(self.sort_fields(), w));
+        let b = self.sort_key_text(|w| end.write(self.sort_fields(), w));
         let sort = a.and_then(|a| b.map(|b| SortCondition::Between(a, b)));
         self.with(sort)
     }

@@ -282,14 +282,16 @@ where
         .await?;
     fetched.sort_by_key(|(shard, _, _)| *shard);
 
-    let sk = query.index.map(|i| i.sk.attribute).unwrap_or(SK);
+    // An index without a sort key returns each shard in no order of ours: every item ties,
+    // and the merge takes them shard by shard, each shard's position kept in the cursor.
+    let sk = query.index.map_or(Some(SK), |i| i.sk_attribute());
     let reads: Vec<ShardRead> = fetched
         .iter()
         .map(|(shard, items, more)| ShardRead {
             shard: *shard,
             sort_keys: items
                 .iter()
-                .map(|item| match item.get(sk) {
+                .map(|item| match sk.and_then(|sk| item.get(sk)) {
                     Some(AttributeValue::S(s)) => s.clone(),
                     _ => String::new(),
                 })
@@ -377,7 +379,10 @@ fn excluded(plan: &QueryPlan, item: &Item, facet: &str) -> bool {
         return true;
     }
     match plan.excluded_sort_key() {
-        Some(x) => matches!(item.get(plan.sk_attribute), Some(AttributeValue::S(s)) if s == x),
+        Some(x) => matches!(
+            plan.sk_attribute.and_then(|sk| item.get(sk)),
+            Some(AttributeValue::S(s)) if s == x
+        ),
         None => false,
     }
 }

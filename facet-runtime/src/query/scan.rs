@@ -180,7 +180,7 @@ impl<'t, F: Send + 'static, T: ScanTarget> ScanRun<'t, F, T> {
 
     /// The plan of one segment's first request (inspectable without a server).
     pub fn plan(&self, segment: u32, start: Option<Item>) -> Result<ScanPlan> {
-        self.page.check(false)?;
+        self.page.check(None)?;
         if self.segments == 0 || self.segments > MAX_SEGMENTS {
             return Err(Error::InvalidRequest(format!(
                 "a scan has 1 to {MAX_SEGMENTS} segments, not {}",

@@ -309,7 +309,7 @@ impl<'t, F: Facet> Search<'t, F> {
     /// refuses options that belong to the search, and sources ordered by different fields.
     fn sources(&self) -> Result<Plan<F>> {
         let first = &self.sources[0];
-        let fields = sort_key::<F>(first.index).fields;
+        let fields = sort_key::<F>(first.index).map_or(&[][..], |k| k.fields);
         let mut sources = Vec::with_capacity(self.sources.len());
         let mut scopes = Vec::with_capacity(self.sources.len());
         let mut parts = Vec::new();
@@ -320,7 +320,12 @@ impl<'t, F: Facet> Search<'t, F> {
                      on the search (`.limit(n)`, `.reverse()`, `.cursor(c)`)"
                 )));
             }
-            let key = sort_key::<F>(source.index);
+            let Some(key) = sort_key::<F>(source.index) else {
+                return Err(Error::InvalidRequest(format!(
+                    "source {n} of the search reads an index without a sort key, so its \
+                     records have no order to merge by"
+                )));
+            };
             if key.fields != fields {
                 return Err(Error::InvalidRequest(format!(
                     "the sources of a search must be sorted by the same fields: source 0 by {:?}, \
@@ -363,10 +368,10 @@ impl<'t, F: Facet> Search<'t, F> {
 }
 
 /// The sort key a source is ordered by.
-fn sort_key<F: Facet>(index: Option<&'static IndexSchema>) -> &'static KeySchema {
+fn sort_key<F: Facet>(index: Option<&'static IndexSchema>) -> Option<&'static KeySchema> {
     match index {
-        Some(i) => &i.sk,
-        None => &F::SCHEMA.sk,
+        Some(i) => i.sk.as_ref(),
+        None => Some(&F::SCHEMA.sk),
     }
 }
 

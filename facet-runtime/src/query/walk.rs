@@ -21,8 +21,8 @@ pub(crate) fn next_limit(limit: Option<usize>, have: usize) -> Option<u32> {
 /// The key attributes a cursor needs: the base key and, on an index, the index's key.
 pub(crate) fn key_of(index: Option<&IndexSchema>, item: &Item) -> Result<Item> {
     let mut key = Item::with_capacity(4);
-    let index_keys = index.map(|i| [i.pk.attribute, i.sk.attribute]);
-    for name in [PK, SK].into_iter().chain(index_keys.into_iter().flatten()) {
+    let index_keys = index.into_iter().flat_map(|i| i.own_key_attributes());
+    for name in [PK, SK].into_iter().chain(index_keys) {
         match item.get(name) {
             Some(v @ AttributeValue::S(_)) => {
                 key.insert(name.to_owned(), v.clone());

@@ -1,0 +1,458 @@
+//! Key designs from Entity Manager's guide to evolving a single-table schema, on real
+//! DynamoDB-API servers: a sharded entity partition with five local indexes ("the same
+//! partition, another order"), index keys naming fields in any order (last name, first name,
+//! created), a constant index partition ("all users by created"), sparse indexes (by phone,
+//! with and without a sort key), and index membership kept right by updates.
+
+use crate::common::get_record_item;
+use faceteer::{Difference, Facet, IndexKind, Table};
+use faceteer_suite::fresh_table;
+use serde::{Deserialize, Serialize};
+
+/// A user. Its partition is `USER#<shard>` (8 shards by `userId`), its sort key its id.
+///
+/// - LSI1 `Created`: the partition by creation time (shared with `Email`).
+/// - LSI2 `FirstName` / LSI3 `LastName`: by canonical names, in either order, then created.
+/// - LSI4 `Phone` (sparse): users with a phone, by phone.
+/// - LSI5 `Updated`: by last update.
+/// - GSI1 `BeneficiaryLastName`: a beneficiary's users by last then first name.
+/// - GSI2 `AllCreated`: one constant partition of every user, by creation time.
+/// - GSI3 `PhoneNumber` (sparse, no sort key): the users with one phone number.
+#[derive(Debug, Clone, PartialEq, Facet, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+#[facet(
+    name = "User",
+    delimiter = "#",
+    pk(prefix = "USER", fields(), shard(count = 8, fields(user_id))),
+    sk(prefix = "USER", fields(user_id)),
+    lsi(
+        n = 1,
+        alias = "Created",
+        sk(prefix = "CREATED", fields(created), sortable(created))
+    ),
+    lsi(
+        n = 2,
+        alias = "FirstName",
+        sk(
+            prefix = "NAME",
+            fields(first_name_canonical, last_name_canonical, created),
+            sortable(created)
+        )
+    ),
+    lsi(
+        n = 3,
+        alias = "LastName",
+        sk(
+            prefix = "NAME",
+            fields(last_name_canonical, first_name_canonical, created),
+            sortable(created)
+        )
+    ),
+    lsi(n = 4, alias = "Phone", sparse, sk(prefix = "PHONE", fields(phone))),
+    lsi(
+        n = 5,
+        alias = "Updated",
+        sk(prefix = "UPDATED", fields(updated), sortable(updated))
+    ),
+    gsi(
+        n = 1,
+        alias = "BeneficiaryLastName",
+        pk(prefix = "BENEFICIARY", fields(beneficiary_id)),
+        sk(prefix = "NAME", fields(last_name_canonical, first_name_canonical))
+    ),
+    gsi(
+        n = 2,
+        alias = "AllCreated",
+        pk(prefix = "USERS", fields()),
+        sk(prefix = "CREATED", fields(created), sortable(created))
+    ),
+    gsi(
+        n = 3,
+        alias = "PhoneNumber",
+        sparse,
+        pk(prefix = "PHONE", fields(phone))
+    )
+)]
+struct User {
+    user_id: String,
+    beneficiary_id: String,
+    created: u64,
+    updated: u64,
+    first_name: String,
+    first_name_canonical: String,
+    last_name: String,
+    last_name_canonical: String,
+    phone: Option<String>,
+}
+
+/// An email address of a user: its own partition, sharing LSI1 (by creation time).
+#[derive(Debug, Clone, PartialEq, Facet, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+#[facet(
+    name = "Email",
+    delimiter = "#",
+    pk(prefix = "EMAIL", fields(), shard(count = 4, fields(email))),
+    sk(prefix = "EMAIL", fields(email)),
+    lsi(
+        n = 1,
+        alias = "Created",
+        sk(prefix = "CREATED", fields(created), sortable(created))
+    )
+)]
+struct Email {
+    email: String,
+    user_id: String,
+    created: u64,
+}
+
+faceteer::table! {
+    struct UserService { User, Email }
+}
+
+const NAMES: [(&str, &str); 6] = [
+    ("Ann", "Zed"),
+    ("Bob", "Young"),
+    ("Ann", "Young"),
+    ("Cy", "Abel"),
+    ("Bob", "Abel"),
+    ("Dee", "Zed"),
+];
+
+fn user(i: u64) -> User {
+    let (first, last) = NAMES[i as usize % NAMES.len()];
+    User {
+        user_id: format!("u{i:02}"),
+        beneficiary_id: if i % 2 == 0 { "b1" } else { "b2" }.to_owned(),
+        created: 1_700_000_000 + i * 10,
+        updated: 1_800_000_000 - i,
+        first_name: first.to_owned(),
+        first_name_canonical: first.to_lowercase(),
+        last_name: last.to_owned(),
+        last_name_canonical: last.to_lowercase(),
+        phone: (i % 3 == 0).then(|| format!("+1555000{:02}", i % 6)),
+    }
+}
+
+fn users() -> Vec<User> {
+    (0..24).map(user).collect()
+}
+
+async fn seeded() -> (Table, Vec<User>) {
+    let table = fresh_table::<UserService>("key-designs").await;
+    let users = users();
+    for u in &users {
+        table.put(u).await.unwrap();
+    }
+    for i in 0..5u64 {
+        let email = Email {
+            email: format!("e{i}@example.com"),
+            user_id: format!("u{i:02}"),
+            created: 1_700_000_005 + i * 10,
+        };
+        table.put(&email).await.unwrap();
+    }
+    (table, users)
+}
+
+fn ids(users: &[User]) -> Vec<&str> {
+    users.iter().map(|u| u.user_id.as_str()).collect()
+}
+
+async fn the_table_has_every_declared_index_and_verifies() {
+    let (table, _) = seeded().await;
+    let v = table.verify().await.unwrap();
+    assert!(v.is_ok(), "{:?}", v.differences);
+    let description = table
+        .client()
+        .describe_table()
+        .table_name(table.name())
+        .send()
+        .await
+        .unwrap()
+        .table
+        .unwrap();
+    let mut local: Vec<(String, Vec<String>)> = description
+        .local_secondary_indexes()
+        .iter()
+        .map(|i| {
+            let keys = i
+                .key_schema()
+                .iter()
+                .map(|k| k.attribute_name.clone())
+                .collect();
+            (i.index_name.clone().unwrap(), keys)
+        })
+        .collect();
+    local.sort();
+    let expected: Vec<(String, Vec<String>)> = (1..=5)
+        .map(|n| {
+            (
+                format!("LSI{n}"),
+                vec!["PK".to_owned(), format!("LSI{n}SK")],
+            )
+        })
+        .collect();
+    assert_eq!(local, expected);
+    let gsi3 = description
+        .global_secondary_indexes()
+        .iter()
+        .find(|i| i.index_name() == Some("GSI3"))
+        .unwrap();
+    let keys: Vec<&str> = gsi3
+        .key_schema()
+        .iter()
+        .map(|k| k.attribute_name())
+        .collect();
+    assert_eq!(keys, ["GSI3PK"], "an index without a sort key");
+    let schema = User::SCHEMA.index("LSI4").unwrap();
+    assert_eq!((schema.kind, schema.sparse), (IndexKind::Local, true));
+    table.delete_table().await.unwrap();
+}
+
+async fn local_indexes_order_a_sharded_partition_and_read_consistently() {
+    let (table, users) = seeded().await;
+    // By first name then last name: every shard merged, consistent reads.
+    let got = table
+        .query(User::by_first_name().begins_with(("ann",)).consistent())
+        .all()
+        .await
+        .unwrap();
+    let mut want: Vec<User> = users
+        .iter()
+        .filter(|u| u.first_name_canonical == "ann")
+        .cloned()
+        .collect();
+    want.sort_by(|a, b| {
+        (&a.last_name_canonical, a.created).cmp(&(&b.last_name_canonical, b.created))
+    });
+    assert_eq!(ids(&got), ids(&want));
+    // The same fields in the other order: last name first.
+    let got = table
+        .query(User::by_last_name().begins_with(("young", "bob")))
+        .all()
+        .await
+        .unwrap();
+    let want: Vec<&str> = {
+        let mut w: Vec<&User> = users
+            .iter()
+            .filter(|u| u.last_name_canonical == "young" && u.first_name_canonical == "bob")
+            .collect();
+        w.sort_by_key(|u| u.created);
+        w.iter().map(|u| u.user_id.as_str()).collect()
+    };
+    assert_eq!(ids(&got), want);
+    // A range of creation times through LSI1, which emails share: only users come back.
+    let got = table
+        .query(User::by_created().between(1_700_000_000u64, 1_700_000_050u64))
+        .all()
+        .await
+        .unwrap();
+    assert_eq!(ids(&got), ["u00", "u01", "u02", "u03", "u04", "u05"]);
+    let emails = table
+        .query(Email::by_created().greater_than(1_700_000_020u64))
+        .all()
+        .await
+        .unwrap();
+    let emails: Vec<&str> = emails.iter().map(|e| e.email.as_str()).collect();
+    assert_eq!(
+        emails,
+        ["e2@example.com", "e3@example.com", "e4@example.com"]
+    );
+    table.delete_table().await.unwrap();
+}
+
+async fn a_constant_index_partition_holds_every_user() {
+    let (table, users) = seeded().await;
+    let got = table
+        .query(User::by_all_created().greater_than_or_equal(1_700_000_200u64))
+        .all()
+        .await
+        .unwrap();
+    let want: Vec<&str> = users
+        .iter()
+        .filter(|u| u.created >= 1_700_000_200)
+        .map(|u| u.user_id.as_str())
+        .collect();
+    assert_eq!(ids(&got), want);
+    // Pages of 5 with a cursor give the same records.
+    let mut paged = Vec::new();
+    let mut cursor = None;
+    loop {
+        let mut q = User::by_all_created().list().limit(5);
+        if let Some(c) = cursor.take() {
+            q = q.cursor(c);
+        }
+        let page = table.query(q).await.unwrap();
+        paged.extend(page.records);
+        match page.cursor {
+            Some(c) => cursor = Some(c),
+            None => break,
+        }
+    }
+    assert_eq!(ids(&paged), ids(&users));
+    // The items carry no marker field: only the declared attributes, keys and `facet`.
+    let item = faceteer::to_item(&users[0]).unwrap();
+    assert_eq!(item["GSI2PK"].as_s().unwrap(), "USERS");
+    assert!(!item.contains_key("kind"));
+    table.delete_table().await.unwrap();
+}
+
+async fn sparse_indexes_hold_only_records_with_their_fields() {
+    let (table, users) = seeded().await;
+    let with_phone: Vec<&User> = users.iter().filter(|u| u.phone.is_some()).collect();
+    assert!(with_phone.len() > 2 && with_phone.len() < users.len());
+    // The item of a user without a phone has no key of either phone index.
+    let without = users.iter().find(|u| u.phone.is_none()).unwrap();
+    let item = faceteer::to_item(without).unwrap();
+    for attribute in ["LSI4SK", "GSI3PK"] {
+        assert!(!item.contains_key(attribute), "{attribute} written");
+    }
+    let by_phone = table.query(User::by_phone().list()).all().await.unwrap();
+    let mut want: Vec<&User> = with_phone.clone();
+    want.sort_by(|a, b| a.phone.cmp(&b.phone).then(a.user_id.cmp(&b.user_id)));
+    let mut got_sorted: Vec<&User> = by_phone.iter().collect();
+    got_sorted.sort_by(|a, b| a.phone.cmp(&b.phone).then(a.user_id.cmp(&b.user_id)));
+    assert_eq!(got_sorted, want);
+    // No sort key: the users with one phone number.
+    let number = with_phone[1].phone.clone().unwrap();
+    let mut got = table
+        .query(User::by_phone_number(&number).list())
+        .all()
+        .await
+        .unwrap();
+    got.sort_by(|a, b| a.user_id.cmp(&b.user_id));
+    let want: Vec<&str> = users
+        .iter()
+        .filter(|u| u.phone.as_deref() == Some(number.as_str()))
+        .map(|u| u.user_id.as_str())
+        .collect();
+    assert_eq!(ids(&got), want);
+    assert!(!want.is_empty());
+    // Pages of one through the index without a sort key.
+    let mut seen = Vec::new();
+    let mut cursor = None;
+    loop {
+        let mut q = User::by_phone_number(&number).list().limit(1);
+        if let Some(c) = cursor.take() {
+            q = q.cursor(c);
+        }
+        let page = table.query(q).await.unwrap();
+        assert!(page.records.len() <= 1);
+        seen.extend(page.records.into_iter().map(|u| u.user_id));
+        match page.cursor {
+            Some(c) => cursor = Some(c),
+            None => break,
+        }
+    }
+    seen.sort();
+    assert_eq!(seen, want);
+    table.delete_table().await.unwrap();
+}
+
+async fn updates_move_records_in_and_out_of_sparse_indexes() {
+    let (table, users) = seeded().await;
+    let f = User::fields();
+    let leaving = users.iter().find(|u| u.phone.is_some()).unwrap();
+    let entering = users.iter().find(|u| u.phone.is_none()).unwrap();
+    let old_phone = leaving.phone.clone().unwrap();
+    // Leave: the phone removed; both phone indexes' keys go with it.
+    table
+        .update(&leaving.primary_key().unwrap(), f.phone.remove())
+        .await
+        .unwrap();
+    // Enter: a phone set.
+    table
+        .update(&entering.primary_key().unwrap(), f.phone.set("+15559999"))
+        .await
+        .unwrap();
+    let in_index = |list: &[User], id: &str| list.iter().any(|u| u.user_id == id);
+    let by_phone = table.query(User::by_phone().list()).all().await.unwrap();
+    assert!(!in_index(&by_phone, &leaving.user_id));
+    assert!(in_index(&by_phone, &entering.user_id));
+    let old = table
+        .query(User::by_phone_number(&old_phone).list())
+        .all()
+        .await
+        .unwrap();
+    assert!(!in_index(&old, &leaving.user_id));
+    let new = table
+        .query(User::by_phone_number("+15559999").list())
+        .all()
+        .await
+        .unwrap();
+    assert_eq!(ids(&new), [entering.user_id.as_str()]);
+    // Stored items are exactly what a put of the records writes.
+    for (user, phone) in [(leaving, None), (entering, Some("+15559999".to_owned()))] {
+        let mut record = user.clone();
+        record.phone = phone;
+        let raw = get_record_item(&table, record.primary_key().unwrap().to_item()).await;
+        assert_eq!(raw, Some(faceteer::to_item(&record).unwrap()));
+    }
+    table.delete_table().await.unwrap();
+}
+
+async fn verify_reports_a_missing_local_index() {
+    // A table made by hand with the base key and the global indexes, but no local ones.
+    let declared = fresh_table::<UserService>("key-designs-verify").await;
+    declared.delete_table().await.unwrap();
+    let client = declared.client();
+    let s = aws_sdk_dynamodb::types::ScalarAttributeType::S;
+    let attr = |n: &str| {
+        aws_sdk_dynamodb::types::AttributeDefinition::builder()
+            .attribute_name(n)
+            .attribute_type(s.clone())
+            .build()
+            .unwrap()
+    };
+    let key = |n: &str, t| {
+        aws_sdk_dynamodb::types::KeySchemaElement::builder()
+            .attribute_name(n)
+            .key_type(t)
+            .build()
+            .unwrap()
+    };
+    use aws_sdk_dynamodb::types::KeyType::{Hash, Range};
+    client
+        .create_table()
+        .table_name(declared.name())
+        .billing_mode(aws_sdk_dynamodb::types::BillingMode::PayPerRequest)
+        .attribute_definitions(attr("PK"))
+        .attribute_definitions(attr("SK"))
+        .key_schema(key("PK", Hash))
+        .key_schema(key("SK", Range))
+        .send()
+        .await
+        .unwrap();
+    let v = declared.verify().await.unwrap();
+    let missing: Vec<String> = v
+        .differences
+        .iter()
+        .filter_map(|d| match d {
+            Difference::MissingIndex { index, .. } => Some(index.clone()),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(
+        missing,
+        ["GSI1", "GSI2", "GSI3", "LSI1", "LSI2", "LSI3", "LSI4", "LSI5"]
+    );
+    let lsi1 = v
+        .differences
+        .iter()
+        .find(|d| matches!(d, Difference::MissingIndex { index, .. } if index == "LSI1"))
+        .unwrap();
+    assert_eq!(
+        lsi1.to_string(),
+        "index LSI1 is missing; used by `User`, `Email`"
+    );
+    declared.delete_table().await.unwrap();
+}
+
+faceteer_suite::engines!(
+    the_table_has_every_declared_index_and_verifies,
+    local_indexes_order_a_sharded_partition_and_read_consistently,
+    a_constant_index_partition_holds_every_user,
+    sparse_indexes_hold_only_records_with_their_fields,
+    updates_move_records_in_and_out_of_sparse_indexes,
+    verify_reports_a_missing_local_index,
+);
