@@ -1,0 +1,319 @@
+//! The table as a CloudFormation template.
+
+use serde::Serialize;
+
+use super::layout::IndexDesign;
+use super::TableDesign;
+use crate::schema::{IndexKind, PK, SK, TTL_ATTRIBUTE};
+
+/// A CloudFormation template (JSON) with one `AWS::DynamoDB::Table` resource: the design's
+/// table, billed per request, with `PK`/`SK`, every index the facets use, `ttl` as its
+/// time-to-live attribute when a facet has a `#[ttl]` field, and the design's stream.
+///
+/// The resource's logical id is the table name in `PascalCase` (`app-data` → `AppData`).
+/// Empty index lists are left out: CloudFormation refuses them.
+pub fn cloudformation(design: &TableDesign<'_>) -> String {
+    let indexes = design.indexes();
+    let of_kind = |kind: IndexKind| -> Vec<Index<'_>> {
+        indexes
+            .iter()
+            .filter(|i| i.kind == kind)
+            .map(Index::from)
+            .collect()
+    };
+    let properties = Properties {
+        table_name: design.table,
+        billing_mode: "PAY_PER_REQUEST",
+        attribute_definitions: design
+            .key_attributes()
+            .into_iter()
+            .map(|attribute_name| AttributeDefinition {
+                attribute_name,
+                attribute_type: "S",
+            })
+            .collect(),
+        key_schema: key_schema(PK, Some(SK)),
+        global_secondary_indexes: of_kind(IndexKind::Global),
+        local_secondary_indexes: of_kind(IndexKind::Local),
+        time_to_live_specification: design.has_ttl().then_some(TimeToLive {
+            attribute_name: TTL_ATTRIBUTE,
+            enabled: true,
+        }),
+        stream_specification: design.stream.map(|view| Stream {
+            stream_view_type: view.as_str(),
+        }),
+    };
+    let facets: Vec<&str> = design.facets.iter().map(|f| f.schema.name).collect();
+    let template = Template {
+        version: "2010-09-09",
+        description: format!(
+            "DynamoDB table {} (facets: {})",
+            design.table,
+            facets.join(", ")
+        ),
+        resources: [(
+            logical_id(design.table),
+            Resource {
+                kind: "AWS::DynamoDB::Table",
+                properties,
+            },
+        )]
+        .into(),
+    };
+    serde_json::to_string_pretty(&template).expect("a template serializes")
+}
+
+/// A CloudFormation logical id (alphanumeric) for table `name`: its words in `PascalCase`,
+/// `Table` when it has none or starts with a digit.
+fn logical_id(name: &str) -> String {
+    let mut out = String::new();
+    for word in name.split(|c: char| !c.is_ascii_alphanumeric()) {
+        let mut chars = word.chars();
+        if let Some(first) = chars.next() {
+            out.push(first.to_ascii_uppercase());
+            out.extend(chars);
+        }
+    }
+    if out.is_empty() || out.starts_with(|c: char| c.is_ascii_digit()) {
+        out.insert_str(0, "Table");
+    }
+    out
+}
+
+fn key_schema(hash: &'static str, range: Option<&'static str>) -> Vec<KeyElement> {
+    let hash = KeyElement {
+        attribute_name: hash,
+        key_type: "HASH",
+    };
+    let range = range.map(|attribute_name| KeyElement {
+        attribute_name,
+        key_type: "RANGE",
+    });
+    std::iter::once(hash).chain(range).collect()
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "PascalCase")]
+struct Template<'a> {
+    #[serde(rename = "AWSTemplateFormatVersion")]
+    version: &'static str,
+    description: String,
+    resources: std::collections::BTreeMap<String, Resource<'a>>,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "PascalCase")]
+struct Resource<'a> {
+    #[serde(rename = "Type")]
+    kind: &'static str,
+    properties: Properties<'a>,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "PascalCase")]
+struct Properties<'a> {
+    table_name: &'a str,
+    billing_mode: &'static str,
+    attribute_definitions: Vec<AttributeDefinition>,
+    key_schema: Vec<KeyElement>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    global_secondary_indexes: Vec<Index<'a>>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    local_secondary_indexes: Vec<Index<'a>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    time_to_live_specification: Option<TimeToLive>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    stream_specification: Option<Stream>,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "PascalCase")]
+struct AttributeDefinition {
+    attribute_name: &'static str,
+    attribute_type: &'static str,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "PascalCase")]
+struct KeyElement {
+    attribute_name: &'static str,
+    key_type: &'static str,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "PascalCase")]
+struct Index<'a> {
+    index_name: &'static str,
+    key_schema: Vec<KeyElement>,
+    projection: Projection<'a>,
+}
+
+impl<'a> From<&'a IndexDesign> for Index<'a> {
+    fn from(index: &'a IndexDesign) -> Self {
+        Index {
+            index_name: index.name,
+            key_schema: key_schema(index.partition_key, index.sort_key),
+            projection: Projection::from(index),
+        }
+    }
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "PascalCase")]
+struct Projection<'a> {
+    projection_type: &'static str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    non_key_attributes: Option<&'a [&'static str]>,
+}
+
+impl<'a> From<&'a IndexDesign> for Projection<'a> {
+    fn from(index: &'a IndexDesign) -> Self {
+        Projection {
+            projection_type: if index.projection.is_some() {
+                "INCLUDE"
+            } else {
+                "ALL"
+            },
+            non_key_attributes: index.projection.as_deref(),
+        }
+    }
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "PascalCase")]
+struct TimeToLive {
+    attribute_name: &'static str,
+    enabled: bool,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "PascalCase")]
+struct Stream {
+    stream_view_type: &'static str,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::{fixtures, FacetDesign, StreamView};
+    use super::*;
+    use serde_json::{json, Value};
+
+    fn table(template: &str) -> Value {
+        let template: Value = serde_json::from_str(template).unwrap();
+        assert_eq!(template["AWSTemplateFormatVersion"], "2010-09-09");
+        let resources = template["Resources"].as_object().unwrap();
+        assert_eq!(resources.len(), 1);
+        let (_, resource) = resources.iter().next().unwrap();
+        assert_eq!(resource["Type"], "AWS::DynamoDB::Table");
+        resource["Properties"].clone()
+    }
+
+    #[test]
+    fn the_table_has_every_index_the_facets_use() {
+        let facets = fixtures::facets();
+        let design = TableDesign::new("app-data", &facets).with_stream(StreamView::NewAndOldImages);
+        let text = cloudformation(&design);
+        let template: Value = serde_json::from_str(&text).unwrap();
+        assert!(template["Resources"]["AppData"].is_object(), "{text}");
+        let t = table(&text);
+        assert_eq!(t["TableName"], "app-data");
+        assert_eq!(t["BillingMode"], "PAY_PER_REQUEST");
+        let defined: Vec<&str> = t["AttributeDefinitions"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|d| {
+                assert_eq!(d["AttributeType"], "S");
+                d["AttributeName"].as_str().unwrap()
+            })
+            .collect();
+        assert_eq!(
+            defined,
+            ["PK", "SK", "GSI1PK", "GSI2PK", "GSI2SK", "GSI3PK", "GSI3SK", "LSI1SK"]
+        );
+        assert_eq!(
+            t["KeySchema"],
+            json!([
+                {"AttributeName": "PK", "KeyType": "HASH"},
+                {"AttributeName": "SK", "KeyType": "RANGE"}
+            ])
+        );
+        assert_eq!(
+            t["GlobalSecondaryIndexes"],
+            json!([
+                {
+                    "IndexName": "GSI1",
+                    "KeySchema": [{"AttributeName": "GSI1PK", "KeyType": "HASH"}],
+                    "Projection": {"ProjectionType": "ALL"}
+                },
+                {
+                    "IndexName": "GSI2",
+                    "KeySchema": [
+                        {"AttributeName": "GSI2PK", "KeyType": "HASH"},
+                        {"AttributeName": "GSI2SK", "KeyType": "RANGE"}
+                    ],
+                    "Projection": {
+                        "ProjectionType": "INCLUDE",
+                        "NonKeyAttributes": ["day", "facet", "orderId", "status", "userId"]
+                    }
+                },
+                {
+                    "IndexName": "GSI3",
+                    "KeySchema": [
+                        {"AttributeName": "GSI3PK", "KeyType": "HASH"},
+                        {"AttributeName": "GSI3SK", "KeyType": "RANGE"}
+                    ],
+                    "Projection": {
+                        "ProjectionType": "INCLUDE",
+                        "NonKeyAttributes": ["coupon", "facet", "orderId", "total", "userId"]
+                    }
+                }
+            ])
+        );
+        assert_eq!(
+            t["LocalSecondaryIndexes"],
+            json!([{
+                "IndexName": "LSI1",
+                "KeySchema": [
+                    {"AttributeName": "PK", "KeyType": "HASH"},
+                    {"AttributeName": "LSI1SK", "KeyType": "RANGE"}
+                ],
+                "Projection": {"ProjectionType": "ALL"}
+            }])
+        );
+        assert_eq!(
+            t["TimeToLiveSpecification"],
+            json!({"AttributeName": "ttl", "Enabled": true})
+        );
+        assert_eq!(
+            t["StreamSpecification"],
+            json!({"StreamViewType": "NEW_AND_OLD_IMAGES"})
+        );
+    }
+
+    #[test]
+    fn a_table_without_indexes_ttl_or_stream_leaves_them_out() {
+        let facets = [FacetDesign::new(&fixtures::PLAIN, &[])];
+        let t = table(&cloudformation(&TableDesign::new("notes", &facets)));
+        let mut keys: Vec<&str> = t.as_object().unwrap().keys().map(|k| k.as_str()).collect();
+        keys.sort_unstable();
+        assert_eq!(
+            keys,
+            [
+                "AttributeDefinitions",
+                "BillingMode",
+                "KeySchema",
+                "TableName"
+            ]
+        );
+        assert_eq!(t["AttributeDefinitions"].as_array().unwrap().len(), 2);
+    }
+
+    #[test]
+    fn logical_ids_are_alphanumeric() {
+        assert_eq!(logical_id("app-data"), "AppData");
+        assert_eq!(logical_id("orders_v2.prod"), "OrdersV2Prod");
+        assert_eq!(logical_id("2024"), "Table2024");
+        assert_eq!(logical_id("--"), "Table");
+    }
+}

@@ -1,0 +1,147 @@
+//! The facets the design tests render: a user with a TTL and a global index without a sort
+//! key; an order with a sharded keys-only index, a sparse index projecting one attribute and
+//! a local index; a team sharing the user's index, whose attributes are not given.
+
+use super::FacetDesign;
+use crate::schema::{
+    FacetSchema, IndexKind, IndexProjection, IndexSchema, KeySchema, ShardSchema, PK, SK,
+};
+
+pub(crate) const fn key(
+    attribute: &'static str,
+    prefix: &'static str,
+    fields: &'static [&'static str],
+    optional: &'static [bool],
+) -> KeySchema {
+    KeySchema {
+        attribute,
+        prefix,
+        fields,
+        optional,
+        shard: None,
+    }
+}
+
+const fn global(
+    number: u8,
+    alias: Option<&'static str>,
+    pk: KeySchema,
+    sk: Option<KeySchema>,
+    projection: IndexProjection,
+    sparse: bool,
+) -> IndexSchema {
+    let (name, _, _) = crate::schema::gsi_names(number);
+    IndexSchema {
+        kind: IndexKind::Global,
+        number,
+        name,
+        alias,
+        pk,
+        sk,
+        projection,
+        sparse,
+    }
+}
+
+const USER_PK: KeySchema = key(PK, "#USER", &["userId"], &[false]);
+
+pub(crate) const USER: FacetSchema = FacetSchema {
+    name: "USER",
+    delimiter: "_",
+    pk: USER_PK,
+    sk: key(SK, "#USER", &[], &[]),
+    indexes: &[global(
+        1,
+        Some("byEmail"),
+        key("GSI1PK", "#EMAIL", &["email"], &[false]),
+        None,
+        IndexProjection::All,
+        false,
+    )],
+    ttl_field: Some("expiresAt"),
+};
+
+pub(crate) const ORDER: FacetSchema = FacetSchema {
+    name: "ORDER",
+    delimiter: "_",
+    pk: USER_PK,
+    sk: key(SK, "#ORDER", &["orderId"], &[false]),
+    indexes: &[
+        global(
+            2,
+            Some("byStatus"),
+            KeySchema {
+                attribute: "GSI2PK",
+                prefix: "#STATUS",
+                fields: &["status"],
+                optional: &[false],
+                shard: Some(ShardSchema {
+                    count: 4,
+                    fields: &["orderId"],
+                    schedule: &[],
+                    time_field: None,
+                }),
+            },
+            Some(key("GSI2SK", "#DATE", &["day"], &[false])),
+            IndexProjection::KeysOnly,
+            false,
+        ),
+        global(
+            3,
+            None,
+            key("GSI3PK", "#COUPON", &["coupon"], &[true]),
+            Some(key("GSI3SK", "#ORDER", &["orderId"], &[false])),
+            IndexProjection::Include(&["total"]),
+            true,
+        ),
+        IndexSchema {
+            kind: IndexKind::Local,
+            number: 1,
+            name: "LSI1",
+            alias: Some("byTotal"),
+            pk: USER_PK,
+            sk: Some(key("LSI1SK", "#TOTAL", &["total"], &[false])),
+            projection: IndexProjection::All,
+            sparse: false,
+        },
+    ],
+    ttl_field: None,
+};
+
+pub(crate) const TEAM: FacetSchema = FacetSchema {
+    name: "TEAM",
+    delimiter: "_",
+    pk: key(PK, "#TEAM", &["teamId"], &[false]),
+    sk: key(SK, "#TEAM", &[], &[]),
+    indexes: &[global(
+        1,
+        Some("byOwner"),
+        key("GSI1PK", "#OWNER", &["ownerEmail"], &[false]),
+        None,
+        IndexProjection::All,
+        false,
+    )],
+    ttl_field: None,
+};
+
+/// The three facets, with the user's and the order's attributes.
+pub(crate) fn facets() -> [FacetDesign<'static>; 3] {
+    [
+        FacetDesign::new(&USER, &["userId", "email", "name", "expiresAt"]),
+        FacetDesign::new(
+            &ORDER,
+            &["userId", "orderId", "status", "day", "coupon", "total"],
+        ),
+        FacetDesign::new(&TEAM, &[]),
+    ]
+}
+
+/// A table of one facet with no secondary index.
+pub(crate) const PLAIN: FacetSchema = FacetSchema {
+    name: "NOTE",
+    delimiter: "#",
+    pk: key(PK, "NOTE", &["book"], &[false]),
+    sk: key(SK, "NOTE", &["id"], &[false]),
+    indexes: &[],
+    ttl_field: None,
+};

@@ -1,0 +1,213 @@
+//! What the table must have for its facets: the secondary indexes they use, the key
+//! attributes to define, what each index projects, what an item of each facet holds. Every
+//! renderer reads the table from here.
+
+use super::{FacetDesign, TableDesign};
+use crate::schema::{
+    index_projection, FacetSchema, IndexKind, IndexSchema, FACET_ATTRIBUTE, PK, SK, TTL_ATTRIBUTE,
+};
+
+/// One secondary index of a designed table, as its facets use it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct IndexDesign {
+    /// The DynamoDB index name (`GSI1`, `LSI2`, …).
+    pub name: &'static str,
+    /// Global or local.
+    pub kind: IndexKind,
+    /// The index number.
+    pub number: u8,
+    /// The partition-key attribute (`GSInPK`; `PK` for a local index).
+    pub partition_key: &'static str,
+    /// The sort-key attribute (`GSInSK`, `LSInSK`), when the index has one.
+    pub sort_key: Option<&'static str>,
+    /// What the index projects: `None` for whole items (`ALL`), else the non-key
+    /// attributes it includes (`INCLUDE`), as
+    /// [`index_projection`](crate::schema::index_projection) gives them.
+    pub projection: Option<Vec<&'static str>>,
+    /// The facets that use the index, in declaration order.
+    pub uses: Vec<IndexUse>,
+}
+
+/// One facet's use of an index.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct IndexUse {
+    /// The facet name.
+    pub facet: &'static str,
+    /// How the facet keys the index.
+    pub index: &'static IndexSchema,
+}
+
+impl TableDesign<'_> {
+    /// The facets' schemas, in declaration order.
+    pub fn schemas(&self) -> Vec<&FacetSchema> {
+        self.facets.iter().map(|f| f.schema).collect()
+    }
+
+    /// Every secondary index some facet uses, each once: the global indexes by number, then
+    /// the local ones. An index has a sort key when a facet gives it one.
+    pub fn indexes(&self) -> Vec<IndexDesign> {
+        let mut used: Vec<(&'static str, &'static IndexSchema)> = self
+            .facets
+            .iter()
+            .flat_map(|f| f.schema.indexes.iter().map(move |i| (f.schema.name, i)))
+            .collect();
+        // A stable sort keeps the facets of one index in declaration order.
+        used.sort_by_key(|(_, i)| (i.kind, i.number));
+        let schemas = self.schemas();
+        let mut out: Vec<IndexDesign> = Vec::new();
+        for (facet, index) in used {
+            let use_ = IndexUse { facet, index };
+            match out.last_mut() {
+                Some(last) if last.name == index.name => {
+                    last.sort_key = last.sort_key.or(index.sk_attribute());
+                    last.uses.push(use_);
+                }
+                _ => out.push(IndexDesign {
+                    name: index.name,
+                    kind: index.kind,
+                    number: index.number,
+                    partition_key: match index.kind {
+                        IndexKind::Global => index.pk.attribute,
+                        IndexKind::Local => PK,
+                    },
+                    sort_key: index.sk_attribute(),
+                    projection: index_projection(&schemas, index.name),
+                    uses: vec![use_],
+                }),
+            }
+        }
+        out
+    }
+
+    /// The key attributes the table defines, each once: `PK`, `SK`, then each index's own
+    /// (`GSInPK`, `GSInSK`, `LSInSK`) in [`TableDesign::indexes`] order. All are strings.
+    pub fn key_attributes(&self) -> Vec<&'static str> {
+        let mut out = vec![PK, SK];
+        for index in self.indexes() {
+            let own = match index.kind {
+                IndexKind::Global => Some(index.partition_key),
+                IndexKind::Local => None,
+            };
+            for name in own.into_iter().chain(index.sort_key) {
+                if !out.contains(&name) {
+                    out.push(name);
+                }
+            }
+        }
+        out
+    }
+
+    /// Whether some facet has a `#[ttl]` field, so the table expires items by their `ttl`
+    /// attribute.
+    pub fn has_ttl(&self) -> bool {
+        self.facets.iter().any(|f| f.schema.ttl_field.is_some())
+    }
+}
+
+impl FacetDesign<'_> {
+    /// The facet's own attribute names: [`FacetDesign::attributes`], or, when those are
+    /// not given, the fields its keys are built from, each once.
+    pub fn attribute_names(&self) -> Vec<&'static str> {
+        if !self.attributes.is_empty() {
+            return self.attributes.to_vec();
+        }
+        let s = self.schema;
+        let keys = [&s.pk, &s.sk]
+            .into_iter()
+            .chain(s.indexes.iter().flat_map(|i| i.keys()));
+        let mut out: Vec<&'static str> = Vec::new();
+        for name in keys.flat_map(|k| k.inputs()).chain(s.ttl_field) {
+            if !out.contains(&name) {
+                out.push(name);
+            }
+        }
+        out
+    }
+
+    /// Every attribute an item of the facet holds besides `PK` and `SK`: its index key
+    /// attributes, `facet`, `ttl` (with a `#[ttl]` field), then
+    /// [`FacetDesign::attribute_names`], each once.
+    pub fn item_attributes(&self) -> Vec<&'static str> {
+        let s = self.schema;
+        let stored = s.key_attributes().filter(|a| *a != PK && *a != SK);
+        let mut out: Vec<&'static str> = Vec::new();
+        let names = stored
+            .chain([FACET_ATTRIBUTE])
+            .chain(s.ttl_field.map(|_| TTL_ATTRIBUTE))
+            .chain(self.attribute_names());
+        for name in names {
+            if !out.contains(&name) {
+                out.push(name);
+            }
+        }
+        out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::fixtures;
+    use super::*;
+
+    #[test]
+    fn indexes_are_those_the_facets_use_each_once() {
+        let facets = fixtures::facets();
+        let design = TableDesign::new("app", &facets);
+        let indexes = design.indexes();
+        let names: Vec<&str> = indexes.iter().map(|i| i.name).collect();
+        assert_eq!(names, ["GSI1", "GSI2", "GSI3", "LSI1"]);
+        let gsi1 = &indexes[0];
+        assert_eq!((gsi1.partition_key, gsi1.sort_key), ("GSI1PK", None));
+        let users: Vec<&str> = gsi1.uses.iter().map(|u| u.facet).collect();
+        assert_eq!(users, ["USER", "TEAM"]);
+        assert_eq!(gsi1.projection, None);
+        assert_eq!(
+            indexes[1].projection.as_deref(),
+            Some(&["day", "facet", "orderId", "status", "userId"][..])
+        );
+        assert_eq!(
+            indexes[2].projection.as_deref(),
+            Some(&["coupon", "facet", "orderId", "total", "userId"][..])
+        );
+        let lsi = &indexes[3];
+        assert_eq!(lsi.kind, IndexKind::Local);
+        assert_eq!((lsi.partition_key, lsi.sort_key), (PK, Some("LSI1SK")));
+    }
+
+    #[test]
+    fn key_attributes_are_defined_once() {
+        let facets = fixtures::facets();
+        let design = TableDesign::new("app", &facets);
+        assert_eq!(
+            design.key_attributes(),
+            ["PK", "SK", "GSI1PK", "GSI2PK", "GSI2SK", "GSI3PK", "GSI3SK", "LSI1SK"]
+        );
+        assert!(design.has_ttl());
+        let plain = [FacetDesign::new(&fixtures::PLAIN, &[])];
+        let design = TableDesign::new("notes", &plain);
+        assert_eq!(design.key_attributes(), ["PK", "SK"]);
+        assert!(design.indexes().is_empty());
+        assert!(!design.has_ttl());
+    }
+
+    #[test]
+    fn items_hold_index_keys_facet_ttl_and_fields() {
+        let [user, _, team] = fixtures::facets();
+        assert_eq!(
+            user.item_attributes(),
+            [
+                "GSI1PK",
+                "facet",
+                "ttl",
+                "userId",
+                "email",
+                "name",
+                "expiresAt"
+            ]
+        );
+        assert_eq!(
+            team.item_attributes(),
+            ["GSI1PK", "facet", "teamId", "ownerEmail"]
+        );
+    }
+}

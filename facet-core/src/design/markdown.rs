@@ -1,0 +1,185 @@
+//! The access patterns as a Markdown page.
+
+use std::fmt::Write as _;
+
+use super::patterns::{access_patterns, index_rows, key_pattern, ttl_sources, LEGEND};
+use super::TableDesign;
+use crate::schema::TTL_ATTRIBUTE;
+
+/// A Markdown page of the design's table: its indexes (name, kind, keys, projection, the
+/// facets using each), TTL and stream, then, for each facet, its keys and a table of the
+/// reads they allow ([`access_patterns`](super::access_patterns)).
+pub fn access_patterns_markdown(design: &TableDesign<'_>) -> String {
+    let mut out = String::new();
+    let _ = writeln!(out, "# Table {}\n", code(design.table));
+    out.push_str("| Index | Kind | Partition key | Sort key | Projection | Facets |\n");
+    out.push_str("|---|---|---|---|---|---|\n");
+    for row in index_rows(design) {
+        let _ = writeln!(
+            out,
+            "| {} | {} | {} | {} | {} | {} |",
+            code(row.name),
+            row.kind,
+            code(row.partition_key),
+            row.sort_key.map_or_else(|| "—".to_owned(), code),
+            cell(&row.projection),
+            cell(&row.facets),
+        );
+    }
+    out.push('\n');
+    let ttl = ttl_sources(design);
+    if !ttl.is_empty() {
+        let _ = writeln!(
+            out,
+            "Time to live: {} (epoch seconds), from {}.\n",
+            code(TTL_ATTRIBUTE),
+            ttl.join(", ")
+        );
+    }
+    if let Some(view) = design.stream {
+        let _ = writeln!(out, "Stream: {}.\n", code(view.as_str()));
+    }
+    let _ = writeln!(out, "{LEGEND}\n");
+    for facet in design.facets {
+        let s = facet.schema;
+        let _ = writeln!(out, "## {}\n", code(s.name));
+        let _ = writeln!(
+            out,
+            "`PK` = {}, `SK` = {} (delimiter {}).\n",
+            code(&key_pattern(&s.pk, s.delimiter)),
+            code(&key_pattern(&s.sk, s.delimiter)),
+            code(s.delimiter)
+        );
+        let attributes: Vec<String> = facet.attribute_names().iter().map(|a| code(a)).collect();
+        let _ = writeln!(out, "Attributes: {}.\n", attributes.join(", "));
+        out.push_str("| Access pattern | Index | Partition key | Sort key | Notes |\n");
+        out.push_str("|---|---|---|---|---|\n");
+        for p in access_patterns(s) {
+            let _ = writeln!(
+                out,
+                "| {} | {} | {} | {} | {} |",
+                p.name,
+                code(p.index.unwrap_or("table")),
+                code(&p.partition),
+                p.sort.as_deref().map_or_else(|| "—".to_owned(), code),
+                cell(&p.notes.join("; ")),
+            );
+        }
+        out.push('\n');
+    }
+    out
+}
+
+/// `text` as inline code in a table cell: `|` escaped, backticks fenced with more
+/// backticks.
+fn code(text: &str) -> String {
+    let text = text.replace('|', "\\|");
+    if text.contains('`') {
+        format!("`` {text} ``")
+    } else {
+        format!("`{text}`")
+    }
+}
+
+/// Plain text in a table cell.
+fn cell(text: &str) -> String {
+    text.replace('|', "\\|")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::{fixtures, StreamView};
+    use super::*;
+
+    fn page() -> String {
+        let facets = fixtures::facets();
+        let design = TableDesign::new("app", &facets).with_stream(StreamView::KeysOnly);
+        access_patterns_markdown(&design)
+    }
+
+    fn has_line(page: &str, line: &str) {
+        assert_eq!(
+            page.lines().filter(|l| *l == line).count(),
+            1,
+            "{line}\nin\n{page}"
+        );
+    }
+
+    #[test]
+    fn the_summary_lists_indexes_ttl_and_stream() {
+        let page = page();
+        assert!(page.starts_with("# Table `app`\n"));
+        has_line(
+            &page,
+            "| `table` | table | `PK` | `SK` | ALL | USER, ORDER, TEAM |",
+        );
+        has_line(
+            &page,
+            "| `GSI1` | global | `GSI1PK` | — | ALL | USER (byEmail), TEAM (byOwner) |",
+        );
+        has_line(
+            &page,
+            "| `GSI3` | global | `GSI3PK` | `GSI3SK` | INCLUDE coupon, facet, orderId, total, \
+             userId | ORDER |",
+        );
+        has_line(
+            &page,
+            "| `LSI1` | local | `PK` | `LSI1SK` | ALL | ORDER (byTotal) |",
+        );
+        has_line(
+            &page,
+            "Time to live: `ttl` (epoch seconds), from USER.expiresAt.",
+        );
+        has_line(&page, "Stream: `KEYS_ONLY`.");
+    }
+
+    #[test]
+    fn each_facet_has_its_rows() {
+        let page = page();
+        has_line(&page, "## `ORDER`");
+        has_line(
+            &page,
+            "`PK` = `#USER_{userId}`, `SK` = `#ORDER_{orderId}` (delimiter `_`).",
+        );
+        has_line(
+            &page,
+            "| get one | `table` | `PK = #USER_{userId}` | `SK = #ORDER_{orderId}` |  |",
+        );
+        has_line(
+            &page,
+            "| query the partition | `table` | `PK = #USER_{userId}` | \
+             `begins_with(SK, \"#ORDER_\")` |  |",
+        );
+        has_line(
+            &page,
+            "| query GSI2 (byStatus) | `GSI2` | `GSI2PK = #STATUS_{shard 0..3}_{status}` | \
+             `GSI2SK: #DATE_{day}` | GSI2PK sharded 4 ways by orderId; projection: keys only |",
+        );
+        has_line(
+            &page,
+            "| query GSI3 | `GSI3` | `GSI3PK = #COUPON_{coupon?}` | `GSI3SK: #ORDER_{orderId}` \
+             | sparse: only records with all of coupon; projection: include(total) |",
+        );
+        has_line(
+            &page,
+            "| query LSI1 (byTotal) | `LSI1` | `PK = #USER_{userId}` | `LSI1SK: #TOTAL_{total}` \
+             | local index: strongly consistent reads |",
+        );
+        has_line(
+            &page,
+            "| query GSI1 (byEmail) | `GSI1` | `GSI1PK = #EMAIL_{email}` | — |  |",
+        );
+        has_line(
+            &page,
+            "| get one | `table` | `PK = #USER_{userId}` | `SK = #USER` |  |",
+        );
+        has_line(&page, "Attributes: `teamId`, `ownerEmail`.");
+        assert_eq!(page.matches("| query the partition |").count(), 1);
+    }
+
+    #[test]
+    fn cells_escape_pipes() {
+        assert_eq!(code("a|b"), "`a\\|b`");
+        assert_eq!(code("a`b"), "`` a`b ``");
+    }
+}

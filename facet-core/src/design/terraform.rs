@@ -1,0 +1,253 @@
+//! The table as a Terraform resource.
+
+use std::fmt::Write as _;
+
+use super::layout::IndexDesign;
+use super::TableDesign;
+use crate::schema::{IndexKind, PK, SK, TTL_ATTRIBUTE};
+
+/// The design's table as a Terraform `aws_dynamodb_table` resource (HCL, laid out as
+/// `terraform fmt` lays it out), the same table [`cloudformation`](super::cloudformation)
+/// describes. The resource is named after the table in `snake_case` (`AppData` →
+/// `app_data`).
+pub fn terraform(design: &TableDesign<'_>) -> String {
+    let mut hcl = Hcl::default();
+    hcl.open(&format!(
+        "resource {} {}",
+        quote("aws_dynamodb_table"),
+        quote(&snake_name(design.table))
+    ));
+    hcl.attr("name", quote(design.table));
+    hcl.attr("billing_mode", quote("PAY_PER_REQUEST"));
+    hcl.attr("hash_key", quote(PK));
+    hcl.attr("range_key", quote(SK));
+    if let Some(view) = design.stream {
+        hcl.attr("stream_enabled", "true".to_owned());
+        hcl.attr("stream_view_type", quote(view.as_str()));
+    }
+    for name in design.key_attributes() {
+        hcl.open("attribute");
+        hcl.attr("name", quote(name));
+        hcl.attr("type", quote("S"));
+        hcl.close();
+    }
+    for index in design.indexes() {
+        index_block(&mut hcl, &index);
+    }
+    if design.has_ttl() {
+        hcl.open("ttl");
+        hcl.attr("attribute_name", quote(TTL_ATTRIBUTE));
+        hcl.attr("enabled", "true".to_owned());
+        hcl.close();
+    }
+    hcl.close();
+    hcl.out
+}
+
+fn index_block(hcl: &mut Hcl, index: &IndexDesign) {
+    match index.kind {
+        IndexKind::Global => {
+            hcl.open("global_secondary_index");
+            hcl.attr("name", quote(index.name));
+            hcl.attr("hash_key", quote(index.partition_key));
+        }
+        IndexKind::Local => {
+            hcl.open("local_secondary_index");
+            hcl.attr("name", quote(index.name));
+        }
+    }
+    if let Some(sk) = index.sort_key {
+        hcl.attr("range_key", quote(sk));
+    }
+    match &index.projection {
+        None => hcl.attr("projection_type", quote("ALL")),
+        Some(attributes) => {
+            hcl.attr("projection_type", quote("INCLUDE"));
+            let list: Vec<String> = attributes.iter().map(|a| quote(a)).collect();
+            hcl.attr("non_key_attributes", format!("[{}]", list.join(", ")));
+        }
+    }
+    hcl.close();
+}
+
+/// Writes HCL blocks, aligning the `=` of each block's consecutive attributes and
+/// separating a block from what precedes it with a blank line, as `terraform fmt` does.
+#[derive(Default)]
+struct Hcl {
+    out: String,
+    depth: usize,
+    /// The attributes of the current block not yet written.
+    pending: Vec<(&'static str, String)>,
+    /// Whether the current block has content yet (a block after content gets a blank line).
+    started: bool,
+}
+
+impl Hcl {
+    fn attr(&mut self, name: &'static str, value: String) {
+        self.pending.push((name, value));
+    }
+
+    fn open(&mut self, header: &str) {
+        self.flush();
+        if self.started {
+            self.out.push('\n');
+        }
+        self.indent();
+        let _ = writeln!(self.out, "{header} {{");
+        self.depth += 1;
+        self.started = false;
+    }
+
+    fn close(&mut self) {
+        self.flush();
+        self.depth -= 1;
+        self.indent();
+        self.out.push_str("}\n");
+        self.started = true;
+    }
+
+    fn flush(&mut self) {
+        let width = self.pending.iter().map(|(n, _)| n.len()).max().unwrap_or(0);
+        for (name, value) in std::mem::take(&mut self.pending) {
+            self.indent();
+            let _ = writeln!(self.out, "{name:width$} = {value}");
+            self.started = true;
+        }
+    }
+
+    fn indent(&mut self) {
+        for _ in 0..self.depth {
+            self.out.push_str("  ");
+        }
+    }
+}
+
+/// An HCL string literal: `\` and `"` escaped, control characters as escapes, and the
+/// template sequences `${` and `%{` doubled so they stay literal text.
+fn quote(text: &str) -> String {
+    let mut out = String::with_capacity(text.len() + 2);
+    out.push('"');
+    let mut chars = text.chars().peekable();
+    while let Some(c) = chars.next() {
+        match c {
+            '"' => out.push_str("\\\""),
+            '\\' => out.push_str("\\\\"),
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            '\t' => out.push_str("\\t"),
+            '$' | '%' if chars.peek() == Some(&'{') => {
+                out.push(c);
+                out.push(c);
+            }
+            c if c.is_control() => {
+                let _ = write!(out, "\\u{:04X}", c as u32);
+            }
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+    out
+}
+
+/// A Terraform resource name for table `name`: `snake_case` of its words, prefixed with
+/// `table_` when it would not start with a letter.
+fn snake_name(name: &str) -> String {
+    let mut out = String::new();
+    let mut previous: Option<char> = None;
+    for c in name.chars() {
+        if c.is_ascii_alphanumeric() {
+            let boundary = c.is_ascii_uppercase()
+                && previous.is_some_and(|p| p.is_ascii_lowercase() || p.is_ascii_digit());
+            if boundary {
+                out.push('_');
+            }
+            out.push(c.to_ascii_lowercase());
+        } else if !out.is_empty() && !out.ends_with('_') {
+            out.push('_');
+        }
+        previous = Some(c);
+    }
+    let out = out.trim_end_matches('_');
+    if out.starts_with(|c: char| c.is_ascii_lowercase()) {
+        out.to_owned()
+    } else if out.is_empty() {
+        "table".to_owned()
+    } else {
+        format!("table_{out}")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::{fixtures, FacetDesign, StreamView};
+    use super::*;
+
+    #[test]
+    fn a_small_table_in_full() {
+        let facets = [FacetDesign::new(&fixtures::PLAIN, &[])];
+        let design = TableDesign::new("Notes", &facets).with_stream(StreamView::NewImage);
+        let expected = r#"resource "aws_dynamodb_table" "notes" {
+  name             = "Notes"
+  billing_mode     = "PAY_PER_REQUEST"
+  hash_key         = "PK"
+  range_key        = "SK"
+  stream_enabled   = true
+  stream_view_type = "NEW_IMAGE"
+
+  attribute {
+    name = "PK"
+    type = "S"
+  }
+
+  attribute {
+    name = "SK"
+    type = "S"
+  }
+}
+"#;
+        assert_eq!(terraform(&design), expected);
+    }
+
+    #[test]
+    fn every_index_attribute_and_the_ttl_have_their_block() {
+        let facets = fixtures::facets();
+        let text = terraform(&TableDesign::new("app-data", &facets));
+        assert!(text.starts_with("resource \"aws_dynamodb_table\" \"app_data\" {\n"));
+        assert!(!text.contains("stream_"), "{text}");
+        let blocks = [
+            "  attribute {\n    name = \"GSI3SK\"\n    type = \"S\"\n  }\n",
+            "  global_secondary_index {\n    name            = \"GSI1\"\n    \
+             hash_key        = \"GSI1PK\"\n    projection_type = \"ALL\"\n  }\n",
+            "  global_secondary_index {\n    name               = \"GSI2\"\n    \
+             hash_key           = \"GSI2PK\"\n    range_key          = \"GSI2SK\"\n    \
+             projection_type    = \"INCLUDE\"\n    non_key_attributes = \
+             [\"day\", \"facet\", \"orderId\", \"status\", \"userId\"]\n  }\n",
+            "  local_secondary_index {\n    name            = \"LSI1\"\n    \
+             range_key       = \"LSI1SK\"\n    projection_type = \"ALL\"\n  }\n",
+            "  ttl {\n    attribute_name = \"ttl\"\n    enabled        = true\n  }\n}\n",
+        ];
+        for block in blocks {
+            assert_eq!(text.matches(block).count(), 1, "{block}\nin\n{text}");
+        }
+        assert_eq!(text.matches("  attribute {").count(), 8);
+        assert_eq!(text.matches("  global_secondary_index {").count(), 3);
+        assert_eq!(text.matches("  local_secondary_index {").count(), 1);
+        assert_eq!(text.matches("hash_key").count(), 4, "{text}");
+    }
+
+    #[test]
+    fn strings_are_quoted() {
+        assert_eq!(quote(r#"a"b\c"#), r#""a\"b\\c""#);
+        assert_eq!(quote("${x} %{y} $z\n"), r#""$${x} %%{y} $z\n""#);
+        assert_eq!(quote("\u{1}"), r#""\u0001""#);
+    }
+
+    #[test]
+    fn resource_names_are_snake_case() {
+        assert_eq!(snake_name("AppData"), "app_data");
+        assert_eq!(snake_name("app-data.v2"), "app_data_v2");
+        assert_eq!(snake_name("orders2Archive"), "orders2_archive");
+        assert_eq!(snake_name("2024-data"), "table_2024_data");
+        assert_eq!(snake_name("--"), "table");
+    }
+}
