@@ -448,7 +448,140 @@ async fn verify_reports_a_missing_local_index() {
     declared.delete_table().await.unwrap();
 }
 
+async fn counts_read_no_records() {
+    let (table, users) = seeded().await;
+    // The whole sharded partition: every shard summed.
+    assert_eq!(table.query(User::query().list()).count().await.unwrap(), 24);
+    // A local index shared with another facet: only this facet's items count.
+    let created = User::by_created().greater_than_or_equal(1_700_000_000u64);
+    assert_eq!(table.query(created).count().await.unwrap(), 24);
+    let emails = Email::by_created().list();
+    assert_eq!(table.query(emails).count().await.unwrap(), 5);
+    // A strict bound does not count the record equal to it.
+    let below = User::by_all_created().less_than(1_700_000_050u64);
+    assert_eq!(table.query(below).count().await.unwrap(), 5);
+    // Sort-key conditions and filters.
+    let anns = users
+        .iter()
+        .filter(|u| u.first_name_canonical == "ann")
+        .count() as u64;
+    let q = User::by_first_name().begins_with(("ann",));
+    assert_eq!(table.query(q).count().await.unwrap(), anns);
+    let f = User::fields();
+    let q = User::by_first_name()
+        .begins_with(("ann",))
+        .filter(f.beneficiary_id.eq("b1"));
+    let want = users
+        .iter()
+        .filter(|u| u.first_name_canonical == "ann" && u.beneficiary_id == "b1")
+        .count() as u64;
+    assert_eq!(table.query(q).count().await.unwrap(), want);
+    // One shard, chosen.
+    let per_shard: u64 = futures::future::try_join_all(
+        (0..8).map(|n| table.query(User::query().list().shard(n)).count()),
+    )
+    .await
+    .unwrap()
+    .into_iter()
+    .sum();
+    assert_eq!(per_shard, 24);
+    table.delete_table().await.unwrap();
+}
+
+async fn scans_read_an_index() {
+    let (table, users) = seeded().await;
+    let mut want: Vec<&str> = users
+        .iter()
+        .filter(|u| u.phone.is_some())
+        .map(|u| u.user_id.as_str())
+        .collect();
+    want.sort();
+    // By alias or by name; the sparse index holds only users with a phone.
+    for name in ["PhoneNumber", "GSI3", "LSI4"] {
+        let mut got = table.scan::<User>().index(name).all().await.unwrap();
+        got.sort_by(|a, b| a.user_id.cmp(&b.user_id));
+        assert_eq!(ids(&got), want, "{name}");
+    }
+    // Pages of two resume through the index's keys.
+    let mut seen = Vec::new();
+    let mut cursor = None;
+    loop {
+        let mut scan = table.scan::<User>().index("GSI3").limit(2);
+        if let Some(c) = cursor.take() {
+            scan = scan.cursor(c);
+        }
+        let page = scan.await.unwrap();
+        assert!(page.records.len() <= 2);
+        seen.extend(page.records.into_iter().map(|u| u.user_id));
+        match page.cursor {
+            Some(c) => cursor = Some(c),
+            None => break,
+        }
+    }
+    seen.sort();
+    assert_eq!(seen, want);
+    // Consistent reads: on a local index, not on a global one.
+    let local = table.scan::<User>().index("LSI4").consistent().all().await;
+    assert_eq!(local.unwrap().len(), want.len());
+    let global = table.scan::<User>().index("GSI3").consistent().all().await;
+    assert!(
+        matches!(global, Err(faceteer::Error::InvalidRequest(_))),
+        "{global:?}"
+    );
+    // An index the facet does not use.
+    let err = table.scan::<Email>().index("GSI3").await.unwrap_err();
+    assert_eq!(
+        err.to_string(),
+        "invalid request: no facet scanned (Email) uses an index named \"GSI3\"; their indexes: \
+         LSI1 (Created)"
+    );
+    table.delete_table().await.unwrap();
+}
+
+/// Walk a scan page by page: the records read.
+async fn walk(scan: faceteer::ScanRun<'_, User>) -> usize {
+    let mut count = 0;
+    let mut cursor = None;
+    loop {
+        let mut s = scan.clone();
+        if let Some(c) = cursor.take() {
+            s = s.cursor(c);
+        }
+        let page = s.await.unwrap();
+        count += page.records.len();
+        match page.cursor {
+            Some(c) => cursor = Some(c),
+            None => return count,
+        }
+    }
+}
+
+async fn a_rate_limited_scan_spreads_its_requests() {
+    let (table, users) = seeded().await;
+    // Pages of 2 records: at least a dozen requests, each consuming capacity. Unlimited
+    // first, to learn what the scan consumes on this server.
+    let start = std::time::Instant::now();
+    assert_eq!(walk(table.scan::<User>().limit(2)).await, users.len());
+    let unlimited = start.elapsed();
+    // Every request reads at least one item, which costs at least half a unit: at two
+    // units a second, twelve requests take at least (12 - 1) * 0.25 s.
+    let start = std::time::Instant::now();
+    let limited = table.scan::<User>().limit(2).rate_limit(2.0);
+    assert_eq!(walk(limited).await, users.len());
+    let elapsed = start.elapsed();
+    assert!(
+        elapsed >= std::time::Duration::from_millis(2750),
+        "a scan of 12+ requests at 2 units/s took {elapsed:?} (unlimited: {unlimited:?})"
+    );
+    let err = table.scan::<User>().rate_limit(0.0).await.unwrap_err();
+    assert!(err.to_string().contains("above zero"), "{err}");
+    table.delete_table().await.unwrap();
+}
+
 faceteer_suite::engines!(
+    counts_read_no_records,
+    scans_read_an_index,
+    a_rate_limited_scan_spreads_its_requests,
     the_table_has_every_declared_index_and_verifies,
     local_indexes_order_a_sharded_partition_and_read_consistently,
     a_constant_index_partition_holds_every_user,

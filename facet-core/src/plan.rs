@@ -12,11 +12,11 @@ use aws_sdk_dynamodb::operation::query::builders::QueryInputBuilder;
 use aws_sdk_dynamodb::operation::query::QueryInput;
 use aws_sdk_dynamodb::operation::update_item::builders::UpdateItemInputBuilder;
 use aws_sdk_dynamodb::operation::update_item::UpdateItemInput;
-use aws_sdk_dynamodb::types::{AttributeValue, ReturnValue};
+use aws_sdk_dynamodb::types::{AttributeValue, ReturnValue, Select};
 
 use crate::item::Item;
 use crate::names::Placeholders;
-use crate::schema::{PK, SK};
+use crate::schema::{FACET_ATTRIBUTE, PK, SK};
 
 /// The largest code point: an upper bound for every string that starts with a given prefix
 /// (short of strings containing U+10FFFF itself right after the prefix).
@@ -230,6 +230,36 @@ impl QueryPlan {
             .set_expression_attribute_names(names)
             .set_expression_attribute_values(values)
             .set_limit(self.limit.map(|l| l.min(i32::MAX as u32) as i32))
+            .scan_index_forward(!self.reverse)
+            .set_exclusive_start_key(self.exclusive_start_key.clone())
+            .set_consistent_read(self.consistent_read.then_some(true))
+    }
+
+    /// Render as a counting `QueryInput` (`Select = COUNT`) for `table`: the items of
+    /// `facet` only (`facet = :f`, and the plan's filter with `AND`), no projection. A strict
+    /// bound's item ([`QueryPlan::excluded_sort_key`]) is counted: the caller subtracts it.
+    pub fn count_request(&self, table: &str, facet: &str) -> QueryInputBuilder {
+        let mut p = self
+            .filter
+            .as_ref()
+            .map(|f| f.placeholders.clone())
+            .unwrap_or_default();
+        let name = p.name(FACET_ATTRIBUTE);
+        let value = p.value(AttributeValue::S(facet.to_owned()));
+        let filter = match &self.filter {
+            Some(f) => format!("({name} = {value}) AND ({})", f.expression),
+            None => format!("{name} = {value}"),
+        };
+        let key_condition = self.key_condition(&mut p);
+        let (names, values) = p.into_parts();
+        QueryInput::builder()
+            .table_name(table)
+            .set_index_name(self.index.map(str::to_owned))
+            .key_condition_expression(key_condition)
+            .filter_expression(filter)
+            .select(Select::Count)
+            .set_expression_attribute_names(names)
+            .set_expression_attribute_values(values)
             .scan_index_forward(!self.reverse)
             .set_exclusive_start_key(self.exclusive_start_key.clone())
             .set_consistent_read(self.consistent_read.then_some(true))

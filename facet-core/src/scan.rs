@@ -17,6 +17,11 @@ use crate::schema::{FACET_ATTRIBUTE, PK, SK};
 pub struct ScanPlan {
     /// The facets scanned: only items whose `facet` attribute names one of them are returned.
     pub facets: Vec<&'static str>,
+    /// The index scanned (`None`: the table).
+    pub index: Option<&'static str>,
+    /// The index's own key attributes, which a start key holds besides `PK` and `SK`, each
+    /// with its length limit.
+    pub index_keys: Vec<(&'static str, usize)>,
     /// `(segment, total)` of a parallel scan.
     pub segment: Option<(u32, u32)>,
     /// Items to evaluate (DynamoDB's `Limit`, counted before the filter).
@@ -57,6 +62,7 @@ impl ScanPlan {
         let (names, values) = p.into_parts();
         ScanInput::builder()
             .table_name(table)
+            .set_index_name(self.index.map(str::to_owned))
             .filter_expression(filter)
             .set_projection_expression(projection)
             .set_expression_attribute_names(names)
@@ -68,16 +74,18 @@ impl ScanPlan {
             .set_consistent_read(self.consistent_read.then_some(true))
     }
 
-    /// Check a start key taken from a cursor: exactly `PK` and `SK`, as non-empty strings
-    /// within DynamoDB's key lengths.
-    pub fn check_start_key(key: &Item) -> Result<(), CursorError> {
-        for (name, max) in [(PK, MAX_PARTITION_KEY_BYTES), (SK, MAX_SORT_KEY_BYTES)] {
+    /// Check a start key taken from a cursor: exactly `PK`, `SK` and the index's own key
+    /// attributes, as non-empty strings within DynamoDB's key lengths.
+    pub fn check_start_key(&self, key: &Item) -> Result<(), CursorError> {
+        let base = [(PK, MAX_PARTITION_KEY_BYTES), (SK, MAX_SORT_KEY_BYTES)];
+        for (name, max) in base.into_iter().chain(self.index_keys.iter().copied()) {
             match key.get(name) {
                 Some(AttributeValue::S(v)) if !v.is_empty() && v.len() <= max => {}
                 _ => return Err(CursorError::ForeignKey(format!("no valid `{name}` string"))),
             }
         }
-        if let Some(extra) = key.keys().find(|k| *k != PK && *k != SK) {
+        let known = |k: &str| k == PK || k == SK || self.index_keys.iter().any(|(n, _)| *n == k);
+        if let Some(extra) = key.keys().find(|k| !known(k)) {
             return Err(CursorError::ForeignKey(format!(
                 "unexpected attribute `{extra}`"
             )));
@@ -160,6 +168,8 @@ mod tests {
     fn the_facet_filter_is_always_there() {
         let plan = ScanPlan {
             facets: vec!["TASK"],
+            index: None,
+            index_keys: Vec::new(),
             segment: Some((1, 4)),
             limit: Some(10),
             exclusive_start_key: None,

@@ -148,8 +148,9 @@ pub(crate) async fn update_item(
     send_write!(table, op, "UpdateItem", request, get_key, UpdateItemError)
 }
 
-/// Send a Query or Scan request (each its own SDK builder type): the items and
-/// `LastEvaluatedKey`. `$context` is built only when the request fails.
+/// Send a Query or Scan request (each its own SDK builder type): the items,
+/// `LastEvaluatedKey` and the capacity units consumed. `$context` is built only when the
+/// request fails.
 macro_rules! send_page {
     ($table:expr, $op:expr, $operation:literal, $request:expr, $context:expr) => {{
         let out = $op
@@ -162,8 +163,13 @@ macro_rules! send_page {
             })
             .await?;
         $op.request(out.consumed_capacity.as_slice());
+        let units: f64 = out
+            .consumed_capacity
+            .iter()
+            .filter_map(|c| c.capacity_units)
+            .sum();
         let last = out.last_evaluated_key.filter(|k| !k.is_empty());
-        Ok((out.items.unwrap_or_default(), last))
+        Ok((out.items.unwrap_or_default(), last, units))
     }};
 }
 
@@ -174,19 +180,46 @@ pub(crate) async fn query(
     partition: &str,
     request: QueryInputBuilder,
 ) -> Result<(Vec<Item>, Option<Item>)> {
-    send_page!(table, op, "Query", request, {
+    let page: Result<(Vec<Item>, Option<Item>, f64)> = send_page!(table, op, "Query", request, {
         let mut context = op.context();
         context.key = Some((partition.to_owned(), None));
         context
-    })
+    });
+    page.map(|(items, last, _)| (items, last))
 }
 
-/// One Scan request: the items and `LastEvaluatedKey`.
+/// One counting Query request (`Select = COUNT`) to `partition`: the count and
+/// `LastEvaluatedKey`.
+pub(crate) async fn count(
+    table: &Table,
+    op: &Op,
+    partition: &str,
+    request: QueryInputBuilder,
+) -> Result<(u64, Option<Item>)> {
+    let out = op
+        .within(async {
+            request
+                .return_consumed_capacity(ReturnConsumedCapacity::Total)
+                .send_with(table.client())
+                .await
+                .map_err(|e| {
+                    let mut context = op.context();
+                    context.key = Some((partition.to_owned(), None));
+                    Error::dynamo("Query", context, e)
+                })
+        })
+        .await?;
+    op.request(out.consumed_capacity.as_slice());
+    let last = out.last_evaluated_key.filter(|k| !k.is_empty());
+    Ok((u64::try_from(out.count).unwrap_or(0), last))
+}
+
+/// One Scan request: the items, `LastEvaluatedKey` and the capacity units consumed.
 pub(crate) async fn scan(
     table: &Table,
     op: &Op,
     request: ScanInputBuilder,
-) -> Result<(Vec<Item>, Option<Item>)> {
+) -> Result<(Vec<Item>, Option<Item>, f64)> {
     send_page!(table, op, "Scan", request, op.context())
 }
 

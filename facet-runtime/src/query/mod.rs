@@ -27,8 +27,10 @@
 //! * `run`: execution: pages, read-ahead, the all-shard merge, streams;
 //! * `scan`, `collection`, `search`: the other paged reads; `walk`: page streams.
 
+mod budget;
 mod builder;
 pub(crate) mod collection;
+mod count;
 mod mode;
 mod page;
 mod partition;

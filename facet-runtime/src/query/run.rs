@@ -54,8 +54,8 @@ pub const DEFAULT_SHARD_CONCURRENCY: usize = 32;
 /// A query bound to a table: [`Table::query`]. Await it, or walk its pages.
 #[must_use = "a query does nothing until it is awaited or its pages are read"]
 pub struct QueryRun<'t, F, I, R, M> {
-    table: &'t Table,
-    query: Query<F, I, R, M>,
+    pub(crate) table: &'t Table,
+    pub(crate) query: Query<F, I, R, M>,
 }
 
 impl<'t, F, I, R, M> IntoFuture for QueryRun<'t, F, I, R, M>

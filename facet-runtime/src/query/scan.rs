@@ -31,6 +31,10 @@ use faceteer_core::scan::{take_segments, ScanPlan, SegmentRead};
 use faceteer_core::{from_item, Facet, Item, ItemError};
 use futures::{Stream, StreamExt, TryStreamExt};
 
+use faceteer_core::limits::{MAX_PARTITION_KEY_BYTES, MAX_SORT_KEY_BYTES};
+use faceteer_core::schema::{FacetSchema, IndexSchema};
+
+use super::budget::Budget;
 use crate::error::{Error, Result};
 use crate::exec::future::{records, traced, BoxFuture};
 use crate::exec::sdk;
@@ -67,9 +71,14 @@ impl Table {
 pub trait ScanTarget: Send + Sync + 'static {
     /// What each item read becomes.
     type Record: Send;
+    /// The facets scanned.
+    #[doc(hidden)]
+    fn schemas() -> Vec<&'static FacetSchema>;
     /// The facet names scanned.
     #[doc(hidden)]
-    fn facets() -> Vec<&'static str>;
+    fn facets() -> Vec<&'static str> {
+        Self::schemas().iter().map(|f| f.name).collect()
+    }
     /// Read one item of those facets.
     #[doc(hidden)]
     fn decode(item: Item) -> std::result::Result<Self::Record, ItemError>;
@@ -83,8 +92,8 @@ pub struct OfCollection<C>(PhantomData<fn() -> C>);
 
 impl<F: Facet> ScanTarget for OfFacet<F> {
     type Record = F;
-    fn facets() -> Vec<&'static str> {
-        vec![F::SCHEMA.name]
+    fn schemas() -> Vec<&'static FacetSchema> {
+        vec![F::SCHEMA]
     }
     fn decode(item: Item) -> std::result::Result<F, ItemError> {
         from_item(item)
@@ -93,8 +102,8 @@ impl<F: Facet> ScanTarget for OfFacet<F> {
 
 impl<C: Collection> ScanTarget for OfCollection<C> {
     type Record = C;
-    fn facets() -> Vec<&'static str> {
-        C::FACETS.iter().map(|f| f.name).collect()
+    fn schemas() -> Vec<&'static FacetSchema> {
+        C::FACETS.to_vec()
     }
     fn decode(item: Item) -> std::result::Result<C, ItemError> {
         // The scan's filter reads only the collection's facets.
@@ -113,6 +122,10 @@ pub struct ScanRun<'t, F, T = OfFacet<F>> {
     filter: Option<Expr<F>>,
     page: PageOptions,
     segments: u32,
+    /// The index to scan, by name or alias.
+    index: Option<String>,
+    /// Capacity units a second, and the budget every request of the scan shares.
+    rate: Option<(f64, Arc<Budget>)>,
     _facet: PhantomData<fn() -> (F, T)>,
 }
 
@@ -123,6 +136,8 @@ impl<'t, F, T> ScanRun<'t, F, T> {
             filter: None,
             page: PageOptions::default(),
             segments: 1,
+            index: None,
+            rate: None,
             _facet: PhantomData,
         }
     }
@@ -135,6 +150,8 @@ impl<F, T> Clone for ScanRun<'_, F, T> {
             filter: self.filter.clone(),
             page: self.page.clone(),
             segments: self.segments,
+            index: self.index.clone(),
+            rate: self.rate.clone(),
             _facet: PhantomData,
         }
     }
@@ -165,13 +182,68 @@ impl<'t, F: Send + 'static, T: ScanTarget> ScanRun<'t, F, T> {
     page_setters!(
         /// The cursor resumes every segment.
         cursor,
+        /// Not on a global secondary index.
         consistent,
     );
+
+    /// Scan a secondary index instead of the table, named as declared (`GSI3`, `LSI1`) or
+    /// by its alias (`PhoneNumber`): it holds only what the index holds — for a sparse
+    /// index, the records with its key fields, which makes scanning it the cheap way to
+    /// visit them. Records are read whole only if the index projects them whole.
+    pub fn index(mut self, name: impl Into<String>) -> Self {
+        self.index = Some(name.into());
+        self
+    }
+
+    /// Spread the scan's requests so that the read capacity they consume averages at most
+    /// `units_per_second` (`ReturnConsumedCapacity` tells what each consumed): a background
+    /// scan then leaves the table's capacity to the application. Every segment and page of
+    /// this scan (and its clones, such as the pages of [`ScanRun::pages`]) shares the
+    /// budget. Waiting counts toward each page's call deadline (`Timeouts::call`): keep
+    /// pages small (`limit`) under a low rate.
+    pub fn rate_limit(mut self, units_per_second: f64) -> Self {
+        self.rate = Some((units_per_second, Arc::new(Budget::new(units_per_second))));
+        self
+    }
+
+    /// The index scanned, if any, as every facet scanned declares it.
+    fn index_schema(&self) -> Result<Option<&'static IndexSchema>> {
+        let Some(name) = &self.index else {
+            return Ok(None);
+        };
+        let schemas = T::schemas();
+        let found = schemas
+            .iter()
+            .flat_map(|f| f.indexes.iter())
+            .find(|i| i.name == name.as_str() || i.alias == Some(name.as_str()));
+        match found {
+            Some(index) => Ok(Some(index)),
+            None => {
+                let known: Vec<String> = schemas
+                    .iter()
+                    .flat_map(|f| f.indexes.iter())
+                    .map(|i| match i.alias {
+                        Some(a) => format!("{} ({a})", i.name),
+                        None => i.name.to_owned(),
+                    })
+                    .collect();
+                Err(Error::InvalidRequest(format!(
+                    "no facet scanned ({}) uses an index named {name:?}; their indexes: {}",
+                    T::facets().join(", "),
+                    if known.is_empty() {
+                        "none".to_owned()
+                    } else {
+                        known.join(", ")
+                    }
+                )))
+            }
+        }
+    }
 
     fn scope(&self) -> CursorScope {
         CursorScope {
             facet: T::facets().join(","),
-            index: None,
+            index: self.index.clone(),
             partition: format!("(scan of {} segments)", self.segments),
             condition: 0,
             reverse: false,
@@ -180,7 +252,16 @@ impl<'t, F: Send + 'static, T: ScanTarget> ScanRun<'t, F, T> {
 
     /// The plan of one segment's first request (inspectable without a server).
     pub fn plan(&self, segment: u32, start: Option<Item>) -> Result<ScanPlan> {
-        self.page.check(None)?;
+        let index = self.index_schema()?;
+        self.page.check(index)?;
+        if let Some((rate, _)) = &self.rate {
+            if !(rate.is_finite() && *rate > 0.0) {
+                return Err(Error::InvalidRequest(format!(
+                    "a scan's rate limit is a number of capacity units a second above zero, \
+                     not {rate}"
+                )));
+            }
+        }
         if self.segments == 0 || self.segments > MAX_SEGMENTS {
             return Err(Error::InvalidRequest(format!(
                 "a scan has 1 to {MAX_SEGMENTS} segments, not {}",
@@ -189,6 +270,24 @@ impl<'t, F: Send + 'static, T: ScanTarget> ScanRun<'t, F, T> {
         }
         Ok(ScanPlan {
             facets: T::facets(),
+            index: index.map(|i| i.name),
+            index_keys: index
+                .map(|i| {
+                    i.own_key_attributes()
+                        .map(|a| {
+                            let sort = i.sk_attribute() == Some(a);
+                            (
+                                a,
+                                if sort {
+                                    MAX_SORT_KEY_BYTES
+                                } else {
+                                    MAX_PARTITION_KEY_BYTES
+                                },
+                            )
+                        })
+                        .collect()
+                })
+                .unwrap_or_default(),
             segment: (self.segments > 1).then_some((segment, self.segments)),
             limit: self.page.limit,
             exclusive_start_key: start,
@@ -282,19 +381,23 @@ fn page<'a, F: Send + 'static, T: ScanTarget>(
             let start = match position {
                 ShardPosition::Done => continue,
                 ShardPosition::Start => None,
-                ShardPosition::After(key) => {
-                    ScanPlan::check_start_key(key)?;
-                    Some(key.clone())
-                }
+                ShardPosition::After(key) => Some(key.clone()),
             };
-            plans.push((segment, scan.plan(segment as u32, start)?));
+            let plan = scan.plan(segment as u32, start)?;
+            if let Some(start) = &plan.exclusive_start_key {
+                plan.check_start_key(start)?;
+            }
+            plans.push((segment, plan));
         }
+        let index = scan.index_schema()?;
+        let budget = scan.rate.as_ref().map(|(_, b)| b.clone());
         let limit = scan.page.limit.map(|l| l as usize);
         let mut fetched: Vec<Fetched> = futures::stream::iter(plans)
             .map(|(segment, mut plan)| {
                 let op = &op;
+                let budget = budget.as_deref();
                 async move {
-                    let (items, resume, more) = fetch(table, op, &mut plan, limit).await?;
+                    let (items, resume, more) = fetch(table, op, &mut plan, limit, budget).await?;
                     Ok::<_, Error>(Fetched {
                         segment,
                         items,
@@ -334,7 +437,7 @@ fn page<'a, F: Send + 'static, T: ScanTarget>(
                 ShardProgress::After(pos) => {
                     let key = match resume {
                         Some(resume) if pos + 1 == items.len() => resume,
-                        _ => walk::key_of(None, &items[pos])?,
+                        _ => walk::key_of(index, &items[pos])?,
                     };
                     positions[segment] = ShardPosition::After(key);
                 }
@@ -368,11 +471,18 @@ async fn fetch(
     op: &Op,
     plan: &mut ScanPlan,
     limit: Option<usize>,
+    budget: Option<&Budget>,
 ) -> Result<(Vec<Item>, Option<Item>, bool)> {
     let mut raw: Vec<Item> = Vec::new();
     loop {
         plan.limit = walk::next_limit(limit, raw.len());
-        let (items, last) = sdk::scan(table, op, plan.request(table.name())).await?;
+        if let Some(budget) = budget {
+            budget.wait().await;
+        }
+        let (items, last, units) = sdk::scan(table, op, plan.request(table.name())).await?;
+        if let Some(budget) = budget {
+            budget.spend(units).await;
+        }
         raw.extend(items);
         if let Some(l) = limit {
             if raw.len() > l {
