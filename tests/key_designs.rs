@@ -578,7 +578,109 @@ async fn a_rate_limited_scan_spreads_its_requests() {
     table.delete_table().await.unwrap();
 }
 
+/// Walk a search page by page: every record, and the size of each page.
+async fn pages_of(search: faceteer::Search<'_, User>) -> (Vec<User>, Vec<usize>) {
+    let mut records = Vec::new();
+    let mut sizes = Vec::new();
+    let mut cursor = None;
+    loop {
+        let mut s = search.clone();
+        if let Some(c) = cursor.take() {
+            s = s.cursor(c);
+        }
+        let page = s.await.unwrap();
+        sizes.push(page.records.len());
+        records.extend(page.records);
+        match page.cursor {
+            Some(c) => cursor = Some(c),
+            None => return (records, sizes),
+        }
+    }
+}
+
+async fn a_search_merges_indexes_sorted_differently_by_a_chosen_field() {
+    let (table, users) = seeded().await;
+    let f = User::fields();
+    // The guide's headline query: users whose first or last name starts with "a", through
+    // the first-name and last-name indexes (every shard of each), each user once.
+    let search = || {
+        table
+            .search(User::by_first_name().begins_with(("a",)))
+            .or(User::by_last_name().begins_with(("a",)))
+            .order_by(f.created)
+    };
+    let mut want: Vec<&User> = users
+        .iter()
+        .filter(|u| {
+            u.first_name_canonical.starts_with('a') || u.last_name_canonical.starts_with('a')
+        })
+        .collect();
+    want.sort_by_key(|u| u.created);
+    let both = users
+        .iter()
+        .filter(|u| {
+            u.first_name_canonical.starts_with('a') && u.last_name_canonical.starts_with('a')
+        })
+        .count();
+    assert!(both == 0 || want.len() > both);
+    for limit in [1, 3, 7, 100] {
+        let (got, sizes) = pages_of(search().limit(limit)).await;
+        let mut got_ids: Vec<&str> = ids(&got);
+        got_ids.sort();
+        let mut want_ids: Vec<&str> = want.iter().map(|u| u.user_id.as_str()).collect();
+        want_ids.sort();
+        assert_eq!(
+            got_ids, want_ids,
+            "limit {limit}: each matching user exactly once"
+        );
+        let full = sizes.len() - 1;
+        assert!(
+            sizes[..full].iter().all(|&n| n == limit as usize),
+            "limit {limit}: pages {sizes:?}"
+        );
+    }
+    // Sources sorted by the chosen field merge into that order, descending too.
+    let by_created = || {
+        table
+            .search(User::by_created().list())
+            .or(User::by_all_created().greater_than(1_700_000_100u64))
+            .order_by(f.created)
+            .limit(4)
+    };
+    let (got, _) = pages_of(by_created()).await;
+    let created: Vec<u64> = got.iter().map(|u| u.created).collect();
+    let mut sorted = created.clone();
+    sorted.sort();
+    assert_eq!(created, sorted);
+    assert_eq!(got.len(), users.len());
+    let (got, _) = pages_of(by_created().reverse()).await;
+    let created: Vec<u64> = got.iter().map(|u| u.created).collect();
+    sorted.reverse();
+    assert_eq!(created, sorted);
+    // Without an order, sources sorted differently are refused, naming the way out.
+    let err = table
+        .search(User::by_first_name().begins_with(("a",)))
+        .or(User::by_last_name().begins_with(("a",)))
+        .await
+        .unwrap_err();
+    assert!(err.to_string().contains("order_by"), "{err}");
+    // Different filters on the sources are refused.
+    let err = table
+        .search(
+            User::by_first_name()
+                .list()
+                .filter(f.beneficiary_id.eq("b1")),
+        )
+        .or(User::by_last_name().list())
+        .order_by(f.created)
+        .await
+        .unwrap_err();
+    assert!(err.to_string().contains("another filter"), "{err}");
+    table.delete_table().await.unwrap();
+}
+
 faceteer_suite::engines!(
+    a_search_merges_indexes_sorted_differently_by_a_chosen_field,
     counts_read_no_records,
     scans_read_an_index,
     a_rate_limited_scan_spreads_its_requests,

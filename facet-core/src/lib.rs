@@ -28,6 +28,7 @@ pub mod marshal;
 pub mod merge;
 pub mod names;
 pub mod nullable;
+pub mod ordered;
 #[doc(hidden)]
 pub mod partition;
 pub mod pick;

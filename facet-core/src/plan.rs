@@ -139,6 +139,24 @@ impl QueryPlan {
         }
     }
 
+    /// Whether the stored item `item` is one this plan's key condition reads: its partition
+    /// attribute holds the plan's partition and its sort key meets the condition (strict
+    /// bounds included). The filter is not evaluated.
+    pub fn holds(&self, item: &Item) -> bool {
+        let text = |name: &str| match item.get(name) {
+            Some(AttributeValue::S(s)) => Some(s.as_str()),
+            _ => None,
+        };
+        if text(self.pk_attribute) != Some(self.partition.as_str()) {
+            return false;
+        }
+        let Some(sk_attribute) = self.sk_attribute else {
+            return true;
+        };
+        text(sk_attribute)
+            .is_some_and(|sk| self.sort_key_matches(sk) && self.excluded_sort_key() != Some(sk))
+    }
+
     /// `true` when sort-key value `sk` satisfies this plan's key condition, as DynamoDB
     /// evaluates the rendered condition (byte-wise comparison).
     pub fn sort_key_matches(&self, sk: &str) -> bool {

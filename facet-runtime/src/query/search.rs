@@ -39,7 +39,9 @@ use faceteer_core::cursor::{
     decode_search_cursor, encode_search_cursor, CursorScope, SearchPosition, ShardPosition,
 };
 use faceteer_core::merge::ShardProgress;
+use faceteer_core::ordered::{merge_by_value, OrderedRead};
 use faceteer_core::pick::{BaseTable, KeyFields, WholeRecords};
+use faceteer_core::plan::{QueryPlan, RenderedCondition};
 use faceteer_core::schema::{IndexSchema, KeySchema};
 use faceteer_core::search::{boundary_after, merge_sources, Boundary, PrimaryKey, SourceRead};
 use faceteer_core::{from_item, Facet, Item};
@@ -80,6 +82,7 @@ impl Table {
             sources: vec![query.erase()],
             page: PageOptions::default(),
             concurrency: None,
+            order: None,
         }
     }
 }
@@ -91,6 +94,8 @@ pub struct Search<'t, F> {
     sources: Vec<Query<F>>,
     page: PageOptions,
     concurrency: Option<usize>,
+    /// The attribute of the field the caller merges by ([`Search::order_by`]).
+    order: Option<&'static str>,
 }
 
 impl<F> Clone for Search<'_, F> {
@@ -100,6 +105,7 @@ impl<F> Clone for Search<'_, F> {
             sources: self.sources.clone(),
             page: self.page.clone(),
             concurrency: self.concurrency,
+            order: self.order,
         }
     }
 }
@@ -119,6 +125,24 @@ impl<'t, F: Facet> Search<'t, F> {
         reverse,
         cursor,
     );
+
+    /// Merge the sources by `field` (ascending; descending with [`Search::reverse`]), for
+    /// sources whose sort keys are built from other fields: the first-name and the
+    /// last-name index of a user search, say.
+    ///
+    /// Each source is read in its own order, and a page takes, again and again, the next
+    /// record of the source whose next record has the smallest value of `field` (numbers by
+    /// value, strings byte-wise, an absent value last; ties to the earlier source). When the
+    /// sources are sorted by `field`, so are the pages; otherwise records come as close to
+    /// that order as the sources allow. Either way a record is returned once (by the first
+    /// source that holds it: the others pass over it), a page holds exactly `limit`
+    /// records unless the search is exhausted, and one cursor resumes every source and
+    /// shard. Every source must apply the same filter (or none), so that which sources
+    /// hold a record is known from its keys.
+    pub fn order_by<T, S, K>(mut self, field: faceteer_core::expr::Field<F, T, S, K>) -> Self {
+        self.order = Some(field.name());
+        self
+    }
 
     /// How many sources (and shards) are read at once (default: all of them, up to 32).
     pub fn concurrency(mut self, n: usize) -> Self {
@@ -186,6 +210,9 @@ impl<'t, F: Facet> Search<'t, F> {
         if self.page.limit.unwrap_or(DEFAULT_SEARCH_LIMIT) == 0 {
             return Err(Error::InvalidRequest("limit must be at least 1".into()));
         }
+        if let Some(attribute) = self.order {
+            return self.run_ordered(op, attribute).await;
+        }
         let plan = self.sources()?;
         let limit = self.page.limit.unwrap_or(DEFAULT_SEARCH_LIMIT) as usize;
         let mut position = match &self.page.cursor {
@@ -235,23 +262,73 @@ impl<'t, F: Facet> Search<'t, F> {
                 last_order = Some(texts[part].as_ref().expect("read").records[pos].0.clone());
                 out.push(items[pos].clone());
             }
-            for (i, progress) in merged.progress.iter().enumerate() {
-                match progress {
-                    ShardProgress::Unchanged => {}
-                    ShardProgress::Done => position.positions[i] = ShardPosition::Done,
-                    ShardProgress::After(pos) => {
-                        let (items, _) = reads[i].as_ref().expect("a read part");
-                        let index = plan.sources[plan.parts[i].source].index;
-                        position.positions[i] =
-                            ShardPosition::After(walk::key_of(index, &items[*pos])?);
-                    }
-                }
-            }
+            advance(&plan, &mut position.positions, &reads, &merged.progress)?;
         }
         let cursor = if position.positions.iter().all(|p| *p == ShardPosition::Done) {
             None
         } else {
             position.boundary = boundary_after(&seen, last_order.as_deref(), position.boundary);
+            Some(encode_search_cursor(&plan.scopes, &position)?)
+        };
+        Ok((out, cursor))
+    }
+
+    /// One page of raw items of a search ordered by `attribute` ([`Search::order_by`]), and
+    /// its cursor.
+    async fn run_ordered(&self, op: &Op, attribute: &str) -> Result<(Vec<Item>, Option<String>)> {
+        let plan = self.sources()?;
+        let limit = self.page.limit.unwrap_or(DEFAULT_SEARCH_LIMIT) as usize;
+        let mut position = match &self.page.cursor {
+            Some(c) => decode_search_cursor(&plan.scopes, plan.parts.len(), limit, c)?,
+            None => SearchPosition {
+                positions: vec![ShardPosition::Start; plan.parts.len()],
+                boundary: Boundary::default(),
+            },
+        };
+        // The key condition of every part, to tell which sources hold a record.
+        let conditions: Vec<QueryPlan> = plan
+            .parts
+            .iter()
+            .map(|p| plan.sources[p.source].plan_for(p.partition.clone(), None))
+            .collect::<Result<_>>()?;
+        let held_before = |source: usize, item: &Item| {
+            plan.parts
+                .iter()
+                .zip(&conditions)
+                .any(|(p, c)| p.source < source && c.holds(item))
+        };
+        let concurrency = self
+            .concurrency
+            .unwrap_or(plan.parts.len().min(MAX_SEARCH_CONCURRENCY));
+        let mut out: Vec<Item> = Vec::new();
+        while out.len() < limit && position.positions.iter().any(|p| *p != ShardPosition::Done) {
+            let remaining = limit - out.len();
+            let reads = self
+                .read_round(op, &plan, &position.positions, remaining, concurrency)
+                .await?;
+            let values: Vec<Option<OrderedRead>> = reads
+                .iter()
+                .zip(&plan.parts)
+                .map(|(read, part)| {
+                    read.as_ref().map(|(items, more)| OrderedRead {
+                        records: items
+                            .iter()
+                            .map(|i| (i.get(attribute).cloned(), held_before(part.source, i)))
+                            .collect(),
+                        more: *more,
+                    })
+                })
+                .collect();
+            let merged = merge_by_value(&values, self.page.reverse, remaining);
+            for &(part, pos) in &merged.order {
+                let (items, _) = reads[part].as_ref().expect("merged parts were read");
+                out.push(items[pos].clone());
+            }
+            advance(&plan, &mut position.positions, &reads, &merged.progress)?;
+        }
+        let cursor = if position.positions.iter().all(|p| *p == ShardPosition::Done) {
+            None
+        } else {
             Some(encode_search_cursor(&plan.scopes, &position)?)
         };
         Ok((out, cursor))
@@ -306,12 +383,14 @@ impl<'t, F: Facet> Search<'t, F> {
     }
 
     /// The sources with the search's direction, their parts (one per shard read) and scopes;
-    /// refuses options that belong to the search, and sources ordered by different fields.
+    /// refuses options that belong to the search and, unless the search is ordered by a
+    /// field ([`Search::order_by`]), sources ordered by different fields.
     fn sources(&self) -> Result<Plan<F>> {
         let first = &self.sources[0];
         let fields = sort_key::<F>(first.index).map_or(&[][..], |k| k.fields);
+        let first_filter = render_filter(first)?;
         let mut sources = Vec::with_capacity(self.sources.len());
-        let mut scopes = Vec::with_capacity(self.sources.len());
+        let mut scopes = Vec::with_capacity(self.sources.len() + 1);
         let mut parts = Vec::new();
         for (n, source) in self.sources.iter().enumerate() {
             if source.page.limit.is_some() || source.page.reverse || source.page.cursor.is_some() {
@@ -320,22 +399,39 @@ impl<'t, F: Facet> Search<'t, F> {
                      on the search (`.limit(n)`, `.reverse()`, `.cursor(c)`)"
                 )));
             }
-            let Some(key) = sort_key::<F>(source.index) else {
-                return Err(Error::InvalidRequest(format!(
-                    "source {n} of the search reads an index without a sort key, so its \
-                     records have no order to merge by"
-                )));
-            };
-            if key.fields != fields {
-                return Err(Error::InvalidRequest(format!(
-                    "the sources of a search must be sorted by the same fields: source 0 by {:?}, \
-                     source {n} by {:?}",
-                    fields, key.fields
-                )));
+            let key = sort_key::<F>(source.index);
+            match (self.order, key) {
+                (Some(_), _) if render_filter(source)? != first_filter => {
+                    return Err(Error::InvalidRequest(format!(
+                        "source {n} of the search has another filter than source 0; a search \
+                         ordered by a field needs one filter on every source (or none), so that \
+                         which sources hold a record is known from its keys"
+                    )))
+                }
+                (Some(_), _) => {}
+                (None, None) => {
+                    return Err(Error::InvalidRequest(format!(
+                        "source {n} of the search reads an index without a sort key, so its \
+                         records have no order to merge by; merge by a field of the record \
+                         with `.order_by(..)`"
+                    )))
+                }
+                (None, Some(key)) if key.fields != fields => {
+                    return Err(Error::InvalidRequest(format!(
+                        "the sources of a search must be sorted by the same fields: source 0 by \
+                         {:?}, source {n} by {:?}; merge by a field of the record with \
+                         `.order_by(..)`",
+                        fields, key.fields
+                    )))
+                }
+                (None, Some(_)) => {}
             }
             let mut source = source.clone();
             source.page.reverse = self.page.reverse;
-            let head = format!("{}{}", key.prefix, F::SCHEMA.delimiter);
+            let sk_attribute = key.map(|k| k.attribute);
+            let head = key.map_or_else(String::new, |k| {
+                format!("{}{}", k.prefix, F::SCHEMA.delimiter)
+            });
             if source.is_all_shards() {
                 let count = source.partition.shard_count().unwrap_or(1);
                 scopes.push(source.scope(&source.partition.render_all_shards()?));
@@ -343,7 +439,7 @@ impl<'t, F: Facet> Search<'t, F> {
                     parts.push(Part {
                         source: n,
                         partition: source.partition.render(Some(shard))?,
-                        sk_attribute: key.attribute,
+                        sk_attribute,
                         head: head.clone(),
                     });
                 }
@@ -353,11 +449,21 @@ impl<'t, F: Facet> Search<'t, F> {
                 parts.push(Part {
                     source: n,
                     partition,
-                    sk_attribute: key.attribute,
+                    sk_attribute,
                     head: head.clone(),
                 });
             }
             sources.push(source);
+        }
+        if let Some(attribute) = self.order {
+            // A cursor of one order does not resume another.
+            scopes.push(CursorScope {
+                facet: F::SCHEMA.name.to_owned(),
+                index: None,
+                partition: format!("(ordered by {attribute})"),
+                condition: 0,
+                reverse: self.page.reverse,
+            });
         }
         Ok(Plan {
             sources,
@@ -365,6 +471,36 @@ impl<'t, F: Facet> Search<'t, F> {
             parts,
         })
     }
+}
+
+/// A source's filter as rendered, to compare the sources' filters.
+fn render_filter<F>(source: &Query<F>) -> Result<Option<RenderedCondition>> {
+    Ok(source
+        .filter
+        .as_ref()
+        .map(RenderedCondition::from_expr)
+        .transpose()?)
+}
+
+/// Move each part's position as the merge says: after the record it resumes from.
+fn advance<F>(
+    plan: &Plan<F>,
+    positions: &mut [ShardPosition],
+    reads: &[Option<(Vec<Item>, bool)>],
+    progress: &[ShardProgress],
+) -> Result<()> {
+    for (i, progress) in progress.iter().enumerate() {
+        match progress {
+            ShardProgress::Unchanged => {}
+            ShardProgress::Done => positions[i] = ShardPosition::Done,
+            ShardProgress::After(pos) => {
+                let (items, _) = reads[i].as_ref().expect("a read part");
+                let index = plan.sources[plan.parts[i].source].index;
+                positions[i] = ShardPosition::After(walk::key_of(index, &items[*pos])?);
+            }
+        }
+    }
+    Ok(())
 }
 
 /// The sort key a source is ordered by.
@@ -386,7 +522,8 @@ struct Plan<F> {
 struct Part {
     source: usize,
     partition: String,
-    sk_attribute: &'static str,
+    /// `None` for an index without a sort key (ordered searches only).
+    sk_attribute: Option<&'static str>,
     /// The sort key's `prefix + delimiter`, cut off to give the order text.
     head: String,
 }
@@ -394,7 +531,7 @@ struct Part {
 impl Part {
     /// The order text of an item: its sort-key value after the key's prefix.
     fn order_text(&self, item: &Item) -> String {
-        match item.get(self.sk_attribute) {
+        match self.sk_attribute.and_then(|sk| item.get(sk)) {
             Some(AttributeValue::S(s)) => {
                 s.strip_prefix(self.head.as_str()).unwrap_or(s).to_owned()
             }
