@@ -333,6 +333,37 @@ pub struct RenderedCondition {
     pub placeholders: Placeholders,
 }
 
+/// Add to `filter` (with `AND`) the condition that hides records already expired: their
+/// `ttl` attribute, if they have one, is after `now` (epoch seconds). DynamoDB deletes
+/// expired items some time after they expire; until then, reads return them unless told.
+pub fn hide_expired(filter: Option<RenderedCondition>, now: i64) -> RenderedCondition {
+    let mut placeholders = filter
+        .as_ref()
+        .map(|f| f.placeholders.clone())
+        .unwrap_or_default();
+    let ttl = placeholders.name(crate::schema::TTL_ATTRIBUTE);
+    let now = placeholders.value(AttributeValue::N(now.to_string()));
+    // Parenthesized only where combined: DynamoDB refuses redundant parentheses.
+    let alive = format!("attribute_not_exists({ttl}) OR {ttl} > {now}");
+    let expression = match filter {
+        Some(f) => format!("({}) AND ({alive})", f.expression),
+        None => alive,
+    };
+    RenderedCondition {
+        expression,
+        placeholders,
+    }
+}
+
+/// Whether a stored item has expired by `now` (epoch seconds): its `ttl` attribute is a
+/// number at or before it.
+pub fn is_expired(item: &Item, now: i64) -> bool {
+    match item.get(crate::schema::TTL_ATTRIBUTE) {
+        Some(AttributeValue::N(n)) => n.parse::<f64>().is_ok_and(|t| t <= now as f64),
+        _ => false,
+    }
+}
+
 impl RenderedCondition {
     /// Render a typed expression.
     pub fn from_expr<F>(expr: &crate::expr::Expr<F>) -> Result<Self, crate::expr::ExprError> {

@@ -526,7 +526,12 @@ impl<'t> TransactGet<'t> {
                 )));
             }
             match sdk::transact_get(table, &op, items).await? {
-                Ok(found) => Ok(TransactGot { found }),
+                Ok(found) => Ok(TransactGot {
+                    found,
+                    hide_expired: table
+                        .hiding_expired_records()
+                        .then(crate::table::now_seconds),
+                }),
                 Err(reasons) => Err(Error::TransactionCanceled {
                     canceled: canceled(&steps, &[], reasons),
                 }),
@@ -541,6 +546,8 @@ impl<'t> TransactGet<'t> {
 #[derive(Debug)]
 pub struct TransactGot {
     found: Vec<Option<Item>>,
+    /// The time records expired before are passed over, when the table hides them.
+    hide_expired: Option<i64>,
 }
 
 impl TransactGot {
@@ -548,8 +555,16 @@ impl TransactGot {
     /// facet's validator runs on it.
     pub fn take<F: Facet>(&mut self, handle: Handle<F>) -> Result<Option<F>> {
         let item = self.found.get_mut(handle.index).and_then(Option::take);
+        let expired = |item: &Item| {
+            F::SCHEMA.ttl_field.is_some()
+                && self
+                    .hide_expired
+                    .is_some_and(|now| faceteer_core::plan::is_expired(item, now))
+        };
         match item {
-            Some(item) if !is_foreign(&item, F::SCHEMA.name) => Ok(Some(from_item(item)?)),
+            Some(item) if !is_foreign(&item, F::SCHEMA.name) && !expired(&item) => {
+                Ok(Some(from_item(item)?))
+            }
             _ => Ok(None),
         }
     }

@@ -88,7 +88,8 @@ impl Table {
                     reason: Box::new(reason),
                 });
             }
-            for item in found.into_iter().filter(|i| !is_foreign(i, F::SCHEMA.name)) {
+            let wanted = |i: &Item| !is_foreign(i, F::SCHEMA.name) && !self.hides(F::SCHEMA, i);
+            for item in found.into_iter().filter(wanted) {
                 if let Some(key) = crate::exec::keys::key_strings(&item) {
                     out.insert(key, item);
                 }
@@ -255,7 +256,7 @@ impl Table {
     /// Read one request's keys (`items`, the key items of some of `set`'s keys) and hand
     /// back each answer by its key's position in `set`: the item stored, or why it could not
     /// be read. A key absent from the answer holds no item.
-    async fn read_positions<F>(
+    async fn read_positions<F: Facet>(
         &self,
         op: &Op,
         set: &KeySet<F>,
@@ -263,9 +264,14 @@ impl Table {
         projection: Option<&[&'static str]>,
         consistent: bool,
     ) -> Vec<(usize, Result<Item, FailureReason>)> {
-        let (found, failed) = self.get_chunk(op, items, projection, consistent).await;
+        let projection = self.read_attributes(F::SCHEMA, projection);
+        let (found, failed) = self
+            .get_chunk(op, items, projection.as_deref(), consistent)
+            .await;
+        // An expired record (when the table hides them) reads as absent.
         let found = found
             .into_iter()
+            .filter(|item| !self.hides(F::SCHEMA, item))
             .filter_map(|item| Some((set.position(&item)?, Ok(item))));
         let failed = failed
             .into_iter()

@@ -136,9 +136,13 @@ impl<'t, F: Facet, R: Read<F, BaseTable>> IntoFuture for Get<'t, F, R> {
         let table = self.table;
         let op = Op::new("GetItem", table, F::SCHEMA.name, None);
         let work = |op: Arc<Op>| async move {
-            let item = sdk::get_item(table, &op, plan.request(table.name())).await?;
+            let mut request = plan.clone();
+            request.projection = table.read_attributes(F::SCHEMA, plan.projection.as_deref());
+            let item = sdk::get_item(table, &op, request.request(table.name())).await?;
             match item {
-                Some(item) if !is_foreign(&item, F::SCHEMA.name) => {
+                Some(item)
+                    if !is_foreign(&item, F::SCHEMA.name) && !table.hides(F::SCHEMA, &item) =>
+                {
                     Ok(Some(R::decode(item, plan.projection.as_deref())?))
                 }
                 _ => Ok(None),

@@ -256,6 +256,7 @@ fn page<'a, C: Collection>(
             |r, c| r.cursor(c),
         )?;
         let mut plan = run.plan()?;
+        table.filter_expired(C::FACETS.iter().copied(), &mut plan.filter);
         let scope = run.scope(&plan.partition);
         let limit = run.page.limit.map(|l| l as usize);
         // Every item read in order, and whether it is one of the collection's.

@@ -41,6 +41,7 @@ where
             let mut total = 0u64;
             for partition in partitions {
                 let mut plan = query.plan_for(partition.clone(), None)?;
+                table.filter_expired(std::iter::once(F::SCHEMA), &mut plan.filter);
                 if plan.is_empty_range() {
                     continue;
                 }

@@ -203,6 +203,7 @@ where
     M: Mode,
 {
     let mut plan = query.plan()?;
+    table.filter_expired(std::iter::once(F::SCHEMA), &mut plan.filter);
     let limit = query.page_limit();
     let (raw, more) = fetch(table, op, &mut plan, limit, F::SCHEMA.name, probe).await?;
     let cursor = match (more && !M::FIRST, raw.last()) {
@@ -259,7 +260,8 @@ where
             ShardPosition::After(key) => Some(key.clone()),
         };
         let partition = query.partition.render(Some(shard as u32))?;
-        let plan = query.plan_for(partition, start)?;
+        let mut plan = query.plan_for(partition, start)?;
+        table.filter_expired(std::iter::once(F::SCHEMA), &mut plan.filter);
         if let Some(start) = &plan.exclusive_start_key {
             plan.check_start_key(start)?;
         }

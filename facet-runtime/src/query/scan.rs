@@ -383,7 +383,8 @@ fn page<'a, F: Send + 'static, T: ScanTarget>(
                 ShardPosition::Start => None,
                 ShardPosition::After(key) => Some(key.clone()),
             };
-            let plan = scan.plan(segment as u32, start)?;
+            let mut plan = scan.plan(segment as u32, start)?;
+            table.filter_expired(T::schemas().into_iter(), &mut plan.filter);
             if let Some(start) = &plan.exclusive_start_key {
                 plan.check_start_key(start)?;
             }

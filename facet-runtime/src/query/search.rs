@@ -352,7 +352,9 @@ impl<'t, F: Facet> Search<'t, F> {
                 ShardPosition::After(key) => Some(key.clone()),
             };
             let query = &plan.sources[part.source];
-            let request = query.plan_for(part.partition.clone(), start)?;
+            let mut request = query.plan_for(part.partition.clone(), start)?;
+            self.table
+                .filter_expired(std::iter::once(F::SCHEMA), &mut request.filter);
             if let Some(start) = &request.exclusive_start_key {
                 request.check_start_key(start)?;
             }

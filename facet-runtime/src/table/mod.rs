@@ -47,6 +47,8 @@ pub struct Table {
     keep_alive: Option<KeepAlive>,
     /// The endpoint the client was pointed at, when faceteer set it up: named by errors.
     endpoint: Option<Arc<str>>,
+    /// Reads pass over records whose `#[ttl]` time has passed ([`Table::hiding_expired`]).
+    hide_expired: bool,
 }
 
 /// A value kept alive by every clone of a [`Table`].
@@ -99,6 +101,67 @@ impl Table {
             cursor_key: None,
             keep_alive: None,
             endpoint: None,
+            hide_expired: false,
+        }
+    }
+
+    /// The same table, whose reads pass over records already expired but not yet deleted:
+    /// DynamoDB deletes an item some time (often hours) after the time in its `ttl`
+    /// attribute, and reads return it until then. With this, gets (single, batch and
+    /// transactional) answer "not found" for a record of a facet with a `#[ttl]` field whose
+    /// time has passed, and queries, scans, searches, collections and counts filter such
+    /// records out on the server (`attribute_not_exists(ttl) OR ttl > :now`). Writes are
+    /// unchanged: an update or `modify` still sees the stored item.
+    pub fn hiding_expired(mut self) -> Self {
+        self.hide_expired = true;
+        self
+    }
+
+    /// Whether reads pass over expired records ([`Table::hiding_expired`]).
+    pub(crate) fn hiding_expired_records(&self) -> bool {
+        self.hide_expired
+    }
+
+    /// The time reads of `facets` hide records expired before, if they do.
+    pub(crate) fn expired_before<'a>(
+        &self,
+        mut facets: impl Iterator<Item = &'a FacetSchema>,
+    ) -> Option<i64> {
+        (self.hide_expired && facets.any(|f| f.ttl_field.is_some())).then(now_seconds)
+    }
+
+    /// Whether a get of facet `schema` passes over `item`, expired (when this table hides
+    /// expired records).
+    pub(crate) fn hides(&self, schema: &FacetSchema, item: &faceteer_core::Item) -> bool {
+        self.expired_before(std::iter::once(schema))
+            .is_some_and(|now| faceteer_core::plan::is_expired(item, now))
+    }
+
+    /// The attributes a get of facet `schema` reads: `projection`, and `ttl` when this table
+    /// hides expired records (so that it can tell them).
+    pub(crate) fn read_attributes(
+        &self,
+        schema: &FacetSchema,
+        projection: Option<&[&'static str]>,
+    ) -> Option<Vec<&'static str>> {
+        let mut attributes = projection?.to_vec();
+        if self.expired_before(std::iter::once(schema)).is_some()
+            && !attributes.contains(&faceteer_core::schema::TTL_ATTRIBUTE)
+        {
+            attributes.push(faceteer_core::schema::TTL_ATTRIBUTE);
+        }
+        Some(attributes)
+    }
+
+    /// Add to a read's server-side `filter` the condition hiding records of `facets`
+    /// already expired, when this table hides them.
+    pub(crate) fn filter_expired<'a>(
+        &self,
+        facets: impl Iterator<Item = &'a FacetSchema>,
+        filter: &mut Option<faceteer_core::plan::RenderedCondition>,
+    ) {
+        if let Some(now) = self.expired_before(facets) {
+            *filter = Some(faceteer_core::plan::hide_expired(filter.take(), now));
         }
     }
 
@@ -260,4 +323,11 @@ fn without_retries(client: &Client) -> Client {
         .retry_config(aws_sdk_dynamodb::config::retry::RetryConfig::disabled())
         .build();
     Client::from_conf(config)
+}
+
+/// The current time, in epoch seconds.
+pub(crate) fn now_seconds() -> i64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_secs() as i64)
 }
