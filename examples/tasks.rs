@@ -313,5 +313,43 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
     let result = run(&table).await;
     table.delete_table().await?;
     result?;
+    write_design()?;
+    Ok(())
+}
+
+/// Write the table's design next to the build: its CloudFormation template, Terraform
+/// resource, NoSQL Workbench model and access-pattern pages, generated from the facets.
+/// `FACETEER_DESIGN_DIR` chooses the folder (default `target/design/tasks`).
+fn write_design() -> std::io::Result<()> {
+    use faceteer::design;
+    use faceteer::TableSchema;
+    let dir = std::path::PathBuf::from(
+        std::env::var("FACETEER_DESIGN_DIR").unwrap_or_else(|_| "target/design/tasks".into()),
+    );
+    std::fs::create_dir_all(&dir)?;
+    let table = TasksTable::design("tasks");
+    let today = Utc::now().format("%b %-d, %Y").to_string();
+    let model = design::WorkbenchMetadata {
+        author: "faceteer tasks example",
+        description: "Teams, users and tasks in one table (Faceteer's README)",
+        created: &today,
+        modified: &today,
+    };
+    let files = [
+        ("table.cfn.json", design::cloudformation(&table)),
+        ("table.tf", design::terraform(&table)),
+        ("workbench.json", design::workbench(&table, &model)),
+        (
+            "access-patterns.md",
+            design::access_patterns_markdown(&table),
+        ),
+        ("access-patterns.html", design::access_patterns_html(&table)),
+    ];
+    println!("\nthe table's design:");
+    for (name, text) in files {
+        let path = dir.join(name);
+        std::fs::write(&path, text)?;
+        println!("  {}", path.display());
+    }
     Ok(())
 }

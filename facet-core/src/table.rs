@@ -20,6 +20,15 @@ use crate::schema::{FacetSchema, KeySchema};
 pub trait TableSchema: 'static {
     /// The facets of the table.
     const FACETS: &'static [&'static FacetSchema];
+    /// The facets with their attribute names, for the table's design documents
+    /// ([`crate::design`]); `faceteer::table!` fills it in.
+    const DESIGNS: &'static [crate::design::FacetDesign<'static>] = &[];
+
+    /// The design of the table named `table`: its infrastructure code, NoSQL Workbench model
+    /// and access patterns come from it ([`crate::design`]).
+    fn design(table: &str) -> crate::design::TableDesign<'_> {
+        crate::design::TableDesign::new(table, Self::DESIGNS)
+    }
 }
 
 /// Why the facets of a table cannot share it.
