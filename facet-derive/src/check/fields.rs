@@ -22,7 +22,7 @@ pub fn stored_name_is_not_reserved(cx: &Ctxt, field: &Field) {
             &field.ident,
             format!(
                 "field `{}` is stored as `{}`, a name faceteer reserves for its own \
-                 attributes (PK, SK, GSI<n>PK, GSI<n>SK, facet, ttl); rename the field or \
+                 attributes (PK, SK, GSI<n>PK, GSI<n>SK, LSI<n>SK, facet, ttl); rename the field or \
                  give it `#[serde(rename = \"..\")]`",
                 field.ident, field.name
             ),
@@ -77,6 +77,9 @@ fn is_reserved(name: &str) -> bool {
     if matches!(name, "PK" | "SK" | "facet" | "ttl" | "_faceteer_write") {
         return true;
     }
+    if let Some(num) = name.strip_prefix("LSI").and_then(|r| r.strip_suffix("SK")) {
+        return !num.is_empty() && num.bytes().all(|b| b.is_ascii_digit());
+    }
     let Some(rest) = name.strip_prefix("GSI") else {
         return false;
     };
@@ -98,6 +101,8 @@ mod tests {
             "facet",
             "ttl",
             "_faceteer_write",
+            "LSI1SK",
+            "LSI5SK",
             "GSI1PK",
             "GSI20SK",
             "GSI7PK",
