@@ -18,6 +18,9 @@ use serde::{Deserialize, Serialize};
 /// - GSI1 `BeneficiaryLastName`: a beneficiary's users by last then first name.
 /// - GSI2 `AllCreated`: one constant partition of every user, by creation time.
 /// - GSI3 `PhoneNumber` (sparse, no sort key): the users with one phone number.
+// Clippy's `duplicated_attributes` takes the repeated `n = ..` of several indexes for
+// duplicates (rust-clippy#13238, a known false positive on derive attributes).
+#[allow(clippy::duplicated_attributes)]
 #[derive(Debug, Clone, PartialEq, Facet, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 #[facet(
@@ -122,14 +125,14 @@ fn user(i: u64) -> User {
     let (first, last) = NAMES[i as usize % NAMES.len()];
     User {
         user_id: format!("u{i:02}"),
-        beneficiary_id: if i % 2 == 0 { "b1" } else { "b2" }.to_owned(),
+        beneficiary_id: if i.is_multiple_of(2) { "b1" } else { "b2" }.to_owned(),
         created: 1_700_000_000 + i * 10,
         updated: 1_800_000_000 - i,
         first_name: first.to_owned(),
         first_name_canonical: first.to_lowercase(),
         last_name: last.to_owned(),
         last_name_canonical: last.to_lowercase(),
-        phone: (i % 3 == 0).then(|| format!("+1555000{:02}", i % 6)),
+        phone: i.is_multiple_of(3).then(|| format!("+1555000{:02}", i % 6)),
     }
 }
 

@@ -3,7 +3,7 @@
 use serde::Serialize;
 
 use super::layout::IndexDesign;
-use super::TableDesign;
+use super::model::TableDesign;
 use crate::schema::{IndexKind, PK, SK, TTL_ATTRIBUTE};
 
 /// A CloudFormation template (JSON) with one `AWS::DynamoDB::Table` resource: the design's

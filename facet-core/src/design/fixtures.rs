@@ -2,7 +2,7 @@
 //! key; an order with a sharded keys-only index, a sparse index projecting one attribute and
 //! a local index; a team sharing the user's index, whose attributes are not given.
 
-use super::FacetDesign;
+use super::model::FacetDesign;
 use crate::schema::{
     FacetSchema, IndexKind, IndexProjection, IndexSchema, KeySchema, ShardSchema, PK, SK,
 };

@@ -2,8 +2,8 @@
 
 use std::fmt::Write as _;
 
+use super::model::{FacetDesign, TableDesign};
 use super::patterns::{access_patterns, index_rows, key_pattern, ttl_sources, LEGEND};
-use super::{FacetDesign, TableDesign};
 use crate::schema::{FacetSchema, FACET_ATTRIBUTE, TTL_ATTRIBUTE};
 
 /// Each facet's color (accent, background), by its position in the design (cycling).

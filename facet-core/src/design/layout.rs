@@ -2,7 +2,7 @@
 //! attributes to define, what each index projects, what an item of each facet holds. Every
 //! renderer reads the table from here.
 
-use super::{FacetDesign, TableDesign};
+use super::model::{FacetDesign, TableDesign};
 use crate::schema::{
     index_projection, FacetSchema, IndexKind, IndexSchema, FACET_ATTRIBUTE, PK, SK, TTL_ATTRIBUTE,
 };

@@ -2,8 +2,8 @@
 
 use std::fmt::Write as _;
 
+use super::model::TableDesign;
 use super::patterns::{access_patterns, index_rows, key_pattern, ttl_sources, LEGEND};
-use super::TableDesign;
 use crate::schema::TTL_ATTRIBUTE;
 
 /// A Markdown page of the design's table: its indexes (name, kind, keys, projection, the

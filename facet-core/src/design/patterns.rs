@@ -4,7 +4,7 @@
 use std::fmt::Write as _;
 
 use super::layout::IndexDesign;
-use super::TableDesign;
+use super::model::TableDesign;
 use crate::schema::{FacetSchema, IndexKind, IndexProjection, IndexSchema, KeySchema, ShardSchema};
 use crate::shard::shard_ids;
 

@@ -3,7 +3,7 @@
 use std::fmt::Write as _;
 
 use super::layout::IndexDesign;
-use super::TableDesign;
+use super::model::TableDesign;
 use crate::schema::{IndexKind, PK, SK, TTL_ATTRIBUTE};
 
 /// The design's table as a Terraform `aws_dynamodb_table` resource (HCL, laid out as

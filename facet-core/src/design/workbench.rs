@@ -3,7 +3,8 @@
 use serde::Serialize;
 
 use super::layout::IndexDesign;
-use super::TableDesign;
+use super::model::TableDesign;
+use super::patterns::key_pattern;
 use crate::schema::{IndexKind, PK, SK, TTL_ATTRIBUTE};
 
 /// The model's metadata (`ModelMetadata`), given by the caller: rendering reads no clock.
@@ -34,8 +35,8 @@ pub fn workbench(design: &TableDesign<'_>, metadata: &WorkbenchMetadata<'_>) -> 
         .map(|f| TableFacet {
             facet_name: f.schema.name,
             key_attribute_alias: KeyAttributeAlias {
-                partition_key_alias: super::key_pattern(&f.schema.pk, f.schema.delimiter),
-                sort_key_alias: super::key_pattern(&f.schema.sk, f.schema.delimiter),
+                partition_key_alias: key_pattern(&f.schema.pk, f.schema.delimiter),
+                sort_key_alias: key_pattern(&f.schema.sk, f.schema.delimiter),
             },
             table_data: [],
             non_key_attributes: f.item_attributes(),

@@ -7,34 +7,13 @@ use syn::spanned::Spanned;
 
 use super::encoders::encoders;
 use super::fields::fields_struct;
-use super::keys::{all_key_fields, key_expr, key_fns, keys, Source};
+use super::keys::{all_key_fields, key_expr, key_fns, keys, sparse_membership, Source};
 use super::projection::{index_key_types, projection};
 use super::queries::{field_list, params, query_fns};
 use super::schema::schema;
 use super::tokens::{allow_many_args, lit, private};
 use super::updates::derived_attributes;
-use crate::model::{FacetModel, IndexModel, KeyRole};
-
-/// For a sparse index, whether every optional field of its own keys is present
-/// (`is_some(ident)` tests one); `None` for an index that holds every record.
-pub fn sparse_membership(
-    m: &FacetModel,
-    i: &IndexModel,
-    is_some: impl Fn(&syn::Ident) -> TokenStream,
-) -> Option<TokenStream> {
-    let mut optional: Vec<usize> = i
-        .own_keys()
-        .flat_map(|k| k.inputs())
-        .filter(|&f| m.fields[f].optional)
-        .collect();
-    optional.sort_unstable();
-    optional.dedup();
-    if !i.sparse || optional.is_empty() {
-        return None;
-    }
-    let tests = optional.iter().map(|&f| is_some(&m.fields[f].ident));
-    Some(quote!(#(#tests)&&*))
-}
+use crate::model::{FacetModel, KeyRole};
 
 /// Generate the `Facet` impl and the inherent key builder and queries.
 pub fn facet(m: &FacetModel) -> TokenStream {

@@ -236,3 +236,24 @@ pub fn all_key_fields(pk: &KeyModel, sk: Option<&KeyModel>) -> Vec<(usize, bool)
     });
     out
 }
+
+/// For a sparse index, whether every optional field of its own keys is present
+/// (`is_some(ident)` tests one); `None` for an index that holds every record.
+pub fn sparse_membership(
+    m: &FacetModel,
+    i: &IndexModel,
+    is_some: impl Fn(&syn::Ident) -> TokenStream,
+) -> Option<TokenStream> {
+    let mut optional: Vec<usize> = i
+        .own_keys()
+        .flat_map(|k| k.inputs())
+        .filter(|&f| m.fields[f].optional)
+        .collect();
+    optional.sort_unstable();
+    optional.dedup();
+    if !i.sparse || optional.is_empty() {
+        return None;
+    }
+    let tests = optional.iter().map(|&f| is_some(&m.fields[f].ident));
+    Some(quote!(#(#tests)&&*))
+}

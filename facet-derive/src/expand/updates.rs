@@ -5,8 +5,7 @@ use proc_macro2::TokenStream;
 use quote::quote;
 use syn::LitStr;
 
-use super::facet::sparse_membership;
-use super::keys::{key_expr, keys, KeyRef, Source};
+use super::keys::{key_expr, keys, sparse_membership, KeyRef, Source};
 use super::tokens::{lit, private};
 use crate::model::{FacetModel, IndexModel};
 

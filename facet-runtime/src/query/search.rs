@@ -38,6 +38,7 @@ use aws_sdk_dynamodb::types::AttributeValue;
 use faceteer_core::cursor::{
     decode_search_cursor, encode_search_cursor, CursorScope, SearchPosition, ShardPosition,
 };
+use faceteer_core::expr::Field;
 use faceteer_core::merge::ShardProgress;
 use faceteer_core::ordered::{merge_by_value, OrderedRead};
 use faceteer_core::pick::{BaseTable, KeyFields, WholeRecords};
@@ -139,7 +140,7 @@ impl<'t, F: Facet> Search<'t, F> {
     /// records unless the search is exhausted, and one cursor resumes every source and
     /// shard. Every source must apply the same filter (or none), so that which sources
     /// hold a record is known from its keys.
-    pub fn order_by<T, S, K>(mut self, field: faceteer_core::expr::Field<F, T, S, K>) -> Self {
+    pub fn order_by<T, S, K>(mut self, field: Field<F, T, S, K>) -> Self {
         self.order = Some(field.name());
         self
     }
