@@ -13,6 +13,7 @@ mod embedded;
 mod engines;
 mod errors;
 mod exactly_once;
+mod existing_tables;
 mod expiry;
 mod faults;
 mod fuzz;

@@ -17,12 +17,14 @@
 #![warn(missing_docs)]
 
 pub mod collection;
+mod const_text;
 pub mod cursor;
 pub mod design;
 pub mod expr;
 pub mod facet;
 pub mod item;
 pub mod key;
+pub mod layout;
 pub mod limits;
 pub mod marshal;
 pub mod merge;

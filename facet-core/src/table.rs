@@ -14,6 +14,7 @@
 //! compile time ([`assert_table`]); [`check_table`] gives the same answer as a typed error at
 //! run time.
 
+use crate::const_text::{same, Message};
 use crate::schema::{FacetSchema, KeySchema};
 
 /// The facets stored in one table. Implement it with `faceteer::table!`.
@@ -23,6 +24,9 @@ pub trait TableSchema: 'static {
     /// The facets with their attribute names, for the table's design documents
     /// ([`crate::design`]); `faceteer::table!` fills it in.
     const DESIGNS: &'static [crate::design::FacetDesign<'static>] = &[];
+    /// The table's attribute and index names (faceteer's own unless
+    /// `faceteer::table! { .. } names = ..` says otherwise).
+    const NAMES: crate::layout::TableNames = crate::layout::TableNames::DEFAULT;
 
     /// The design of the table named `table`: its infrastructure code, NoSQL Workbench model
     /// and access patterns come from it ([`crate::design`]).
@@ -142,21 +146,6 @@ impl KeySpace {
     }
 }
 
-const fn same(a: &str, b: &str) -> bool {
-    let (a, b) = (a.as_bytes(), b.as_bytes());
-    if a.len() != b.len() {
-        return false;
-    }
-    let mut i = 0;
-    while i < a.len() {
-        if a[i] != b[i] {
-            return false;
-        }
-        i += 1;
-    }
-    true
-}
-
 /// Whether records of `a` and `b` can have the same `(PK, SK)`.
 pub const fn keys_can_collide(a: &FacetSchema, b: &FacetSchema) -> bool {
     KeySpace::of(&a.pk, a.delimiter).meets(&KeySpace::of(&b.pk, b.delimiter))
@@ -207,31 +196,7 @@ pub const fn find_conflict(facets: &[&FacetSchema]) -> Option<Conflict> {
     None
 }
 
-/// A message assembled at compile time (const panics take one `&str`).
-struct Message {
-    buf: [u8; 1024],
-    len: usize,
-}
-
 impl Message {
-    const fn new() -> Self {
-        Message {
-            buf: [0; 1024],
-            len: 0,
-        }
-    }
-
-    const fn push(mut self, text: &str) -> Self {
-        let t = text.as_bytes();
-        let mut i = 0;
-        while i < t.len() && self.len < self.buf.len() {
-            self.buf[self.len] = t[i];
-            self.len += 1;
-            i += 1;
-        }
-        self
-    }
-
     /// `prefix`, `prefix_…` or both, as the key can be.
     const fn key(self, key: &KeySchema, delimiter: &str) -> Self {
         let space_is_open = !key.is_constant();
@@ -243,14 +208,6 @@ impl Message {
             m = m.push(delimiter).push("…");
         }
         m.push("`")
-    }
-
-    const fn as_str(&self) -> &str {
-        let (bytes, _) = self.buf.split_at(self.len);
-        match core::str::from_utf8(bytes) {
-            Ok(s) => s,
-            Err(_) => "two facets of this table can write the same (PK, SK)",
-        }
     }
 }
 

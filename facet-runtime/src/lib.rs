@@ -172,6 +172,7 @@ pub use faceteer_core::expr::{
 };
 pub use faceteer_core::expr::{Member, Update};
 pub use faceteer_core::facet::Versioned;
+pub use faceteer_core::layout::{IndexNames, NamesError, TableNames};
 pub use faceteer_core::limits::{item_size, LimitError};
 pub use faceteer_core::pick::{
     BaseTable, FieldAt, IndexProjects, KeyFields, PickValidator, Picked, ProjectedBy, Projection,
@@ -226,7 +227,8 @@ pub use transaction::{Handle, TransactGet, TransactGot, TransactWrite, MAX_TRANS
 /// would share `#ORDER_LINE_5`). Open the table with [`Table::declared`].
 #[macro_export]
 macro_rules! table {
-    ($(#[$meta:meta])* $vis:vis struct $name:ident { $($facet:ty),+ $(,)? }) => {
+    ($(#[$meta:meta])* $vis:vis struct $name:ident { $($facet:ty),+ $(,)? }
+     $(names = $names:expr $(;)?)?) => {
         $(#[$meta])*
         #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
         $vis struct $name;
@@ -236,9 +238,14 @@ macro_rules! table {
                 &[$(<$facet as $crate::Facet>::SCHEMA),+];
             const DESIGNS: &'static [$crate::design::FacetDesign<'static>] =
                 &[$($crate::design::FacetDesign::of::<$facet>()),+];
+            $(const NAMES: $crate::TableNames = $names;)?
         }
 
         const _: () = $crate::__private::assert_table(<$name as $crate::TableSchema>::FACETS);
+        const _: () = $crate::__private::assert_names(
+            <$name as $crate::TableSchema>::DESIGNS,
+            &<$name as $crate::TableSchema>::NAMES,
+        );
     };
 }
 
@@ -256,6 +263,7 @@ pub mod __private {
     pub use faceteer_core::expr::{Encoded, ExprError, Field};
     pub use faceteer_core::facet::Versioned;
     pub use faceteer_core::key::key_part;
+    pub use faceteer_core::layout::assert_names;
     pub use faceteer_core::limits::KeyLengths;
     pub use faceteer_core::marshal::to_attribute_value as encode_value;
     pub use faceteer_core::partition::{PartitionKey, ShardChoice};

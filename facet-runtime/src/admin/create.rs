@@ -56,25 +56,36 @@ impl Table {
                 self.name()
             )));
         };
+        // Every name as the table names it ([`Table::with_names`]).
+        let names = *self.names();
+        let (pk, sk) = (names.attribute(PK), names.attribute(SK));
         let mut request = CreateTableInputBuilder::default()
             .billing_mode(BillingMode::PayPerRequest)
-            .attribute_definitions(attribute(PK)?)
-            .attribute_definitions(attribute(SK)?)
-            .key_schema(key(PK, KeyType::Hash)?)
-            .key_schema(key(SK, KeyType::Range)?);
-        let mut defined = vec![PK, SK];
+            .attribute_definitions(attribute(pk)?)
+            .attribute_definitions(attribute(sk)?)
+            .key_schema(key(pk, KeyType::Hash)?)
+            .key_schema(key(sk, KeyType::Range)?);
+        let mut defined = vec![pk, sk];
         for index in table_indexes(facets) {
             let projection = match &index.projection {
                 None => IndexProjection::builder().projection_type(ProjectionType::All),
                 Some(attributes) => IndexProjection::builder()
                     .projection_type(ProjectionType::Include)
                     .set_non_key_attributes(Some(
-                        attributes.iter().map(|a| (*a).to_owned()).collect(),
+                        attributes
+                            .iter()
+                            .map(|a| names.attribute(a).to_owned())
+                            .collect(),
                     )),
             }
             .build();
-            let keys = key_elements(index.pk, index.sk)?;
-            for name in [Some(index.pk), index.sk].into_iter().flatten() {
+            let (index_pk, index_sk) = (
+                names.attribute(index.pk),
+                index.sk.map(|sk| names.attribute(sk)),
+            );
+            let index_name = names.index_name(index.name);
+            let keys = key_elements(index_pk, index_sk)?;
+            for name in [Some(index_pk), index_sk].into_iter().flatten() {
                 if !defined.contains(&name) {
                     defined.push(name);
                     request = request.attribute_definitions(attribute(name)?);
@@ -83,7 +94,7 @@ impl Table {
             request = match index.kind {
                 IndexKind::Global => request.global_secondary_indexes(
                     GlobalSecondaryIndex::builder()
-                        .index_name(index.name)
+                        .index_name(index_name)
                         .set_key_schema(Some(keys))
                         .projection(projection)
                         .build()
@@ -91,7 +102,7 @@ impl Table {
                 ),
                 IndexKind::Local => request.local_secondary_indexes(
                     LocalSecondaryIndex::builder()
-                        .index_name(index.name)
+                        .index_name(index_name)
                         .set_key_schema(Some(keys))
                         .projection(projection)
                         .build()
@@ -109,7 +120,7 @@ impl Table {
             });
             if ready {
                 if uses_ttl(facets) {
-                    sdk::enable_time_to_live(self, TTL_ATTRIBUTE).await?;
+                    sdk::enable_time_to_live(self, names.attribute(TTL_ATTRIBUTE)).await?;
                 }
                 return Ok(());
             }

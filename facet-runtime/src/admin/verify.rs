@@ -3,6 +3,7 @@
 use std::collections::BTreeMap;
 
 use aws_sdk_dynamodb::types::{KeySchemaElement, KeyType, TableDescription};
+use faceteer_core::layout::TableNames;
 use faceteer_core::schema::{
     index_projection, table_indexes, uses_ttl, IndexKind, PK, SK, TTL_ATTRIBUTE,
 };
@@ -54,6 +55,8 @@ pub enum Difference {
         status: String,
         /// The attribute expiry is on, if another.
         attribute: Option<String>,
+        /// The attribute it should be on (`ttl`, or the table's name for it).
+        expected: String,
     },
     /// An index's key is not the facets' (`GSInPK` (hash) and `GSInSK` (range), or `PK`
     /// and `LSInSK` for a local index).
@@ -106,10 +109,11 @@ impl std::fmt::Display for Difference {
                 used_by,
                 status,
                 attribute,
+                expected,
             } => write!(
                 f,
-                "time to live is {status}{}; {} write expiry times to `{TTL_ATTRIBUTE}`, so \
-                 expired records are never swept (enable TTL on `{TTL_ATTRIBUTE}`)",
+                "time to live is {status}{}; {} write expiry times to `{expected}`, so \
+                 expired records are never swept (enable TTL on `{expected}`)",
                 attribute
                     .as_ref()
                     .map(|a| format!(" on `{a}`"))
@@ -195,11 +199,14 @@ fn expected_key(pk: &str, sk: Option<&str>) -> String {
     format!("{pk} (hash), {} (range)", sk.unwrap_or("-"))
 }
 
-/// How index `name`'s projection falls short of what `facets` read from it, if it does.
+/// How index `index`'s projection (the table's `name` for it) falls short of what `facets`
+/// read from it, if it does.
 fn projection_difference(
+    index: &str,
     name: &str,
     projection: Option<&aws_sdk_dynamodb::types::Projection>,
     facets: &[&'static faceteer_core::schema::FacetSchema],
+    names: &TableNames,
 ) -> Option<Difference> {
     let kind = projection
         .and_then(|p| p.projection_type.as_ref())
@@ -216,7 +223,12 @@ fn projection_difference(
     } else {
         format!("{kind} {}", included.join(", "))
     };
-    let needed = index_projection(facets, name);
+    let needed = index_projection(facets, index).map(|attributes| {
+        let mut renamed: Vec<&'static str> =
+            attributes.into_iter().map(|a| names.attribute(a)).collect();
+        renamed.sort_unstable();
+        renamed
+    });
     let missing: Vec<&'static str> = needed
         .iter()
         .flatten()
@@ -238,6 +250,7 @@ fn projection_difference(
 fn compare(
     description: &TableDescription,
     facets: &[&'static faceteer_core::schema::FacetSchema],
+    names: &TableNames,
 ) -> (Vec<Difference>, Vec<String>) {
     let mut differences = Vec::new();
     if let Some(status) = &description.table_status {
@@ -249,7 +262,7 @@ fn compare(
         }
     }
     let found = describe_key(description.key_schema());
-    let expected = expected_key(PK, Some(SK));
+    let expected = expected_key(names.attribute(PK), Some(names.attribute(SK)));
     if found != expected {
         differences.push(Difference::TableKey { expected, found });
     }
@@ -258,10 +271,17 @@ fn compare(
         .iter()
         .map(|a| (a.attribute_name.as_str(), a.attribute_type.as_str()))
         .collect();
-    let mut key_attributes = vec![PK.to_owned(), SK.to_owned()];
+    let mut key_attributes = vec![
+        names.attribute(PK).to_owned(),
+        names.attribute(SK).to_owned(),
+    ];
     let wanted = table_indexes(facets);
     for wanted in &wanted {
-        let name = wanted.name;
+        let name = names.index_name(wanted.name);
+        let (wanted_pk, wanted_sk) = (
+            names.attribute(wanted.pk),
+            wanted.sk.map(|sk| names.attribute(sk)),
+        );
         let live = match wanted.kind {
             IndexKind::Global => description
                 .global_secondary_indexes()
@@ -288,13 +308,13 @@ fn compare(
             continue;
         };
         key_attributes.extend(
-            [Some(wanted.pk), wanted.sk]
+            [Some(wanted_pk), wanted_sk]
                 .into_iter()
                 .flatten()
                 .map(str::to_owned),
         );
         let found = describe_key(keys);
-        let expected = expected_key(wanted.pk, wanted.sk);
+        let expected = expected_key(wanted_pk, wanted_sk);
         if found != expected {
             differences.push(Difference::IndexKey {
                 index: name.to_owned(),
@@ -302,7 +322,9 @@ fn compare(
                 found,
             });
         }
-        if let Some(difference) = projection_difference(name, projection, facets) {
+        if let Some(difference) =
+            projection_difference(wanted.name, name, projection, facets, names)
+        {
             differences.push(difference);
         }
         if let Some(status) = status {
@@ -335,7 +357,7 @@ fn compare(
                 .filter_map(|i| i.index_name.clone()),
         );
     let unused = live_names
-        .filter(|name| !wanted.iter().any(|w| w.name == name))
+        .filter(|name| !wanted.iter().any(|w| names.index_name(w.name) == name))
         .collect();
     (differences, unused)
 }
@@ -365,11 +387,12 @@ impl Table {
             }
             Err(e) => return Err(e),
         };
-        let (mut differences, unused_indexes) = compare(&description, facets);
+        let names = *self.names();
+        let (mut differences, unused_indexes) = compare(&description, facets, &names);
         if uses_ttl(facets) {
             let (status, attribute) = sdk::describe_time_to_live(self).await?;
             let on = status == "ENABLED" || status == "ENABLING";
-            if !on || attribute.as_deref() != Some(TTL_ATTRIBUTE) {
+            if !on || attribute.as_deref() != Some(names.attribute(TTL_ATTRIBUTE)) {
                 differences.push(Difference::TimeToLive {
                     used_by: facets
                         .iter()
@@ -378,6 +401,7 @@ impl Table {
                         .collect(),
                     status,
                     attribute,
+                    expected: names.attribute(TTL_ATTRIBUTE).to_owned(),
                 });
             }
         }

@@ -180,6 +180,10 @@ pub enum Error {
     /// table.
     #[error(transparent)]
     Table(#[from] TableError),
+    /// The names given to [`Table::with_names`](crate::Table::with_names) do not fit the
+    /// table.
+    #[error("the table's names: {0}")]
+    Names(#[from] faceteer_core::layout::NamesError),
     /// A write of a facet that is not among the table's declared facets: it was not checked
     /// against the others, so it could overwrite their records. Nothing was written.
     #[error(

@@ -43,6 +43,22 @@ fn with_key(op: &Op, item: Option<&Item>) -> Context {
     context
 }
 
+/// Items of an answer, in faceteer's names.
+fn answer(table: &Table, items: Vec<Item>) -> Vec<Item> {
+    match table.renamer() {
+        Some(r) => r.answer(items),
+        None => items,
+    }
+}
+
+/// One item or key of an answer, in faceteer's names.
+fn answer_one(table: &Table, item: Option<Item>) -> Option<Item> {
+    match table.renamer() {
+        Some(r) => r.answer_one(item),
+        None => item,
+    }
+}
+
 /// The context of a request outside any facet operation (table administration).
 fn table_context(table: &Table) -> Context {
     Context {
@@ -69,6 +85,10 @@ pub(crate) async fn get_item(
     request: GetItemInputBuilder,
 ) -> Result<Option<Item>> {
     let context = with_key(op, request.get_key().as_ref());
+    let request = match table.renamer() {
+        Some(r) => r.get(request),
+        None => request,
+    };
     let out = op
         .within(async {
             request
@@ -79,7 +99,7 @@ pub(crate) async fn get_item(
         })
         .await?;
     op.request(out.consumed_capacity.as_slice());
-    Ok(out.item)
+    Ok(answer_one(table, out.item))
 }
 
 /// Send one try of a single-item write (`PutItem`, `DeleteItem`, `UpdateItem`: each its own
@@ -87,8 +107,12 @@ pub(crate) async fn get_item(
 /// retries ([`crate::exec::once`] retries, knowing which tries may have been applied), asking for
 /// the stored item when its condition fails.
 macro_rules! send_write {
-    ($table:expr, $op:expr, $operation:literal, $request:ident, $key:ident, $error:ident) => {{
+    ($table:expr, $op:expr, $operation:literal, $request:ident, $key:ident, $error:ident, $rename:ident) => {{
         let context = with_key($op, $request.$key().as_ref());
+        let $request = match $table.renamer() {
+            Some(r) => r.$rename($request),
+            None => $request,
+        };
         let result = $op
             .within(async {
                 Ok($request
@@ -103,14 +127,16 @@ macro_rules! send_write {
         match result {
             Ok(out) => {
                 $op.request(out.consumed_capacity.as_slice());
-                Ok(Reply::Applied(out.attributes.filter(|a| !a.is_empty())))
+                let attributes = out.attributes.filter(|a| !a.is_empty());
+                Ok(Reply::Applied(answer_one($table, attributes)))
             }
             Err(e) => {
                 $op.request(&[]);
                 match e.as_service_error() {
-                    Some($error::ConditionalCheckFailedException(failed)) => Ok(
-                        Reply::ConditionFailed(failed.item.clone().filter(|i| !i.is_empty())),
-                    ),
+                    Some($error::ConditionalCheckFailedException(failed)) => {
+                        let stored = failed.item.clone().filter(|i| !i.is_empty());
+                        Ok(Reply::ConditionFailed(answer_one($table, stored)))
+                    }
                     _ => Err(Error::dynamo($operation, context, e)),
                 }
             }
@@ -125,7 +151,7 @@ pub(crate) async fn put_item(
     request: PutItemInputBuilder,
 ) -> Result<Reply> {
     use aws_sdk_dynamodb::operation::put_item::PutItemError;
-    send_write!(table, op, "PutItem", request, get_item, PutItemError)
+    send_write!(table, op, "PutItem", request, get_item, PutItemError, put)
 }
 
 /// One try of a DeleteItem.
@@ -135,7 +161,15 @@ pub(crate) async fn delete_item(
     request: DeleteItemInputBuilder,
 ) -> Result<Reply> {
     use aws_sdk_dynamodb::operation::delete_item::DeleteItemError;
-    send_write!(table, op, "DeleteItem", request, get_key, DeleteItemError)
+    send_write!(
+        table,
+        op,
+        "DeleteItem",
+        request,
+        get_key,
+        DeleteItemError,
+        delete
+    )
 }
 
 /// One try of an UpdateItem.
@@ -145,7 +179,15 @@ pub(crate) async fn update_item(
     request: UpdateItemInputBuilder,
 ) -> Result<Reply> {
     use aws_sdk_dynamodb::operation::update_item::UpdateItemError;
-    send_write!(table, op, "UpdateItem", request, get_key, UpdateItemError)
+    send_write!(
+        table,
+        op,
+        "UpdateItem",
+        request,
+        get_key,
+        UpdateItemError,
+        update
+    )
 }
 
 /// Send a Query or Scan request (each its own SDK builder type): the items,
@@ -168,8 +210,8 @@ macro_rules! send_page {
             .iter()
             .filter_map(|c| c.capacity_units)
             .sum();
-        let last = out.last_evaluated_key.filter(|k| !k.is_empty());
-        Ok((out.items.unwrap_or_default(), last, units))
+        let last = answer_one($table, out.last_evaluated_key.filter(|k| !k.is_empty()));
+        Ok((answer($table, out.items.unwrap_or_default()), last, units))
     }};
 }
 
@@ -180,6 +222,10 @@ pub(crate) async fn query(
     partition: &str,
     request: QueryInputBuilder,
 ) -> Result<(Vec<Item>, Option<Item>)> {
+    let request = match table.renamer() {
+        Some(r) => r.query(request),
+        None => request,
+    };
     let page: Result<(Vec<Item>, Option<Item>, f64)> = send_page!(table, op, "Query", request, {
         let mut context = op.context();
         context.key = Some((partition.to_owned(), None));
@@ -196,6 +242,10 @@ pub(crate) async fn count(
     partition: &str,
     request: QueryInputBuilder,
 ) -> Result<(u64, Option<Item>)> {
+    let request = match table.renamer() {
+        Some(r) => r.query(request),
+        None => request,
+    };
     let out = op
         .within(async {
             request
@@ -210,7 +260,7 @@ pub(crate) async fn count(
         })
         .await?;
     op.request(out.consumed_capacity.as_slice());
-    let last = out.last_evaluated_key.filter(|k| !k.is_empty());
+    let last = answer_one(table, out.last_evaluated_key.filter(|k| !k.is_empty()));
     Ok((u64::try_from(out.count).unwrap_or(0), last))
 }
 
@@ -220,6 +270,10 @@ pub(crate) async fn scan(
     op: &Op,
     request: ScanInputBuilder,
 ) -> Result<(Vec<Item>, Option<Item>, f64)> {
+    let request = match table.renamer() {
+        Some(r) => r.scan(request),
+        None => request,
+    };
     send_page!(table, op, "Scan", request, op.context())
 }
 
@@ -231,6 +285,10 @@ pub(crate) async fn batch_write(
     op: &Op,
     requests: Vec<WriteRequest>,
 ) -> Result<Vec<WriteRequest>> {
+    let requests = match table.renamer() {
+        Some(r) => r.writes(requests, false),
+        None => requests,
+    };
     let result = op
         .within(async {
             Ok(table
@@ -245,10 +303,14 @@ pub(crate) async fn batch_write(
     match result {
         Ok(out) => {
             op.request(out.consumed_capacity.as_deref().unwrap_or_default());
-            Ok(out
+            let unprocessed = out
                 .unprocessed_items
                 .and_then(|mut m| m.remove(table.name()))
-                .unwrap_or_default())
+                .unwrap_or_default();
+            Ok(match table.renamer() {
+                Some(r) => r.writes(unprocessed, true),
+                None => unprocessed,
+            })
         }
         Err(e) => {
             op.request(&[]);
@@ -263,6 +325,10 @@ pub(crate) async fn batch_get(
     op: &Op,
     request: KeysAndAttributes,
 ) -> Result<(Vec<Item>, Vec<Item>)> {
+    let request = match table.renamer() {
+        Some(r) => r.keys(request),
+        None => request,
+    };
     let result = op
         .within(async {
             Ok(BatchGetItemInputBuilder::default()
@@ -284,7 +350,7 @@ pub(crate) async fn batch_get(
                 .and_then(|mut u| u.remove(table.name()))
                 .map(|k| k.keys)
                 .unwrap_or_default();
-            Ok((found, unprocessed))
+            Ok((answer(table, found), answer(table, unprocessed)))
         }
         Err(e) => {
             op.request(&[]);
@@ -305,6 +371,10 @@ pub(crate) async fn transact_write(
     items: Vec<TransactWriteItem>,
     token: &str,
 ) -> Result<std::result::Result<(), Cancellation>> {
+    let items = match table.renamer() {
+        Some(r) => r.transact_writes(items),
+        None => items,
+    };
     let result = op
         .within(async {
             Ok(table
@@ -322,7 +392,7 @@ pub(crate) async fn transact_write(
             op.request(out.consumed_capacity.as_deref().unwrap_or_default());
             Ok(Ok(()))
         }
-        Err(e) => cancellation(op, "TransactWriteItems", e, |e| match e {
+        Err(e) => cancellation(table, op, "TransactWriteItems", e, |e| match e {
             TransactWriteItemsError::TransactionCanceledException(t) => {
                 Some(t.cancellation_reasons())
             }
@@ -338,6 +408,10 @@ pub(crate) async fn transact_get(
     op: &Op,
     items: Vec<TransactGetItem>,
 ) -> Result<std::result::Result<Vec<Option<Item>>, Cancellation>> {
+    let items = match table.renamer() {
+        Some(r) => r.transact_gets(items),
+        None => items,
+    };
     let result = op
         .within(async {
             Ok(table
@@ -356,10 +430,10 @@ pub(crate) async fn transact_get(
                 .responses
                 .unwrap_or_default()
                 .into_iter()
-                .map(|r| r.item.filter(|i| !i.is_empty()))
+                .map(|r| answer_one(table, r.item.filter(|i| !i.is_empty())))
                 .collect()))
         }
-        Err(e) => cancellation(op, "TransactGetItems", e, |e| match e {
+        Err(e) => cancellation(table, op, "TransactGetItems", e, |e| match e {
             TransactGetItemsError::TransactionCanceledException(t) => {
                 Some(t.cancellation_reasons())
             }
@@ -371,6 +445,7 @@ pub(crate) async fn transact_get(
 
 /// A failed transaction: its cancellation reasons when DynamoDB canceled it, else the error.
 fn cancellation<E>(
+    table: &Table,
     op: &Op,
     operation: &'static str,
     e: SdkError<E, HttpResponse>,
@@ -388,7 +463,7 @@ where
                 (
                     r.code().unwrap_or_default().to_owned(),
                     r.message().unwrap_or_default().to_owned(),
-                    r.item.clone().filter(|i| !i.is_empty()),
+                    answer_one(table, r.item.clone().filter(|i| !i.is_empty())),
                 )
             })
             .collect());

@@ -3,6 +3,7 @@
 use std::sync::Arc;
 
 use aws_sdk_dynamodb::Client;
+use faceteer_core::layout::{check_names, TableNames};
 use faceteer_core::schema::FacetSchema;
 use faceteer_core::table::{check_table, TableSchema};
 use faceteer_core::Facet;
@@ -10,8 +11,11 @@ use faceteer_core::Facet;
 use crate::error::{Error, Result};
 
 mod batch_options;
+pub(crate) mod rename;
 pub(crate) mod signing;
 mod timeouts;
+
+use rename::Renamer;
 
 pub use batch_options::BatchOptions;
 use signing::CursorKey;
@@ -49,6 +53,10 @@ pub struct Table {
     endpoint: Option<Arc<str>>,
     /// Reads pass over records whose `#[ttl]` time has passed ([`Table::hiding_expired`]).
     hide_expired: bool,
+    /// The table's attribute and index names ([`Table::with_names`]).
+    names: TableNames,
+    /// Their renames on the wire, when they are not faceteer's own.
+    renamer: Option<Arc<Renamer>>,
 }
 
 /// A value kept alive by every clone of a [`Table`].
@@ -102,7 +110,33 @@ impl Table {
             keep_alive: None,
             endpoint: None,
             hide_expired: false,
+            names: TableNames::DEFAULT,
+            renamer: None,
         }
+    }
+
+    /// The same table, laid out with `names`: its key attributes, index names, facet
+    /// attribute and TTL attribute named as another library or a hand-made table names
+    /// them (OneTable: `pk`, `sk`, `gsi1pk`, `gsi1sk`, `_type`, index `gsi1`). Every request
+    /// and answer is renamed on the wire; facets keep describing their keys with faceteer's
+    /// names. A table declared with `faceteer::table!` and `names = ..` gets them at
+    /// compile time, checked against its facets' fields; here they are checked against one
+    /// another ([`Error::Names`]).
+    pub fn with_names(mut self, names: TableNames) -> Result<Self> {
+        check_names(&names, &[])?;
+        self.renamer = Renamer::of(names).map(Arc::new);
+        self.names = names;
+        Ok(self)
+    }
+
+    /// The table's attribute and index names.
+    pub fn names(&self) -> &TableNames {
+        &self.names
+    }
+
+    /// The renames on the wire, when the table's names are not faceteer's own.
+    pub(crate) fn renamer(&self) -> Option<&Renamer> {
+        self.renamer.as_deref()
     }
 
     /// The same table, whose reads pass over records already expired but not yet deleted:
@@ -205,6 +239,9 @@ impl Table {
     pub fn declared<S: TableSchema>(client: Client, name: impl Into<String>) -> Self {
         let mut table = Table::new(client, name);
         table.facets = Some(S::FACETS.into());
+        // `faceteer::table!` checked the names at compile time.
+        table.renamer = Renamer::of(S::NAMES).map(Arc::new);
+        table.names = S::NAMES;
         table
     }
 
