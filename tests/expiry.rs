@@ -2,12 +2,14 @@
 //! `verify` reports a table where it is off, and a table that hides expired records passes
 //! over those whose time has passed but which DynamoDB has not deleted yet, on every read.
 
+use aws_sdk_dynamodb::types::GlobalSecondaryIndex;
 use chrono::{DateTime, Duration, Utc};
 use faceteer::{Difference, Facet};
 use faceteer_suite::fresh_table;
 use serde::{Deserialize, Serialize};
 
 /// A login session, deleted by DynamoDB some time after it expires.
+#[allow(clippy::duplicated_attributes)]
 #[derive(Debug, Clone, PartialEq, Facet, Serialize, Deserialize)]
 #[facet(
     name = "SESSION",
@@ -15,6 +17,13 @@ use serde::{Deserialize, Serialize};
         n = 1,
         alias = "ByUser",
         pk(prefix = "#USER", fields(user)),
+        sk(prefix = "#SESSION", fields(id))
+    ),
+    gsi(
+        n = 2,
+        alias = "UserKeys",
+        keys_only,
+        pk(prefix = "#USER_KEYS", fields(user)),
         sk(prefix = "#SESSION", fields(id))
     )
 )]
@@ -85,7 +94,18 @@ async fn verify_reports_expiry_switched_off() {
         .table
         .unwrap();
     declared.delete_table().await.unwrap();
-    let gsi = &described.global_secondary_indexes()[0];
+    let indexes: Vec<GlobalSecondaryIndex> = described
+        .global_secondary_indexes()
+        .iter()
+        .map(|gsi| {
+            GlobalSecondaryIndex::builder()
+                .index_name(gsi.index_name().unwrap())
+                .set_key_schema(Some(gsi.key_schema().to_vec()))
+                .set_projection(gsi.projection().cloned())
+                .build()
+                .unwrap()
+        })
+        .collect();
     declared
         .client()
         .create_table()
@@ -93,14 +113,7 @@ async fn verify_reports_expiry_switched_off() {
         .billing_mode(aws_sdk_dynamodb::types::BillingMode::PayPerRequest)
         .set_attribute_definitions(Some(described.attribute_definitions().to_vec()))
         .set_key_schema(Some(described.key_schema().to_vec()))
-        .global_secondary_indexes(
-            aws_sdk_dynamodb::types::GlobalSecondaryIndex::builder()
-                .index_name(gsi.index_name().unwrap())
-                .set_key_schema(Some(gsi.key_schema().to_vec()))
-                .set_projection(gsi.projection().cloned())
-                .build()
-                .unwrap(),
-        )
+        .set_global_secondary_indexes(Some(indexes))
         .send()
         .await
         .unwrap();
@@ -187,6 +200,15 @@ async fn a_table_hiding_expired_records_passes_over_them_on_every_read() {
         .all()
         .await;
     assert_eq!(scan.unwrap().len(), 2);
+    // A keys-only index holds `ttl` too, so its reads hide expired records as well.
+    let index_keys = hiding.query(Session::by_user_keys("ann").list().fetch_records());
+    assert_eq!(index_keys.count().await.unwrap(), 2);
+    let fetched = hiding
+        .query(Session::by_user_keys("ann").list().fetch_records())
+        .all()
+        .await
+        .unwrap();
+    assert_eq!(fetched, [alive.clone(), forever.clone()]);
     let mut scanned = hiding.scan::<Session>().all().await.unwrap();
     scanned.sort_by(|a, b| a.id.cmp(&b.id));
     assert_eq!(scanned, [alive.clone(), forever.clone()]);

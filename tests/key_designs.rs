@@ -88,7 +88,9 @@ struct User {
     phone: Option<String>,
 }
 
-/// An email address of a user: its own partition, sharing LSI1 (by creation time).
+/// An email address of a user: its own partition, sharing LSI1 (by creation time); LSI2
+/// holds its keys by user.
+#[allow(clippy::duplicated_attributes)]
 #[derive(Debug, Clone, PartialEq, Facet, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 #[facet(
@@ -100,6 +102,12 @@ struct User {
         n = 1,
         alias = "Created",
         sk(prefix = "CREATED", fields(created), sortable(created))
+    ),
+    lsi(
+        n = 2,
+        alias = "ByUser",
+        keys_only,
+        sk(prefix = "USER", fields(user_id))
     )
 )]
 struct Email {
@@ -260,6 +268,26 @@ async fn local_indexes_order_a_sharded_partition_and_read_consistently() {
     assert_eq!(
         emails,
         ["e2@example.com", "e3@example.com", "e4@example.com"]
+    );
+    // A keys-only local index: keys from the index, records from the table.
+    let fetched = table
+        .query(
+            Email::by_user()
+                .begins_with("u0")
+                .fetch_records()
+                .consistent(),
+        )
+        .all()
+        .await
+        .unwrap();
+    let mut users: Vec<&str> = fetched.iter().map(|e| e.user_id.as_str()).collect();
+    users.sort_unstable();
+    assert_eq!(users, ["u00", "u01", "u02", "u03", "u04"]);
+    // A scan reads whole records: a keys-only index is refused.
+    let err = table.scan::<Email>().index("ByUser").await.unwrap_err();
+    assert!(
+        err.to_string().contains("projects only some attributes"),
+        "{err}"
     );
     table.delete_table().await.unwrap();
 }
@@ -536,7 +564,7 @@ async fn scans_read_an_index() {
     assert_eq!(
         err.to_string(),
         "invalid request: no facet scanned (Email) uses an index named \"GSI3\"; their indexes: \
-         LSI1 (Created)"
+         LSI1 (Created), LSI2 (ByUser)"
     );
     table.delete_table().await.unwrap();
 }

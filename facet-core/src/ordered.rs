@@ -60,12 +60,12 @@ pub fn merge_by_value(reads: &[Option<OrderedRead>], reverse: bool, limit: usize
                 None => true,
                 Some(b) => {
                     let (current, _) = &reads[b].as_ref().expect("best was read").records[next[b]];
-                    let ord = compare_values(value.as_ref(), current.as_ref());
-                    if reverse {
-                        ord == Ordering::Greater
+                    let ord = if reverse {
+                        compare_descending(value.as_ref(), current.as_ref())
                     } else {
-                        ord == Ordering::Less
-                    }
+                        compare_values(value.as_ref(), current.as_ref())
+                    };
+                    ord == Ordering::Less
                 }
             };
             if better {
@@ -112,6 +112,15 @@ pub fn compare_values(a: Option<&AttributeValue>, b: Option<&AttributeValue>) ->
                 .cmp(&rank(b))
                 .then_with(|| format!("{a:?}").cmp(&format!("{b:?}"))),
         },
+    }
+}
+
+/// [`compare_values`] for a descending order: present values from the largest, an absent
+/// value still last.
+fn compare_descending(a: Option<&AttributeValue>, b: Option<&AttributeValue>) -> Ordering {
+    match (a, b) {
+        (Some(a), Some(b)) => compare_values(Some(b), Some(a)),
+        _ => compare_values(a, b),
     }
 }
 
@@ -174,12 +183,12 @@ impl<'a> Decimal<'a> {
     }
 
     /// The digits without the point, and the position of the point in them (scientific
-    /// notation applied): `12.5e1` is (`125`, 3).
-    fn digits(&self) -> (String, i64) {
+    /// notation applied): `12.5e1` is (`125`, 3). Wide enough for any exponent.
+    fn digits(&self) -> (String, i128) {
         let digits = format!("{}{}", self.int, self.frac);
         let lead = digits.len() - digits.trim_start_matches('0').len();
         let digits = digits[lead..].to_owned();
-        let point = self.int.len() as i64 + self.exp - lead as i64;
+        let point = self.int.len() as i128 + i128::from(self.exp) - lead as i128;
         (digits, point)
     }
 
@@ -269,6 +278,27 @@ mod tests {
             Ordering::Greater
         );
         assert_eq!(compare_numbers("-0", "0"), Ordering::Equal);
+        let huge = "1e9223372036854775807";
+        assert_eq!(compare_numbers(huge, "1e400"), Ordering::Greater);
+        assert_eq!(
+            compare_numbers("-1e-9223372036854775808", "0"),
+            Ordering::Less
+        );
+    }
+
+    #[test]
+    fn absent_values_come_last_in_either_direction() {
+        let reads = [
+            Some(OrderedRead {
+                records: vec![(None, false)],
+                more: false,
+            }),
+            read(&[(1, false), (2, false)], false),
+        ];
+        let desc = merge_by_value(&reads, true, 10);
+        assert_eq!(desc.order, [(1, 0), (1, 1), (0, 0)]);
+        let asc = merge_by_value(&reads, false, 10);
+        assert_eq!(asc.order, [(1, 0), (1, 1), (0, 0)]);
     }
 
     #[test]

@@ -218,7 +218,9 @@ impl IndexSchema {
             IndexProjection::KeysOnly => &[],
             IndexProjection::Include(fields) => fields,
         };
+        // `ttl` too, so that reads hiding expired records can tell them.
         let mut out = vec![FACET_ATTRIBUTE];
+        out.extend(facet.ttl_field.map(|_| TTL_ATTRIBUTE));
         let keys = [
             Some(&facet.pk),
             Some(&facet.sk),

@@ -357,7 +357,9 @@ pub enum TableError {
     },
     /// Two facets share an index, one with a sort key and one without.
     #[error(
-        "facets `{with_sort_key}` and `{without_sort_key}` share index `{index}`, but only          `{with_sort_key}` gives it a sort key; an index has one key schema, so give both a          sort key or neither, or use another index"
+        "facets `{with_sort_key}` and `{without_sort_key}` share index `{index}`, but only \
+         `{with_sort_key}` gives it a sort key; an index has one key schema, so give both a \
+         sort key or neither, or use another index"
     )]
     IndexShape {
         /// The index.

@@ -128,7 +128,8 @@ pub fn query_fns(m: &FacetModel) -> TokenStream {
         // A sparse index holds only records whose key fields are present: its partition is
         // named by plain values.
         let src = match index {
-            Some((_, i)) if i.sparse => Source::PresentArgs,
+            // A local index's partition is the table's: every record is in it.
+            Some((_, i)) if i.sparse && i.kind == IndexKind::Global => Source::PresentArgs,
             _ => Source::Args,
         };
         let params = params_of(m, &args, src);

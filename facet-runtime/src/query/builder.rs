@@ -233,7 +233,7 @@ impl<F: Facet, I: KeyFields, R: Read<F, I>, M: Mode> Query<F, I, R, M> {
     pub fn attributes(&self) -> Option<Vec<&'static str>> {
         let index_attributes: Vec<&'static str> = self
             .index
-            .map(|i| i.keys().map(|k| k.attribute).collect())
+            .map(|i| i.own_key_attributes().collect())
             .unwrap_or_default();
         R::attributes(&index_attributes)
     }
@@ -306,8 +306,8 @@ impl<F: Facet, I: KeyFields, R: Read<F, I>, M: Mode> Query<F, I, R, M> {
         outside.sort();
         Err(Error::InvalidRequest(format!(
             "the filter reads {} of `{}`, which index {} does not project, so it could never \
-             match; add them to `#[facet(index(gsi = {}, include(..)))]`, or filter the records \
-             after reading them",
+             match; add them to the index's `include(..)` ({}), or filter the records after \
+             reading them",
             outside
                 .iter()
                 .map(|n| format!("`{n}`"))
@@ -315,7 +315,15 @@ impl<F: Facet, I: KeyFields, R: Read<F, I>, M: Mode> Query<F, I, R, M> {
                 .join(", "),
             F::SCHEMA.name,
             index.name,
-            index.number,
+            match index.kind {
+                faceteer_core::schema::IndexKind::Global => format!(
+                    "`#[facet(index(gsi = {n}, include(..)))]`, or `include(..)` in \
+                     `#[facet(gsi(n = {n}, ..))]`",
+                    n = index.number
+                ),
+                faceteer_core::schema::IndexKind::Local =>
+                    format!("`include(..)` in `#[facet(lsi(n = {}, ..))]`", index.number),
+            },
         )))
     }
 

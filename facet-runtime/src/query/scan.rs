@@ -32,7 +32,7 @@ use faceteer_core::{from_item, Facet, Item, ItemError};
 use futures::{Stream, StreamExt, TryStreamExt};
 
 use faceteer_core::limits::{MAX_PARTITION_KEY_BYTES, MAX_SORT_KEY_BYTES};
-use faceteer_core::schema::{FacetSchema, IndexSchema};
+use faceteer_core::schema::{FacetSchema, IndexProjection, IndexSchema};
 
 use super::budget::Budget;
 use crate::error::{Error, Result};
@@ -217,7 +217,22 @@ impl<'t, F: Send + 'static, T: ScanTarget> ScanRun<'t, F, T> {
             .flat_map(|f| f.indexes.iter())
             .find(|i| i.name == name.as_str() || i.alias == Some(name.as_str()));
         match found {
-            Some(index) => Ok(Some(index)),
+            Some(index) => {
+                // A scan reads whole records: an index holding less cannot give them.
+                let narrow = schemas
+                    .iter()
+                    .flat_map(|f| f.indexes.iter())
+                    .any(|i| i.name == index.name && i.projection != IndexProjection::All);
+                if narrow {
+                    return Err(Error::InvalidRequest(format!(
+                        "index {} projects only some attributes of the facets scanned, and a \
+                         scan reads whole records; scan the table, or query the index with \
+                         `.select::<P>()` or `.fetch_records()`",
+                        index.name
+                    )));
+                }
+                Ok(Some(index))
+            }
             None => {
                 let known: Vec<String> = schemas
                     .iter()
@@ -243,7 +258,11 @@ impl<'t, F: Send + 'static, T: ScanTarget> ScanRun<'t, F, T> {
     fn scope(&self) -> CursorScope {
         CursorScope {
             facet: T::facets().join(","),
-            index: self.index.clone(),
+            index: self
+                .index_schema()
+                .ok()
+                .flatten()
+                .map(|i| i.name.to_owned()),
             partition: format!("(scan of {} segments)", self.segments),
             condition: 0,
             reverse: false,

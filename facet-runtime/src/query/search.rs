@@ -412,7 +412,7 @@ impl<'t, F: Facet> Search<'t, F> {
                     )))
                 }
                 (Some(_), _) => {}
-                (None, None) => {
+                (None, None) if self.sources.len() > 1 => {
                     return Err(Error::InvalidRequest(format!(
                         "source {n} of the search reads an index without a sort key, so its \
                          records have no order to merge by; merge by a field of the record \
@@ -427,7 +427,7 @@ impl<'t, F: Facet> Search<'t, F> {
                         fields, key.fields
                     )))
                 }
-                (None, Some(_)) => {}
+                (None, Some(_)) | (None, None) => {}
             }
             let mut source = source.clone();
             source.page.reverse = self.page.reverse;
