@@ -28,10 +28,11 @@ pub trait TableSchema: 'static {
     /// `faceteer::table! { .. } names = ..` says otherwise).
     const NAMES: crate::layout::TableNames = crate::layout::TableNames::DEFAULT;
 
-    /// The design of the table named `table`: its infrastructure code, NoSQL Workbench model
-    /// and access patterns come from it ([`crate::design`]).
+    /// The design of the table named `table`, with the table's names ([`TableSchema::NAMES`]):
+    /// its infrastructure code, NoSQL Workbench model and access patterns come from it
+    /// ([`crate::design`]).
     fn design(table: &str) -> crate::design::TableDesign<'_> {
-        crate::design::TableDesign::new(table, Self::DESIGNS)
+        crate::design::TableDesign::new(table, Self::DESIGNS).with_names(Self::NAMES)
     }
 }
 

@@ -4,11 +4,12 @@ use serde::Serialize;
 
 use super::layout::IndexDesign;
 use super::model::TableDesign;
-use crate::schema::{IndexKind, PK, SK, TTL_ATTRIBUTE};
+use crate::schema::{IndexKind, PK, SK};
 
 /// A CloudFormation template (JSON) with one `AWS::DynamoDB::Table` resource: the design's
 /// table, billed per request, with `PK`/`SK`, every index the facets use, `ttl` as its
-/// time-to-live attribute when a facet has a `#[ttl]` field, and the design's stream.
+/// time-to-live attribute when a facet has a `#[ttl]` field, and the design's stream. Every
+/// attribute and index is named as the table names it ([`TableDesign::names`]).
 ///
 /// The resource's logical id is the table name in `PascalCase` (`app-data` → `AppData`).
 /// Empty index lists are left out: CloudFormation refuses them.
@@ -32,11 +33,11 @@ pub fn cloudformation(design: &TableDesign<'_>) -> String {
                 attribute_type: "S",
             })
             .collect(),
-        key_schema: key_schema(PK, Some(SK)),
+        key_schema: key_schema(design.attribute(PK), Some(design.attribute(SK))),
         global_secondary_indexes: of_kind(IndexKind::Global),
         local_secondary_indexes: of_kind(IndexKind::Local),
-        time_to_live_specification: design.has_ttl().then_some(TimeToLive {
-            attribute_name: TTL_ATTRIBUTE,
+        time_to_live_specification: design.ttl_attribute().map(|attribute_name| TimeToLive {
+            attribute_name,
             enabled: true,
         }),
         stream_specification: design.stream.map(|view| Stream {
@@ -307,6 +308,92 @@ mod tests {
             ]
         );
         assert_eq!(t["AttributeDefinitions"].as_array().unwrap().len(), 2);
+    }
+
+    fn defined(t: &Value) -> Vec<&str> {
+        t["AttributeDefinitions"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|d| d["AttributeName"].as_str().unwrap())
+            .collect()
+    }
+
+    #[test]
+    fn a_onetable_table_is_written_with_its_names() {
+        let facets = fixtures::tasks();
+        let design = TableDesign::new("tasks", &facets).with_names(fixtures::ONETABLE);
+        let text = cloudformation(&design);
+        let t = table(&text);
+        assert_eq!(defined(&t), ["pk", "sk", "gsi1pk", "gsi1sk"]);
+        assert_eq!(
+            t["KeySchema"],
+            json!([
+                {"AttributeName": "pk", "KeyType": "HASH"},
+                {"AttributeName": "sk", "KeyType": "RANGE"}
+            ])
+        );
+        assert_eq!(
+            t["GlobalSecondaryIndexes"],
+            json!([{
+                "IndexName": "gsi1",
+                "KeySchema": [
+                    {"AttributeName": "gsi1pk", "KeyType": "HASH"},
+                    {"AttributeName": "gsi1sk", "KeyType": "RANGE"}
+                ],
+                "Projection": {
+                    "ProjectionType": "INCLUDE",
+                    "NonKeyAttributes": ["_type", "due", "status", "taskId", "teamId", "title"]
+                }
+            }])
+        );
+        assert!(t.get("LocalSecondaryIndexes").is_none());
+        assert_eq!(
+            t["TimeToLiveSpecification"],
+            json!({"AttributeName": "expires", "Enabled": true})
+        );
+        for canonical in ["\"PK\"", "\"SK\"", "GSI1", "\"facet\"", "\"ttl\""] {
+            assert!(!text.contains(canonical), "{canonical} in\n{text}");
+        }
+    }
+
+    #[test]
+    fn renamed_and_faceteer_named_indexes_mix() {
+        let facets = fixtures::facets();
+        let design = TableDesign::new("app", &facets).with_names(fixtures::ONETABLE);
+        let t = table(&cloudformation(&design));
+        assert_eq!(
+            defined(&t),
+            ["pk", "sk", "gsi1pk", "GSI2PK", "GSI2SK", "GSI3PK", "GSI3SK", "lsi1sk"]
+        );
+        let global: Vec<&str> = t["GlobalSecondaryIndexes"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|i| i["IndexName"].as_str().unwrap())
+            .collect();
+        assert_eq!(global, ["gsi1", "GSI2", "GSI3"]);
+        // An index without a sort key has a HASH key only.
+        assert_eq!(
+            t["GlobalSecondaryIndexes"][0]["KeySchema"],
+            json!([{"AttributeName": "gsi1pk", "KeyType": "HASH"}])
+        );
+        assert_eq!(
+            t["GlobalSecondaryIndexes"][2]["Projection"]["NonKeyAttributes"],
+            json!(["_type", "coupon", "orderId", "total", "userId"])
+        );
+        // A local index is keyed by the table's partition key.
+        assert_eq!(
+            t["LocalSecondaryIndexes"],
+            json!([{
+                "IndexName": "lsi1",
+                "KeySchema": [
+                    {"AttributeName": "pk", "KeyType": "HASH"},
+                    {"AttributeName": "lsi1sk", "KeyType": "RANGE"}
+                ],
+                "Projection": {"ProjectionType": "ALL"}
+            }])
+        );
     }
 
     #[test]

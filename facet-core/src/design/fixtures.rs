@@ -1,8 +1,10 @@
 //! The facets the design tests render: a user with a TTL and a global index without a sort
 //! key; an order with a sharded keys-only index, a sparse index projecting one attribute and
-//! a local index; a team sharing the user's index, whose attributes are not given.
+//! a local index; a team sharing the user's index, whose attributes are not given. And
+//! OneTable's names for a table: [`ONETABLE`], with [`TASK`], a facet of such a table.
 
 use super::model::FacetDesign;
+use crate::layout::{IndexNames, TableNames};
 use crate::schema::{
     FacetSchema, IndexKind, IndexProjection, IndexSchema, KeySchema, ShardSchema, PK, SK,
 };
@@ -145,3 +147,52 @@ pub(crate) const PLAIN: FacetSchema = FacetSchema {
     indexes: &[],
     ttl_field: None,
 };
+
+/// OneTable's names (`pk`, `sk`, `_type`, `expires`, index `gsi1` keyed `gsi1pk`/`gsi1sk`),
+/// and `lsi1` keyed `lsi1sk`; `GSI2` and `GSI3` keep faceteer's names.
+pub(crate) const ONETABLE: TableNames = TableNames {
+    pk: "pk",
+    sk: "sk",
+    facet: "_type",
+    ttl: "expires",
+    indexes: &[
+        IndexNames {
+            index: "GSI1",
+            name: "gsi1",
+            pk: "gsi1pk",
+            sk: "gsi1sk",
+        },
+        IndexNames {
+            index: "LSI1",
+            name: "lsi1",
+            pk: "pk",
+            sk: "lsi1sk",
+        },
+    ],
+};
+
+/// A task of a OneTable table: one global index with a sort key, sparse on the optional
+/// `due`, projecting `title`; a TTL.
+pub(crate) const TASK: FacetSchema = FacetSchema {
+    name: "TASK",
+    delimiter: "#",
+    pk: key(PK, "TEAM", &["teamId"], &[false]),
+    sk: key(SK, "TASK", &["taskId"], &[false]),
+    indexes: &[global(
+        1,
+        Some("byDue"),
+        key("GSI1PK", "STATUS", &["status"], &[false]),
+        Some(key("GSI1SK", "DUE", &["due"], &[true])),
+        IndexProjection::Include(&["title"]),
+        true,
+    )],
+    ttl_field: Some("expiresAt"),
+};
+
+/// The task with its attributes.
+pub(crate) fn tasks() -> [FacetDesign<'static>; 1] {
+    [FacetDesign::new(
+        &TASK,
+        &["teamId", "taskId", "status", "due", "title", "expiresAt"],
+    )]
+}

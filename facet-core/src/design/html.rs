@@ -3,8 +3,8 @@
 use std::fmt::Write as _;
 
 use super::model::{FacetDesign, TableDesign};
-use super::patterns::{access_patterns, index_rows, key_pattern, ttl_sources, LEGEND};
-use crate::schema::{FacetSchema, FACET_ATTRIBUTE, TTL_ATTRIBUTE};
+use super::patterns::{access_patterns, index_rows, key_pattern, legend, ttl_sources};
+use crate::schema::{FacetSchema, FACET_ATTRIBUTE, PK, SK, TTL_ATTRIBUTE};
 
 /// Each facet's color (accent, background), by its position in the design (cycling).
 const PALETTE: [(&str, &str); 8] = [
@@ -56,7 +56,8 @@ tr:last-child td { border-bottom: none; }
 /// draws one (facets sharing a partition-key prefix in one grid, one example item per
 /// facet, colored per facet), then the content of
 /// [`access_patterns_markdown`](super::access_patterns_markdown): the indexes, TTL and
-/// stream, and each facet's access patterns.
+/// stream, and each facet's access patterns. Attributes and indexes are named as the table
+/// names them ([`TableDesign::names`]).
 pub fn access_patterns_html(design: &TableDesign<'_>) -> String {
     let mut out = String::new();
     head(&mut out, design);
@@ -84,8 +85,8 @@ fn head(out: &mut String, design: &TableDesign<'_>) {
         plural(design.facets.len(), "facet"),
         plural(design.indexes().len(), "secondary index"),
     ];
-    if design.has_ttl() {
-        meta.push(format!("time to live <code>{TTL_ATTRIBUTE}</code>"));
+    if let Some(ttl) = design.ttl_attribute() {
+        meta.push(format!("time to live {}", code(ttl)));
     }
     if let Some(view) = design.stream {
         meta.push(format!("stream <code>{}</code>", view.as_str()));
@@ -128,12 +129,13 @@ struct ExampleItem<'a> {
     schema: &'a FacetSchema,
     pk: String,
     sk: String,
-    /// Each attribute but `facet`, with its example value.
-    attributes: Vec<(&'static str, String)>,
+    /// Each attribute but `facet`: its name in the table, whether the library writes it
+    /// (a key attribute or `ttl`), and its example value.
+    attributes: Vec<(&'static str, bool, String)>,
 }
 
 impl<'a> ExampleItem<'a> {
-    fn of(position: usize, facet: &FacetDesign<'a>) -> Self {
+    fn of(position: usize, facet: &FacetDesign<'a>, design: &TableDesign<'_>) -> Self {
         let s = facet.schema;
         ExampleItem {
             position,
@@ -144,7 +146,10 @@ impl<'a> ExampleItem<'a> {
                 .item_attributes()
                 .into_iter()
                 .filter(|name| *name != FACET_ATTRIBUTE)
-                .map(|name| (name, example_value(s, name)))
+                .map(|name| {
+                    let written = s.is_stored_only(name);
+                    (design.attribute(name), written, example_value(s, name))
+                })
                 .collect(),
         }
     }
@@ -153,7 +158,7 @@ impl<'a> ExampleItem<'a> {
 fn grid(out: &mut String, design: &TableDesign<'_>, members: &[usize]) {
     let rows: Vec<ExampleItem<'_>> = members
         .iter()
-        .map(|&i| ExampleItem::of(i, &design.facets[i]))
+        .map(|&i| ExampleItem::of(i, &design.facets[i], design))
         .collect();
     let width = rows.iter().map(|r| r.attributes.len()).max().unwrap_or(0);
     let mut titles: Vec<String> = Vec::new();
@@ -164,8 +169,10 @@ fn grid(out: &mut String, design: &TableDesign<'_>, members: &[usize]) {
         }
     }
     let _ = writeln!(out, "<h3>Partition {}</h3>", titles.join(" / "));
-    out.push_str("<div class=\"card\"><table class=\"grid\">\n<thead><tr><th>PK</th><th>SK</th>");
-    let _ = write!(out, "<th>{FACET_ATTRIBUTE}</th>");
+    out.push_str("<div class=\"card\"><table class=\"grid\">\n<thead><tr>");
+    for attribute in [PK, SK, FACET_ATTRIBUTE] {
+        let _ = write!(out, "<th>{}</th>", escape(design.attribute(attribute)));
+    }
     if width > 0 {
         let _ = write!(out, "<th colspan=\"{width}\">Attributes</th>");
     }
@@ -187,12 +194,8 @@ fn grid(out: &mut String, design: &TableDesign<'_>, members: &[usize]) {
             code(&row.sk),
             chip(row.position, row.schema.name)
         );
-        for (name, value) in &row.attributes {
-            let class = if row.schema.is_stored_only(name) {
-                " class=\"key\""
-            } else {
-                ""
-            };
+        for (name, written, value) in &row.attributes {
+            let class = if *written { " class=\"key\"" } else { "" };
             let _ = write!(
                 out,
                 "<td{class}><span class=\"name\">{}</span>{}</td>",
@@ -212,8 +215,8 @@ fn grid(out: &mut String, design: &TableDesign<'_>, members: &[usize]) {
     out.push_str("</tbody>\n</table></div>\n");
 }
 
-/// An example value of attribute `name` of an item of facet `s`: an index key's pattern,
-/// `{field}` for a field, the `#[ttl]` field for `ttl`.
+/// An example value of attribute `name` (faceteer's name) of an item of facet `s`: an index
+/// key's pattern, `{field}` for a field, the `#[ttl]` field for `ttl`.
 fn example_value(s: &FacetSchema, name: &str) -> String {
     let keys = s.indexes.iter().flat_map(|i| i.keys());
     if let Some(key) = keys.into_iter().find(|k| k.attribute == name) {
@@ -253,13 +256,12 @@ fn indexes(out: &mut String, design: &TableDesign<'_>) {
         );
     }
     out.push_str("</tbody>\n</table></div>\n");
-    let ttl = ttl_sources(design);
-    if !ttl.is_empty() {
+    if let Some(attribute) = design.ttl_attribute() {
         let _ = writeln!(
             out,
-            "<p class=\"meta\">Time to live: <code>{TTL_ATTRIBUTE}</code> (epoch seconds), \
-             from {}.</p>",
-            escape(&ttl.join(", "))
+            "<p class=\"meta\">Time to live: {} (epoch seconds), from {}.</p>",
+            code(attribute),
+            escape(&ttl_sources(design).join(", "))
         );
     }
     if let Some(view) = design.stream {
@@ -273,16 +275,21 @@ fn indexes(out: &mut String, design: &TableDesign<'_>) {
 
 fn facets(out: &mut String, design: &TableDesign<'_>) {
     out.push_str("<h2>Access patterns</h2>\n");
-    let _ = writeln!(out, "<p class=\"help\">{}</p>", inline_code(LEGEND));
+    let _ = writeln!(
+        out,
+        "<p class=\"help\">{}</p>",
+        inline_code(&legend(design.attribute(SK)))
+    );
     for (i, facet) in design.facets.iter().enumerate() {
         let s = facet.schema;
         let _ = writeln!(out, "<h3>{}</h3>", chip(i, s.name));
         let attributes: Vec<String> = facet.attribute_names().iter().map(|a| code(a)).collect();
         let _ = writeln!(
             out,
-            "<p class=\"meta\"><code>PK</code> = {}, <code>SK</code> = {} (delimiter {}). \
-             Attributes: {}.</p>",
+            "<p class=\"meta\">{} = {}, {} = {} (delimiter {}). Attributes: {}.</p>",
+            code(design.attribute(PK)),
             code(&key_pattern(&s.pk, s.delimiter)),
+            code(design.attribute(SK)),
             code(&key_pattern(&s.sk, s.delimiter)),
             code(s.delimiter),
             attributes.join(", ")
@@ -298,7 +305,7 @@ fn facets(out: &mut String, design: &TableDesign<'_>) {
             let _ = write!(out, "<th>{title}</th>");
         }
         out.push_str("</tr></thead>\n<tbody>\n");
-        for p in access_patterns(s) {
+        for p in access_patterns(s, &design.names) {
             let sort = p
                 .sort
                 .as_deref()
@@ -432,6 +439,47 @@ mod tests {
         ));
         assert!(page.contains("<p class=\"meta\">Stream: <code>NEW_IMAGE</code>.</p>"));
         assert!(page.contains("from USER.expiresAt.</p>"));
+    }
+
+    #[test]
+    fn a_table_with_other_names_is_drawn_with_them() {
+        let facets = fixtures::facets();
+        let design = TableDesign::new("app", &facets).with_names(fixtures::ONETABLE);
+        let page = access_patterns_html(&design);
+        assert!(page.contains("3 facets · 4 secondary indexes · time to live <code>expires</code>"));
+        assert_eq!(
+            page.matches("<thead><tr><th>pk</th><th>sk</th><th>_type</th>")
+                .count(),
+            2,
+            "{page}"
+        );
+        let user_row = "<td class=\"key\"><span class=\"name\">gsi1pk</span>\
+            <code>#EMAIL_{email}</code></td>\
+            <td class=\"key\"><span class=\"name\">expires</span>\
+            <code>{expiresAt} (epoch seconds)</code></td>";
+        assert!(page.contains(user_row), "{page}");
+        assert!(page.contains("<td class=\"key\"><span class=\"name\">lsi1sk</span>"));
+        assert!(page.contains(
+            "<tr><td><code>lsi1</code></td><td>local</td><td><code>pk</code></td>\
+             <td><code>lsi1sk</code></td><td>ALL</td><td>ORDER (byTotal)</td></tr>"
+        ));
+        assert!(page.contains(
+            "<tr><td><code>GSI2</code></td><td>global</td><td><code>GSI2PK</code></td>\
+             <td><code>GSI2SK</code></td><td>INCLUDE _type, day, orderId, status, userId</td>"
+        ));
+        assert!(page.contains("Time to live: <code>expires</code> (epoch seconds)"));
+        assert!(page.contains("<code>begins_with(sk, &quot;prefix&quot;)</code>: every record"));
+        assert!(page.contains(
+            "<p class=\"meta\"><code>pk</code> = <code>#USER_{userId}</code>, \
+             <code>sk</code> = <code>#ORDER_{orderId}</code>"
+        ));
+        assert!(page.contains(
+            "<tr><td>query gsi1 (byEmail)</td><td><code>gsi1</code></td>\
+             <td><code>gsi1pk = #EMAIL_{email}</code></td>"
+        ));
+        for canonical in [">PK<", ">SK<", ">facet<", ">ttl<", "GSI1", "LSI1SK"] {
+            assert!(!page.contains(canonical), "{canonical} in\n{page}");
+        }
     }
 
     #[test]

@@ -1,28 +1,35 @@
 //! What the table must have for its facets: the secondary indexes they use, the key
 //! attributes to define, what each index projects, what an item of each facet holds. Every
-//! renderer reads the table from here.
+//! renderer reads the table from here, by the table's names ([`TableDesign::names`]).
 
 use super::model::{FacetDesign, TableDesign};
 use crate::schema::{
     index_projection, FacetSchema, IndexKind, IndexSchema, FACET_ATTRIBUTE, PK, SK, TTL_ATTRIBUTE,
 };
 
-/// One secondary index of a designed table, as its facets use it.
+/// One secondary index of a designed table, as its facets use it, by the table's names
+/// ([`TableDesign::names`]).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct IndexDesign {
-    /// The DynamoDB index name (`GSI1`, `LSI2`, …).
+    /// The table's name of the index: faceteer's (`GSI1`, `LSI2`, …) unless the table
+    /// renames it.
     pub name: &'static str,
+    /// The index as the facets declare it (`GSI1`, `LSI2`, …: [`IndexSchema::name`]).
+    pub index: &'static str,
     /// Global or local.
     pub kind: IndexKind,
     /// The index number.
     pub number: u8,
-    /// The partition-key attribute (`GSInPK`; `PK` for a local index).
+    /// The partition-key attribute, by the table's name (`GSInPK`; the table's partition
+    /// key for a local index).
     pub partition_key: &'static str,
-    /// The sort-key attribute (`GSInSK`, `LSInSK`), when the index has one.
+    /// The sort-key attribute (`GSInSK`, `LSInSK`) by the table's name, when the index has
+    /// one.
     pub sort_key: Option<&'static str>,
     /// What the index projects: `None` for whole items (`ALL`), else the non-key
-    /// attributes it includes (`INCLUDE`), as
-    /// [`index_projection`](crate::schema::index_projection) gives them.
+    /// attributes it includes (`INCLUDE`): those
+    /// [`index_projection`](crate::schema::index_projection) gives, by the table's names
+    /// (`facet` as the table names it), sorted.
     pub projection: Option<Vec<&'static str>>,
     /// The facets that use the index, in declaration order.
     pub uses: Vec<IndexUse>,
@@ -43,6 +50,12 @@ impl TableDesign<'_> {
         self.facets.iter().map(|f| f.schema).collect()
     }
 
+    /// The table's name of attribute `name`, given by faceteer's name (`PK`, `GSI1SK`,
+    /// `facet`, `ttl`, …); a record field keeps its name.
+    pub fn attribute(&self, name: &'static str) -> &'static str {
+        self.names.attribute(name)
+    }
+
     /// Every secondary index some facet uses, each once: the global indexes by number, then
     /// the local ones. An index has a sort key when a facet gives it one.
     pub fn indexes(&self) -> Vec<IndexDesign> {
@@ -57,21 +70,28 @@ impl TableDesign<'_> {
         let mut out: Vec<IndexDesign> = Vec::new();
         for (facet, index) in used {
             let use_ = IndexUse { facet, index };
+            let sort_key = index.sk_attribute().map(|a| self.attribute(a));
             match out.last_mut() {
-                Some(last) if last.name == index.name => {
-                    last.sort_key = last.sort_key.or(index.sk_attribute());
+                Some(last) if last.index == index.name => {
+                    last.sort_key = last.sort_key.or(sort_key);
                     last.uses.push(use_);
                 }
                 _ => out.push(IndexDesign {
-                    name: index.name,
+                    name: self.names.index_name(index.name),
+                    index: index.name,
                     kind: index.kind,
                     number: index.number,
-                    partition_key: match index.kind {
+                    partition_key: self.attribute(match index.kind {
                         IndexKind::Global => index.pk.attribute,
                         IndexKind::Local => PK,
-                    },
-                    sort_key: index.sk_attribute(),
-                    projection: index_projection(&schemas, index.name),
+                    }),
+                    sort_key,
+                    projection: index_projection(&schemas, index.name).map(|attributes| {
+                        let mut renamed: Vec<&'static str> =
+                            attributes.into_iter().map(|a| self.attribute(a)).collect();
+                        renamed.sort_unstable();
+                        renamed
+                    }),
                     uses: vec![use_],
                 }),
             }
@@ -79,10 +99,11 @@ impl TableDesign<'_> {
         out
     }
 
-    /// The key attributes the table defines, each once: `PK`, `SK`, then each index's own
-    /// (`GSInPK`, `GSInSK`, `LSInSK`) in [`TableDesign::indexes`] order. All are strings.
+    /// The key attributes the table defines, each once, by the table's names: `PK`, `SK`,
+    /// then each index's own (`GSInPK`, `GSInSK`, `LSInSK`) in [`TableDesign::indexes`]
+    /// order. All are strings.
     pub fn key_attributes(&self) -> Vec<&'static str> {
-        let mut out = vec![PK, SK];
+        let mut out = vec![self.attribute(PK), self.attribute(SK)];
         for index in self.indexes() {
             let own = match index.kind {
                 IndexKind::Global => Some(index.partition_key),
@@ -101,6 +122,21 @@ impl TableDesign<'_> {
     /// attribute.
     pub fn has_ttl(&self) -> bool {
         self.facets.iter().any(|f| f.schema.ttl_field.is_some())
+    }
+
+    /// The table's name of its time-to-live attribute (faceteer's `ttl`), when some facet
+    /// has a `#[ttl]` field ([`TableDesign::has_ttl`]).
+    pub fn ttl_attribute(&self) -> Option<&'static str> {
+        self.has_ttl().then(|| self.attribute(TTL_ATTRIBUTE))
+    }
+
+    /// [`FacetDesign::item_attributes`] of `facet`, by the table's names.
+    pub fn item_attributes(&self, facet: &FacetDesign<'_>) -> Vec<&'static str> {
+        facet
+            .item_attributes()
+            .into_iter()
+            .map(|a| self.attribute(a))
+            .collect()
     }
 }
 
@@ -124,9 +160,10 @@ impl FacetDesign<'_> {
         out
     }
 
-    /// Every attribute an item of the facet holds besides `PK` and `SK`: its index key
-    /// attributes, `facet`, `ttl` (with a `#[ttl]` field), then
-    /// [`FacetDesign::attribute_names`], each once.
+    /// Every attribute an item of the facet holds besides `PK` and `SK`, by faceteer's
+    /// names: its index key attributes, `facet`, `ttl` (with a `#[ttl]` field), then
+    /// [`FacetDesign::attribute_names`], each once. [`TableDesign::item_attributes`] gives
+    /// them by a table's names.
     pub fn item_attributes(&self) -> Vec<&'static str> {
         let s = self.schema;
         let stored = s.key_attributes().filter(|a| *a != PK && *a != SK);
@@ -188,6 +225,58 @@ mod tests {
         assert_eq!(design.key_attributes(), ["PK", "SK"]);
         assert!(design.indexes().is_empty());
         assert!(!design.has_ttl());
+    }
+
+    #[test]
+    fn a_table_with_other_names_has_them_everywhere() {
+        let facets = fixtures::facets();
+        let design = TableDesign::new("app", &facets).with_names(fixtures::ONETABLE);
+        let indexes = design.indexes();
+        let names: Vec<(&str, &str)> = indexes.iter().map(|i| (i.index, i.name)).collect();
+        assert_eq!(
+            names,
+            [
+                ("GSI1", "gsi1"),
+                ("GSI2", "GSI2"),
+                ("GSI3", "GSI3"),
+                ("LSI1", "lsi1")
+            ]
+        );
+        assert_eq!(
+            (indexes[0].partition_key, indexes[0].sort_key),
+            ("gsi1pk", None)
+        );
+        assert_eq!(indexes[0].uses[1].index.name, "GSI1");
+        // `facet` is included as `_type`, which sorts first.
+        assert_eq!(
+            indexes[1].projection.as_deref(),
+            Some(&["_type", "day", "orderId", "status", "userId"][..])
+        );
+        assert_eq!(
+            (indexes[3].partition_key, indexes[3].sort_key),
+            ("pk", Some("lsi1sk"))
+        );
+        assert_eq!(
+            design.key_attributes(),
+            ["pk", "sk", "gsi1pk", "GSI2PK", "GSI2SK", "GSI3PK", "GSI3SK", "lsi1sk"]
+        );
+        assert_eq!(design.ttl_attribute(), Some("expires"));
+        assert_eq!(
+            design.item_attributes(&facets[0]),
+            [
+                "gsi1pk",
+                "_type",
+                "expires",
+                "userId",
+                "email",
+                "name",
+                "expiresAt"
+            ]
+        );
+        let plain = [FacetDesign::new(&fixtures::PLAIN, &[])];
+        let design = TableDesign::new("notes", &plain).with_names(fixtures::ONETABLE);
+        assert_eq!(design.key_attributes(), ["pk", "sk"]);
+        assert_eq!(design.ttl_attribute(), None);
     }
 
     #[test]

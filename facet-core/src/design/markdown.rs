@@ -3,12 +3,13 @@
 use std::fmt::Write as _;
 
 use super::model::TableDesign;
-use super::patterns::{access_patterns, index_rows, key_pattern, ttl_sources, LEGEND};
-use crate::schema::TTL_ATTRIBUTE;
+use super::patterns::{access_patterns, index_rows, key_pattern, legend, ttl_sources};
+use crate::schema::{PK, SK};
 
 /// A Markdown page of the design's table: its indexes (name, kind, keys, projection, the
 /// facets using each), TTL and stream, then, for each facet, its keys and a table of the
-/// reads they allow ([`access_patterns`](super::access_patterns)).
+/// reads they allow ([`access_patterns`](super::access_patterns)). Attributes and indexes
+/// are named as the table names them ([`TableDesign::names`]).
 pub fn access_patterns_markdown(design: &TableDesign<'_>) -> String {
     let mut out = String::new();
     let _ = writeln!(out, "# Table {}\n", code(design.table));
@@ -27,26 +28,27 @@ pub fn access_patterns_markdown(design: &TableDesign<'_>) -> String {
         );
     }
     out.push('\n');
-    let ttl = ttl_sources(design);
-    if !ttl.is_empty() {
+    if let Some(attribute) = design.ttl_attribute() {
         let _ = writeln!(
             out,
             "Time to live: {} (epoch seconds), from {}.\n",
-            code(TTL_ATTRIBUTE),
-            ttl.join(", ")
+            code(attribute),
+            ttl_sources(design).join(", ")
         );
     }
     if let Some(view) = design.stream {
         let _ = writeln!(out, "Stream: {}.\n", code(view.as_str()));
     }
-    let _ = writeln!(out, "{LEGEND}\n");
+    let _ = writeln!(out, "{}\n", legend(design.attribute(SK)));
     for facet in design.facets {
         let s = facet.schema;
         let _ = writeln!(out, "## {}\n", code(s.name));
         let _ = writeln!(
             out,
-            "`PK` = {}, `SK` = {} (delimiter {}).\n",
+            "{} = {}, {} = {} (delimiter {}).\n",
+            code(design.attribute(PK)),
             code(&key_pattern(&s.pk, s.delimiter)),
+            code(design.attribute(SK)),
             code(&key_pattern(&s.sk, s.delimiter)),
             code(s.delimiter)
         );
@@ -54,7 +56,7 @@ pub fn access_patterns_markdown(design: &TableDesign<'_>) -> String {
         let _ = writeln!(out, "Attributes: {}.\n", attributes.join(", "));
         out.push_str("| Access pattern | Index | Partition key | Sort key | Notes |\n");
         out.push_str("|---|---|---|---|---|\n");
-        for p in access_patterns(s) {
+        for p in access_patterns(s, &design.names) {
             let _ = writeln!(
                 out,
                 "| {} | {} | {} | {} | {} |",
@@ -175,6 +177,69 @@ mod tests {
         );
         has_line(&page, "Attributes: `teamId`, `ownerEmail`.");
         assert_eq!(page.matches("| query the partition |").count(), 1);
+    }
+
+    #[test]
+    fn a_table_with_other_names_is_described_with_them() {
+        let facets = fixtures::facets();
+        let design = TableDesign::new("app", &facets).with_names(super::super::fixtures::ONETABLE);
+        let page = access_patterns_markdown(&design);
+        has_line(
+            &page,
+            "| `table` | table | `pk` | `sk` | ALL | USER, ORDER, TEAM |",
+        );
+        has_line(
+            &page,
+            "| `gsi1` | global | `gsi1pk` | — | ALL | USER (byEmail), TEAM (byOwner) |",
+        );
+        has_line(
+            &page,
+            "| `GSI3` | global | `GSI3PK` | `GSI3SK` | INCLUDE _type, coupon, orderId, total, \
+             userId | ORDER |",
+        );
+        has_line(
+            &page,
+            "| `lsi1` | local | `pk` | `lsi1sk` | ALL | ORDER (byTotal) |",
+        );
+        has_line(
+            &page,
+            "Time to live: `expires` (epoch seconds), from USER.expiresAt.",
+        );
+        has_line(
+            &page,
+            "`pk` = `#USER_{userId}`, `sk` = `#ORDER_{orderId}` (delimiter `_`).",
+        );
+        assert!(page.contains("; `begins_with(sk, \"prefix\")`: every record"));
+        has_line(
+            &page,
+            "| query the partition | `table` | `pk = #USER_{userId}` | \
+             `begins_with(sk, \"#ORDER_\")` |  |",
+        );
+        has_line(
+            &page,
+            "| query gsi1 (byEmail) | `gsi1` | `gsi1pk = #EMAIL_{email}` | — |  |",
+        );
+        has_line(
+            &page,
+            "| query GSI2 (byStatus) | `GSI2` | `GSI2PK = #STATUS_{shard 0..3}_{status}` | \
+             `GSI2SK: #DATE_{day}` | GSI2PK sharded 4 ways by orderId; projection: keys only |",
+        );
+        has_line(
+            &page,
+            "| query lsi1 (byTotal) | `lsi1` | `pk = #USER_{userId}` | `lsi1sk: #TOTAL_{total}` \
+             | local index: strongly consistent reads |",
+        );
+        let tasks = fixtures::tasks();
+        let design = TableDesign::new("tasks", &tasks).with_names(super::super::fixtures::ONETABLE);
+        let page = access_patterns_markdown(&design);
+        has_line(
+            &page,
+            "| query gsi1 (byDue) | `gsi1` | `gsi1pk = STATUS#{status}` | `gsi1sk: DUE#{due?}` \
+             | sparse: only records with all of due; projection: include(title) |",
+        );
+        for canonical in ["`PK", "`SK", "GSI1PK", "GSI1SK", "`facet`", "`ttl`"] {
+            assert!(!page.contains(canonical), "{canonical} in\n{page}");
+        }
     }
 
     #[test]

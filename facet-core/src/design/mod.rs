@@ -2,7 +2,7 @@
 //! Workbench model and access-pattern documentation.
 //!
 //! A [`TableDesign`] names the table and lists its facets ([`FacetDesign`]: a facet's
-//! [`FacetSchema`] and the names of its attributes). From it:
+//! [`FacetSchema`](crate::schema::FacetSchema) and the names of its attributes). From it:
 //!
 //! * [`cloudformation`]: a CloudFormation template with the `AWS::DynamoDB::Table`;
 //! * [`terraform`]: the same table as a Terraform `aws_dynamodb_table` resource;
@@ -16,6 +16,13 @@
 //! request. Every renderer reads that from one place ([`TableDesign::indexes`],
 //! [`TableDesign::key_attributes`]). Rendering is pure: nothing reads a clock or the
 //! environment, so the same design always gives the same text.
+//!
+//! Those are faceteer's names. A table laid out otherwise (OneTable's `pk`, `sk`, `gsi1pk`,
+//! `_type`, index `gsi1`, …) names them with [`TableDesign::with_names`] (a table declared
+//! with `faceteer::table! { .. } names = ..` does, in
+//! [`TableSchema::design`](crate::table::TableSchema::design)): every renderer then writes
+//! the table's names of its key attributes, indexes, facet and TTL attributes; the key
+//! patterns are unchanged.
 //!
 //! ```
 //! use faceteer_core::design::{cloudformation, FacetDesign, StreamView, TableDesign};

@@ -1,6 +1,7 @@
 //! The design's input: a table, its facets with their attribute names, and its stream.
 
 use crate::facet::Facet;
+use crate::layout::TableNames;
 use crate::schema::FacetSchema;
 
 /// One facet of a designed table: its schema and the names of its attributes.
@@ -65,16 +66,28 @@ pub struct TableDesign<'a> {
     pub facets: &'a [FacetDesign<'a>],
     /// The table's stream, if it has one.
     pub stream: Option<StreamView>,
+    /// The table's names of its key attributes, indexes, facet attribute and TTL attribute:
+    /// every renderer writes these, not faceteer's (the facets' schemas keep faceteer's).
+    pub names: TableNames,
 }
 
 impl<'a> TableDesign<'a> {
-    /// A table without a stream.
+    /// A table without a stream, with faceteer's names ([`TableNames::DEFAULT`]).
     pub const fn new(table: &'a str, facets: &'a [FacetDesign<'a>]) -> Self {
         TableDesign {
             table,
             facets,
             stream: None,
+            names: TableNames::DEFAULT,
         }
+    }
+
+    /// The same table with its attributes and indexes named by `names` (a table laid out
+    /// by another library or by hand, as [`TableSchema::NAMES`](crate::table::TableSchema::NAMES)
+    /// declares).
+    pub const fn with_names(mut self, names: TableNames) -> Self {
+        self.names = names;
+        self
     }
 
     /// The same table with a stream of `view`.
@@ -152,5 +165,30 @@ mod tests {
         let design = TableDesign::new("app", &facets).with_stream(StreamView::KeysOnly);
         assert_eq!(design.stream, Some(StreamView::KeysOnly));
         assert_eq!(design.indexes()[0].kind, IndexKind::Global);
+    }
+
+    /// A table with OneTable's names, as `faceteer::table! { .. } names = ..` declares one.
+    struct Tasks;
+
+    const TASKS: [FacetDesign<'static>; 1] = [FacetDesign::new(&fixtures::TASK, &[])];
+
+    impl crate::table::TableSchema for Tasks {
+        const FACETS: &'static [&'static FacetSchema] = &[&fixtures::TASK];
+        const DESIGNS: &'static [FacetDesign<'static>] = &TASKS;
+        const NAMES: TableNames = fixtures::ONETABLE;
+    }
+
+    #[test]
+    fn a_design_has_its_tables_names() {
+        use crate::table::TableSchema;
+        let facets = fixtures::facets();
+        assert_eq!(TableDesign::new("app", &facets).names, TableNames::DEFAULT);
+        let design = Tasks::design("tasks");
+        assert_eq!(design.names, fixtures::ONETABLE);
+        assert_eq!(design.facets, &TASKS);
+        assert_eq!(
+            TableDesign::new("tasks", &TASKS).with_names(fixtures::ONETABLE),
+            design
+        );
     }
 }

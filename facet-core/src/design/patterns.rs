@@ -5,12 +5,20 @@ use std::fmt::Write as _;
 
 use super::layout::IndexDesign;
 use super::model::TableDesign;
-use crate::schema::{FacetSchema, IndexKind, IndexProjection, IndexSchema, KeySchema, ShardSchema};
+use crate::layout::TableNames;
+use crate::schema::{
+    FacetSchema, IndexKind, IndexProjection, IndexSchema, KeySchema, ShardSchema, PK, SK,
+};
 use crate::shard::shard_ids;
 
-/// How the access-pattern tables write their key conditions.
-pub(crate) const LEGEND: &str = "`ATTR = pattern`: the key equals the pattern; \
-`begins_with(SK, \"prefix\")`: every record of the facet in the partition; \
+/// How the access-pattern tables write their key conditions, `SK` as the table names its
+/// sort key (`sk`).
+pub(crate) fn legend(sk: &str) -> String {
+    format!("`ATTR = pattern`: the key equals the pattern; `begins_with({sk}, \"prefix\")`: {LEGEND_REST}")
+}
+
+/// [`legend`] from its second sentence.
+const LEGEND_REST: &str = "every record of the facet in the partition; \
 `ATTR: pattern`: an index sort key, narrowed by any key condition \
 (`=`, `<`, `<=`, `>`, `>=`, `between`, `begins_with`). `{field}` stands for a field's value, \
 `{field?}` for an optional field's (absent: no value and no delimiter), \
@@ -52,12 +60,12 @@ fn sort_prefix(key: &KeySchema, delimiter: &str) -> String {
     out
 }
 
-/// One way to read a facet's records.
+/// One way to read a facet's records, by the table's names of its attributes and indexes.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct AccessPattern {
     /// What the read does: `get one`, `query the partition`, `query GSI2 (byStatus)`.
     pub name: String,
-    /// The index read (`None`: the table).
+    /// The index read, by the table's name (`None`: the table).
     pub index: Option<&'static str>,
     /// The partition-key condition: `PK = #USER_{userId}`.
     pub partition: String,
@@ -71,25 +79,21 @@ pub struct AccessPattern {
 
 /// The reads a facet's keys allow: get one record by its key; query the records of the
 /// facet in a partition (unless the sort key is constant, so a partition holds one); query
-/// each index the facet uses.
-pub fn access_patterns(facet: &FacetSchema) -> Vec<AccessPattern> {
+/// each index the facet uses. Attributes and indexes are named as `names` says
+/// ([`TableNames::DEFAULT`] for faceteer's own names); key values keep their patterns.
+pub fn access_patterns(facet: &FacetSchema, names: &TableNames) -> Vec<AccessPattern> {
     let d = facet.delimiter;
-    let partition = format!("{} = {}", facet.pk.attribute, key_pattern(&facet.pk, d));
-    let notes: Vec<String> = facet
-        .pk
-        .shard
-        .iter()
-        .map(|s| shard_note(&facet.pk, s))
-        .collect();
+    let (pk, sk) = (
+        names.attribute(facet.pk.attribute),
+        names.attribute(facet.sk.attribute),
+    );
+    let partition = format!("{pk} = {}", key_pattern(&facet.pk, d));
+    let notes: Vec<String> = facet.pk.shard.iter().map(|s| shard_note(pk, s)).collect();
     let mut out = vec![AccessPattern {
         name: "get one".to_owned(),
         index: None,
         partition: partition.clone(),
-        sort: Some(format!(
-            "{} = {}",
-            facet.sk.attribute,
-            key_pattern(&facet.sk, d)
-        )),
+        sort: Some(format!("{sk} = {}", key_pattern(&facet.sk, d))),
         notes: notes.clone(),
     }];
     if !facet.sk.is_constant() {
@@ -98,46 +102,28 @@ pub fn access_patterns(facet: &FacetSchema) -> Vec<AccessPattern> {
             index: None,
             partition,
             sort: Some(format!(
-                "begins_with({}, \"{}\")",
-                facet.sk.attribute,
+                "begins_with({sk}, \"{}\")",
                 sort_prefix(&facet.sk, d)
             )),
             notes,
         });
     }
-    out.extend(facet.indexes.iter().map(|i| index_pattern(i, d)));
+    out.extend(facet.indexes.iter().map(|i| index_pattern(i, d, names)));
     out
 }
 
-fn index_pattern(index: &IndexSchema, delimiter: &str) -> AccessPattern {
+fn index_pattern(index: &IndexSchema, delimiter: &str, names: &TableNames) -> AccessPattern {
+    let index_name = names.index_name(index.name);
     let name = match index.alias {
-        Some(alias) => format!("query {} ({alias})", index.name),
-        None => format!("query {}", index.name),
+        Some(alias) => format!("query {index_name} ({alias})"),
+        None => format!("query {index_name}"),
     };
-    let mut notes: Vec<String> = index
-        .pk
-        .shard
-        .iter()
-        .map(|s| shard_note(&index.pk, s))
-        .collect();
+    let pk = names.attribute(index.pk.attribute);
+    let mut notes: Vec<String> = index.pk.shard.iter().map(|s| shard_note(pk, s)).collect();
     if index.sparse {
-        let fields: Vec<&str> = index
-            .keys()
-            .flat_map(|k| k.fields.iter().copied())
-            .collect();
-        let optional: Vec<&str> = index
-            .keys()
-            .flat_map(|k| k.fields.iter().zip(k.optional))
-            .filter_map(|(f, o)| o.then_some(*f))
-            .collect();
-        let needed = if optional.is_empty() {
-            fields
-        } else {
-            optional
-        };
         notes.push(format!(
             "sparse: only records with all of {}",
-            needed.join(", ")
+            sparse_fields(index).join(", ")
         ));
     }
     match index.projection {
@@ -152,24 +138,52 @@ fn index_pattern(index: &IndexSchema, delimiter: &str) -> AccessPattern {
     }
     AccessPattern {
         name,
-        index: Some(index.name),
-        partition: format!(
-            "{} = {}",
-            index.pk.attribute,
-            key_pattern(&index.pk, delimiter)
-        ),
-        sort: index
-            .sk
-            .map(|k| format!("{}: {}", k.attribute, key_pattern(&k, delimiter))),
+        index: Some(index_name),
+        partition: format!("{pk} = {}", key_pattern(&index.pk, delimiter)),
+        sort: index.sk.map(|k| {
+            let attribute = names.attribute(k.attribute);
+            format!("{attribute}: {}", key_pattern(&k, delimiter))
+        }),
         notes,
     }
 }
 
-/// `GSI2PK sharded 4 ways by orderId`, with the counts of later periods.
-fn shard_note(key: &KeySchema, shard: &ShardSchema) -> String {
+/// The fields that decide whether a record is in sparse index `index`, as the derive writes
+/// it: the optional fields among those its own keys (not a local index's partition key, the
+/// table's) are built from, each once; every such field when none is optional (the schema
+/// does not say whether a shard field is).
+fn sparse_fields(index: &IndexSchema) -> Vec<&'static str> {
+    let own = match index.kind {
+        IndexKind::Global => Some(&index.pk),
+        IndexKind::Local => None,
+    };
+    let keys: Vec<&KeySchema> = own.into_iter().chain(index.sk.as_ref()).collect();
+    let mut optional: Vec<&'static str> = Vec::new();
+    let mut inputs: Vec<&'static str> = Vec::new();
+    for key in &keys {
+        for (i, field) in key.fields.iter().enumerate() {
+            if key.optional.get(i).copied().unwrap_or(false) && !optional.contains(field) {
+                optional.push(field);
+            }
+        }
+        for field in key.inputs() {
+            if !inputs.contains(&field) {
+                inputs.push(field);
+            }
+        }
+    }
+    if optional.is_empty() {
+        inputs
+    } else {
+        optional
+    }
+}
+
+/// `GSI2PK sharded 4 ways by orderId` (the key attribute `attribute` by the table's name),
+/// with the counts of later periods.
+fn shard_note(attribute: &str, shard: &ShardSchema) -> String {
     let mut out = format!(
-        "{} sharded {} ways by {}",
-        key.attribute,
+        "{attribute} sharded {} ways by {}",
         shard.count,
         shard.fields.join(", ")
     );
@@ -210,8 +224,8 @@ pub(crate) fn index_rows(design: &TableDesign<'_>) -> Vec<IndexRow> {
     let table = IndexRow {
         name: "table",
         kind: "table",
-        partition_key: crate::schema::PK,
-        sort_key: Some(crate::schema::SK),
+        partition_key: design.attribute(PK),
+        sort_key: Some(design.attribute(SK)),
         projection: "ALL".to_owned(),
         facets: all.join(", "),
     };
@@ -285,7 +299,7 @@ mod tests {
         });
         assert_eq!(key_pattern(&wide, "_"), "#STATUS_{shard 0..ff}_{status}");
         assert_eq!(
-            shard_note(&wide, &wide.shard.unwrap()),
+            shard_note(wide.attribute, &wide.shard.unwrap()),
             if cfg!(feature = "chrono") {
                 "GSI2PK sharded 4 ways by orderId, 256 from 2027-01-01T00:00:00Z (by created)"
             } else {
@@ -297,7 +311,7 @@ mod tests {
 
     #[test]
     fn a_facet_reads_by_key_partition_and_index() {
-        let rows = access_patterns(&ORDER);
+        let rows = access_patterns(&ORDER, &TableNames::DEFAULT);
         let names: Vec<&str> = rows.iter().map(|r| r.name.as_str()).collect();
         assert_eq!(
             names,
@@ -336,8 +350,82 @@ mod tests {
     }
 
     #[test]
+    fn rows_name_attributes_and_indexes_as_the_table_does() {
+        let rows = access_patterns(&ORDER, &fixtures::ONETABLE);
+        assert_eq!(rows[0].partition, "pk = #USER_{userId}");
+        assert_eq!(rows[0].sort.as_deref(), Some("sk = #ORDER_{orderId}"));
+        assert_eq!(
+            rows[1].sort.as_deref(),
+            Some("begins_with(sk, \"#ORDER_\")")
+        );
+        // GSI2 keeps faceteer's names.
+        assert_eq!(rows[2].partition, "GSI2PK = #STATUS_{shard 0..3}_{status}");
+        assert_eq!(rows[4].name, "query lsi1 (byTotal)");
+        assert_eq!(rows[4].index, Some("lsi1"));
+        assert_eq!(rows[4].partition, "pk = #USER_{userId}");
+        assert_eq!(rows[4].sort.as_deref(), Some("lsi1sk: #TOTAL_{total}"));
+        let rows = access_patterns(&fixtures::TASK, &fixtures::ONETABLE);
+        assert_eq!(rows[2].name, "query gsi1 (byDue)");
+        assert_eq!(rows[2].partition, "gsi1pk = STATUS#{status}");
+        assert_eq!(rows[2].sort.as_deref(), Some("gsi1sk: DUE#{due?}"));
+        assert_eq!(
+            rows[2].notes,
+            [
+                "sparse: only records with all of due",
+                "projection: include(title)"
+            ]
+        );
+        let mut sharded = *ORDER.index("GSI2").unwrap();
+        sharded.pk.attribute = "GSI1PK";
+        let row = index_pattern(&sharded, "_", &fixtures::ONETABLE);
+        assert_eq!(row.notes[0], "gsi1pk sharded 4 ways by orderId");
+    }
+
+    #[test]
+    fn sparse_notes_name_the_fields_deciding_membership() {
+        // A local index: the table's partition key does not decide; each field once.
+        let local = IndexSchema {
+            kind: IndexKind::Local,
+            number: 2,
+            name: "LSI2",
+            alias: None,
+            pk: fixtures::key(PK, "#USER", &["userId"], &[false]),
+            sk: Some(fixtures::key(
+                "LSI2SK",
+                "#TAG",
+                &["tag", "tag", "rank"],
+                &[true, true, false],
+            )),
+            projection: IndexProjection::All,
+            sparse: true,
+        };
+        assert_eq!(sparse_fields(&local), ["tag"]);
+        // Optional fields of both keys of a global index; no sort key at all.
+        let mut global = local;
+        global.kind = IndexKind::Global;
+        global.pk = fixtures::key("GSI4PK", "#A", &["a", "b"], &[false, true]);
+        assert_eq!(sparse_fields(&global), ["b", "tag"]);
+        global.sk = None;
+        assert_eq!(sparse_fields(&global), ["b"]);
+        // No optional key field (an optional shard field): every input, each once.
+        global.pk = KeySchema {
+            shard: Some(ShardSchema {
+                count: 2,
+                fields: &["a", "c"],
+                schedule: &[],
+                time_field: None,
+            }),
+            ..fixtures::key("GSI4PK", "#A", &["a"], &[false])
+        };
+        assert_eq!(sparse_fields(&global), ["a", "c"]);
+        let row = index_pattern(&global, "_", &TableNames::DEFAULT);
+        assert_eq!(row.sort, None);
+        assert_eq!(row.notes[1], "sparse: only records with all of a, c");
+    }
+
+    #[test]
     fn a_constant_sort_key_has_no_partition_query() {
-        let rows = access_patterns(&USER);
+        let rows = access_patterns(&USER, &TableNames::DEFAULT);
         let names: Vec<&str> = rows.iter().map(|r| r.name.as_str()).collect();
         assert_eq!(names, ["get one", "query GSI1 (byEmail)"]);
         assert_eq!(rows[0].sort.as_deref(), Some("SK = #USER"));

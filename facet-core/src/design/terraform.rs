@@ -4,12 +4,13 @@ use std::fmt::Write as _;
 
 use super::layout::IndexDesign;
 use super::model::TableDesign;
-use crate::schema::{IndexKind, PK, SK, TTL_ATTRIBUTE};
+use crate::schema::{IndexKind, PK, SK};
 
 /// The design's table as a Terraform `aws_dynamodb_table` resource (HCL, laid out as
 /// `terraform fmt` lays it out), the same table [`cloudformation`](super::cloudformation)
 /// describes. The resource is named after the table in `snake_case` (`AppData` →
-/// `app_data`).
+/// `app_data`). Every attribute and index is named as the table names it
+/// ([`TableDesign::names`]).
 pub fn terraform(design: &TableDesign<'_>) -> String {
     let mut hcl = Hcl::default();
     hcl.open(&format!(
@@ -19,8 +20,8 @@ pub fn terraform(design: &TableDesign<'_>) -> String {
     ));
     hcl.attr("name", quote(design.table));
     hcl.attr("billing_mode", quote("PAY_PER_REQUEST"));
-    hcl.attr("hash_key", quote(PK));
-    hcl.attr("range_key", quote(SK));
+    hcl.attr("hash_key", quote(design.attribute(PK)));
+    hcl.attr("range_key", quote(design.attribute(SK)));
     if let Some(view) = design.stream {
         hcl.attr("stream_enabled", "true".to_owned());
         hcl.attr("stream_view_type", quote(view.as_str()));
@@ -34,9 +35,9 @@ pub fn terraform(design: &TableDesign<'_>) -> String {
     for index in design.indexes() {
         index_block(&mut hcl, &index);
     }
-    if design.has_ttl() {
+    if let Some(ttl) = design.ttl_attribute() {
         hcl.open("ttl");
-        hcl.attr("attribute_name", quote(TTL_ATTRIBUTE));
+        hcl.attr("attribute_name", quote(ttl));
         hcl.attr("enabled", "true".to_owned());
         hcl.close();
     }
@@ -233,6 +234,80 @@ mod tests {
         assert_eq!(text.matches("  global_secondary_index {").count(), 3);
         assert_eq!(text.matches("  local_secondary_index {").count(), 1);
         assert_eq!(text.matches("hash_key").count(), 4, "{text}");
+    }
+
+    #[test]
+    fn a_onetable_table_is_written_with_its_names() {
+        let facets = fixtures::tasks();
+        let design = TableDesign::new("tasks", &facets).with_names(fixtures::ONETABLE);
+        let expected = r#"resource "aws_dynamodb_table" "tasks" {
+  name         = "tasks"
+  billing_mode = "PAY_PER_REQUEST"
+  hash_key     = "pk"
+  range_key    = "sk"
+
+  attribute {
+    name = "pk"
+    type = "S"
+  }
+
+  attribute {
+    name = "sk"
+    type = "S"
+  }
+
+  attribute {
+    name = "gsi1pk"
+    type = "S"
+  }
+
+  attribute {
+    name = "gsi1sk"
+    type = "S"
+  }
+
+  global_secondary_index {
+    name               = "gsi1"
+    hash_key           = "gsi1pk"
+    range_key          = "gsi1sk"
+    projection_type    = "INCLUDE"
+    non_key_attributes = ["_type", "due", "status", "taskId", "teamId", "title"]
+  }
+
+  ttl {
+    attribute_name = "expires"
+    enabled        = true
+  }
+}
+"#;
+        assert_eq!(terraform(&design), expected);
+    }
+
+    #[test]
+    fn renamed_local_and_keyless_indexes_have_their_blocks() {
+        let facets = fixtures::facets();
+        let design = TableDesign::new("app", &facets).with_names(fixtures::ONETABLE);
+        let text = terraform(&design);
+        let blocks = [
+            "  global_secondary_index {\n    name            = \"gsi1\"\n    \
+             hash_key        = \"gsi1pk\"\n    projection_type = \"ALL\"\n  }\n",
+            "  global_secondary_index {\n    name               = \"GSI3\"\n    \
+             hash_key           = \"GSI3PK\"\n    range_key          = \"GSI3SK\"\n    \
+             projection_type    = \"INCLUDE\"\n    non_key_attributes = \
+             [\"_type\", \"coupon\", \"orderId\", \"total\", \"userId\"]\n  }\n",
+            "  local_secondary_index {\n    name            = \"lsi1\"\n    \
+             range_key       = \"lsi1sk\"\n    projection_type = \"ALL\"\n  }\n",
+            "  attribute {\n    name = \"lsi1sk\"\n    type = \"S\"\n  }\n",
+            "  ttl {\n    attribute_name = \"expires\"\n    enabled        = true\n  }\n}\n",
+        ];
+        for block in blocks {
+            assert_eq!(text.matches(block).count(), 1, "{block}\nin\n{text}");
+        }
+        assert!(text.contains("  hash_key     = \"pk\"\n  range_key    = \"sk\"\n"));
+        assert!(
+            !text.contains("\"PK\"") && !text.contains("\"facet\""),
+            "{text}"
+        );
     }
 
     #[test]

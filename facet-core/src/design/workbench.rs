@@ -23,7 +23,8 @@ pub struct WorkbenchMetadata<'a> {
 /// A NoSQL Workbench data model (JSON, format version 3.0) of the design's table, to
 /// import with *Import data model*: the table's keys, one Workbench facet per facet (its
 /// key patterns as the key aliases, its attributes), the global secondary indexes, billing
-/// per request. The model is named after the table.
+/// per request. The model is named after the table, and every attribute and index as the
+/// table names it ([`TableDesign::names`]).
 ///
 /// NoSQL Workbench models no local secondary indexes: their sort-key attributes are listed
 /// as attributes. Attribute types are not in the facets' schemas: every attribute but `ttl`
@@ -39,14 +40,15 @@ pub fn workbench(design: &TableDesign<'_>, metadata: &WorkbenchMetadata<'_>) -> 
                 sort_key_alias: key_pattern(&f.schema.sk, f.schema.delimiter),
             },
             table_data: [],
-            non_key_attributes: f.item_attributes(),
+            non_key_attributes: design.item_attributes(f),
             data_access: DataAccess::default(),
         })
         .collect();
+    let ttl = design.attribute(TTL_ATTRIBUTE);
     let mut attributes: Vec<Attribute> = Vec::new();
-    for name in design.facets.iter().flat_map(|f| f.item_attributes()) {
+    for name in design.facets.iter().flat_map(|f| design.item_attributes(f)) {
         if !attributes.iter().any(|a| a.attribute_name == name) {
-            attributes.push(Attribute::new(name));
+            attributes.push(Attribute::new(name, ttl));
         }
     }
     let indexes = design.indexes();
@@ -62,7 +64,7 @@ pub fn workbench(design: &TableDesign<'_>, metadata: &WorkbenchMetadata<'_>) -> 
         },
         data_model: [Table {
             table_name: design.table,
-            key_attributes: key_attributes(PK, Some(SK)),
+            key_attributes: key_attributes(design.attribute(PK), Some(design.attribute(SK))),
             non_key_attributes: attributes,
             table_facets: facets,
             global_secondary_indexes: indexes
@@ -78,10 +80,11 @@ pub fn workbench(design: &TableDesign<'_>, metadata: &WorkbenchMetadata<'_>) -> 
     serde_json::to_string_pretty(&model).expect("a model serializes")
 }
 
+/// Key attributes, all strings.
 fn key_attributes(pk: &'static str, sk: Option<&'static str>) -> KeyAttributes {
     KeyAttributes {
-        partition_key: Attribute::new(pk),
-        sort_key: sk.map(Attribute::new),
+        partition_key: Attribute::string(pk),
+        sort_key: sk.map(Attribute::string),
     }
 }
 
@@ -134,14 +137,18 @@ struct Attribute {
 }
 
 impl Attribute {
-    fn new(attribute_name: &'static str) -> Self {
+    /// An attribute: a number if it is the table's TTL attribute `ttl`, else a string.
+    fn new(attribute_name: &'static str, ttl: &str) -> Self {
         Attribute {
             attribute_name,
-            attribute_type: if attribute_name == TTL_ATTRIBUTE {
-                "N"
-            } else {
-                "S"
-            },
+            attribute_type: if attribute_name == ttl { "N" } else { "S" },
+        }
+    }
+
+    fn string(attribute_name: &'static str) -> Self {
+        Attribute {
+            attribute_name,
+            attribute_type: "S",
         }
     }
 }
@@ -325,6 +332,61 @@ mod tests {
                     }
                 }
             ])
+        );
+    }
+
+    #[test]
+    fn a_table_with_other_names_is_modelled_with_them() {
+        let facets = fixtures::tasks();
+        let design = TableDesign::new("tasks", &facets).with_names(fixtures::ONETABLE);
+        let model: Value = serde_json::from_str(&workbench(&design, &METADATA)).unwrap();
+        let t = &model["DataModel"][0];
+        assert_eq!(
+            t["KeyAttributes"],
+            json!({
+                "PartitionKey": {"AttributeName": "pk", "AttributeType": "S"},
+                "SortKey": {"AttributeName": "sk", "AttributeType": "S"}
+            })
+        );
+        let attributes: Vec<(&str, &str)> = t["NonKeyAttributes"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|a| {
+                let name = a["AttributeName"].as_str().unwrap();
+                (name, a["AttributeType"].as_str().unwrap())
+            })
+            .collect();
+        let names: Vec<&str> = attributes.iter().map(|a| a.0).collect();
+        let expected = [
+            "gsi1pk",
+            "gsi1sk",
+            "_type",
+            "expires",
+            "teamId",
+            "taskId",
+            "status",
+            "due",
+            "title",
+            "expiresAt",
+        ];
+        assert_eq!(names, expected);
+        assert!(attributes.contains(&("expires", "N")));
+        assert!(attributes.contains(&("_type", "S")));
+        assert_eq!(t["TableFacets"][0]["NonKeyAttributes"], json!(expected));
+        assert_eq!(
+            t["GlobalSecondaryIndexes"],
+            json!([{
+                "IndexName": "gsi1",
+                "KeyAttributes": {
+                    "PartitionKey": {"AttributeName": "gsi1pk", "AttributeType": "S"},
+                    "SortKey": {"AttributeName": "gsi1sk", "AttributeType": "S"}
+                },
+                "Projection": {
+                    "ProjectionType": "INCLUDE",
+                    "NonKeyAttributes": ["_type", "due", "status", "taskId", "teamId", "title"]
+                }
+            }])
         );
     }
 
