@@ -219,72 +219,8 @@ pub fn check_names(
     Ok(())
 }
 
-/// The check of [`check_names`] for a table declared with `faceteer::table! { .. } names =
-/// ..`, at compile time: fails compilation, naming the facet and field, when a field of a
-/// facet is stored under the table's name of a key attribute or of the facet attribute, or
-/// when two of those attributes get one name.
-pub const fn assert_names(facets: &[crate::design::FacetDesign<'static>], names: &TableNames) {
-    use crate::const_text::{same, Message};
-    let written = [
-        (PK, names.pk),
-        (SK, names.sk),
-        (FACET_ATTRIBUTE, names.facet),
-        (TTL_ATTRIBUTE, names.ttl),
-    ];
-    let mut i = 0;
-    while i < written.len() {
-        let mut j = i + 1;
-        while j < written.len() {
-            if same(written[i].1, written[j].1) {
-                let m = Message::new()
-                    .push("the table names both `")
-                    .push(written[i].0)
-                    .push("` and `")
-                    .push(written[j].0)
-                    .push("` `")
-                    .push(written[i].1)
-                    .push("`: each needs its own attribute");
-                panic!("{}", m.as_str());
-            }
-            j += 1;
-        }
-        i += 1;
-    }
-    let mut f = 0;
-    while f < facets.len() {
-        let facet = &facets[f];
-        let mut a = 0;
-        while a < facet.attributes.len() {
-            let attribute = facet.attributes[a];
-            let mut w = 0;
-            while w < written.len() {
-                let (ours, theirs) = written[w];
-                let index_key = index_key_named(names, attribute);
-                if (same(attribute, theirs) && !same(attribute, ours)) || index_key.is_some() {
-                    let taken = match index_key {
-                        Some(key) => key,
-                        None => ours,
-                    };
-                    let m = Message::new()
-                        .push("facet `")
-                        .push(facet.schema.name)
-                        .push("` stores a field as `")
-                        .push(attribute)
-                        .push("`, the table's name for `")
-                        .push(taken)
-                        .push("`; rename the field (`#[serde(rename = \"..\")]`) or the table's attribute");
-                    panic!("{}", m.as_str());
-                }
-                w += 1;
-            }
-            a += 1;
-        }
-        f += 1;
-    }
-}
-
 /// The index key attribute (by faceteer's name) that `names` calls `attribute`, if any.
-const fn index_key_named(names: &TableNames, attribute: &str) -> Option<&'static str> {
+pub(crate) const fn index_key_named(names: &TableNames, attribute: &str) -> Option<&'static str> {
     use crate::const_text::same;
     let mut i = 0;
     while i < names.indexes.len() {

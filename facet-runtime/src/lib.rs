@@ -263,7 +263,6 @@ pub mod __private {
     pub use faceteer_core::expr::{Encoded, ExprError, Field};
     pub use faceteer_core::facet::Versioned;
     pub use faceteer_core::key::key_part;
-    pub use faceteer_core::layout::assert_names;
     pub use faceteer_core::limits::KeyLengths;
     pub use faceteer_core::marshal::to_attribute_value as encode_value;
     pub use faceteer_core::partition::{PartitionKey, ShardChoice};
@@ -279,6 +278,7 @@ pub mod __private {
     pub use faceteer_core::serde_key::write_serde_key;
     pub use faceteer_core::shard::{ShardInputs, ShardPeriod};
     pub use faceteer_core::sort_key::{Four, NoFields, NoSortKey, One, Three, Two};
+    pub use faceteer_core::table::assert_names;
     pub use faceteer_core::table::assert_table;
     pub use faceteer_core::{
         Facet, Item, ItemError, Key, KeyArg, KeyError, KeyPart, KeyWriter, Sortable, SortableArg,

@@ -343,7 +343,7 @@ mod tests {
                 ],
                 "Projection": {
                     "ProjectionType": "INCLUDE",
-                    "NonKeyAttributes": ["_type", "due", "status", "taskId", "teamId", "title"]
+                    "NonKeyAttributes": ["_type", "due", "expires", "status", "taskId", "teamId", "title"]
                 }
             }])
         );

@@ -271,7 +271,7 @@ mod tests {
     hash_key           = "gsi1pk"
     range_key          = "gsi1sk"
     projection_type    = "INCLUDE"
-    non_key_attributes = ["_type", "due", "status", "taskId", "teamId", "title"]
+    non_key_attributes = ["_type", "due", "expires", "status", "taskId", "teamId", "title"]
   }
 
   ttl {
