@@ -206,6 +206,23 @@ impl<'t, F: Facet> Search<'t, F> {
         )
     }
 
+    /// Where each part resumes: from the cursor, or at its start.
+    fn start(&self, plan: &Plan<F>, limit: usize) -> Result<SearchPosition> {
+        Ok(match &self.page.cursor {
+            Some(c) => decode_search_cursor(&plan.scopes, plan.parts.len(), limit, c)?,
+            None => SearchPosition {
+                positions: vec![ShardPosition::Start; plan.parts.len()],
+                boundary: Boundary::default(),
+            },
+        })
+    }
+
+    /// How many parts are read at once.
+    fn concurrency_for(&self, plan: &Plan<F>) -> usize {
+        self.concurrency
+            .unwrap_or(plan.parts.len().min(MAX_SEARCH_CONCURRENCY))
+    }
+
     /// One page of raw items, and its cursor.
     async fn run(&self, op: &Op) -> Result<(Vec<Item>, Option<String>)> {
         if self.page.limit.unwrap_or(DEFAULT_SEARCH_LIMIT) == 0 {
@@ -216,22 +233,14 @@ impl<'t, F: Facet> Search<'t, F> {
         }
         let plan = self.sources()?;
         let limit = self.page.limit.unwrap_or(DEFAULT_SEARCH_LIMIT) as usize;
-        let mut position = match &self.page.cursor {
-            Some(c) => decode_search_cursor(&plan.scopes, plan.parts.len(), limit, c)?,
-            None => SearchPosition {
-                positions: vec![ShardPosition::Start; plan.parts.len()],
-                boundary: Boundary::default(),
-            },
-        };
+        let mut position = self.start(&plan, limit)?;
         let mut seen: HashMap<PrimaryKey, String> = position
             .boundary
             .keys
             .iter()
             .map(|k| (k.clone(), position.boundary.order.clone()))
             .collect();
-        let concurrency = self
-            .concurrency
-            .unwrap_or(plan.parts.len().min(MAX_SEARCH_CONCURRENCY));
+        let concurrency = self.concurrency_for(&plan);
         let mut out: Vec<Item> = Vec::new();
         let mut last_order: Option<String> = None;
         while out.len() < limit && position.positions.iter().any(|p| *p != ShardPosition::Done) {
@@ -279,13 +288,7 @@ impl<'t, F: Facet> Search<'t, F> {
     async fn run_ordered(&self, op: &Op, attribute: &str) -> Result<(Vec<Item>, Option<String>)> {
         let plan = self.sources()?;
         let limit = self.page.limit.unwrap_or(DEFAULT_SEARCH_LIMIT) as usize;
-        let mut position = match &self.page.cursor {
-            Some(c) => decode_search_cursor(&plan.scopes, plan.parts.len(), limit, c)?,
-            None => SearchPosition {
-                positions: vec![ShardPosition::Start; plan.parts.len()],
-                boundary: Boundary::default(),
-            },
-        };
+        let mut position = self.start(&plan, limit)?;
         // The key condition of every part, to tell which sources hold a record.
         let conditions: Vec<QueryPlan> = plan
             .parts
@@ -298,9 +301,7 @@ impl<'t, F: Facet> Search<'t, F> {
                 .zip(&conditions)
                 .any(|(p, c)| p.source < source && c.holds(item))
         };
-        let concurrency = self
-            .concurrency
-            .unwrap_or(plan.parts.len().min(MAX_SEARCH_CONCURRENCY));
+        let concurrency = self.concurrency_for(&plan);
         let mut out: Vec<Item> = Vec::new();
         while out.len() < limit && position.positions.iter().any(|p| *p != ShardPosition::Done) {
             let remaining = limit - out.len();

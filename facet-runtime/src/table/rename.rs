@@ -17,6 +17,19 @@ use aws_sdk_dynamodb::types::{
 use faceteer_core::layout::TableNames;
 use faceteer_core::Item;
 
+/// A method renaming a single-item request (`$builder`): its item or key (read with
+/// `$get`, written with `$set`) and its expression names.
+macro_rules! single_item {
+    ($(#[$doc:meta])* $name:ident, $builder:ty, $get:ident, $set:ident) => {
+        $(#[$doc])*
+        pub(crate) fn $name(&self, b: $builder) -> $builder {
+            let (item, names) = (b.$get().clone(), b.get_expression_attribute_names().clone());
+            b.$set(self.opt_out(item))
+                .set_expression_attribute_names(self.names_out(names))
+        }
+    };
+}
+
 /// The renames of one table, both ways.
 #[derive(Debug)]
 pub(crate) struct Renamer {
@@ -68,41 +81,22 @@ impl Renamer {
         index.map(|i| self.names.index_name(&i).to_owned())
     }
 
-    pub(crate) fn get(&self, b: GetItemInputBuilder) -> GetItemInputBuilder {
-        let (key, names) = (
-            b.get_key().clone(),
-            b.get_expression_attribute_names().clone(),
-        );
-        b.set_key(self.opt_out(key))
-            .set_expression_attribute_names(self.names_out(names))
-    }
-
-    pub(crate) fn put(&self, b: PutItemInputBuilder) -> PutItemInputBuilder {
-        let (item, names) = (
-            b.get_item().clone(),
-            b.get_expression_attribute_names().clone(),
-        );
-        b.set_item(self.opt_out(item))
-            .set_expression_attribute_names(self.names_out(names))
-    }
-
-    pub(crate) fn delete(&self, b: DeleteItemInputBuilder) -> DeleteItemInputBuilder {
-        let (key, names) = (
-            b.get_key().clone(),
-            b.get_expression_attribute_names().clone(),
-        );
-        b.set_key(self.opt_out(key))
-            .set_expression_attribute_names(self.names_out(names))
-    }
-
-    pub(crate) fn update(&self, b: UpdateItemInputBuilder) -> UpdateItemInputBuilder {
-        let (key, names) = (
-            b.get_key().clone(),
-            b.get_expression_attribute_names().clone(),
-        );
-        b.set_key(self.opt_out(key))
-            .set_expression_attribute_names(self.names_out(names))
-    }
+    single_item!(
+        /// A GetItem request, in the table's names.
+        get, GetItemInputBuilder, get_key, set_key
+    );
+    single_item!(
+        /// A PutItem request, in the table's names.
+        put, PutItemInputBuilder, get_item, set_item
+    );
+    single_item!(
+        /// A DeleteItem request, in the table's names.
+        delete, DeleteItemInputBuilder, get_key, set_key
+    );
+    single_item!(
+        /// An UpdateItem request, in the table's names.
+        update, UpdateItemInputBuilder, get_key, set_key
+    );
 
     pub(crate) fn query(&self, b: QueryInputBuilder) -> QueryInputBuilder {
         let start = b.get_exclusive_start_key().clone();
