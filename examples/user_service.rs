@@ -62,7 +62,11 @@ use serde::{Deserialize, Serialize};
     gsi(
         n = 1,
         alias = "BeneficiaryLastName",
-        pk(prefix = "BENEFICIARY", fields(beneficiary_id)),
+        pk(
+            prefix = "BENEFICIARY",
+            fields(beneficiary_id),
+            shard(count = 2, fields(user_id))
+        ),
         sk(prefix = "NAME", fields(last_name_canonical, first_name_canonical))
     ),
     gsi(

@@ -60,7 +60,11 @@ use serde::{Deserialize, Serialize};
     gsi(
         n = 1,
         alias = "BeneficiaryLastName",
-        pk(prefix = "BENEFICIARY", fields(beneficiary_id)),
+        pk(
+            prefix = "BENEFICIARY",
+            fields(beneficiary_id),
+            shard(count = 2, fields(user_id))
+        ),
         sk(prefix = "NAME", fields(last_name_canonical, first_name_canonical))
     ),
     gsi(
@@ -289,6 +293,63 @@ async fn local_indexes_order_a_sharded_partition_and_read_consistently() {
         err.to_string().contains("projects only some attributes"),
         "{err}"
     );
+    table.delete_table().await.unwrap();
+}
+
+async fn a_sharded_index_partition_merges_its_shards() {
+    let (table, users) = seeded().await;
+    // GSI1: a beneficiary's users, spread over 2 shards by user id, by last then first name.
+    let got = table
+        .query(User::by_beneficiary_last_name("b1").list())
+        .all()
+        .await
+        .unwrap();
+    let mut want: Vec<&User> = users.iter().filter(|u| u.beneficiary_id == "b1").collect();
+    want.sort_by(|a, b| {
+        (&a.last_name_canonical, &a.first_name_canonical, &a.user_id).cmp(&(
+            &b.last_name_canonical,
+            &b.first_name_canonical,
+            &b.user_id,
+        ))
+    });
+    let got_names: Vec<(&str, &str)> = got
+        .iter()
+        .map(|u| {
+            (
+                u.last_name_canonical.as_str(),
+                u.first_name_canonical.as_str(),
+            )
+        })
+        .collect();
+    let want_names: Vec<(&str, &str)> = want
+        .iter()
+        .map(|u| {
+            (
+                u.last_name_canonical.as_str(),
+                u.first_name_canonical.as_str(),
+            )
+        })
+        .collect();
+    assert_eq!(got_names, want_names, "merged in sort-key order");
+    assert_eq!(got.len(), 12);
+    let shards: std::collections::BTreeSet<String> = users
+        .iter()
+        .filter(|u| u.beneficiary_id == "b1")
+        .map(|u| {
+            faceteer::to_item(u).unwrap()["GSI1PK"]
+                .as_s()
+                .unwrap()
+                .clone()
+        })
+        .collect();
+    assert_eq!(shards.len(), 2, "{shards:?}");
+    // One shard, chosen.
+    let one = table
+        .query(User::by_beneficiary_last_name("b1").list().shard(0))
+        .count()
+        .await
+        .unwrap();
+    assert!(one > 0 && one < 12, "{one}");
     table.delete_table().await.unwrap();
 }
 
@@ -711,6 +772,7 @@ async fn a_search_merges_indexes_sorted_differently_by_a_chosen_field() {
 }
 
 faceteer_suite::engines!(
+    a_sharded_index_partition_merges_its_shards,
     a_search_merges_indexes_sorted_differently_by_a_chosen_field,
     counts_read_no_records,
     scans_read_an_index,
