@@ -15,8 +15,12 @@ fi
 # Four tests at a time on two cores: many integration tests wait (on moto, on deadlines,
 # on a proxy holding requests back) more than they compute.
 export RUST_TEST_THREADS="${RUST_TEST_THREADS:-4}"
-# A clean CI build gains nothing from incremental state but its disk and time.
+# A clean CI build gains nothing from incremental state but its disk and time, and full
+# debug info costs minutes of compiling and linking the AWS SDK: line tables keep the file
+# and line of every frame of a failing test's backtrace.
 if [ -n "${CI:-}" ]; then
   export CARGO_INCREMENTAL=0
+  export CARGO_PROFILE_DEV_DEBUG=line-tables-only
+  export CARGO_PROFILE_TEST_DEBUG=line-tables-only
 fi
 cargo test --workspace --locked "$@"

@@ -120,8 +120,22 @@ struct Email {
     created: u64,
 }
 
+/// A device, perhaps owned: GSI5 is declared on its fields and made sparse with
+/// `index(gsi = 5, sparse)`, so unowned devices are not in it.
+#[derive(Debug, Clone, PartialEq, Facet, Serialize, Deserialize)]
+#[facet(name = "Device", index(gsi = 5, sparse))]
+struct Device {
+    #[pk(prefix = "DEVICE")]
+    #[sk(prefix = "DEVICE")]
+    id: String,
+    #[gsi(n = 5, alias = "Owner", pk, prefix = "OWNER")]
+    owner: Option<String>,
+    #[gsi(n = 5, sk, prefix = "DEVICE")]
+    name: String,
+}
+
 faceteer::table! {
-    struct UserService { User, Email }
+    struct UserService { User, Email, Device }
 }
 
 const NAMES: [(&str, &str); 6] = [
@@ -526,7 +540,7 @@ async fn verify_reports_a_missing_local_index() {
         .collect();
     assert_eq!(
         missing,
-        ["GSI1", "GSI2", "GSI3", "LSI1", "LSI2", "LSI3", "LSI4", "LSI5"]
+        ["GSI1", "GSI2", "GSI3", "GSI5", "LSI1", "LSI2", "LSI3", "LSI4", "LSI5"]
     );
     let lsi1 = v
         .differences
@@ -771,7 +785,61 @@ async fn a_search_merges_indexes_sorted_differently_by_a_chosen_field() {
     table.delete_table().await.unwrap();
 }
 
+async fn an_index_declared_on_fields_can_be_sparse() {
+    let (table, _) = seeded().await;
+    let device = |id: &str, owner: Option<&str>| Device {
+        id: id.into(),
+        owner: owner.map(str::to_owned),
+        name: format!("device {id}"),
+    };
+    let (owned, unowned) = (device("d1", Some("ann")), device("d2", None));
+    table.put(&owned).await.unwrap();
+    table.put(&unowned).await.unwrap();
+    assert!(!faceteer::to_item(&unowned).unwrap().contains_key("GSI5PK"));
+    let ann = table
+        .query(Device::by_owner("ann").list())
+        .all()
+        .await
+        .unwrap();
+    assert_eq!(ann, std::slice::from_ref(&owned));
+    // Given an owner, the unowned device enters the index; losing it, the owned one leaves.
+    let f = Device::fields();
+    let key = unowned.primary_key().unwrap();
+    let err = table.update(&key, f.owner.set("ann")).await.unwrap_err();
+    assert!(
+        matches!(
+            err,
+            faceteer::Error::Expr(faceteer::ExprError::KeyFieldNeeded { .. })
+        ),
+        "the index's sort key needs `name`: {err:?}"
+    );
+    table
+        .update(&key, f.owner.set("ann") & f.name.unchanged(&unowned.name))
+        .await
+        .unwrap();
+    // Leaving needs no other value: the removed owner takes the device out.
+    table
+        .update(&owned.primary_key().unwrap(), f.owner.remove())
+        .await
+        .unwrap();
+    let stored = get_record_item(&table, owned.primary_key().unwrap().to_item()).await;
+    let unowned_now = Device {
+        owner: None,
+        ..owned.clone()
+    };
+    assert_eq!(stored, Some(faceteer::to_item(&unowned_now).unwrap()));
+    let ann = table
+        .query(Device::by_owner("ann").list())
+        .all()
+        .await
+        .unwrap();
+    let ids: Vec<&str> = ann.iter().map(|d| d.id.as_str()).collect();
+    assert_eq!(ids, ["d2"]);
+    table.delete_table().await.unwrap();
+}
+
 faceteer_suite::engines!(
+    an_index_declared_on_fields_can_be_sparse,
     a_sharded_index_partition_merges_its_shards,
     a_search_merges_indexes_sorted_differently_by_a_chosen_field,
     counts_read_no_records,

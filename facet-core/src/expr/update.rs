@@ -480,6 +480,20 @@ impl<'a, F> KeyedValues<'a, F> {
             .map(|k| k.name)
     }
 
+    /// Whether the update gives one of `positions` as absent (its last word on the field:
+    /// removed, or named unchanged and absent). A record is then out of a sparse index built
+    /// from the field, whatever the other fields hold.
+    #[doc(hidden)]
+    pub fn gives_absent(&self, positions: &[u16]) -> bool {
+        positions.iter().any(|&p| {
+            self.keyed
+                .iter()
+                .rev()
+                .find(|k| k.position == p)
+                .is_some_and(|k| k.value.is_none())
+        })
+    }
+
     /// The value of the field `need` names: from the update, else from the template.
     #[doc(hidden)]
     pub fn optional<T: 'static>(

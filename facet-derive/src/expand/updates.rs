@@ -101,18 +101,32 @@ fn sparse_index_keys(m: &FacetModel, i: &IndexModel, own: &[&KeyRef]) -> TokenSt
     let binds = bind_values(m, &inputs, &first);
     let present =
         sparse_membership(m, i, |ident| quote!(#ident.is_some())).unwrap_or_else(|| quote!(true));
+    let optional: Vec<u16> = inputs
+        .iter()
+        .copied()
+        .filter(|&f| m.fields[f as usize].optional)
+        .collect();
     let pushes = own.iter().map(|k| push_key(m, k));
-    let removes = own.iter().map(|k| {
-        let attribute = lit(&k.key.attribute);
-        quote!(__out.push((#attribute, ::core::option::Option::<#p::AttributeValue>::None));)
-    });
+    let removes: Vec<TokenStream> = own
+        .iter()
+        .map(|k| {
+            let attribute = lit(&k.key.attribute);
+            quote!(__out.push((#attribute, ::core::option::Option::<#p::AttributeValue>::None));)
+        })
+        .collect();
+    // A field the update leaves absent takes the record out, whatever the others hold: no
+    // other value is needed to remove its keys.
     quote! {
         if let ::core::option::Option::Some(__changed) = __v.changed(&[#(#inputs),*]) {
-            #binds
-            if #present {
-                #(#pushes)*
-            } else {
+            if __v.gives_absent(&[#(#optional),*]) {
                 #(#removes)*
+            } else {
+                #binds
+                if #present {
+                    #(#pushes)*
+                } else {
+                    #(#removes)*
+                }
             }
         }
     }
