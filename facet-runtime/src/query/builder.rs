@@ -91,7 +91,7 @@ impl<F, I> Query<F, I> {
 
 impl<F, I, R, M> Query<F, I, R, M> {
     /// The same query with other output types.
-    fn retype<R2, M2>(self) -> Query<F, I, R2, M2> {
+    pub(crate) fn retype<R2, M2>(self) -> Query<F, I, R2, M2> {
         self.recast()
     }
 

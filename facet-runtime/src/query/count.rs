@@ -6,12 +6,14 @@ use faceteer_core::pick::KeyFields;
 use faceteer_core::plan::{QueryPlan, SortCondition};
 use faceteer_core::Facet;
 
+use super::builder::Query;
 use super::mode::Paged;
 use super::run::QueryRun;
 use crate::error::Result;
 use crate::exec::future::{records, traced};
 use crate::exec::sdk;
 use crate::exec::trace::Op;
+use crate::item::read::Fetched;
 use crate::item::read::Read;
 use crate::table::Table;
 
@@ -21,13 +23,28 @@ where
     I: KeyFields,
     R: Read<F, I>,
 {
-    /// The number of records the query matches, without reading them: `Select = COUNT`
+    /// The number of records the query matches, without reading them: the same as
+    /// [`Table::count`].
+    pub async fn count(self) -> Result<u64> {
+        let QueryRun { table, query } = self;
+        table.count(query).await
+    }
+}
+
+impl Table {
+    /// The number of records `query` matches, without reading them: `Select = COUNT`
     /// requests, following every DynamoDB page, on every shard of a sharded partition (or
     /// the one chosen with `.shard(n)`), summed. Only items of the query's facet are
     /// counted, after its filter; a strict bound (`less_than`) counts as the records read
     /// would. `limit` and `cursor` do not apply: the whole partition range is counted.
-    pub async fn count(self) -> Result<u64> {
-        let QueryRun { table, query } = self;
+    /// Nothing is read, so any index can be counted, keys-only ones included.
+    pub async fn count<F: Facet, I: KeyFields, R, M>(
+        &self,
+        query: Query<F, I, R, M>,
+    ) -> Result<u64> {
+        let table = self;
+        // Counting reads no attribute: any read mode plans the same key condition.
+        let query: Query<F, I, Fetched, Paged> = query.retype();
         let op = Op::new("Query", table, F::SCHEMA.name, query.index.map(|i| i.name));
         let work = move |op: Arc<Op>| async move {
             let partitions = if query.is_all_shards() {
