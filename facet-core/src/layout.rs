@@ -22,7 +22,7 @@
 //! assert_eq!(ONETABLE.attribute("title"), "title");
 //! ```
 
-use crate::schema::{FACET_ATTRIBUTE, PK, SK, TTL_ATTRIBUTE};
+use crate::schema::{TableIndex, FACET_ATTRIBUTE, PK, SK, TTL_ATTRIBUTE};
 
 /// The names of a table's key attributes, indexes, facet attribute and TTL attribute.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -83,6 +83,23 @@ impl TableNames {
             .iter()
             .find(|i| i.index == index)
             .map_or(index, |i| i.name)
+    }
+
+    /// `index` as this table names it: its name, key attributes and included attributes
+    /// (sorted again, as renamed).
+    pub fn index_of(&self, index: TableIndex) -> TableIndex {
+        TableIndex {
+            name: self.index_name(index.name),
+            pk: self.attribute(index.pk),
+            sk: index.sk.map(|sk| self.attribute(sk)),
+            projection: index.projection.map(|attributes| {
+                let mut renamed: Vec<&'static str> =
+                    attributes.into_iter().map(|a| self.attribute(a)).collect();
+                renamed.sort_unstable();
+                renamed
+            }),
+            ..index
+        }
     }
 
     /// Every attribute renamed: (faceteer's name, the table's), the identical ones left out.

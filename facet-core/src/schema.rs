@@ -338,6 +338,8 @@ pub const fn gsi_names(n: u8) -> (&'static str, &'static str, &'static str) {
 pub struct TableIndex {
     /// Global or local.
     pub kind: IndexKind,
+    /// The index number.
+    pub number: u8,
     /// The DynamoDB index name (`GSI1`, `LSI1`, …).
     pub name: &'static str,
     /// The partition-key attribute (`GSInPK`, or `PK` for a local index).
@@ -353,19 +355,21 @@ pub struct TableIndex {
 
 /// Every index the facets of a table use, each once: global indexes by number, then local
 /// ones. Facets sharing an index agree on its key schema when the table check passes
-/// ([`crate::table::check_table`]); the first facet declaring it gives it here.
+/// ([`crate::table::check_table`]); it has a sort key when a facet gives it one.
 pub fn table_indexes(facets: &[&FacetSchema]) -> Vec<TableIndex> {
     let mut out: Vec<TableIndex> = Vec::new();
     for facet in facets {
         for index in facet.indexes {
             match out.iter_mut().find(|t| t.name == index.name) {
                 Some(t) => {
+                    t.sk = t.sk.or(index.sk_attribute());
                     if !t.used_by.contains(&facet.name) {
                         t.used_by.push(facet.name);
                     }
                 }
                 None => out.push(TableIndex {
                     kind: index.kind,
+                    number: index.number,
                     name: index.name,
                     pk: index.pk.attribute,
                     sk: index.sk_attribute(),
@@ -375,14 +379,7 @@ pub fn table_indexes(facets: &[&FacetSchema]) -> Vec<TableIndex> {
             }
         }
     }
-    out.sort_by_key(|t| {
-        let number = facets
-            .iter()
-            .flat_map(|f| f.indexes)
-            .find(|i| i.name == t.name)
-            .map_or(0, |i| i.number);
-        (t.kind, number)
-    });
+    out.sort_by_key(|t| (t.kind, t.number));
     out
 }
 

@@ -179,7 +179,7 @@ pub use faceteer_core::pick::{
     WholeRecords,
 };
 pub use faceteer_core::schema::{
-    FacetSchema, IndexKind, IndexProjection, IndexSchema, KeySchema, ShardSchema,
+    FacetSchema, IndexKind, IndexProjection, IndexSchema, KeySchema, ShardSchema, TableIndex,
 };
 pub use faceteer_core::search::SearchError;
 pub use faceteer_core::sort_key::{

@@ -4,7 +4,7 @@
 
 use super::model::{FacetDesign, TableDesign};
 use crate::schema::{
-    index_projection, FacetSchema, IndexKind, IndexSchema, FACET_ATTRIBUTE, PK, SK, TTL_ATTRIBUTE,
+    table_indexes, FacetSchema, IndexKind, IndexSchema, FACET_ATTRIBUTE, PK, SK, TTL_ATTRIBUTE,
 };
 
 /// One secondary index of a designed table, as its facets use it, by the table's names
@@ -59,44 +59,34 @@ impl TableDesign<'_> {
     /// Every secondary index some facet uses, each once: the global indexes by number, then
     /// the local ones. An index has a sort key when a facet gives it one.
     pub fn indexes(&self) -> Vec<IndexDesign> {
-        let mut used: Vec<(&'static str, &'static IndexSchema)> = self
-            .facets
-            .iter()
-            .flat_map(|f| f.schema.indexes.iter().map(move |i| (f.schema.name, i)))
-            .collect();
-        // A stable sort keeps the facets of one index in declaration order.
-        used.sort_by_key(|(_, i)| (i.kind, i.number));
         let schemas = self.schemas();
-        let mut out: Vec<IndexDesign> = Vec::new();
-        for (facet, index) in used {
-            let use_ = IndexUse { facet, index };
-            let sort_key = index.sk_attribute().map(|a| self.attribute(a));
-            match out.last_mut() {
-                Some(last) if last.index == index.name => {
-                    last.sort_key = last.sort_key.or(sort_key);
-                    last.uses.push(use_);
-                }
-                _ => out.push(IndexDesign {
-                    name: self.names.index_name(index.name),
-                    index: index.name,
+        table_indexes(&schemas)
+            .into_iter()
+            .map(|index| {
+                let uses = self
+                    .facets
+                    .iter()
+                    .filter_map(|f| {
+                        let facet = f.schema.name;
+                        let indexes: &'static [IndexSchema] = f.schema.indexes;
+                        let found = indexes.iter().find(|i| i.name == index.name);
+                        found.map(|index| IndexUse { facet, index })
+                    })
+                    .collect();
+                let declared = index.name;
+                let index = self.names.index_of(index);
+                IndexDesign {
+                    name: index.name,
+                    index: declared,
                     kind: index.kind,
                     number: index.number,
-                    partition_key: self.attribute(match index.kind {
-                        IndexKind::Global => index.pk.attribute,
-                        IndexKind::Local => PK,
-                    }),
-                    sort_key,
-                    projection: index_projection(&schemas, index.name).map(|attributes| {
-                        let mut renamed: Vec<&'static str> =
-                            attributes.into_iter().map(|a| self.attribute(a)).collect();
-                        renamed.sort_unstable();
-                        renamed
-                    }),
-                    uses: vec![use_],
-                }),
-            }
-        }
-        out
+                    partition_key: index.pk,
+                    sort_key: index.sk,
+                    projection: index.projection,
+                    uses,
+                }
+            })
+            .collect()
     }
 
     /// The key attributes the table defines, each once, by the table's names: `PK`, `SK`,

@@ -67,23 +67,17 @@ impl Table {
             .key_schema(key(sk, KeyType::Range)?);
         let mut defined = vec![pk, sk];
         for index in table_indexes(facets) {
+            let index = names.index_of(index);
             let projection = match &index.projection {
                 None => IndexProjection::builder().projection_type(ProjectionType::All),
                 Some(attributes) => IndexProjection::builder()
                     .projection_type(ProjectionType::Include)
                     .set_non_key_attributes(Some(
-                        attributes
-                            .iter()
-                            .map(|a| names.attribute(a).to_owned())
-                            .collect(),
+                        attributes.iter().map(|a| (*a).to_owned()).collect(),
                     )),
             }
             .build();
-            let (index_pk, index_sk) = (
-                names.attribute(index.pk),
-                index.sk.map(|sk| names.attribute(sk)),
-            );
-            let index_name = names.index_name(index.name);
+            let (index_pk, index_sk, index_name) = (index.pk, index.sk, index.name);
             let keys = key_elements(index_pk, index_sk)?;
             for name in [Some(index_pk), index_sk].into_iter().flatten() {
                 if !defined.contains(&name) {

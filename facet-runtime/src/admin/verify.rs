@@ -5,7 +5,7 @@ use std::collections::BTreeMap;
 use aws_sdk_dynamodb::types::{KeySchemaElement, KeyType, TableDescription};
 use faceteer_core::layout::TableNames;
 use faceteer_core::schema::{
-    index_projection, table_indexes, uses_ttl, IndexKind, PK, SK, TTL_ATTRIBUTE,
+    table_indexes, uses_ttl, IndexKind, TableIndex, PK, SK, TTL_ATTRIBUTE,
 };
 
 use crate::error::{Error, Result};
@@ -199,14 +199,11 @@ fn expected_key(pk: &str, sk: Option<&str>) -> String {
     format!("{pk} (hash), {} (range)", sk.unwrap_or("-"))
 }
 
-/// How index `index`'s projection (the table's `name` for it) falls short of what `facets`
-/// read from it, if it does.
+/// How the live `projection` of index `wanted` falls short of what its facets read from it,
+/// if it does.
 fn projection_difference(
-    index: &str,
-    name: &str,
+    wanted: &TableIndex,
     projection: Option<&aws_sdk_dynamodb::types::Projection>,
-    facets: &[&'static faceteer_core::schema::FacetSchema],
-    names: &TableNames,
 ) -> Option<Difference> {
     let kind = projection
         .and_then(|p| p.projection_type.as_ref())
@@ -223,12 +220,7 @@ fn projection_difference(
     } else {
         format!("{kind} {}", included.join(", "))
     };
-    let needed = index_projection(facets, index).map(|attributes| {
-        let mut renamed: Vec<&'static str> =
-            attributes.into_iter().map(|a| names.attribute(a)).collect();
-        renamed.sort_unstable();
-        renamed
-    });
+    let needed = wanted.projection.clone();
     let missing: Vec<&'static str> = needed
         .iter()
         .flatten()
@@ -239,7 +231,7 @@ fn projection_difference(
         return None;
     }
     Some(Difference::IndexProjection {
-        index: name.to_owned(),
+        index: wanted.name.to_owned(),
         needed,
         found,
         missing,
@@ -275,13 +267,13 @@ fn compare(
         names.attribute(PK).to_owned(),
         names.attribute(SK).to_owned(),
     ];
-    let wanted = table_indexes(facets);
+    // Every index the facets need, by the table's names.
+    let wanted: Vec<_> = table_indexes(facets)
+        .into_iter()
+        .map(|index| names.index_of(index))
+        .collect();
     for wanted in &wanted {
-        let name = names.index_name(wanted.name);
-        let (wanted_pk, wanted_sk) = (
-            names.attribute(wanted.pk),
-            wanted.sk.map(|sk| names.attribute(sk)),
-        );
+        let (name, wanted_pk, wanted_sk) = (wanted.name, wanted.pk, wanted.sk);
         let live = match wanted.kind {
             IndexKind::Global => description
                 .global_secondary_indexes()
@@ -322,9 +314,7 @@ fn compare(
                 found,
             });
         }
-        if let Some(difference) =
-            projection_difference(wanted.name, name, projection, facets, names)
-        {
+        if let Some(difference) = projection_difference(wanted, projection) {
             differences.push(difference);
         }
         if let Some(status) = status {
@@ -357,7 +347,7 @@ fn compare(
                 .filter_map(|i| i.index_name.clone()),
         );
     let unused = live_names
-        .filter(|name| !wanted.iter().any(|w| names.index_name(w.name) == name))
+        .filter(|name| !wanted.iter().any(|w| w.name == name))
         .collect();
     (differences, unused)
 }
