@@ -6,7 +6,7 @@ use crate::common;
 use std::sync::Arc;
 
 use common::*;
-use faceteer::{Error, FailureReason};
+use faceteer::Error;
 
 async fn puts_check_and_move_the_version() {
     let table = fresh_table::<TestTable>("versions").await;
@@ -55,23 +55,8 @@ async fn puts_check_and_move_the_version() {
         "a copy read before the update is stale"
     );
 
-    // A batch write cannot check versions: refused, nothing written.
-    let report = table
-        .put_many([Stock {
-            sku: "sku-2".into(),
-            on_hand: 1,
-            version: 0,
-        }])
-        .await;
-    assert!(report.written.is_empty());
-    assert!(matches!(
-        &report.failed[0].reason,
-        FailureReason::Request(e) if matches!(**e, Error::InvalidRequest(_))
-    ));
-    assert_eq!(
-        table.get(&Stock::key("sku-2").unwrap()).await.unwrap(),
-        None
-    );
+    // A batch write cannot check versions: refused at compile time
+    // (`tests/ui/batch_refusals.rs`).
 }
 
 /// Ten concurrent read–modify–writes of one record: every change lands once.

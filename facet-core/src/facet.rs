@@ -31,6 +31,14 @@ pub trait Facet: Serialize + DeserializeOwned + Send + Sync + Sized + 'static {
     /// and stores it plus one, every update adds one.
     const VERSION: Option<&'static str> = None;
 
+    /// The attribute of the `#[created]` field, when the facet has one: set to the time of
+    /// the write that creates the record.
+    const CREATED: Option<&'static str> = None;
+
+    /// The attribute of the `#[updated]` field, when the facet has one: set to the time of
+    /// every write.
+    const UPDATED: Option<&'static str> = None;
+
     /// This record's `#[version]` (0 without one; a new record is at 0).
     fn version(&self) -> u64 {
         0
@@ -160,6 +168,60 @@ impl<F> fmt::Debug for Key<F> {
             version to detect a concurrent change"
 )]
 pub trait Versioned: Facet {}
+
+/// A facet whose records can be put in a batch write (`put_many`, `write_batch`): one with
+/// neither a `#[version]` field nor `#[unique]` fields, which every write must check, and a
+/// batch write cannot. Implemented by `#[derive(Facet)]`.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` records cannot be put in a batch write",
+    label = "a batch write cannot check a version or a unique value",
+    note = "`{Self}` has a `#[version]` field or `#[unique]` fields, which every write must \
+            check, and a batch write carries no condition: write each record with \
+            `table.put(..)` or `table.modify(..)`, or several at once, all or none, with \
+            `table.transact_write()`"
+)]
+pub trait BatchWritable: Facet {}
+
+/// A facet whose records can be deleted in a batch write (`delete_many`, `write_batch`):
+/// one without `#[unique]` fields, whose guards a delete must remove in the same
+/// transaction. Implemented by `#[derive(Facet)]`.
+#[diagnostic::on_unimplemented(
+    message = "`{Self}` records cannot be deleted in a batch write",
+    label = "a batch write cannot remove the guards of unique values",
+    note = "`{Self}` has `#[unique]` fields: a delete removes their guard items in one \
+            transaction with the record; delete each record with `table.delete(..)`, or \
+            several with `table.transact_write()`"
+)]
+pub trait BatchDeletable: Facet {}
+
+/// A type a `#[unique]` field can have: any type a key can be built from (strings, integers,
+/// `bool`, `DateTime<Utc>`, `#[derive(KeyPart)]` enums), or an `Option` of one (an absent
+/// value is not guarded).
+#[diagnostic::on_unimplemented(
+    message = "a `#[unique]` field cannot have the type `{Self}`",
+    note = "a unique value is guarded by an item whose key is built from it: use a string, an \
+            integer, a `bool`, a `DateTime<Utc>` or a `#[derive(KeyPart)]` enum, or an \
+            `Option` of one"
+)]
+pub trait UniqueValue {}
+
+impl<T: crate::key::KeyPart + ?Sized> UniqueValue for T {}
+
+/// A type a `#[created]` or `#[updated]` field can have: `DateTime<Utc>` (stored as
+/// Faceteer stores dates), or an `Option` of it.
+#[cfg(feature = "chrono")]
+#[diagnostic::on_unimplemented(
+    message = "a `#[created]` or `#[updated]` field cannot have the type `{Self}`",
+    note = "the time of a write is a `chrono::DateTime<Utc>` (or an `Option` of one), \
+            stored as Faceteer stores dates"
+)]
+pub trait WriteTime {}
+
+#[cfg(feature = "chrono")]
+impl WriteTime for chrono::DateTime<chrono::Utc> {}
+
+#[cfg(feature = "chrono")]
+impl WriteTime for Option<chrono::DateTime<chrono::Utc>> {}
 
 /// Why a record could not be turned into an item or back.
 #[derive(Debug, thiserror::Error)]

@@ -45,6 +45,7 @@ pub mod sort_key;
 pub mod table;
 #[cfg(feature = "chrono")]
 pub mod timestamp;
+pub mod unique;
 pub mod unmarshal;
 
 pub use facet::{from_item, to_item, ttl_from_text, Facet, ItemError, Key, TtlValue};

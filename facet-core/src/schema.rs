@@ -116,6 +116,8 @@ pub struct FacetSchema {
     pub indexes: &'static [IndexSchema],
     /// The serialized name of the `#[ttl]` field.
     pub ttl_field: Option<&'static str>,
+    /// The `#[unique]` fields, each guarded by a guard item ([`crate::unique`]).
+    pub unique: &'static [crate::unique::UniqueSchema],
 }
 
 /// The schema of a facet whose derive failed: never used, since the crate does not compile,
@@ -140,6 +142,7 @@ pub const FALLBACK_SCHEMA: FacetSchema = FacetSchema {
     },
     indexes: &[],
     ttl_field: None,
+    unique: &[],
 };
 
 impl KeySchema {

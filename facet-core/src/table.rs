@@ -464,6 +464,7 @@ mod tests {
             sk,
             indexes: &[],
             ttl_field: None,
+            unique: &[],
         }
     }
 

@@ -45,7 +45,10 @@ pub fn derive_collection(input: TokenStream) -> TokenStream {
 }
 
 /// Derive `faceteer::Facet`. See the `faceteer` crate documentation for the attributes.
-#[proc_macro_derive(Facet, attributes(facet, pk, sk, gsi, shard, ttl, version))]
+#[proc_macro_derive(
+    Facet,
+    attributes(facet, pk, sk, gsi, shard, ttl, version, unique, created, updated)
+)]
 pub fn derive_facet(input: TokenStream) -> TokenStream {
     let input = syn::parse_macro_input!(input as syn::DeriveInput);
     expand_facet(&input).into()

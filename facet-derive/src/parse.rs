@@ -138,7 +138,7 @@ pub struct GrowAttr {
 
 /// One field, with its key attributes still raw.
 #[derive(Debug, FromField)]
-#[darling(forward_attrs(pk, sk, gsi, shard, ttl, version, serde))]
+#[darling(forward_attrs(pk, sk, gsi, shard, ttl, version, unique, created, updated, serde))]
 pub struct FieldInput {
     pub ident: Option<Ident>,
     pub ty: Type,
@@ -177,6 +177,14 @@ pub struct ShardAttr {
     pub time: Option<syn::Path>,
 }
 
+/// `#[unique]` or `#[unique(scope(team, ..))]` on a field.
+#[derive(Debug, Default, FromMeta)]
+pub struct UniqueAttr {
+    /// The fields the value is unique within.
+    #[darling(default)]
+    pub scope: darling::util::PathList,
+}
+
 /// The key attributes found on one field.
 #[derive(Debug, Default)]
 pub struct FieldAttrs {
@@ -187,6 +195,12 @@ pub struct FieldAttrs {
     pub ttl: Option<Span>,
     /// `#[version]`: the optimistic-locking counter.
     pub version: Option<Span>,
+    /// `#[unique(..)]`.
+    pub unique: Option<(UniqueAttr, Span)>,
+    /// `#[created]`: set when the record is created.
+    pub created: Option<Span>,
+    /// `#[updated]`: set by every write.
+    pub updated: Option<Span>,
     /// What serde does with the field.
     pub serde: crate::serde_attrs::SerdeField,
 }
@@ -245,6 +259,37 @@ pub fn field_attrs(attrs: &[Attribute], cx: &Ctxt) -> FieldAttrs {
                 );
             }
             out.version = Some(span);
+        } else if path.is_ident("unique") {
+            let parsed = match &attr.meta {
+                Meta::Path(_) => Some(UniqueAttr::default()),
+                meta => cx.syntax(UniqueAttr::from_meta(meta)),
+            };
+            if let Some(parsed) = parsed {
+                if out.unique.is_some() {
+                    cx.syntax_error(
+                        darling::Error::custom("a field is `#[unique]` once").with_span(&span),
+                    );
+                } else {
+                    out.unique = Some((parsed, span));
+                }
+            }
+        } else if path.is_ident("created") || path.is_ident("updated") {
+            let name = if path.is_ident("created") {
+                "created"
+            } else {
+                "updated"
+            };
+            if !matches!(attr.meta, Meta::Path(_)) {
+                cx.syntax_error(
+                    darling::Error::custom(format!("`#[{name}]` takes no arguments"))
+                        .with_span(&span),
+                );
+            }
+            if name == "created" {
+                out.created = Some(span);
+            } else {
+                out.updated = Some(span);
+            }
         }
     }
     out

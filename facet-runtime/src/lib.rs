@@ -171,7 +171,9 @@ pub use faceteer_core::expr::{
     PartOfThePrimaryKey, Settable, Size, TheVersionCounter, Updatable,
 };
 pub use faceteer_core::expr::{Member, Update};
-pub use faceteer_core::facet::Versioned;
+#[cfg(feature = "chrono")]
+pub use faceteer_core::facet::WriteTime;
+pub use faceteer_core::facet::{BatchDeletable, BatchWritable, UniqueValue, Versioned};
 pub use faceteer_core::layout::{IndexNames, NamesError, TableNames};
 pub use faceteer_core::limits::{item_size, LimitError};
 pub use faceteer_core::pick::{
@@ -261,7 +263,9 @@ pub mod __private {
         TheVersionCounter, Update,
     };
     pub use faceteer_core::expr::{Encoded, ExprError, Field};
-    pub use faceteer_core::facet::Versioned;
+    #[cfg(feature = "chrono")]
+    pub use faceteer_core::facet::WriteTime;
+    pub use faceteer_core::facet::{BatchDeletable, BatchWritable, UniqueValue, Versioned};
     pub use faceteer_core::key::key_part;
     pub use faceteer_core::limits::KeyLengths;
     pub use faceteer_core::marshal::to_attribute_value as encode_value;
@@ -280,6 +284,7 @@ pub mod __private {
     pub use faceteer_core::sort_key::{Four, NoFields, NoSortKey, One, Three, Two};
     pub use faceteer_core::table::assert_names;
     pub use faceteer_core::table::assert_table;
+    pub use faceteer_core::unique::UniqueSchema;
     pub use faceteer_core::{
         Facet, Item, ItemError, Key, KeyArg, KeyError, KeyPart, KeyWriter, Sortable, SortableArg,
         TtlValue,

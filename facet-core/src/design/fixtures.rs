@@ -61,6 +61,7 @@ pub(crate) const USER: FacetSchema = FacetSchema {
         false,
     )],
     ttl_field: Some("expiresAt"),
+    unique: &[],
 };
 
 pub(crate) const ORDER: FacetSchema = FacetSchema {
@@ -108,6 +109,7 @@ pub(crate) const ORDER: FacetSchema = FacetSchema {
         },
     ],
     ttl_field: None,
+    unique: &[],
 };
 
 pub(crate) const TEAM: FacetSchema = FacetSchema {
@@ -124,6 +126,7 @@ pub(crate) const TEAM: FacetSchema = FacetSchema {
         false,
     )],
     ttl_field: None,
+    unique: &[],
 };
 
 /// The three facets, with the user's and the order's attributes.
@@ -146,6 +149,7 @@ pub(crate) const PLAIN: FacetSchema = FacetSchema {
     sk: key(SK, "NOTE", &["id"], &[false]),
     indexes: &[],
     ttl_field: None,
+    unique: &[],
 };
 
 /// OneTable's names (`pk`, `sk`, `_type`, `expires`, index `gsi1` keyed `gsi1pk`/`gsi1sk`),
@@ -187,6 +191,7 @@ pub(crate) const TASK: FacetSchema = FacetSchema {
         true,
     )],
     ttl_field: Some("expiresAt"),
+    unique: &[],
 };
 
 /// The task with its attributes.

@@ -38,6 +38,7 @@
 //!     sk: key("SK", "#USER"),
 //!     indexes: &[],
 //!     ttl_field: None,
+//!     unique: &[],
 //! };
 //! // With a derived facet: `FacetDesign::of::<User>()`.
 //! let facets = [FacetDesign::new(&USER, &["userId", "name"])];

@@ -117,6 +117,7 @@ mod tests {
         sk: fixtures::key(SK, "#NOTE", &[], &[]),
         indexes: &[],
         ttl_field: None,
+        unique: &[],
     };
 
     impl Facet for Note {

@@ -9,8 +9,8 @@ use super::indexes::{self, IndexAcc};
 use super::key_acc::{apply_container_key, KeyAcc, ScheduleDecl};
 use crate::check;
 use crate::ctxt::Ctxt;
-use crate::model::{Field, IndexKind, IndexModel, KeyModel, KeyRole};
-use crate::parse::{FacetInput, FieldAttrs, GsiAttr, ShardAttr};
+use crate::model::{Field, IndexKind, IndexModel, KeyModel, KeyRole, UniqueModel};
+use crate::parse::{FacetInput, FieldAttrs, GsiAttr, ShardAttr, UniqueAttr};
 
 /// Everything declared so far.
 #[derive(Default)]
@@ -25,6 +25,12 @@ pub struct Assembly {
     pub ttl: Option<usize>,
     /// The `#[version]` field.
     pub version: Option<usize>,
+    /// The `#[unique]` fields.
+    pub unique: Vec<UniqueModel>,
+    /// The `#[created]` field.
+    pub created: Option<usize>,
+    /// The `#[updated]` field.
+    pub updated: Option<usize>,
 }
 
 impl Assembly {
@@ -77,6 +83,37 @@ impl Assembly {
         if let Some(span) = attrs.version {
             self.version(i, attrs, &fields[i], span, cx);
         }
+        if let Some((unique, span)) = &attrs.unique {
+            self.unique(i, unique, *span, fields, cx);
+        }
+        for (span, slot, what) in [
+            (attrs.created, &mut self.created, "created"),
+            (attrs.updated, &mut self.updated, "updated"),
+        ] {
+            if let Some(span) = span {
+                if check::at_most_one_timestamp(cx, what, *slot, span)
+                    && check::timestamp_is_not_the_version(cx, what, attrs.version.is_some(), span)
+                {
+                    *slot = Some(i);
+                }
+            }
+        }
+    }
+
+    /// `#[unique(..)]` on field `i`.
+    fn unique(&mut self, i: usize, unique: &UniqueAttr, span: Span, fields: &[Field], cx: &Ctxt) {
+        if !check::unique_field_is_stored(cx, &fields[i], span) {
+            return;
+        }
+        let mut scope = Vec::new();
+        for path in unique.scope.iter() {
+            if let Some(j) = check::unique_scope_names_a_field(cx, i, path, fields) {
+                if !scope.contains(&j) {
+                    scope.push(j);
+                }
+            }
+        }
+        self.unique.push(UniqueModel { field: i, scope });
     }
 
     /// The finished keys (`PK` and `SK`, which every facet has), then the indexes, given
@@ -105,6 +142,9 @@ impl Assembly {
             indexes,
             ttl: self.ttl,
             version: self.version,
+            unique: self.unique,
+            created: self.created,
+            updated: self.updated,
         }
     }
 
@@ -235,6 +275,12 @@ pub struct Parts {
     pub ttl: Option<usize>,
     /// The `#[version]` field.
     pub version: Option<usize>,
+    /// The `#[unique]` fields.
+    pub unique: Vec<UniqueModel>,
+    /// The `#[created]` field.
+    pub created: Option<usize>,
+    /// The `#[updated]` field.
+    pub updated: Option<usize>,
 }
 
 /// The key of `role` declared on the struct.

@@ -63,5 +63,8 @@ fn facet(input: FacetInput, fields: Vec<Field>, parts: Parts) -> FacetModel {
         indexes: parts.indexes,
         ttl: parts.ttl,
         version: parts.version,
+        unique: parts.unique,
+        created: parts.created,
+        updated: parts.updated,
     }
 }

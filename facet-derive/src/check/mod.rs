@@ -9,6 +9,7 @@ mod facet;
 mod fields;
 mod keys;
 mod markers;
+mod written;
 
 pub use facet::facet;
 pub use fields::{
@@ -23,4 +24,8 @@ pub use keys::{
 pub use markers::{
     at_most_one_ttl, at_most_one_version, ttl_holds_a_time, version_is_a_counter,
     version_is_not_a_key,
+};
+pub use written::{
+    at_most_one_timestamp, timestamp_is_not_the_version, unique_field_is_stored,
+    unique_scope_names_a_field,
 };

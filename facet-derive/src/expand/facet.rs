@@ -79,12 +79,14 @@ pub fn facet(m: &FacetModel) -> TokenStream {
             }
         }
     });
+    let markers = batch_markers(m);
     let versioned = m.version.map(|_| {
         quote! {
             #[automatically_derived]
             impl #p::Versioned for #ident {}
         }
     });
+    let written = written(m);
     let validate = m.validator.as_ref().map(|path| {
         quote! {
             fn validate(&self) -> ::core::result::Result<(), ::std::string::String> {
@@ -160,9 +162,12 @@ pub fn facet(m: &FacetModel) -> TokenStream {
             #validate
 
             #version
+
+            #(#written)*
         }
 
         #versioned
+        #markers
 
         #[automatically_derived]
         impl #ident {
@@ -181,4 +186,56 @@ pub fn facet(m: &FacetModel) -> TokenStream {
             #encoders
         }
     }
+}
+
+/// The `CREATED` and `UPDATED` constants.
+fn written(m: &FacetModel) -> impl Iterator<Item = TokenStream> + '_ {
+    [(m.created, quote!(CREATED)), (m.updated, quote!(UPDATED))]
+        .into_iter()
+        .filter_map(move |(field, constant)| {
+            let name = lit(&m.fields[field?].name);
+            Some(quote! {
+                const #constant: ::core::option::Option<&'static str> =
+                    ::core::option::Option::Some(#name);
+            })
+        })
+}
+
+/// `BatchWritable` for a facet without a `#[version]` field or `#[unique]` fields,
+/// `BatchDeletable` for one without `#[unique]` fields, and a check of the types of the
+/// unique fields and of the write times.
+fn batch_markers(m: &FacetModel) -> TokenStream {
+    let p = private(m);
+    let ident = &m.ident;
+    let deletable = m.unique.is_empty().then(|| {
+        quote! {
+            #[automatically_derived]
+            impl #p::BatchDeletable for #ident {}
+        }
+    });
+    let writable = (m.unique.is_empty() && m.version.is_none()).then(|| {
+        quote! {
+            #[automatically_derived]
+            impl #p::BatchWritable for #ident {}
+        }
+    });
+    let unique_types = m.unique.iter().map(|u| {
+        let ty = &m.fields[u.field].ty;
+        quote_spanned!(ty.span()=> __unique_value::<#ty>();)
+    });
+    let time_types = [m.created, m.updated].into_iter().flatten().map(|i| {
+        let ty = &m.fields[i].ty;
+        quote_spanned!(ty.span()=> __write_time::<#ty>();)
+    });
+    let checks = (!m.unique.is_empty() || m.created.is_some() || m.updated.is_some()).then(|| {
+        quote! {
+            const _: fn() = || {
+                fn __unique_value<__T: #p::UniqueValue + ?::core::marker::Sized>() {}
+                fn __write_time<__T: #p::WriteTime>() {}
+                #(#unique_types)*
+                #(#time_types)*
+            };
+        }
+    });
+    quote!(#deletable #writable #checks)
 }

@@ -38,5 +38,9 @@ pub fn facet(errors: Vec<syn::Error>, input: &syn::DeriveInput, krate: &syn::Pat
                 ::core::unreachable!()
             }
         }
+        #[automatically_derived]
+        impl #impl_generics #krate::__private::BatchWritable for #ident #ty_generics #where_clause {}
+        #[automatically_derived]
+        impl #impl_generics #krate::__private::BatchDeletable for #ident #ty_generics #where_clause {}
     }
 }

@@ -98,6 +98,11 @@ pub fn schema(m: &FacetModel) -> TokenStream {
         }
         None => quote!(::core::option::Option::None),
     };
+    let unique = m.unique.iter().map(|u| {
+        let attribute = lit(&m.fields[u.field].name);
+        let scope = u.scope.iter().map(|f| lit(&m.fields[*f].name));
+        quote!(#p::UniqueSchema { attribute: #attribute, scope: &[#(#scope),*] })
+    });
     quote!(&#p::FacetSchema {
         name: #name,
         delimiter: #delimiter,
@@ -105,5 +110,6 @@ pub fn schema(m: &FacetModel) -> TokenStream {
         sk: #sk,
         indexes: &[#(#indexes),*],
         ttl_field: #ttl,
+        unique: &[#(#unique),*],
     })
 }

@@ -44,6 +44,20 @@ pub struct FacetModel {
     pub ttl: Option<usize>,
     /// The `#[version]` field.
     pub version: Option<usize>,
+    /// The `#[unique]` fields.
+    pub unique: Vec<UniqueModel>,
+    /// The `#[created]` field.
+    pub created: Option<usize>,
+    /// The `#[updated]` field.
+    pub updated: Option<usize>,
+}
+
+/// A `#[unique]` field and the fields its value is unique within.
+pub struct UniqueModel {
+    /// The unique field.
+    pub field: usize,
+    /// The fields of its scope.
+    pub scope: Vec<usize>,
 }
 
 /// How projected records are validated.

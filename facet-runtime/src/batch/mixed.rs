@@ -20,10 +20,11 @@
 use std::future::IntoFuture;
 use std::sync::Arc;
 
-use faceteer_core::{Facet, Key};
+use faceteer_core::facet::{BatchDeletable, BatchWritable};
+use faceteer_core::Key;
 
 use crate::batch::pump::{gather, write_stream};
-use crate::batch::write::{batch_puttable, delete_write, put_write, Write};
+use crate::batch::write::{delete_write, put_write, Write};
 use crate::error::Error;
 use crate::error::FailureReason;
 use crate::exec::future::{traced, BoxFuture};
@@ -86,8 +87,8 @@ pub struct WriteBatch<'t> {
 impl Table {
     /// A batch write mixing facets: puts and deletes of any declared facets, sent as
     /// `BatchWriteItem` requests of 25 with the same retries and exact outcomes as
-    /// [`Table::put_many`]. Facets with a `#[version]` field are refused (a batch cannot
-    /// check versions).
+    /// [`Table::put_many`]. Facets with a `#[version]` field or `#[unique]` fields are
+    /// refused at compile time (a batch cannot check versions or unique values).
     pub fn write_batch(&self) -> WriteBatch<'_> {
         WriteBatch {
             table: self,
@@ -119,16 +120,20 @@ impl<'t> WriteBatch<'t> {
         self
     }
 
-    /// Put `record`.
-    pub fn put<F: Facet>(self, record: &F) -> Self {
-        let write = batch_puttable::<F>(self.table)
+    /// Put `record` (of a facet without a `#[version]` field or `#[unique]` fields:
+    /// [`BatchWritable`]).
+    pub fn put<F: BatchWritable>(self, record: &F) -> Self {
+        let write = self
+            .table
+            .check_declared::<F>()
             .map_err(|e| FailureReason::Request(Arc::new(e)))
             .and_then(|()| put_write(record));
         self.push(BatchAction::Put, F::SCHEMA.name, write)
     }
 
-    /// Delete the record under `key`.
-    pub fn delete<F: Facet>(self, key: &Key<F>) -> Self {
+    /// Delete the record under `key` (of a facet without `#[unique]` fields:
+    /// [`BatchDeletable`]).
+    pub fn delete<F: BatchDeletable>(self, key: &Key<F>) -> Self {
         let write = self
             .table
             .check_declared::<F>()

@@ -41,22 +41,6 @@ pub(crate) fn checked_key<F: Facet>(key: &Key<F>) -> Result<Item, FailureReason>
     Ok(item)
 }
 
-/// Whether records of `F` can be put in a batch on `table`: a declared facet without a
-/// `#[version]` field (a batch write cannot carry a condition: it would overwrite a newer
-/// version).
-pub(crate) fn batch_puttable<F: Facet>(table: &Table) -> Result<(), Error> {
-    table.check_declared::<F>()?;
-    match F::VERSION {
-        Some(version) => Err(Error::InvalidRequest(format!(
-            "`{}` records have a `#[version]` field (`{version}`), which a batch write cannot \
-             check: write them with `put` (or in a transaction) so that a newer version is \
-             never overwritten",
-            F::SCHEMA.name
-        ))),
-        None => Ok(()),
-    }
-}
-
 /// One write to send: its key and the request (taken while an attempt carries it).
 pub(crate) struct Write {
     pub(crate) key: KeyText,

@@ -4,6 +4,7 @@ use std::future::IntoFuture;
 use std::marker::PhantomData;
 use std::sync::Arc;
 
+use faceteer_core::facet::{BatchDeletable, BatchWritable};
 use faceteer_core::{Facet, Key};
 use futures::Stream;
 
@@ -22,9 +23,13 @@ impl Table {
     ///
     /// Records are pulled from `records` as requests go out ([`PutMany::stream`] hands out
     /// each record's outcome as soon as it is known, in bounded memory).
+    ///
+    /// Only facets without a `#[version]` field or `#[unique]` fields
+    /// ([`BatchWritable`]): a batch write carries no condition, so it could overwrite a newer
+    /// version or take a value another record owns.
     pub fn put_many<F, I>(&self, records: I) -> PutMany<'_, F, I::IntoIter>
     where
-        F: Facet,
+        F: BatchWritable,
         I: IntoIterator<Item = F>,
     {
         PutMany {
@@ -40,9 +45,12 @@ impl Table {
     ///
     /// Keys are pulled from `keys` as requests go out ([`DeleteMany::stream`] hands out each
     /// key's outcome as soon as it is known, in bounded memory).
+    ///
+    /// Only facets without `#[unique]` fields ([`BatchDeletable`]), whose guards a delete
+    /// removes in one transaction with the record.
     pub fn delete_many<F, I>(&self, keys: I) -> DeleteMany<'_, F, I::IntoIter>
     where
-        F: Facet,
+        F: BatchDeletable,
         I: IntoIterator<Item = Key<F>>,
     {
         DeleteMany {
@@ -77,7 +85,7 @@ where
 
     fn stream_in(self, op: Arc<Op>) -> impl Stream<Item = Outcome<F>> + Send + 't {
         let PutMany { table, records, .. } = self;
-        let refusal = batch_puttable::<F>(table).err().map(Arc::new);
+        let refusal = table.check_declared::<F>().err().map(Arc::new);
         let prepared = records.map(move |record| {
             let write = match &refusal {
                 Some(e) => Err(FailureReason::Request(e.clone())),
