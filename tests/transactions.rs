@@ -79,10 +79,11 @@ async fn writes_apply_together_or_not_at_all() {
         ]
     );
     assert!(
-        err.to_string().contains(
-            "step 0 (Put of `ACCOUNT`, PK \"#ACCOUNT_o1\", SK \"#ACCOUNT_o1\"): a record with \
-             its key already exists"
-        ),
+        err.to_string().contains(&format!(
+            "step 0 (Put of `ACCOUNT` in table `{}`, PK \"#ACCOUNT_o1\", SK \"#ACCOUNT_o1\"): \
+             a record with its key already exists",
+            table.name()
+        )),
         "{err}"
     );
     assert_eq!(table.get(&key).await.unwrap().unwrap().on_hand, 0);

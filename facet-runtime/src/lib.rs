@@ -153,6 +153,7 @@ mod table;
 #[cfg(feature = "testing")]
 pub mod testing;
 mod transaction;
+mod unique;
 
 pub use admin::{Difference, Verification};
 pub use batch::{
@@ -196,7 +197,9 @@ pub use faceteer_core::{
 };
 pub use faceteer_derive::{Collection, Facet, KeyPart, Pick};
 pub use item::modify::{Modify, DEFAULT_MODIFY_ATTEMPTS};
+pub use item::move_to::MoveTo;
 pub use item::read::{Fetched, Read, Select, Whole};
+pub use item::refusal::{Conditional, Refusable, StoredOnFailure};
 pub use item::update::{New, Nothing, Old, Returns, UpdateItem, Upsert};
 pub use item::{Delete, Get, Put};
 pub use query::{

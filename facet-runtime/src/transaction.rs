@@ -64,6 +64,7 @@ pub(crate) fn canceled(
         .zip(reasons)
         .filter(|(_, (code, _, _))| code != "None" && !code.is_empty())
         .map(|(step, (code, message, stored))| Canceled {
+            stored_item: stored.clone().filter(|_| code == "ConditionalCheckFailed"),
             reason: match code.as_str() {
                 "ConditionalCheckFailed" if step.check == OnlyCheck::Version => {
                     CancelReason::VersionConflict
@@ -115,10 +116,23 @@ macro_rules! keyed_step {
     }};
 }
 
+/// `when` and `extra`, joined with `AND`.
+fn joined<F>(when: Option<&Expr<F>>, extra: Option<Expr<F>>) -> Option<Expr<F>> {
+    match (when.cloned(), extra) {
+        (Some(a), Some(b)) => Some(a.and(b)),
+        (a, b) => a.or(b),
+    }
+}
+
 /// A write transaction: [`Table::transact_write`]. Add steps, then await it.
 #[must_use = "a transaction does nothing until it is awaited"]
 pub struct TransactWrite<'t> {
+    /// The table that sends it.
     table: &'t Table,
+    /// The table the next steps act on ([`TransactWrite::on`]).
+    current: &'t Table,
+    /// The table of each step, by step index.
+    tables: Vec<&'t Table>,
     items: Vec<TransactWriteItem>,
     steps: Vec<TxStep>,
     /// The stored values each step checks, by step index (empty for most steps).
@@ -132,10 +146,12 @@ pub struct TransactWrite<'t> {
     write_token: String,
     /// How to recognise each step's own write in a stored item, by step index.
     own: Vec<Own>,
+    /// Built by a write of a facet with unique fields, which adds the guard steps.
+    guards: bool,
 }
 
 /// How a step's own write shows in the stored item a failed condition returns.
-enum Own {
+pub(crate) enum Own {
     /// An update: the stored item holds the transaction's write token.
     Token,
     /// A put: the stored item is this one.
@@ -157,6 +173,8 @@ impl Table {
     pub fn transact_write(&self) -> TransactWrite<'_> {
         TransactWrite {
             table: self,
+            current: self,
+            tables: Vec::new(),
             items: Vec::new(),
             steps: Vec::new(),
             checks: Vec::new(),
@@ -164,6 +182,16 @@ impl Table {
             token: None,
             write_token: crate::exec::once::fresh_token(),
             own: Vec::new(),
+            guards: false,
+        }
+    }
+
+    /// A write transaction that the write of a facet with unique fields builds: its guard
+    /// steps are added to it.
+    pub(crate) fn guarded_transaction(&self) -> TransactWrite<'_> {
+        TransactWrite {
+            guards: true,
+            ..self.transact_write()
         }
     }
 
@@ -197,7 +225,30 @@ impl<'t> TransactWrite<'t> {
     /// [`Self::step`] of a step that checks stored values (an update naming values
     /// unchanged), kept by step index for its cancellation reason.
     fn checked_step<F: Facet>(
+        self,
+        action: TxAction,
+        key: (String, String),
+        check: OnlyCheck,
+        item: Result<(TransactWriteItem, Checks, Own)>,
+    ) -> Self {
+        let declared = self.current.check_declared::<F>().and_then(|()| {
+            if action == TxAction::Check || F::SCHEMA.unique.is_empty() || self.guards {
+                return item;
+            }
+            Err(Error::InvalidRequest(format!(
+                "`{}` has `#[unique]` fields, whose guards a write changes in a transaction of \
+                 its own: write it with `put`, `update`, `upsert`, `delete` or `move_to`, not \
+                 inside `transact_write`",
+                F::SCHEMA.name
+            )))
+        });
+        self.push(F::SCHEMA.name, action, key, check, declared)
+    }
+
+    /// Add a step acting on the current table.
+    pub(crate) fn push(
         mut self,
+        facet: &'static str,
         action: TxAction,
         (pk, sk): (String, String),
         check: OnlyCheck,
@@ -206,19 +257,20 @@ impl<'t> TransactWrite<'t> {
         if self.error.is_some() {
             return self;
         }
-        let declared = self.table.check_declared::<F>().and(item);
-        match declared {
+        match item {
             Ok((item, checks, own)) => {
                 self.checks.push(checks);
                 self.own.push(own);
                 self.steps.push(TxStep {
                     index: self.steps.len(),
+                    table: self.current.name().to_owned(),
                     action,
-                    facet: F::SCHEMA.name,
+                    facet,
                     pk,
                     sk,
                     check,
                 });
+                self.tables.push(self.current);
                 self.items.push(item);
             }
             Err(e) => self.error = Some(e),
@@ -226,21 +278,43 @@ impl<'t> TransactWrite<'t> {
         self
     }
 
-    fn put_step<F: Facet>(
+    /// The steps added after this act on `table` (until the next `on`): one transaction
+    /// can write to several tables of one account and region. Each table checks its own
+    /// declared facets and uses its own attribute names; the transaction is sent by the
+    /// table it started from, and its cancellation reasons name each step's table.
+    pub fn on(mut self, table: &'t Table) -> Self {
+        self.current = table;
+        self
+    }
+
+    /// A put step; `extra` is a condition of the library's own, `AND`-ed to `when`, that
+    /// does not change what a failed condition means.
+    pub(crate) fn put_step<F: Facet>(
         self,
         record: &F,
         item_exists: Option<bool>,
         when: Option<&Expr<F>>,
+        extra: Option<Expr<F>>,
     ) -> Self {
-        let table = self.table.name().to_owned();
-        let plan = put_plan(record, item_exists, when);
-        let key = plan.as_ref().map(|p| key_pair(&p.item)).unwrap_or_default();
+        let all = joined(when, extra);
+        let plan = put_plan(record, item_exists, all.as_ref());
         let check = match (when, item_exists) {
             (Some(_), _) => OnlyCheck::Condition,
             (None, Some(false)) => OnlyCheck::Absent,
             (None, _) if F::VERSION.is_some() => OnlyCheck::Version,
             (None, _) => OnlyCheck::Condition,
         };
+        self.planned_put_step::<F>(plan, check)
+    }
+
+    /// A put step from its plan; `check` says what a failed condition means.
+    pub(crate) fn planned_put_step<F: Facet>(
+        self,
+        plan: Result<faceteer_core::plan::PutPlan>,
+        check: OnlyCheck,
+    ) -> Self {
+        let table = self.current.name().to_owned();
+        let key = plan.as_ref().map(|p| key_pair(&p.item)).unwrap_or_default();
         let item = plan.and_then(|plan| {
             let (expr, names, values) = split_condition(plan.condition);
             let put = TxPut::builder()
@@ -262,17 +336,17 @@ impl<'t> TransactWrite<'t> {
     /// Put `record` (replacing any record with its key; for a facet with a `#[version]`
     /// field, checked against its version as [`Table::put`] does).
     pub fn put<F: Facet>(self, record: &F) -> Self {
-        self.put_step(record, None, None)
+        self.put_step(record, None, None, None)
     }
 
     /// Put `record` only when no record has its key yet.
     pub fn create<F: Facet>(self, record: &F) -> Self {
-        self.put_step(record, Some(false), None)
+        self.put_step(record, Some(false), None, None)
     }
 
     /// Put `record` only when `cond` holds for the stored record.
     pub fn put_when<F: Facet>(self, record: &F, cond: Expr<F>) -> Self {
-        self.put_step(record, None, Some(&cond))
+        self.put_step(record, None, Some(&cond), None)
     }
 
     fn update_step<F: Facet>(
@@ -281,10 +355,20 @@ impl<'t> TransactWrite<'t> {
         change: Update<F>,
         when: Option<&Expr<F>>,
     ) -> Self {
-        let table = self.table.name().to_owned();
         let key = key.to_item();
+        let planned = update_plan(&key, &change, when, Returning::Nothing, None);
+        self.planned_update_step::<F>(key, planned)
+    }
+
+    /// An update step from its plan (for the record under `key`).
+    pub(crate) fn planned_update_step<F: Facet>(
+        self,
+        key: Item,
+        planned: Result<crate::item::update::Planned>,
+    ) -> Self {
+        let table = self.current.name().to_owned();
         let token = self.write_token.clone();
-        let item = update_plan(&key, &change, when, Returning::Nothing, None).and_then(|planned| {
+        let item = planned.and_then(|planned| {
             let plan = planned.plan.with_write_token(&token);
             let (names, values) = plan.placeholders.into_parts();
             let update = TxUpdate::builder()
@@ -318,37 +402,62 @@ impl<'t> TransactWrite<'t> {
         self.update_step(key, change, Some(&cond))
     }
 
-    fn delete_step<F: Facet>(
+    /// A delete step; `extra` as for [`Self::put_step`].
+    pub(crate) fn delete_step<F: Facet>(
         self,
         key: &Key<F>,
         item_exists: Option<bool>,
         when: Option<&Expr<F>>,
+        extra: Option<Expr<F>>,
     ) -> Self {
-        let table = self.table.name().to_owned();
+        let all = joined(when, extra);
+        self.delete_with::<F>(key, item_exists, all.as_ref(), OnlyCheck::Condition)
+    }
+
+    /// A delete step on condition `cond` (of the library's own), whose failure means
+    /// `check`.
+    pub(crate) fn delete_step_checked<F: Facet>(
+        self,
+        key: &Key<F>,
+        item_exists: Option<bool>,
+        cond: Expr<F>,
+        check: OnlyCheck,
+    ) -> Self {
+        self.delete_with::<F>(key, item_exists, Some(&cond), check)
+    }
+
+    fn delete_with<F: Facet>(
+        self,
+        key: &Key<F>,
+        item_exists: Option<bool>,
+        cond: Option<&Expr<F>>,
+        check: OnlyCheck,
+    ) -> Self {
+        let table = self.current.name().to_owned();
         let key = key.to_item();
-        let item = RenderedCondition::all(item_exists, when)
+        let item = RenderedCondition::all(item_exists, cond)
             .map_err(Error::from)
             .and_then(|condition| {
                 let delete = keyed_step!(TxDelete::builder(), table, key.clone(), condition)?;
                 Ok(TransactWriteItem::builder().delete(delete).build())
             });
-        self.step::<F>(TxAction::Delete, key_pair(&key), OnlyCheck::Condition, item)
+        self.step::<F>(TxAction::Delete, key_pair(&key), check, item)
     }
 
     /// Delete the record under `key` (nothing happens to the transaction when there is none).
     pub fn delete<F: Facet>(self, key: &Key<F>) -> Self {
-        self.delete_step(key, None, None)
+        self.delete_step(key, None, None, None)
     }
 
     /// Delete the record under `key` only when `cond` holds for it.
     pub fn delete_when<F: Facet>(self, key: &Key<F>, cond: Expr<F>) -> Self {
-        self.delete_step(key, None, Some(&cond))
+        self.delete_step(key, None, Some(&cond), None)
     }
 
     /// Apply the transaction only when `cond` holds for the record under `key`, which the
     /// transaction does not change otherwise.
     pub fn check<F: Facet>(self, key: &Key<F>, cond: Expr<F>) -> Self {
-        let table = self.table.name().to_owned();
+        let table = self.current.name().to_owned();
         let key = key.to_item();
         let item = RenderedCondition::all(None, Some(&cond))
             .map_err(Error::from)
@@ -402,12 +511,12 @@ impl<'t> TransactWrite<'t> {
         for (i, a) in self.steps.iter().enumerate() {
             if let Some(b) = self.steps[..i]
                 .iter()
-                .find(|b| (&b.pk, &b.sk) == (&a.pk, &a.sk))
+                .find(|b| (&b.table, &b.pk, &b.sk) == (&a.table, &a.pk, &a.sk))
             {
                 return Err(Error::InvalidRequest(format!(
-                    "steps {} and {} both act on the record (PK {:?}, SK {:?}); a transaction \
-                     acts on each record once",
-                    b.index, a.index, a.pk, a.sk
+                    "steps {} and {} both act on the record (PK {:?}, SK {:?}) of table `{}`; \
+                     a transaction acts on each record once",
+                    b.index, a.index, a.pk, a.sk, a.table
                 )));
             }
         }
@@ -443,14 +552,29 @@ impl<'t> IntoFuture for TransactWrite<'t> {
             let token = self.token.as_deref().unwrap_or(&self.write_token);
             let first = self.steps.first().map(|s| (s.pk.clone(), s.sk.clone()));
             let first = first.unwrap_or_default();
+            // Each step in its own table's names, and the items of the reasons back.
+            let items: Vec<TransactWriteItem> = self
+                .items
+                .iter()
+                .zip(&self.tables)
+                .map(|(item, t)| match t.renamer() {
+                    Some(r) => r.transact_writes(vec![item.clone()]).remove(0),
+                    None => item.clone(),
+                })
+                .collect();
             let answer = once::send(table, &op, &first, || {
-                sdk::transact_write(table, &op, self.items.clone(), token)
+                sdk::transact_write(table, &op, items.clone(), token)
             })
             .await?;
-            let reasons = match answer.reply {
+            let mut reasons = match answer.reply {
                 Ok(()) => return Ok(()),
                 Err(reasons) => reasons,
             };
+            for ((_, _, stored), t) in reasons.iter_mut().zip(&self.tables) {
+                if let Some(r) = t.renamer() {
+                    *stored = stored.take().map(|item| r.item_in(item));
+                }
+            }
             match answer.uncertain {
                 None => Err(Error::TransactionCanceled {
                     canceled: canceled(&self.steps, &self.checks, reasons),
@@ -497,6 +621,7 @@ impl<'t> TransactGet<'t> {
         }
         self.steps.push(TxStep {
             index: self.steps.len(),
+            table: self.table.name().to_owned(),
             action: TxAction::Get,
             facet: F::SCHEMA.name,
             pk,

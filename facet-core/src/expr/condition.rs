@@ -120,6 +120,13 @@ impl<F> Expr<F> {
         })
     }
 
+    /// `attribute_not_exists(attribute)`: no stored item, when `attribute` is a key
+    /// attribute.
+    #[doc(hidden)]
+    pub fn absent(attribute: &'static str) -> Expr<F> {
+        Expr::new(Node::NotExists(attribute))
+    }
+
     /// Render the expression, registering its names and values in `p`.
     #[doc(hidden)]
     pub fn render(&self, p: &mut Placeholders) -> Result<String, ExprError> {

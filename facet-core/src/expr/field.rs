@@ -189,8 +189,9 @@ impl FieldValue<String> for std::borrow::Cow<'_, str> {
 #[diagnostic::on_unimplemented(
     message = "this update operation is not available on this field: it is `{Self}`",
     label = "not available here",
-    note = "a key field identifies the record: to change it, put a record with the new key \
-            and delete the old one (in a transaction to make it atomic)",
+    note = "a key field identifies the record: to change it, move the record to its new key \
+            with `table.move_to(&old_key, &changed_record)` (one transaction deletes the old \
+            record and creates the new one, unique guards included)",
     note = "a field an index key or the TTL is built from can be `set(..)` or `remove()`d: \
             its new value must be known, so that the update rebuilds those keys too",
     note = "the `#[version]` counter is moved by every put and update; it is not set by hand"
@@ -202,8 +203,9 @@ pub trait Updatable {}
 #[diagnostic::on_unimplemented(
     message = "this field cannot be set: it is `{Self}`",
     label = "cannot be set",
-    note = "a key field identifies the record: to change it, put a record with the new key \
-            and delete the old one (in a transaction to make it atomic)",
+    note = "a key field identifies the record: to change it, move the record to its new key \
+            with `table.move_to(&old_key, &changed_record)` (one transaction deletes the old \
+            record and creates the new one, unique guards included)",
     note = "the `#[version]` counter is moved by every put and update; it is not set by hand"
 )]
 pub trait Settable {

@@ -295,6 +295,23 @@ impl<F> Update<F> {
         self & Update::one(Action::Remove(Path::new(name)))
     }
 
+    /// What this update leaves in attribute `name`, when it gives it a plain value: `None`
+    /// when it does not change it, `Some(None)` when it removes it, `Some(Some(v))` when it
+    /// sets it to `v`. `Err` names the change when it is another kind (an increment, an
+    /// append, a change inside the value).
+    #[doc(hidden)]
+    pub fn assigned(&self, name: &str) -> Result<Option<Option<AttributeValue>>, String> {
+        let mut out = None;
+        for action in self.actions.iter().filter(|a| a.path().root == name) {
+            out = Some(match action {
+                Action::Set(p, Operand::Value(Ok(v))) if p.steps.is_empty() => Some(v.clone()),
+                Action::Remove(p) if p.steps.is_empty() => None,
+                other => return Err(format!("{other:?}")),
+            });
+        }
+        Ok(out)
+    }
+
     /// Whether an action of this update writes attribute `name` or a path inside it.
     #[doc(hidden)]
     pub fn touches(&self, name: &str) -> bool {

@@ -20,6 +20,8 @@ pub enum TxAction {
 pub struct TxStep {
     /// Its position in the transaction (0-based, in the order the steps were added).
     pub index: usize,
+    /// The table it acts on.
+    pub table: String,
     /// What it does.
     pub action: TxAction,
     /// The facet.
@@ -96,12 +98,31 @@ impl std::fmt::Display for CancelReason {
 }
 
 /// A step that made DynamoDB cancel a transaction, and why.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct Canceled {
     /// The step.
     pub step: TxStep,
     /// Why.
     pub reason: CancelReason,
+    /// The item stored under the step's key when its condition failed (DynamoDB returns it:
+    /// `ReturnValuesOnConditionCheckFailure = ALL_OLD`); `None` when there was none, or the
+    /// step failed for another reason. Read it typed with [`Canceled::stored`].
+    pub stored_item: Option<faceteer_core::Item>,
+}
+
+impl Canceled {
+    /// The record stored under the step's key when its condition failed, read as a `F`
+    /// (its validator runs): `Ok(None)` when no item was stored, the step failed for another
+    /// reason, or the item belongs to another facet. No second read is needed to see what
+    /// made a condition fail.
+    pub fn stored<F: faceteer_core::Facet>(&self) -> crate::error::Result<Option<F>> {
+        match &self.stored_item {
+            Some(item) if !faceteer_core::facet::is_foreign(item, F::SCHEMA.name) => {
+                Ok(Some(faceteer_core::from_item(item.clone())?))
+            }
+            _ => Ok(None),
+        }
+    }
 }
 
 impl std::fmt::Display for Canceled {
@@ -109,8 +130,8 @@ impl std::fmt::Display for Canceled {
         let s = &self.step;
         write!(
             f,
-            "step {} ({:?} of `{}`, PK {:?}, SK {:?}): {}",
-            s.index, s.action, s.facet, s.pk, s.sk, self.reason
+            "step {} ({:?} of `{}` in table `{}`, PK {:?}, SK {:?}): {}",
+            s.index, s.action, s.facet, s.table, s.pk, s.sk, self.reason
         )
     }
 }

@@ -172,6 +172,23 @@ pub enum Error {
         /// The steps that caused it.
         canceled: Vec<Canceled>,
     },
+    /// A write would give a `#[unique]` field a value another record already holds (within
+    /// the same scope, for a scoped field). Nothing was written.
+    #[error(
+        "another `{facet}` record already holds `{field}` = {value:?}; nothing was written \
+         (the field is `#[unique]`)"
+    )]
+    Unique {
+        /// The facet.
+        facet: &'static str,
+        /// The unique field's attribute.
+        field: &'static str,
+        /// The value, as text.
+        value: String,
+    },
+    /// A unique field holds a value its guard cannot be built from.
+    #[error(transparent)]
+    Guard(#[from] faceteer_core::unique::GuardError),
     /// The request cannot be sent as asked (for example a query's `limit(0)`, or a
     /// consistent read of an index). Nothing was sent.
     #[error("invalid request: {0}")]

@@ -363,18 +363,15 @@ pub(crate) async fn batch_get(
 pub(crate) type Cancellation = Vec<(String, String, Option<Item>)>;
 
 /// One try of a TransactWriteItems (on the client without the SDK's retries:
-/// [`crate::exec::once`] retries it with the same token): `Err` with the reasons when DynamoDB
-/// canceled it.
+/// [`crate::exec::once`] retries it with the same token), sent by `table`: `Err` with the
+/// reasons when DynamoDB canceled it. The steps may act on several tables: each is in its
+/// own table's names already, and so are the items the reasons hold.
 pub(crate) async fn transact_write(
     table: &Table,
     op: &Op,
     items: Vec<TransactWriteItem>,
     token: &str,
 ) -> Result<std::result::Result<(), Cancellation>> {
-    let items = match table.renamer() {
-        Some(r) => r.transact_writes(items),
-        None => items,
-    };
     let result = op
         .within(async {
             Ok(table
@@ -392,7 +389,7 @@ pub(crate) async fn transact_write(
             op.request(out.consumed_capacity.as_deref().unwrap_or_default());
             Ok(Ok(()))
         }
-        Err(e) => cancellation(table, op, "TransactWriteItems", e, |e| match e {
+        Err(e) => cancellation(None, op, "TransactWriteItems", e, |e| match e {
             TransactWriteItemsError::TransactionCanceledException(t) => {
                 Some(t.cancellation_reasons())
             }
@@ -433,7 +430,7 @@ pub(crate) async fn transact_get(
                 .map(|r| answer_one(table, r.item.filter(|i| !i.is_empty())))
                 .collect()))
         }
-        Err(e) => cancellation(table, op, "TransactGetItems", e, |e| match e {
+        Err(e) => cancellation(Some(table), op, "TransactGetItems", e, |e| match e {
             TransactGetItemsError::TransactionCanceledException(t) => {
                 Some(t.cancellation_reasons())
             }
@@ -444,8 +441,9 @@ pub(crate) async fn transact_get(
 }
 
 /// A failed transaction: its cancellation reasons when DynamoDB canceled it, else the error.
+/// The items they hold are renamed back with `table`'s names, when given.
 fn cancellation<E>(
-    table: &Table,
+    table: Option<&Table>,
     op: &Op,
     operation: &'static str,
     e: SdkError<E, HttpResponse>,
@@ -463,7 +461,13 @@ where
                 (
                     r.code().unwrap_or_default().to_owned(),
                     r.message().unwrap_or_default().to_owned(),
-                    answer_one(table, r.item.clone().filter(|i| !i.is_empty())),
+                    {
+                        let item = r.item.clone().filter(|i| !i.is_empty());
+                        match table {
+                            Some(table) => answer_one(table, item),
+                            None => item,
+                        }
+                    },
                 )
             })
             .collect());

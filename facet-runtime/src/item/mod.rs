@@ -18,7 +18,9 @@
 //! ```
 
 pub(crate) mod modify;
+pub(crate) mod move_to;
 pub(crate) mod read;
+pub(crate) mod refusal;
 pub(crate) mod update;
 
 use std::future::IntoFuture;
@@ -38,6 +40,8 @@ use crate::exec::once::{self, Recognized};
 use crate::exec::sdk::{self, Reply};
 use crate::exec::trace::Op;
 use crate::item::read::{Read, Select, Whole};
+use crate::item::refusal::{Refusable, Refusal, StoredOnFailure, Written};
+use crate::unique;
 use crate::table::Table;
 
 impl Table {
@@ -209,11 +213,28 @@ impl<'a, F: Facet> Put<'a, F> {
     }
 }
 
+impl<'a, F: Facet> Put<'a, F> {
+    /// On a failed condition, give back the record stored under the key, typed
+    /// ([`Conditional::Failed`]), instead of failing with the error alone.
+    pub fn stored_on_failure(self) -> StoredOnFailure<'a, Self> {
+        StoredOnFailure::new(self)
+    }
+}
+
 impl<'a, F: Facet> IntoFuture for Put<'a, F> {
     type Output = Result<()>;
     type IntoFuture = BoxFuture<'a, Result<()>>;
 
     fn into_future(self) -> Self::IntoFuture {
+        refusal::plain(self.send())
+    }
+}
+
+impl<'a, F: Facet> Refusable<'a> for Put<'a, F> {
+    type Facet = F;
+    type Value = ();
+
+    fn send(self) -> BoxFuture<'a, Written<()>> {
         let table = self.table;
         let mut op = Op::new("PutItem", table, F::SCHEMA.name, None);
         if self.conflict_expected {
@@ -228,6 +249,42 @@ impl<'a, F: Facet> IntoFuture for Put<'a, F> {
         let versioned = F::VERSION
             .filter(|_| version_only)
             .map(|name| (name, version + 1));
+        let refused = move |item: &Item, stored: Option<Item>| {
+            let error = match condition_failed::<F>("PutItem", item) {
+                Error::ConditionFailed { facet, pk, sk, .. } if versioned.is_some() => {
+                    Error::VersionConflict {
+                        facet,
+                        pk,
+                        sk,
+                        version,
+                    }
+                }
+                other => other,
+            };
+            Refusal { error, stored }
+        };
+        if !F::SCHEMA.unique.is_empty() {
+            let work = move |op: Arc<Op>| async move {
+                let plan = plan?;
+                let (record, item_exists, when) = (self.record, self.item_exists, self.when);
+                let targets = [unique::Target {
+                    schema: F::SCHEMA,
+                    key: key_item(&plan.item),
+                }];
+                let answer = unique::run(table, &op, &targets, |reads| {
+                    let extra = unique::unchanged::<F>(F::SCHEMA, reads[0].as_ref());
+                    Ok(unique::Built {
+                        tx: table
+                            .guarded_transaction()
+                            .put_step(record, item_exists, when.as_ref(), Some(extra)),
+                        after: vec![Some(plan.item.clone())],
+                    })
+                })
+                .await?;
+                answer.map_err(|r| refused(&plan.item, r.stored))
+            };
+            return traced(op, refusal::one, work);
+        }
         let work = move |op: Arc<Op>| async move {
             let plan = plan?;
             let key = key_pair(&plan.item);
@@ -245,24 +302,22 @@ impl<'a, F: Facet> IntoFuture for Put<'a, F> {
                     Recognized::Ours => return Ok(()),
                     Recognized::NotOurs => {}
                     Recognized::Unknown => {
-                        return Err(once::unknown(&op, &key, answer.tries, cause))
+                        return Err(once::unknown(&op, &key, answer.tries, cause).into())
                     }
                 }
             }
-            match condition_failed::<F>("PutItem", &plan.item) {
-                Error::ConditionFailed { facet, pk, sk, .. } if versioned.is_some() => {
-                    Err(Error::VersionConflict {
-                        facet,
-                        pk,
-                        sk,
-                        version,
-                    })
-                }
-                other => Err(other),
-            }
+            Err(refused(&plan.item, stored))
         };
-        traced(op, records(|_| 1), work)
+        traced(op, refusal::one, work)
     }
+}
+
+/// The key (`PK`, `SK`) of `item`.
+fn key_item(item: &Item) -> Item {
+    [faceteer_core::schema::PK, faceteer_core::schema::SK]
+        .into_iter()
+        .filter_map(|name| Some((name.to_owned(), item.get(name)?.clone())))
+        .collect()
 }
 
 /// The plan of a put of `record` (shared with transactions): for a facet with a
@@ -327,15 +382,59 @@ impl<'a, F: Facet> Delete<'a, F> {
     }
 }
 
+impl<'a, F: Facet> Delete<'a, F> {
+    /// On a failed condition, give back the record stored under the key, typed
+    /// ([`Conditional::Failed`]), instead of failing with the error alone.
+    pub fn stored_on_failure(self) -> StoredOnFailure<'a, Self> {
+        StoredOnFailure::new(self)
+    }
+}
+
 impl<'a, F: Facet> IntoFuture for Delete<'a, F> {
     type Output = Result<()>;
     type IntoFuture = BoxFuture<'a, Result<()>>;
 
     fn into_future(self) -> Self::IntoFuture {
+        refusal::plain(self.send())
+    }
+}
+
+impl<'a, F: Facet> Refusable<'a> for Delete<'a, F> {
+    type Facet = F;
+    type Value = ();
+
+    fn send(self) -> BoxFuture<'a, Written<()>> {
         let table = self.table;
         let op = Op::new("DeleteItem", table, F::SCHEMA.name, None);
         let plan = table.check_declared::<F>().and_then(|()| self.plan());
-        let work = |op: Arc<Op>| async move {
+        let refused = |key: &Item, stored| Refusal {
+            error: condition_failed::<F>("DeleteItem", key),
+            stored,
+        };
+        if !F::SCHEMA.unique.is_empty() {
+            let work = move |op: Arc<Op>| async move {
+                let plan = plan?;
+                let (item_exists, when) = (self.item_exists, self.when);
+                let key = Key::<F>::from_parts(key_pair(&plan.key).0, key_pair(&plan.key).1);
+                let targets = [unique::Target {
+                    schema: F::SCHEMA,
+                    key: plan.key.clone(),
+                }];
+                let answer = unique::run(table, &op, &targets, |reads| {
+                    let extra = unique::unchanged::<F>(F::SCHEMA, reads[0].as_ref());
+                    Ok(unique::Built {
+                        tx: table
+                            .guarded_transaction()
+                            .delete_step(&key, item_exists, when.as_ref(), Some(extra)),
+                        after: vec![None],
+                    })
+                })
+                .await?;
+                answer.map_err(|r| refused(&plan.key, r.stored))
+            };
+            return traced(op, refusal::one, work);
+        }
+        let work = move |op: Arc<Op>| async move {
             let plan = plan?;
             let key = key_pair(&plan.key);
             let answer = once::send(table, &op, &key, || {
@@ -344,16 +443,14 @@ impl<'a, F: Facet> IntoFuture for Delete<'a, F> {
             .await?;
             match (answer.reply, answer.uncertain) {
                 (Reply::Applied(_), _) => Ok(()),
-                (Reply::ConditionFailed(_), None) => {
-                    Err(condition_failed::<F>("DeleteItem", &plan.key))
-                }
+                (Reply::ConditionFailed(stored), None) => Err(refused(&plan.key, stored)),
                 // Gone or not, the item cannot tell whether an earlier try deleted it.
                 (Reply::ConditionFailed(_), Some(cause)) => {
-                    Err(once::unknown(&op, &key, answer.tries, cause))
+                    Err(once::unknown(&op, &key, answer.tries, cause).into())
                 }
             }
         };
-        traced(op, records(|_| 1), work)
+        traced(op, refusal::one, work)
     }
 }
 

@@ -37,12 +37,15 @@ use faceteer_core::schema::{PK, SK, TTL_ATTRIBUTE};
 use faceteer_core::{from_item, to_item, Facet, Item, Key};
 
 use crate::error::{Error, Result};
-use crate::exec::future::{records, traced, BoxFuture};
+use crate::exec::future::{traced, BoxFuture};
 use crate::exec::keys::key_pair;
 use crate::exec::once;
 use crate::exec::sdk::{self, Reply};
 use crate::exec::trace::Op;
+use crate::error::CancelReason;
+use crate::item::refusal::{self, Refusable, Refusal, StoredOnFailure, Written};
 use crate::item::{and, condition_failed};
+use crate::unique;
 use crate::table::Table;
 
 impl Table {
@@ -438,7 +441,7 @@ const BRANCH_ATTEMPTS: usize = 4;
 /// any risk of applying twice, and a failed condition whose stored item holds the token is
 /// the earlier try's success. A failed condition after a lost answer that does not hold it
 /// is [`Error::OutcomeUnknown`].
-async fn run_plans<F: Facet>(table: &Table, op: &Op, plans: &Plans) -> Result<Option<Item>> {
+async fn run_plans<F: Facet>(table: &Table, op: &Op, plans: &Plans) -> Written<Option<Item>> {
     let token = once::fresh_token();
     fn tokened<'p>(p: &'p Planned, token: &str) -> (UpdatePlan, &'p Planned) {
         (p.plan.clone().with_write_token(token), p)
@@ -469,26 +472,31 @@ async fn run_plans<F: Facet>(table: &Table, op: &Op, plans: &Plans) -> Result<Op
             if once::holds_token(stored.as_ref(), &token) {
                 // An earlier try of this request was applied; its answer was lost.
                 return match plan.returning {
-                    Returning::Old => Err(old_record_lost::<F>(key)),
+                    Returning::Old => Err(old_record_lost::<F>(key).into()),
                     Returning::New => Ok(stored),
                     Returning::Nothing => Ok(None),
                 };
             }
             if let Some(cause) = answer.uncertain {
-                return Err(once::unknown(op, &key, answer.tries, cause));
+                return Err(once::unknown(op, &key, answer.tries, cause).into());
             }
             match stored {
                 // No record: create it.
                 None if is_existing && other => {}
                 // The record appeared since it was found missing: change it instead.
                 _ if !is_existing && other => last = Some(*planned),
-                stored => return Err(update_refused::<F>(planned, stored.as_ref())),
+                stored => {
+                    return Err(Refusal {
+                        error: update_refused::<F>(planned, stored.as_ref()),
+                        stored,
+                    })
+                }
             }
         }
     }
     match last.or(plans.first()) {
-        Some(p) => Err(update_refused::<F>(p, None)),
-        None => Err(Error::InvalidRequest("a write without a request".into())),
+        Some(p) => Err(update_refused::<F>(p, None).into()),
+        None => Err(Error::InvalidRequest("a write without a request".into()).into()),
     }
 }
 
@@ -501,18 +509,150 @@ fn old_record_lost<F: Facet>((pk, sk): (String, String)) -> Error {
     }
 }
 
-/// Send a planned write and read its result.
+/// How a write of a facet with unique fields is planned: its requests given a condition of
+/// the library's own, and the item after it given the one stored.
+struct Guarded<'a, F> {
+    key: Item,
+    plans: Box<dyn Fn(Option<Expr<F>>) -> Result<Plans> + Send + Sync + 'a>,
+    after: Box<dyn Fn(Option<&Item>) -> Result<Option<Item>> + Send + Sync + 'a>,
+}
+
+/// Send a planned write and read its result; a write that can change a unique value's
+/// guard ([`Guarded`]) goes as one transaction with its guards ([`crate::unique`]).
 fn send<'a, F: Facet, R: Returns>(
     table: &'a Table,
     plans: Result<Plans>,
-) -> BoxFuture<'a, Result<R::Output<F>>> {
+    guarded: Option<Guarded<'a, F>>,
+) -> BoxFuture<'a, Written<R::Output<F>>> {
     let op = Op::new("UpdateItem", table, F::SCHEMA.name, None);
     let plans = table.check_declared::<F>().and(plans);
+    if let Some(guarded) = guarded {
+        let work = move |op: Arc<Op>| async move {
+            plans?;
+            if !matches!(R::RETURNING, Returning::Nothing) {
+                return Err(Error::InvalidRequest(format!(
+                    "this write changes a `#[unique]` field of `{}`, so it is sent as a \
+                     transaction with the field's guard, and a transaction returns no record: \
+                     read the record after it instead",
+                    F::SCHEMA.name
+                ))
+                .into());
+            }
+            let targets = [unique::Target {
+                schema: F::SCHEMA,
+                key: guarded.key.clone(),
+            }];
+            let answer = unique::run(table, &op, &targets, |reads| {
+                let old = reads[0].as_ref();
+                let plans = (guarded.plans)(Some(unique::unchanged::<F>(F::SCHEMA, old)))?;
+                let planned = match old {
+                    Some(_) => plans.existing.or(plans.missing),
+                    None => plans.missing.or(plans.existing),
+                };
+                let planned = planned
+                    .ok_or_else(|| Error::InvalidRequest("a write without a request".into()))?;
+                Ok(unique::Built {
+                    tx: table
+                        .guarded_transaction()
+                        .planned_update_step::<F>(guarded.key.clone(), Ok(planned)),
+                    after: vec![(guarded.after)(old)?],
+                })
+            })
+            .await?;
+            match answer {
+                Ok(()) => Ok(R::output::<F>(None).map_err(Refusal::from)?),
+                Err(refused) => {
+                    let (pk, sk) = key_pair(&guarded.key);
+                    let error = match refused.reason {
+                        CancelReason::StoredValueDiffers { field } => Error::StoredValueDiffers {
+                            facet: F::SCHEMA.name,
+                            field,
+                            pk,
+                            sk,
+                        },
+                        _ => condition_failed::<F>("UpdateItem", &guarded.key),
+                    };
+                    Err(Refusal {
+                        error,
+                        stored: refused.stored,
+                    })
+                }
+            }
+        };
+        return traced(op, refusal::one, work);
+    }
     let work = |op: Arc<Op>| async move {
         let plans = plans?;
-        R::output::<F>(run_plans::<F>(table, &op, &plans).await?)
+        Ok(R::output::<F>(run_plans::<F>(table, &op, &plans).await?)?)
     };
-    traced(op, records(|_| 1), work)
+    traced(op, refusal::one, work)
+}
+
+/// `item` with the unique fields and scopes of `F` as `change` leaves them; a change of
+/// another kind than set or remove is refused (a guard needs the value).
+fn with_assigned<F: Facet>(mut item: Item, change: &Update<F>) -> Result<Item> {
+    for u in F::SCHEMA.unique {
+        for name in u.inputs() {
+            match change.assigned(name) {
+                Ok(None) => {}
+                Ok(Some(Some(v))) => {
+                    item.insert(name.to_owned(), v);
+                }
+                Ok(Some(None)) => {
+                    item.remove(name);
+                }
+                Err(what) => {
+                    return Err(Error::InvalidRequest(format!(
+                        "`{name}` of `{}` guards a `#[unique]` value: an update sets or removes \
+                         it as a whole, not {what}",
+                        F::SCHEMA.name
+                    )))
+                }
+            }
+        }
+    }
+    Ok(item)
+}
+
+impl<'a, F: Facet, R: Returns> UpdateItem<'a, F, R> {
+    /// On a failed condition, give back the record stored under the key, typed
+    /// ([`Conditional::Failed`](crate::Conditional::Failed)), instead of failing with the
+    /// error alone.
+    pub fn stored_on_failure(self) -> StoredOnFailure<'a, Self> {
+        StoredOnFailure::new(self)
+    }
+
+    /// The guarded plan of this update, when it changes a unique field or scope.
+    fn guarded(&self) -> Option<Guarded<'a, F>> {
+        if !unique::guarded_by(F::SCHEMA, |name| self.change.touches(name)) {
+            return None;
+        }
+        let (key, change, when, template) = (
+            self.key.clone(),
+            self.change.clone(),
+            self.when.clone(),
+            self.template,
+        );
+        let (key2, change2) = (key.clone(), change.clone());
+        Some(Guarded {
+            key: key.clone(),
+            plans: Box::new(move |extra| {
+                let when = match (when.clone(), extra) {
+                    (Some(a), Some(b)) => Some(a.and(b)),
+                    (a, b) => a.or(b),
+                };
+                update_plans(&key, &change, when.as_ref(), Returning::Nothing, template)
+            }),
+            after: Box::new(move |old| {
+                let base = match (old, template) {
+                    (Some(old), _) => old.clone(),
+                    (None, Some(t)) => item_for(&key2, t, "record to create")?,
+                    (None, None) => return Ok(None),
+                };
+                Ok(Some(with_assigned(base, &change2)?))
+            }),
+        })
+    }
 }
 
 impl<'a, F: Facet, R: Returns> IntoFuture for UpdateItem<'a, F, R> {
@@ -520,8 +660,18 @@ impl<'a, F: Facet, R: Returns> IntoFuture for UpdateItem<'a, F, R> {
     type IntoFuture = BoxFuture<'a, Self::Output>;
 
     fn into_future(self) -> Self::IntoFuture {
+        refusal::plain(Refusable::send(self))
+    }
+}
+
+impl<'a, F: Facet, R: Returns> Refusable<'a> for UpdateItem<'a, F, R> {
+    type Facet = F;
+    type Value = R::Output<F>;
+
+    fn send(self) -> BoxFuture<'a, Written<R::Output<F>>> {
         let plans = self.plans();
-        send::<F, R>(self.table, plans)
+        let guarded = self.guarded();
+        send::<F, R>(self.table, plans, guarded)
     }
 }
 
@@ -577,8 +727,20 @@ impl<'a, F: Facet, R: Returns> Upsert<'a, F, R> {
     }
 
     fn plans(&self) -> Result<Plans> {
-        let key = self.record.primary_key()?.to_item();
-        let item = item_for(&key, self.record, "record")?;
+        upsert_plans::<F, R>(self.record, &self.keep, self.when.as_ref())
+    }
+}
+
+/// The requests of an upsert of `record`, keeping the fields `keep` of an existing record,
+/// conditioned on `when`.
+fn upsert_plans<F: Facet, R: Returns>(
+    record: &F,
+    keep: &[&'static str],
+    when: Option<&Expr<F>>,
+) -> Result<Plans> {
+    {
+        let key = record.primary_key()?.to_item();
+        let item = item_for(&key, record, "record")?;
         let schema = F::SCHEMA;
         let base: Vec<&str> = schema.pk.inputs().chain(schema.sk.inputs()).collect();
         // The derived attributes and the fields each is built from.
@@ -599,12 +761,12 @@ impl<'a, F: Facet, R: Returns> Upsert<'a, F, R> {
         if let Some(ttl) = schema.ttl_field {
             derived.push((TTL_ATTRIBUTE, vec![ttl]));
         }
-        let mut kept: Vec<&'static str> = self.keep.clone();
+        let mut kept: Vec<&'static str> = keep.to_vec();
         for (attribute, inputs) in &derived {
             let (keeps, writes): (Vec<&str>, Vec<&str>) = inputs
                 .iter()
                 .filter(|f| !base.contains(f))
-                .partition(|f| self.keep.contains(f));
+                .partition(|f| keep.contains(f));
             match (keeps.first(), writes.first()) {
                 (Some(_), None) => kept.push(attribute),
                 (Some(k), Some(w)) => {
@@ -638,7 +800,6 @@ impl<'a, F: Facet, R: Returns> Upsert<'a, F, R> {
             plan,
             checked: Vec::new(),
         };
-        let when = self.when.as_ref();
         if kept.is_empty() {
             // One request: the whole record, whether or not one exists.
             let plan = UpdatePlan::creating(key, &write(&[]), when, R::RETURNING)?;
@@ -656,12 +817,64 @@ impl<'a, F: Facet, R: Returns> Upsert<'a, F, R> {
     }
 }
 
+impl<'a, F: Facet, R: Returns> Upsert<'a, F, R> {
+    /// On a failed condition, give back the record stored under the key, typed
+    /// ([`Conditional::Failed`](crate::Conditional::Failed)), instead of failing with the
+    /// error alone.
+    pub fn stored_on_failure(self) -> StoredOnFailure<'a, Self> {
+        StoredOnFailure::new(self)
+    }
+
+    /// The guarded plan of this upsert, for a facet with unique fields.
+    fn guarded(&self) -> Option<Guarded<'a, F>> {
+        if F::SCHEMA.unique.is_empty() {
+            return None;
+        }
+        let key = self.record.primary_key().ok()?.to_item();
+        let (record, keep, when) = (self.record, self.keep.clone(), self.when.clone());
+        let keep2 = keep.clone();
+        let key2 = key.clone();
+        Some(Guarded {
+            key,
+            plans: Box::new(move |extra| {
+                let when = match (when.clone(), extra) {
+                    (Some(a), Some(b)) => Some(a.and(b)),
+                    (a, b) => a.or(b),
+                };
+                upsert_plans::<F, R>(record, &keep, when.as_ref())
+            }),
+            after: Box::new(move |old| {
+                let mut item = item_for(&key2, record, "record")?;
+                if let Some(old) = old {
+                    for name in &keep2 {
+                        match old.get(*name) {
+                            Some(v) => item.insert((*name).to_owned(), v.clone()),
+                            None => item.remove(*name),
+                        };
+                    }
+                }
+                Ok(Some(item))
+            }),
+        })
+    }
+}
+
 impl<'a, F: Facet, R: Returns> IntoFuture for Upsert<'a, F, R> {
     type Output = Result<R::Output<F>>;
     type IntoFuture = BoxFuture<'a, Self::Output>;
 
     fn into_future(self) -> Self::IntoFuture {
+        refusal::plain(Refusable::send(self))
+    }
+}
+
+impl<'a, F: Facet, R: Returns> Refusable<'a> for Upsert<'a, F, R> {
+    type Facet = F;
+    type Value = R::Output<F>;
+
+    fn send(self) -> BoxFuture<'a, Written<R::Output<F>>> {
         let plans = self.plans();
-        send::<F, R>(self.table, plans)
+        let guarded = self.guarded();
+        send::<F, R>(self.table, plans, guarded)
     }
 }

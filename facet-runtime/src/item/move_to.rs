@@ -1,0 +1,138 @@
+//! Moving a record to a new key: [`Table::move_to`].
+//!
+//! A key field cannot be updated in place (DynamoDB keys are fixed): the record must be
+//! written under its new key and deleted under its old one, both or neither. `move_to` is
+//! that transaction, with the guards of the record's unique values moved along.
+//!
+//! ```no_run
+//! # use faceteer::{Facet, Table};
+//! # use serde::{Deserialize, Serialize};
+//! # #[derive(Facet, Serialize, Deserialize)]
+//! # struct Task { #[pk(prefix = "#TEAM")] team: String, #[sk(prefix = "#TASK")] id: String, title: String }
+//! # async fn demo(table: &Table, mut task: Task) -> faceteer::Result<()> {
+//! let old = Task::key(&task.team, &task.id)?;
+//! task.team = "platform".into();
+//! table.move_to(&old, &task).await?; // gone from the old team, in the new one
+//! # Ok(()) }
+//! ```
+
+use std::future::IntoFuture;
+use std::sync::Arc;
+
+use faceteer_core::expr::Expr;
+use faceteer_core::plan::RenderedCondition;
+use faceteer_core::{Facet, Item, Key};
+
+use aws_sdk_dynamodb::types::AttributeValue;
+
+use crate::error::{CancelReason, Error, OnlyCheck, Result};
+use crate::exec::future::{records, traced, BoxFuture};
+use crate::exec::keys::key_pair;
+use crate::exec::trace::Op;
+use crate::item::{condition_failed, put_plan};
+use crate::table::Table;
+use crate::unique;
+
+impl Table {
+    /// Move a record to a new key: one transaction deletes the record under `old` (on
+    /// condition that it exists, and, for a facet with a `#[version]` field, that it is at
+    /// `record`'s version) and creates `record` under its own key (on condition that no
+    /// record has it). The guards of its `#[unique]` values move with it. Both or neither.
+    ///
+    /// Fails with [`Error::ConditionFailed`] when there is no record under `old`, or one
+    /// under the new key already; [`Error::VersionConflict`] when the old record is at
+    /// another version; [`Error::Unique`] when a unique value of `record` is another
+    /// record's. Exactly once, as every transaction.
+    pub fn move_to<'a, F: Facet>(&'a self, old: &Key<F>, record: &'a F) -> MoveTo<'a, F> {
+        MoveTo {
+            table: self,
+            old: old.to_item(),
+            record,
+        }
+    }
+}
+
+/// A move of a record to a new key: [`Table::move_to`]. Await it.
+#[must_use = "a move does nothing until it is awaited"]
+pub struct MoveTo<'a, F> {
+    table: &'a Table,
+    old: Item,
+    record: &'a F,
+}
+
+impl<'a, F: Facet> IntoFuture for MoveTo<'a, F> {
+    type Output = Result<()>;
+    type IntoFuture = BoxFuture<'a, Result<()>>;
+
+    fn into_future(self) -> Self::IntoFuture {
+        let MoveTo { table, old, record } = self;
+        let op = Op::new("TransactWriteItems", table, F::SCHEMA.name, None);
+        let work = move |op: Arc<Op>| async move {
+            table.check_declared::<F>()?;
+            let new = put_plan(record, None, None)?;
+            let new_key = record.primary_key()?.to_item();
+            if key_pair(&new_key) == key_pair(&old) {
+                return Err(Error::InvalidRequest(
+                    "the record's key is the old key: nothing to move (use `put` or `update`)"
+                        .into(),
+                ));
+            }
+            let version = F::VERSION.map(|name| (name, record.version()));
+            let old_key = Key::<F>::from_parts(key_pair(&old).0, key_pair(&old).1);
+            let targets = [
+                unique::Target {
+                    schema: F::SCHEMA,
+                    key: old.clone(),
+                },
+                unique::Target {
+                    schema: F::SCHEMA,
+                    key: new_key.clone(),
+                },
+            ];
+            let answer = unique::run(table, &op, &targets, |reads| {
+                // The old record: it exists, at the version, and still owns what was read.
+                let mut cond: Expr<F> = unique::unchanged(F::SCHEMA, reads[0].as_ref());
+                if let Some((name, v)) = version {
+                    let v = AttributeValue::N(v.to_string());
+                    cond = cond.and(Expr::stored_as(name, Some(v)));
+                }
+                let check = if version.is_some() {
+                    OnlyCheck::Version
+                } else {
+                    OnlyCheck::Condition
+                };
+                // The new one: created, whatever version the record is at.
+                let mut create = new.clone();
+                create.condition = RenderedCondition::all::<F>(Some(false), None)?;
+                let tx = table
+                    .guarded_transaction()
+                    .delete_step_checked(&old_key, Some(true), cond, check)
+                    .planned_put_step::<F>(Ok(create), OnlyCheck::Absent);
+                Ok(unique::Built {
+                    tx,
+                    after: vec![None, Some(new.item.clone())],
+                })
+            })
+            .await?;
+            match answer {
+                Ok(()) => Ok(()),
+                Err(refused) if refused.target == 0 => Err(match (refused.reason, version) {
+                    (CancelReason::VersionConflict, Some((_, version)))
+                        if refused.stored.is_some() =>
+                    {
+                        let (pk, sk) = key_pair(&old);
+                        Error::VersionConflict {
+                            facet: F::SCHEMA.name,
+                            pk,
+                            sk,
+                            version,
+                        }
+                    }
+                    _ => condition_failed::<F>("DeleteItem", &old),
+                }),
+                Err(_) => Err(condition_failed::<F>("PutItem", &new_key)),
+            }
+        };
+        traced(op, records(|_| 2), work)
+    }
+}
