@@ -2,21 +2,40 @@
 
 Prints `PORT <n>` once listening, then serves until its parent process exits (so a test
 binary that dies never leaves a server behind) or stdin closes.
+
+Requests are served one at a time: moto's DynamoDB backend is not thread-safe, and two
+concurrent `TransactWriteItems` can both pass their conditions before either applies
+(two records would own one unique value). DynamoDB applies each request atomically;
+serving them in turn is the same model.
 """
 import os
 import sys
 import threading
 import time
 
-from moto.server import ThreadedMotoServer
+from moto.moto_server.werkzeug_app import (
+    DomainDispatcherApplication,
+    MotoRequestHandler,
+    create_backend_app,
+)
+from werkzeug.serving import make_server
 
 
 def main() -> None:
     port = int(sys.argv[1]) if len(sys.argv) > 1 else 0
     parent = os.getppid()
-    server = ThreadedMotoServer(ip_address="127.0.0.1", port=port, verbose=False)
-    server.start()
-    _, bound = server.get_host_and_port()
+    app = DomainDispatcherApplication(create_backend_app)
+    lock = threading.Lock()
+
+    def one_at_a_time(environ, start_response):
+        with lock:
+            return list(app(environ, start_response))
+
+    server = make_server(
+        "127.0.0.1", port, one_at_a_time, True, request_handler=MotoRequestHandler
+    )
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    bound = server.server_address[1]
     print(f"PORT {bound}", flush=True)
 
     def watch_stdin() -> None:

@@ -30,6 +30,7 @@ mod shard_schedules;
 mod shards;
 mod tables;
 mod transactions;
+mod unique;
 mod update_props;
 mod updates;
 mod vectors;

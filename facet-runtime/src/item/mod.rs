@@ -41,8 +41,8 @@ use crate::exec::sdk::{self, Reply};
 use crate::exec::trace::Op;
 use crate::item::read::{Read, Select, Whole};
 use crate::item::refusal::{Refusable, Refusal, StoredOnFailure, Written};
-use crate::unique;
 use crate::table::Table;
+use crate::unique;
 
 impl Table {
     /// Read one record by key: `Ok(None)` when no item has the key, or when the item under it
@@ -274,9 +274,12 @@ impl<'a, F: Facet> Refusable<'a> for Put<'a, F> {
                 let answer = unique::run(table, &op, &targets, |reads| {
                     let extra = unique::unchanged::<F>(F::SCHEMA, reads[0].as_ref());
                     Ok(unique::Built {
-                        tx: table
-                            .guarded_transaction()
-                            .put_step(record, item_exists, when.as_ref(), Some(extra)),
+                        tx: table.guarded_transaction().put_step(
+                            record,
+                            item_exists,
+                            when.as_ref(),
+                            Some(extra),
+                        ),
                         after: vec![Some(plan.item.clone())],
                     })
                 })
@@ -423,9 +426,12 @@ impl<'a, F: Facet> Refusable<'a> for Delete<'a, F> {
                 let answer = unique::run(table, &op, &targets, |reads| {
                     let extra = unique::unchanged::<F>(F::SCHEMA, reads[0].as_ref());
                     Ok(unique::Built {
-                        tx: table
-                            .guarded_transaction()
-                            .delete_step(&key, item_exists, when.as_ref(), Some(extra)),
+                        tx: table.guarded_transaction().delete_step(
+                            &key,
+                            item_exists,
+                            when.as_ref(),
+                            Some(extra),
+                        ),
                         after: vec![None],
                     })
                 })

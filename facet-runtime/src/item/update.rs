@@ -36,17 +36,17 @@ use faceteer_core::plan::{Returning, UpdatePlan};
 use faceteer_core::schema::{PK, SK, TTL_ATTRIBUTE};
 use faceteer_core::{from_item, to_item, Facet, Item, Key};
 
+use crate::error::CancelReason;
 use crate::error::{Error, Result};
 use crate::exec::future::{traced, BoxFuture};
 use crate::exec::keys::key_pair;
 use crate::exec::once;
 use crate::exec::sdk::{self, Reply};
 use crate::exec::trace::Op;
-use crate::error::CancelReason;
 use crate::item::refusal::{self, Refusable, Refusal, StoredOnFailure, Written};
 use crate::item::{and, condition_failed};
-use crate::unique;
 use crate::table::Table;
+use crate::unique;
 
 impl Table {
     /// Change the record under `key` with `change` (field operations combined with `&`),

@@ -114,7 +114,9 @@ fn owned(schema: &FacetSchema, item: Option<&Item>) -> Result<Vec<Guard>> {
 }
 
 /// `attribute_not_exists(PK) OR` the guard is owned by one of `owners`.
-fn owned_by_any(owners: &[(String, String)]) -> (String, Item, std::collections::HashMap<String, String>) {
+fn owned_by_any(
+    owners: &[(String, String)],
+) -> (String, Item, std::collections::HashMap<String, String>) {
     let mut names = std::collections::HashMap::from([
         ("#pk".to_owned(), PK.to_owned()),
         ("#opk".to_owned(), OWNER_PK.to_owned()),
@@ -149,10 +151,15 @@ fn guard_step(
                 .condition_expression(expr)
                 .set_expression_attribute_names(Some(names))
                 .set_expression_attribute_values(Some(values))
-                .return_values_on_condition_check_failure(ReturnValuesOnConditionCheckFailure::AllOld)
+                .return_values_on_condition_check_failure(
+                    ReturnValuesOnConditionCheckFailure::AllOld,
+                )
                 .build()
                 .map_err(build)?;
-            (TransactWriteItem::builder().put(put).build(), Own::Item(item))
+            (
+                TransactWriteItem::builder().put(put).build(),
+                Own::Item(item),
+            )
         }
         None => {
             let delete = TxDelete::builder()
@@ -161,10 +168,15 @@ fn guard_step(
                 .condition_expression(expr)
                 .set_expression_attribute_names(Some(names))
                 .set_expression_attribute_values(Some(values))
-                .return_values_on_condition_check_failure(ReturnValuesOnConditionCheckFailure::AllOld)
+                .return_values_on_condition_check_failure(
+                    ReturnValuesOnConditionCheckFailure::AllOld,
+                )
                 .build()
                 .map_err(build)?;
-            (TransactWriteItem::builder().delete(delete).build(), Own::Unseen)
+            (
+                TransactWriteItem::builder().delete(delete).build(),
+                Own::Unseen,
+            )
         }
     })
 }
@@ -252,8 +264,15 @@ pub(crate) async fn run<'t>(
                 .map(|i| (owners[i].0.as_str(), owners[i].1.as_str()));
             let put = step.put.then(|| (step.facet, owner_of.unwrap_or(("", ""))));
             let item = guard_step(table.name(), &step.guard, put, owner);
-            let action = if step.put { TxAction::Put } else { TxAction::Delete };
-            let key = (step.guard.pk.clone(), faceteer_core::unique::GUARD_SK.to_owned());
+            let action = if step.put {
+                TxAction::Put
+            } else {
+                TxAction::Delete
+            };
+            let key = (
+                step.guard.pk.clone(),
+                faceteer_core::unique::GUARD_SK.to_owned(),
+            );
             tx = tx.push(
                 faceteer_core::unique::GUARD_SK,
                 action,

@@ -1,0 +1,414 @@
+//! Unique fields: every value is owned by one record, through a guard item written in the
+//! same transaction as the record. Checked after each scenario by a raw scan: every guard
+//! belongs to a record that holds its value, every record's values have their guards, and
+//! no value has two owners.
+
+use crate::common;
+
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::Duration;
+
+use faceteer::testing::{FaultConfig, FaultProxy};
+use faceteer::{BatchOptions, Conditional, Error, Facet, Table, Timeouts};
+use faceteer_core::unique::{guards, is_guard, OWNER_PK, OWNER_SK};
+use faceteer_core::Item;
+use faceteer_suite::fresh_table;
+use futures::StreamExt;
+use serde::{Deserialize, Serialize};
+
+/// A team member: the email is unique within the team, the handle across every team.
+#[derive(Debug, Clone, PartialEq, Facet, Serialize, Deserialize)]
+#[facet(name = "MEMBER")]
+struct Member {
+    #[pk(prefix = "#MEMBER")]
+    #[sk(prefix = "#MEMBER")]
+    id: String,
+    team: String,
+    #[unique(scope(team))]
+    email: Option<String>,
+    #[unique]
+    handle: Option<String>,
+    #[version]
+    version: u64,
+}
+
+faceteer::table! {
+    struct Members { Member }
+}
+
+fn member(id: &str, team: &str, email: Option<&str>, handle: Option<&str>) -> Member {
+    Member {
+        id: id.into(),
+        team: team.into(),
+        email: email.map(Into::into),
+        handle: handle.map(Into::into),
+        version: 0,
+    }
+}
+
+/// Every item of the table, read with a paginated Scan straight from the engine.
+async fn raw_items(table: &Table) -> Vec<Item> {
+    let client = common::patient(table);
+    let mut items = Vec::new();
+    let mut start = None;
+    loop {
+        let out = client
+            .scan()
+            .table_name(table.name())
+            .set_exclusive_start_key(start)
+            .consistent_read(true)
+            .send()
+            .await
+            .unwrap();
+        items.extend(out.items.unwrap_or_default());
+        match out.last_evaluated_key {
+            Some(k) if !k.is_empty() => start = Some(k),
+            _ => return items,
+        }
+    }
+}
+
+/// Check the guards against the records: returns (records, guards).
+async fn check_guards(table: &Table) -> (usize, usize) {
+    let items = raw_items(table).await;
+    let s = |item: &Item, n: &str| item[n].as_s().unwrap().clone();
+    // Guard key → owner, as stored.
+    let stored: HashMap<String, (String, String)> = items
+        .iter()
+        .filter(|i| is_guard(i))
+        .map(|g| (s(g, "PK"), (s(g, OWNER_PK), s(g, OWNER_SK))))
+        .collect();
+    let mut expected: HashMap<String, (String, String)> = HashMap::new();
+    let records: Vec<&Item> = items.iter().filter(|i| !is_guard(i)).collect();
+    for record in &records {
+        for guard in guards(Member::SCHEMA, record).unwrap() {
+            let owner = (s(record, "PK"), s(record, "SK"));
+            if let Some(other) = expected.insert(guard.pk.clone(), owner.clone()) {
+                panic!("`{}` is owned twice: by {other:?} and {owner:?}", guard.pk);
+            }
+        }
+    }
+    for (pk, owner) in &expected {
+        assert_eq!(
+            stored.get(pk),
+            Some(owner),
+            "the record {owner:?} holds a value without its guard {pk}"
+        );
+    }
+    for (pk, owner) in &stored {
+        assert_eq!(
+            expected.get(pk),
+            Some(owner),
+            "a stray guard {pk} names {owner:?}, which does not hold its value"
+        );
+    }
+    (records.len(), stored.len())
+}
+
+fn is_unique(e: &Error, field: &str, value: &str) -> bool {
+    matches!(e, Error::Unique { facet: "MEMBER", field: f, value: v } if *f == field && v == value)
+}
+
+async fn a_value_has_one_owner_through_every_write() {
+    let table = fresh_table::<Members>("unique").await;
+    let f = Member::fields();
+    table
+        .put(&member("m1", "red", Some("a@x"), Some("ann")))
+        .if_not_exists()
+        .await
+        .unwrap();
+    assert_eq!(check_guards(&table).await, (1, 2));
+
+    // The same email in the same team is refused; in another team it is free.
+    let err = table
+        .put(&member("m2", "red", Some("a@x"), None))
+        .await
+        .unwrap_err();
+    assert!(is_unique(&err, "email", "a@x"), "{err}");
+    assert!(err.to_string().contains("already holds `email`"), "{err}");
+    table
+        .put(&member("m2", "blue", Some("a@x"), None))
+        .await
+        .unwrap();
+    let err = table
+        .put(&member("m3", "green", None, Some("ann")))
+        .await
+        .unwrap_err();
+    assert!(is_unique(&err, "handle", "ann"), "{err}");
+    assert_eq!(check_guards(&table).await, (2, 3));
+
+    // Changing a value swaps its guards: the old value is free again.
+    let key = Member::key("m1").unwrap();
+    table.update(&key, f.email.set("b@x")).await.unwrap();
+    table
+        .put(&member("m3", "red", Some("a@x"), None))
+        .await
+        .unwrap();
+    assert_eq!(check_guards(&table).await, (3, 4));
+
+    // Moving to another team moves the scoped guard: m2's email clashes in red.
+    let err = table
+        .update(&Member::key("m2").unwrap(), f.team.set("red"))
+        .await
+        .unwrap_err();
+    assert!(is_unique(&err, "email", "a@x"), "{err}");
+
+    // Removing the value, without naming the old one, removes its guard.
+    table.update(&key, f.email.remove()).await.unwrap();
+    assert_eq!(check_guards(&table).await, (3, 3));
+
+    // A put over the record gives up the values it no longer holds.
+    let m1 = table.get(&key).await.unwrap().unwrap();
+    table
+        .put(&Member {
+            handle: Some("annie".into()),
+            ..m1
+        })
+        .await
+        .unwrap();
+    table
+        .put(&member("m4", "green", None, Some("ann")))
+        .await
+        .unwrap();
+    assert_eq!(check_guards(&table).await, (4, 4));
+
+    // An upsert takes and gives up values as the put it stands for.
+    table
+        .upsert(&member("m4", "green", Some("g@x"), None))
+        .await
+        .unwrap();
+    assert_eq!(check_guards(&table).await, (4, 4));
+
+    // A delete frees the values; so does a move, which keeps them.
+    table.delete(&Member::key("m3").unwrap()).await.unwrap();
+    assert_eq!(check_guards(&table).await, (3, 3));
+    let m4 = table
+        .get(&Member::key("m4").unwrap())
+        .await
+        .unwrap()
+        .unwrap();
+    let moved = Member {
+        id: "m5".into(),
+        ..m4.clone()
+    };
+    table
+        .move_to(&Member::key("m4").unwrap(), &moved)
+        .await
+        .unwrap();
+    assert_eq!(table.get(&Member::key("m4").unwrap()).await.unwrap(), None);
+    let m5 = table
+        .get(&Member::key("m5").unwrap())
+        .await
+        .unwrap()
+        .unwrap();
+    assert_eq!((m5.email, m5.version), (m4.email, m4.version + 1));
+    assert_eq!(check_guards(&table).await, (3, 3));
+    // A stale version, a missing record and a taken key are refused, changing nothing.
+    let err = table
+        .move_to(&Member::key("m4").unwrap(), &moved)
+        .await
+        .unwrap_err();
+    assert!(err.is_condition_failed(), "{err}");
+    let err = table
+        .move_to(
+            &Member::key("m5").unwrap(),
+            &Member {
+                id: "m6".into(),
+                ..moved.clone()
+            },
+        )
+        .await
+        .unwrap_err();
+    assert!(err.is_version_conflict(), "{err}");
+    let err = table
+        .move_to(
+            &Member::key("m5").unwrap(),
+            &Member {
+                id: "m1".into(),
+                version: m4.version + 1,
+                ..moved
+            },
+        )
+        .await
+        .unwrap_err();
+    assert!(err.is_condition_failed(), "{err}");
+    assert_eq!(check_guards(&table).await, (3, 3));
+
+    // A condition of the caller's that fails gives back the stored record when asked.
+    let f = Member::fields();
+    let answer = table
+        .delete(&Member::key("m5").unwrap())
+        .when(f.team.eq("red"))
+        .stored_on_failure()
+        .await
+        .unwrap();
+    match answer {
+        Conditional::Failed { error, stored } => {
+            assert!(error.is_condition_failed(), "{error}");
+            assert_eq!(stored.unwrap().team, "green");
+        }
+        Conditional::Applied(()) => panic!("the condition does not hold"),
+    }
+    // Changing a unique field through a transaction of the caller's is refused: its
+    // guards need the record's own transaction.
+    let err = table
+        .transact_write()
+        .put(&member("m9", "red", None, None))
+        .await
+        .unwrap_err();
+    assert!(err.to_string().contains("`#[unique]` fields"), "{err}");
+}
+
+async fn concurrent_creates_of_one_value_make_one_owner() {
+    let table = fresh_table::<Members>("unique-race").await;
+    let applied = AtomicUsize::new(0);
+    futures::stream::iter(0..50)
+        .for_each_concurrent(50, |i| {
+            let table = &table;
+            let applied = &applied;
+            async move {
+                let m = member(&format!("m{i}"), "red", Some("same@x"), None);
+                match table.put(&m).if_not_exists().await {
+                    Ok(()) => {
+                        applied.fetch_add(1, Ordering::SeqCst);
+                    }
+                    Err(e) => assert!(is_unique(&e, "email", "same@x"), "{e}"),
+                }
+            }
+        })
+        .await;
+    assert_eq!(applied.load(Ordering::SeqCst), 1);
+    assert_eq!(check_guards(&table).await, (1, 1));
+}
+
+/// One random write of the random sequences: on one of 8 records, with one of 4 emails, 2
+/// teams and 4 handles.
+async fn random_write(table: &Table, rng: &mut fastrand::Rng, tolerate_unknown: bool) {
+    let f = Member::fields();
+    let id = format!("m{}", rng.usize(..8));
+    let key = Member::key(&id).unwrap();
+    let pick = |rng: &mut fastrand::Rng, n: usize, p: &str| {
+        (rng.usize(..n + 1) < n).then(|| format!("{p}{}", rng.usize(..n)))
+    };
+    let email = pick(rng, 4, "e");
+    let handle = pick(rng, 4, "h");
+    let team = if rng.bool() { "red" } else { "blue" };
+    let result = match rng.usize(..7) {
+        0 => {
+            table
+                .put(&member(&id, team, email.as_deref(), handle.as_deref()))
+                .if_not_exists()
+                .await
+        }
+        1 => match table.get(&key).await.unwrap() {
+            Some(stored) => {
+                table
+                    .put(&Member {
+                        email,
+                        handle,
+                        ..stored
+                    })
+                    .await
+            }
+            None => Ok(()),
+        },
+        2 => {
+            let change = match email {
+                Some(e) => f.email.set(e),
+                None => f.email.remove(),
+            };
+            table.update(&key, change).await
+        }
+        3 => {
+            let handle = match handle {
+                Some(h) => f.handle.set(h),
+                None => f.handle.remove(),
+            };
+            table.update(&key, f.team.set(team) & handle).await
+        }
+        4 => {
+            let m = member(&id, team, email.as_deref(), handle.as_deref());
+            table.upsert(&m).await
+        }
+        5 => table.delete(&key).await,
+        _ => match table.get(&key).await.unwrap() {
+            Some(stored) => {
+                let to = Member {
+                    id: format!("m{}", rng.usize(..8)),
+                    ..stored
+                };
+                table.move_to(&key, &to).await
+            }
+            None => Ok(()),
+        },
+    };
+    match result {
+        Ok(()) => {}
+        Err(Error::Unique { .. }) => {}
+        Err(e) if e.is_condition_failed() || e.is_version_conflict() => {}
+        Err(Error::InvalidRequest(m)) if m.contains("nothing to move") => {}
+        Err(e) if tolerate_unknown && e.is_outcome_unknown() => {}
+        Err(e) => panic!("unexpected: {e}"),
+    }
+}
+
+async fn random_concurrent_writes_keep_guards_exact() {
+    let table = fresh_table::<Members>("unique-random").await;
+    run_random(&table, 200, false).await;
+    let (records, _) = check_guards(&table).await;
+    assert!(records > 0, "some records remain");
+}
+
+async fn run_random(table: &Table, writes: u64, tolerate_unknown: bool) {
+    futures::stream::iter(0..writes)
+        .for_each_concurrent(8, |seed| async move {
+            let mut rng = fastrand::Rng::with_seed(seed);
+            random_write(table, &mut rng, tolerate_unknown).await;
+        })
+        .await;
+}
+
+async fn lost_answers_keep_guards_exact() {
+    let faults = FaultConfig {
+        single_writes: true,
+        fail_after: 0.1,
+        reset_after: 0.15,
+        seed: 26,
+        ..FaultConfig::default()
+    };
+    let upstream = faceteer_suite::endpoint().expect("a local endpoint");
+    let proxy = FaultProxy::start(&upstream, faults).await.unwrap();
+    let client = faceteer::local_client(&proxy.endpoint()).expect("a local endpoint");
+    let table = faceteer_suite::fresh_table_with::<Members>(client, "unique-lossy")
+        .await
+        .with_batch_options(BatchOptions {
+            write_attempts: 8,
+            base_delay: Duration::from_millis(1),
+            max_delay: Duration::from_millis(20),
+            ..BatchOptions::default()
+        })
+        .with_timeouts(Timeouts {
+            attempt: Duration::from_secs(60),
+            operation: Duration::from_secs(120),
+            call: Duration::from_secs(300),
+            ..Timeouts::default()
+        });
+    run_random(&table, 200, true).await;
+    assert!(
+        proxy.stats().lost_answers.load(Ordering::SeqCst) > 0,
+        "answers were lost"
+    );
+    let direct = faceteer_suite::patient(Table::declared::<Members>(
+        faceteer_suite::client().await,
+        table.name(),
+    ));
+    check_guards(&direct).await;
+}
+
+faceteer_suite::engines!(
+    a_value_has_one_owner_through_every_write,
+    concurrent_creates_of_one_value_make_one_owner,
+    random_concurrent_writes_keep_guards_exact,
+    lost_answers_keep_guards_exact,
+);
