@@ -36,3 +36,4 @@ mod updates;
 mod vectors;
 mod verify;
 mod versions;
+mod write_times;

@@ -48,6 +48,9 @@ pub mod timestamp;
 pub mod unique;
 pub mod unmarshal;
 
+#[cfg(feature = "chrono")]
+#[doc(hidden)]
+pub use chrono;
 pub use facet::{from_item, to_item, ttl_from_text, Facet, ItemError, Key, TtlValue};
 pub use item::Item;
 pub use key::{KeyArg, KeyError, KeyPart, KeyWriter, Sortable, SortableArg};

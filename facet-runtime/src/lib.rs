@@ -260,6 +260,8 @@ pub mod __private {
     pub use crate::error::Error;
     pub use crate::query::PartitionQuery;
     pub use aws_sdk_dynamodb::types::AttributeValue;
+    #[cfg(feature = "chrono")]
+    pub use faceteer_core::chrono::{DateTime, Utc};
     pub use faceteer_core::collection::{facet_of, variant as collection_variant, Collection};
     pub use faceteer_core::expr::{
         Attribute, Derived, KeyedValues, Need, PartOfAnIndexKeyOrTheTtl, PartOfThePrimaryKey,

@@ -39,7 +39,8 @@ use crate::exec::keys::key_pair;
 use crate::exec::once;
 use crate::exec::sdk;
 use crate::exec::trace::Op;
-use crate::item::put_plan;
+use crate::item::put_plan_with;
+use crate::item::stamp::{stamp_update, Created};
 use crate::item::update::{first_differing, update_plan};
 use crate::table::Table;
 
@@ -296,8 +297,20 @@ impl<'t> TransactWrite<'t> {
         when: Option<&Expr<F>>,
         extra: Option<Expr<F>>,
     ) -> Self {
+        self.put_step_with(record, item_exists, when, extra, Created::Now)
+    }
+
+    /// [`Self::put_step`], leaving `created` in the `#[created]` field.
+    pub(crate) fn put_step_with<F: Facet>(
+        self,
+        record: &F,
+        item_exists: Option<bool>,
+        when: Option<&Expr<F>>,
+        extra: Option<Expr<F>>,
+        created: Created,
+    ) -> Self {
         let all = joined(when, extra);
-        let plan = put_plan(record, item_exists, all.as_ref());
+        let plan = put_plan_with(record, item_exists, all.as_ref(), created);
         let check = match (when, item_exists) {
             (Some(_), _) => OnlyCheck::Condition,
             (None, Some(false)) => OnlyCheck::Absent,
@@ -356,6 +369,7 @@ impl<'t> TransactWrite<'t> {
         when: Option<&Expr<F>>,
     ) -> Self {
         let key = key.to_item();
+        let change = stamp_update(change);
         let planned = update_plan(&key, &change, when, Returning::Nothing, None);
         self.planned_update_step::<F>(key, planned)
     }

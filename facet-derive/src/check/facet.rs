@@ -21,6 +21,30 @@ pub fn facet(cx: &Ctxt, m: &FacetModel) {
     name_is_not_empty(cx, &m.name, at);
     delimiter_is_not_empty(cx, &m.delimiter, m.delimiter_span);
     shard_ids_decode(cx, &m.delimiter, m.delimiter_span, &keys);
+    write_times_are_not_primary_keys(cx, m);
+}
+
+/// A `#[created]` or `#[updated]` field is not part of the primary key: a write sets it, and
+/// a record's key never changes.
+fn write_times_are_not_primary_keys(cx: &Ctxt, m: &FacetModel) {
+    for (field, what) in [(m.created, "created"), (m.updated, "updated")] {
+        let Some(i) = field else { continue };
+        let in_key = [&m.pk, &m.sk].iter().any(|k| {
+            k.parts.iter().any(|p| p.field == i)
+                || k.shard.as_ref().is_some_and(|s| s.inputs().any(|f| f == i))
+        });
+        if in_key {
+            let ident = &m.fields[i].ident;
+            cx.error_spanned_by(
+                ident,
+                format!(
+                    "`{ident}` is `#[{what}]`, which every write sets, so it cannot be part of \
+                     the primary key (a record's key never changes); an index key can be built \
+                     from it"
+                ),
+            );
+        }
+    }
 }
 
 /// Two indexes cannot have one alias method: the aliases are compared as the methods they

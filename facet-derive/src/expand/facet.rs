@@ -87,6 +87,17 @@ pub fn facet(m: &FacetModel) -> TokenStream {
         }
     });
     let written = written(m);
+    let stamp = m.updated.map(|i| {
+        let f = &m.fields[i].ident;
+        quote! {
+            fn stamp_update(
+                __change: #p::Update<Self>,
+                __now: &#p::DateTime<#p::Utc>,
+            ) -> #p::Update<Self> {
+                __change & #ident::fields().#f.set(*__now)
+            }
+        }
+    });
     let validate = m.validator.as_ref().map(|path| {
         quote! {
             fn validate(&self) -> ::core::result::Result<(), ::std::string::String> {
@@ -164,6 +175,8 @@ pub fn facet(m: &FacetModel) -> TokenStream {
             #version
 
             #(#written)*
+
+            #stamp
         }
 
         #versioned

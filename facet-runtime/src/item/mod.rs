@@ -21,6 +21,7 @@ pub(crate) mod modify;
 pub(crate) mod move_to;
 pub(crate) mod read;
 pub(crate) mod refusal;
+pub(crate) mod stamp;
 pub(crate) mod update;
 
 use std::future::IntoFuture;
@@ -41,6 +42,7 @@ use crate::exec::sdk::{self, Reply};
 use crate::exec::trace::Op;
 use crate::item::read::{Read, Select, Whole};
 use crate::item::refusal::{Refusable, Refusal, StoredOnFailure, Written};
+use crate::item::stamp::{stamp_item, Created};
 use crate::table::Table;
 use crate::unique;
 
@@ -72,6 +74,8 @@ impl Table {
             item_exists: None,
             when: None,
             conflict_expected: false,
+            keep_created: false,
+            created_as_is: false,
         }
     }
 
@@ -181,12 +185,25 @@ pub struct Put<'a, F> {
     when: Option<Expr<F>>,
     /// The caller handles a version conflict (a `modify` reads again).
     conflict_expected: bool,
+    /// Keep the stored record's `#[created]` value.
+    keep_created: bool,
+    /// Write the record's own `#[created]` value (a record read and written back).
+    created_as_is: bool,
 }
 
 impl<'a, F: Facet> Put<'a, F> {
     /// The same put, for a caller that handles a version conflict itself (no WARN event).
     pub(crate) fn expecting_conflicts(mut self) -> Self {
         self.conflict_expected = true;
+        self
+    }
+
+    /// Keep the `#[created]` time of the record stored under the key, when there is one
+    /// (a put otherwise sets it to the time of the write, as it replaces the whole record).
+    /// The put then reads the stored record first and is sent as a transaction on condition
+    /// that its `#[created]` is still the one read.
+    pub fn keep_created(mut self) -> Self {
+        self.keep_created = true;
         self
     }
 
@@ -209,7 +226,19 @@ impl<'a, F: Facet> Put<'a, F> {
     /// `#[version]` field, it stores the record's version plus one, on condition that the
     /// stored record is at the record's version (no record, for version 0).
     pub fn plan(&self) -> Result<PutPlan> {
-        put_plan(self.record, self.item_exists, self.when.as_ref())
+        let created = if self.created_as_is {
+            Created::AsIs
+        } else {
+            Created::Now
+        };
+        put_plan_with(self.record, self.item_exists, self.when.as_ref(), created)
+    }
+
+    /// The same put, writing the record's own `#[created]` value (it was read from the
+    /// table: `modify`).
+    pub(crate) fn created_as_read(mut self) -> Self {
+        self.created_as_is = true;
+        self
     }
 }
 
@@ -263,22 +292,32 @@ impl<'a, F: Facet> Refusable<'a> for Put<'a, F> {
             };
             Refusal { error, stored }
         };
-        if !F::SCHEMA.unique.is_empty() {
+        let keep_created = F::CREATED.filter(|_| self.keep_created);
+        let as_read = self.created_as_is;
+        if !F::SCHEMA.unique.is_empty() || keep_created.is_some() {
             let work = move |op: Arc<Op>| async move {
                 let plan = plan?;
                 let (record, item_exists, when) = (self.record, self.item_exists, self.when);
                 let targets = [unique::Target {
                     schema: F::SCHEMA,
                     key: key_item(&plan.item),
+                    watch: keep_created.into_iter().collect(),
                 }];
                 let answer = unique::run(table, &op, &targets, |reads| {
-                    let extra = unique::unchanged::<F>(F::SCHEMA, reads[0].as_ref());
+                    let stored = reads[0].as_ref();
+                    let extra = unique::unchanged::<F>(&targets[0], stored);
+                    let created = match keep_created {
+                        Some(name) => Created::Keep(stored.and_then(|s| s.get(name)).cloned()),
+                        None if as_read => Created::AsIs,
+                        None => Created::Now,
+                    };
                     Ok(unique::Built {
-                        tx: table.guarded_transaction().put_step(
+                        tx: table.guarded_transaction().put_step_with(
                             record,
                             item_exists,
                             when.as_ref(),
                             Some(extra),
+                            created,
                         ),
                         after: vec![Some(plan.item.clone())],
                     })
@@ -334,7 +373,17 @@ pub(crate) fn put_plan<F: Facet>(
     item_exists: Option<bool>,
     when: Option<&Expr<F>>,
 ) -> Result<PutPlan> {
-    let mut item = to_item(record)?;
+    put_plan_with(record, item_exists, when, Created::Now)
+}
+
+/// [`put_plan`], leaving `created` in the `#[created]` field.
+pub(crate) fn put_plan_with<F: Facet>(
+    record: &F,
+    item_exists: Option<bool>,
+    when: Option<&Expr<F>>,
+    created: Created,
+) -> Result<PutPlan> {
+    let mut item = stamp_item::<F>(to_item(record)?, created)?;
     let version = F::VERSION.map(|name| (name, record.version()));
     if let Some((name, v)) = version {
         item.insert(
@@ -422,9 +471,10 @@ impl<'a, F: Facet> Refusable<'a> for Delete<'a, F> {
                 let targets = [unique::Target {
                     schema: F::SCHEMA,
                     key: plan.key.clone(),
+                    watch: Vec::new(),
                 }];
                 let answer = unique::run(table, &op, &targets, |reads| {
-                    let extra = unique::unchanged::<F>(F::SCHEMA, reads[0].as_ref());
+                    let extra = unique::unchanged::<F>(&targets[0], reads[0].as_ref());
                     Ok(unique::Built {
                         tx: table.guarded_transaction().delete_step(
                             &key,

@@ -97,7 +97,7 @@ where
                 // The change cannot move the counter: the check is against what was read.
                 let record = record.with_version(read_version);
                 // Its last try's conflict is the caller's error, and is reported.
-                let put = table.put(&record);
+                let put = table.put(&record).created_as_read();
                 let put = if tried < attempts {
                     put.expecting_conflicts()
                 } else {

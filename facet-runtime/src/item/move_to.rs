@@ -29,7 +29,8 @@ use crate::error::{CancelReason, Error, OnlyCheck, Result};
 use crate::exec::future::{records, traced, BoxFuture};
 use crate::exec::keys::key_pair;
 use crate::exec::trace::Op;
-use crate::item::{condition_failed, put_plan};
+use crate::item::stamp::Created;
+use crate::item::{condition_failed, put_plan, put_plan_with};
 use crate::table::Table;
 use crate::unique;
 
@@ -83,15 +84,17 @@ impl<'a, F: Facet> IntoFuture for MoveTo<'a, F> {
                 unique::Target {
                     schema: F::SCHEMA,
                     key: old.clone(),
+                    watch: F::CREATED.into_iter().collect(),
                 },
                 unique::Target {
                     schema: F::SCHEMA,
                     key: new_key.clone(),
+                    watch: Vec::new(),
                 },
             ];
             let answer = unique::run(table, &op, &targets, |reads| {
                 // The old record: it exists, at the version, and still owns what was read.
-                let mut cond: Expr<F> = unique::unchanged(F::SCHEMA, reads[0].as_ref());
+                let mut cond: Expr<F> = unique::unchanged(&targets[0], reads[0].as_ref());
                 if let Some((name, v)) = version {
                     let v = AttributeValue::N(v.to_string());
                     cond = cond.and(Expr::stored_as(name, Some(v)));
@@ -101,8 +104,10 @@ impl<'a, F: Facet> IntoFuture for MoveTo<'a, F> {
                 } else {
                     OnlyCheck::Condition
                 };
-                // The new one: created, whatever version the record is at.
-                let mut create = new.clone();
+                // The new one: created, whatever version the record is at, and created when
+                // the old one was.
+                let created = F::CREATED.and_then(|c| reads[0].as_ref()?.get(c).cloned());
+                let mut create = put_plan_with(record, None, None, Created::Keep(created))?;
                 create.condition = RenderedCondition::all::<F>(Some(false), None)?;
                 let tx = table
                     .guarded_transaction()

@@ -44,6 +44,7 @@ use crate::exec::once;
 use crate::exec::sdk::{self, Reply};
 use crate::exec::trace::Op;
 use crate::item::refusal::{self, Refusable, Refusal, StoredOnFailure, Written};
+use crate::item::stamp::{stamp_item, stamp_update, Created};
 use crate::item::{and, condition_failed};
 use crate::table::Table;
 use crate::unique;
@@ -65,7 +66,7 @@ impl Table {
         UpdateItem {
             table: self,
             key: key.to_item(),
-            change,
+            change: stamp_update(change),
             when: None,
             template: None,
             _returns: PhantomData,
@@ -541,10 +542,11 @@ fn send<'a, F: Facet, R: Returns>(
             let targets = [unique::Target {
                 schema: F::SCHEMA,
                 key: guarded.key.clone(),
+                watch: Vec::new(),
             }];
             let answer = unique::run(table, &op, &targets, |reads| {
                 let old = reads[0].as_ref();
-                let plans = (guarded.plans)(Some(unique::unchanged::<F>(F::SCHEMA, old)))?;
+                let plans = (guarded.plans)(Some(unique::unchanged::<F>(&targets[0], old)))?;
                 let planned = match old {
                     Some(_) => plans.existing.or(plans.missing),
                     None => plans.missing.or(plans.existing),
@@ -740,7 +742,13 @@ fn upsert_plans<F: Facet, R: Returns>(
 ) -> Result<Plans> {
     {
         let key = record.primary_key()?.to_item();
-        let item = item_for(&key, record, "record")?;
+        let item = stamp_item::<F>(item_for(&key, record, "record")?, Created::Now)?;
+        // An existing record keeps its `#[created]` time.
+        let mut keeping = keep.to_vec();
+        if let Some(created) = F::CREATED.filter(|c| !keep.contains(c)) {
+            keeping.push(created);
+        }
+        let keep = &keeping[..];
         let schema = F::SCHEMA;
         let base: Vec<&str> = schema.pk.inputs().chain(schema.sk.inputs()).collect();
         // The derived attributes and the fields each is built from.

@@ -44,6 +44,8 @@ const ATTEMPTS: u32 = 12;
 pub(crate) struct Target {
     pub(crate) schema: &'static FacetSchema,
     pub(crate) key: Item,
+    /// Other attributes the write must find as they were read.
+    pub(crate) watch: Vec<&'static str>,
 }
 
 /// The transaction of one attempt, given the items read: the writes, one per target and in
@@ -70,10 +72,12 @@ pub(crate) fn guarded_by(schema: &FacetSchema, mut attributes: impl FnMut(&str) 
         .any(|u| u.inputs().any(&mut attributes))
 }
 
-/// The attributes guards of `schema` are built from, each once.
-fn inputs(schema: &FacetSchema) -> Vec<&'static str> {
+/// The attributes a write of `target` must find as they were read: those its guards are
+/// built from, and those it watches; each once.
+fn inputs(target: &Target) -> Vec<&'static str> {
     let mut out: Vec<&'static str> = Vec::new();
-    for name in schema.unique.iter().flat_map(|u| u.inputs()) {
+    let guarded = target.schema.unique.iter().flat_map(|u| u.inputs());
+    for name in guarded.chain(target.watch.iter().copied()) {
         if !out.contains(&name) {
             out.push(name);
         }
@@ -83,10 +87,10 @@ fn inputs(schema: &FacetSchema) -> Vec<&'static str> {
 
 /// The condition that the record under a key is still as it was read (`stored`), as far as
 /// its guards go: no record, or one whose unique fields and scopes hold the values read.
-pub(crate) fn unchanged<F>(schema: &FacetSchema, stored: Option<&Item>) -> Expr<F> {
+pub(crate) fn unchanged<F>(target: &Target, stored: Option<&Item>) -> Expr<F> {
     match stored {
         None => Expr::absent(PK),
-        Some(item) => inputs(schema)
+        Some(item) => inputs(target)
             .into_iter()
             .map(|name| Expr::stored_as(name, item.get(name).cloned()))
             .reduce(Expr::and)
@@ -95,10 +99,10 @@ pub(crate) fn unchanged<F>(schema: &FacetSchema, stored: Option<&Item>) -> Expr<
 }
 
 /// Whether the item stored now is not the one read, as far as its guards go.
-fn changed(schema: &FacetSchema, read: Option<&Item>, now: Option<&Item>) -> bool {
+fn changed(target: &Target, read: Option<&Item>, now: Option<&Item>) -> bool {
     match (read, now) {
         (None, None) => false,
-        (Some(read), Some(now)) => inputs(schema)
+        (Some(read), Some(now)) => inputs(target)
             .into_iter()
             .any(|name| !faceteer_core::expr::same_value(read.get(name), now.get(name))),
         _ => true,
@@ -339,7 +343,7 @@ fn settle(
             (None, true) => {
                 let target = &targets[i];
                 let stored = c.stored_item.clone();
-                if changed(target.schema, reads[i].as_ref(), stored.as_ref()) {
+                if changed(target, reads[i].as_ref(), stored.as_ref()) {
                     retry = true;
                 } else {
                     refused.get_or_insert(Refused {
