@@ -339,7 +339,109 @@ async fn create_table_makes_the_tables_own_names() {
     declared.delete_table().await.unwrap();
 }
 
+/// One transaction and one batch write to two tables: a table of faceteer's own names and
+/// the OneTable one; each step is written in its table's names, checked against its
+/// table's facets, and named with its table when it fails.
+async fn transactions_and_batches_span_tables() {
+    use crate::common::{account, TestTable};
+    use faceteer::{BatchAction, CancelReason, Error};
+    let onetable = onetable_table("across-one").await;
+    let plain = faceteer_suite::fresh_table::<TestTable>("across-plain").await;
+
+    plain
+        .transact_write()
+        .create(&account("a1"))
+        .on(&onetable)
+        .create(&category("u1", "c1", "Books"))
+        .await
+        .unwrap();
+    assert_eq!(
+        plain.get(&crate::common::Account::key("a1").unwrap()).await.unwrap(),
+        Some(account("a1"))
+    );
+    let raw = get_raw(
+        &onetable,
+        [("pk", s("USER#u1")), ("sk", s("CATEGORY#category#c1"))]
+            .into_iter()
+            .map(|(k, v)| (k.to_owned(), v))
+            .collect(),
+    )
+    .await
+    .expect("written in the OneTable names");
+    assert_eq!(raw.get("_type"), Some(&s("Category")));
+
+    // A step that fails names its table; nothing is applied in either.
+    let err = plain
+        .transact_write()
+        .create(&account("a2"))
+        .on(&onetable)
+        .create(&category("u1", "c1", "Again"))
+        .await
+        .unwrap_err();
+    let Error::TransactionCanceled { canceled } = &err else {
+        panic!("{err:?}")
+    };
+    assert_eq!(canceled.len(), 1, "{err}");
+    assert_eq!(canceled[0].step.index, 1);
+    assert_eq!(canceled[0].step.table, onetable.name());
+    assert_eq!(canceled[0].reason, CancelReason::AlreadyExists);
+    // The stored record the failed step saw, typed.
+    let seen: Category = canceled[0].stored().unwrap().expect("the stored category");
+    assert_eq!(seen.name, "Books");
+    assert!(err.to_string().contains(onetable.name()), "{err}");
+    assert_eq!(
+        plain.get(&crate::common::Account::key("a2").unwrap()).await.unwrap(),
+        None
+    );
+    // Each table checks its own facets.
+    let err = plain
+        .transact_write()
+        .on(&onetable)
+        .create(&account("a3"))
+        .await
+        .unwrap_err();
+    assert!(err.to_string().contains("ACCOUNT"), "{err}");
+
+    // A batch across both tables.
+    let mut batch = plain.write_batch();
+    for i in 0..30 {
+        batch = batch.put(&account(&format!("b{i}")));
+    }
+    batch = batch.on(&onetable);
+    for i in 0..30 {
+        batch = batch.put(&category("u2", &format!("c{i}"), "x"));
+    }
+    let report = batch
+        .delete(&Category::key("u1", "c1").unwrap())
+        .on(&plain)
+        .delete(&crate::common::Account::key("a1").unwrap())
+        .await;
+    assert!(report.is_complete(), "{:?}", report.failed);
+    assert_eq!(report.done.len(), 62);
+    let in_onetable = report
+        .done
+        .iter()
+        .filter(|e| e.table == onetable.name())
+        .count();
+    assert_eq!(in_onetable, 31);
+    assert!(report
+        .done
+        .iter()
+        .any(|e| e.action == BatchAction::Delete && e.table == plain.name()));
+    let users = onetable
+        .query(Category::query("u2").list())
+        .all()
+        .await
+        .unwrap();
+    assert_eq!(users.len(), 30);
+    assert_eq!(
+        onetable.get(&Category::key("u1", "c1").unwrap()).await.unwrap(),
+        None
+    );
+}
+
 faceteer_suite::engines!(
     a_onetable_table_is_read_and_written_through_facets,
     create_table_makes_the_tables_own_names,
+    transactions_and_batches_span_tables,
 );

@@ -46,6 +46,8 @@ pub enum BatchAction {
 pub struct BatchEntry {
     /// Its position in the batch (0-based, in the order added).
     pub index: usize,
+    /// The table it writes to.
+    pub table: String,
     /// What it does.
     pub action: BatchAction,
     /// The facet.
@@ -79,7 +81,10 @@ impl BatchReport {
 /// A batch write of records and deletes of any declared facets: [`Table::write_batch`].
 #[must_use = "a batch write does nothing until it is awaited"]
 pub struct WriteBatch<'t> {
+    /// The table the next entries write to ([`WriteBatch::on`]).
     table: &'t Table,
+    /// Every table written to, in order of first use.
+    tables: Vec<&'t Table>,
     entries: Vec<BatchEntry>,
     writes: Vec<Result<Write, FailureReason>>,
 }
@@ -92,6 +97,7 @@ impl Table {
     pub fn write_batch(&self) -> WriteBatch<'_> {
         WriteBatch {
             table: self,
+            tables: vec![self],
             entries: Vec::new(),
             writes: Vec::new(),
         }
@@ -111,12 +117,24 @@ impl<'t> WriteBatch<'t> {
         };
         self.entries.push(BatchEntry {
             index: self.entries.len(),
+            table: self.table.name().to_owned(),
             action,
             facet,
             pk,
             sk,
         });
         self.writes.push(write);
+        self
+    }
+
+    /// The entries added after this write to `table` (until the next `on`): one batch can
+    /// write to several tables. Each table checks its own declared facets; the writes to
+    /// each go in requests of their own, all at once, and every entry names its table.
+    pub fn on(mut self, table: &'t Table) -> Self {
+        if !self.tables.iter().any(|t| std::ptr::eq(*t, table)) {
+            self.tables.push(table);
+        }
+        self.table = table;
         self
     }
 
@@ -149,25 +167,42 @@ impl<'t> IntoFuture for WriteBatch<'t> {
 
     fn into_future(self) -> Self::IntoFuture {
         let WriteBatch {
-            table,
+            tables,
             entries,
             writes,
+            ..
         } = self;
-        let op = Op::new("BatchWriteItem", table, "(mixed)", None);
+        let op = Op::new("BatchWriteItem", tables[0], "(mixed)", None);
         let work = |op: Arc<Op>| async move {
-            // Each input keeps a copy of its request: a mixed batch holds no records to
-            // rebuild it from after a failed attempt.
-            let inputs = entries.into_iter().zip(writes).map(|(entry, write)| {
-                let copy = write.as_ref().ok().and_then(|w| w.request().cloned());
-                ((entry, copy), write)
+            // The entries of each table, written by a stream of their own.
+            let mut per_table: Vec<Vec<_>> = tables.iter().map(|_| Vec::new()).collect();
+            for (entry, write) in entries.into_iter().zip(writes) {
+                let t = tables
+                    .iter()
+                    .position(|t| t.name() == entry.table)
+                    .unwrap_or(0);
+                per_table[t].push((entry, write));
+            }
+            let streams = tables.iter().zip(per_table).map(|(table, entries)| {
+                // Each input keeps a copy of its request: a mixed batch holds no records to
+                // rebuild it from after a failed attempt.
+                let inputs = entries.into_iter().map(|(entry, write)| {
+                    let copy = write.as_ref().ok().and_then(|w| w.request().cloned());
+                    ((entry, copy), write)
+                });
+                let rebuild = |(_, copy): &(BatchEntry, Option<WriteRequest>)| copy.clone();
+                gather(write_stream(table, op.clone(), inputs, rebuild))
             });
-            let rebuild = |(_, copy): &(BatchEntry, Option<WriteRequest>)| copy.clone();
-            let (done, failed, unknown) = gather(write_stream(table, op, inputs, rebuild)).await;
             let mut report = BatchReport {
-                done: done.into_iter().map(|(entry, _)| entry).collect(),
-                failed: failed.into_iter().map(|f| (f.item.0, f.reason)).collect(),
-                unknown: unknown.into_iter().map(|u| (u.item.0, u.cause)).collect(),
+                done: Vec::new(),
+                failed: Vec::new(),
+                unknown: Vec::new(),
             };
+            for (done, failed, unknown) in futures::future::join_all(streams).await {
+                report.done.extend(done.into_iter().map(|(entry, _)| entry));
+                report.failed.extend(failed.into_iter().map(|f| (f.item.0, f.reason)));
+                report.unknown.extend(unknown.into_iter().map(|u| (u.item.0, u.cause)));
+            }
             report.done.sort_by_key(|e| e.index);
             report.failed.sort_by_key(|(e, _)| e.index);
             report.unknown.sort_by_key(|(e, _)| e.index);
