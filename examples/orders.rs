@@ -9,7 +9,7 @@
 //! It runs on the embedded engine unless `FACETEER_DYNAMODB_ENDPOINT` points it at another
 //! server (see `examples/tasks.rs`).
 
-use faceteer::{Error, Facet, KeyPart, Table};
+use faceteer::{Conditional, Error, Facet, KeyPart, Table};
 use serde::{Deserialize, Serialize};
 
 #[derive(Debug, Clone, PartialEq, Facet, Serialize, Deserialize)]
@@ -193,6 +193,30 @@ async fn run(table: &Table) -> Result<(), Box<dyn std::error::Error>> {
         .await
         .unwrap_err();
     println!("   a stale status is refused: {err}");
+
+    //    A failed condition can give back the record it saw, typed: no second read.
+    let cancel = table
+        .update(&key, o.status.set(OrderStatus::Cancelled))
+        .when(o.status.eq(OrderStatus::Placed))
+        .stored_on_failure()
+        .await?;
+    match cancel {
+        Conditional::Failed {
+            stored: Some(now), ..
+        } => println!("   o-1 cannot be cancelled: it is {:?} already", now.status),
+        other => return Err(format!("expected a refusal, got {other:?}").into()),
+    }
+    //    In a transaction, each canceled step carries the stored record too.
+    if let Err(Error::TransactionCanceled { canceled }) =
+        place(table, &order("o-3", "teapot", 9, "2026-11-22T10:06:00Z")).await
+    {
+        if let Some(stock) = canceled
+            .iter()
+            .find_map(|c| c.stored::<Stock>().ok().flatten())
+        {
+            println!("   o-3 refused: {} teapots on hand", stock.on_hand);
+        }
+    }
 
     // 5. An update that creates: the shop's order counter exists after its first update.
     let n = Counter::fields();

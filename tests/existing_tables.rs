@@ -356,7 +356,10 @@ async fn transactions_and_batches_span_tables() {
         .await
         .unwrap();
     assert_eq!(
-        plain.get(&crate::common::Account::key("a1").unwrap()).await.unwrap(),
+        plain
+            .get(&crate::common::Account::key("a1").unwrap())
+            .await
+            .unwrap(),
         Some(account("a1"))
     );
     let raw = get_raw(
@@ -390,7 +393,10 @@ async fn transactions_and_batches_span_tables() {
     assert_eq!(seen.name, "Books");
     assert!(err.to_string().contains(onetable.name()), "{err}");
     assert_eq!(
-        plain.get(&crate::common::Account::key("a2").unwrap()).await.unwrap(),
+        plain
+            .get(&crate::common::Account::key("a2").unwrap())
+            .await
+            .unwrap(),
         None
     );
     // Each table checks its own facets.
@@ -435,7 +441,10 @@ async fn transactions_and_batches_span_tables() {
         .unwrap();
     assert_eq!(users.len(), 30);
     assert_eq!(
-        onetable.get(&Category::key("u1", "c1").unwrap()).await.unwrap(),
+        onetable
+            .get(&Category::key("u1", "c1").unwrap())
+            .await
+            .unwrap(),
         None
     );
 }

@@ -116,8 +116,24 @@ pub struct FacetSchema {
     pub indexes: &'static [IndexSchema],
     /// The serialized name of the `#[ttl]` field.
     pub ttl_field: Option<&'static str>,
-    /// The `#[unique]` fields, each guarded by a guard item ([`crate::unique`]).
-    pub unique: &'static [crate::unique::UniqueSchema],
+    /// The `#[unique]` fields, each guarded by a guard item (see the `unique` module).
+    pub unique: &'static [UniqueSchema],
+}
+
+/// A unique field of a facet.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct UniqueSchema {
+    /// The field's attribute.
+    pub attribute: &'static str,
+    /// The attributes of the fields its value is unique within (empty: the whole facet).
+    pub scope: &'static [&'static str],
+}
+
+impl UniqueSchema {
+    /// The attributes a guard of this field is built from: the field, then its scope.
+    pub fn inputs(&self) -> impl Iterator<Item = &'static str> + '_ {
+        std::iter::once(self.attribute).chain(self.scope.iter().copied())
+    }
 }
 
 /// The schema of a facet whose derive failed: never used, since the crate does not compile,

@@ -21,6 +21,7 @@
 use aws_sdk_dynamodb::types::AttributeValue;
 
 use crate::item::Item;
+pub use crate::schema::UniqueSchema;
 use crate::schema::{FacetSchema, FACET_ATTRIBUTE, PK, SK};
 
 /// What the partition key of every guard item starts with.
@@ -43,22 +44,6 @@ pub const GUARD_FIELD: &str = "unique_field";
 
 /// DynamoDB's longest partition key, in bytes.
 const MAX_PK_BYTES: usize = 2048;
-
-/// A unique field of a facet.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub struct UniqueSchema {
-    /// The field's attribute.
-    pub attribute: &'static str,
-    /// The attributes of the fields its value is unique within (empty: the whole facet).
-    pub scope: &'static [&'static str],
-}
-
-impl UniqueSchema {
-    /// The attributes a guard of this field is built from: the field, then its scope.
-    pub fn inputs(&self) -> impl Iterator<Item = &'static str> + '_ {
-        std::iter::once(self.attribute).chain(self.scope.iter().copied())
-    }
-}
 
 /// Why a guard key cannot be built.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]

@@ -44,6 +44,7 @@ impl ::faceteer::__private::Facet for Note {
         },
         indexes: &[],
         ttl_field: ::core::option::Option::None,
+        unique: &[],
     };
     const VALIDATE_ON_WRITE: bool = false;
     type Fields = NoteFields;
@@ -84,6 +85,10 @@ impl ::faceteer::__private::Facet for Note {
     }
     const ATTRIBUTES: &'static [&'static str] = &["book", "note_id", "body"];
 }
+#[automatically_derived]
+impl ::faceteer::__private::BatchDeletable for Note {}
+#[automatically_derived]
+impl ::faceteer::__private::BatchWritable for Note {}
 #[automatically_derived]
 impl Note {
     ///Typed handles on the attributes of `Note`, for conditions and filters (`Note::fields()`).

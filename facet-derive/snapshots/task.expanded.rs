@@ -246,6 +246,7 @@ impl ::faceteer::__private::Facet for Task {
             },
         ],
         ttl_field: ::core::option::Option::None,
+        unique: &[],
     };
     const VALIDATE_ON_WRITE: bool = false;
     type Fields = TaskFields;
@@ -484,6 +485,10 @@ impl ::faceteer::__private::Facet for Task {
         ::core::result::Result::Ok(__out)
     }
 }
+#[automatically_derived]
+impl ::faceteer::__private::BatchDeletable for Task {}
+#[automatically_derived]
+impl ::faceteer::__private::BatchWritable for Task {}
 #[automatically_derived]
 impl Task {
     ///Typed handles on the attributes of `Task`, for conditions and filters (`Task::fields()`).

@@ -147,6 +147,7 @@ mod error;
 mod exec;
 mod item;
 pub mod plan;
+mod plans;
 mod query;
 mod setup;
 mod table;
@@ -183,6 +184,7 @@ pub use faceteer_core::pick::{
 };
 pub use faceteer_core::schema::{
     FacetSchema, IndexKind, IndexProjection, IndexSchema, KeySchema, ShardSchema, TableIndex,
+    UniqueSchema,
 };
 pub use faceteer_core::search::SearchError;
 pub use faceteer_core::sort_key::{
@@ -191,6 +193,7 @@ pub use faceteer_core::sort_key::{
 pub use faceteer_core::table::{TableError, TableSchema};
 #[cfg(feature = "chrono")]
 pub use faceteer_core::timestamp;
+pub use faceteer_core::unique::GuardError;
 pub use faceteer_core::{
     from_item, to_item, ttl_from_text, Facet, Item, ItemError, Key, KeyArg, KeyError, KeyPart,
     Nullable, Sortable, SortableArg, TtlValue,
@@ -279,6 +282,7 @@ pub mod __private {
         pick_field, read_attribute, BaseTable, FieldAt, FromPicked, IndexProjects, KeyFields,
         PickValidator, ProjectedBy, Projection, WholeRecords,
     };
+    pub use faceteer_core::schema::UniqueSchema;
     pub use faceteer_core::schema::FALLBACK_SCHEMA;
     pub use faceteer_core::schema::TTL_ATTRIBUTE;
     pub use faceteer_core::schema::{
@@ -289,7 +293,6 @@ pub mod __private {
     pub use faceteer_core::sort_key::{Four, NoFields, NoSortKey, One, Three, Two};
     pub use faceteer_core::table::assert_names;
     pub use faceteer_core::table::assert_table;
-    pub use faceteer_core::unique::UniqueSchema;
     pub use faceteer_core::{
         Facet, Item, ItemError, Key, KeyArg, KeyError, KeyPart, KeyWriter, Sortable, SortableArg,
         TtlValue,

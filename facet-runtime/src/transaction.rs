@@ -39,9 +39,9 @@ use crate::exec::keys::key_pair;
 use crate::exec::once;
 use crate::exec::sdk;
 use crate::exec::trace::Op;
-use crate::item::put_plan_with;
-use crate::item::stamp::{stamp_update, Created};
-use crate::item::update::{first_differing, update_plan};
+use crate::plans::put::put_plan_with;
+use crate::plans::stamp::{stamp_update, Created};
+use crate::plans::update::{first_differing, update_plan};
 use crate::table::Table;
 
 /// Most actions in one transaction (DynamoDB's limit).
@@ -378,7 +378,7 @@ impl<'t> TransactWrite<'t> {
     pub(crate) fn planned_update_step<F: Facet>(
         self,
         key: Item,
-        planned: Result<crate::item::update::Planned>,
+        planned: Result<crate::plans::update::Planned>,
     ) -> Self {
         let table = self.current.name().to_owned();
         let token = self.write_token.clone();

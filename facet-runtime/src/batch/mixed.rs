@@ -200,8 +200,12 @@ impl<'t> IntoFuture for WriteBatch<'t> {
             };
             for (done, failed, unknown) in futures::future::join_all(streams).await {
                 report.done.extend(done.into_iter().map(|(entry, _)| entry));
-                report.failed.extend(failed.into_iter().map(|f| (f.item.0, f.reason)));
-                report.unknown.extend(unknown.into_iter().map(|u| (u.item.0, u.cause)));
+                report
+                    .failed
+                    .extend(failed.into_iter().map(|f| (f.item.0, f.reason)));
+                report
+                    .unknown
+                    .extend(unknown.into_iter().map(|u| (u.item.0, u.cause)));
             }
             report.done.sort_by_key(|e| e.index);
             report.failed.sort_by_key(|(e, _)| e.index);

@@ -115,7 +115,7 @@ impl Canceled {
     /// (its validator runs): `Ok(None)` when no item was stored, the step failed for another
     /// reason, or the item belongs to another facet. No second read is needed to see what
     /// made a condition fail.
-    pub fn stored<F: faceteer_core::Facet>(&self) -> crate::error::Result<Option<F>> {
+    pub fn stored<F: faceteer_core::Facet>(&self) -> Result<Option<F>, faceteer_core::ItemError> {
         match &self.stored_item {
             Some(item) if !faceteer_core::facet::is_foreign(item, F::SCHEMA.name) => {
                 Ok(Some(faceteer_core::from_item(item.clone())?))

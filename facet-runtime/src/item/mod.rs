@@ -21,7 +21,6 @@ pub(crate) mod modify;
 pub(crate) mod move_to;
 pub(crate) mod read;
 pub(crate) mod refusal;
-pub(crate) mod stamp;
 pub(crate) mod update;
 
 use std::future::IntoFuture;
@@ -32,7 +31,7 @@ use faceteer_core::expr::Expr;
 use faceteer_core::facet::is_foreign;
 use faceteer_core::pick::{BaseTable, Projection};
 use faceteer_core::plan::{DeletePlan, GetPlan, PutPlan, RenderedCondition};
-use faceteer_core::{to_item, Facet, Item, Key};
+use faceteer_core::{Facet, Item, Key};
 
 use crate::error::{Error, Result};
 use crate::exec::future::{records, traced, BoxFuture};
@@ -42,7 +41,8 @@ use crate::exec::sdk::{self, Reply};
 use crate::exec::trace::Op;
 use crate::item::read::{Read, Select, Whole};
 use crate::item::refusal::{Refusable, Refusal, StoredOnFailure, Written};
-use crate::item::stamp::{stamp_item, Created};
+use crate::plans::put::put_plan_with;
+use crate::plans::stamp::Created;
 use crate::table::Table;
 use crate::unique;
 
@@ -244,7 +244,8 @@ impl<'a, F: Facet> Put<'a, F> {
 
 impl<'a, F: Facet> Put<'a, F> {
     /// On a failed condition, give back the record stored under the key, typed
-    /// ([`Conditional::Failed`]), instead of failing with the error alone.
+    /// ([`Conditional::Failed`](crate::Conditional::Failed)), instead of failing with the
+    /// error alone.
     pub fn stored_on_failure(self) -> StoredOnFailure<'a, Self> {
         StoredOnFailure::new(self)
     }
@@ -362,45 +363,6 @@ fn key_item(item: &Item) -> Item {
         .collect()
 }
 
-/// The plan of a put of `record` (shared with transactions): for a facet with a
-/// `#[version]` field it stores the version plus one, on condition that the stored record is
-/// at the record's version (no record, for version 0), and a fresh write token
-/// ([`WRITE_TOKEN`](faceteer_core::schema::WRITE_TOKEN)). Two writers that read one version
-/// and write the same content are then told apart: a try whose answer was lost recognises
-/// its own write by the token, never by another writer's identical item.
-pub(crate) fn put_plan<F: Facet>(
-    record: &F,
-    item_exists: Option<bool>,
-    when: Option<&Expr<F>>,
-) -> Result<PutPlan> {
-    put_plan_with(record, item_exists, when, Created::Now)
-}
-
-/// [`put_plan`], leaving `created` in the `#[created]` field.
-pub(crate) fn put_plan_with<F: Facet>(
-    record: &F,
-    item_exists: Option<bool>,
-    when: Option<&Expr<F>>,
-    created: Created,
-) -> Result<PutPlan> {
-    let mut item = stamp_item::<F>(to_item(record)?, created)?;
-    let version = F::VERSION.map(|name| (name, record.version()));
-    if let Some((name, v)) = version {
-        item.insert(
-            name.to_owned(),
-            aws_sdk_dynamodb::types::AttributeValue::N((v + 1).to_string()),
-        );
-        item.insert(
-            faceteer_core::schema::WRITE_TOKEN.to_owned(),
-            aws_sdk_dynamodb::types::AttributeValue::S(once::fresh_token()),
-        );
-    }
-    Ok(PutPlan {
-        item,
-        condition: RenderedCondition::versioned(item_exists, when, version)?,
-    })
-}
-
 /// A delete of one record: [`Table::delete`]. Await it.
 #[must_use = "a delete does nothing until it is awaited"]
 pub struct Delete<'a, F> {
@@ -436,7 +398,8 @@ impl<'a, F: Facet> Delete<'a, F> {
 
 impl<'a, F: Facet> Delete<'a, F> {
     /// On a failed condition, give back the record stored under the key, typed
-    /// ([`Conditional::Failed`]), instead of failing with the error alone.
+    /// ([`Conditional::Failed`](crate::Conditional::Failed)), instead of failing with the
+    /// error alone.
     pub fn stored_on_failure(self) -> StoredOnFailure<'a, Self> {
         StoredOnFailure::new(self)
     }

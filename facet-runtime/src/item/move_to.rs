@@ -29,8 +29,9 @@ use crate::error::{CancelReason, Error, OnlyCheck, Result};
 use crate::exec::future::{records, traced, BoxFuture};
 use crate::exec::keys::key_pair;
 use crate::exec::trace::Op;
-use crate::item::stamp::Created;
-use crate::item::{condition_failed, put_plan, put_plan_with};
+use crate::item::condition_failed;
+use crate::plans::put::{put_plan, put_plan_with};
+use crate::plans::stamp::Created;
 use crate::table::Table;
 use crate::unique;
 

@@ -29,9 +29,8 @@ use std::future::IntoFuture;
 use std::marker::PhantomData;
 use std::sync::Arc;
 
-use aws_sdk_dynamodb::types::AttributeValue;
+use faceteer_core::expr::Update;
 use faceteer_core::expr::{Expr, Field};
-use faceteer_core::expr::{KeyedValues, Update};
 use faceteer_core::plan::{Returning, UpdatePlan};
 use faceteer_core::schema::{PK, SK, TTL_ATTRIBUTE};
 use faceteer_core::{from_item, to_item, Facet, Item, Key};
@@ -44,8 +43,9 @@ use crate::exec::once;
 use crate::exec::sdk::{self, Reply};
 use crate::exec::trace::Op;
 use crate::item::refusal::{self, Refusable, Refusal, StoredOnFailure, Written};
-use crate::item::stamp::{stamp_item, stamp_update, Created};
 use crate::item::{and, condition_failed};
+use crate::plans::stamp::{stamp_item, stamp_update, Created};
+use crate::plans::update::{first_differing, update_plan, with_derived, Planned};
 use crate::table::Table;
 use crate::unique;
 
@@ -242,13 +242,6 @@ pub trait CanCreate: Returns {}
 impl CanCreate for Nothing {}
 impl CanCreate for New {}
 
-/// One planned `UpdateItem`, with the stored values it checks.
-pub(crate) struct Planned {
-    pub(crate) plan: UpdatePlan,
-    /// `(attribute, value)` the stored record must hold (`None`: no attribute).
-    pub(crate) checked: Vec<(&'static str, Option<AttributeValue>)>,
-}
-
 /// The requests of one write: the one for an existing record, the one for a missing record,
 /// or both (the record is created, or changed, whichever it needs; each request is
 /// conditioned on the record's presence, so exactly one of them can apply).
@@ -302,56 +295,6 @@ fn item_for<F: Facet>(key: &Item, record: &F, what: &str) -> Result<Item> {
     Ok(item)
 }
 
-/// `change` with every derived attribute it makes stale rebuilt (values it does not give
-/// from `template`), and the `#[version]` counter moved; with the attributes whose values
-/// were taken from `template`.
-fn with_derived<F: Facet>(
-    change: &Update<F>,
-    template: Option<&F>,
-) -> Result<(Update<F>, Vec<&'static str>)> {
-    let mut values = KeyedValues::new(change, template);
-    let derived = F::derived_attributes(&mut values)?;
-    let mut full = change.clone();
-    for (attribute, value) in derived {
-        full = match value {
-            Some(v) => full.set_attribute(attribute, v),
-            None => full.remove_attribute(attribute),
-        };
-    }
-    if let Some(name) = F::VERSION {
-        full = full.increment_attribute(name);
-    }
-    Ok((full, values.from_template().to_vec()))
-}
-
-/// The plan of an update of the existing record under `key` (shared with transactions):
-/// `change` plus every derived attribute it makes stale, conditioned on the values named
-/// unchanged (and those taken from `template`) and on `when`.
-pub(crate) fn update_plan<F: Facet>(
-    key: &Item,
-    change: &Update<F>,
-    when: Option<&Expr<F>>,
-    returning: Returning,
-    template: Option<(&F, &Item)>,
-) -> Result<Planned> {
-    let mut checked = change.unchanged()?;
-    let (full, from_template) = with_derived(change, template.map(|(t, _)| t))?;
-    if let Some((_, item)) = template {
-        for name in from_template {
-            if !checked.iter().any(|(n, _)| *n == name) {
-                checked.push((name, item.get(name).cloned()));
-            }
-        }
-    }
-    let guard = checked
-        .iter()
-        .map(|(name, value)| Expr::stored_as(name, value.clone()))
-        .chain(when.cloned())
-        .reduce(Expr::and);
-    let plan = UpdatePlan::new(key.clone(), &full, guard.as_ref(), returning)?;
-    Ok(Planned { plan, checked })
-}
-
 /// The requests of an update, and of an update that creates from `template`.
 fn update_plans<F: Facet>(
     key: &Item,
@@ -398,18 +341,6 @@ fn update_plans<F: Facet>(
             checked: Vec::new(),
         }),
     })
-}
-
-/// The first of `checked`'s attributes that `item` does not hold as expected (compared as
-/// DynamoDB compares them).
-pub(crate) fn first_differing(
-    checked: &[(&'static str, Option<AttributeValue>)],
-    item: &Item,
-) -> Option<&'static str> {
-    checked
-        .iter()
-        .find(|(name, value)| !faceteer_core::expr::same_value(item.get(*name), value.as_ref()))
-        .map(|(name, _)| *name)
 }
 
 /// Why an update's condition failed: a checked field the stored record holds another value
@@ -515,8 +446,11 @@ fn old_record_lost<F: Facet>((pk, sk): (String, String)) -> Error {
 struct Guarded<'a, F> {
     key: Item,
     plans: Box<dyn Fn(Option<Expr<F>>) -> Result<Plans> + Send + Sync + 'a>,
-    after: Box<dyn Fn(Option<&Item>) -> Result<Option<Item>> + Send + Sync + 'a>,
+    after: After<'a>,
 }
+
+/// The item a write leaves, given the one stored (`None`: no record).
+type After<'a> = Box<dyn Fn(Option<&Item>) -> Result<Option<Item>> + Send + Sync + 'a>;
 
 /// Send a planned write and read its result; a write that can change a unique value's
 /// guard ([`Guarded`]) goes as one transaction with its guards ([`crate::unique`]).

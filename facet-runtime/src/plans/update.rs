@@ -1,0 +1,78 @@
+//! The plan of an `UpdateItem` (shared by updates and transactions): the change, every
+//! derived attribute it makes stale rebuilt, and the stored values it checks.
+
+use aws_sdk_dynamodb::types::AttributeValue;
+use faceteer_core::expr::{Expr, KeyedValues, Update};
+use faceteer_core::plan::{Returning, UpdatePlan};
+use faceteer_core::{Facet, Item};
+
+use crate::error::Result;
+
+/// One planned `UpdateItem`, with the stored values it checks.
+pub(crate) struct Planned {
+    pub(crate) plan: UpdatePlan,
+    /// `(attribute, value)` the stored record must hold (`None`: no attribute).
+    pub(crate) checked: Vec<(&'static str, Option<AttributeValue>)>,
+}
+
+/// `change` with every derived attribute it makes stale rebuilt (values it does not give
+/// from `template`), and the `#[version]` counter moved; with the attributes whose values
+/// were taken from `template`.
+pub(crate) fn with_derived<F: Facet>(
+    change: &Update<F>,
+    template: Option<&F>,
+) -> Result<(Update<F>, Vec<&'static str>)> {
+    let mut values = KeyedValues::new(change, template);
+    let derived = F::derived_attributes(&mut values)?;
+    let mut full = change.clone();
+    for (attribute, value) in derived {
+        full = match value {
+            Some(v) => full.set_attribute(attribute, v),
+            None => full.remove_attribute(attribute),
+        };
+    }
+    if let Some(name) = F::VERSION {
+        full = full.increment_attribute(name);
+    }
+    Ok((full, values.from_template().to_vec()))
+}
+
+/// The plan of an update of the existing record under `key` (shared with transactions):
+/// `change` plus every derived attribute it makes stale, conditioned on the values named
+/// unchanged (and those taken from `template`) and on `when`.
+pub(crate) fn update_plan<F: Facet>(
+    key: &Item,
+    change: &Update<F>,
+    when: Option<&Expr<F>>,
+    returning: Returning,
+    template: Option<(&F, &Item)>,
+) -> Result<Planned> {
+    let mut checked = change.unchanged()?;
+    let (full, from_template) = with_derived(change, template.map(|(t, _)| t))?;
+    if let Some((_, item)) = template {
+        for name in from_template {
+            if !checked.iter().any(|(n, _)| *n == name) {
+                checked.push((name, item.get(name).cloned()));
+            }
+        }
+    }
+    let guard = checked
+        .iter()
+        .map(|(name, value)| Expr::stored_as(name, value.clone()))
+        .chain(when.cloned())
+        .reduce(Expr::and);
+    let plan = UpdatePlan::new(key.clone(), &full, guard.as_ref(), returning)?;
+    Ok(Planned { plan, checked })
+}
+
+/// The first of `checked`'s attributes that `item` does not hold as expected (compared as
+/// DynamoDB compares them).
+pub(crate) fn first_differing(
+    checked: &[(&'static str, Option<AttributeValue>)],
+    item: &Item,
+) -> Option<&'static str> {
+    checked
+        .iter()
+        .find(|(name, value)| !faceteer_core::expr::same_value(item.get(*name), value.as_ref()))
+        .map(|(name, _)| *name)
+}
