@@ -9,6 +9,7 @@ use chrono::{DateTime, Utc};
 use faceteer::{Facet, Table};
 use faceteer_core::{from_item, to_item, Item};
 use faceteer_suite::fresh_table;
+use futures::StreamExt;
 use serde::{Deserialize, Serialize};
 
 /// A document, listed by team in the order of its last change.
@@ -36,8 +37,41 @@ struct Doc {
     version: u64,
 }
 
+/// A jotting, listed by team in the order of its last change and in the order of creation,
+/// both keys also built from the title.
+#[allow(clippy::duplicated_attributes)]
+#[derive(Debug, Clone, PartialEq, Facet, Serialize, Deserialize)]
+#[facet(
+    name = "JOT",
+    gsi(
+        n = 1,
+        alias = "Changed",
+        pk(prefix = "#TEAM", fields(team)),
+        sk(prefix = "#CHANGED", fields(updated, title))
+    ),
+    gsi(
+        n = 2,
+        alias = "Age",
+        pk(prefix = "#TEAM", fields(team)),
+        sk(prefix = "#CREATED", fields(created, title))
+    )
+)]
+struct Jot {
+    #[pk(prefix = "#JOT")]
+    #[sk(prefix = "#JOT")]
+    id: String,
+    team: String,
+    title: String,
+    #[created]
+    created: DateTime<Utc>,
+    #[updated]
+    updated: DateTime<Utc>,
+    #[version]
+    version: u64,
+}
+
 faceteer::table! {
-    struct Docs { Doc }
+    struct Docs { Doc, Jot }
 }
 
 fn doc(id: &str, title: &str) -> Doc {
@@ -200,4 +234,175 @@ async fn every_write_sets_the_times_it_documents() {
     assert!(d2_later.updated > d2.updated);
 }
 
-faceteer_suite::engines!(every_write_sets_the_times_it_documents);
+/// The stored jot under `id`, after checking that every key is what a put of it writes.
+async fn stored_jot(table: &Table, id: &str) -> Option<Jot> {
+    let key = Jot::key(id).unwrap().to_item();
+    let item = common::get_raw(table, key).await?;
+    let record: Jot = from_item(item.clone()).unwrap();
+    let put = to_item(&record).unwrap();
+    for attribute in ["GSI1PK", "GSI1SK", "GSI2PK", "GSI2SK"] {
+        assert_eq!(
+            item.get(attribute),
+            put.get(attribute),
+            "{attribute} of {id}"
+        );
+    }
+    Some(record)
+}
+
+/// One random sequence of writes to one jot: after each, the stored item's keys are true,
+/// its fields are the model's, `created` moves only when the write creates or replaces, and
+/// `updated` moves on every write.
+async fn jot_sequence(table: &Table, seed: u64) {
+    let mut rng = fastrand::Rng::with_seed(seed);
+    let f = Jot::fields();
+    let id = format!("j{seed}");
+    let key = Jot::key(&id).unwrap();
+    let epoch = chrono::SubsecRound::trunc_subsecs(Utc::now(), 3);
+    let fresh = |title: &str, team: &str, last: &Option<Jot>| Jot {
+        id: id.clone(),
+        team: team.into(),
+        title: title.into(),
+        created: epoch,
+        updated: epoch,
+        version: last.as_ref().map_or(0, |l| l.version),
+    };
+    // (team, title) of the stored record, and the stored record itself.
+    let mut model: Option<(String, String)> = None;
+    let mut last: Option<Jot> = None;
+    for step in 0..8 {
+        let title = format!("t{}", rng.usize(..3));
+        let team = if rng.bool() { "red" } else { "blue" };
+        let start = Utc::now() - chrono::Duration::milliseconds(2);
+        let op = rng.usize(..9);
+        // What the write does to the model, and whether it keeps `created`.
+        let (result, next, keeps): (faceteer::Result<()>, Option<(String, String)>, bool) = match op
+        {
+            0 => {
+                let r = table.put(&fresh(&title, team, &last)).if_not_exists().await;
+                let next = match &model {
+                    Some(m) => Some(m.clone()),
+                    None => Some((team.to_owned(), title.clone())),
+                };
+                (r, next, model.is_some())
+            }
+            1 => {
+                let r = table.put(&fresh(&title, team, &last)).await;
+                (r, Some((team.to_owned(), title.clone())), false)
+            }
+            2 => {
+                let r = table.put(&fresh(&title, team, &last)).keep_created().await;
+                (r, Some((team.to_owned(), title.clone())), true)
+            }
+            3 => {
+                let change = match &last {
+                    Some(l) => f.title.set(title.clone()) & f.created.unchanged(l.created),
+                    None => f.title.set(title.clone()) & f.created.unchanged(epoch),
+                };
+                let r = table.update(&key, change).await;
+                let next = model.clone().map(|(t, _)| (t, title.clone()));
+                (r, next, true)
+            }
+            4 => {
+                let current = model.as_ref().map_or("t0".to_owned(), |m| m.1.clone());
+                let r = table
+                    .update(&key, f.team.set(team) & f.title.unchanged(current))
+                    .await;
+                let next = model.clone().map(|(_, t)| (team.to_owned(), t));
+                (r, next, true)
+            }
+            5 => {
+                let r = table.upsert(&fresh(&title, team, &last)).await;
+                (r, Some((team.to_owned(), title.clone())), true)
+            }
+            6 => {
+                let r = table
+                    .modify(&key, |j: &mut Jot| j.title = format!("{}!", j.title))
+                    .await
+                    .map(|_| ());
+                let next = model.clone().map(|(t, old)| (t, format!("{old}!")));
+                (r, next, true)
+            }
+            7 => (table.delete(&key).await, None, false),
+            _ => {
+                let template = Jot {
+                    created: last.as_ref().map_or(epoch, |l| l.created),
+                    ..fresh(&title, team, &last)
+                };
+                let change = match &last {
+                    Some(l) => f.title.set(title.clone()) & f.created.unchanged(l.created),
+                    None => f.title.set(title.clone()) & f.created.unchanged(epoch),
+                };
+                let r = table.update(&key, change).or_create(&template).await;
+                let next = match &model {
+                    Some((t, _)) => Some((t.clone(), title.clone())),
+                    None => Some((team.to_owned(), title.clone())),
+                };
+                (r, next, model.is_some())
+            }
+        };
+        let context = format!("seed {seed} step {step} op {op}");
+        let refused = match &result {
+            Ok(()) => false,
+            Err(e) if e.is_condition_failed() => true,
+            Err(e) => panic!("{context}: {e}"),
+        };
+        // An update or a create refused changes nothing: only where the model says so.
+        let expect_refused = match op {
+            0 => model.is_some(),
+            3 | 4 => model.is_none(),
+            _ => false,
+        };
+        assert_eq!(refused, expect_refused, "{context}: {result:?}");
+        let stored = stored_jot(table, &id).await;
+        if refused {
+            assert_eq!(stored, last, "{context}: a refused write changes nothing");
+            continue;
+        }
+        let next = if op == 6 && model.is_none() {
+            None
+        } else {
+            next
+        };
+        match (&next, &stored) {
+            (None, None) => {}
+            (Some((team, title)), Some(now)) => {
+                assert_eq!((&now.team, &now.title), (team, title), "{context}");
+                assert!(
+                    now.updated >= start,
+                    "{context}: `updated` is the write's time"
+                );
+                match &last {
+                    Some(before) if keeps => {
+                        assert_eq!(now.created, before.created, "{context}: `created` kept")
+                    }
+                    // An update that creates writes the template's.
+                    None if op == 8 => assert_eq!(now.created, epoch, "{context}"),
+                    _ => assert!(now.created >= start, "{context}: `created` is set"),
+                }
+                if let Some(before) = &last {
+                    assert!(now.updated >= before.updated, "{context}");
+                }
+            }
+            _ => panic!("{context}: expected {next:?}, stored {stored:?}"),
+        }
+        model = next;
+        last = stored;
+    }
+}
+
+async fn random_writes_keep_time_keys_true() {
+    let table = fresh_table::<Docs>("write-times-random").await;
+    let sequences = match faceteer_suite::server() {
+        faceteer_suite::Server::Embedded(_) => 200,
+        _ => 30,
+    };
+    futures::stream::iter(0..sequences)
+        .for_each_concurrent(8, |seed| jot_sequence(&table, seed))
+        .await;
+}
+
+faceteer_suite::engines!(
+    every_write_sets_the_times_it_documents,
+    random_writes_keep_time_keys_true,
+);

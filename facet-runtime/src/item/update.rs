@@ -44,7 +44,7 @@ use crate::exec::sdk::{self, Reply};
 use crate::exec::trace::Op;
 use crate::item::refusal::{self, Refusable, Refusal, StoredOnFailure, Written};
 use crate::item::{and, condition_failed};
-use crate::plans::stamp::{stamp_item, stamp_update, Created};
+use crate::plans::stamp::{keys_built_from, stamp_item, stamp_update, Created};
 use crate::plans::update::{first_differing, update_plan, with_derived, Planned};
 use crate::table::Table;
 use crate::unique;
@@ -445,9 +445,14 @@ fn old_record_lost<F: Facet>((pk, sk): (String, String)) -> Error {
 /// the library's own, and the item after it given the one stored.
 struct Guarded<'a, F> {
     key: Item,
-    plans: Box<dyn Fn(Option<Expr<F>>) -> Result<Plans> + Send + Sync + 'a>,
+    /// Attributes besides the guarded ones the write must find as read.
+    watch: Vec<&'static str>,
+    plans: PlansFor<'a, F>,
     after: After<'a>,
 }
+
+/// The requests of a write, given the item stored and a condition of the library's own.
+type PlansFor<'a, F> = Box<dyn Fn(Option<&Item>, Expr<F>) -> Result<Plans> + Send + Sync + 'a>;
 
 /// The item a write leaves, given the one stored (`None`: no record).
 type After<'a> = Box<dyn Fn(Option<&Item>) -> Result<Option<Item>> + Send + Sync + 'a>;
@@ -476,11 +481,11 @@ fn send<'a, F: Facet, R: Returns>(
             let targets = [unique::Target {
                 schema: F::SCHEMA,
                 key: guarded.key.clone(),
-                watch: Vec::new(),
+                watch: guarded.watch.clone(),
             }];
             let answer = unique::run(table, &op, &targets, |reads| {
                 let old = reads[0].as_ref();
-                let plans = (guarded.plans)(Some(unique::unchanged::<F>(&targets[0], old)))?;
+                let plans = (guarded.plans)(old, unique::unchanged::<F>(&targets[0], old))?;
                 let planned = match old {
                     Some(_) => plans.existing.or(plans.missing),
                     None => plans.missing.or(plans.existing),
@@ -572,12 +577,13 @@ impl<'a, F: Facet, R: Returns> UpdateItem<'a, F, R> {
         let (key2, change2) = (key.clone(), change.clone());
         Some(Guarded {
             key: key.clone(),
-            plans: Box::new(move |extra| {
-                let when = match (when.clone(), extra) {
-                    (Some(a), Some(b)) => Some(a.and(b)),
-                    (a, b) => a.or(b),
+            watch: Vec::new(),
+            plans: Box::new(move |_, extra| {
+                let when = match when.clone() {
+                    Some(w) => w.and(extra),
+                    None => extra,
                 };
-                update_plans(&key, &change, when.as_ref(), Returning::Nothing, template)
+                update_plans(&key, &change, Some(&when), Returning::Nothing, template)
             }),
             after: Box::new(move |old| {
                 let base = match (old, template) {
@@ -674,12 +680,25 @@ fn upsert_plans<F: Facet, R: Returns>(
     keep: &[&'static str],
     when: Option<&Expr<F>>,
 ) -> Result<Plans> {
+    upsert_plans_with::<F, R>(record, keep, when, Created::Now)
+}
+
+/// [`upsert_plans`], writing `created` in the `#[created]` field: with `Created::Now`, an
+/// existing record keeps its own (a second request creates a missing one); with the stored
+/// value read first, every request writes it.
+fn upsert_plans_with<F: Facet, R: Returns>(
+    record: &F,
+    keep: &[&'static str],
+    when: Option<&Expr<F>>,
+    created: Created,
+) -> Result<Plans> {
     {
         let key = record.primary_key()?.to_item();
-        let item = stamp_item::<F>(item_for(&key, record, "record")?, Created::Now)?;
+        let keeps_stored = matches!(created, Created::Now);
+        let item = stamp_item::<F>(item_for(&key, record, "record")?, created)?;
         // An existing record keeps its `#[created]` time.
         let mut keeping = keep.to_vec();
-        if let Some(created) = F::CREATED.filter(|c| !keep.contains(c)) {
+        if let Some(created) = F::CREATED.filter(|c| keeps_stored && !keep.contains(c)) {
             keeping.push(created);
         }
         let keep = &keeping[..];
@@ -767,9 +786,11 @@ impl<'a, F: Facet, R: Returns> Upsert<'a, F, R> {
         StoredOnFailure::new(self)
     }
 
-    /// The guarded plan of this upsert, for a facet with unique fields.
+    /// The guarded plan of this upsert, for a facet with unique fields, or whose
+    /// `#[created]` time an index key is built from (its stored value is read first).
     fn guarded(&self) -> Option<Guarded<'a, F>> {
-        if F::SCHEMA.unique.is_empty() {
+        let created = F::CREATED.filter(|c| keys_built_from(F::SCHEMA, c));
+        if F::SCHEMA.unique.is_empty() && created.is_none() {
             return None;
         }
         let key = self.record.primary_key().ok()?.to_item();
@@ -778,12 +799,17 @@ impl<'a, F: Facet, R: Returns> Upsert<'a, F, R> {
         let key2 = key.clone();
         Some(Guarded {
             key,
-            plans: Box::new(move |extra| {
-                let when = match (when.clone(), extra) {
-                    (Some(a), Some(b)) => Some(a.and(b)),
-                    (a, b) => a.or(b),
+            watch: created.into_iter().collect(),
+            plans: Box::new(move |old, extra| {
+                let when = match when.clone() {
+                    Some(w) => w.and(extra),
+                    None => extra,
                 };
-                upsert_plans::<F, R>(record, &keep, when.as_ref())
+                let created = match created {
+                    Some(c) => Created::Keep(old.and_then(|old| old.get(c)).cloned()),
+                    None => Created::Now,
+                };
+                upsert_plans_with::<F, R>(record, &keep, Some(&when), created)
             }),
             after: Box::new(move |old| {
                 let mut item = item_for(&key2, record, "record")?;
@@ -815,8 +841,15 @@ impl<'a, F: Facet, R: Returns> Refusable<'a> for Upsert<'a, F, R> {
     type Value = R::Output<F>;
 
     fn send(self) -> BoxFuture<'a, Written<R::Output<F>>> {
-        let plans = self.plans();
         let guarded = self.guarded();
+        // A guarded upsert plans its requests from the record it reads.
+        let plans = match guarded {
+            Some(_) => Ok(Plans {
+                existing: None,
+                missing: None,
+            }),
+            None => self.plans(),
+        };
         send::<F, R>(self.table, plans, guarded)
     }
 }

@@ -34,7 +34,7 @@ fn now() -> faceteer_core::chrono::DateTime<faceteer_core::chrono::Utc> {
 }
 
 /// Whether a key or the TTL of `schema` is built from `attribute`.
-fn keys_built_from(schema: &FacetSchema, attribute: &str) -> bool {
+pub(crate) fn keys_built_from(schema: &FacetSchema, attribute: &str) -> bool {
     let keys = [&schema.pk, &schema.sk]
         .into_iter()
         .chain(schema.indexes.iter().flat_map(|i| i.keys()));
