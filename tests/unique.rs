@@ -7,10 +7,8 @@ use crate::common;
 
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::time::Duration;
 
-use faceteer::testing::{FaultConfig, FaultProxy};
-use faceteer::{BatchOptions, Conditional, Error, Facet, Table, Timeouts};
+use faceteer::{Conditional, Error, Facet, Table};
 use faceteer_core::unique::{guards, is_guard, OWNER_PK, OWNER_SK};
 use faceteer_core::Item;
 use faceteer_suite::fresh_table;
@@ -370,39 +368,12 @@ async fn run_random(table: &Table, writes: u64, tolerate_unknown: bool) {
 }
 
 async fn lost_answers_keep_guards_exact() {
-    let faults = FaultConfig {
-        single_writes: true,
-        fail_after: 0.1,
-        reset_after: 0.15,
-        seed: 26,
-        ..FaultConfig::default()
-    };
-    let upstream = faceteer_suite::endpoint().expect("a local endpoint");
-    let proxy = FaultProxy::start(&upstream, faults).await.unwrap();
-    let client = faceteer::local_client(&proxy.endpoint()).expect("a local endpoint");
-    let table = faceteer_suite::fresh_table_with::<Members>(client, "unique-lossy")
-        .await
-        .with_batch_options(BatchOptions {
-            write_attempts: 8,
-            base_delay: Duration::from_millis(1),
-            max_delay: Duration::from_millis(20),
-            ..BatchOptions::default()
-        })
-        .with_timeouts(Timeouts {
-            attempt: Duration::from_secs(60),
-            operation: Duration::from_secs(120),
-            call: Duration::from_secs(300),
-            ..Timeouts::default()
-        });
+    let (proxy, table, direct) = common::lossy_table::<Members>("unique-lossy", 26).await;
     run_random(&table, 200, true).await;
     assert!(
         proxy.stats().lost_answers.load(Ordering::SeqCst) > 0,
         "answers were lost"
     );
-    let direct = faceteer_suite::patient(Table::declared::<Members>(
-        faceteer_suite::client().await,
-        table.name(),
-    ));
     check_guards(&direct).await;
 }
 

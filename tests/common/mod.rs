@@ -358,3 +358,52 @@ pub struct Stock {
     #[version]
     pub version: u64,
 }
+
+/// A proxy that loses a quarter of all write answers after the server acted (a 500 or a
+/// reset connection), a table reached through it, and the same table reached directly.
+///
+/// The tries' deadline is generous: a try abandoned while the server still works on it can
+/// land after a later call's write, which nothing in DynamoDB can prevent (see the README,
+/// "Exactly once"); requests held past their deadline are `late_writes_never_pass_for_done`'s
+/// subject, in the same call.
+pub async fn lossy_table<S: faceteer::TableSchema>(
+    label: &str,
+    seed: u64,
+) -> (
+    faceteer::testing::FaultProxy,
+    faceteer::Table,
+    faceteer::Table,
+) {
+    use faceteer::testing::{FaultConfig, FaultProxy};
+    use faceteer::{BatchOptions, Table, Timeouts};
+    use std::time::Duration;
+    let faults = FaultConfig {
+        single_writes: true,
+        fail_after: 0.1,
+        reset_after: 0.15,
+        seed,
+        ..FaultConfig::default()
+    };
+    let upstream = faceteer_suite::endpoint().expect("a local endpoint");
+    let proxy = FaultProxy::start(&upstream, faults).await.unwrap();
+    let client = faceteer::local_client(&proxy.endpoint()).expect("a local endpoint");
+    let table = faceteer_suite::fresh_table_with::<S>(client, label)
+        .await
+        .with_batch_options(BatchOptions {
+            write_attempts: 8,
+            base_delay: Duration::from_millis(1),
+            max_delay: Duration::from_millis(20),
+            ..BatchOptions::default()
+        })
+        .with_timeouts(Timeouts {
+            attempt: Duration::from_secs(60),
+            operation: Duration::from_secs(120),
+            call: Duration::from_secs(300),
+            ..Timeouts::default()
+        });
+    let direct = faceteer_suite::patient(Table::declared::<S>(
+        faceteer_suite::client().await,
+        table.name(),
+    ));
+    (proxy, table, direct)
+}

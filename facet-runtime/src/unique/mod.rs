@@ -121,7 +121,7 @@ fn owned(schema: &FacetSchema, item: Option<&Item>) -> Result<Vec<Guard>> {
 fn owned_by_any(
     owners: &[(String, String)],
 ) -> (String, Item, std::collections::HashMap<String, String>) {
-    let mut names = std::collections::HashMap::from([
+    let names = std::collections::HashMap::from([
         ("#pk".to_owned(), PK.to_owned()),
         ("#opk".to_owned(), OWNER_PK.to_owned()),
         ("#osk".to_owned(), OWNER_SK.to_owned()),
@@ -133,8 +133,23 @@ fn owned_by_any(
         values.insert(format!(":osk{i}"), AttributeValue::S(sk.clone()));
         expr.push_str(&format!(" OR (#opk = :opk{i} AND #osk = :osk{i})"));
     }
-    names.shrink_to_fit();
     (expr, values, names)
+}
+
+/// `$builder` (a transaction put or delete) on `table`, conditioned on
+/// [`owned_by_any`]`(owners)`, asking for the stored guard when the condition fails.
+macro_rules! owned_step {
+    ($builder:expr, $table:expr, $owners:expr) => {{
+        let (expr, values, names) = owned_by_any($owners);
+        $builder
+            .table_name($table)
+            .condition_expression(expr)
+            .set_expression_attribute_names(Some(names))
+            .set_expression_attribute_values(Some(values))
+            .return_values_on_condition_check_failure(ReturnValuesOnConditionCheckFailure::AllOld)
+            .build()
+            .map_err(|e| Error::InvalidRequest(e.to_string()))?
+    }};
 }
 
 /// A guard step: a put of `guard` owned by `owner`, or a delete.
@@ -144,39 +159,21 @@ fn guard_step(
     put: Option<(&str, (&str, &str))>,
     owners: &[(String, String)],
 ) -> Result<(TransactWriteItem, Own)> {
-    let (expr, values, names) = owned_by_any(owners);
-    let build = |e: aws_sdk_dynamodb::error::BuildError| Error::InvalidRequest(e.to_string());
     Ok(match put {
         Some((facet, owner)) => {
             let item = guard.item(facet, owner);
-            let put = TxPut::builder()
-                .table_name(table)
-                .set_item(Some(item.clone()))
-                .condition_expression(expr)
-                .set_expression_attribute_names(Some(names))
-                .set_expression_attribute_values(Some(values))
-                .return_values_on_condition_check_failure(
-                    ReturnValuesOnConditionCheckFailure::AllOld,
-                )
-                .build()
-                .map_err(build)?;
+            let put = owned_step!(TxPut::builder().set_item(Some(item.clone())), table, owners);
             (
                 TransactWriteItem::builder().put(put).build(),
                 Own::Item(item),
             )
         }
         None => {
-            let delete = TxDelete::builder()
-                .table_name(table)
-                .set_key(Some(guard.key()))
-                .condition_expression(expr)
-                .set_expression_attribute_names(Some(names))
-                .set_expression_attribute_values(Some(values))
-                .return_values_on_condition_check_failure(
-                    ReturnValuesOnConditionCheckFailure::AllOld,
-                )
-                .build()
-                .map_err(build)?;
+            let delete = owned_step!(
+                TxDelete::builder().set_key(Some(guard.key())),
+                table,
+                owners
+            );
             (
                 TransactWriteItem::builder().delete(delete).build(),
                 Own::Unseen,
@@ -260,14 +257,14 @@ pub(crate) async fn run<'t>(
                 }
             }
         }
-        for (step, owner) in steps.iter().zip(std::iter::repeat(&owners)) {
+        for step in &steps {
             let owner_of = targets
                 .iter()
                 .zip(&next)
                 .position(|(_, n)| n.contains(&step.guard))
                 .map(|i| (owners[i].0.as_str(), owners[i].1.as_str()));
             let put = step.put.then(|| (step.facet, owner_of.unwrap_or(("", ""))));
-            let item = guard_step(table.name(), &step.guard, put, owner);
+            let item = guard_step(table.name(), &step.guard, put, &owners);
             let action = if step.put {
                 TxAction::Put
             } else {
