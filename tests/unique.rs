@@ -271,7 +271,7 @@ async fn concurrent_creates_of_one_value_make_one_owner() {
                     Ok(()) => {
                         applied.fetch_add(1, Ordering::SeqCst);
                     }
-                    Err(e) => assert!(is_unique(&e, "email", "same@x"), "{e}"),
+                    Err(e) => assert!(e.is_unique() && is_unique(&e, "email", "same@x"), "{e}"),
                 }
             }
         })

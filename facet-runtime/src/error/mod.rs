@@ -285,6 +285,11 @@ impl Error {
         matches!(self, Error::VersionConflict { .. })
     }
 
+    /// `true` for [`Error::Unique`]: a unique value another record holds.
+    pub fn is_unique(&self) -> bool {
+        matches!(self, Error::Unique { .. })
+    }
+
     /// `true` when a request timed out ([`Timeouts`](crate::Timeouts)).
     pub fn is_timeout(&self) -> bool {
         match self {
