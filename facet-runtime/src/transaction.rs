@@ -30,7 +30,7 @@ use aws_sdk_dynamodb::types::{
 use faceteer_core::expr::Expr;
 use faceteer_core::expr::Update;
 use faceteer_core::facet::is_foreign;
-use faceteer_core::plan::{split_condition, RenderedCondition, Returning};
+use faceteer_core::plan::{split_condition, PutPlan, RenderedCondition, Returning};
 use faceteer_core::{from_item, Facet, Item, Key};
 
 use crate::error::{CancelReason, Canceled, Error, OnlyCheck, Result, TxAction, TxStep};
@@ -115,6 +115,35 @@ macro_rules! keyed_step {
             .build()
             .map_err(build_error)
     }};
+}
+
+/// A transaction put of `plan` on `table`, asking for the stored item when its condition
+/// fails.
+pub(crate) fn put_write(table: &str, plan: PutPlan) -> Result<TransactWriteItem> {
+    let (expr, names, values) = split_condition(plan.condition);
+    let put = TxPut::builder()
+        .table_name(table)
+        .return_values_on_condition_check_failure(
+            aws_sdk_dynamodb::types::ReturnValuesOnConditionCheckFailure::AllOld,
+        )
+        .set_item(Some(plan.item))
+        .set_condition_expression(expr)
+        .set_expression_attribute_names(names)
+        .set_expression_attribute_values(values)
+        .build()
+        .map_err(build_error)?;
+    Ok(TransactWriteItem::builder().put(put).build())
+}
+
+/// A transaction delete of `key` on `table` on `condition`, asking for the stored item when
+/// it fails.
+pub(crate) fn delete_write(
+    table: &str,
+    key: Item,
+    condition: Option<RenderedCondition>,
+) -> Result<TransactWriteItem> {
+    let delete = keyed_step!(TxDelete::builder(), table, key, condition)?;
+    Ok(TransactWriteItem::builder().delete(delete).build())
 }
 
 /// `when` and `extra`, joined with `AND`.
@@ -323,26 +352,12 @@ impl<'t> TransactWrite<'t> {
     /// A put step from its plan; `check` says what a failed condition means.
     pub(crate) fn planned_put_step<F: Facet>(
         self,
-        plan: Result<faceteer_core::plan::PutPlan>,
+        plan: Result<PutPlan>,
         check: OnlyCheck,
     ) -> Self {
         let table = self.current.name().to_owned();
         let key = plan.as_ref().map(|p| key_pair(&p.item)).unwrap_or_default();
-        let item = plan.and_then(|plan| {
-            let (expr, names, values) = split_condition(plan.condition);
-            let put = TxPut::builder()
-                .table_name(table)
-                .return_values_on_condition_check_failure(
-                    aws_sdk_dynamodb::types::ReturnValuesOnConditionCheckFailure::AllOld,
-                )
-                .set_item(Some(plan.item))
-                .set_condition_expression(expr)
-                .set_expression_attribute_names(names)
-                .set_expression_attribute_values(values)
-                .build()
-                .map_err(build_error)?;
-            Ok(TransactWriteItem::builder().put(put).build())
-        });
+        let item = plan.and_then(|plan| put_write(&table, plan));
         self.step::<F>(TxAction::Put, key, check, item)
     }
 
@@ -451,10 +466,7 @@ impl<'t> TransactWrite<'t> {
         let key = key.to_item();
         let item = RenderedCondition::all(item_exists, cond)
             .map_err(Error::from)
-            .and_then(|condition| {
-                let delete = keyed_step!(TxDelete::builder(), table, key.clone(), condition)?;
-                Ok(TransactWriteItem::builder().delete(delete).build())
-            });
+            .and_then(|condition| delete_write(&table, key.clone(), condition));
         self.step::<F>(TxAction::Delete, key_pair(&key), check, item)
     }
 

@@ -20,22 +20,19 @@ use std::time::Duration;
 
 use faceteer_core::expr::Expr;
 use faceteer_core::facet::is_foreign;
-use faceteer_core::plan::GetPlan;
+use faceteer_core::plan::{GetPlan, PutPlan, RenderedCondition};
 use faceteer_core::schema::{FacetSchema, PK};
-use faceteer_core::unique::{guards, Guard, OWNER_PK, OWNER_SK};
+use faceteer_core::unique::{guards, Guard, GUARD_SK, OWNER_PK, OWNER_SK};
 use faceteer_core::Item;
 
-use aws_sdk_dynamodb::types::{
-    AttributeValue, Delete as TxDelete, Put as TxPut, ReturnValuesOnConditionCheckFailure,
-    TransactWriteItem,
-};
+use aws_sdk_dynamodb::types::{AttributeValue, TransactWriteItem};
 
 use crate::error::{CancelReason, Canceled, Error, OnlyCheck, Result, TxAction};
 use crate::exec::keys::key_pair;
 use crate::exec::sdk;
 use crate::exec::trace::Op;
 use crate::table::Table;
-use crate::transaction::{Own, TransactWrite};
+use crate::transaction::{delete_write, put_write, Own, TransactWrite};
 
 /// How many times a write reads the record again after finding it changed.
 const ATTEMPTS: u32 = 12;
@@ -117,75 +114,41 @@ fn owned(schema: &FacetSchema, item: Option<&Item>) -> Result<Vec<Guard>> {
     }
 }
 
-/// `attribute_not_exists(PK) OR` the guard is owned by one of `owners`.
-fn owned_by_any(
-    owners: &[(String, String)],
-) -> (String, Item, std::collections::HashMap<String, String>) {
-    let names = std::collections::HashMap::from([
-        ("#pk".to_owned(), PK.to_owned()),
-        ("#opk".to_owned(), OWNER_PK.to_owned()),
-        ("#osk".to_owned(), OWNER_SK.to_owned()),
-    ]);
-    let mut values = Item::new();
-    let mut expr = "attribute_not_exists(#pk)".to_owned();
-    for (i, (pk, sk)) in owners.iter().enumerate() {
-        values.insert(format!(":opk{i}"), AttributeValue::S(pk.clone()));
-        values.insert(format!(":osk{i}"), AttributeValue::S(sk.clone()));
-        expr.push_str(&format!(" OR (#opk = :opk{i} AND #osk = :osk{i})"));
-    }
-    (expr, values, names)
+/// No guard yet, or one owned by one of `owners` (`PK`, `SK`).
+fn owned_by_any(owners: &[(String, String)]) -> Expr<()> {
+    let s = |v: &str| Some(AttributeValue::S(v.to_owned()));
+    owners.iter().fold(Expr::absent(PK), |cond, (pk, sk)| {
+        cond.or(Expr::stored_as(OWNER_PK, s(pk)).and(Expr::stored_as(OWNER_SK, s(sk))))
+    })
 }
 
-/// `$builder` (a transaction put or delete) on `table`, conditioned on
-/// [`owned_by_any`]`(owners)`, asking for the stored guard when the condition fails.
-macro_rules! owned_step {
-    ($builder:expr, $table:expr, $owners:expr) => {{
-        let (expr, values, names) = owned_by_any($owners);
-        $builder
-            .table_name($table)
-            .condition_expression(expr)
-            .set_expression_attribute_names(Some(names))
-            .set_expression_attribute_values(Some(values))
-            .return_values_on_condition_check_failure(ReturnValuesOnConditionCheckFailure::AllOld)
-            .build()
-            .map_err(|e| Error::InvalidRequest(e.to_string()))?
-    }};
-}
-
-/// A guard step: a put of `guard` owned by `owner`, or a delete.
+/// A guard step: a put of `guard` owned by `owner` (with the facet name), or a delete, each
+/// on condition [`owned_by_any`]`(owners)`.
 fn guard_step(
     table: &str,
     guard: &Guard,
     put: Option<(&str, (&str, &str))>,
     owners: &[(String, String)],
 ) -> Result<(TransactWriteItem, Own)> {
+    let condition = RenderedCondition::all(None, Some(&owned_by_any(owners)))?;
     Ok(match put {
         Some((facet, owner)) => {
             let item = guard.item(facet, owner);
-            let put = owned_step!(TxPut::builder().set_item(Some(item.clone())), table, owners);
-            (
-                TransactWriteItem::builder().put(put).build(),
-                Own::Item(item),
-            )
+            let plan = PutPlan {
+                item: item.clone(),
+                condition,
+            };
+            (put_write(table, plan)?, Own::Item(item))
         }
-        None => {
-            let delete = owned_step!(
-                TxDelete::builder().set_key(Some(guard.key())),
-                table,
-                owners
-            );
-            (
-                TransactWriteItem::builder().delete(delete).build(),
-                Own::Unseen,
-            )
-        }
+        None => (delete_write(table, guard.key(), condition)?, Own::Unseen),
     })
 }
 
-/// What a guard step of one attempt is for.
+/// What a guard step of one attempt is for: a put or a delete of `guard`, for the target at
+/// `target`.
 struct GuardStep {
     guard: Guard,
-    facet: &'static str,
+    target: usize,
     put: bool,
 }
 
@@ -217,7 +180,6 @@ pub(crate) async fn run<'t>(
             reads.push(sdk::get_item(table, op, plan.request(table.name())).await?);
         }
         let Built { mut tx, after } = build(&reads)?;
-        let writes = targets.len();
         // The guards each target owns before and after.
         let mut before = Vec::new();
         let mut next = Vec::new();
@@ -225,10 +187,12 @@ pub(crate) async fn run<'t>(
             before.push(owned(target.schema, reads[i].as_ref())?);
             next.push(owned(target.schema, after.get(i).and_then(Option::as_ref))?);
         }
+        // A put of each guard taken; the guards every target owns after, each once.
         let mut steps: Vec<GuardStep> = Vec::new();
+        let mut owned_after: Vec<&str> = Vec::new();
         for (i, target) in targets.iter().enumerate() {
             for guard in &next[i] {
-                if steps.iter().any(|s| s.guard.pk == guard.pk) {
+                if owned_after.contains(&guard.pk.as_str()) {
                     // Two records of this transaction would own one value.
                     return Err(Error::Unique {
                         facet: target.schema.name,
@@ -236,46 +200,42 @@ pub(crate) async fn run<'t>(
                         value: guard.value.clone(),
                     });
                 }
+                owned_after.push(&guard.pk);
                 if !before[i].contains(guard) {
                     steps.push(GuardStep {
                         guard: guard.clone(),
-                        facet: target.schema.name,
+                        target: i,
                         put: true,
                     });
                 }
             }
         }
-        for (i, target) in targets.iter().enumerate() {
-            for guard in &before[i] {
-                let kept = next.iter().flatten().any(|g| g.pk == guard.pk);
-                if !kept && !not_ours.contains(&guard.pk) {
+        // A delete of each guard given up (one moving to another target is kept).
+        for (i, owned) in before.iter().enumerate() {
+            for guard in owned {
+                let pk = guard.pk.as_str();
+                if !owned_after.contains(&pk) && !not_ours.iter().any(|n| n == pk) {
                     steps.push(GuardStep {
                         guard: guard.clone(),
-                        facet: target.schema.name,
+                        target: i,
                         put: false,
                     });
                 }
             }
         }
         for step in &steps {
-            let owner_of = targets
-                .iter()
-                .zip(&next)
-                .position(|(_, n)| n.contains(&step.guard))
-                .map(|i| (owners[i].0.as_str(), owners[i].1.as_str()));
-            let put = step.put.then(|| (step.facet, owner_of.unwrap_or(("", ""))));
+            let (pk, sk) = &owners[step.target];
+            let facet = targets[step.target].schema.name;
+            let put = step.put.then_some((facet, (pk.as_str(), sk.as_str())));
             let item = guard_step(table.name(), &step.guard, put, &owners);
             let action = if step.put {
                 TxAction::Put
             } else {
                 TxAction::Delete
             };
-            let key = (
-                step.guard.pk.clone(),
-                faceteer_core::unique::GUARD_SK.to_owned(),
-            );
+            let key = (step.guard.pk.clone(), GUARD_SK.to_owned());
             tx = tx.push(
-                faceteer_core::unique::GUARD_SK,
+                GUARD_SK,
                 action,
                 key,
                 OnlyCheck::Condition,
@@ -287,7 +247,7 @@ pub(crate) async fn run<'t>(
             Err(Error::TransactionCanceled { canceled }) => canceled,
             Err(other) => return Err(other),
         };
-        match settle(targets, &reads, &steps, writes, &canceled, &mut not_ours) {
+        match settle(targets, &reads, &steps, &canceled, &mut not_ours) {
             Next::Retry => last = Some(Error::TransactionCanceled { canceled }),
             Next::Done(result) => return result,
         }
@@ -310,7 +270,6 @@ fn settle(
     targets: &[Target],
     reads: &[Option<Item>],
     steps: &[GuardStep],
-    writes: usize,
     canceled: &[Canceled],
     not_ours: &mut Vec<String>,
 ) -> Next {
@@ -325,10 +284,13 @@ fn settle(
                 | CancelReason::AlreadyExists
                 | CancelReason::StoredValueDiffers { .. }
         );
-        match (i.checked_sub(writes).and_then(|g| steps.get(g)), failed) {
+        match (
+            i.checked_sub(targets.len()).and_then(|g| steps.get(g)),
+            failed,
+        ) {
             (Some(step), true) if step.put => {
                 return Next::Done(Err(Error::Unique {
-                    facet: step.facet,
+                    facet: targets[step.target].schema.name,
                     field: step.guard.field,
                     value: step.guard.value.clone(),
                 }))
