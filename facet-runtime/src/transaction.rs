@@ -39,7 +39,7 @@ use crate::exec::keys::key_pair;
 use crate::exec::once;
 use crate::exec::sdk;
 use crate::exec::trace::Op;
-use crate::plans::put::put_plan_with;
+use crate::plans::put::put_plan;
 use crate::plans::stamp::{stamp_update, Created};
 use crate::plans::update::{first_differing, update_plan};
 use crate::table::Table;
@@ -339,7 +339,7 @@ impl<'t> TransactWrite<'t> {
         created: Created,
     ) -> Self {
         let all = joined(when, extra);
-        let plan = put_plan_with(record, item_exists, all.as_ref(), created);
+        let plan = put_plan(record, item_exists, all.as_ref(), created);
         let check = match (when, item_exists) {
             (Some(_), _) => OnlyCheck::Condition,
             (None, Some(false)) => OnlyCheck::Absent,

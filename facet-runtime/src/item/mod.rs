@@ -41,7 +41,7 @@ use crate::exec::sdk::{self, Reply};
 use crate::exec::trace::Op;
 use crate::item::read::{Read, Select, Whole};
 use crate::item::refusal::{Refusable, Refusal, StoredOnFailure, Written};
-use crate::plans::put::put_plan_with;
+use crate::plans::put::put_plan;
 use crate::plans::stamp::Created;
 use crate::table::Table;
 use crate::unique;
@@ -88,10 +88,9 @@ impl Table {
     pub fn delete<F: Facet>(&self, key: &Key<F>) -> Delete<'_, F> {
         Delete {
             table: self,
-            key: key.to_item(),
+            key: key.clone(),
             item_exists: None,
             when: None,
-            _facet: PhantomData,
         }
     }
 }
@@ -231,7 +230,7 @@ impl<'a, F: Facet> Put<'a, F> {
         } else {
             Created::Now
         };
-        put_plan_with(self.record, self.item_exists, self.when.as_ref(), created)
+        put_plan(self.record, self.item_exists, self.when.as_ref(), created)
     }
 
     /// The same put, writing the record's own `#[created]` value (it was read from the
@@ -367,10 +366,9 @@ fn key_item(item: &Item) -> Item {
 #[must_use = "a delete does nothing until it is awaited"]
 pub struct Delete<'a, F> {
     table: &'a Table,
-    key: Item,
+    key: Key<F>,
     item_exists: Option<bool>,
     when: Option<Expr<F>>,
-    _facet: PhantomData<fn() -> F>,
 }
 
 impl<'a, F: Facet> Delete<'a, F> {
@@ -390,7 +388,7 @@ impl<'a, F: Facet> Delete<'a, F> {
     /// The request this delete sends (inspectable without a server).
     pub fn plan(&self) -> Result<DeletePlan> {
         Ok(DeletePlan {
-            key: self.key.clone(),
+            key: self.key.to_item(),
             condition: condition(self.item_exists, self.when.as_ref())?,
         })
     }
@@ -429,8 +427,7 @@ impl<'a, F: Facet> Refusable<'a> for Delete<'a, F> {
         if !F::SCHEMA.unique.is_empty() {
             let work = move |op: Arc<Op>| async move {
                 let plan = plan?;
-                let (item_exists, when) = (self.item_exists, self.when);
-                let key = Key::<F>::from_parts(key_pair(&plan.key).0, key_pair(&plan.key).1);
+                let (key, item_exists, when) = (self.key, self.item_exists, self.when);
                 let targets = [unique::Target {
                     schema: F::SCHEMA,
                     key: plan.key.clone(),

@@ -21,7 +21,7 @@ use std::sync::Arc;
 
 use faceteer_core::expr::Expr;
 use faceteer_core::plan::RenderedCondition;
-use faceteer_core::{Facet, Item, Key};
+use faceteer_core::{Facet, Key};
 
 use aws_sdk_dynamodb::types::AttributeValue;
 
@@ -30,7 +30,7 @@ use crate::exec::future::{records, traced, BoxFuture};
 use crate::exec::keys::key_pair;
 use crate::exec::trace::Op;
 use crate::item::condition_failed;
-use crate::plans::put::{put_plan, put_plan_with};
+use crate::plans::put::put_plan;
 use crate::plans::stamp::Created;
 use crate::table::Table;
 use crate::unique;
@@ -48,7 +48,7 @@ impl Table {
     pub fn move_to<'a, F: Facet>(&'a self, old: &Key<F>, record: &'a F) -> MoveTo<'a, F> {
         MoveTo {
             table: self,
-            old: old.to_item(),
+            old: old.clone(),
             record,
         }
     }
@@ -58,7 +58,7 @@ impl Table {
 #[must_use = "a move does nothing until it is awaited"]
 pub struct MoveTo<'a, F> {
     table: &'a Table,
-    old: Item,
+    old: Key<F>,
     record: &'a F,
 }
 
@@ -67,11 +67,15 @@ impl<'a, F: Facet> IntoFuture for MoveTo<'a, F> {
     type IntoFuture = BoxFuture<'a, Result<()>>;
 
     fn into_future(self) -> Self::IntoFuture {
-        let MoveTo { table, old, record } = self;
+        let MoveTo {
+            table,
+            old: old_key,
+            record,
+        } = self;
+        let old = old_key.to_item();
         let op = Op::new("TransactWriteItems", table, F::SCHEMA.name, None);
         let work = move |op: Arc<Op>| async move {
             table.check_declared::<F>()?;
-            let new = put_plan(record, None, None)?;
             let new_key = record.primary_key()?.to_item();
             if key_pair(&new_key) == key_pair(&old) {
                 return Err(Error::InvalidRequest(
@@ -80,7 +84,6 @@ impl<'a, F: Facet> IntoFuture for MoveTo<'a, F> {
                 ));
             }
             let version = F::VERSION.map(|name| (name, record.version()));
-            let old_key = Key::<F>::from_parts(key_pair(&old).0, key_pair(&old).1);
             let targets = [
                 unique::Target {
                     schema: F::SCHEMA,
@@ -108,16 +111,14 @@ impl<'a, F: Facet> IntoFuture for MoveTo<'a, F> {
                 // The new one: created, whatever version the record is at, and created when
                 // the old one was.
                 let created = F::CREATED.and_then(|c| reads[0].as_ref()?.get(c).cloned());
-                let mut create = put_plan_with(record, None, None, Created::Keep(created))?;
+                let mut create = put_plan(record, None, None, Created::Keep(created))?;
                 create.condition = RenderedCondition::all::<F>(Some(false), None)?;
+                let after = vec![None, Some(create.item.clone())];
                 let tx = table
                     .guarded_transaction()
                     .delete_step_checked(&old_key, Some(true), cond, check)
                     .planned_put_step::<F>(Ok(create), OnlyCheck::Absent);
-                Ok(unique::Built {
-                    tx,
-                    after: vec![None, Some(new.item.clone())],
-                })
+                Ok(unique::Built { tx, after })
             })
             .await?;
             match answer {

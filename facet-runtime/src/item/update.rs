@@ -579,11 +579,8 @@ impl<'a, F: Facet, R: Returns> UpdateItem<'a, F, R> {
             key: key.clone(),
             watch: Vec::new(),
             plans: Box::new(move |_, extra| {
-                let when = match when.clone() {
-                    Some(w) => w.and(extra),
-                    None => extra,
-                };
-                update_plans(&key, &change, Some(&when), Returning::Nothing, template)
+                let when = and(when.clone(), extra);
+                update_plans(&key, &change, when.as_ref(), Returning::Nothing, template)
             }),
             after: Box::new(move |old| {
                 let base = match (old, template) {
@@ -801,15 +798,12 @@ impl<'a, F: Facet, R: Returns> Upsert<'a, F, R> {
             key,
             watch: created.into_iter().collect(),
             plans: Box::new(move |old, extra| {
-                let when = match when.clone() {
-                    Some(w) => w.and(extra),
-                    None => extra,
-                };
+                let when = and(when.clone(), extra);
                 let created = match created {
                     Some(c) => Created::Keep(old.and_then(|old| old.get(c)).cloned()),
                     None => Created::Now,
                 };
-                upsert_plans_with::<F, R>(record, &keep, Some(&when), created)
+                upsert_plans_with::<F, R>(record, &keep, when.as_ref(), created)
             }),
             after: Box::new(move |old| {
                 let mut item = item_for(&key2, record, "record")?;

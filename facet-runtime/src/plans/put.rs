@@ -13,17 +13,9 @@ use crate::plans::stamp::{stamp_item, Created};
 /// at the record's version (no record, for version 0), and a fresh write token
 /// ([`WRITE_TOKEN`](faceteer_core::schema::WRITE_TOKEN)). Two writers that read one version
 /// and write the same content are then told apart: a try whose answer was lost recognises
-/// its own write by the token, never by another writer's identical item.
+/// its own write by the token, never by another writer's identical item. `created` is what
+/// the `#[created]` field gets.
 pub(crate) fn put_plan<F: Facet>(
-    record: &F,
-    item_exists: Option<bool>,
-    when: Option<&Expr<F>>,
-) -> Result<PutPlan> {
-    put_plan_with(record, item_exists, when, Created::Now)
-}
-
-/// [`put_plan`], leaving `created` in the `#[created]` field.
-pub(crate) fn put_plan_with<F: Facet>(
     record: &F,
     item_exists: Option<bool>,
     when: Option<&Expr<F>>,
