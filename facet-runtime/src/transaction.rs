@@ -584,7 +584,7 @@ impl<'t> IntoFuture for TransactWrite<'t> {
                 .iter()
                 .zip(&self.tables)
                 .map(|(item, t)| match t.renamer() {
-                    Some(r) => r.transact_writes(vec![item.clone()]).remove(0),
+                    Some(r) => r.transact_write(item.clone()),
                     None => item.clone(),
                 })
                 .collect();

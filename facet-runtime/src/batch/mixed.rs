@@ -81,13 +81,16 @@ impl BatchReport {
 /// A batch write of records and deletes of any declared facets: [`Table::write_batch`].
 #[must_use = "a batch write does nothing until it is awaited"]
 pub struct WriteBatch<'t> {
-    /// The table the next entries write to ([`WriteBatch::on`]).
-    table: &'t Table,
-    /// Every table written to, in order of first use.
-    tables: Vec<&'t Table>,
-    entries: Vec<BatchEntry>,
-    writes: Vec<Result<Write, FailureReason>>,
+    /// Every table written to, in order of first use, with its entries.
+    groups: Vec<(&'t Table, Vec<Entry>)>,
+    /// The group the next entries join ([`WriteBatch::on`]).
+    current: usize,
+    /// Entries added so far.
+    count: usize,
 }
+
+/// One entry of a mixed batch and its write.
+type Entry = (BatchEntry, Result<Write, FailureReason>);
 
 impl Table {
     /// A batch write mixing facets: puts and deletes of any declared facets, sent as
@@ -96,15 +99,19 @@ impl Table {
     /// refused at compile time (a batch cannot check versions or unique values).
     pub fn write_batch(&self) -> WriteBatch<'_> {
         WriteBatch {
-            table: self,
-            tables: vec![self],
-            entries: Vec::new(),
-            writes: Vec::new(),
+            groups: vec![(self, Vec::new())],
+            current: 0,
+            count: 0,
         }
     }
 }
 
 impl<'t> WriteBatch<'t> {
+    /// The table the next entries write to.
+    fn table(&self) -> &'t Table {
+        self.groups[self.current].0
+    }
+
     fn push(
         mut self,
         action: BatchAction,
@@ -115,15 +122,16 @@ impl<'t> WriteBatch<'t> {
             Ok(w) => (w.key.0.clone(), w.key.1.clone()),
             Err(_) => (String::new(), String::new()),
         };
-        self.entries.push(BatchEntry {
-            index: self.entries.len(),
-            table: self.table.name().to_owned(),
+        let entry = BatchEntry {
+            index: self.count,
+            table: self.table().name().to_owned(),
             action,
             facet,
             pk,
             sk,
-        });
-        self.writes.push(write);
+        };
+        self.count += 1;
+        self.groups[self.current].1.push((entry, write));
         self
     }
 
@@ -131,10 +139,17 @@ impl<'t> WriteBatch<'t> {
     /// write to several tables. Each table checks its own declared facets; the writes to
     /// each go in requests of their own, all at once, and every entry names its table.
     pub fn on(mut self, table: &'t Table) -> Self {
-        if !self.tables.iter().any(|t| std::ptr::eq(*t, table)) {
-            self.tables.push(table);
-        }
-        self.table = table;
+        self.current = match self
+            .groups
+            .iter()
+            .position(|(t, _)| std::ptr::eq(*t, table))
+        {
+            Some(i) => i,
+            None => {
+                self.groups.push((table, Vec::new()));
+                self.groups.len() - 1
+            }
+        };
         self
     }
 
@@ -142,7 +157,7 @@ impl<'t> WriteBatch<'t> {
     /// [`BatchWritable`]).
     pub fn put<F: BatchWritable>(self, record: &F) -> Self {
         let write = self
-            .table
+            .table()
             .check_declared::<F>()
             .map_err(|e| FailureReason::Request(Arc::new(e)))
             .and_then(|()| put_write(record));
@@ -153,7 +168,7 @@ impl<'t> WriteBatch<'t> {
     /// [`BatchDeletable`]).
     pub fn delete<F: BatchDeletable>(self, key: &Key<F>) -> Self {
         let write = self
-            .table
+            .table()
             .check_declared::<F>()
             .map_err(|e| FailureReason::Request(Arc::new(e)))
             .and_then(|()| delete_write(key));
@@ -166,24 +181,11 @@ impl<'t> IntoFuture for WriteBatch<'t> {
     type IntoFuture = BoxFuture<'t, BatchReport>;
 
     fn into_future(self) -> Self::IntoFuture {
-        let WriteBatch {
-            tables,
-            entries,
-            writes,
-            ..
-        } = self;
-        let op = Op::new("BatchWriteItem", tables[0], "(mixed)", None);
+        let groups = self.groups;
+        let op = Op::new("BatchWriteItem", groups[0].0, "(mixed)", None);
         let work = |op: Arc<Op>| async move {
             // The entries of each table, written by a stream of their own.
-            let mut per_table: Vec<Vec<_>> = tables.iter().map(|_| Vec::new()).collect();
-            for (entry, write) in entries.into_iter().zip(writes) {
-                let t = tables
-                    .iter()
-                    .position(|t| t.name() == entry.table)
-                    .unwrap_or(0);
-                per_table[t].push((entry, write));
-            }
-            let streams = tables.iter().zip(per_table).map(|(table, entries)| {
+            let streams = groups.into_iter().map(|(table, entries)| {
                 // Each input keeps a copy of its request: a mixed batch holds no records to
                 // rebuild it from after a failed attempt.
                 let inputs = entries.into_iter().map(|(entry, write)| {

@@ -163,26 +163,22 @@ impl Renamer {
         *names = self.names_out(names.take());
     }
 
-    /// Transaction steps, in the table's names.
-    pub(crate) fn transact_writes(
-        &self,
-        mut items: Vec<TransactWriteItem>,
-    ) -> Vec<TransactWriteItem> {
-        for t in &mut items {
-            if let Some(p) = t.put.as_mut() {
-                self.step(&mut p.item, &mut p.expression_attribute_names);
-            }
-            if let Some(u) = t.update.as_mut() {
-                self.step(&mut u.key, &mut u.expression_attribute_names);
-            }
-            if let Some(d) = t.delete.as_mut() {
-                self.step(&mut d.key, &mut d.expression_attribute_names);
-            }
-            if let Some(c) = t.condition_check.as_mut() {
-                self.step(&mut c.key, &mut c.expression_attribute_names);
-            }
+    /// A transaction step, in the table's names (each step of a transaction is renamed by
+    /// its own table).
+    pub(crate) fn transact_write(&self, mut t: TransactWriteItem) -> TransactWriteItem {
+        if let Some(p) = t.put.as_mut() {
+            self.step(&mut p.item, &mut p.expression_attribute_names);
         }
-        items
+        if let Some(u) = t.update.as_mut() {
+            self.step(&mut u.key, &mut u.expression_attribute_names);
+        }
+        if let Some(d) = t.delete.as_mut() {
+            self.step(&mut d.key, &mut d.expression_attribute_names);
+        }
+        if let Some(c) = t.condition_check.as_mut() {
+            self.step(&mut c.key, &mut c.expression_attribute_names);
+        }
+        t
     }
 
     /// Transactional reads, in the table's names.
