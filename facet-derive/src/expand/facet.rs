@@ -7,7 +7,9 @@ use syn::spanned::Spanned;
 
 use super::encoders::encoders;
 use super::fields::fields_struct;
-use super::keys::{all_key_fields, key_expr, key_fns, keys, sparse_membership, Source};
+use super::keys::{
+    all_key_fields, key_expr, key_fns, keys, own_key_refs, sparse_membership, Source,
+};
 use super::projection::{index_key_types, projection};
 use super::queries::{field_list, params, query_fns};
 use super::schema::schema;
@@ -25,13 +27,9 @@ pub fn facet(m: &FacetModel) -> TokenStream {
     let pk = key_expr(m, &refs[0], Source::Record);
     let sk = key_expr(m, &refs[1], Source::Record);
     let index_keys = m.indexes.iter().map(|i| {
-        let writes = i.own_keys().map(|key| {
-            let k = refs
-                .iter()
-                .find(|r| std::ptr::eq(r.key, key))
-                .expect("every own key of an index is in `keys`");
+        let writes = own_key_refs(i).map(|k| {
             let attribute = lit(&k.key.attribute);
-            let value = key_expr(m, k, Source::Record);
+            let value = key_expr(m, &k, Source::Record);
             let role = match k.key.role {
                 KeyRole::Partition => quote!(partition),
                 KeyRole::Sort => quote!(sort),

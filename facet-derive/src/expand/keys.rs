@@ -64,11 +64,13 @@ pub fn keys(m: &FacetModel) -> Vec<KeyRef<'_>> {
         label: key.role.attr().to_owned(),
         key,
     });
-    let indexes = m
-        .indexes
-        .iter()
-        .flat_map(|i| i.own_keys().map(move |key| index_key(i, key)));
+    let indexes = m.indexes.iter().flat_map(own_key_refs);
     base.into_iter().chain(indexes).collect()
+}
+
+/// The keys index `i` writes itself (a local index's partition key is the table's).
+pub fn own_key_refs(i: &IndexModel) -> impl Iterator<Item = KeyRef<'_>> {
+    i.own_keys().map(move |key| index_key(i, key))
 }
 
 /// One own key of index `i`.

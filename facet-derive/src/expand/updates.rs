@@ -5,7 +5,7 @@ use proc_macro2::TokenStream;
 use quote::quote;
 use syn::LitStr;
 
-use super::keys::{key_expr, keys, sparse_membership, KeyRef, Source};
+use super::keys::{key_expr, own_key_refs, sparse_membership, KeyRef, Source};
 use super::tokens::{lit, private};
 use crate::model::{FacetModel, IndexModel};
 
@@ -94,7 +94,7 @@ fn push_key(m: &FacetModel, k: &KeyRef) -> TokenStream {
 /// The keys of sparse index `i`, rebuilt together when the update changes any field they
 /// are built from: written when every optional key field is present (the record enters or
 /// stays in the index), removed when one is absent (it leaves, or stays out).
-fn sparse_index_keys(m: &FacetModel, i: &IndexModel, own: &[&KeyRef]) -> TokenStream {
+fn sparse_index_keys(m: &FacetModel, i: &IndexModel, own: &[KeyRef]) -> TokenStream {
     let p = private(m);
     let inputs = positions(own.iter().flat_map(|k| k.key.inputs()));
     let first = lit(&own[0].key.attribute);
@@ -137,18 +137,10 @@ fn sparse_index_keys(m: &FacetModel, i: &IndexModel, own: &[&KeyRef]) -> TokenSt
 /// generated key function a put uses.
 pub fn derived_attributes(m: &FacetModel) -> TokenStream {
     let p = private(m);
-    let refs = keys(m);
     let base: Vec<usize> = m.pk.inputs().chain(m.sk.inputs()).collect();
     let mut index_keys = Vec::new();
     for i in &m.indexes {
-        let own: Vec<&KeyRef> = i
-            .own_keys()
-            .map(|key| {
-                refs.iter()
-                    .find(|r| std::ptr::eq(r.key, key))
-                    .expect("every own key of an index is in `keys`")
-            })
-            .collect();
+        let own: Vec<KeyRef> = own_key_refs(i).collect();
         if i.sparse {
             index_keys.push(sparse_index_keys(m, i, &own));
             continue;
@@ -161,7 +153,7 @@ pub fn derived_attributes(m: &FacetModel) -> TokenStream {
             let attribute = lit(&k.key.attribute);
             let inputs = positions(k.key.inputs());
             let binds = bind_values(m, &inputs, &attribute);
-            let push = push_key(m, k);
+            let push = push_key(m, &k);
             quote! {
                 if let ::core::option::Option::Some(__changed) = __v.changed(&[#(#inputs),*]) {
                     #binds
