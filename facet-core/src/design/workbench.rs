@@ -226,6 +226,19 @@ mod tests {
         modified: "Jan 13, 2025, 09:00 AM",
     };
 
+    /// A table model's non-key attributes: (name, type).
+    fn non_key_attributes(t: &Value) -> Vec<(&str, &str)> {
+        t["NonKeyAttributes"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|a| {
+                let name = a["AttributeName"].as_str().unwrap();
+                (name, a["AttributeType"].as_str().unwrap())
+            })
+            .collect()
+    }
+
     fn model() -> Value {
         let facets = fixtures::facets();
         let text = workbench(&TableDesign::new("app", &facets), &METADATA);
@@ -265,15 +278,7 @@ mod tests {
                 "SortKey": {"AttributeName": "SK", "AttributeType": "S"}
             })
         );
-        let attributes: Vec<(&str, &str)> = t["NonKeyAttributes"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|a| {
-                let name = a["AttributeName"].as_str().unwrap();
-                (name, a["AttributeType"].as_str().unwrap())
-            })
-            .collect();
+        let attributes = non_key_attributes(t);
         let expected = [
             "GSI1PK",
             "facet",
@@ -348,15 +353,7 @@ mod tests {
                 "SortKey": {"AttributeName": "sk", "AttributeType": "S"}
             })
         );
-        let attributes: Vec<(&str, &str)> = t["NonKeyAttributes"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|a| {
-                let name = a["AttributeName"].as_str().unwrap();
-                (name, a["AttributeType"].as_str().unwrap())
-            })
-            .collect();
+        let attributes = non_key_attributes(t);
         let names: Vec<&str> = attributes.iter().map(|a| a.0).collect();
         let expected = [
             "gsi1pk",
