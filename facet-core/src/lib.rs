@@ -33,6 +33,7 @@ pub mod nullable;
 pub mod ordered;
 #[doc(hidden)]
 pub mod partition;
+pub mod rewrite;
 pub mod pick;
 pub mod plan;
 pub mod scan;

@@ -12,6 +12,9 @@ pub const SK: &str = "SK";
 /// retry after a lost answer recognises its own write instead of applying it twice. Reads
 /// pass over it; a put (which writes the whole item) drops it.
 pub const WRITE_TOKEN: &str = "_faceteer_write";
+/// The attribute holding the schema version a record was written at, for a facet that
+/// declares one (`#[facet(version = N)]`). Faceteer for TypeScript ignores it.
+pub const SCHEMA_VERSION_ATTRIBUTE: &str = "_facet_version";
 /// The default key delimiter.
 pub const DEFAULT_DELIMITER: &str = "_";
 /// The number of global secondary indexes a facet can use (`GSI1` … `GSI20`).
@@ -274,7 +277,7 @@ impl FacetSchema {
             Some(b'G' | b'L') => self.indexes.iter().any(|i| i.is_key_attribute(name)),
             Some(b'f') => name == FACET_ATTRIBUTE,
             Some(b't') => self.ttl_field.is_some() && name == TTL_ATTRIBUTE,
-            Some(b'_') => name == WRITE_TOKEN,
+            Some(b'_') => name == WRITE_TOKEN || name == SCHEMA_VERSION_ATTRIBUTE,
             _ => false,
         }
     }

@@ -29,6 +29,10 @@ pub trait TableSchema: 'static {
     /// `faceteer::table! { .. } names = ..` says otherwise).
     const NAMES: crate::layout::TableNames = crate::layout::TableNames::DEFAULT;
 
+    /// Each facet's rewrite, for a backfill of the whole table; `faceteer::table!` fills it
+    /// in (a hand-written implementation without it backfills no facet).
+    const REWRITERS: &'static [crate::rewrite::Rewriter] = &[];
+
     /// The design of the table named `table`, with the table's names ([`TableSchema::NAMES`]):
     /// its infrastructure code, NoSQL Workbench model and access patterns come from it
     /// ([`crate::design`]).

@@ -47,6 +47,38 @@ pub struct FacetInput {
     /// The path of the `faceteer` crate, for code generated in a crate that renames it.
     #[darling(rename = "crate")]
     pub krate: Option<syn::Path>,
+    /// `version = N`: the schema version the facet's records are written at.
+    pub version: Option<SpannedValue<u32>>,
+    /// `upgrade = path` or `upgrade(from_v1, from_v2, ..)`: the functions reading a record
+    /// stored at version 1, 2, .. into the current shape.
+    pub upgrade: Option<SpannedValue<Upgrades>>,
+}
+
+/// The upgrade functions of `#[facet(version = N, upgrade ..)]`, in version order.
+#[derive(Debug, Default)]
+pub struct Upgrades(pub Vec<syn::Path>);
+
+impl FromMeta for Upgrades {
+    fn from_meta(item: &Meta) -> darling::Result<Self> {
+        match item {
+            Meta::NameValue(nv) => match &nv.value {
+                syn::Expr::Path(p) => Ok(Upgrades(vec![p.path.clone()])),
+                syn::Expr::Lit(syn::ExprLit {
+                    lit: syn::Lit::Str(s),
+                    ..
+                }) => s.parse().map(|p| Upgrades(vec![p])).map_err(Into::into),
+                other => Err(darling::Error::custom(
+                    "expected the path of an upgrade function: `upgrade = from_v1`",
+                )
+                .with_span(other)),
+            },
+            Meta::List(_) => PathList::from_meta(item).map(|l| Upgrades(l.to_vec())),
+            Meta::Path(p) => Err(darling::Error::custom(
+                "name the upgrade functions: `upgrade = from_v1` or `upgrade(from_v1, from_v2)`",
+            )
+            .with_span(p)),
+        }
+    }
 }
 
 impl FacetInput {

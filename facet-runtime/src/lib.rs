@@ -139,6 +139,7 @@
 #![warn(missing_docs)]
 
 mod admin;
+pub mod backfill;
 mod batch;
 pub mod design;
 #[cfg(feature = "embedded")]
@@ -246,6 +247,8 @@ macro_rules! table {
                 &[$(<$facet as $crate::Facet>::SCHEMA),+];
             const DESIGNS: &'static [$crate::design::FacetDesign<'static>] =
                 &[$($crate::design::FacetDesign::of::<$facet>()),+];
+            const REWRITERS: &'static [$crate::backfill::Rewriter] =
+                &[$($crate::backfill::Rewriter::of::<$facet>()),+];
             $(const NAMES: $crate::TableNames = $names;)?
         }
 
@@ -275,6 +278,7 @@ pub mod __private {
     pub use faceteer_core::facet::WriteTime;
     pub use faceteer_core::facet::{BatchDeletable, BatchWritable, UniqueValue, Versioned};
     pub use faceteer_core::key::key_part;
+    pub use faceteer_core::facet::read_shape;
     pub use faceteer_core::limits::KeyLengths;
     pub use faceteer_core::marshal::to_attribute_value as encode_value;
     pub use faceteer_core::partition::{PartitionKey, ShardChoice};

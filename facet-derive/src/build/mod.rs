@@ -11,7 +11,7 @@ mod key_acc;
 use self::assembly::{Assembly, Parts};
 use crate::check;
 use crate::ctxt::Ctxt;
-use crate::model::{FacetModel, Field, PickValidatorModel};
+use crate::model::{FacetModel, Field, PickValidatorModel, SchemaVersion};
 use crate::parse::FacetInput;
 use crate::serde_attrs;
 
@@ -35,6 +35,24 @@ pub fn build(mut input: FacetInput, cx: &Ctxt) -> FacetModel {
 /// The model, from the struct's options, its fields and its assembled parts.
 fn facet(input: FacetInput, fields: Vec<Field>, parts: Parts) -> FacetModel {
     let ident_span = input.ident.span();
+    let upgrades_span = input.upgrade.as_ref().map(|u| u.span());
+    let upgrades = input.upgrade.map(|u| u.into_inner().0);
+    let schema_version = match (input.version, upgrades) {
+        (Some(v), upgrades) => Some(SchemaVersion {
+            version: *v,
+            span: v.span(),
+            upgrades_span: upgrades_span.unwrap_or(v.span()),
+            upgrades: upgrades.unwrap_or_default(),
+        }),
+        // Refused by `check::facet` (`upgrades_have_a_version`).
+        (None, Some(upgrades)) => Some(SchemaVersion {
+            version: 0,
+            span: upgrades_span.unwrap_or(ident_span),
+            upgrades_span: upgrades_span.unwrap_or(ident_span),
+            upgrades,
+        }),
+        (None, None) => None,
+    };
     FacetModel {
         name: input
             .name
@@ -66,5 +84,6 @@ fn facet(input: FacetInput, fields: Vec<Field>, parts: Parts) -> FacetModel {
         unique: parts.unique,
         created: parts.created,
         updated: parts.updated,
+        schema_version,
     }
 }

@@ -22,6 +22,55 @@ pub fn facet(cx: &Ctxt, m: &FacetModel) {
     delimiter_is_not_empty(cx, &m.delimiter, m.delimiter_span);
     shard_ids_decode(cx, &m.delimiter, m.delimiter_span, &keys);
     write_times_are_not_primary_keys(cx, m);
+    schema_versions_have_upgrades(cx, m);
+}
+
+/// `#[facet(version = N)]` starts at 1, and names one upgrade function for each older
+/// version: the reads of records stored at versions 1 to N - 1.
+fn schema_versions_have_upgrades(cx: &Ctxt, m: &FacetModel) {
+    let Some(v) = &m.schema_version else {
+        return;
+    };
+    if v.version == 0 && !v.upgrades.is_empty() {
+        cx.error_at(
+            v.span,
+            "`upgrade` reads records stored at older schema versions: declare the current \
+             one too, `#[facet(version = 2, upgrade = from_v1)]`",
+        );
+        return;
+    }
+    if v.version == 0 {
+        cx.error_at(
+            v.span,
+            "schema versions start at 1 (an item without a stored version was written at \
+             version 1)",
+        );
+        return;
+    }
+    let older = v.version as usize - 1;
+    if v.upgrades.len() != older {
+        let wanted = match older {
+            0 => "no upgrade function (there is no older version: remove `upgrade`)".to_owned(),
+            1 => "one upgrade function, reading a record stored at version 1: \
+                  `upgrade = from_v1`"
+                .to_owned(),
+            n => format!(
+                "{n} upgrade functions, one per older version in order: `upgrade({})`",
+                (1..=n)
+                    .map(|i| format!("from_v{i}"))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
+        };
+        cx.error_at(
+            v.upgrades_span,
+            format!(
+                "`version = {}` needs {wanted}; {} given",
+                v.version,
+                v.upgrades.len()
+            ),
+        );
+    }
 }
 
 /// A `#[created]` or `#[updated]` field is not part of the primary key: a write sets it, and

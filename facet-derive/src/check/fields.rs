@@ -72,9 +72,13 @@ pub fn no_wide_integers(cx: &Ctxt, field: &Field, serde: &SerdeField) {
     }
 }
 
-/// `PK`, `SK`, `GSI<n>PK`, `GSI<n>SK`, `facet`, `ttl` and `_faceteer_write`.
+/// `PK`, `SK`, `GSI<n>PK`, `GSI<n>SK`, `LSI<n>SK`, `facet`, `ttl`, `_faceteer_write` and
+/// `_facet_version`.
 fn is_reserved(name: &str) -> bool {
-    if matches!(name, "PK" | "SK" | "facet" | "ttl" | "_faceteer_write") {
+    if matches!(
+        name,
+        "PK" | "SK" | "facet" | "ttl" | "_faceteer_write" | "_facet_version"
+    ) {
         return true;
     }
     if let Some(num) = name.strip_prefix("LSI").and_then(|r| r.strip_suffix("SK")) {
@@ -101,6 +105,7 @@ mod tests {
             "facet",
             "ttl",
             "_faceteer_write",
+            "_facet_version",
             "LSI1SK",
             "LSI5SK",
             "GSI1PK",

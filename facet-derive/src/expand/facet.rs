@@ -96,6 +96,7 @@ pub fn facet(m: &FacetModel) -> TokenStream {
             }
         }
     });
+    let schema_version = schema_version(m);
     let validate = m.validator.as_ref().map(|path| {
         quote! {
             fn validate(&self) -> ::core::result::Result<(), ::std::string::String> {
@@ -175,6 +176,8 @@ pub fn facet(m: &FacetModel) -> TokenStream {
             #(#written)*
 
             #stamp
+
+            #schema_version
         }
 
         #versioned
@@ -197,6 +200,36 @@ pub fn facet(m: &FacetModel) -> TokenStream {
             #encoders
         }
     }
+}
+
+/// `SCHEMA_VERSION` and the `upgrade` reading older records, for `#[facet(version = N)]`.
+fn schema_version(m: &FacetModel) -> Option<TokenStream> {
+    let p = private(m);
+    let v = m.schema_version.as_ref()?;
+    let version = v.version;
+    let arms = v.upgrades.iter().enumerate().map(|(i, path)| {
+        let stored = i as u32 + 1;
+        quote! {
+            #stored => #p::read_shape::<Self, _>(__item).map(#path),
+        }
+    });
+    Some(quote! {
+        const SCHEMA_VERSION: ::core::option::Option<u32> = ::core::option::Option::Some(#version);
+
+        fn upgrade(
+            __version: u32,
+            __item: #p::Item,
+        ) -> ::core::result::Result<Self, #p::ItemError> {
+            match __version {
+                #(#arms)*
+                _ => ::core::result::Result::Err(#p::ItemError::SchemaVersion {
+                    facet: <Self as #p::Facet>::SCHEMA.name,
+                    found: ::std::string::ToString::to_string(&__version),
+                    current: #version,
+                }),
+            }
+        }
+    })
 }
 
 /// The `CREATED` and `UPDATED` constants.

@@ -50,6 +50,20 @@ pub struct FacetModel {
     pub created: Option<usize>,
     /// The `#[updated]` field.
     pub updated: Option<usize>,
+    /// `#[facet(version = N, upgrade(..))]`.
+    pub schema_version: Option<SchemaVersion>,
+}
+
+/// The schema version a facet declares, with the functions upgrading older records.
+pub struct SchemaVersion {
+    /// The version records are written at.
+    pub version: u32,
+    /// Where it is declared.
+    pub span: Span,
+    /// The function reading a record stored at version `i + 1`, for each `i`.
+    pub upgrades: Vec<syn::Path>,
+    /// Where the upgrades are declared (the version's span when they are not).
+    pub upgrades_span: Span,
 }
 
 /// A `#[unique]` field and the fields its value is unique within.

@@ -94,6 +94,25 @@ pub enum Error {
         /// The record's sort key.
         sk: String,
     },
+    /// An update (or upsert) found the record stored at an older schema version than the
+    /// facet declares (`#[facet(version = N)]`): changing some of its attributes would mix two
+    /// shapes in one item, so nothing was written. Rewrite it first (`table.backfill`, or
+    /// `table.modify`, which reads it upgraded and puts it whole).
+    #[error(
+        "the `{facet}` record (PK {pk:?}, SK {sk:?}) is stored at schema version {found}, older \
+         than the facet's; nothing was written (backfill the table, or use `modify`, which \
+         upgrades it)"
+    )]
+    OlderSchema {
+        /// The facet name.
+        facet: &'static str,
+        /// The stored version, as text.
+        found: String,
+        /// The record's partition key.
+        pk: String,
+        /// The record's sort key.
+        sk: String,
+    },
     /// A write was sent, its answer was lost (a timeout, a dropped connection, a 5xx), and
     /// no later try could tell whether it was applied: it may or may not have been. Read the
     /// record to find out. faceteer never retries a write blindly, so it was applied at most

@@ -159,6 +159,11 @@ impl Op {
         }
     }
 
+    /// The capacity units the operation's requests consumed so far, as DynamoDB reported.
+    pub(crate) fn capacity(&self) -> f64 {
+        self.capacity.lock().map_or(0.0, |total| *total)
+    }
+
     /// The same operation, expecting version conflicts: a caller that handles them (a
     /// `modify` reads again) gets no WARN event for one.
     pub(crate) fn expecting_conflicts(mut self) -> Op {

@@ -32,7 +32,8 @@ use std::sync::Arc;
 use faceteer_core::expr::Update;
 use faceteer_core::expr::{Expr, Field};
 use faceteer_core::plan::{Returning, UpdatePlan};
-use faceteer_core::schema::{PK, SK, TTL_ATTRIBUTE};
+use aws_sdk_dynamodb::types::AttributeValue;
+use faceteer_core::schema::{PK, SCHEMA_VERSION_ATTRIBUTE, SK, TTL_ATTRIBUTE};
 use faceteer_core::{from_item, to_item, Facet, Item, Key};
 
 use crate::error::CancelReason;
@@ -263,6 +264,7 @@ fn item_attributes<F: Facet>() -> impl Iterator<Item = &'static str> {
         .iter()
         .copied()
         .chain(F::SCHEMA.stored_only_attributes())
+        .chain(F::SCHEMA_VERSION.map(|_| SCHEMA_VERSION_ATTRIBUTE))
         .filter(|a| *a != PK && *a != SK)
 }
 
@@ -347,6 +349,21 @@ fn update_plans<F: Facet>(
 /// of ([`Error::StoredValueDiffers`]), else [`Error::ConditionFailed`].
 pub(crate) fn update_refused<F: Facet>(planned: &Planned, stored: Option<&Item>) -> Error {
     match stored.and_then(|stored| first_differing(&planned.checked, stored)) {
+        Some(SCHEMA_VERSION_ATTRIBUTE) => {
+            let (pk, sk) = key_pair(&planned.plan.key);
+            let found = stored
+                .and_then(|s| s.get(SCHEMA_VERSION_ATTRIBUTE))
+                .map_or_else(|| "1".to_owned(), |v| match v {
+                    AttributeValue::N(n) => n.clone(),
+                    other => format!("{other:?}"),
+                });
+            Error::OlderSchema {
+                facet: F::SCHEMA.name,
+                found,
+                pk,
+                sk,
+            }
+        }
         Some(field) => {
             let (pk, sk) = key_pair(&planned.plan.key);
             Error::StoredValueDiffers {

@@ -4,6 +4,7 @@
 use aws_sdk_dynamodb::types::AttributeValue;
 use faceteer_core::expr::{Expr, KeyedValues, Update};
 use faceteer_core::plan::{Returning, UpdatePlan};
+use faceteer_core::schema::SCHEMA_VERSION_ATTRIBUTE;
 use faceteer_core::{Facet, Item};
 
 use crate::error::Result;
@@ -48,6 +49,14 @@ pub(crate) fn update_plan<F: Facet>(
     template: Option<(&F, &Item)>,
 ) -> Result<Planned> {
     let mut checked = change.unchanged()?;
+    // A record stored at an older schema version has another shape: changing some of its
+    // attributes would mix two shapes in one item.
+    if let Some(version) = F::SCHEMA_VERSION {
+        checked.push((
+            SCHEMA_VERSION_ATTRIBUTE,
+            Some(AttributeValue::N(version.to_string())),
+        ));
+    }
     let (full, from_template) = with_derived(change, template.map(|(t, _)| t))?;
     if let Some((_, item)) = template {
         for name in from_template {

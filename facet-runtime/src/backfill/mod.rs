@@ -1,0 +1,476 @@
+//! Backfills: bring the items already in a table to the design its facets declare now.
+//!
+//! When a facet gains an index, a shard schedule, a `#[ttl]`, a sparse index or a renamed
+//! attribute (or a new schema version, `#[facet(version = N)]`), the records written before
+//! keep what the old design wrote. [`Table::backfill`] (one facet) and
+//! [`Table::backfill_table`] (every facet of a declared table) scan the table in parallel
+//! segments and, for each item, compare what is stored with what a put of its record writes
+//! now ([`Rewriter`]); only what differs is written:
+//!
+//! * an item that keeps its key gets one `UpdateItem` setting and removing the attributes
+//!   that differ;
+//! * a record whose key changes (a new shard schedule of the base key) moves in one
+//!   transaction: the old item is deleted and the new one created.
+//!
+//! Every rewrite is conditioned on the item being exactly as it was read, so a concurrent
+//! write by the application always wins: the backfill takes the item as that write left it
+//! (DynamoDB returns it with the failed condition) and plans again. A rewrite whose answer
+//! was lost is sent again safely (it is conditional, and marks the item with a write token
+//! to recognise its own earlier try).
+//!
+//! Progress is reported after every page with the counts and a [`Checkpoint`], from which a
+//! stopped or crashed backfill resumes ([`Backfill::resume_from`]). A capacity budget per
+//! second limits its load ([`Backfill::capacity_per_second`]), and a dry run counts what
+//! would change, per facet and per attribute, without writing ([`Backfill::dry_run`]).
+//!
+//! ```no_run
+//! # async fn run(table: faceteer::Table) -> faceteer::Result<()> {
+//! # #[derive(faceteer::Facet, serde::Serialize, serde::Deserialize)]
+//! # struct User { #[pk(prefix = "USER")] id: String, #[sk(prefix = "USER")] name: String }
+//! let report = table
+//!     .backfill::<User>()
+//!     .segments(4)
+//!     .capacity_per_second(200.0)
+//!     .on_progress(|p| eprintln!("{} read, {} rewritten", p.scanned, p.rewritten))
+//!     .await?;
+//! println!("{report}");
+//! assert!(report.is_complete());
+//! # Ok(()) }
+//! ```
+
+mod checkpoint;
+mod rate;
+mod report;
+mod write;
+
+use std::collections::HashMap;
+use std::future::IntoFuture;
+use std::sync::{Arc, Mutex};
+
+use faceteer_core::collection::facet_of;
+use faceteer_core::limits::item_size;
+use faceteer_core::table::TableSchema;
+use faceteer_core::{Facet, Item};
+use futures::StreamExt;
+
+pub use checkpoint::{Checkpoint, CheckpointError, Segment};
+pub use faceteer_core::rewrite::{Changes, Rewrite, Rewriter};
+pub use report::{FacetCounts, Failure, Progress, Report, Unknown, Why};
+
+use self::rate::Budget;
+use self::write::Outcome;
+use crate::error::{Error, Result};
+use crate::exec::future::BoxFuture;
+use crate::exec::keys::key_pair;
+use crate::exec::trace::Op;
+use crate::table::Table;
+
+/// How many times one item is planned again after other writers changed it.
+pub const DEFAULT_ATTEMPTS: u32 = 10;
+
+/// Rewrites in flight at once in each segment.
+const WRITES_PER_SEGMENT: usize = 4;
+
+type OnProgress = Arc<dyn Fn(&Progress) + Send + Sync>;
+
+/// A backfill, configured by its methods and run by `.await` (see the [module](self)).
+#[must_use = "a backfill does nothing until awaited"]
+pub struct Backfill {
+    table: Table,
+    rewriters: Vec<Rewriter>,
+    refused: Option<Error>,
+    segments: u32,
+    page_size: Option<i32>,
+    capacity: Option<f64>,
+    dry_run: bool,
+    resume: Option<Checkpoint>,
+    progress: Option<OnProgress>,
+    attempts: u32,
+}
+
+impl Table {
+    /// Bring the stored records of facet `F` to what a put of each writes now (see
+    /// [`backfill`](crate::backfill)). Items of other facets are read and counted as
+    /// skipped.
+    pub fn backfill<F: Facet>(&self) -> Backfill {
+        Backfill::new(
+            self,
+            vec![Rewriter::of::<F>()],
+            self.check_declared::<F>().err(),
+        )
+    }
+
+    /// Bring the stored records of every facet of table `S` (declared with
+    /// `faceteer::table!`) to what a put of each writes now, in one scan.
+    pub fn backfill_table<S: TableSchema>(&self) -> Backfill {
+        let refused = S::REWRITERS.is_empty().then(|| {
+            Error::InvalidRequest(
+                "the table declares no facet rewrites: declare it with `faceteer::table!`"
+                    .into(),
+            )
+        });
+        Backfill::new(self, S::REWRITERS.to_vec(), refused)
+    }
+}
+
+impl Backfill {
+    fn new(table: &Table, rewriters: Vec<Rewriter>, refused: Option<Error>) -> Backfill {
+        Backfill {
+            table: table.clone(),
+            rewriters,
+            refused,
+            segments: 4,
+            page_size: None,
+            capacity: None,
+            dry_run: false,
+            resume: None,
+            progress: None,
+            attempts: DEFAULT_ATTEMPTS,
+        }
+    }
+
+    /// Scan in `n` parallel segments (1 to 1,000,000; default 4). A resumed backfill keeps
+    /// its checkpoint's count.
+    pub fn segments(mut self, n: u32) -> Self {
+        self.segments = n.clamp(1, 1_000_000);
+        self
+    }
+
+    /// Read at most `n` items per scan request (default: 1 MB pages). Smaller pages record
+    /// progress more often.
+    pub fn page_size(mut self, n: u32) -> Self {
+        self.page_size = Some(i32::try_from(n.max(1)).unwrap_or(i32::MAX));
+        self
+    }
+
+    /// Consume at most about `units` read and write capacity units a second, over every
+    /// segment (as DynamoDB reports them; estimated from item sizes where it reports none).
+    pub fn capacity_per_second(mut self, units: f64) -> Self {
+        self.capacity = Some(units);
+        self
+    }
+
+    /// Count what would change, per facet and per attribute, without writing anything.
+    pub fn dry_run(mut self) -> Self {
+        self.dry_run = true;
+        self
+    }
+
+    /// Go on from `checkpoint` (from a [`Progress`] or a [`Report`]): finished segments are
+    /// not scanned again, the others resume after their last finished page.
+    pub fn resume_from(mut self, checkpoint: Checkpoint) -> Self {
+        self.resume = Some(checkpoint);
+        self
+    }
+
+    /// Call `f` after every page with the counts so far and the checkpoint to resume from.
+    pub fn on_progress(mut self, f: impl Fn(&Progress) + Send + Sync + 'static) -> Self {
+        self.progress = Some(Arc::new(f));
+        self
+    }
+
+    /// Plan an item again at most `n` times after other writers changed it (default
+    /// [`DEFAULT_ATTEMPTS`]); then it is reported as failed ([`Why::Contended`]).
+    pub fn attempts(mut self, n: u32) -> Self {
+        self.attempts = n.max(1);
+        self
+    }
+
+    async fn run(self) -> Result<Report> {
+        if let Some(e) = self.refused {
+            return Err(e);
+        }
+        let checkpoint = self
+            .resume
+            .clone()
+            .unwrap_or_else(|| Checkpoint::start(self.segments));
+        let label = match self.rewriters.as_slice() {
+            [one] => one.schema().name,
+            _ => "*",
+        };
+        let run = Run {
+            table: self.table,
+            by_facet: self
+                .rewriters
+                .iter()
+                .map(|r| (r.schema().name, *r))
+                .collect(),
+            label,
+            page_size: self.page_size,
+            dry_run: self.dry_run,
+            attempts: self.attempts,
+            budget: self.capacity.map(Budget::new),
+            progress: self.progress,
+            state: Mutex::new(State {
+                totals: Progress::new(checkpoint.clone()),
+                facets: Default::default(),
+                skipped: Default::default(),
+                failed: Vec::new(),
+                unknown: Vec::new(),
+            }),
+        };
+        let total = checkpoint.segments().len();
+        let segments = checkpoint
+            .segments()
+            .iter()
+            .enumerate()
+            .filter(|(_, s)| **s != Segment::Done)
+            .map(|(i, s)| run.segment(i, total, s.clone()));
+        futures::future::try_join_all(segments).await?;
+        let state = run.state.into_inner().unwrap_or_else(|e| e.into_inner());
+        Ok(Report {
+            dry_run: self.dry_run,
+            totals: state.totals,
+            facets: state.facets,
+            skipped: state.skipped,
+            failed: state.failed,
+            unknown: state.unknown,
+        })
+    }
+}
+
+impl IntoFuture for Backfill {
+    type Output = Result<Report>;
+    type IntoFuture = BoxFuture<'static, Result<Report>>;
+
+    fn into_future(self) -> Self::IntoFuture {
+        Box::pin(self.run())
+    }
+}
+
+/// The counts, shared by the segments.
+struct State {
+    totals: Progress,
+    facets: std::collections::BTreeMap<String, FacetCounts>,
+    skipped: std::collections::BTreeMap<String, u64>,
+    failed: Vec<Failure>,
+    unknown: Vec<Unknown>,
+}
+
+/// What became of one item.
+enum Settled {
+    Rewritten(Vec<String>),
+    AlreadyRight,
+    Skipped,
+    Failed(Why),
+    Unknown(Error),
+    DeletedMeanwhile,
+}
+
+/// A backfill under way.
+struct Run {
+    table: Table,
+    by_facet: HashMap<&'static str, Rewriter>,
+    label: &'static str,
+    page_size: Option<i32>,
+    dry_run: bool,
+    attempts: u32,
+    budget: Option<Budget>,
+    progress: Option<OnProgress>,
+    state: Mutex<State>,
+}
+
+impl Run {
+    /// Scan segment `segment` of `total` from `from`, settling every item of each page before
+    /// recording the page.
+    async fn segment(&self, segment: usize, total: usize, mut from: Segment) -> Result<()> {
+        loop {
+            let start = match &from {
+                Segment::Done => return Ok(()),
+                Segment::Start => None,
+                Segment::After { pk, sk } => Some(
+                    [
+                        (faceteer_core::schema::PK, pk),
+                        (faceteer_core::schema::SK, sk),
+                    ]
+                    .into_iter()
+                    .map(|(k, v)| {
+                        (
+                            k.to_owned(),
+                            aws_sdk_dynamodb::types::AttributeValue::S(v.clone()),
+                        )
+                    })
+                    .collect::<Item>(),
+                ),
+            };
+            if let Some(budget) = &self.budget {
+                budget.acquire().await;
+            }
+            let op = Op::new("Scan", &self.table, self.label, None);
+            let request = aws_sdk_dynamodb::operation::scan::ScanInput::builder()
+                .table_name(self.table.name())
+                .segment(segment as i32)
+                .total_segments(total as i32)
+                .set_exclusive_start_key(start)
+                .set_limit(self.page_size);
+            let (items, last, units) = crate::exec::sdk::scan(&self.table, &op, request).await?;
+            let read = items.len() as u64;
+            let estimate = items
+                .iter()
+                .map(|i| item_size(i).unwrap_or(0) as f64)
+                .sum::<f64>()
+                / 8192.0;
+            self.spend(if units > 0.0 { units } else { estimate.max(0.5) });
+            let settled: Vec<(Item, Settled)> = futures::stream::iter(items)
+                .map(|item| async move {
+                    let settled = self.settle(&item).await;
+                    (item, settled)
+                })
+                .buffer_unordered(WRITES_PER_SEGMENT)
+                .collect()
+                .await;
+            from = match last.as_ref().and_then(crate::exec::keys::key_strings) {
+                Some((pk, sk)) => Segment::After { pk, sk },
+                None => Segment::Done,
+            };
+            self.record(segment, read, settled, from.clone());
+        }
+    }
+
+    fn spend(&self, units: f64) {
+        if let Some(budget) = &self.budget {
+            budget.spend(units);
+        }
+        if let Ok(mut state) = self.state.lock() {
+            state.totals.capacity += units;
+        }
+    }
+
+    /// Count a finished page and report progress.
+    fn record(&self, segment: usize, read: u64, settled: Vec<(Item, Settled)>, at: Segment) {
+        let snapshot = {
+            let Ok(mut state) = self.state.lock() else {
+                return;
+            };
+            let state = &mut *state;
+            state.totals.scanned += read;
+            for (item, outcome) in settled {
+                let facet = facet_of(&item).unwrap_or_default().to_owned();
+                let (pk, sk) = key_pair(&item);
+                match outcome {
+                    Settled::Rewritten(attributes) => {
+                        state.totals.rewritten += 1;
+                        let counts = state.facets.entry(facet).or_default();
+                        counts.rewritten += 1;
+                        for a in attributes {
+                            *counts.attributes.entry(a).or_default() += 1;
+                        }
+                    }
+                    Settled::AlreadyRight => {
+                        state.totals.already_right += 1;
+                        state.facets.entry(facet).or_default().already_right += 1;
+                    }
+                    Settled::Skipped => {
+                        state.totals.skipped += 1;
+                        *state.skipped.entry(facet).or_default() += 1;
+                    }
+                    Settled::Failed(why) => {
+                        state.totals.failed += 1;
+                        state.failed.push(Failure { facet, pk, sk, why });
+                    }
+                    Settled::Unknown(error) => {
+                        state.totals.unknown += 1;
+                        state.unknown.push(Unknown {
+                            facet,
+                            pk,
+                            sk,
+                            error,
+                        });
+                    }
+                    Settled::DeletedMeanwhile => state.totals.deleted_meanwhile += 1,
+                }
+            }
+            state.totals.checkpoint.set(segment, at);
+            state.totals.clone()
+        };
+        if let Some(progress) = &self.progress {
+            progress(&snapshot);
+        }
+    }
+
+    fn retried(&self) {
+        if let Ok(mut state) = self.state.lock() {
+            state.totals.retried += 1;
+        }
+    }
+
+    /// Bring one item to its facet's design: plan, write on condition it is unchanged, and
+    /// plan again from what another writer left.
+    async fn settle(&self, item: &Item) -> Settled {
+        let Some(rewriter) = facet_of(item).and_then(|f| self.by_facet.get(f)) else {
+            return Settled::Skipped;
+        };
+        let facet = rewriter.schema().name;
+        let mut stored = item.clone();
+        for _ in 0..self.attempts {
+            let plan = match rewriter.plan(&stored) {
+                Ok(plan) => plan,
+                Err(e) => return Settled::Failed(Why::Unreadable(e)),
+            };
+            let changed: Vec<String> = plan
+                .changed_attributes()
+                .into_iter()
+                .map(str::to_owned)
+                .collect();
+            if self.dry_run {
+                return match plan {
+                    Rewrite::Same => Settled::AlreadyRight,
+                    _ => Settled::Rewritten(changed),
+                };
+            }
+            let size = item_size(&stored).unwrap_or(0) as f64;
+            if let Some(budget) = &self.budget {
+                budget.acquire().await;
+            }
+            let (op, written) = match &plan {
+                Rewrite::Same => return Settled::AlreadyRight,
+                Rewrite::Update(changes) => {
+                    let op = Op::new("UpdateItem", &self.table, facet, None);
+                    let written = write::update(&self.table, &op, &stored, changes).await;
+                    (op, written)
+                }
+                Rewrite::Move { .. } if !rewriter.schema().unique.is_empty() => {
+                    return Settled::Failed(Why::UniqueKeyMove)
+                }
+                Rewrite::Move { target, .. } => {
+                    let op = Op::new("TransactWriteItems", &self.table, facet, None);
+                    let written = write::move_item(&self.table, &op, &stored, target).await;
+                    (op, written)
+                }
+            };
+            let units = op.capacity();
+            let estimate = (size / 1024.0).ceil().max(1.0)
+                * if matches!(plan, Rewrite::Move { .. }) { 4.0 } else { 1.0 };
+            self.spend(if units > 0.0 { units } else { estimate });
+            let outcome = match written {
+                Ok(outcome) => outcome,
+                Err(e @ Error::OutcomeUnknown { .. }) => return Settled::Unknown(e),
+                Err(e) => return Settled::Failed(Why::Refused(e)),
+            };
+            stored = match outcome {
+                Outcome::Rewritten => return Settled::Rewritten(changed),
+                Outcome::KeyTaken => {
+                    let (pk, sk) = match &plan {
+                        Rewrite::Move { target, .. } => key_pair(target),
+                        _ => key_pair(&stored),
+                    };
+                    return Settled::Failed(Why::KeyTaken { pk, sk });
+                }
+                Outcome::Changed(None) => return Settled::DeletedMeanwhile,
+                Outcome::Changed(Some(now)) => now,
+                Outcome::ReadAgain => {
+                    let op = Op::new("GetItem", &self.table, facet, None);
+                    match write::read_again(&self.table, &op, &stored).await {
+                        Ok(Some(now)) => now,
+                        Ok(None) => return Settled::DeletedMeanwhile,
+                        Err(e) => return Settled::Failed(Why::Refused(e)),
+                    }
+                }
+            };
+            self.retried();
+        }
+        Settled::Failed(Why::Contended {
+            attempts: self.attempts,
+        })
+    }
+}

@@ -1,0 +1,210 @@
+//! Sending one rewrite, conditioned on the item being as it was read: an `UpdateItem` for an
+//! item that keeps its key, a transaction (delete the old item, create the new one) for a
+//! record whose key changes.
+
+use std::collections::HashMap;
+
+use aws_sdk_dynamodb::types::{AttributeValue, Delete, Put, TransactWriteItem};
+use faceteer_core::rewrite::{same_apart_from_token, Changes};
+use faceteer_core::schema::{PK, SK, WRITE_TOKEN};
+use faceteer_core::Item;
+
+use crate::error::{Error, Result};
+use crate::exec::keys::key_pair;
+use crate::exec::once;
+use crate::exec::sdk::{self, Reply};
+use crate::exec::trace::Op;
+use crate::table::Table;
+
+/// What became of one rewrite.
+pub(crate) enum Outcome {
+    /// It was applied.
+    Rewritten,
+    /// The item is not as read any more: this is how it is now (`None`: deleted).
+    Changed(Option<Item>),
+    /// Another writer got in the way in a way that gives no stored item (a transaction
+    /// conflict): read it again.
+    ReadAgain,
+    /// The new key of a moving record already holds an item.
+    KeyTaken,
+}
+
+/// Placeholders of one expression's names and values.
+#[derive(Default)]
+struct Placeholders {
+    names: HashMap<String, String>,
+    values: HashMap<String, AttributeValue>,
+}
+
+impl Placeholders {
+    fn name(&mut self, attribute: &str) -> String {
+        let placeholder = format!("#n{}", self.names.len());
+        self.names.insert(placeholder.clone(), attribute.to_owned());
+        placeholder
+    }
+
+    fn value(&mut self, value: AttributeValue) -> String {
+        let placeholder = format!(":v{}", self.values.len());
+        self.values.insert(placeholder.clone(), value);
+        placeholder
+    }
+
+    /// The condition that the item is still `stored`: each attribute holds its value, and
+    /// each of `absent` is still missing.
+    fn unchanged(&mut self, stored: &Item, absent: &[String]) -> String {
+        let mut parts = Vec::with_capacity(stored.len() + absent.len());
+        let mut names: Vec<&String> = stored.keys().collect();
+        names.sort();
+        for name in names {
+            let n = self.name(name);
+            let v = self.value(stored[name].clone());
+            parts.push(format!("{n} = {v}"));
+        }
+        for name in absent {
+            let n = self.name(name);
+            parts.push(format!("attribute_not_exists({n})"));
+        }
+        parts.join(" AND ")
+    }
+}
+
+/// The key attributes of `item`.
+fn key_of(item: &Item) -> Item {
+    [PK, SK]
+        .iter()
+        .filter_map(|k| Some(((*k).to_owned(), item.get(*k)?.clone())))
+        .collect()
+}
+
+/// Rewrite `stored` in place with `changes`, on condition that it is unchanged.
+pub(crate) async fn update(
+    table: &Table,
+    op: &Op,
+    stored: &Item,
+    changes: &Changes,
+) -> Result<Outcome> {
+    let token = once::fresh_token();
+    let mut p = Placeholders::default();
+    let condition = p.unchanged(stored, &changes.absent);
+    let mut sets = Vec::with_capacity(changes.set.len() + 1);
+    for (name, value) in changes
+        .set
+        .iter()
+        .chain([&(WRITE_TOKEN.to_owned(), AttributeValue::S(token.clone()))])
+    {
+        let n = p.name(name);
+        let v = p.value(value.clone());
+        sets.push(format!("{n} = {v}"));
+    }
+    let mut expression = format!("SET {}", sets.join(", "));
+    if !changes.remove.is_empty() {
+        let removes: Vec<String> = changes.remove.iter().map(|r| p.name(r)).collect();
+        expression.push_str(&format!(" REMOVE {}", removes.join(", ")));
+    }
+    let key = key_of(stored);
+    let request = aws_sdk_dynamodb::operation::update_item::UpdateItemInput::builder()
+        .table_name(table.name())
+        .set_key(Some(key))
+        .update_expression(expression)
+        .condition_expression(condition)
+        .set_expression_attribute_names(Some(p.names))
+        .set_expression_attribute_values(Some(p.values));
+    let pair = key_pair(stored);
+    let answer = once::send(table, op, &pair, || {
+        sdk::update_item(table, op, request.clone())
+    })
+    .await?;
+    Ok(match answer.reply {
+        Reply::Applied(_) => Outcome::Rewritten,
+        Reply::ConditionFailed(now) if once::holds_token(now.as_ref(), &token) => {
+            // An earlier try was applied; its answer was lost.
+            Outcome::Rewritten
+        }
+        Reply::ConditionFailed(now) => Outcome::Changed(now),
+    })
+}
+
+/// Move `stored` to `target` (another key) in one transaction: delete `stored` if it is
+/// unchanged, create `target` if its key holds nothing.
+pub(crate) async fn move_item(
+    table: &Table,
+    op: &Op,
+    stored: &Item,
+    target: &Item,
+) -> Result<Outcome> {
+    let mut p = Placeholders::default();
+    let condition = p.unchanged(stored, &[]);
+    let key = key_of(stored);
+    let on_failure = aws_sdk_dynamodb::types::ReturnValuesOnConditionCheckFailure::AllOld;
+    let delete = Delete::builder()
+        .table_name(table.name())
+        .set_key(Some(key))
+        .condition_expression(condition)
+        .set_expression_attribute_names(Some(p.names))
+        .set_expression_attribute_values(Some(p.values))
+        .return_values_on_condition_check_failure(on_failure.clone())
+        .build()
+        .map_err(|e| Error::InvalidRequest(e.to_string()))?;
+    let put = Put::builder()
+        .table_name(table.name())
+        .set_item(Some(target.clone()))
+        .condition_expression("attribute_not_exists(#pk)")
+        .expression_attribute_names("#pk", PK)
+        .return_values_on_condition_check_failure(on_failure)
+        .build()
+        .map_err(|e| Error::InvalidRequest(e.to_string()))?;
+    let steps: Vec<TransactWriteItem> = [
+        TransactWriteItem::builder().delete(delete).build(),
+        TransactWriteItem::builder().put(put).build(),
+    ]
+    .into_iter()
+    .map(|step| match table.renamer() {
+        Some(r) => r.transact_write(step),
+        None => step,
+    })
+    .collect();
+    let token = once::fresh_token();
+    let pair = key_pair(stored);
+    let answer = once::send(table, op, &pair, || {
+        sdk::transact_write(table, op, steps.clone(), &token)
+    })
+    .await?;
+    let reasons = match answer.reply {
+        Ok(()) => return Ok(Outcome::Rewritten),
+        Err(reasons) => reasons,
+    };
+    let failed = |i: usize| {
+        reasons
+            .get(i)
+            .filter(|(code, _, _)| code == "ConditionalCheckFailed")
+            .map(|(_, _, item)| match (table.renamer(), item.clone()) {
+                (Some(r), Some(item)) => Some(r.item_in(item)),
+                (_, item) => item,
+            })
+    };
+    if let Some(now) = failed(0) {
+        return Ok(Outcome::Changed(now));
+    }
+    if let Some(there) = failed(1) {
+        // After a lost answer, the new item may be this very move's.
+        if answer.uncertain.is_some()
+            && there
+                .as_ref()
+                .is_some_and(|t| same_apart_from_token(t, target))
+        {
+            return Ok(Outcome::Rewritten);
+        }
+        return Ok(Outcome::KeyTaken);
+    }
+    Ok(Outcome::ReadAgain)
+}
+
+/// Read the item under `stored`'s key again, consistently.
+pub(crate) async fn read_again(table: &Table, op: &Op, stored: &Item) -> Result<Option<Item>> {
+    let key = key_of(stored);
+    let request = aws_sdk_dynamodb::operation::get_item::GetItemInput::builder()
+        .table_name(table.name())
+        .set_key(Some(key))
+        .consistent_read(true);
+    sdk::get_item(table, op, request).await
+}
