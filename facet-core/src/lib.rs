@@ -33,9 +33,9 @@ pub mod nullable;
 pub mod ordered;
 #[doc(hidden)]
 pub mod partition;
-pub mod rewrite;
 pub mod pick;
 pub mod plan;
+pub mod rewrite;
 pub mod scan;
 pub mod schema;
 pub mod search;

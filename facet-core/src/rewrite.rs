@@ -173,10 +173,7 @@ mod tests {
     }
 
     fn item(pairs: &[(&str, &str)]) -> Item {
-        pairs
-            .iter()
-            .map(|(k, v)| ((*k).to_owned(), s(v)))
-            .collect()
+        pairs.iter().map(|(k, v)| ((*k).to_owned(), s(v))).collect()
     }
 
     #[test]
@@ -189,7 +186,12 @@ mod tests {
 
     #[test]
     fn changed_and_stale_attributes_are_set_and_removed() {
-        let stored = item(&[("PK", "a"), ("SK", "b"), ("GSI1PK", "old"), ("old_name", "v")]);
+        let stored = item(&[
+            ("PK", "a"),
+            ("SK", "b"),
+            ("GSI1PK", "old"),
+            ("old_name", "v"),
+        ]);
         let target = item(&[("PK", "a"), ("SK", "b"), ("GSI1PK", "new"), ("name", "v")]);
         let Rewrite::Update(c) = diff(&stored, target, &["name", "phone"]) else {
             panic!("expected an update");

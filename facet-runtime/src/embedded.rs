@@ -69,6 +69,7 @@ struct Running {
     address: SocketAddr,
     endpoint: String,
     stop: Option<tokio::sync::oneshot::Sender<()>>,
+    database: dynoxide::Database,
 }
 
 impl Drop for Running {
@@ -95,9 +96,12 @@ impl Engine {
     pub fn start() -> std::result::Result<Engine, EngineError> {
         let (ready_tx, ready_rx) = std::sync::mpsc::channel();
         let (stop_tx, stop_rx) = tokio::sync::oneshot::channel::<()>();
+        let database =
+            dynoxide::Database::memory().map_err(|e| EngineError::Database(e.to_string()))?;
+        let served = database.clone();
         std::thread::Builder::new()
             .name("faceteer-embedded-dynamodb".into())
-            .spawn(move || serve(ready_tx, stop_rx))
+            .spawn(move || serve(served, ready_tx, stop_rx))
             .map_err(EngineError::Thread)?;
         let address = ready_rx.recv().map_err(|_| EngineError::Stopped)??;
         Ok(Engine {
@@ -105,8 +109,20 @@ impl Engine {
                 address,
                 endpoint: format!("http://{address}"),
                 stop: Some(stop_tx),
+                database,
             }),
         })
+    }
+
+    /// Delete every item whose time to live has passed now, as DynamoDB's background
+    /// process does some time after it passes, and return how many. Each deletion appears
+    /// on the table's stream as a removal by DynamoDB's time-to-live service
+    /// (`Remove { expired: true, .. }` in [`crate::stream`]).
+    pub fn delete_expired(&self) -> std::result::Result<usize, EngineError> {
+        self.running
+            .database
+            .sweep_ttl()
+            .map_err(|e| EngineError::Database(e.to_string()))
     }
 
     /// `http://127.0.0.1:<port>`: point any DynamoDB client here.
@@ -145,8 +161,8 @@ pub async fn table<S: TableSchema>() -> Result<Table> {
 
 type Ready = std::sync::mpsc::Sender<std::result::Result<SocketAddr, EngineError>>;
 
-/// The engine's thread: open the database, listen, report the address, serve until stopped.
-fn serve(ready: Ready, stop: tokio::sync::oneshot::Receiver<()>) {
+/// The engine's thread: listen, report the address, serve until stopped.
+fn serve(database: dynoxide::Database, ready: Ready, stop: tokio::sync::oneshot::Receiver<()>) {
     // The engine's own logs stay out of the application's: it reports every failed
     // condition (an expected answer) at WARN. Its failures reach callers as responses.
     let _quiet = tracing::dispatcher::set_default(&tracing::Dispatch::none());
@@ -162,8 +178,6 @@ fn serve(ready: Ready, stop: tokio::sync::oneshot::Receiver<()>) {
     };
     runtime.block_on(async move {
         let started = async {
-            let database =
-                dynoxide::Database::memory().map_err(|e| EngineError::Database(e.to_string()))?;
             let listener = tokio::net::TcpListener::bind(("127.0.0.1", 0))
                 .await
                 .map_err(EngineError::Listen)?;

@@ -141,6 +141,7 @@
 mod admin;
 pub mod backfill;
 mod batch;
+mod codec;
 pub mod design;
 #[cfg(feature = "embedded")]
 pub mod embedded;
@@ -151,6 +152,7 @@ pub mod plan;
 mod plans;
 mod query;
 mod setup;
+pub mod stream;
 mod table;
 #[cfg(feature = "testing")]
 pub mod testing;
@@ -163,8 +165,8 @@ pub use batch::{
     GetReport, Outcome, PutMany, PutReport, Unknown, WriteBatch, GET_BATCH_SIZE, WRITE_BATCH_SIZE,
 };
 pub use error::{
-    CancelReason, Canceled, DynamoError, Error, FailureKind, FailureReason, Result, TxAction,
-    TxStep,
+    CancelReason, Canceled, DynamoError, Error, FailureKind, FailureReason, Result, StreamError,
+    TxAction, TxStep,
 };
 pub use exec::future::BoxFuture;
 pub use faceteer_core::collection::Collection;
@@ -274,11 +276,11 @@ pub mod __private {
         TheVersionCounter, Update,
     };
     pub use faceteer_core::expr::{Encoded, ExprError, Field};
+    pub use faceteer_core::facet::read_shape;
     #[cfg(feature = "chrono")]
     pub use faceteer_core::facet::WriteTime;
     pub use faceteer_core::facet::{BatchDeletable, BatchWritable, UniqueValue, Versioned};
     pub use faceteer_core::key::key_part;
-    pub use faceteer_core::facet::read_shape;
     pub use faceteer_core::limits::KeyLengths;
     pub use faceteer_core::marshal::to_attribute_value as encode_value;
     pub use faceteer_core::partition::{PartitionKey, ShardChoice};

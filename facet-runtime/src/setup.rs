@@ -50,21 +50,19 @@ pub(crate) async fn connected() -> Result<(Client, Option<String>)> {
 /// A client for the local server at `endpoint`, with the environment's region and keys (or
 /// dummy ones).
 pub fn local_client(endpoint: &str) -> Result<Client> {
-    let host = endpoint
-        .strip_prefix("http://")
-        .or_else(|| endpoint.strip_prefix("https://"));
-    if host.is_none_or(str::is_empty) {
-        return Err(Error::Setup(format!(
-            "{ENDPOINT_VARIABLE}={endpoint:?} is not a server URL; write it like \
-             http://127.0.0.1:8000"
-        )));
-    }
+    check_endpoint(endpoint)?;
     Ok(client_at(endpoint))
 }
 
 /// A client for the local server at `endpoint` (a URL), with the environment's region and
 /// keys, or `us-east-1` and dummy keys.
 fn client_at(endpoint: &str) -> Client {
+    let (region, credentials) = local_settings();
+    client_with(endpoint, region, credentials)
+}
+
+/// A local server's region and keys: the environment's, or `us-east-1` and dummy keys.
+pub(crate) fn local_settings() -> (Region, Credentials) {
     let var = |name: &str| std::env::var(name).ok().filter(|v| !v.is_empty());
     let region = var("AWS_REGION")
         .or_else(|| var("AWS_DEFAULT_REGION"))
@@ -75,7 +73,21 @@ fn client_at(endpoint: &str) -> Client {
         }
         _ => dummy_credentials(),
     };
-    client_with(endpoint, Region::new(region), credentials)
+    (Region::new(region), credentials)
+}
+
+/// Check that `endpoint` is a server URL.
+pub(crate) fn check_endpoint(endpoint: &str) -> Result<()> {
+    let host = endpoint
+        .strip_prefix("http://")
+        .or_else(|| endpoint.strip_prefix("https://"));
+    if host.is_none_or(str::is_empty) {
+        return Err(Error::Setup(format!(
+            "{ENDPOINT_VARIABLE}={endpoint:?} is not a server URL; write it like \
+             http://127.0.0.1:8000"
+        )));
+    }
+    Ok(())
 }
 
 /// A client for the embedded engine at `endpoint`: `us-east-1` and dummy keys, whatever

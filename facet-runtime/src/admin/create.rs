@@ -6,13 +6,24 @@ use aws_sdk_dynamodb::operation::create_table::builders::CreateTableInputBuilder
 use aws_sdk_dynamodb::types::{
     AttributeDefinition, BillingMode, GlobalSecondaryIndex, IndexStatus, KeySchemaElement, KeyType,
     LocalSecondaryIndex, Projection as IndexProjection, ProjectionType, ScalarAttributeType,
-    TableStatus,
+    StreamSpecification, TableStatus,
 };
+
 use faceteer_core::schema::{table_indexes, uses_ttl, IndexKind, PK, SK, TTL_ATTRIBUTE};
 
 use crate::error::{Error, Result};
 use crate::exec::sdk;
+use crate::stream::StreamView;
 use crate::table::Table;
+
+/// The stream specification of `view` (`None`: off).
+pub(crate) fn stream_specification(view: Option<StreamView>) -> Result<StreamSpecification> {
+    StreamSpecification::builder()
+        .stream_enabled(view.is_some())
+        .set_stream_view_type(view.map(StreamView::to_sdk))
+        .build()
+        .map_err(|e| Error::TableSetup(e.to_string()))
+}
 
 fn attribute(name: &str) -> Result<AttributeDefinition> {
     AttributeDefinition::builder()
@@ -49,6 +60,17 @@ impl Table {
     /// on expiry of the `ttl` attribute (`UpdateTimeToLive`). Meant for tests, examples and first-time setup; production tables are usually
     /// managed by infrastructure code. Needs a declared table ([`Table::declared`]).
     pub async fn create_table(&self) -> Result<()> {
+        self.create(None).await
+    }
+
+    /// [`Table::create_table`], with the table's stream on, recording `view` of each change
+    /// (see [`crate::stream`]; [`StreamView::NewAndOldImages`] gives typed changes both
+    /// records).
+    pub async fn create_table_with_stream(&self, view: StreamView) -> Result<()> {
+        self.create(Some(view)).await
+    }
+
+    async fn create(&self, stream: Option<StreamView>) -> Result<()> {
         let Some(facets) = self.facets() else {
             return Err(Error::TableSetup(format!(
                 "table {} has no declared facets, so its indexes are unknown; open it with \
@@ -103,6 +125,9 @@ impl Table {
                         .map_err(|e| Error::TableSetup(e.to_string()))?,
                 ),
             };
+        }
+        if let Some(view) = stream {
+            request = request.stream_specification(stream_specification(Some(view))?);
         }
         sdk::create_table(self, request).await?;
         for attempt in 0..120u64 {

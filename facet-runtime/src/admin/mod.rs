@@ -2,6 +2,7 @@
 //! existing table against them.
 
 mod create;
+pub(crate) mod stream;
 mod verify;
 
 pub use verify::{Difference, Verification};

@@ -170,6 +170,9 @@ pub struct Verification {
     /// Indexes the table has that no declared facet uses (not a difference: other code may
     /// use them).
     pub unused_indexes: Vec<String>,
+    /// What the table's stream records of each change, `None` when it has no stream (not a
+    /// difference: the facets need none).
+    pub stream: Option<crate::stream::StreamView>,
 }
 
 impl Verification {
@@ -373,6 +376,7 @@ impl Table {
                     table: self.name().to_owned(),
                     differences: vec![Difference::MissingTable],
                     unused_indexes: Vec::new(),
+                    stream: None,
                 })
             }
             Err(e) => return Err(e),
@@ -395,10 +399,16 @@ impl Table {
                 });
             }
         }
+        let spec = description.stream_specification();
+        let stream = spec
+            .filter(|s| s.stream_enabled)
+            .and_then(|s| s.stream_view_type())
+            .and_then(|v| crate::stream::StreamView::from_name(v.as_str()));
         Ok(Verification {
             table: self.name().to_owned(),
             differences,
             unused_indexes,
+            stream,
         })
     }
 }

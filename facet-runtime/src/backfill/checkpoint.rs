@@ -1,6 +1,5 @@
 //! Where a backfill stands: one cursor per segment of its parallel scan.
 
-use base64::Engine as _;
 use serde::{Deserialize, Serialize};
 
 /// How far a backfill has gone: for each segment of its parallel scan, whether it has
@@ -58,7 +57,10 @@ impl Checkpoint {
 
     /// How many segments are done.
     pub fn segments_done(&self) -> usize {
-        self.segments.iter().filter(|s| **s == Segment::Done).count()
+        self.segments
+            .iter()
+            .filter(|s| **s == Segment::Done)
+            .count()
     }
 
     pub(crate) fn set(&mut self, segment: usize, state: Segment) {
@@ -69,19 +71,12 @@ impl Checkpoint {
 
     /// The checkpoint as URL-safe text (CBOR, base64), to store anywhere.
     pub fn to_text(&self) -> String {
-        let mut bytes = Vec::new();
-        // Writing plain data to a vector cannot fail.
-        let _ = ciborium::into_writer(self, &mut bytes);
-        base64::engine::general_purpose::URL_SAFE_NO_PAD.encode(bytes)
+        crate::codec::to_text(self)
     }
 
     /// Read a checkpoint written by [`Checkpoint::to_text`].
     pub fn from_text(text: &str) -> Result<Checkpoint, CheckpointError> {
-        let bytes = base64::engine::general_purpose::URL_SAFE_NO_PAD
-            .decode(text.trim())
-            .map_err(|e| CheckpointError(e.to_string()))?;
-        let checkpoint: Checkpoint =
-            ciborium::from_reader(bytes.as_slice()).map_err(|e| CheckpointError(e.to_string()))?;
+        let checkpoint: Checkpoint = crate::codec::from_text(text).map_err(CheckpointError)?;
         if checkpoint.segments.is_empty() {
             return Err(CheckpointError("it has no segments".into()));
         }

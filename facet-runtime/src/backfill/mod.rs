@@ -105,8 +105,7 @@ impl Table {
     pub fn backfill_table<S: TableSchema>(&self) -> Backfill {
         let refused = S::REWRITERS.is_empty().then(|| {
             Error::InvalidRequest(
-                "the table declares no facet rewrites: declare it with `faceteer::table!`"
-                    .into(),
+                "the table declares no facet rewrites: declare it with `faceteer::table!`".into(),
             )
         });
         Backfill::new(self, S::REWRITERS.to_vec(), refused)
@@ -310,7 +309,11 @@ impl Run {
                 .map(|i| item_size(i).unwrap_or(0) as f64)
                 .sum::<f64>()
                 / 8192.0;
-            self.spend(if units > 0.0 { units } else { estimate.max(0.5) });
+            self.spend(if units > 0.0 {
+                units
+            } else {
+                estimate.max(0.5)
+            });
             let settled: Vec<(Item, Settled)> = futures::stream::iter(items)
                 .map(|item| async move {
                     let settled = self.settle(&item).await;
@@ -440,7 +443,11 @@ impl Run {
             };
             let units = op.capacity();
             let estimate = (size / 1024.0).ceil().max(1.0)
-                * if matches!(plan, Rewrite::Move { .. }) { 4.0 } else { 1.0 };
+                * if matches!(plan, Rewrite::Move { .. }) {
+                    4.0
+                } else {
+                    1.0
+                };
             self.spend(if units > 0.0 { units } else { estimate });
             let outcome = match written {
                 Ok(outcome) => outcome,

@@ -180,7 +180,11 @@ impl fmt::Display for Report {
              deleted meanwhile ({} read again after a concurrent write; {:.1} capacity units)",
             t.scanned,
             t.rewritten,
-            if self.dry_run { "to rewrite" } else { "rewritten" },
+            if self.dry_run {
+                "to rewrite"
+            } else {
+                "rewritten"
+            },
             t.already_right,
             t.skipped,
             t.failed,
@@ -194,7 +198,11 @@ impl fmt::Display for Report {
                 f,
                 "  {facet}: {} {}, {} already right",
                 counts.rewritten,
-                if self.dry_run { "to rewrite" } else { "rewritten" },
+                if self.dry_run {
+                    "to rewrite"
+                } else {
+                    "rewritten"
+                },
                 counts.already_right
             )?;
             if !counts.attributes.is_empty() {

@@ -14,6 +14,7 @@ mod cancel;
 mod dynamo;
 #[cfg(feature = "embedded")]
 mod engine;
+mod stream;
 
 pub(crate) use cancel::OnlyCheck;
 pub use cancel::{CancelReason, Canceled, TxAction, TxStep};
@@ -21,6 +22,7 @@ pub(crate) use dynamo::Context;
 pub use dynamo::{DynamoError, FailureKind};
 #[cfg(feature = "embedded")]
 pub use engine::EngineError;
+pub use stream::StreamError;
 
 /// Result alias for faceteer operations.
 pub type Result<T, E = Error> = std::result::Result<T, E>;
@@ -236,6 +238,9 @@ pub enum Error {
     #[cfg(feature = "embedded")]
     #[error(transparent)]
     Engine(#[from] EngineError),
+    /// Reading the table's stream failed ([`crate::stream`]).
+    #[error(transparent)]
+    Stream(#[from] StreamError),
     /// [`Table::create_table`](crate::Table::create_table) could not set up the table as asked.
     #[error("table setup: {0}")]
     TableSetup(String),

@@ -475,6 +475,22 @@ where
     Err(Error::dynamo(operation, op.context(), e))
 }
 
+/// UpdateTable, turning the stream on or off.
+pub(crate) async fn update_stream(
+    table: &Table,
+    spec: aws_sdk_dynamodb::types::StreamSpecification,
+) -> Result<()> {
+    table
+        .client()
+        .update_table()
+        .table_name(table.name())
+        .stream_specification(spec)
+        .send()
+        .await
+        .map_err(|e| Error::dynamo("UpdateTable", table_context(table), e))?;
+    Ok(())
+}
+
 /// CreateTable.
 pub(crate) async fn create_table(table: &Table, request: CreateTableInputBuilder) -> Result<()> {
     request

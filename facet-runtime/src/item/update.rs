@@ -29,10 +29,10 @@ use std::future::IntoFuture;
 use std::marker::PhantomData;
 use std::sync::Arc;
 
+use aws_sdk_dynamodb::types::AttributeValue;
 use faceteer_core::expr::Update;
 use faceteer_core::expr::{Expr, Field};
 use faceteer_core::plan::{Returning, UpdatePlan};
-use aws_sdk_dynamodb::types::AttributeValue;
 use faceteer_core::schema::{PK, SCHEMA_VERSION_ATTRIBUTE, SK, TTL_ATTRIBUTE};
 use faceteer_core::{from_item, to_item, Facet, Item, Key};
 
@@ -353,10 +353,13 @@ pub(crate) fn update_refused<F: Facet>(planned: &Planned, stored: Option<&Item>)
             let (pk, sk) = key_pair(&planned.plan.key);
             let found = stored
                 .and_then(|s| s.get(SCHEMA_VERSION_ATTRIBUTE))
-                .map_or_else(|| "1".to_owned(), |v| match v {
-                    AttributeValue::N(n) => n.clone(),
-                    other => format!("{other:?}"),
-                });
+                .map_or_else(
+                    || "1".to_owned(),
+                    |v| match v {
+                        AttributeValue::N(n) => n.clone(),
+                        other => format!("{other:?}"),
+                    },
+                );
             Error::OlderSchema {
                 facet: F::SCHEMA.name,
                 found,
