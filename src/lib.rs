@@ -281,6 +281,25 @@ pub fn server() -> Server {
     }
 }
 
+/// The embedded engine of the running test arm, when it runs on the embedded engine (to
+/// drive what DynamoDB does in the background, such as deleting expired items).
+pub fn embedded_engine() -> Option<faceteer::embedded::Engine> {
+    (engine() == Engine::Embedded).then(embedded)
+}
+
+/// A reader of `table`'s stream on [`server`].
+pub async fn stream_reader(table: &Table) -> faceteer::stream::StreamReader {
+    let client = match endpoint() {
+        Some(endpoint) => faceteer::stream::local_client(&endpoint).expect("a local endpoint"),
+        None => faceteer::stream::streams_client(table)
+            .await
+            .expect("a streams client"),
+    };
+    faceteer::stream::StreamReader::new(client, table)
+        .await
+        .unwrap_or_else(|e| panic!("the stream of {}: {e}", table.name()))
+}
+
 /// The endpoint of [`server`], when it is not real AWS.
 pub fn endpoint() -> Option<String> {
     server().endpoint().map(str::to_owned)
@@ -308,6 +327,19 @@ pub async fn fresh_table<S: TableSchema>(label: &str) -> Table {
 /// A new, uniquely named table holding the facets of `S`, reached through `client`.
 pub async fn fresh_table_with<S: TableSchema>(client: Client, label: &str) -> Table {
     create(Table::declared::<S>(client, unique_name(label))).await
+}
+
+/// A new, uniquely named table holding the facets of `S`, its stream recording `view`.
+pub async fn fresh_streamed_table<S: TableSchema>(
+    label: &str,
+    view: faceteer::stream::StreamView,
+) -> Table {
+    let table = patient(Table::declared::<S>(client().await, unique_name(label)));
+    table
+        .create_table_with_stream(view)
+        .await
+        .unwrap_or_else(|e| panic!("creating test table {}: {e}", table.name()));
+    table
 }
 
 /// A new, uniquely named table holding the one facet `F`, for one test.

@@ -28,6 +28,7 @@ mod scans;
 mod search;
 mod shard_schedules;
 mod shards;
+mod streams;
 mod tables;
 mod transactions;
 mod unique;

@@ -27,6 +27,8 @@
 #[cfg(feature = "lambda")]
 pub mod lambda;
 #[cfg(feature = "streams")]
+mod lenient;
+#[cfg(feature = "streams")]
 mod reader;
 
 use std::collections::BTreeMap;

@@ -111,6 +111,7 @@ pub fn local_client(endpoint: &str) -> Result<StreamsClient> {
         .region(region)
         .credentials_provider(credentials)
         .endpoint_url(endpoint)
+        .interceptor(super::lenient::LambdaSpelledIdentities)
         .build();
     Ok(StreamsClient::from_conf(config))
 }
