@@ -7,6 +7,7 @@
 
 mod common;
 
+mod backfill;
 mod batch;
 mod collections;
 mod embedded;

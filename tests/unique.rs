@@ -45,31 +45,9 @@ fn member(id: &str, team: &str, email: Option<&str>, handle: Option<&str>) -> Me
     }
 }
 
-/// Every item of the table, read with a paginated Scan straight from the engine.
-async fn raw_items(table: &Table) -> Vec<Item> {
-    let client = common::patient(table);
-    let mut items = Vec::new();
-    let mut start = None;
-    loop {
-        let out = client
-            .scan()
-            .table_name(table.name())
-            .set_exclusive_start_key(start)
-            .consistent_read(true)
-            .send()
-            .await
-            .unwrap();
-        items.extend(out.items.unwrap_or_default());
-        match out.last_evaluated_key {
-            Some(k) if !k.is_empty() => start = Some(k),
-            _ => return items,
-        }
-    }
-}
-
 /// Check the guards against the records: returns (records, guards).
 async fn check_guards(table: &Table) -> (usize, usize) {
-    let items = raw_items(table).await;
+    let items = common::raw_items(table).await;
     let s = |item: &Item, n: &str| item[n].as_s().unwrap().clone();
     // Guard key → owner, as stored.
     let stored: HashMap<String, (String, String)> = items

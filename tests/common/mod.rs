@@ -94,6 +94,28 @@ pub async fn get_raw(table: &faceteer::Table, key: faceteer::Item) -> Option<fac
         .item
 }
 
+/// Every item of the table, read with a paginated Scan straight from the engine.
+pub async fn raw_items(table: &faceteer::Table) -> Vec<faceteer::Item> {
+    let client = patient(table);
+    let mut items = Vec::new();
+    let mut start = None;
+    loop {
+        let out = client
+            .scan()
+            .table_name(table.name())
+            .set_exclusive_start_key(start)
+            .consistent_read(true)
+            .send()
+            .await
+            .unwrap();
+        items.extend(out.items.unwrap_or_default());
+        match out.last_evaluated_key {
+            Some(k) if !k.is_empty() => start = Some(k),
+            _ => return items,
+        }
+    }
+}
+
 /// The item stored under `key` as a put of the record would write it: without the write
 /// token an update stores next to the record (`_faceteer_write`, see the README's "Exactly
 /// once"), which is checked to be a 32-digit hex token when present.
