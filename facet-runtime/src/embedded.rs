@@ -141,12 +141,18 @@ impl Engine {
         crate::setup::engine_client(self.endpoint())
     }
 
+    /// Open table `name`, already on this engine, as holding the facets of `S` (another
+    /// version of the code reading the same table), without creating anything.
+    pub fn open<S: TableSchema>(&self, name: impl Into<String>) -> Table {
+        Table::declared::<S>(self.client(), name)
+            .keeping(self.running.clone())
+            .at_endpoint(Some(self.endpoint()))
+    }
+
     /// Create table `name` holding the facets of `S` (as [`Table::create_table`] does) and
     /// hand back its [`Table`], which keeps this engine running.
     pub async fn table<S: TableSchema>(&self, name: impl Into<String>) -> Result<Table> {
-        let table = Table::declared::<S>(self.client(), name)
-            .keeping(self.running.clone())
-            .at_endpoint(Some(self.endpoint()));
+        let table = self.open::<S>(name);
         table.create_table().await?;
         Ok(table)
     }

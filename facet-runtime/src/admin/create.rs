@@ -9,7 +9,9 @@ use aws_sdk_dynamodb::types::{
     StreamSpecification, TableStatus,
 };
 
-use faceteer_core::schema::{table_indexes, uses_ttl, IndexKind, PK, SK, TTL_ATTRIBUTE};
+use faceteer_core::schema::{
+    table_indexes, uses_ttl, IndexKind, TableIndex, PK, SK, TTL_ATTRIBUTE,
+};
 
 use crate::error::{Error, Result};
 use crate::exec::sdk;
@@ -25,7 +27,7 @@ pub(crate) fn stream_specification(view: Option<StreamView>) -> Result<StreamSpe
         .map_err(|e| Error::TableSetup(e.to_string()))
 }
 
-fn attribute(name: &str) -> Result<AttributeDefinition> {
+pub(crate) fn attribute(name: &str) -> Result<AttributeDefinition> {
     AttributeDefinition::builder()
         .attribute_name(name)
         .attribute_type(ScalarAttributeType::S)
@@ -40,6 +42,20 @@ fn key_elements(pk: &str, sk: Option<&str>) -> Result<Vec<KeySchemaElement>> {
         out.push(key(sk, KeyType::Range)?);
     }
     Ok(out)
+}
+
+/// The key schema and projection of `index` (in the table's names).
+pub(crate) fn index_definition(
+    index: &TableIndex,
+) -> Result<(Vec<KeySchemaElement>, IndexProjection)> {
+    let projection = match &index.projection {
+        None => IndexProjection::builder().projection_type(ProjectionType::All),
+        Some(attributes) => IndexProjection::builder()
+            .projection_type(ProjectionType::Include)
+            .set_non_key_attributes(Some(attributes.iter().map(|a| (*a).to_owned()).collect())),
+    }
+    .build();
+    Ok((key_elements(index.pk, index.sk)?, projection))
 }
 
 fn key(name: &str, kind: KeyType) -> Result<KeySchemaElement> {
@@ -90,17 +106,8 @@ impl Table {
         let mut defined = vec![pk, sk];
         for index in table_indexes(facets) {
             let index = names.index_of(index);
-            let projection = match &index.projection {
-                None => IndexProjection::builder().projection_type(ProjectionType::All),
-                Some(attributes) => IndexProjection::builder()
-                    .projection_type(ProjectionType::Include)
-                    .set_non_key_attributes(Some(
-                        attributes.iter().map(|a| (*a).to_owned()).collect(),
-                    )),
-            }
-            .build();
+            let (keys, projection) = index_definition(&index)?;
             let (index_pk, index_sk, index_name) = (index.pk, index.sk, index.name);
-            let keys = key_elements(index_pk, index_sk)?;
             for name in [Some(index_pk), index_sk].into_iter().flatten() {
                 if !defined.contains(&name) {
                     defined.push(name);

@@ -2,6 +2,7 @@
 //! existing table against them.
 
 mod create;
+mod indexes;
 pub(crate) mod stream;
 mod verify;
 

@@ -475,6 +475,24 @@ where
     Err(Error::dynamo(operation, op.context(), e))
 }
 
+/// UpdateTable, creating one global index (with its key attributes' definitions).
+pub(crate) async fn add_index(
+    table: &Table,
+    definitions: Vec<aws_sdk_dynamodb::types::AttributeDefinition>,
+    update: aws_sdk_dynamodb::types::GlobalSecondaryIndexUpdate,
+) -> Result<()> {
+    table
+        .client()
+        .update_table()
+        .table_name(table.name())
+        .set_attribute_definitions(Some(definitions))
+        .global_secondary_index_updates(update)
+        .send()
+        .await
+        .map_err(|e| Error::dynamo("UpdateTable", table_context(table), e))?;
+    Ok(())
+}
+
 /// UpdateTable, turning the stream on or off.
 pub(crate) async fn update_stream(
     table: &Table,

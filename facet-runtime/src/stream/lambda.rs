@@ -26,13 +26,14 @@ use aws_lambda_events::dynamodb::{Event, EventRecord};
 use faceteer_core::layout::TableNames;
 use faceteer_core::Item;
 
-use super::{is_expiry, renamer, Kind, Record};
+use super::{is_expiry, Kind, Record};
+use crate::table::rename::Renamer;
 
 /// The records of a Lambda event, in faceteer's names (`names`: the table's, as declared
 /// with `faceteer::table!`; [`TableNames::DEFAULT`] for faceteer's own). A record whose event
 /// name is none of `INSERT`, `MODIFY` and `REMOVE` is left out (DynamoDB sends no other).
 pub fn records(event: &Event, names: &TableNames) -> Vec<Record> {
-    let renamer = renamer(names);
+    let renamer = Renamer::of(*names);
     event
         .records
         .iter()

@@ -35,7 +35,6 @@ use std::collections::BTreeMap;
 use std::time::SystemTime;
 
 use faceteer_core::collection::{facet_of, Collection};
-use faceteer_core::layout::TableNames;
 use faceteer_core::{from_item, Facet, Item, ItemError};
 
 #[cfg(feature = "streams")]
@@ -94,7 +93,7 @@ pub enum Kind {
 }
 
 /// One stream record, untyped, with attribute names in faceteer's (a table with other
-/// names, [`TableNames`], is renamed back).
+/// names, [`TableNames`](crate::TableNames), is renamed back).
 #[derive(Debug, Clone, PartialEq)]
 pub struct Record {
     /// What happened.
@@ -312,9 +311,4 @@ fn decode_with<T>(
         });
     }
     changes
-}
-
-/// The renamer of `names`, for records from a source outside a [`crate::Table`].
-pub(crate) fn renamer(names: &TableNames) -> Option<Renamer> {
-    Renamer::of(*names)
 }
