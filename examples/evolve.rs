@@ -278,7 +278,7 @@ async fn follow(reader: &mut StreamReader) -> faceteer::Result<()> {
             break;
         }
         for event in &changes.events {
-            let facet = match event.change.new().or(event.change.old()) {
+            let facet = match event.change.after().or(event.change.before()) {
                 Some(v4::Item::User(_)) => "User",
                 Some(v4::Item::Email(_)) => "Email",
                 None => "?",
@@ -353,7 +353,10 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
 
     println!("2. Search by name: schema version 2 adds canonical names and two indexes.");
     let table = engine.open::<v2::App>("users");
-    println!("   new indexes: {:?}", table.create_missing_indexes().await?);
+    println!(
+        "   new indexes: {:?}",
+        table.create_missing_indexes().await?
+    );
     let ann = table.get(&v2::User::key("u000")?).await?;
     println!(
         "   reads upgrade old records: u000 is {:?}",
@@ -412,7 +415,11 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
     let check = table.verify().await?;
     println!(
         "   verify: {} (stream: {:?})",
-        if check.is_ok() { "as declared" } else { "differs" },
+        if check.is_ok() {
+            "as declared"
+        } else {
+            "differs"
+        },
         check.stream
     );
     Ok(())

@@ -123,7 +123,7 @@ fn order(i: usize) -> v1::Order {
         amount: (i % 1000) as u32,
         created: Utc.with_ymd_and_hms(2026, 1, 1, 0, 0, 0).unwrap()
             + chrono::Duration::minutes(i as i64 * 20_000 / 1_000),
-        note: (i % 7 == 0).then(|| format!("gift {i}")),
+        note: i.is_multiple_of(7).then(|| format!("gift {i}")),
     }
 }
 
@@ -225,7 +225,7 @@ async fn a_new_index_and_shard_schedule_reach_every_record_while_it_is_written()
     assert_eq!(dry.totals.scanned, records as u64);
     assert_eq!(dry.totals.rewritten, records as u64, "{dry}");
     let attributes = &dry.facets["ORDER"].attributes;
-    let noted = (0..records).filter(|i| i % 7 == 0).count() as u64;
+    let noted = (0..records).filter(|i| i.is_multiple_of(7)).count() as u64;
     assert_eq!(attributes["GSI1PK"], records as u64, "{dry}");
     assert_eq!(attributes["GSI2PK"], records as u64, "{dry}");
     assert_eq!(attributes["GSI2SK"], records as u64, "{dry}");

@@ -100,7 +100,7 @@ pub trait Facet: Serialize + DeserializeOwned + Send + Sync + Sized + 'static {
     }
 
     /// The schema version the facet declares (`#[facet(version = N)]`): every write stores
-    /// it in [`SCHEMA_VERSION_ATTRIBUTE`](crate::schema::SCHEMA_VERSION_ATTRIBUTE), and a
+    /// it in [`SCHEMA_VERSION_ATTRIBUTE`], and a
     /// read of an item stored at an older version upgrades it ([`Facet::upgrade`]). An item
     /// without the attribute was written at version 1.
     const SCHEMA_VERSION: Option<u32> = None;
@@ -482,6 +482,15 @@ pub fn read_shape<F: Facet, T: DeserializeOwned>(item: Item) -> Result<T, ItemEr
         facet: schema.name,
         source,
     })
+}
+
+/// Read `item` as the shape `T` an older schema version stored, and upgrade it with
+/// `upgrade` (the generated `Facet::upgrade` calls it for each declared function).
+pub fn upgrade_with<F: Facet, T: DeserializeOwned>(
+    item: Item,
+    upgrade: fn(T) -> F,
+) -> Result<F, ItemError> {
+    read_shape::<F, T>(item).map(upgrade)
 }
 
 /// Epoch seconds from text, as Faceteer reads a string `ttl` field (JavaScript's

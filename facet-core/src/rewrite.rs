@@ -68,7 +68,7 @@ pub enum Rewrite {
     /// The item is already what a put writes.
     Same,
     /// The item keeps its key: set these attributes, remove those.
-    Update(Changes),
+    Update(Edits),
     /// The record's key changes (a new shard schedule of the base key, say): the item moves
     /// to `target`'s key, and the old one goes.
     Move {
@@ -98,7 +98,7 @@ impl Rewrite {
 /// The attributes an in-place rewrite sets and removes, and those the stored item must
 /// still hold as read (or still lack) for it to apply.
 #[derive(Debug, Clone, PartialEq)]
-pub struct Changes {
+pub struct Edits {
     /// Attributes to set, with their new values.
     pub set: Vec<(String, AttributeValue)>,
     /// Attributes to remove.
@@ -147,7 +147,7 @@ pub fn diff(stored: &Item, target: Item, attributes: &[&str]) -> Rewrite {
             None => remove.push(name),
         }
     }
-    Rewrite::Update(Changes {
+    Rewrite::Update(Edits {
         set,
         remove,
         absent,

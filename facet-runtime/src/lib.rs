@@ -276,7 +276,7 @@ pub mod __private {
         TheVersionCounter, Update,
     };
     pub use faceteer_core::expr::{Encoded, ExprError, Field};
-    pub use faceteer_core::facet::read_shape;
+    pub use faceteer_core::facet::upgrade_with;
     #[cfg(feature = "chrono")]
     pub use faceteer_core::facet::WriteTime;
     pub use faceteer_core::facet::{BatchDeletable, BatchWritable, UniqueValue, Versioned};

@@ -22,7 +22,7 @@ pub fn stored_name_is_not_reserved(cx: &Ctxt, field: &Field) {
             &field.ident,
             format!(
                 "field `{}` is stored as `{}`, a name faceteer reserves for its own \
-                 attributes (PK, SK, GSI<n>PK, GSI<n>SK, LSI<n>SK, facet, ttl); rename the field or \
+                 attributes (PK, SK, GSI<n>PK, GSI<n>SK, LSI<n>SK, facet, ttl, _facet_version); rename the field or \
                  give it `#[serde(rename = \"..\")]`",
                 field.ident, field.name
             ),

@@ -209,8 +209,9 @@ fn schema_version(m: &FacetModel) -> Option<TokenStream> {
     let version = v.version;
     let arms = v.upgrades.iter().enumerate().map(|(i, path)| {
         let stored = i as u32 + 1;
+        // The path keeps its span: a function of another shape is reported on it.
         quote! {
-            #stored => #p::read_shape::<Self, _>(__item).map(#path),
+            #stored => #p::upgrade_with::<Self, _>(__item, #path),
         }
     });
     Some(quote! {

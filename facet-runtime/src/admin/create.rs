@@ -6,26 +6,17 @@ use aws_sdk_dynamodb::operation::create_table::builders::CreateTableInputBuilder
 use aws_sdk_dynamodb::types::{
     AttributeDefinition, BillingMode, GlobalSecondaryIndex, IndexStatus, KeySchemaElement, KeyType,
     LocalSecondaryIndex, Projection as IndexProjection, ProjectionType, ScalarAttributeType,
-    StreamSpecification, TableStatus,
+    TableStatus,
 };
 
 use faceteer_core::schema::{
     table_indexes, uses_ttl, IndexKind, TableIndex, PK, SK, TTL_ATTRIBUTE,
 };
 
+use super::stream::{stream_specification, StreamView};
 use crate::error::{Error, Result};
 use crate::exec::sdk;
-use crate::stream::StreamView;
 use crate::table::Table;
-
-/// The stream specification of `view` (`None`: off).
-pub(crate) fn stream_specification(view: Option<StreamView>) -> Result<StreamSpecification> {
-    StreamSpecification::builder()
-        .stream_enabled(view.is_some())
-        .set_stream_view_type(view.map(StreamView::to_sdk))
-        .build()
-        .map_err(|e| Error::TableSetup(e.to_string()))
-}
 
 pub(crate) fn attribute(name: &str) -> Result<AttributeDefinition> {
     AttributeDefinition::builder()

@@ -28,7 +28,10 @@ impl Table {
         };
         let names = *self.names();
         let Some(live) = sdk::describe_table(self).await? else {
-            return Err(Error::TableSetup(format!("table {} does not exist", self.name())));
+            return Err(Error::TableSetup(format!(
+                "table {} does not exist",
+                self.name()
+            )));
         };
         let has = |name: &str| {
             live.global_secondary_indexes()
@@ -84,9 +87,9 @@ async fn wait_until_active(table: &Table) -> Result<()> {
     for attempt in 0..300u64 {
         let ready = sdk::describe_table(table).await?.is_some_and(|t| {
             t.table_status == Some(TableStatus::Active)
-                && t.global_secondary_indexes()
-                    .iter()
-                    .all(|i| i.index_status.is_none() || i.index_status == Some(IndexStatus::Active))
+                && t.global_secondary_indexes().iter().all(|i| {
+                    i.index_status.is_none() || i.index_status == Some(IndexStatus::Active)
+                })
         });
         if ready {
             return Ok(());

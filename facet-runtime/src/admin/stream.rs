@@ -2,13 +2,58 @@
 
 use std::time::Duration;
 
-use aws_sdk_dynamodb::types::TableStatus;
+use aws_sdk_dynamodb::types::{StreamSpecification, TableStatus};
 
-use super::create::stream_specification;
 use crate::error::{Error, Result};
 use crate::exec::sdk;
-use crate::stream::StreamView;
 use crate::table::Table;
+
+/// The stream specification of `view` (`None`: off).
+pub(crate) fn stream_specification(view: Option<StreamView>) -> Result<StreamSpecification> {
+    StreamSpecification::builder()
+        .stream_enabled(view.is_some())
+        .set_stream_view_type(view.map(StreamView::to_sdk))
+        .build()
+        .map_err(|e| Error::TableSetup(e.to_string()))
+}
+
+/// What a table's stream records of each change ([`StreamViewType`]).
+///
+/// [`StreamViewType`]: aws_sdk_dynamodb::types::StreamViewType
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum StreamView {
+    /// The key only: typed changes cannot tell the facet (counted in
+    /// [`Changes::without_image`](crate::stream::Changes::without_image)).
+    KeysOnly,
+    /// The item after the change.
+    NewImage,
+    /// The item before the change.
+    OldImage,
+    /// Both.
+    NewAndOldImages,
+}
+
+impl StreamView {
+    pub(crate) fn to_sdk(self) -> aws_sdk_dynamodb::types::StreamViewType {
+        use aws_sdk_dynamodb::types::StreamViewType as V;
+        match self {
+            StreamView::KeysOnly => V::KeysOnly,
+            StreamView::NewImage => V::NewImage,
+            StreamView::OldImage => V::OldImage,
+            StreamView::NewAndOldImages => V::NewAndOldImages,
+        }
+    }
+
+    pub(crate) fn from_name(name: &str) -> Option<StreamView> {
+        Some(match name {
+            "KEYS_ONLY" => StreamView::KeysOnly,
+            "NEW_IMAGE" => StreamView::NewImage,
+            "OLD_IMAGE" => StreamView::OldImage,
+            "NEW_AND_OLD_IMAGES" => StreamView::NewAndOldImages,
+            _ => return None,
+        })
+    }
+}
 
 /// The table's latest stream ARN and view type, when its stream is on.
 pub(crate) async fn stream_of(table: &Table) -> Result<Option<(String, StreamView)>> {

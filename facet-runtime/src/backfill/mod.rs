@@ -54,7 +54,7 @@ use faceteer_core::{Facet, Item};
 use futures::StreamExt;
 
 pub use checkpoint::{Checkpoint, CheckpointError, Segment};
-pub use faceteer_core::rewrite::{Changes, Rewrite, Rewriter};
+pub use faceteer_core::rewrite::{Edits, Rewrite, Rewriter};
 pub use report::{FacetCounts, Failure, Progress, Report, Unknown, Why};
 
 use self::rate::Budget;

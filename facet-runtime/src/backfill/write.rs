@@ -5,7 +5,7 @@
 use std::collections::HashMap;
 
 use aws_sdk_dynamodb::types::{AttributeValue, Delete, Put, TransactWriteItem};
-use faceteer_core::rewrite::{same_apart_from_token, Changes};
+use faceteer_core::rewrite::{same_apart_from_token, Edits};
 use faceteer_core::schema::{PK, SK, WRITE_TOKEN};
 use faceteer_core::Item;
 
@@ -81,7 +81,7 @@ pub(crate) async fn update(
     table: &Table,
     op: &Op,
     stored: &Item,
-    changes: &Changes,
+    changes: &Edits,
 ) -> Result<Outcome> {
     let token = once::fresh_token();
     let mut p = Placeholders::default();

@@ -21,7 +21,7 @@ pub(crate) enum Created {
     /// The time of the write: it creates the record.
     Now,
     /// The stored value (`None`: the record has none, and gets the time of the write).
-    Keep(Option<AttributeValue>),
+    Keep(#[cfg_attr(not(feature = "chrono"), allow(dead_code))] Option<AttributeValue>),
     /// The record's own value (a record read, changed and written back).
     AsIs,
 }

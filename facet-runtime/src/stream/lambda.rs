@@ -26,7 +26,7 @@ use aws_lambda_events::dynamodb::{Event, EventRecord};
 use faceteer_core::layout::TableNames;
 use faceteer_core::Item;
 
-use super::{is_expiry, Kind, Record};
+use super::change::{is_expiry, Kind, Record};
 use crate::table::rename::Renamer;
 
 /// The records of a Lambda event, in faceteer's names (`names`: the table's, as declared

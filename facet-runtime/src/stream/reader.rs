@@ -7,12 +7,11 @@ use aws_sdk_dynamodb::types::AttributeValue;
 use aws_sdk_dynamodbstreams::types::{
     AttributeValue as StreamValue, OperationType, Record as SdkRecord, Shard, ShardIteratorType,
 };
-use aws_sdk_dynamodbstreams::Client as StreamsClient;
 use faceteer_core::collection::Collection;
 use faceteer_core::{Facet, Item};
 use serde::{Deserialize, Serialize};
 
-use super::{decode, decode_collection, is_expiry, Changes, Kind, Record};
+use super::change::{decode, decode_collection, is_expiry, Changes, Kind, Record};
 use crate::admin::stream::stream_of;
 use crate::error::{Error, Result, StreamError};
 use crate::table::Table;
@@ -82,7 +81,7 @@ struct Open {
 /// # Ok(()) }
 /// ```
 pub struct StreamReader {
-    client: StreamsClient,
+    client: aws_sdk_dynamodbstreams::Client,
     table: Table,
     checkpoint: StreamCheckpoint,
     shards: BTreeMap<String, Open>,
@@ -103,7 +102,7 @@ impl std::fmt::Debug for StreamReader {
 /// A DynamoDB Streams client for the local server at `endpoint` (the embedded engine,
 /// moto, DynamoDB Local), with the environment's region and keys or `us-east-1` and dummy
 /// ones, as [`crate::local_client`] makes a DynamoDB client.
-pub fn local_client(endpoint: &str) -> Result<StreamsClient> {
+pub fn local_client(endpoint: &str) -> Result<aws_sdk_dynamodbstreams::Client> {
     crate::setup::check_endpoint(endpoint)?;
     let (region, credentials) = crate::setup::local_settings();
     let config = aws_sdk_dynamodbstreams::Config::builder()
@@ -113,18 +112,18 @@ pub fn local_client(endpoint: &str) -> Result<StreamsClient> {
         .endpoint_url(endpoint)
         .interceptor(super::lenient::LambdaSpelledIdentities)
         .build();
-    Ok(StreamsClient::from_conf(config))
+    Ok(aws_sdk_dynamodbstreams::Client::from_conf(config))
 }
 
 /// A DynamoDB Streams client for `table`: at the local endpoint faceteer set the table up
 /// with (the embedded engine, [`Table::from_env`] with `FACETEER_DYNAMODB_ENDPOINT`), else
 /// configured from the environment as AWS's SDKs are (`aws_config::load_defaults`).
-pub async fn streams_client(table: &Table) -> Result<StreamsClient> {
+pub async fn streams_client(table: &Table) -> Result<aws_sdk_dynamodbstreams::Client> {
     match table.endpoint() {
         Some(endpoint) => local_client(endpoint),
         None => {
             let config = aws_config::load_defaults(aws_config::BehaviorVersion::latest()).await;
-            Ok(StreamsClient::new(&config))
+            Ok(aws_sdk_dynamodbstreams::Client::new(&config))
         }
     }
 }
@@ -149,7 +148,10 @@ impl Table {
 
 impl StreamReader {
     /// A reader of `table`'s latest stream, through `client`.
-    pub async fn new(client: StreamsClient, table: &Table) -> Result<StreamReader> {
+    pub async fn new(
+        client: aws_sdk_dynamodbstreams::Client,
+        table: &Table,
+    ) -> Result<StreamReader> {
         let Some((arn, _)) = stream_of(table).await? else {
             return Err(StreamError::NotEnabled {
                 table: table.name().to_owned(),
