@@ -51,23 +51,39 @@ fn root() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
 }
 
-impl LocalServer {
-    /// Install moto when needed and start it on a free port.
-    pub fn start() -> Result<Self, LocalError> {
-        let status = Command::new("bash")
-            .arg(root().join("scripts/ensure-moto.sh"))
-            .status()
-            .map_err(|e| LocalError::Install(e.to_string()))?;
-        if !status.success() {
-            return Err(LocalError::Install(match status.code() {
+/// Install moto once per process (servers started at once share one install).
+fn install_moto() -> Result<(), LocalError> {
+    static INSTALLED: OnceLock<Result<(), String>> = OnceLock::new();
+    INSTALLED
+        .get_or_init(|| {
+            let status = Command::new("bash")
+                .arg(root().join("scripts/ensure-moto.sh"))
+                .status()
+                .map_err(|e| e.to_string())?;
+            if status.success() {
+                return Ok(());
+            }
+            Err(match status.code() {
                 Some(127) => "python3 was not found; moto needs Python 3.9 or later with venv \
                               (see the message above), or skip its arm with \
                               `cargo test -- --skip ::moto`"
                     .into(),
                 Some(code) => format!("the script exited with code {code} (see its message above)"),
                 None => "the script was killed by a signal".into(),
-            }));
-        }
+            })
+        })
+        .clone()
+        .map_err(LocalError::Install)
+}
+
+impl LocalServer {
+    /// Install moto when needed and start it on a free port.
+    pub fn start() -> Result<Self, LocalError> {
+        install_moto()?;
+        Self::spawn()
+    }
+
+    fn spawn() -> Result<Self, LocalError> {
         let venv = std::env::var_os("FACETEER_VENV")
             .map(PathBuf::from)
             .unwrap_or_else(|| root().join("target/ddb-venv"));
@@ -169,6 +185,8 @@ impl std::fmt::Display for Server {
 struct Arm {
     engine: Engine,
     embedded: OnceLock<faceteer::embedded::Engine>,
+    /// The moto server this test uses (an index into the pool).
+    moto: OnceLock<usize>,
 }
 
 tokio::task_local! {
@@ -186,6 +204,7 @@ pub fn run<F: Future<Output = ()>>(engine: Engine, test: F) {
     let arm = Arm {
         engine,
         embedded: OnceLock::new(),
+        moto: OnceLock::new(),
     };
     runtime.block_on(ARM.scope(arm, async move {
         println!("engine: {}", server());
@@ -243,11 +262,33 @@ pub fn configured() -> Option<Server> {
         .map(Server::Endpoint)
 }
 
-static MOTO: OnceLock<Result<String, String>> = OnceLock::new();
+/// How many moto servers the tests spread over (`FACETEER_MOTO_SERVERS`, default 3). moto
+/// serves one request at a time (see `scripts/moto_server.py`) on one core: several servers
+/// keep the machine's cores busy while many tests wait on it.
+fn moto_servers() -> usize {
+    static COUNT: OnceLock<usize> = OnceLock::new();
+    *COUNT.get_or_init(|| {
+        std::env::var("FACETEER_MOTO_SERVERS")
+            .ok()
+            .and_then(|n| n.parse().ok())
+            .unwrap_or(3)
+            .clamp(1, 16)
+    })
+}
 
-/// moto's endpoint, started once for this process.
+static MOTO: [OnceLock<Result<String, String>>; 16] = [const { OnceLock::new() }; 16];
+static NEXT_MOTO: AtomicU32 = AtomicU32::new(0);
+
+/// The moto server of the running test arm (each test keeps one, chosen in turn), started
+/// once for this process; outside an arm, the first.
 fn moto() -> Server {
-    let endpoint = MOTO.get_or_init(|| {
+    let slot = ARM
+        .try_with(|arm| {
+            *arm.moto
+                .get_or_init(|| NEXT_MOTO.fetch_add(1, Ordering::Relaxed) as usize % moto_servers())
+        })
+        .unwrap_or(0);
+    let endpoint = MOTO[slot].get_or_init(|| {
         let server = LocalServer::start().map_err(|e| e.to_string())?;
         let endpoint = server.endpoint().to_owned();
         // Lives for the rest of the process; the launcher exits with its parent.

@@ -413,10 +413,13 @@ pub(crate) fn check_facet(item: &Item, expected: &'static str) -> Result<(), Ite
 /// refused with [`ItemError::WrongFacet`].
 pub fn from_item<F: Facet>(item: Item) -> Result<F, ItemError> {
     let schema = F::SCHEMA;
-    if let Some(current) = F::SCHEMA_VERSION {
+    if F::SCHEMA_VERSION.is_some() || item.contains_key(SCHEMA_VERSION_ATTRIBUTE) {
+        check_facet(&item, schema.name)?;
+        // A facet without a declared version is at version 1: an item written by newer code
+        // (at a later version) is refused, not misread.
+        let current = F::SCHEMA_VERSION.unwrap_or(1);
         let stored = stored_version::<F>(&item, current)?;
         if stored < current {
-            check_facet(&item, schema.name)?;
             let record = F::upgrade(stored, item)?;
             record.validate().map_err(|message| ItemError::Validation {
                 facet: schema.name,

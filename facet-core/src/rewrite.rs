@@ -76,6 +76,8 @@ pub enum Rewrite {
         target: Item,
         /// The attributes that differ, `PK` and `SK` among them.
         changed: Vec<String>,
+        /// Attributes the stored item lacks and must still lack.
+        absent: Vec<String>,
     },
 }
 
@@ -109,8 +111,9 @@ pub struct Edits {
 
 /// Compare `stored` with `target`, the item a put of its record writes. `attributes` are the
 /// facet's field attributes: besides those `target` holds, a concurrent writer could only
-/// add these, so the rewrite checks they are still absent. A write token
-/// ([`WRITE_TOKEN`]) is neither compared nor removed: an update in flight may need it.
+/// add these (and a write token), so the rewrite checks they are still absent. A write token
+/// ([`WRITE_TOKEN`]) is neither compared nor removed: an update in flight may need it to
+/// recognise its own earlier try.
 pub fn diff(stored: &Item, target: Item, attributes: &[&str]) -> Rewrite {
     let mut changed: Vec<String> = target
         .iter()
@@ -127,18 +130,23 @@ pub fn diff(stored: &Item, target: Item, attributes: &[&str]) -> Rewrite {
     if changed.is_empty() {
         return Rewrite::Same;
     }
-    if changed.iter().any(|n| n == PK || n == SK) {
-        return Rewrite::Move { target, changed };
-    }
     let mut absent: Vec<String> = target
         .keys()
         .map(String::as_str)
         .chain(attributes.iter().copied())
+        .chain([WRITE_TOKEN])
         .filter(|name| !stored.contains_key(*name))
         .map(str::to_owned)
         .collect();
     absent.sort();
     absent.dedup();
+    if changed.iter().any(|n| n == PK || n == SK) {
+        return Rewrite::Move {
+            target,
+            changed,
+            absent,
+        };
+    }
     let mut set = Vec::new();
     let mut remove = Vec::new();
     for name in changed {
@@ -154,14 +162,16 @@ pub fn diff(stored: &Item, target: Item, attributes: &[&str]) -> Rewrite {
     })
 }
 
-/// Whether `stored` is `target`, apart from a write token.
-pub fn same_apart_from_token(stored: &Item, target: &Item) -> bool {
-    let count = |item: &Item| item.keys().filter(|k| k.as_str() != WRITE_TOKEN).count();
-    count(stored) == count(target)
-        && target
-            .iter()
-            .filter(|(k, _)| k.as_str() != WRITE_TOKEN)
-            .all(|(name, v)| same_value(stored.get(name), Some(v)))
+/// `stored` with `edits` applied.
+pub fn applied(stored: &Item, edits: &Edits) -> Item {
+    let mut item = stored.clone();
+    for (name, value) in &edits.set {
+        item.insert(name.clone(), value.clone());
+    }
+    for name in &edits.remove {
+        item.remove(name);
+    }
+    item
 }
 
 #[cfg(test)]
@@ -201,7 +211,18 @@ mod tests {
             vec![("GSI1PK".to_owned(), s("new")), ("name".to_owned(), s("v"))]
         );
         assert_eq!(c.remove, vec!["old_name".to_owned()]);
-        assert_eq!(c.absent, vec!["name".to_owned(), "phone".to_owned()]);
+        assert_eq!(
+            c.absent,
+            vec![
+                "_faceteer_write".to_owned(),
+                "name".to_owned(),
+                "phone".to_owned()
+            ]
+        );
+        assert_eq!(
+            applied(&stored, &c),
+            item(&[("PK", "a"), ("SK", "b"), ("GSI1PK", "new"), ("name", "v")])
+        );
     }
 
     #[test]
@@ -209,7 +230,9 @@ mod tests {
         let stored = item(&[("PK", "USER"), ("SK", "u1")]);
         let target = item(&[("PK", "USER_3"), ("SK", "u1")]);
         match diff(&stored, target.clone(), &[]) {
-            Rewrite::Move { target: t, changed } => {
+            Rewrite::Move {
+                target: t, changed, ..
+            } => {
                 assert_eq!(t, target);
                 assert_eq!(changed, vec!["PK".to_owned()]);
             }

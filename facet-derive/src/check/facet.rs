@@ -54,12 +54,16 @@ fn schema_versions_have_upgrades(cx: &Ctxt, m: &FacetModel) {
             1 => "one upgrade function, reading a record stored at version 1: \
                   `upgrade = from_v1`"
                 .to_owned(),
-            n => format!(
-                "{n} upgrade functions, one per older version in order: `upgrade({})`",
-                (1..=n)
+            2 | 3 => format!(
+                "{older} upgrade functions, one per older version in order: `upgrade({})`",
+                (1..=older)
                     .map(|i| format!("from_v{i}"))
                     .collect::<Vec<_>>()
                     .join(", ")
+            ),
+            n => format!(
+                "{n} upgrade functions, one per older version in order: `upgrade(from_v1, \
+                 from_v2, .., from_v{n})`"
             ),
         };
         cx.error_at(

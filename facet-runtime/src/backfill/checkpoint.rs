@@ -10,7 +10,9 @@ use serde::{Deserialize, Serialize};
 /// [`Backfill::resume_from`](super::Backfill::resume_from) to go on after a crash or a stop
 /// without scanning finished segments again. A page is recorded once every item of it is
 /// settled, so a resumed backfill reads at most one page per segment again; rewrites are
-/// conditional and find those items already right.
+/// conditional and find those items already right. Items that failed before the checkpoint
+/// are in the stopped run's progress and reports, not in the checkpoint: a later run from
+/// the start (not resumed) finds them again.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Checkpoint {
     segments: Vec<Segment>,

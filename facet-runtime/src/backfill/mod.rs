@@ -183,6 +183,12 @@ impl Backfill {
             .resume
             .clone()
             .unwrap_or_else(|| Checkpoint::start(self.segments));
+        let segments = checkpoint.segments().len();
+        if segments == 0 || segments > 1_000_000 {
+            return Err(Error::InvalidRequest(format!(
+                "a backfill checkpoint has 1 to 1,000,000 segments, not {segments}"
+            )));
+        }
         let label = match self.rewriters.as_slice() {
             [one] => one.schema().name,
             _ => "*",
@@ -322,9 +328,16 @@ impl Run {
                 .buffer_unordered(WRITES_PER_SEGMENT)
                 .collect()
                 .await;
-            from = match last.as_ref().and_then(crate::exec::keys::key_strings) {
-                Some((pk, sk)) => Segment::After { pk, sk },
+            from = match last.as_ref().map(crate::exec::keys::key_strings) {
                 None => Segment::Done,
+                Some(Some((pk, sk))) => Segment::After { pk, sk },
+                Some(None) => {
+                    return Err(Error::InvalidRequest(format!(
+                        "a scan of table {} stopped at a key that is not two strings (PK, \
+                         SK): not a table faceteer can backfill",
+                        self.table.name()
+                    )))
+                }
             };
             self.record(segment, read, settled, from.clone());
         }
@@ -400,12 +413,14 @@ impl Run {
     /// Bring one item to its facet's design: plan, write on condition it is unchanged, and
     /// plan again from what another writer left.
     async fn settle(&self, item: &Item) -> Settled {
-        let Some(rewriter) = facet_of(item).and_then(|f| self.by_facet.get(f)) else {
-            return Settled::Skipped;
-        };
-        let facet = rewriter.schema().name;
         let mut stored = item.clone();
         for _ in 0..self.attempts {
+            // Dispatched on every attempt: another writer may have put another facet's
+            // record under the key.
+            let Some(rewriter) = facet_of(&stored).and_then(|f| self.by_facet.get(f)) else {
+                return Settled::Skipped;
+            };
+            let facet = rewriter.schema().name;
             let plan = match rewriter.plan(&stored) {
                 Ok(plan) => plan,
                 Err(e) => return Settled::Failed(Why::Unreadable(e)),
@@ -435,9 +450,9 @@ impl Run {
                 Rewrite::Move { .. } if !rewriter.schema().unique.is_empty() => {
                     return Settled::Failed(Why::UniqueKeyMove)
                 }
-                Rewrite::Move { target, .. } => {
+                Rewrite::Move { target, absent, .. } => {
                     let op = Op::new("TransactWriteItems", &self.table, facet, None);
-                    let written = write::move_item(&self.table, &op, &stored, target).await;
+                    let written = write::move_item(&self.table, &op, &stored, target, absent).await;
                     (op, written)
                 }
             };

@@ -5,8 +5,8 @@
 use std::collections::HashMap;
 
 use aws_sdk_dynamodb::types::{AttributeValue, Delete, Put, TransactWriteItem};
-use faceteer_core::rewrite::{same_apart_from_token, Edits};
-use faceteer_core::schema::{PK, SK, WRITE_TOKEN};
+use faceteer_core::rewrite::{applied, Edits};
+use faceteer_core::schema::{PK, SK};
 use faceteer_core::Item;
 
 use crate::error::{Error, Result};
@@ -76,36 +76,36 @@ fn key_of(item: &Item) -> Item {
         .collect()
 }
 
-/// Rewrite `stored` in place with `changes`, on condition that it is unchanged.
+/// Rewrite `stored` in place with `edits`, on condition that it is unchanged. The rewrite
+/// stores no write token of its own (it must leave an application's in place): after a lost
+/// answer, its own earlier try is recognised by the item being exactly what it writes.
 pub(crate) async fn update(
     table: &Table,
     op: &Op,
     stored: &Item,
-    changes: &Edits,
+    edits: &Edits,
 ) -> Result<Outcome> {
-    let token = once::fresh_token();
     let mut p = Placeholders::default();
-    let condition = p.unchanged(stored, &changes.absent);
-    let mut sets = Vec::with_capacity(changes.set.len() + 1);
-    for (name, value) in changes
-        .set
-        .iter()
-        .chain([&(WRITE_TOKEN.to_owned(), AttributeValue::S(token.clone()))])
-    {
+    let condition = p.unchanged(stored, &edits.absent);
+    let mut sets = Vec::with_capacity(edits.set.len());
+    for (name, value) in &edits.set {
         let n = p.name(name);
         let v = p.value(value.clone());
         sets.push(format!("{n} = {v}"));
     }
-    let mut expression = format!("SET {}", sets.join(", "));
-    if !changes.remove.is_empty() {
-        let removes: Vec<String> = changes.remove.iter().map(|r| p.name(r)).collect();
+    let mut expression = String::new();
+    if !sets.is_empty() {
+        expression.push_str(&format!("SET {}", sets.join(", ")));
+    }
+    if !edits.remove.is_empty() {
+        let removes: Vec<String> = edits.remove.iter().map(|r| p.name(r)).collect();
         expression.push_str(&format!(" REMOVE {}", removes.join(", ")));
     }
     let key = key_of(stored);
     let request = aws_sdk_dynamodb::operation::update_item::UpdateItemInput::builder()
         .table_name(table.name())
         .set_key(Some(key))
-        .update_expression(expression)
+        .update_expression(expression.trim())
         .condition_expression(condition)
         .set_expression_attribute_names(Some(p.names))
         .set_expression_attribute_values(Some(p.values));
@@ -116,8 +116,11 @@ pub(crate) async fn update(
     .await?;
     Ok(match answer.reply {
         Reply::Applied(_) => Outcome::Rewritten,
-        Reply::ConditionFailed(now) if once::holds_token(now.as_ref(), &token) => {
-            // An earlier try was applied; its answer was lost.
+        // After a lost answer, an item exactly as this rewrite leaves it is its own earlier
+        // try's doing (or a writer's who wrote the same: either way it is right).
+        Reply::ConditionFailed(Some(now))
+            if answer.uncertain.is_some() && once::same_item(&now, &applied(stored, edits)) =>
+        {
             Outcome::Rewritten
         }
         Reply::ConditionFailed(now) => Outcome::Changed(now),
@@ -131,9 +134,10 @@ pub(crate) async fn move_item(
     op: &Op,
     stored: &Item,
     target: &Item,
+    absent: &[String],
 ) -> Result<Outcome> {
     let mut p = Placeholders::default();
-    let condition = p.unchanged(stored, &[]);
+    let condition = p.unchanged(stored, absent);
     let key = key_of(stored);
     let on_failure = aws_sdk_dynamodb::types::ReturnValuesOnConditionCheckFailure::AllOld;
     let delete = Delete::builder()
@@ -173,6 +177,7 @@ pub(crate) async fn move_item(
         Ok(()) => return Ok(Outcome::Rewritten),
         Err(reasons) => reasons,
     };
+    // Each step's failed condition, with the item it found (renamed back).
     let failed = |i: usize| {
         reasons
             .get(i)
@@ -182,21 +187,23 @@ pub(crate) async fn move_item(
                 (_, item) => item,
             })
     };
-    if let Some(now) = failed(0) {
-        return Ok(Outcome::Changed(now));
-    }
-    if let Some(there) = failed(1) {
-        // After a lost answer, the new item may be this very move's.
-        if answer.uncertain.is_some()
-            && there
-                .as_ref()
-                .is_some_and(|t| same_apart_from_token(t, target))
+    Ok(match (failed(0), failed(1)) {
+        // The old item is not as read: plan again from how it is.
+        (Some(Some(now)), _) => Outcome::Changed(Some(now)),
+        // The old item is gone. After a lost answer, with the new item exactly this move's,
+        // the move was applied (DynamoDB answers a repeated token with success, unless the
+        // first try is over ten minutes old); otherwise another writer deleted it.
+        (Some(None), Some(Some(there)))
+            if answer.uncertain.is_some() && once::same_item(&there, target) =>
         {
-            return Ok(Outcome::Rewritten);
+            Outcome::Rewritten
         }
-        return Ok(Outcome::KeyTaken);
-    }
-    Ok(Outcome::ReadAgain)
+        (Some(None), _) => Outcome::Changed(None),
+        // The old item is as read, but the new key holds an item.
+        (None, Some(_)) => Outcome::KeyTaken,
+        // Canceled otherwise (a conflicting transaction): read again.
+        (None, None) => Outcome::ReadAgain,
+    })
 }
 
 /// Read the item under `stored`'s key again, consistently.

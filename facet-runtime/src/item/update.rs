@@ -46,7 +46,7 @@ use crate::exec::trace::Op;
 use crate::item::refusal::{self, Refusable, Refusal, StoredOnFailure, Written};
 use crate::item::{and, condition_failed};
 use crate::plans::stamp::{keys_built_from, stamp_item, stamp_update, Created};
-use crate::plans::update::{first_differing, update_plan, with_derived, Planned};
+use crate::plans::update::{first_differing, update_plan, version_check, with_derived, Planned};
 use crate::table::Table;
 use crate::unique;
 
@@ -786,10 +786,20 @@ fn upsert_plans_with<F: Facet, R: Returns>(
                 missing: Some(planned(plan)),
             });
         }
-        let existing = UpdatePlan::new(key.clone(), &write(&kept), when, R::RETURNING)?;
+        // What is kept of a record stored at an older schema version has another shape.
+        let checked = version_check::<F>();
+        let guard = checked
+            .iter()
+            .map(|(name, value)| Expr::stored_as(name, value.clone()))
+            .chain(when.cloned())
+            .reduce(Expr::and);
+        let existing = UpdatePlan::new(key.clone(), &write(&kept), guard.as_ref(), R::RETURNING)?;
         let missing = UpdatePlan::for_missing(key, &write(&[]), R::RETURNING)?;
         Ok(Plans {
-            existing: Some(planned(existing)),
+            existing: Some(Planned {
+                plan: existing,
+                checked,
+            }),
             missing: Some(planned(missing)),
         })
     }

@@ -38,6 +38,22 @@ pub(crate) fn with_derived<F: Facet>(
     Ok((full, values.from_template().to_vec()))
 }
 
+/// The stored schema version an update of an existing record checks: a record stored at an
+/// older version has another shape, and changing some of its attributes would mix two
+/// shapes in one item. Nothing to check at version 1 (there is no older one).
+pub(crate) fn version_check<F: Facet>() -> Vec<(&'static str, Option<AttributeValue>)> {
+    F::SCHEMA_VERSION
+        .filter(|v| *v > 1)
+        .map(|v| {
+            (
+                SCHEMA_VERSION_ATTRIBUTE,
+                Some(AttributeValue::N(v.to_string())),
+            )
+        })
+        .into_iter()
+        .collect()
+}
+
 /// The plan of an update of the existing record under `key` (shared with transactions):
 /// `change` plus every derived attribute it makes stale, conditioned on the values named
 /// unchanged (and those taken from `template`) and on `when`.
@@ -49,14 +65,7 @@ pub(crate) fn update_plan<F: Facet>(
     template: Option<(&F, &Item)>,
 ) -> Result<Planned> {
     let mut checked = change.unchanged()?;
-    // A record stored at an older schema version has another shape: changing some of its
-    // attributes would mix two shapes in one item.
-    if let Some(version) = F::SCHEMA_VERSION {
-        checked.push((
-            SCHEMA_VERSION_ATTRIBUTE,
-            Some(AttributeValue::N(version.to_string())),
-        ));
-    }
+    checked.extend(version_check::<F>());
     let (full, from_template) = with_derived(change, template.map(|(t, _)| t))?;
     if let Some((_, item)) = template {
         for name in from_template {

@@ -50,9 +50,13 @@ impl StreamCheckpoint {
 }
 
 /// A shard the reader knows.
+#[derive(Clone)]
 struct Open {
     parent: Option<String>,
     iterator: Option<String>,
+    /// Start at its newest record when it has no position: a shard open when the reader
+    /// first listed them, for a reader [`StreamReader::from_latest`].
+    latest: bool,
 }
 
 /// Reads every shard of a table's stream, parents before children, handing out batches of
@@ -184,11 +188,14 @@ impl StreamReader {
         }
         self.checkpoint = checkpoint;
         self.shards.clear();
+        self.listed = None;
         Ok(self)
     }
 
-    /// Start shards the checkpoint does not name at their newest record (changes made from
-    /// now on), instead of their oldest (the last 24 hours).
+    /// Start at the newest record of the shards open when the reader first lists them
+    /// (changes made from now on), instead of their oldest (the last 24 hours). Shards found
+    /// later (the children of a closed one) are always read from their oldest record, and a
+    /// reader resumed from a checkpoint reads on from its positions.
     pub fn from_latest(mut self) -> Self {
         self.from_latest = true;
         self
@@ -219,6 +226,21 @@ impl StreamReader {
     /// child shard once its parent is read to its end), untyped. Empty when nothing new has
     /// arrived.
     pub async fn next_records(&mut self) -> Result<Vec<Record>> {
+        // All or nothing: on an error, the positions go back to where they were, so that the
+        // records read from other shards in this call are handed out by the next one.
+        let (checkpoint, shards) = (self.checkpoint.clone(), self.shards.clone());
+        let read = self.read_ready().await;
+        if read.is_err() {
+            self.checkpoint = checkpoint;
+            self.shards = shards;
+            for open in self.shards.values_mut() {
+                open.iterator = None;
+            }
+        }
+        read
+    }
+
+    async fn read_ready(&mut self) -> Result<Vec<Record>> {
         let relist = self
             .listed
             .is_none_or(|at| at.elapsed() > Duration::from_secs(10));
@@ -261,6 +283,7 @@ impl StreamReader {
 
     async fn list_shards(&mut self) -> Result<()> {
         let mut start: Option<String> = None;
+        let mut listed: Vec<String> = Vec::new();
         loop {
             let out = self
                 .client
@@ -274,12 +297,28 @@ impl StreamReader {
                 break;
             };
             for shard in description.shards() {
+                listed.push(shard.shard_id().unwrap_or_default().to_owned());
                 self.know(shard);
             }
             start = description.last_evaluated_shard_id;
             if start.is_none() {
                 break;
             }
+        }
+        // A shard of the checkpoint the stream no longer lists was trimmed: finished, it is
+        // forgotten; unfinished, its records after the position are lost.
+        let gone: Vec<(String, bool)> = self
+            .checkpoint
+            .shards
+            .iter()
+            .filter(|(id, _)| !listed.contains(id))
+            .map(|(id, p)| (id.clone(), p.done))
+            .collect();
+        for (shard, done) in gone {
+            if !done {
+                return Err(StreamError::Trimmed { shard }.into());
+            }
+            self.checkpoint.shards.remove(&shard);
         }
         self.listed = Some(std::time::Instant::now());
         Ok(())
@@ -289,9 +328,18 @@ impl StreamReader {
         let Some(id) = shard.shard_id() else {
             return;
         };
+        // Only shards open at the first listing start at their newest record: a child found
+        // later, or a shard the checkpoint names, is read from its oldest.
+        let latest = self.from_latest
+            && self.listed.is_none()
+            && self.checkpoint.shards.is_empty()
+            && shard
+                .sequence_number_range()
+                .is_none_or(|r| r.ending_sequence_number().is_none());
         self.shards.entry(id.to_owned()).or_insert_with(|| Open {
             parent: shard.parent_shard_id().map(str::to_owned),
             iterator: None,
+            latest,
         });
     }
 
@@ -306,7 +354,9 @@ impl StreamReader {
             Some(after) => request
                 .shard_iterator_type(ShardIteratorType::AfterSequenceNumber)
                 .sequence_number(after),
-            None if self.from_latest => request.shard_iterator_type(ShardIteratorType::Latest),
+            None if self.shards.get(shard).is_some_and(|o| o.latest) => {
+                request.shard_iterator_type(ShardIteratorType::Latest)
+            }
             None => request.shard_iterator_type(ShardIteratorType::TrimHorizon),
         };
         match request.send().await {
@@ -318,7 +368,11 @@ impl StreamReader {
                         shard: shard.to_owned(),
                     }
                     .into()),
-                    Some(E::ResourceNotFoundException(_)) => Ok(None),
+                    // The shard is gone: trimmed with records not read yet.
+                    Some(E::ResourceNotFoundException(_)) => Err(StreamError::Trimmed {
+                        shard: shard.to_owned(),
+                    }
+                    .into()),
                     _ => Err(api("GetShardIterator", e)),
                 }
             }
