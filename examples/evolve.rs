@@ -71,107 +71,21 @@ mod v1 {
 /// The email facet does not change from here on.
 use v1::Email;
 
-/// Search by name: canonical names (schema version 2, upgraded from version 1's records)
-/// and two indexes sorted by them.
-mod v2 {
-    use super::*;
-
-    /// A user, version 2.
-    #[allow(clippy::duplicated_attributes)]
-    #[derive(Debug, Clone, PartialEq, Facet, Serialize, Deserialize)]
-    #[serde(rename_all = "camelCase")]
-    #[facet(
-        name = "User",
-        delimiter = "#",
-        version = 2,
-        upgrade = upgrade_v1,
-        pk(prefix = "USER", fields()),
-        sk(prefix = "USER", fields(user_id)),
-        gsi(
-            n = 1,
-            alias = "FirstName",
-            pk(prefix = "USERS", fields()),
-            sk(prefix = "NAME", fields(first_name_canonical, last_name_canonical, user_id))
-        ),
-        gsi(
-            n = 2,
-            alias = "LastName",
-            pk(prefix = "USERS", fields()),
-            sk(prefix = "NAME", fields(last_name_canonical, first_name_canonical, user_id))
-        )
-    )]
-    pub struct User {
-        pub user_id: String,
-        pub first_name: String,
-        pub first_name_canonical: String,
-        pub last_name: String,
-        pub last_name_canonical: String,
-        #[serde(with = "faceteer::timestamp")]
-        pub created: DateTime<Utc>,
-    }
-
-    /// A version 1 record, read as version 2.
-    pub fn upgrade_v1(old: v1::User) -> User {
-        User {
-            first_name_canonical: canonical(&old.first_name),
-            last_name_canonical: canonical(&old.last_name),
-            user_id: old.user_id,
-            first_name: old.first_name,
-            last_name: old.last_name,
-            created: old.created,
-        }
-    }
-
-    faceteer::table! {
-        /// With name search.
-        pub struct App { User, Email }
-    }
-}
-
-/// Writes a facet's `v3`/`v4` user: the same fields, another key.
-macro_rules! user_v2_shape {
-    ($(#[$facet:meta])*) => {
-        /// A user, with the user partition sharded.
+/// A user from version 2 on: canonical names (schema version 2, upgraded from version 1's
+/// records) and two indexes sorted by them; each deployment declares the user partition's
+/// key `$pk`.
+macro_rules! user_v2 {
+    ($pk:meta) => {
+        /// A user, schema version 2.
         #[allow(clippy::duplicated_attributes)]
         #[derive(Debug, Clone, PartialEq, Facet, Serialize, Deserialize)]
         #[serde(rename_all = "camelCase")]
-        $(#[$facet])*
-        pub struct User {
-            pub user_id: String,
-            pub first_name: String,
-            pub first_name_canonical: String,
-            pub last_name: String,
-            pub last_name_canonical: String,
-            #[serde(with = "faceteer::timestamp")]
-            pub created: DateTime<Utc>,
-        }
-
-        /// A version 1 record, read as this version.
-        pub fn upgrade_v1(old: v1::User) -> User {
-            let v2 = v2::upgrade_v1(old);
-            User {
-                user_id: v2.user_id,
-                first_name: v2.first_name,
-                first_name_canonical: v2.first_name_canonical,
-                last_name: v2.last_name,
-                last_name_canonical: v2.last_name_canonical,
-                created: v2.created,
-            }
-        }
-    };
-}
-
-/// The user partition is hot: spread over 4 shards by user id. Every user moves.
-mod v3 {
-    use super::*;
-
-    user_v2_shape! {
         #[facet(
             name = "User",
             delimiter = "#",
             version = 2,
             upgrade = upgrade_v1,
-            pk(prefix = "USER", fields(), shard(count = 4, fields(user_id))),
+            $pk,
             sk(prefix = "USER", fields(user_id)),
             gsi(
                 n = 1,
@@ -186,7 +100,51 @@ mod v3 {
                 sk(prefix = "NAME", fields(last_name_canonical, first_name_canonical, user_id))
             )
         )]
+        pub struct User {
+            pub user_id: String,
+            pub first_name: String,
+            pub first_name_canonical: String,
+            pub last_name: String,
+            pub last_name_canonical: String,
+            #[serde(with = "faceteer::timestamp")]
+            pub created: DateTime<Utc>,
+        }
+
+        /// A version 1 record, read as version 2.
+        pub fn upgrade_v1(old: v1::User) -> User {
+            User {
+                first_name_canonical: canonical(&old.first_name),
+                last_name_canonical: canonical(&old.last_name),
+                user_id: old.user_id,
+                first_name: old.first_name,
+                last_name: old.last_name,
+                created: old.created,
+            }
+        }
+    };
+}
+
+/// Search by name.
+mod v2 {
+    use super::*;
+
+    user_v2!(pk(prefix = "USER", fields()));
+
+    faceteer::table! {
+        /// With name search.
+        pub struct App { User, Email }
     }
+}
+
+/// The user partition is hot: spread over 4 shards by user id. Every user moves.
+mod v3 {
+    use super::*;
+
+    user_v2!(pk(
+        prefix = "USER",
+        fields(),
+        shard(count = 4, fields(user_id))
+    ));
 
     faceteer::table! {
         /// With a sharded user partition.
@@ -198,37 +156,16 @@ mod v3 {
 mod v4 {
     use super::*;
 
-    user_v2_shape! {
-        #[facet(
-            name = "User",
-            delimiter = "#",
-            version = 2,
-            upgrade = upgrade_v1,
-            pk(
-                prefix = "USER",
-                fields(),
-                shard(
-                    count = 4,
-                    fields(user_id),
-                    grow(from = "2026-01-01T00:00:00Z", count = 16),
-                    time = created
-                )
-            ),
-            sk(prefix = "USER", fields(user_id)),
-            gsi(
-                n = 1,
-                alias = "FirstName",
-                pk(prefix = "USERS", fields()),
-                sk(prefix = "NAME", fields(first_name_canonical, last_name_canonical, user_id))
-            ),
-            gsi(
-                n = 2,
-                alias = "LastName",
-                pk(prefix = "USERS", fields()),
-                sk(prefix = "NAME", fields(last_name_canonical, first_name_canonical, user_id))
-            )
-        )]
-    }
+    user_v2!(pk(
+        prefix = "USER",
+        fields(),
+        shard(
+            count = 4,
+            fields(user_id),
+            grow(from = "2026-01-01T00:00:00Z", count = 16),
+            time = created
+        )
+    ));
 
     faceteer::table! {
         /// With a shard count that grows.

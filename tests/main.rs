@@ -1,5 +1,6 @@
 //! The integration tests, as one test binary: each module runs its tests on both engines
-//! (`module::test::embedded`, `module::test::moto`; see `faceteer_suite::engines!`).
+//! (`module::test::embedded`, `module::test::moto`; see `faceteer_suite::engines!`), and the
+//! compile-fail tests (`ui`).
 //!
 //! One binary instead of one per file: every test binary links the whole AWS SDK, so
 //! twenty of them cost gigabytes of disk and minutes of linking. Run one module with
@@ -32,6 +33,7 @@ mod shards;
 mod streams;
 mod tables;
 mod transactions;
+mod ui;
 mod unique;
 mod update_props;
 mod updates;

@@ -12,47 +12,28 @@ use crate::table::Table;
 pub(crate) fn stream_specification(view: Option<StreamView>) -> Result<StreamSpecification> {
     StreamSpecification::builder()
         .stream_enabled(view.is_some())
-        .set_stream_view_type(view.map(StreamView::to_sdk))
+        .set_stream_view_type(view.map(sdk_view))
         .build()
         .map_err(|e| Error::TableSetup(e.to_string()))
 }
 
-/// What a table's stream records of each change ([`StreamViewType`]).
-///
-/// [`StreamViewType`]: aws_sdk_dynamodb::types::StreamViewType
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum StreamView {
-    /// The key only: typed changes cannot tell the facet (counted in
-    /// [`Changes::without_image`](crate::stream::Changes::without_image)).
-    KeysOnly,
-    /// The item after the change.
-    NewImage,
-    /// The item before the change.
-    OldImage,
-    /// Both.
-    NewAndOldImages,
+pub use faceteer_core::design::StreamView;
+
+/// The SDK's name of `view`.
+pub(crate) fn sdk_view(view: StreamView) -> aws_sdk_dynamodb::types::StreamViewType {
+    aws_sdk_dynamodb::types::StreamViewType::from(view.as_str())
 }
 
-impl StreamView {
-    pub(crate) fn to_sdk(self) -> aws_sdk_dynamodb::types::StreamViewType {
-        use aws_sdk_dynamodb::types::StreamViewType as V;
-        match self {
-            StreamView::KeysOnly => V::KeysOnly,
-            StreamView::NewImage => V::NewImage,
-            StreamView::OldImage => V::OldImage,
-            StreamView::NewAndOldImages => V::NewAndOldImages,
-        }
-    }
-
-    pub(crate) fn from_name(name: &str) -> Option<StreamView> {
-        Some(match name {
-            "KEYS_ONLY" => StreamView::KeysOnly,
-            "NEW_IMAGE" => StreamView::NewImage,
-            "OLD_IMAGE" => StreamView::OldImage,
-            "NEW_AND_OLD_IMAGES" => StreamView::NewAndOldImages,
-            _ => return None,
-        })
-    }
+/// The view DynamoDB names `name`.
+pub(crate) fn view_named(name: &str) -> Option<StreamView> {
+    [
+        StreamView::KeysOnly,
+        StreamView::NewImage,
+        StreamView::OldImage,
+        StreamView::NewAndOldImages,
+    ]
+    .into_iter()
+    .find(|v| v.as_str() == name)
 }
 
 /// The table's latest stream ARN and view type, when its stream is on.
@@ -64,7 +45,7 @@ pub(crate) async fn stream_of(table: &Table) -> Result<Option<(String, StreamVie
     let enabled = spec.is_some_and(|s| s.stream_enabled);
     let view = spec
         .and_then(|s| s.stream_view_type())
-        .and_then(|v| StreamView::from_name(v.as_str()));
+        .and_then(|v| view_named(v.as_str()));
     Ok(match (enabled, d.latest_stream_arn, view) {
         (true, Some(arn), Some(view)) => Some((arn, view)),
         _ => None,

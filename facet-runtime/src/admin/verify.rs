@@ -403,7 +403,7 @@ impl Table {
         let stream = spec
             .filter(|s| s.stream_enabled)
             .and_then(|s| s.stream_view_type())
-            .and_then(|v| crate::stream::StreamView::from_name(v.as_str()));
+            .and_then(|v| super::stream::view_named(v.as_str()));
         Ok(Verification {
             table: self.name().to_owned(),
             differences,

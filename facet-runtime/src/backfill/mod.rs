@@ -39,7 +39,6 @@
 //! ```
 
 mod checkpoint;
-mod rate;
 mod report;
 mod write;
 
@@ -57,12 +56,12 @@ pub use checkpoint::{Checkpoint, CheckpointError, Segment};
 pub use faceteer_core::rewrite::{Edits, Rewrite, Rewriter};
 pub use report::{FacetCounts, Failure, Progress, Report, Unknown, Why};
 
-use self::rate::Budget;
 use self::write::Outcome;
 use crate::error::{Error, Result};
 use crate::exec::future::BoxFuture;
 use crate::exec::keys::key_pair;
 use crate::exec::trace::Op;
+use crate::query::budget::Budget;
 use crate::table::Table;
 
 /// How many times one item is planned again after other writers changed it.
@@ -142,8 +141,10 @@ impl Backfill {
         self
     }
 
-    /// Consume at most about `units` read and write capacity units a second, over every
-    /// segment (as DynamoDB reports them; estimated from item sizes where it reports none).
+    /// Consume about `units` read and write capacity units a second at most, over every
+    /// segment (as DynamoDB reports them; estimated from item sizes where it reports none):
+    /// each request waits until what the requests before it consumed is paid for. A budget
+    /// that is not a number above zero is [`Error::InvalidRequest`].
     pub fn capacity_per_second(mut self, units: f64) -> Self {
         self.capacity = Some(units);
         self
@@ -183,6 +184,12 @@ impl Backfill {
             .resume
             .clone()
             .unwrap_or_else(|| Checkpoint::start(self.segments));
+        if let Some(units) = self.capacity.filter(|u| !(u.is_finite() && *u > 0.0)) {
+            return Err(Error::InvalidRequest(format!(
+                "a backfill's capacity budget is a number of units a second above zero, not \
+                 {units}"
+            )));
+        }
         let segments = checkpoint.segments().len();
         if segments == 0 || segments > 1_000_000 {
             return Err(Error::InvalidRequest(format!(
@@ -299,7 +306,7 @@ impl Run {
                 ),
             };
             if let Some(budget) = &self.budget {
-                budget.acquire().await;
+                budget.wait().await;
             }
             let op = Op::new("Scan", &self.table, self.label, None);
             let request = aws_sdk_dynamodb::operation::scan::ScanInput::builder()
@@ -319,7 +326,8 @@ impl Run {
                 units
             } else {
                 estimate.max(0.5)
-            });
+            })
+            .await;
             let settled: Vec<(Item, Settled)> = futures::stream::iter(items)
                 .map(|item| async move {
                     let settled = self.settle(&item).await;
@@ -343,9 +351,9 @@ impl Run {
         }
     }
 
-    fn spend(&self, units: f64) {
+    async fn spend(&self, units: f64) {
         if let Some(budget) = &self.budget {
-            budget.spend(units);
+            budget.spend(units).await;
         }
         if let Ok(mut state) = self.state.lock() {
             state.totals.capacity += units;
@@ -438,7 +446,7 @@ impl Run {
             }
             let size = item_size(&stored).unwrap_or(0) as f64;
             if let Some(budget) = &self.budget {
-                budget.acquire().await;
+                budget.wait().await;
             }
             let (op, written) = match &plan {
                 Rewrite::Same => return Settled::AlreadyRight,
@@ -463,7 +471,7 @@ impl Run {
                 } else {
                     1.0
                 };
-            self.spend(if units > 0.0 { units } else { estimate });
+            self.spend(if units > 0.0 { units } else { estimate }).await;
             let outcome = match written {
                 Ok(outcome) => outcome,
                 Err(e @ Error::OutcomeUnknown { .. }) => return Settled::Unknown(e),

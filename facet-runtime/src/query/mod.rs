@@ -27,7 +27,7 @@
 //! * `run`: execution: pages, read-ahead, the all-shard merge, streams;
 //! * `scan`, `collection`, `search`: the other paged reads; `walk`: page streams.
 
-mod budget;
+pub(crate) mod budget;
 mod builder;
 pub(crate) mod collection;
 mod count;
