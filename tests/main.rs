@@ -1,6 +1,6 @@
 //! The integration tests, as one test binary: each module runs its tests on both engines
 //! (`module::test::embedded`, `module::test::moto`; see `faceteer_suite::engines!`), and the
-//! compile-fail tests (`ui`).
+//! compile-fail tests (`compile_errors`, named to start among the first: they take long).
 //!
 //! One binary instead of one per file: every test binary links the whole AWS SDK, so
 //! twenty of them cost gigabytes of disk and minutes of linking. Run one module with
@@ -11,6 +11,7 @@ mod common;
 mod backfill;
 mod batch;
 mod collections;
+mod compile_errors;
 mod embedded;
 mod engines;
 mod errors;
@@ -33,7 +34,6 @@ mod shards;
 mod streams;
 mod tables;
 mod transactions;
-mod ui;
 mod unique;
 mod update_props;
 mod updates;
