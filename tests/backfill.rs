@@ -14,32 +14,38 @@ use serde::{Deserialize, Serialize};
 
 use crate::common;
 
+/// An order of the shop, its facet's indexes declared by `$index`.
+macro_rules! order {
+    ($($index:meta),+) => {
+        /// An order.
+        #[allow(clippy::duplicated_attributes)]
+        #[derive(Debug, Clone, PartialEq, Facet, Serialize, Deserialize)]
+        #[facet(name = "ORDER", $($index),+)]
+        pub struct Order {
+            #[pk(prefix = "#CUSTOMER")]
+            pub customer: String,
+            #[sk(prefix = "#ORDER")]
+            pub id: String,
+            pub status: String,
+            pub amount: u32,
+            #[serde(with = "faceteer::timestamp")]
+            pub created: DateTime<Utc>,
+            #[serde(default, skip_serializing_if = "Option::is_none")]
+            pub note: Option<String>,
+        }
+    };
+}
+
 /// The shop as first deployed: orders by status, one partition per status.
 mod v1 {
     use super::*;
 
-    #[derive(Debug, Clone, PartialEq, Facet, Serialize, Deserialize)]
-    #[facet(
-        name = "ORDER",
-        gsi(
-            n = 1,
-            alias = "ByStatus",
-            pk(prefix = "#STATUS", fields(status)),
-            sk(prefix = "#ORDER", fields(id))
-        )
-    )]
-    pub struct Order {
-        #[pk(prefix = "#CUSTOMER")]
-        pub customer: String,
-        #[sk(prefix = "#ORDER")]
-        pub id: String,
-        pub status: String,
-        pub amount: u32,
-        #[serde(with = "faceteer::timestamp")]
-        pub created: DateTime<Utc>,
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        pub note: Option<String>,
-    }
+    order!(gsi(
+        n = 1,
+        alias = "ByStatus",
+        pk(prefix = "#STATUS", fields(status)),
+        sk(prefix = "#ORDER", fields(id))
+    ));
 
     faceteer::table! {
         pub struct Shop { Order }
@@ -51,10 +57,7 @@ mod v1 {
 mod v2 {
     use super::*;
 
-    #[allow(clippy::duplicated_attributes)]
-    #[derive(Debug, Clone, PartialEq, Facet, Serialize, Deserialize)]
-    #[facet(
-        name = "ORDER",
+    order!(
         gsi(
             n = 1,
             alias = "ByStatus",
@@ -83,19 +86,7 @@ mod v2 {
             pk(prefix = "#NOTED", fields(note)),
             sk(prefix = "#ORDER", fields(id))
         )
-    )]
-    pub struct Order {
-        #[pk(prefix = "#CUSTOMER")]
-        pub customer: String,
-        #[sk(prefix = "#ORDER")]
-        pub id: String,
-        pub status: String,
-        pub amount: u32,
-        #[serde(with = "faceteer::timestamp")]
-        pub created: DateTime<Utc>,
-        #[serde(default, skip_serializing_if = "Option::is_none")]
-        pub note: Option<String>,
-    }
+    );
 
     impl From<v1::Order> for Order {
         fn from(o: v1::Order) -> Order {
