@@ -404,7 +404,7 @@ async fn a_sharded_base_key_moves_every_record() {
 }
 
 /// A person's name was stored as two attributes; version 2 stores one, renamed.
-mod people {
+pub(crate) mod people {
     use super::*;
 
     pub mod v1 {

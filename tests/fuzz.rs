@@ -9,7 +9,6 @@ use crate::common;
 use std::collections::HashMap;
 use std::sync::OnceLock;
 
-use aws_sdk_dynamodb::primitives::Blob;
 use aws_sdk_dynamodb::types::AttributeValue as AV;
 use base64::Engine as _;
 use common::*;
@@ -50,29 +49,6 @@ fn cases() -> ProptestConfig {
 /// Decode `cursor` the way a query does (no request is sent).
 fn decode(cursor: &str) -> Result<(), faceteer::Error> {
     Note::query("book").list().cursor(cursor).plan().map(|_| ())
-}
-
-/// Any stored attribute value, up to a few levels deep.
-fn attribute_value() -> impl Strategy<Value = AV> {
-    let leaf = prop_oneof![
-        ".{0,12}".prop_map(AV::S),
-        prop_oneof![
-            "-?[0-9]{1,45}(\\.[0-9]{0,5})?([eE][+-]?[0-9]{1,4})?",
-            ".{0,6}"
-        ]
-        .prop_map(AV::N),
-        any::<bool>().prop_map(AV::Bool),
-        any::<bool>().prop_map(AV::Null),
-        proptest::collection::vec(any::<u8>(), 0..8).prop_map(|b| AV::B(Blob::new(b))),
-        proptest::collection::vec(".{0,4}", 0..3).prop_map(AV::Ss),
-        proptest::collection::vec("[0-9]{1,3}", 0..3).prop_map(AV::Ns),
-    ];
-    leaf.prop_recursive(3, 24, 4, |inner| {
-        prop_oneof![
-            proptest::collection::vec(inner.clone(), 0..4).prop_map(AV::L),
-            proptest::collection::hash_map("[a-zA-Z]{1,8}", inner, 0..4).prop_map(AV::M),
-        ]
-    })
 }
 
 /// An item of the facet's shape, with any of its attributes replaced or removed.

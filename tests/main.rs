@@ -40,4 +40,5 @@ mod updates;
 mod vectors;
 mod verify;
 mod versions;
+mod wire;
 mod write_times;

@@ -428,24 +428,11 @@ pub fn from_item<F: Facet>(item: Item) -> Result<F, ItemError> {
             return Ok(record);
         }
     }
-    // The `facet` attribute is checked as the item is read, not looked up first.
-    let found: std::cell::Cell<Option<String>> = std::cell::Cell::new(None);
-    let skip = |name: &str, value: &AttributeValue| {
-        if name == FACET_ATTRIBUTE {
-            if !names_facet(value, schema.name) {
-                found.set(Some(facet_named(value)));
-            }
-            return true;
-        }
-        schema.is_stored_only(name)
-    };
+    // Another facet's item is told as such whatever else is wrong with it (deserializing
+    // stops at the first bad member, in the map's order).
+    check_facet(&item, schema.name)?;
+    let skip = |name: &str, _: &AttributeValue| schema.is_stored_only(name);
     let record = crate::unmarshal::from_attributes::<F>(item, &skip);
-    if let Some(found) = found.take() {
-        return Err(ItemError::WrongFacet {
-            expected: schema.name,
-            found,
-        });
-    }
     let record = record.map_err(|source| ItemError::Deserialize {
         facet: schema.name,
         source,

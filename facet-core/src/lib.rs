@@ -48,6 +48,7 @@ pub mod table;
 pub mod timestamp;
 pub mod unique;
 pub mod unmarshal;
+pub mod wire;
 
 #[cfg(feature = "chrono")]
 #[doc(hidden)]

@@ -134,7 +134,7 @@ impl<'de> MapAccess<'de> for Members<'_> {
 }
 
 /// A map key (a member name): a string, or a number written as text.
-struct Key<'a>(&'a str);
+pub(crate) struct Key<'a>(pub(crate) &'a str);
 
 macro_rules! parsed_key {
     ($($method:ident => $visit:ident: $t:ty),*) => {$(
@@ -186,7 +186,7 @@ impl<'de> de::Deserializer<'de> for Key<'_> {
 }
 
 /// One attribute value, by value.
-struct Value(AttributeValue);
+pub(crate) struct Value(pub(crate) AttributeValue);
 
 macro_rules! number {
     ($($method:ident => $visit:ident: $t:ty),*) => {$(

@@ -29,15 +29,15 @@ use aws_sdk_dynamodb::types::{
 };
 use faceteer_core::expr::Expr;
 use faceteer_core::expr::Update;
-use faceteer_core::facet::is_foreign;
 use faceteer_core::plan::{split_condition, PutPlan, RenderedCondition, Returning};
-use faceteer_core::{from_item, Facet, Item, Key};
+use faceteer_core::{Facet, Item, Key};
 
 use crate::error::{CancelReason, Canceled, Error, OnlyCheck, Result, TxAction, TxStep};
 use crate::exec::future::{records, traced, BoxFuture};
 use crate::exec::keys::key_pair;
 use crate::exec::once;
 use crate::exec::sdk;
+use crate::exec::stored::Stored;
 use crate::exec::trace::Op;
 use crate::plans::put::put_plan;
 use crate::plans::stamp::{stamp_update, Created};
@@ -696,7 +696,7 @@ impl<'t> TransactGet<'t> {
 /// The records a [`TransactGet`] read.
 #[derive(Debug)]
 pub struct TransactGot {
-    found: Vec<Option<Item>>,
+    found: Vec<Option<Stored>>,
     /// The time records expired before are passed over, when the table hides them.
     hide_expired: Option<i64>,
 }
@@ -706,15 +706,13 @@ impl TransactGot {
     /// facet's validator runs on it.
     pub fn take<F: Facet>(&mut self, handle: Handle<F>) -> Result<Option<F>> {
         let item = self.found.get_mut(handle.index).and_then(Option::take);
-        let expired = |item: &Item| {
+        let expired = |item: &Stored| {
             F::SCHEMA.ttl_field.is_some()
-                && self
-                    .hide_expired
-                    .is_some_and(|now| faceteer_core::plan::is_expired(item, now))
+                && self.hide_expired.is_some_and(|now| item.is_expired(now))
         };
         match item {
-            Some(item) if !is_foreign(&item, F::SCHEMA.name) && !expired(&item) => {
-                Ok(Some(from_item(item)?))
+            Some(item) if !item.is_foreign(F::SCHEMA.name) && !expired(&item) => {
+                Ok(Some(item.decode::<F>()?))
             }
             _ => Ok(None),
         }

@@ -429,3 +429,35 @@ pub async fn lossy_table<S: faceteer::TableSchema>(
     ));
     (proxy, table, direct)
 }
+
+pub use strategies::attribute_value;
+
+/// Random stored values, for property tests.
+mod strategies {
+    use aws_sdk_dynamodb::primitives::Blob;
+    use aws_sdk_dynamodb::types::AttributeValue as AV;
+    use proptest::prelude::*;
+
+    /// Any stored attribute value, up to a few levels deep.
+    pub fn attribute_value() -> impl Strategy<Value = AV> {
+        let leaf = prop_oneof![
+            ".{0,12}".prop_map(AV::S),
+            prop_oneof![
+                "-?[0-9]{1,45}(\\.[0-9]{0,5})?([eE][+-]?[0-9]{1,4})?",
+                ".{0,6}"
+            ]
+            .prop_map(AV::N),
+            any::<bool>().prop_map(AV::Bool),
+            any::<bool>().prop_map(AV::Null),
+            proptest::collection::vec(any::<u8>(), 0..8).prop_map(|b| AV::B(Blob::new(b))),
+            proptest::collection::vec(".{0,4}", 0..3).prop_map(AV::Ss),
+            proptest::collection::vec("[0-9]{1,3}", 0..3).prop_map(AV::Ns),
+        ];
+        leaf.prop_recursive(3, 24, 4, |inner| {
+            prop_oneof![
+                proptest::collection::vec(inner.clone(), 0..4).prop_map(AV::L),
+                proptest::collection::hash_map("[a-zA-Z]{1,8}", inner, 0..4).prop_map(AV::M),
+            ]
+        })
+    }
+}

@@ -316,6 +316,11 @@ impl Run {
                 .set_exclusive_start_key(start)
                 .set_limit(self.page_size);
             let (items, last, units) = crate::exec::sdk::scan(&self.table, &op, request).await?;
+            // The backfill compares whole items: each is read into the SDK's tree.
+            let items = items
+                .into_iter()
+                .map(|item| item.into_item(self.label))
+                .collect::<std::result::Result<Vec<Item>, _>>()?;
             let read = items.len() as u64;
             let estimate = items
                 .iter()

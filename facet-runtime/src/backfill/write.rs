@@ -213,5 +213,9 @@ pub(crate) async fn read_again(table: &Table, op: &Op, stored: &Item) -> Result<
         .table_name(table.name())
         .set_key(Some(key))
         .consistent_read(true);
-    sdk::get_item(table, op, request).await
+    let label = op.context().facet.unwrap_or("backfill");
+    match sdk::get_item(table, op, request).await? {
+        Some(stored) => Ok(Some(stored.into_item(label)?)),
+        None => Ok(None),
+    }
 }

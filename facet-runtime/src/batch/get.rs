@@ -6,7 +6,6 @@ use std::marker::PhantomData;
 use std::sync::Arc;
 
 use aws_sdk_dynamodb::types::{AttributeValue, KeysAndAttributes};
-use faceteer_core::facet::is_foreign;
 use faceteer_core::names::Placeholders;
 use faceteer_core::pick::{BaseTable, Projection};
 use faceteer_core::plan::render_projection;
@@ -21,8 +20,9 @@ use crate::error::{Error, FailureReason};
 use crate::exec::future::{traced, BoxFuture};
 use crate::exec::retry::{Deadline, Effect};
 use crate::exec::sdk;
+use crate::exec::stored::Stored;
 use crate::exec::trace::Op;
-use crate::item::read::{Read, Select, Whole};
+use crate::item::read::{decode_stored, Read, Select, Whole};
 use crate::table::Table;
 
 /// Most keys in one `BatchGetItem` request.
@@ -57,7 +57,7 @@ impl Table {
         &self,
         keys: &[(String, String)],
         consistent: bool,
-    ) -> Result<HashMap<(String, String), Item>, Error> {
+    ) -> Result<HashMap<(String, String), Stored>, Error> {
         let op = batch_op::<F>(self, "BatchGetItem");
         let mut unique: Vec<&(String, String)> = Vec::with_capacity(keys.len());
         let mut seen = HashSet::with_capacity(keys.len());
@@ -88,9 +88,10 @@ impl Table {
                     reason: Box::new(reason),
                 });
             }
-            let wanted = |i: &Item| !is_foreign(i, F::SCHEMA.name) && !self.hides(F::SCHEMA, i);
+            let wanted = |i: &Stored| !i.is_foreign(F::SCHEMA.name) && !self.hides(F::SCHEMA, i);
             for item in found.into_iter().filter(wanted) {
-                if let Some(key) = crate::exec::keys::key_strings(&item) {
+                if let Some((pk, sk)) = item.key() {
+                    let key = (pk.into_owned(), sk.into_owned());
                     out.insert(key, item);
                 }
             }
@@ -105,7 +106,7 @@ impl Table {
         keys: Vec<Item>,
         projection: Option<&[&'static str]>,
         consistent: bool,
-    ) -> (Vec<Item>, Vec<(Item, FailureReason)>) {
+    ) -> (Vec<Stored>, Vec<(Item, FailureReason)>) {
         let options = self.batch_options();
         let mut names = Placeholders::new();
         let projection = render_projection(projection, &mut names);
@@ -245,10 +246,16 @@ impl<F> KeySet<F> {
         (at, true)
     }
 
-    /// The position of the key of `item` (a returned item or key), if it is one of them.
+    /// The position of the key of `item` (a returned key), if it is one of them.
     fn position(&self, item: &Item) -> Option<usize> {
         let (pk, sk) = crate::exec::keys::key_refs(item)?;
         self.index.find(&self.keys, pk, sk)
+    }
+
+    /// The position of the key of `item` (a returned item), if it is one of them.
+    fn position_of(&self, item: &Stored) -> Option<usize> {
+        let (pk, sk) = item.key()?;
+        self.index.find(&self.keys, &pk, &sk)
     }
 }
 
@@ -263,7 +270,7 @@ impl Table {
         items: Vec<Item>,
         projection: Option<&[&'static str]>,
         consistent: bool,
-    ) -> Vec<(usize, Result<Item, FailureReason>)> {
+    ) -> Vec<(usize, Result<Stored, FailureReason>)> {
         let projection = self.read_attributes(F::SCHEMA, projection);
         let (found, failed) = self
             .get_chunk(op, items, projection.as_deref(), consistent)
@@ -272,7 +279,7 @@ impl Table {
         let found = found
             .into_iter()
             .filter(|item| !self.hides(F::SCHEMA, item))
-            .filter_map(|item| Some((set.position(&item)?, Ok(item))));
+            .filter_map(|item| Some((set.position_of(&item)?, Ok(item))));
         let failed = failed
             .into_iter()
             .filter_map(|(key, reason)| Some((set.position(&key)?, Err(reason))));
@@ -283,10 +290,10 @@ impl Table {
 /// A read item as a record of `F`: `None` when the item under the key belongs to another
 /// facet (the key holds no record of `F`).
 fn decode_read<F: Facet, R: Read<F, BaseTable>>(
-    item: Item,
+    item: Stored,
     attributes: Option<&[&'static str]>,
 ) -> Option<Result<R::Record, FailureReason>> {
-    match R::decode(item, attributes) {
+    match decode_stored::<F, BaseTable, R>(item, attributes) {
         Ok(record) => Some(Ok(record)),
         Err(ItemError::WrongFacet { .. }) => None,
         Err(e) => Some(Err(FailureReason::Item(e))),
@@ -359,7 +366,7 @@ async fn read_chunk<F: Facet, R: Read<F, BaseTable>>(
             }
         }
     }
-    let mut answers: Vec<Option<Result<Item, FailureReason>>> = std::iter::repeat_with(|| None)
+    let mut answers: Vec<Option<Result<Stored, FailureReason>>> = std::iter::repeat_with(|| None)
         .take(set.keys.len())
         .collect();
     if !items.is_empty() {

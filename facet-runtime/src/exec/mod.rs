@@ -6,4 +6,6 @@ pub(crate) mod keys;
 pub(crate) mod once;
 pub(crate) mod retry;
 pub(crate) mod sdk;
+pub(crate) mod stored;
+pub(crate) mod tap;
 pub(crate) mod trace;

@@ -27,8 +27,53 @@ use faceteer_core::Item;
 
 use crate::error::Context;
 use crate::error::{Error, Result};
+use crate::exec::stored::Stored;
+use crate::exec::tap::{self, Answer};
 use crate::exec::trace::Op;
 use crate::table::Table;
+use faceteer_core::wire::answer as wire;
+
+/// Send a read (`send` makes one try's future) on the table's read path: directly
+/// ([`tap::tapped`]) or decoded by the SDK. An answer whose body could not be read is sent
+/// again, as the SDK tries again a response error, up to the client's attempts (once on a
+/// client without retries: its caller retries).
+async fn read<T, E, F, Fut>(
+    table: &Table,
+    client: &aws_sdk_dynamodb::Client,
+    send: F,
+) -> std::result::Result<Answer<T>, SdkError<E, HttpResponse>>
+where
+    F: Fn() -> Fut,
+    Fut: std::future::Future<Output = std::result::Result<T, SdkError<E, HttpResponse>>>,
+{
+    if !table.reads_direct() {
+        return send().await.map(Answer::Decoded);
+    }
+    let attempts = client
+        .config()
+        .retry_config()
+        .map_or(1, |r| r.max_attempts())
+        .max(1);
+    let mut tried = 1;
+    loop {
+        match tap::tapped(table.timeouts().attempt, send()).await {
+            Err(SdkError::ResponseError(e)) if tried < attempts => {
+                tracing::debug!(error = ?e, "an answer's body could not be read; trying again");
+                tried += 1;
+            }
+            other => return other,
+        }
+    }
+}
+
+/// An answer faceteer could not read, as the error of `operation`.
+fn unreadable<E>(operation: &'static str, context: Context, cause: serde_json::Error) -> Error
+where
+    E: ProvideErrorMetadata + std::error::Error + Send + Sync + 'static,
+    aws_sdk_dynamodb::Error: From<SdkError<E, HttpResponse>>,
+{
+    Error::dynamo(operation, context, tap::unreadable::<E>(cause))
+}
 
 /// The operation's context with the key of `item` (its `PK` and `SK`).
 fn with_key(op: &Op, item: Option<&Item>) -> Context {
@@ -83,23 +128,35 @@ pub(crate) async fn get_item(
     table: &Table,
     op: &Op,
     request: GetItemInputBuilder,
-) -> Result<Option<Item>> {
+) -> Result<Option<Stored>> {
+    use aws_sdk_dynamodb::operation::get_item::GetItemError;
     let context = with_key(op, request.get_key().as_ref());
     let request = match table.renamer() {
         Some(r) => r.get(request),
         None => request,
     };
+    let request = request.return_consumed_capacity(ReturnConsumedCapacity::Total);
     let out = op
         .within(async {
-            request
-                .return_consumed_capacity(ReturnConsumedCapacity::Total)
-                .send_with(table.client())
-                .await
-                .map_err(|e| Error::dynamo("GetItem", context, e))
+            read(table, table.client(), || {
+                request.clone().send_with(table.client())
+            })
+            .await
+            .map_err(|e| Error::dynamo("GetItem", context.clone(), e))
         })
         .await?;
-    op.request(out.consumed_capacity.as_slice());
-    Ok(answer_one(table, out.item))
+    match out {
+        Answer::Decoded(out) => {
+            op.request(out.consumed_capacity.as_slice());
+            Ok(answer_one(table, out.item).map(Stored::Tree))
+        }
+        Answer::Json(json) => {
+            let (item, units) =
+                wire::get(json).map_err(|e| unreadable::<GetItemError>("GetItem", context, e))?;
+            op.request_units(units);
+            Ok(item.map(Stored::Wire))
+        }
+    }
 }
 
 /// Send one try of a single-item write (`PutItem`, `DeleteItem`, `UpdateItem`: each its own
@@ -190,28 +247,41 @@ pub(crate) async fn update_item(
     )
 }
 
-/// Send a Query or Scan request (each its own SDK builder type): the items,
-/// `LastEvaluatedKey` and the capacity units consumed. `$context` is built only when the
-/// request fails.
+/// Send a Query or Scan request (each its own SDK builder type, `$error` its error type):
+/// the items, `LastEvaluatedKey` and the capacity units consumed. `$context` is built only
+/// when the request fails.
 macro_rules! send_page {
-    ($table:expr, $op:expr, $operation:literal, $request:expr, $context:expr) => {{
+    ($table:expr, $op:expr, $operation:literal, $error:ty, $request:expr, $context:expr) => {{
+        let request = $request.return_consumed_capacity(ReturnConsumedCapacity::Total);
         let out = $op
             .within(async {
-                $request
-                    .return_consumed_capacity(ReturnConsumedCapacity::Total)
-                    .send_with($table.client())
-                    .await
-                    .map_err(|e| Error::dynamo($operation, $context, e))
+                read($table, $table.client(), || {
+                    request.clone().send_with($table.client())
+                })
+                .await
+                .map_err(|e| Error::dynamo($operation, $context, e))
             })
             .await?;
-        $op.request(out.consumed_capacity.as_slice());
-        let units: f64 = out
-            .consumed_capacity
-            .iter()
-            .filter_map(|c| c.capacity_units)
-            .sum();
-        let last = answer_one($table, out.last_evaluated_key.filter(|k| !k.is_empty()));
-        Ok((answer($table, out.items.unwrap_or_default()), last, units))
+        match out {
+            Answer::Decoded(out) => {
+                $op.request(out.consumed_capacity.as_slice());
+                let units: f64 = out
+                    .consumed_capacity
+                    .iter()
+                    .filter_map(|c| c.capacity_units)
+                    .sum();
+                let last = answer_one($table, out.last_evaluated_key.filter(|k| !k.is_empty()));
+                let items = answer($table, out.items.unwrap_or_default());
+                Ok((items.into_iter().map(Stored::Tree).collect(), last, units))
+            }
+            Answer::Json(json) => {
+                let page =
+                    wire::page(json).map_err(|e| unreadable::<$error>($operation, $context, e))?;
+                $op.request_units(page.capacity_units);
+                let items = page.items.into_iter().map(Stored::Wire).collect();
+                Ok((items, page.last_evaluated_key, page.capacity_units))
+            }
+        }
     }};
 }
 
@@ -221,16 +291,18 @@ pub(crate) async fn query(
     op: &Op,
     partition: &str,
     request: QueryInputBuilder,
-) -> Result<(Vec<Item>, Option<Item>)> {
+) -> Result<(Vec<Stored>, Option<Item>)> {
+    use aws_sdk_dynamodb::operation::query::QueryError;
     let request = match table.renamer() {
         Some(r) => r.query(request),
         None => request,
     };
-    let page: Result<(Vec<Item>, Option<Item>, f64)> = send_page!(table, op, "Query", request, {
-        let mut context = op.context();
-        context.key = Some((partition.to_owned(), None));
-        context
-    });
+    let page: Result<(Vec<Stored>, Option<Item>, f64)> =
+        send_page!(table, op, "Query", QueryError, request, {
+            let mut context = op.context();
+            context.key = Some((partition.to_owned(), None));
+            context
+        });
     page.map(|(items, last, _)| (items, last))
 }
 
@@ -269,12 +341,13 @@ pub(crate) async fn scan(
     table: &Table,
     op: &Op,
     request: ScanInputBuilder,
-) -> Result<(Vec<Item>, Option<Item>, f64)> {
+) -> Result<(Vec<Stored>, Option<Item>, f64)> {
+    use aws_sdk_dynamodb::operation::scan::ScanError;
     let request = match table.renamer() {
         Some(r) => r.scan(request),
         None => request,
     };
-    send_page!(table, op, "Scan", request, op.context())
+    send_page!(table, op, "Scan", ScanError, request, op.context())
 }
 
 /// One BatchWriteItem request, sent once (the SDK's own retries are off, so that a failure
@@ -324,22 +397,21 @@ pub(crate) async fn batch_get(
     table: &Table,
     op: &Op,
     request: KeysAndAttributes,
-) -> Result<(Vec<Item>, Vec<Item>)> {
+) -> Result<(Vec<Stored>, Vec<Item>)> {
+    use aws_sdk_dynamodb::operation::batch_get_item::BatchGetItemError;
     let request = match table.renamer() {
         Some(r) => r.keys(request),
         None => request,
     };
+    let request = BatchGetItemInputBuilder::default()
+        .request_items(table.name(), request)
+        .return_consumed_capacity(ReturnConsumedCapacity::Total);
+    let client = table.batch_client();
     let result = op
-        .within(async {
-            Ok(BatchGetItemInputBuilder::default()
-                .request_items(table.name(), request)
-                .return_consumed_capacity(ReturnConsumedCapacity::Total)
-                .send_with(table.batch_client())
-                .await)
-        })
+        .within(async { Ok(read(table, client, || request.clone().send_with(client)).await) })
         .await?;
     match result {
-        Ok(out) => {
+        Ok(Answer::Decoded(out)) => {
             op.request(out.consumed_capacity.as_deref().unwrap_or_default());
             let found = out
                 .responses
@@ -350,8 +422,24 @@ pub(crate) async fn batch_get(
                 .and_then(|mut u| u.remove(table.name()))
                 .map(|k| k.keys)
                 .unwrap_or_default();
-            Ok((answer(table, found), answer(table, unprocessed)))
+            let found = answer(table, found).into_iter().map(Stored::Tree).collect();
+            Ok((found, answer(table, unprocessed)))
         }
+        Ok(Answer::Json(json)) => match wire::batch_get(json, table.name()) {
+            Ok(answer) => {
+                op.request_units(answer.capacity_units);
+                let found = answer.found.into_iter().map(Stored::Wire).collect();
+                Ok((found, answer.unprocessed))
+            }
+            Err(e) => {
+                op.request(&[]);
+                Err(unreadable::<BatchGetItemError>(
+                    "BatchGetItem",
+                    op.context(),
+                    e,
+                ))
+            }
+        },
         Err(e) => {
             op.request(&[]);
             Err(Error::dynamo("BatchGetItem", op.context(), e))
@@ -404,31 +492,38 @@ pub(crate) async fn transact_get(
     table: &Table,
     op: &Op,
     items: Vec<TransactGetItem>,
-) -> Result<std::result::Result<Vec<Option<Item>>, Cancellation>> {
+) -> Result<std::result::Result<Vec<Option<Stored>>, Cancellation>> {
     let items = match table.renamer() {
         Some(r) => r.transact_gets(items),
         None => items,
     };
+    let client = table.client();
+    let send = || {
+        client
+            .transact_get_items()
+            .set_transact_items(Some(items.clone()))
+            .return_consumed_capacity(ReturnConsumedCapacity::Total)
+            .send()
+    };
     let result = op
-        .within(async {
-            Ok(table
-                .client()
-                .transact_get_items()
-                .set_transact_items(Some(items))
-                .return_consumed_capacity(ReturnConsumedCapacity::Total)
-                .send()
-                .await)
-        })
+        .within(async { Ok(read(table, client, send).await) })
         .await?;
     match result {
-        Ok(out) => {
+        Ok(Answer::Decoded(out)) => {
             op.request(out.consumed_capacity.as_deref().unwrap_or_default());
             Ok(Ok(out
                 .responses
                 .unwrap_or_default()
                 .into_iter()
-                .map(|r| answer_one(table, r.item.filter(|i| !i.is_empty())))
+                .map(|r| answer_one(table, r.item.filter(|i| !i.is_empty())).map(Stored::Tree))
                 .collect()))
+        }
+        Ok(Answer::Json(json)) => {
+            let (items, units) = wire::transact_get(json).map_err(|e| {
+                unreadable::<TransactGetItemsError>("TransactGetItems", op.context(), e)
+            })?;
+            op.request_units(units);
+            Ok(Ok(items.into_iter().map(|i| i.map(Stored::Wire)).collect()))
         }
         Err(e) => cancellation(Some(table), op, "TransactGetItems", e, |e| match e {
             TransactGetItemsError::TransactionCanceledException(t) => {

@@ -159,6 +159,14 @@ impl Op {
         }
     }
 
+    /// Count one request that consumed `units` capacity units (an answer read directly).
+    pub(crate) fn request_units(&self, units: f64) {
+        self.requests.fetch_add(1, Ordering::Relaxed);
+        if let Ok(mut total) = self.capacity.lock() {
+            *total += units;
+        }
+    }
+
     /// The capacity units the operation's requests consumed so far, as DynamoDB reported.
     pub(crate) fn capacity(&self) -> f64 {
         self.capacity.lock().map_or(0.0, |total| *total)

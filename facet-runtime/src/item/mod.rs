@@ -28,7 +28,6 @@ use std::marker::PhantomData;
 use std::sync::Arc;
 
 use faceteer_core::expr::Expr;
-use faceteer_core::facet::is_foreign;
 use faceteer_core::pick::{BaseTable, Projection};
 use faceteer_core::plan::{DeletePlan, GetPlan, PutPlan, RenderedCondition};
 use faceteer_core::{Facet, Item, Key};
@@ -39,7 +38,7 @@ use crate::exec::keys::key_pair;
 use crate::exec::once::{self, Recognized};
 use crate::exec::sdk::{self, Reply};
 use crate::exec::trace::Op;
-use crate::item::read::{Read, Select, Whole};
+use crate::item::read::{decode_stored, Read, Select, Whole};
 use crate::item::refusal::{Refusable, Refusal, StoredOnFailure, Written};
 use crate::plans::put::put_plan;
 use crate::plans::stamp::Created;
@@ -148,9 +147,12 @@ impl<'t, F: Facet, R: Read<F, BaseTable>> IntoFuture for Get<'t, F, R> {
             let item = sdk::get_item(table, &op, request.request(table.name())).await?;
             match item {
                 Some(item)
-                    if !is_foreign(&item, F::SCHEMA.name) && !table.hides(F::SCHEMA, &item) =>
+                    if !item.is_foreign(F::SCHEMA.name) && !table.hides(F::SCHEMA, &item) =>
                 {
-                    Ok(Some(R::decode(item, plan.projection.as_deref())?))
+                    Ok(Some(decode_stored::<F, BaseTable, R>(
+                        item,
+                        plan.projection.as_deref(),
+                    )?))
                 }
                 _ => Ok(None),
             }

@@ -7,6 +7,9 @@ use faceteer_core::pick::{
     WholeRecords,
 };
 use faceteer_core::schema::{FACET_ATTRIBUTE, PK, SK};
+use faceteer_core::wire::WireItem;
+
+use crate::exec::stored::Stored;
 use faceteer_core::{from_item, Facet, Item, ItemError};
 
 mod sealed {
@@ -44,6 +47,20 @@ pub trait Read<F: Facet, I: KeyFields>: sealed::Sealed + Send + Sync + 'static {
     #[doc(hidden)]
     fn decode(item: Item, attributes: Option<&[&'static str]>) -> Result<Self::Record, ItemError>;
 
+    /// Turn one item read directly (its JSON) into a record, as [`Read::decode`] turns the
+    /// same item's attribute values.
+    #[doc(hidden)]
+    fn decode_wire(
+        item: &WireItem,
+        attributes: Option<&[&'static str]>,
+    ) -> Result<Self::Record, ItemError> {
+        let tree = item.to_item().map_err(|e| ItemError::Deserialize {
+            facet: F::SCHEMA.name,
+            source: serde::de::Error::custom(e),
+        })?;
+        Self::decode(tree, attributes)
+    }
+
     /// Whether the items read are keys of the records to read from the table.
     #[doc(hidden)]
     const FETCH_BY_KEY: bool = false;
@@ -59,6 +76,10 @@ impl<F: Facet, I: KeyFields + WholeRecords> Read<F, I> for Whole {
     fn decode(item: Item, _: Option<&[&'static str]>) -> Result<F, ItemError> {
         from_item(item)
     }
+
+    fn decode_wire(item: &WireItem, _: Option<&[&'static str]>) -> Result<F, ItemError> {
+        item.decode::<F>()
+    }
 }
 
 impl<F: Facet, I: KeyFields> Read<F, I> for Fetched {
@@ -73,6 +94,10 @@ impl<F: Facet, I: KeyFields> Read<F, I> for Fetched {
     /// The whole item, as read from the table by key.
     fn decode(item: Item, _: Option<&[&'static str]>) -> Result<F, ItemError> {
         from_item(item)
+    }
+
+    fn decode_wire(item: &WireItem, _: Option<&[&'static str]>) -> Result<F, ItemError> {
+        item.decode::<F>()
     }
 
     const FETCH_BY_KEY: bool = true;
@@ -91,5 +116,16 @@ where
 
     fn decode(item: Item, attributes: Option<&[&'static str]>) -> Result<Picked<P, I>, ItemError> {
         picked_from_item(item, attributes.unwrap_or_default())
+    }
+}
+
+/// Turn one stored item into a record of `R`.
+pub(crate) fn decode_stored<F: Facet, I: KeyFields, R: Read<F, I>>(
+    item: Stored,
+    attributes: Option<&[&'static str]>,
+) -> Result<R::Record, ItemError> {
+    match item {
+        Stored::Tree(item) => R::decode(item, attributes),
+        Stored::Wire(wire) => R::decode_wire(&wire, attributes),
     }
 }

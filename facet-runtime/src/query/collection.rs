@@ -30,18 +30,19 @@ use std::future::IntoFuture;
 use std::marker::PhantomData;
 use std::sync::Arc;
 
-use faceteer_core::collection::{facet_of, Collection};
+use faceteer_core::collection::Collection;
 use faceteer_core::cursor::{condition_fingerprint, decode_cursor, encode_cursor, CursorScope};
 use faceteer_core::partition::PartitionKey;
 use faceteer_core::pick::{KeyFields, WholeRecords};
 use faceteer_core::plan::{QueryPlan, SortCondition};
-use faceteer_core::schema::{IndexSchema, SK};
-use faceteer_core::{Facet, Item};
+use faceteer_core::schema::{IndexSchema, FACET_ATTRIBUTE, SK};
+use faceteer_core::Facet;
 use futures::{Stream, TryStreamExt};
 
 use crate::error::{Error, Result};
 use crate::exec::future::{records, traced, BoxFuture};
 use crate::exec::sdk;
+use crate::exec::stored::{Attributes, Stored};
 use crate::exec::trace::Op;
 use crate::query::mode::{FailedRecord, Page};
 use crate::query::page::{page_setters, PageOptions};
@@ -239,8 +240,9 @@ impl<'t, C: Collection> IntoFuture for CollectionRun<'t, C> {
 }
 
 /// Whether an item is of one of the collection's facets.
-fn member<C: Collection>(item: &Item) -> bool {
-    facet_of(item).is_some_and(|name| C::FACETS.iter().any(|f| f.name == name))
+fn member<C: Collection>(item: &Stored) -> bool {
+    item.text(FACET_ATTRIBUTE)
+        .is_some_and(|name| C::FACETS.iter().any(|f| f.name == name))
 }
 
 fn page<'a, C: Collection>(
@@ -260,7 +262,7 @@ fn page<'a, C: Collection>(
         let scope = run.scope(&plan.partition);
         let limit = run.page.limit.map(|l| l as usize);
         // Every item read in order, and whether it is one of the collection's.
-        let mut read: Vec<(Item, bool)> = Vec::new();
+        let mut read: Vec<(Stored, bool)> = Vec::new();
         let mut kept = 0;
         let mut more = loop {
             plan.limit = walk::next_limit(limit, kept);
@@ -331,7 +333,9 @@ fn page<'a, C: Collection>(
             .filter(|(_, m)| *m)
             .map(|(item, _)| item)
             .collect();
-        let (decoded, failed) = walk::decode(members, C::from_item);
+        let (decoded, failed) = walk::decode(members, |item| {
+            C::from_item(item.into_item("(collection)")?)
+        });
         Ok(CollectionPage {
             records: decoded.into_iter().flatten().collect(),
             failed,

@@ -4,16 +4,14 @@
 use std::future::IntoFuture;
 use std::sync::Arc;
 
-use aws_sdk_dynamodb::types::AttributeValue;
 use faceteer_core::cursor::{
     decode_shards_cursor, encode_cursor, encode_shards_cursor, ShardPosition,
 };
-use faceteer_core::facet::is_foreign;
 use faceteer_core::merge::{merge_shards, ShardProgress, ShardRead};
 use faceteer_core::pick::KeyFields;
 use faceteer_core::plan::QueryPlan;
 use faceteer_core::schema::SK;
-use faceteer_core::{Facet, Item};
+use faceteer_core::Facet;
 use futures::{Stream, StreamExt, TryStreamExt};
 
 use super::builder::Query;
@@ -21,8 +19,9 @@ use super::mode::{Collected, Mode, Page, Paged};
 use crate::error::{Error, Result};
 use crate::exec::future::{records, traced, BoxFuture};
 use crate::exec::sdk;
+use crate::exec::stored::{Attributes, Stored};
 use crate::exec::trace::Op;
-use crate::item::read::Read;
+use crate::item::read::{decode_stored, Read};
 use crate::query::walk;
 use crate::table::signing;
 use crate::table::Table;
@@ -179,7 +178,9 @@ where
         } else {
             raw
         };
-        let (records, failed) = walk::decode(raw, |item| R::decode(item, attributes.as_deref()));
+        let (records, failed) = walk::decode(raw, |item| {
+            decode_stored::<F, I, R>(item, attributes.as_deref())
+        });
         Ok(Page {
             records,
             failed,
@@ -195,7 +196,7 @@ async fn one_partition<F, I, R, M>(
     op: &Op,
     query: &Query<F, I, R, M>,
     probe: bool,
-) -> Result<(Vec<Item>, Option<String>)>
+) -> Result<(Vec<Stored>, Option<String>)>
 where
     F: Facet,
     I: KeyFields,
@@ -221,12 +222,12 @@ where
 /// be read fails the page.
 async fn fetch_by_key<F: Facet>(
     table: &Table,
-    keys: Vec<Item>,
+    keys: Vec<Stored>,
     consistent: bool,
-) -> Result<Vec<Item>> {
+) -> Result<Vec<Stored>> {
     let wanted: Vec<(String, String)> = keys
         .iter()
-        .filter_map(crate::exec::keys::key_strings)
+        .filter_map(|k| k.key().map(|(pk, sk)| (pk.into_owned(), sk.into_owned())))
         .collect();
     let mut found = table.read_items::<F>(&wanted, consistent).await?;
     Ok(wanted.iter().filter_map(|k| found.remove(k)).collect())
@@ -239,7 +240,7 @@ async fn all_shards<F, I, R, M>(
     op: &Op,
     query: &Query<F, I, R, M>,
     probe: bool,
-) -> Result<(Vec<Item>, Option<String>)>
+) -> Result<(Vec<Stored>, Option<String>)>
 where
     F: Facet,
     I: KeyFields,
@@ -269,7 +270,7 @@ where
     }
     let limit = query.page_limit();
     let plans_len = plans.len();
-    let mut fetched: Vec<(usize, Vec<Item>, bool)> = futures::stream::iter(plans)
+    let mut fetched: Vec<(usize, Vec<Stored>, bool)> = futures::stream::iter(plans)
         .map(|(shard, mut plan)| async move {
             let (items, more) = fetch(table, op, &mut plan, limit, F::SCHEMA.name, probe).await?;
             Ok::<_, Error>((shard, items, more))
@@ -293,9 +294,10 @@ where
             shard: *shard,
             sort_keys: items
                 .iter()
-                .map(|item| match sk.and_then(|sk| item.get(sk)) {
-                    Some(AttributeValue::S(s)) => s.clone(),
-                    _ => String::new(),
+                .map(|item| {
+                    sk.and_then(|sk| item.text(sk))
+                        .map(|s| s.into_owned())
+                        .unwrap_or_default()
                 })
                 .collect(),
             more: *more,
@@ -317,7 +319,7 @@ where
         Some(encode_shards_cursor(&scope, &positions)?)
     };
     // Each merged item is moved out of its shard's answer (each is taken once).
-    let mut answers: Vec<Vec<Option<Item>>> = fetched
+    let mut answers: Vec<Vec<Option<Stored>>> = fetched
         .into_iter()
         .map(|(_, items, _)| items.into_iter().map(Some).collect())
         .collect();
@@ -341,12 +343,12 @@ pub(crate) async fn fetch(
     limit: Option<u32>,
     facet: &str,
     probe: bool,
-) -> Result<(Vec<Item>, bool)> {
+) -> Result<(Vec<Stored>, bool)> {
     if plan.is_empty_range() {
         return Ok((Vec::new(), false));
     }
     let limit = limit.map(|l| l as usize);
-    let mut raw: Vec<Item> = Vec::new();
+    let mut raw: Vec<Stored> = Vec::new();
     loop {
         plan.limit = walk::next_limit(limit, raw.len());
         let (items, last) =
@@ -376,15 +378,15 @@ pub(crate) async fn fetch(
 
 /// Whether a returned item is not a result: another facet's, or the one item a strict bound
 /// excludes.
-fn excluded(plan: &QueryPlan, item: &Item, facet: &str) -> bool {
-    if is_foreign(item, facet) {
+fn excluded(plan: &QueryPlan, item: &Stored, facet: &str) -> bool {
+    if item.is_foreign(facet) {
         return true;
     }
     match plan.excluded_sort_key() {
-        Some(x) => matches!(
-            plan.sk_attribute.and_then(|sk| item.get(sk)),
-            Some(AttributeValue::S(s)) if s == x
-        ),
+        Some(x) => plan
+            .sk_attribute
+            .and_then(|sk| item.text(sk))
+            .is_some_and(|s| s == x),
         None => false,
     }
 }
@@ -409,7 +411,7 @@ pub(crate) async fn read_ahead(
     op: &Op,
     plan: &mut QueryPlan,
     batch: u32,
-    is_result: impl Fn(&QueryPlan, &Item) -> bool,
+    is_result: impl Fn(&QueryPlan, &Stored) -> bool,
 ) -> Result<(bool, usize)> {
     plan.limit = Some(batch);
     let mut passed = 0;

@@ -28,6 +28,7 @@ use faceteer_core::expr::Expr;
 use faceteer_core::merge::ShardProgress;
 use faceteer_core::plan::RenderedCondition;
 use faceteer_core::scan::{take_segments, ScanPlan, SegmentRead};
+use faceteer_core::wire::WireItem;
 use faceteer_core::{from_item, Facet, Item, ItemError};
 use futures::{Stream, StreamExt, TryStreamExt};
 
@@ -38,6 +39,7 @@ use super::budget::Budget;
 use crate::error::{Error, Result};
 use crate::exec::future::{records, traced, BoxFuture};
 use crate::exec::sdk;
+use crate::exec::stored::Stored;
 use crate::exec::trace::Op;
 use crate::query::mode::{Collected, Page};
 use crate::query::page::{page_setters, PageOptions};
@@ -82,6 +84,16 @@ pub trait ScanTarget: Send + Sync + 'static {
     /// Read one item of those facets.
     #[doc(hidden)]
     fn decode(item: Item) -> std::result::Result<Self::Record, ItemError>;
+    /// Read one item of those facets read directly (its JSON), as [`ScanTarget::decode`]
+    /// reads the same item's attribute values.
+    #[doc(hidden)]
+    fn decode_wire(item: &WireItem) -> std::result::Result<Self::Record, ItemError> {
+        let tree = item.to_item().map_err(|e| ItemError::Deserialize {
+            facet: "",
+            source: serde::de::Error::custom(e),
+        })?;
+        Self::decode(tree)
+    }
 }
 
 /// The records of facet `F`: the default target of [`ScanRun`].
@@ -97,6 +109,9 @@ impl<F: Facet> ScanTarget for OfFacet<F> {
     }
     fn decode(item: Item) -> std::result::Result<F, ItemError> {
         from_item(item)
+    }
+    fn decode_wire(item: &WireItem) -> std::result::Result<F, ItemError> {
+        item.decode::<F>()
     }
 }
 
@@ -365,7 +380,7 @@ impl<'t, F: Send + 'static, T: ScanTarget> IntoFuture for ScanRun<'t, F, T> {
 /// them are taken (the last evaluated key of a page that ended there).
 struct Fetched {
     segment: usize,
-    items: Vec<Item>,
+    items: Vec<Stored>,
     resume: Option<Item>,
     more: bool,
 }
@@ -473,7 +488,10 @@ fn page<'a, F: Send + 'static, T: ScanTarget>(
                 Some(encode_shards_cursor(&scope, &positions)?),
             )
         };
-        let (records, failed) = walk::decode(raw, T::decode);
+        let (records, failed) = walk::decode(raw, |item| match item {
+            Stored::Tree(item) => T::decode(item),
+            Stored::Wire(wire) => T::decode_wire(&wire),
+        });
         Ok(Page {
             records,
             failed,
@@ -492,8 +510,8 @@ async fn fetch(
     plan: &mut ScanPlan,
     limit: Option<usize>,
     budget: Option<&Budget>,
-) -> Result<(Vec<Item>, Option<Item>, bool)> {
-    let mut raw: Vec<Item> = Vec::new();
+) -> Result<(Vec<Stored>, Option<Item>, bool)> {
+    let mut raw: Vec<Stored> = Vec::new();
     loop {
         plan.limit = walk::next_limit(limit, raw.len());
         if let Some(budget) = budget {

@@ -45,11 +45,12 @@ use faceteer_core::pick::{BaseTable, KeyFields, WholeRecords};
 use faceteer_core::plan::{QueryPlan, RenderedCondition};
 use faceteer_core::schema::{IndexSchema, KeySchema};
 use faceteer_core::search::{boundary_after, merge_sources, Boundary, PrimaryKey, SourceRead};
-use faceteer_core::{from_item, Facet, Item};
+use faceteer_core::{Facet, Item};
 use futures::{Stream, StreamExt, TryStreamExt};
 
 use crate::error::{Error, Result};
 use crate::exec::future::{records, traced, BoxFuture};
+use crate::exec::stored::Stored;
 use crate::exec::trace::Op;
 use crate::query::builder::Query;
 use crate::query::mode::{Collected, Page};
@@ -196,7 +197,8 @@ impl<'t, F: Facet> Search<'t, F> {
                 )?;
                 let (raw, cursor) = search.run(&op).await?;
                 let cursor = signing::sealed(table.cursor_key(), cursor);
-                let (records, failed) = walk::decode(raw, from_item);
+                let raw = raw.into_iter().map(Stored::Tree).collect();
+                let (records, failed) = walk::decode(raw, Stored::decode::<F>);
                 Ok(Page {
                     records,
                     failed,
@@ -374,6 +376,11 @@ impl<'t, F: Facet> Search<'t, F> {
                     true,
                 )
                 .await?;
+                // A search merges and orders by the items' attributes: it reads trees.
+                let items = items
+                    .into_iter()
+                    .map(|item| item.into_item(F::SCHEMA.name))
+                    .collect::<std::result::Result<Vec<Item>, _>>()?;
                 Ok::<_, Error>((i, items, more))
             })
             .buffer_unordered(concurrency)

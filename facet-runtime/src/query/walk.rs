@@ -8,6 +8,7 @@ use faceteer_core::{Item, ItemError};
 use futures::{Stream, StreamExt, TryStreamExt};
 
 use crate::error::{Error, Result};
+use crate::exec::stored::{Attributes, Stored};
 use crate::query::mode::{Collected, FailedRecord, Page};
 use crate::table::Table;
 
@@ -19,15 +20,15 @@ pub(crate) fn next_limit(limit: Option<usize>, have: usize) -> Option<u32> {
 }
 
 /// The key attributes a cursor needs: the base key and, on an index, the index's key.
-pub(crate) fn key_of(index: Option<&IndexSchema>, item: &Item) -> Result<Item> {
+pub(crate) fn key_of(index: Option<&IndexSchema>, item: &impl Attributes) -> Result<Item> {
     let mut key = Item::with_capacity(4);
     let index_keys = index.into_iter().flat_map(|i| i.own_key_attributes());
     for name in [PK, SK].into_iter().chain(index_keys) {
-        match item.get(name) {
-            Some(v @ AttributeValue::S(_)) => {
-                key.insert(name.to_owned(), v.clone());
+        match item.text(name) {
+            Some(text) => {
+                key.insert(name.to_owned(), AttributeValue::S(text.into_owned()));
             }
-            _ => return Err(crate::error::Error::MissingKeyAttribute(name.to_owned())),
+            None => return Err(crate::error::Error::MissingKeyAttribute(name.to_owned())),
         }
     }
     Ok(key)
@@ -36,24 +37,34 @@ pub(crate) fn key_of(index: Option<&IndexSchema>, item: &Item) -> Result<Item> {
 /// Read a page's raw items with `decode`: the valid records, and apart each item that is not
 /// one, with its key and the error.
 pub(crate) fn decode<T>(
-    raw: Vec<Item>,
-    decode: impl Fn(Item) -> std::result::Result<T, ItemError>,
+    raw: Vec<Stored>,
+    decode: impl Fn(Stored) -> std::result::Result<T, ItemError>,
 ) -> (Vec<T>, Vec<FailedRecord>) {
     let mut records = Vec::with_capacity(raw.len());
     let mut failed = Vec::new();
     for item in raw {
-        let key = |name| match item.get(name) {
-            Some(AttributeValue::S(s)) => s.clone(),
-            _ => String::new(),
+        // What names the item's key if it fails: its key strings from the SDK's tree (the
+        // tree is consumed by decoding), the shared JSON text of one read directly.
+        let named = match &item {
+            Stored::Tree(tree) => Err(crate::exec::keys::key_pair(tree)),
+            Stored::Wire(wire) => Ok(wire.clone()),
         };
-        let (pk, sk) = (key(PK), key(SK));
         match decode(item) {
             Ok(record) => records.push(record),
-            Err(error) => failed.push(FailedRecord {
-                pk,
-                sk,
-                error: Arc::new(error),
-            }),
+            Err(error) => {
+                let (pk, sk) = match named {
+                    Err(key) => key,
+                    Ok(wire) => {
+                        let text = |name| wire.text(name).map(|t| t.into_owned());
+                        (text(PK).unwrap_or_default(), text(SK).unwrap_or_default())
+                    }
+                };
+                failed.push(FailedRecord {
+                    pk,
+                    sk,
+                    error: Arc::new(error),
+                })
+            }
         }
     }
     (records, failed)

@@ -57,6 +57,21 @@ pub struct Table {
     names: TableNames,
     /// Their renames on the wire, when they are not faceteer's own.
     renamer: Option<Arc<Renamer>>,
+    /// How answers to reads are decoded ([`Table::with_read_path`]).
+    read_path: ReadPath,
+}
+
+/// How a table's reads decode DynamoDB's answers ([`Table::with_read_path`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[non_exhaustive]
+pub enum ReadPath {
+    /// Straight from the answer's JSON into records, with no `AttributeValue` tree in
+    /// between (the SDK still signs, retries and sends). The default; a table with its own
+    /// attribute names ([`Table::with_names`]) reads through the SDK.
+    #[default]
+    Direct,
+    /// Through the SDK's own decoder into `AttributeValue`s, then into records.
+    Sdk,
 }
 
 /// A value kept alive by every clone of a [`Table`].
@@ -97,7 +112,7 @@ impl Table {
     pub fn new(client: Client, name: impl Into<String>) -> Self {
         let name: String = name.into();
         let timeouts = Timeouts::of(&client, Timeouts::default());
-        let client = timeouts.apply(&client);
+        let client = crate::exec::tap::with_tap(&timeouts.apply(&client));
         Table {
             batch_client: without_retries(&client),
             call_timeout: timeouts.call,
@@ -112,7 +127,22 @@ impl Table {
             hide_expired: false,
             names: TableNames::DEFAULT,
             renamer: None,
+            read_path: ReadPath::Direct,
         }
+    }
+
+    /// The same table, decoding the answers to its reads as `path` says: directly from
+    /// their JSON ([`ReadPath::Direct`], the default) or through the SDK's own decoder
+    /// ([`ReadPath::Sdk`]). Both read the same records, with the same errors.
+    pub fn with_read_path(mut self, path: ReadPath) -> Self {
+        self.read_path = path;
+        self
+    }
+
+    /// Whether reads decode their answers directly ([`ReadPath::Direct`], on a table in
+    /// faceteer's own names).
+    pub(crate) fn reads_direct(&self) -> bool {
+        self.read_path == ReadPath::Direct && self.renamer.is_none()
     }
 
     /// The same table, laid out with `names`: its key attributes, index names, facet
@@ -166,9 +196,9 @@ impl Table {
 
     /// Whether a get of facet `schema` passes over `item`, expired (when this table hides
     /// expired records).
-    pub(crate) fn hides(&self, schema: &FacetSchema, item: &faceteer_core::Item) -> bool {
+    pub(crate) fn hides(&self, schema: &FacetSchema, item: &crate::exec::stored::Stored) -> bool {
         self.expired_before(std::iter::once(schema))
-            .is_some_and(|now| faceteer_core::plan::is_expired(item, now))
+            .is_some_and(|now| item.is_expired(now))
     }
 
     /// The attributes a get of facet `schema` reads: `projection`, and `ttl` when this table

@@ -42,4 +42,4 @@ mod fault;
 mod stub;
 
 pub use fault::{FaultConfig, FaultProxy, FaultStats};
-pub use stub::{StubConfig, StubServer};
+pub use stub::{item_json_text, StubConfig, StubServer};

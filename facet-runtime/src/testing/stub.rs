@@ -161,6 +161,12 @@ impl Drop for StubServer {
     }
 }
 
+/// An item as DynamoDB's JSON text (`{"name":{"S":"…"}}`), members sorted: what the stub
+/// answers for it.
+pub fn item_json_text(item: &faceteer_core::Item) -> String {
+    item_json(item).to_string()
+}
+
 /// An item in DynamoDB JSON (`{"name": {"S": "…"}}`), members sorted.
 pub(crate) fn item_json(item: &faceteer_core::Item) -> Value {
     Value::Object(

@@ -177,7 +177,11 @@ pub(crate) async fn run<'t>(
                 consistent_read: true,
                 projection: None,
             };
-            reads.push(sdk::get_item(table, op, plan.request(table.name())).await?);
+            let read = sdk::get_item(table, op, plan.request(table.name())).await?;
+            reads.push(match read {
+                Some(stored) => Some(stored.into_item(target.schema.name)?),
+                None => None,
+            });
         }
         let Built { mut tx, after } = build(&reads)?;
         // The guards each target owns before and after.

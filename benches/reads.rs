@@ -1,0 +1,305 @@
+//! Client CPU per record of faceteer's reads and writes, on the README's `Task` (10,000
+//! distinct records), against what a careful user writes without faceteer:
+//!
+//! * `faceteer`: the default direct read path (answers decoded from their JSON straight
+//!   into records);
+//! * `faceteer-sdk-path`: faceteer reading through the SDK's decoder
+//!   (`ReadPath::Sdk`);
+//! * `hand-written`: `aws-sdk-dynamodb` with every attribute and key built and read by hand;
+//! * `serde_dynamo`: `aws-sdk-dynamodb` with serde_dynamo's items and hand-built keys.
+//!
+//! The stub server answers from a thread of its own; the client runs on this thread (a
+//! current-thread runtime) and only this thread's CPU time is counted. Before timing, every
+//! arm's output is checked equal: the same items reach the stub, the same records come back
+//! in the same order, with the same number of requests.
+//!
+//! `cargo bench --bench reads`; the README's figures: `scripts/measure.sh`.
+
+mod support;
+
+use std::collections::HashMap;
+use std::time::Duration;
+
+use aws_sdk_dynamodb::types::{AttributeValue, KeysAndAttributes, PutRequest, WriteRequest};
+use aws_sdk_dynamodb::Client;
+use criterion::{criterion_group, criterion_main, Criterion};
+use faceteer::testing::StubConfig;
+use faceteer::{Facet, Item, ReadPath, Table};
+use faceteer_suite::bench_task::{
+    dynamo_from_item, dynamo_to_item, hand_from_item, hand_key, hand_to_item, task, Task,
+};
+use futures::StreamExt;
+use support::{boxed, cpu_arms, ChunksOf, Run, StubThread};
+
+const TABLE: &str = "bench";
+const TEAM: &str = "team-bench";
+const N: usize = 10_000;
+
+fn tasks(n: usize) -> impl Iterator<Item = Task> {
+    (0..n).map(|i| task(TEAM, i))
+}
+
+/// A user's `put_many`: 25 per request, 4 requests in flight, unprocessed items resent.
+async fn user_put(client: &Client, items: impl Iterator<Item = Item>) -> usize {
+    let requests = items.map(|item| {
+        WriteRequest::builder()
+            .put_request(PutRequest::builder().set_item(Some(item)).build().unwrap())
+            .build()
+    });
+    futures::stream::iter(ChunksOf::new(requests, 25))
+        .map(|mut chunk: Vec<WriteRequest>| async move {
+            let n = chunk.len();
+            while !chunk.is_empty() {
+                let out = client
+                    .batch_write_item()
+                    .request_items(TABLE, chunk)
+                    .send()
+                    .await
+                    .expect("batch write");
+                chunk = out
+                    .unprocessed_items
+                    .and_then(|mut u| u.remove(TABLE))
+                    .unwrap_or_default();
+            }
+            n
+        })
+        .buffer_unordered(4)
+        .fold(0, |a, n| async move { a + n })
+        .await
+}
+
+/// A user's `get_many`: 100 keys per request, 4 in flight, records decoded by `read`.
+async fn user_get(
+    client: &Client,
+    keys: impl Iterator<Item = Item>,
+    read: fn(Item) -> Option<Task>,
+) -> Vec<Task> {
+    futures::stream::iter(ChunksOf::new(keys, 100))
+        .map(|mut keys: Vec<Item>| async move {
+            let mut found = Vec::with_capacity(keys.len());
+            while !keys.is_empty() {
+                let out = client
+                    .batch_get_item()
+                    .request_items(
+                        TABLE,
+                        KeysAndAttributes::builder()
+                            .set_keys(Some(keys))
+                            .build()
+                            .unwrap(),
+                    )
+                    .send()
+                    .await
+                    .expect("batch get");
+                found.extend(
+                    out.responses
+                        .and_then(|mut r| r.remove(TABLE))
+                        .unwrap_or_default()
+                        .into_iter()
+                        .map(|item| read(item).expect("a task")),
+                );
+                keys = out
+                    .unprocessed_keys
+                    .and_then(|mut u| u.remove(TABLE))
+                    .map(|k| k.keys)
+                    .unwrap_or_default();
+            }
+            found
+        })
+        .buffer_unordered(4)
+        .flat_map(futures::stream::iter)
+        .collect()
+        .await
+}
+
+/// A user's page walk over one partition, records decoded by `read`.
+async fn user_query(client: &Client, read: fn(Item) -> Option<Task>) -> Vec<Task> {
+    let mut out = Vec::new();
+    let mut start: Option<HashMap<String, AttributeValue>> = None;
+    loop {
+        let page = client
+            .query()
+            .table_name(TABLE)
+            .key_condition_expression("#pk = :pk AND begins_with(#sk, :sk)")
+            .expression_attribute_names("#pk", "PK")
+            .expression_attribute_names("#sk", "SK")
+            .expression_attribute_values(":pk", AttributeValue::S(format!("#TEAM_{TEAM}")))
+            .expression_attribute_values(":sk", AttributeValue::S("#TASK".into()))
+            .set_exclusive_start_key(start)
+            .send()
+            .await
+            .expect("query");
+        out.extend(
+            page.items
+                .unwrap_or_default()
+                .into_iter()
+                .map(|item| read(item).expect("a task")),
+        );
+        start = page.last_evaluated_key;
+        if start.is_none() {
+            return out;
+        }
+    }
+}
+
+fn hand_keys() -> impl Iterator<Item = Item> {
+    tasks(N).map(|t| hand_key(&t.team_id, &t.task_id))
+}
+
+fn sorted(mut tasks: Vec<Task>) -> Vec<Task> {
+    tasks.sort_by(|a, b| a.task_id.cmp(&b.task_id));
+    tasks
+}
+
+fn bench(c: &mut Criterion) {
+    let stub = StubThread::start(StubConfig {
+        page_size: 100,
+        latency: Duration::ZERO,
+    });
+    let stub = &stub.server;
+    let rt = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap();
+    let client = faceteer::local_client(&stub.endpoint()).expect("a local endpoint");
+    let table = Table::with_facets(client.clone(), TABLE, [Task::SCHEMA]).unwrap();
+    let sdk_path = table.clone().with_read_path(ReadPath::Sdk);
+    let keys: Vec<_> = tasks(N)
+        .map(|t| Task::key(t.team_id, t.task_id).unwrap())
+        .collect();
+    stub.load(tasks(N).map(|t| faceteer::to_item(&t).unwrap()));
+    let all = || sorted(tasks(N).collect());
+
+    // Every arm's output is the same, with the same number of requests.
+    rt.block_on(async {
+        stub.record(true);
+        let before = stub.requests();
+        assert!(table.put_many(tasks(N)).await.is_complete());
+        let ours = stub.take_recorded();
+        let mid = stub.requests();
+        assert_eq!(
+            user_put(&client, tasks(N).map(|t| hand_to_item(&t))).await,
+            N
+        );
+        let hand = stub.take_recorded();
+        assert_eq!(
+            user_put(&client, tasks(N).map(|t| dynamo_to_item(&t))).await,
+            N
+        );
+        let dynamo = stub.take_recorded();
+        assert_eq!(ours.len(), N);
+        assert_eq!(ours, hand, "the hand-written arm writes faceteer's items");
+        assert_eq!(ours, dynamo, "the serde_dynamo arm writes faceteer's items");
+        assert_eq!(mid - before, (N / 25) as u64, "the same requests");
+        stub.record(false);
+
+        let expected = all();
+        for t in [&table, &sdk_path] {
+            let found = t.get_many(keys.clone()).await;
+            assert!(found.is_complete());
+            assert_eq!(sorted(found.found), expected);
+        }
+        assert_eq!(
+            sorted(user_get(&client, hand_keys(), hand_from_item).await),
+            expected
+        );
+        assert_eq!(
+            sorted(user_get(&client, hand_keys(), dynamo_from_item).await),
+            expected
+        );
+
+        let expected: Vec<Task> = tasks(N).collect();
+        for t in [&table, &sdk_path] {
+            let before = stub.requests();
+            let ours = t.query(Task::query(TEAM).list()).all().await.unwrap();
+            assert_eq!(ours, expected);
+            assert_eq!(stub.requests() - before, 100, "one request per page");
+        }
+        assert_eq!(user_query(&client, hand_from_item).await, expected);
+        assert_eq!(user_query(&client, dynamo_from_item).await, expected);
+    });
+
+    let mut g = c.benchmark_group("client CPU");
+    g.sample_size(10);
+    g.measurement_time(Duration::from_secs(6));
+    let (table, sdk_path, client, keys) = (&table, &sdk_path, &client, &keys);
+
+    let ours = || boxed(async move { assert!(table.put_many(tasks(N)).await.is_complete()) });
+    let hand = || {
+        boxed(async move {
+            assert_eq!(
+                user_put(client, tasks(N).map(|t| hand_to_item(&t))).await,
+                N
+            )
+        })
+    };
+    let dynamo = || {
+        boxed(async move {
+            assert_eq!(
+                user_put(client, tasks(N).map(|t| dynamo_to_item(&t))).await,
+                N
+            )
+        })
+    };
+    let arms: [(&str, Run<'_>); 3] = [
+        ("faceteer", &ours),
+        ("hand-written", &hand),
+        ("serde_dynamo", &dynamo),
+    ];
+    cpu_arms(&mut g, &rt, "put_many 10k", &arms);
+
+    let get = |t: &'static str| {
+        let target = if t == "sdk" { sdk_path } else { table };
+        move || {
+            boxed(
+                async move { assert_eq!(target.get_many(keys.iter().cloned()).await.found.len(), N) },
+            )
+        }
+    };
+    let (direct, via_sdk) = (get("direct"), get("sdk"));
+    let hand = || {
+        boxed(
+            async move { assert_eq!(user_get(client, hand_keys(), hand_from_item).await.len(), N) },
+        )
+    };
+    let dynamo = || {
+        boxed(async move {
+            assert_eq!(
+                user_get(client, hand_keys(), dynamo_from_item).await.len(),
+                N
+            )
+        })
+    };
+    let arms: [(&str, Run<'_>); 4] = [
+        ("faceteer", &direct),
+        ("faceteer-sdk-path", &via_sdk),
+        ("hand-written", &hand),
+        ("serde_dynamo", &dynamo),
+    ];
+    cpu_arms(&mut g, &rt, "get_many 10k", &arms);
+
+    let walk = |t: &'static str| {
+        let target = if t == "sdk" { sdk_path } else { table };
+        move || {
+            boxed(async move {
+                let all = target.query(Task::query(TEAM).list()).all().await.unwrap();
+                assert_eq!(all.len(), N)
+            })
+        }
+    };
+    let (direct, via_sdk) = (walk("direct"), walk("sdk"));
+    let hand =
+        || boxed(async move { assert_eq!(user_query(client, hand_from_item).await.len(), N) });
+    let dynamo =
+        || boxed(async move { assert_eq!(user_query(client, dynamo_from_item).await.len(), N) });
+    let arms: [(&str, Run<'_>); 4] = [
+        ("faceteer", &direct),
+        ("faceteer-sdk-path", &via_sdk),
+        ("hand-written", &hand),
+        ("serde_dynamo", &dynamo),
+    ];
+    cpu_arms(&mut g, &rt, "query 100 pages", &arms);
+    g.finish();
+}
+
+criterion_group!(benches, bench);
+criterion_main!(benches);

@@ -1,0 +1,105 @@
+//! What the request benchmarks share: a stub server on a thread of its own, the CPU clock of
+//! the client's thread, and arms measured in turn.
+
+#![allow(dead_code)] // Each benchmark uses a part.
+
+use std::future::Future;
+use std::pin::Pin;
+use std::time::Duration;
+
+use faceteer::testing::{StubConfig, StubServer};
+
+/// The stub server, answering from its own thread and runtime: its CPU is not the client's.
+pub struct StubThread {
+    pub server: StubServer,
+}
+
+impl StubThread {
+    pub fn start(config: StubConfig) -> Self {
+        let (tx, rx) = std::sync::mpsc::channel();
+        std::thread::Builder::new()
+            .name("stub".into())
+            .spawn(move || {
+                let rt = tokio::runtime::Builder::new_current_thread()
+                    .enable_all()
+                    .build()
+                    .unwrap();
+                rt.block_on(async {
+                    let server = StubServer::start(config).await.unwrap();
+                    tx.send(server).unwrap();
+                    std::future::pending::<()>().await
+                })
+            })
+            .unwrap();
+        StubThread {
+            server: rx.recv().unwrap(),
+        }
+    }
+}
+
+/// The CPU time of the calling thread (the client's: its runtime runs on this thread only).
+pub fn thread_cpu() -> Duration {
+    let mut ts = libc::timespec {
+        tv_sec: 0,
+        tv_nsec: 0,
+    };
+    // SAFETY: `ts` is a valid timespec to write into.
+    unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut ts) };
+    Duration::new(ts.tv_sec as u64, ts.tv_nsec as u32)
+}
+
+/// A client's run as a boxed future.
+pub fn boxed<'a>(run: impl Future<Output = ()> + 'a) -> Pin<Box<dyn Future<Output = ()> + 'a>> {
+    Box::pin(run)
+}
+
+/// A client's run: one future per call.
+pub type Run<'a> = &'a dyn Fn() -> Pin<Box<dyn Future<Output = ()> + 'a>>;
+
+/// Benchmark every arm of `arms` in `g` by the client thread's CPU time, each measured run
+/// following an unmeasured run of the next arm, so that all are measured in the same
+/// conditions (heap, connections, caches) whichever criterion runs first.
+pub fn cpu_arms(
+    g: &mut criterion::BenchmarkGroup<'_, criterion::measurement::WallTime>,
+    rt: &tokio::runtime::Runtime,
+    name: &str,
+    arms: &[(&str, Run<'_>)],
+) {
+    for (i, (arm, measured)) in arms.iter().enumerate() {
+        let other = arms[(i + 1) % arms.len()].1;
+        g.bench_function(format!("{name}/{arm}"), |b| {
+            b.iter_custom(|iters| {
+                rt.block_on(async {
+                    let mut spent = Duration::ZERO;
+                    for _ in 0..iters {
+                        other().await;
+                        let start = thread_cpu();
+                        measured().await;
+                        spent += thread_cpu() - start;
+                    }
+                    spent
+                })
+            })
+        });
+    }
+}
+
+/// An iterator's items in chunks of `n`, pulled lazily.
+pub struct ChunksOf<I> {
+    inner: I,
+    n: usize,
+}
+
+impl<I> ChunksOf<I> {
+    pub fn new(inner: I, n: usize) -> Self {
+        ChunksOf { inner, n }
+    }
+}
+
+impl<I: Iterator> Iterator for ChunksOf<I> {
+    type Item = Vec<I::Item>;
+    fn next(&mut self) -> Option<Vec<I::Item>> {
+        let chunk: Vec<I::Item> = self.inner.by_ref().take(self.n).collect();
+        (!chunk.is_empty()).then_some(chunk)
+    }
+}

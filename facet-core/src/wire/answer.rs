@@ -1,0 +1,257 @@
+//! The answers of the read operations, from their JSON: each item kept as its own JSON text
+//! (decoded later, straight into a record), keys and cursors built as the SDK builds them.
+
+use std::collections::HashMap;
+use std::ops::Range;
+use std::sync::Arc;
+
+use serde::Deserialize;
+use serde_json::value::RawValue;
+
+use std::borrow::Cow;
+
+use super::record::{attribute_texts, from_wire};
+use super::tree;
+use crate::facet::{Facet, ItemError};
+use crate::item::Item;
+
+/// One stored item of an answer, as its JSON text (a slice of the answer's body, shared).
+#[derive(Clone)]
+pub struct WireItem {
+    body: Arc<String>,
+    range: Range<usize>,
+}
+
+impl std::fmt::Debug for WireItem {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.json())
+    }
+}
+
+impl WireItem {
+    /// An item from its JSON text (`{"PK": {"S": ".."}, ..}`).
+    pub fn new(json: impl Into<String>) -> Self {
+        let body = Arc::new(json.into());
+        let range = 0..body.len();
+        WireItem { body, range }
+    }
+
+    fn within(body: &Arc<String>, raw: &RawValue) -> Self {
+        let text = raw.get();
+        let start = text.as_ptr() as usize - body.as_ptr() as usize;
+        WireItem {
+            body: Arc::clone(body),
+            range: start..start + text.len(),
+        }
+    }
+
+    /// The item's JSON text.
+    pub fn json(&self) -> &str {
+        &self.body[self.range.clone()]
+    }
+
+    /// The item as the SDK's attribute values.
+    pub fn to_item(&self) -> Result<Item, serde_json::Error> {
+        tree::item(self.json())
+    }
+
+    /// The text of the item's top-level string (`S`) attribute `name`, if it has one.
+    pub fn text(&self, name: &str) -> Option<Cow<'_, str>> {
+        let [text] = attribute_texts(self.json(), [name]);
+        text.flatten()
+    }
+
+    /// The texts of the item's string attributes `PK` and `SK`, read in one pass.
+    pub fn key_texts(&self) -> Option<(Cow<'_, str>, Cow<'_, str>)> {
+        match attribute_texts(self.json(), [crate::schema::PK, crate::schema::SK]) {
+            [Some(Some(pk)), Some(Some(sk))] => Some((pk, sk)),
+            _ => None,
+        }
+    }
+
+    /// Whether the item belongs to another facet than `expected` (its `facet` attribute
+    /// names another one), as [`crate::facet::is_foreign`] tells of the SDK's item.
+    pub fn is_foreign(&self, expected: &str) -> bool {
+        let [facet] = attribute_texts(self.json(), [crate::schema::FACET_ATTRIBUTE]);
+        facet.is_some_and(|text| text.as_deref() != Some(expected))
+    }
+
+    /// The record of facet `F` this item holds: what [`crate::from_item`] answers for it.
+    pub fn decode<F: Facet>(&self) -> Result<F, ItemError> {
+        from_wire::<F>(self.json())
+    }
+}
+
+/// The capacity an answer reports, one object or a list of them (`ConsumedCapacity`).
+#[derive(Deserialize, Default)]
+#[serde(untagged)]
+enum Consumed {
+    One(Capacity),
+    Many(Vec<Capacity>),
+    #[default]
+    None,
+}
+
+#[derive(Deserialize)]
+struct Capacity {
+    #[serde(rename = "CapacityUnits", default)]
+    units: Option<f64>,
+}
+
+impl Consumed {
+    fn units(&self) -> f64 {
+        match self {
+            Consumed::One(c) => c.units.unwrap_or(0.0),
+            Consumed::Many(cs) => cs.iter().filter_map(|c| c.units).sum(),
+            Consumed::None => 0.0,
+        }
+    }
+}
+
+/// Whether a raw item is an empty map (an answer's `{}` for "no item").
+fn is_empty(raw: &RawValue) -> bool {
+    raw.get()
+        .bytes()
+        .filter(|b| !b.is_ascii_whitespace())
+        .eq(*b"{}")
+}
+
+/// A page of a Query or Scan.
+#[derive(Debug)]
+pub struct Page {
+    /// The items, in order.
+    pub items: Vec<WireItem>,
+    /// `LastEvaluatedKey`, when more may follow.
+    pub last_evaluated_key: Option<Item>,
+    /// `Count`: the items matched (after a filter).
+    pub count: u64,
+    /// The capacity units the request consumed.
+    pub capacity_units: f64,
+}
+
+/// Read a Query or Scan answer.
+pub fn page(body: String) -> Result<Page, serde_json::Error> {
+    #[derive(Deserialize)]
+    struct Raw<'a> {
+        #[serde(rename = "Items", borrow, default)]
+        items: Vec<&'a RawValue>,
+        #[serde(rename = "LastEvaluatedKey", borrow, default)]
+        last: Option<&'a RawValue>,
+        #[serde(rename = "Count", default)]
+        count: u64,
+        #[serde(rename = "ConsumedCapacity", default)]
+        consumed: Consumed,
+    }
+    let body = Arc::new(body);
+    let raw: Raw<'_> = serde_json::from_str(&body)?;
+    let last = match raw.last {
+        Some(k) if !is_empty(k) => Some(tree::item(k.get())?),
+        _ => None,
+    };
+    Ok(Page {
+        items: raw
+            .items
+            .iter()
+            .map(|i| WireItem::within(&body, i))
+            .collect(),
+        last_evaluated_key: last,
+        count: raw.count,
+        capacity_units: raw.consumed.units(),
+    })
+}
+
+/// Read a GetItem answer: the item, if any, and the capacity units.
+pub fn get(body: String) -> Result<(Option<WireItem>, f64), serde_json::Error> {
+    #[derive(Deserialize)]
+    struct Raw<'a> {
+        #[serde(rename = "Item", borrow, default)]
+        item: Option<&'a RawValue>,
+        #[serde(rename = "ConsumedCapacity", default)]
+        consumed: Consumed,
+    }
+    let body = Arc::new(body);
+    let raw: Raw<'_> = serde_json::from_str(&body)?;
+    let item = raw
+        .item
+        .filter(|i| !is_empty(i))
+        .map(|i| WireItem::within(&body, i));
+    Ok((item, raw.consumed.units()))
+}
+
+/// A BatchGetItem answer, for one table.
+#[derive(Debug)]
+pub struct BatchGet {
+    /// The items found.
+    pub found: Vec<WireItem>,
+    /// The keys left unprocessed.
+    pub unprocessed: Vec<Item>,
+    /// The capacity units the request consumed.
+    pub capacity_units: f64,
+}
+
+/// Read a BatchGetItem answer for table `table`.
+pub fn batch_get(body: String, table: &str) -> Result<BatchGet, serde_json::Error> {
+    #[derive(Deserialize)]
+    struct Keys<'a> {
+        #[serde(rename = "Keys", borrow, default)]
+        keys: Vec<&'a RawValue>,
+    }
+    #[derive(Deserialize)]
+    struct Raw<'a> {
+        #[serde(rename = "Responses", borrow, default)]
+        responses: HashMap<&'a str, Vec<&'a RawValue>>,
+        #[serde(rename = "UnprocessedKeys", borrow, default)]
+        unprocessed: HashMap<&'a str, Keys<'a>>,
+        #[serde(rename = "ConsumedCapacity", default)]
+        consumed: Consumed,
+    }
+    let body = Arc::new(body);
+    let raw: Raw<'_> = serde_json::from_str(&body)?;
+    let found = raw
+        .responses
+        .get(table)
+        .map(|items| items.iter().map(|i| WireItem::within(&body, i)).collect())
+        .unwrap_or_default();
+    let unprocessed = match raw.unprocessed.get(table) {
+        Some(k) => k
+            .keys
+            .iter()
+            .map(|k| tree::item(k.get()))
+            .collect::<Result<_, _>>()?,
+        None => Vec::new(),
+    };
+    Ok(BatchGet {
+        found,
+        unprocessed,
+        capacity_units: raw.consumed.units(),
+    })
+}
+
+/// Read a TransactGetItems answer: each step's item (`None` for no item), in order, and the
+/// capacity units.
+pub fn transact_get(body: String) -> Result<(Vec<Option<WireItem>>, f64), serde_json::Error> {
+    #[derive(Deserialize)]
+    struct Response<'a> {
+        #[serde(rename = "Item", borrow, default)]
+        item: Option<&'a RawValue>,
+    }
+    #[derive(Deserialize)]
+    struct Raw<'a> {
+        #[serde(rename = "Responses", borrow, default)]
+        responses: Vec<Response<'a>>,
+        #[serde(rename = "ConsumedCapacity", default)]
+        consumed: Consumed,
+    }
+    let body = Arc::new(body);
+    let raw: Raw<'_> = serde_json::from_str(&body)?;
+    let items = raw
+        .responses
+        .iter()
+        .map(|r| {
+            r.item
+                .filter(|i| !is_empty(i))
+                .map(|i| WireItem::within(&body, i))
+        })
+        .collect();
+    Ok((items, raw.consumed.units()))
+}

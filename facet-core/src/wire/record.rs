@@ -1,0 +1,226 @@
+//! A stored item's JSON straight into a facet's record.
+
+use std::borrow::Cow;
+use std::fmt;
+
+use serde::de::{self, DeserializeSeed, Deserializer, Error as _, IgnoredAny, MapAccess, Visitor};
+
+use super::tree::{self, CowStr, Tag};
+use super::value::WireSeed;
+use crate::facet::{from_item, Facet, ItemError};
+use crate::schema::{FacetSchema, FACET_ATTRIBUTE, SCHEMA_VERSION_ATTRIBUTE};
+use crate::unmarshal;
+
+/// Read a record of `F` from the JSON of a stored item, as [`from_item`] reads the SDK's
+/// item: the same records, validators and errors. The common case (an item of `F` at its
+/// current schema version that reads) is decoded in one pass with no attribute-value tree;
+/// any other item (another facet's, an older version's, one that does not read) is built
+/// into the tree and read by [`from_item`], so that what it answers is exactly that.
+pub fn from_wire<F: Facet>(json: &str) -> Result<F, ItemError> {
+    match direct::<F>(json) {
+        Some(record) => {
+            record.validate().map_err(|message| ItemError::Validation {
+                facet: F::SCHEMA.name,
+                message,
+            })?;
+            Ok(record)
+        }
+        None => {
+            let item = tree::item(json).map_err(|e| ItemError::Deserialize {
+                facet: F::SCHEMA.name,
+                source: unmarshal::Error::custom(e),
+            })?;
+            from_item::<F>(item)
+        }
+    }
+}
+
+/// What the direct pass saw of the attributes the record does not read.
+#[derive(Default)]
+struct Seen {
+    /// The `facet` attribute names another facet (or is not a string).
+    other_facet: bool,
+    /// The stored schema version, when the item has one (`None` inside: not a number).
+    version: Option<Option<u32>>,
+}
+
+/// `F`'s record from `json` when it is an item of `F` at `F`'s schema version that reads;
+/// `None` for every other item.
+fn direct<F: Facet>(json: &str) -> Option<F> {
+    let mut seen = Seen::default();
+    let mut de = serde_json::Deserializer::from_str(json);
+    let record = F::deserialize(ItemDe {
+        de: &mut de,
+        schema: F::SCHEMA,
+        seen: &mut seen,
+    })
+    .ok()?;
+    if seen.other_facet {
+        return None;
+    }
+    if F::SCHEMA_VERSION.is_some() || seen.version.is_some() {
+        let current = F::SCHEMA_VERSION.unwrap_or(1);
+        let stored = seen.version.unwrap_or(Some(1))?;
+        if stored != current {
+            return None;
+        }
+    }
+    Some(record)
+}
+
+/// A whole item: its members, less those the record does not read.
+struct ItemDe<'a, 'j> {
+    de: &'a mut serde_json::Deserializer<serde_json::de::StrRead<'j>>,
+    schema: &'static FacetSchema,
+    seen: &'a mut Seen,
+}
+
+impl<'de> Deserializer<'de> for ItemDe<'_, 'de> {
+    type Error = serde_json::Error;
+
+    fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Self::Error> {
+        self.de.deserialize_map(ItemVisitor {
+            visitor,
+            schema: self.schema,
+            seen: self.seen,
+        })
+    }
+
+    serde::forward_to_deserialize_any! {
+        bool i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 f32 f64 char str string bytes byte_buf
+        option unit unit_struct newtype_struct seq tuple tuple_struct map struct enum
+        identifier ignored_any
+    }
+}
+
+struct ItemVisitor<'a, V> {
+    visitor: V,
+    schema: &'static FacetSchema,
+    seen: &'a mut Seen,
+}
+
+impl<'de, V: Visitor<'de>> Visitor<'de> for ItemVisitor<'_, V> {
+    type Value = V::Value;
+
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("an item")
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<V::Value, A::Error> {
+        self.visitor.visit_map(ItemMembers {
+            map,
+            schema: self.schema,
+            seen: self.seen,
+        })
+    }
+}
+
+struct ItemMembers<'a, A> {
+    map: A,
+    schema: &'static FacetSchema,
+    seen: &'a mut Seen,
+}
+
+impl<'de, A: MapAccess<'de>> MapAccess<'de> for ItemMembers<'_, A> {
+    type Error = A::Error;
+
+    fn next_key_seed<K: DeserializeSeed<'de>>(
+        &mut self,
+        seed: K,
+    ) -> Result<Option<K::Value>, A::Error> {
+        while let Some(name) = self.map.next_key_seed(CowStr)? {
+            if name == FACET_ATTRIBUTE {
+                let facet = self.map.next_value_seed(Scalar(Tag::S))?;
+                if facet.as_deref() != Some(self.schema.name) {
+                    self.seen.other_facet = true;
+                    return Err(A::Error::custom("an item of another facet"));
+                }
+            } else if name == SCHEMA_VERSION_ATTRIBUTE {
+                let version = self.map.next_value_seed(Scalar(Tag::N))?;
+                self.seen.version = Some(version.and_then(|v| v.parse().ok()));
+            } else if self.schema.is_stored_only(&name) {
+                self.map.next_value::<IgnoredAny>()?;
+            } else {
+                return seed
+                    .deserialize(unmarshal::Key(&name))
+                    .map(Some)
+                    .map_err(A::Error::custom);
+            }
+        }
+        Ok(None)
+    }
+
+    fn next_value_seed<S: DeserializeSeed<'de>>(&mut self, seed: S) -> Result<S::Value, A::Error> {
+        self.map.next_value_seed(WireSeed(seed))
+    }
+
+    fn size_hint(&self) -> Option<usize> {
+        self.map.size_hint()
+    }
+}
+
+/// The text of an attribute value of kind `.0` (`S` or `N`); `None` for any other kind.
+pub(crate) struct Scalar(pub(crate) Tag);
+
+impl<'de> DeserializeSeed<'de> for Scalar {
+    type Value = Option<Cow<'de, str>>;
+
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Self::Value, D::Error> {
+        d.deserialize_map(self)
+    }
+}
+
+impl<'de> Visitor<'de> for Scalar {
+    type Value = Option<Cow<'de, str>>;
+
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("an attribute value")
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
+        let mut text = None;
+        while let Some(tag) = map.next_key::<Tag>()? {
+            if tag == self.0 && text.is_none() {
+                text = Some(map.next_value_seed(CowStr)?);
+            } else {
+                map.next_value::<IgnoredAny>()?;
+                // A second member: not one value of this kind.
+                while map.next_key::<IgnoredAny>()?.is_some() {
+                    map.next_value::<IgnoredAny>()?;
+                }
+                return Ok(None);
+            }
+        }
+        Ok(text)
+    }
+}
+
+/// The top-level attributes `names` of an item's JSON, in one pass: for each, `None` when
+/// the item has none, else its text when it is a string (`S`), `Some(None)` when it is of
+/// another kind.
+pub(crate) fn attribute_texts<'j, const N: usize>(
+    json: &'j str,
+    names: [&str; N],
+) -> [Option<Option<Cow<'j, str>>>; N] {
+    struct Find<'n, const N: usize>([&'n str; N]);
+    impl<'de, const N: usize> Visitor<'de> for Find<'_, N> {
+        type Value = [Option<Option<Cow<'de, str>>>; N];
+        fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+            f.write_str("an item")
+        }
+        fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
+            let mut found = [const { None }; N];
+            while let Some(key) = map.next_key_seed(CowStr)? {
+                match self.0.iter().position(|n| *n == key) {
+                    Some(at) => found[at] = Some(map.next_value_seed(Scalar(Tag::S))?),
+                    None => {
+                        map.next_value::<IgnoredAny>()?;
+                    }
+                }
+            }
+            Ok(found)
+        }
+    }
+    let mut de = serde_json::Deserializer::from_str(json);
+    de::Deserializer::deserialize_map(&mut de, Find(names)).unwrap_or([const { None }; N])
+}

@@ -1,0 +1,109 @@
+//! The direct read path's transport: the SDK still signs, retries, resolves the endpoint
+//! and sends; an interceptor takes the body of a successful answer before the SDK decodes
+//! it, so that faceteer reads it straight into records ([`faceteer_core::wire`]).
+//!
+//! The interceptor ([`Tap`]) sits on every client a [`Table`](crate::Table) makes and does
+//! nothing outside [`tapped`]: a call made there finds a slot in its task, and the
+//! interceptor moves the answer's body into it, leaving the SDK an empty answer (`{}`) to
+//! decode. Errors are never taken: the SDK decodes them, with the server's words.
+
+use std::cell::RefCell;
+use std::future::Future;
+use std::time::Duration;
+
+use aws_sdk_dynamodb::config::http::HttpResponse;
+use aws_sdk_dynamodb::config::interceptors::BeforeDeserializationInterceptorContextMut;
+use aws_sdk_dynamodb::config::{ConfigBag, Intercept, RuntimeComponents};
+use aws_sdk_dynamodb::error::{BoxError, SdkError};
+use aws_smithy_types::body::SdkBody;
+use aws_smithy_types::byte_stream::ByteStream;
+
+tokio::task_local! {
+    /// The body of the answer to the request under way in this task, once taken.
+    static SLOT: RefCell<Option<SdkBody>>;
+}
+
+/// Takes the body of a successful answer to a request sent inside [`tapped`].
+#[derive(Debug)]
+pub(crate) struct Tap;
+
+impl Intercept for Tap {
+    fn name(&self) -> &'static str {
+        "faceteer::DirectRead"
+    }
+
+    fn modify_before_deserialization(
+        &self,
+        context: &mut BeforeDeserializationInterceptorContextMut<'_>,
+        _: &RuntimeComponents,
+        _: &mut ConfigBag,
+    ) -> Result<(), BoxError> {
+        if !context.response().status().is_success() {
+            return Ok(());
+        }
+        // Outside `tapped` there is no slot: the SDK decodes the answer as usual.
+        let _ = SLOT.try_with(|slot| {
+            // A client tapped twice: the first tap has the body.
+            if slot.borrow().is_some() {
+                return;
+            }
+            let body = std::mem::replace(context.response_mut().body_mut(), SdkBody::from("{}"));
+            *slot.borrow_mut() = Some(body);
+        });
+        Ok(())
+    }
+}
+
+/// `client` with the [`Tap`] (inert outside [`tapped`]).
+pub(crate) fn with_tap(client: &aws_sdk_dynamodb::Client) -> aws_sdk_dynamodb::Client {
+    let config = client.config().to_builder().interceptor(Tap).build();
+    aws_sdk_dynamodb::Client::from_conf(config)
+}
+
+/// What a tapped request answered.
+pub(crate) enum Answer<T> {
+    /// The SDK decoded it (the client has no tap).
+    Decoded(T),
+    /// Its JSON text, for faceteer to read.
+    Json(String),
+}
+
+/// Send a request (`send`: the SDK's `send()`) with its answer's body taken before the SDK
+/// decodes it, then read that body within `timeout`. An answer whose body cannot be read
+/// is a response error (as the SDK reports one), which is worth another try.
+pub(crate) async fn tapped<T, E>(
+    timeout: Duration,
+    send: impl Future<Output = Result<T, SdkError<E, HttpResponse>>>,
+) -> Result<Answer<T>, SdkError<E, HttpResponse>> {
+    let (output, body) = SLOT
+        .scope(RefCell::new(None), async move {
+            let output = send.await?;
+            Ok::<_, SdkError<E, HttpResponse>>((output, SLOT.with(|slot| slot.take())))
+        })
+        .await?;
+    let Some(body) = body else {
+        return Ok(Answer::Decoded(output));
+    };
+    let read = tokio::time::timeout(timeout, ByteStream::new(body).collect()).await;
+    let bytes = match read {
+        Ok(Ok(bytes)) => bytes.into_bytes(),
+        Ok(Err(e)) => return Err(unreadable(e)),
+        Err(_) => {
+            return Err(unreadable(
+                "the answer's body was not read within the attempt timeout",
+            ))
+        }
+    };
+    String::from_utf8(Vec::from(bytes))
+        .map(Answer::Json)
+        .map_err(unreadable)
+}
+
+/// A successful answer whose body faceteer could not read, as the SDK reports one.
+pub(crate) fn unreadable<E>(cause: impl Into<BoxError>) -> SdkError<E, HttpResponse> {
+    let raw = HttpResponse::new(
+        aws_smithy_runtime_api::http::StatusCode::try_from(200).expect("200 is a status"),
+        SdkBody::empty(),
+    );
+    SdkError::response_error(cause, raw)
+}
