@@ -1,101 +1,150 @@
-//! Item building and reading per record: faceteer's derived conversion against hand-written
-//! `aws-sdk-dynamodb` code producing the same item (same attributes, same key strings).
+//! Item building and reading per record, on the README's `Task` (2,048 distinct records):
+//! faceteer's derived conversion against a hand-written `aws-sdk-dynamodb` mapping and
+//! serde_dynamo with hand-built keys, each producing the same items and records; and
+//! faceteer's direct read of an item's JSON (what the direct read path does per item).
 //!
 //! `cargo bench --bench items`
 
-use std::hint::black_box;
+mod support;
 
-use std::time::{Duration, Instant};
+use std::hint::black_box;
+use std::time::Duration;
 
 use criterion::{criterion_group, criterion_main, Criterion};
 use faceteer::Item;
+use faceteer_suite::bench_task::{
+    dynamo_from_item, dynamo_to_item, hand_from_item, hand_to_item, task, Task,
+};
+use support::thread_cpu;
 
-use faceteer_suite::bench_task::{hand_from_item, hand_to_item, sample, Task};
+const N: usize = 2_048;
+
+/// Time `arms` in turn, each measured pass over the records following an unmeasured pass
+/// of the next arm (the same allocator state for all); `prepare` runs before each pass,
+/// and each pass's output is freed after it, unmeasured.
+fn rotate<T>(
+    g: &mut criterion::BenchmarkGroup<'_, criterion::measurement::WallTime>,
+    prepare: &dyn Fn(),
+    arms: &[(&str, &dyn Fn() -> T)],
+) {
+    for (i, (name, measured)) in arms.iter().enumerate() {
+        let other = arms[(i + 1) % arms.len()].1;
+        g.bench_function(*name, |b| {
+            b.iter_custom(|iters| {
+                let mut spent = Duration::ZERO;
+                for _ in 0..iters {
+                    prepare();
+                    black_box(other());
+                    prepare();
+                    let start = thread_cpu();
+                    let out = black_box(measured());
+                    spent += thread_cpu() - start;
+                    // Freed outside the measured time.
+                    drop(out);
+                }
+                // Per record.
+                spent / N as u32
+            })
+        });
+    }
+}
 
 fn bench(c: &mut Criterion) {
-    let task = sample();
-    let item = faceteer::to_item(&task).unwrap();
-    // Both paths build the same item and read back the same record.
-    assert_eq!(item, hand_to_item(&task));
-    assert_eq!(hand_from_item(item.clone()).unwrap(), task);
-    assert_eq!(faceteer::from_item::<Task>(item.clone()).unwrap(), task);
+    let tasks: Vec<Task> = (0..N).map(|i| task("team-2f1c9a", i)).collect();
+    let items: Vec<Item> = tasks
+        .iter()
+        .map(|t| faceteer::to_item(t).unwrap())
+        .collect();
+    let json: Vec<String> = items
+        .iter()
+        .map(faceteer::testing::item_json_text)
+        .collect();
+    // Every arm builds the same items and reads back the same records.
+    for ((t, item), json) in tasks.iter().zip(&items).zip(&json) {
+        assert_eq!(&hand_to_item(t), item);
+        assert_eq!(&dynamo_to_item(t), item);
+        assert_eq!(hand_from_item(item.clone()).as_ref(), Some(t));
+        assert_eq!(dynamo_from_item(item.clone()).as_ref(), Some(t));
+        assert_eq!(&faceteer::from_item::<Task>(item.clone()).unwrap(), t);
+        assert_eq!(&faceteer_core::wire::from_wire::<Task>(json).unwrap(), t);
+    }
 
-    // Each arm is measured in runs of 64 that follow 64 unmeasured runs of the other arm,
-    // so both see the same allocator state (measured one after the other, the two arms'
-    // ratio moved by ±15% from run to run on the 2-core machine).
-    let mut g = c.benchmark_group("build item");
-    let ours = || faceteer::to_item(black_box(&task)).unwrap();
-    let theirs = || hand_to_item(black_box(&task));
-    g.bench_function("faceteer", |b| b.iter_custom(|n| paired(n, ours, theirs)));
-    g.bench_function("hand-written", |b| {
-        b.iter_custom(|n| paired(n, theirs, ours))
-    });
+    // Each item is dropped as soon as it is built, as a put drops it once sent (and each
+    // record as soon as it is read): every arm pays for its own allocations and frees, in
+    // the allocator's steady state.
+    let mut g = c.benchmark_group("build item (per record)");
+    let ours = || {
+        for t in &tasks {
+            drop(black_box(faceteer::to_item(t).unwrap()));
+        }
+    };
+    let hand = || {
+        for t in &tasks {
+            drop(black_box(hand_to_item(t)));
+        }
+    };
+    let dynamo = || {
+        for t in &tasks {
+            drop(black_box(dynamo_to_item(t)));
+        }
+    };
+    rotate(
+        &mut g,
+        &|| {},
+        &[
+            ("faceteer", &ours),
+            ("hand-written", &hand),
+            ("serde_dynamo", &dynamo),
+        ],
+    );
     g.finish();
 
-    // Both readers take the item by value; the copies each run reads are made outside the
-    // measured time.
-    let mut g = c.benchmark_group("read item");
-    let ours = |item| faceteer::from_item::<Task>(item).unwrap();
-    let theirs = |item| hand_from_item(item).unwrap();
-    g.bench_function("faceteer", |b| {
-        b.iter_custom(|n| paired_by_value(n, &item, ours, theirs))
-    });
-    g.bench_function("hand-written", |b| {
-        b.iter_custom(|n| paired_by_value(n, &item, theirs, ours))
-    });
+    // The readers of the SDK's items take them by value: each pass reads a copy, made
+    // before it, outside the measured time.
+    let mut g = c.benchmark_group("read item (per record)");
+    let copies = std::cell::RefCell::new(Vec::new());
+    let copy = || *copies.borrow_mut() = items.clone();
+    let take = || std::mem::take(&mut *copies.borrow_mut());
+    let ours = || {
+        for item in take() {
+            drop(black_box(faceteer::from_item::<Task>(item).unwrap()));
+        }
+    };
+    let hand = || {
+        for item in take() {
+            drop(black_box(hand_from_item(item).unwrap()));
+        }
+    };
+    let dynamo = || {
+        for item in take() {
+            drop(black_box(dynamo_from_item(item).unwrap()));
+        }
+    };
+    let direct = || {
+        for j in &json {
+            drop(black_box(
+                faceteer_core::wire::from_wire::<Task>(j).unwrap(),
+            ));
+        }
+    };
+    rotate(
+        &mut g,
+        &copy,
+        &[
+            ("faceteer", &ours),
+            ("hand-written", &hand),
+            ("serde_dynamo", &dynamo),
+            ("faceteer from JSON", &direct),
+        ],
+    );
     g.finish();
-}
-
-const RUN: u64 = 64;
-
-/// The time of `n` runs of `measured`, in runs of [`RUN`] each after as many of `other`.
-fn paired<A, B>(n: u64, measured: impl Fn() -> A, other: impl Fn() -> B) -> Duration {
-    let mut spent = Duration::ZERO;
-    let mut left = n;
-    while left > 0 {
-        let run = left.min(RUN);
-        for _ in 0..run {
-            black_box(other());
-        }
-        let start = Instant::now();
-        for _ in 0..run {
-            black_box(measured());
-        }
-        spent += start.elapsed();
-        left -= run;
-    }
-    spent
-}
-
-/// [`paired`] for readers of an owned item: each run's copy of `item` is made beforehand.
-fn paired_by_value<A, B>(
-    n: u64,
-    item: &Item,
-    measured: impl Fn(Item) -> A,
-    other: impl Fn(Item) -> B,
-) -> Duration {
-    let mut spent = Duration::ZERO;
-    let mut left = n;
-    while left > 0 {
-        let run = left.min(RUN) as usize;
-        for copy in vec![item.clone(); run] {
-            black_box(other(copy));
-        }
-        let copies = vec![item.clone(); run];
-        let start = Instant::now();
-        let outputs: Vec<A> = copies.into_iter().map(&measured).collect();
-        spent += start.elapsed();
-        drop(black_box(outputs));
-        left -= run as u64;
-    }
-    spent
 }
 
 criterion_group! {
     name = benches;
     config = Criterion::default()
-        .warm_up_time(std::time::Duration::from_secs(1))
-        .measurement_time(std::time::Duration::from_secs(3));
+        .warm_up_time(Duration::from_secs(1))
+        .measurement_time(Duration::from_secs(3));
     targets = bench
 }
 criterion_main!(benches);

@@ -117,13 +117,13 @@ fn hand_keys(t: &Task, due: &str, created: &str, item: &mut Item) {
     item.insert("SK".to_owned(), s(format!("#TASK_{}", t.task_id)));
     item.insert("GSI1PK".to_owned(), s(format!("#TEAM_{}", t.team_id)));
     item.insert("GSI1SK".to_owned(), s(format!("#TASK_DUE_{due}")));
-    if let Some(user) = &t.assigned_user_id {
-        item.insert(
-            "GSI2PK".to_owned(),
-            s(format!("#USER_STATUS_{user}_{}", t.status.text())),
-        );
-        item.insert("GSI2SK".to_owned(), s(format!("#TASK_CREATED_{created}")));
-    }
+    // An absent key part contributes nothing (as in Faceteer).
+    let gsi2pk = match &t.assigned_user_id {
+        Some(user) => format!("#USER_STATUS_{user}_{}", t.status.text()),
+        None => format!("#USER_STATUS_{}", t.status.text()),
+    };
+    item.insert("GSI2PK".to_owned(), s(gsi2pk));
+    item.insert("GSI2SK".to_owned(), s(format!("#TASK_CREATED_{created}")));
     item.insert("facet".to_owned(), s("TASK"));
     if let Some(at) = t.expires_at {
         item.insert(
@@ -142,22 +142,14 @@ pub fn hand_to_item(t: &Task) -> Item {
     item.insert("teamId".to_owned(), s(&t.team_id));
     item.insert("taskId".to_owned(), s(&t.task_id));
     item.insert("dateDue".to_owned(), s(&due));
-    item.insert(
-        "assignedUserId".to_owned(),
-        match &t.assigned_user_id {
-            Some(user) => s(user),
-            None => AttributeValue::Null(true),
-        },
-    );
+    if let Some(user) = &t.assigned_user_id {
+        item.insert("assignedUserId".to_owned(), s(user));
+    }
     item.insert("status".to_owned(), s(t.status.text()));
     item.insert("dateCreated".to_owned(), s(&created));
-    item.insert(
-        "expiresAt".to_owned(),
-        match &t.expires_at {
-            Some(at) => s(iso(at)),
-            None => AttributeValue::Null(true),
-        },
-    );
+    if let Some(at) = &t.expires_at {
+        item.insert("expiresAt".to_owned(), s(iso(at)));
+    }
     hand_keys(t, &due, &created, &mut item);
     item
 }
@@ -213,9 +205,11 @@ pub fn hand_key(team: &str, task_id: &str) -> Item {
     ])
 }
 
-/// serde_dynamo's item of `t`, with the keys built by hand.
+/// serde_dynamo's item of `t`, with the keys built by hand and `None` fields left out (as
+/// faceteer and Faceteer store them; serde_dynamo writes them as `NULL`).
 pub fn dynamo_to_item(t: &Task) -> Item {
     let mut item: Item = serde_dynamo::to_item(t).expect("a task serializes");
+    item.retain(|_, v| !matches!(v, AttributeValue::Null(_)));
     hand_keys(t, &iso(&t.date_due), &iso(&t.date_created), &mut item);
     item
 }

@@ -186,8 +186,30 @@ impl<'t, F: Facet, R, I> GetMany<'t, F, R, I> {
 #[derive(Default)]
 struct KeyIndex {
     hasher: std::hash::RandomState,
-    by_hash: HashMap<u64, usize>,
+    /// Keyed by the hash already computed: not hashed again.
+    by_hash: HashMap<u64, usize, std::hash::BuildHasherDefault<Prehashed>>,
     others: HashMap<KeyText, usize>,
+}
+
+/// A hasher for keys that are hashes already: it passes the `u64` through.
+#[derive(Default)]
+struct Prehashed(u64);
+
+impl std::hash::Hasher for Prehashed {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        // Only `u64`s are hashed (`write_u64`); anything else is folded in.
+        for b in bytes {
+            self.0 = self.0.rotate_left(8) ^ u64::from(*b);
+        }
+    }
+
+    fn write_u64(&mut self, n: u64) {
+        self.0 = n;
+    }
 }
 
 impl KeyIndex {
@@ -389,7 +411,8 @@ async fn read_chunk<F: Facet, R: Read<F, BaseTable>>(
                 Ok(at) => at,
             };
             left[at] -= 1;
-            let key = set.keys[at].clone();
+            // The key is copied only for an outcome that names it.
+            let key = || set.keys[at].clone();
             let answer = if left[at] == 0 {
                 answers[at].take()
             } else {
@@ -399,12 +422,18 @@ async fn read_chunk<F: Facet, R: Read<F, BaseTable>>(
                 })
             };
             match answer {
-                None => GetOutcome::Missing(key),
-                Some(Err(reason)) => GetOutcome::Failed(Failed { item: key, reason }),
+                None => GetOutcome::Missing(key()),
+                Some(Err(reason)) => GetOutcome::Failed(Failed {
+                    item: key(),
+                    reason,
+                }),
                 Some(Ok(item)) => match decode_read::<F, R>(item, attributes.as_deref()) {
-                    None => GetOutcome::Missing(key),
+                    None => GetOutcome::Missing(key()),
                     Some(Ok(record)) => GetOutcome::Found(record),
-                    Some(Err(reason)) => GetOutcome::Failed(Failed { item: key, reason }),
+                    Some(Err(reason)) => GetOutcome::Failed(Failed {
+                        item: key(),
+                        reason,
+                    }),
                 },
             }
         })

@@ -1,0 +1,51 @@
+"""Print the README's measurement tables from criterion's results (target/criterion).
+
+Each figure is a ratio of two arms' mean times from the same run: faceteer's arm divided by
+the other arm's. See scripts/measure.sh.
+"""
+import json
+import pathlib
+import sys
+
+ROOT = pathlib.Path(__file__).resolve().parent.parent / "target" / "criterion"
+
+
+def mean(group: str, bench: str) -> float:
+    path = ROOT / group / bench / "new" / "estimates.json"
+    if not path.exists():
+        sys.exit(f"no result for {group}/{bench}: run scripts/measure.sh first")
+    return json.loads(path.read_text())["mean"]["point_estimate"]
+
+
+def row(label: str, group: str, ours: str, others: list[str]) -> str:
+    base = mean(group, ours)
+    cells = [f"{base / mean(group, o):.2f}×" for o in others]
+    return f"| {label} | " + " | ".join(cells) + " |"
+
+
+print("| per record, the README's `Task` | faceteer ÷ hand-written | faceteer ÷ serde_dynamo |")
+print("|---|---|---|")
+print(row("build an item (2,048 distinct records; `benches/items.rs`)",
+          "build item (per record)", "faceteer", ["hand-written", "serde_dynamo"]))
+print(row("read an item back (from the SDK's attribute values)",
+          "read item (per record)", "faceteer", ["hand-written", "serde_dynamo"]))
+print(row("read an item from its JSON (direct read path) ÷ reading the SDK's values",
+          "read item (per record)", "faceteer from JSON", ["hand-written", "serde_dynamo"]))
+for label, name in [
+    ("`put_many` of 10,000 records, client CPU (`benches/reads.rs`)", "put_many 10k"),
+    ("`get_many` of 10,000 keys, client CPU", "get_many 10k"),
+    ("walk of a 100-page query (10,000 records), client CPU", "query 100 pages"),
+]:
+    print(row(label, "client CPU", f"{name}_faceteer", [f"{name}_hand-written", f"{name}_serde_dynamo"]))
+print()
+print("| reads through the SDK's decoder (`ReadPath::Sdk`) | faceteer ÷ hand-written |")
+print("|---|---|")
+for label, name in [("`get_many` of 10,000 keys", "get_many 10k"), ("100-page query", "query 100 pages")]:
+    print(row(label, "client CPU", f"{name}_faceteer-sdk-path", [f"{name}_hand-written"]))
+print()
+memory = ROOT / "peak-memory.txt"
+if memory.exists():
+    print("Peak heap (`benches/batches.rs`):")
+    print()
+    for line in memory.read_text().splitlines():
+        print(f"- {line}")
