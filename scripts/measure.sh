@@ -1,14 +1,17 @@
 #!/usr/bin/env bash
 # Regenerate every figure of the README's "Measurements" section: runs the benchmarks
 # (release builds, criterion) and prints the tables the README quotes, as ratios from this
-# one run. Takes about 10 minutes on the 2-core development machine.
+# one run. Takes about 25 minutes on the 2-core development machine (the compile-cost
+# benchmark builds its two crates' dependencies once).
 #
 #   scripts/measure.sh            # all figures
 #   scripts/measure.sh --tables   # only print the tables from the last run's results
 set -euo pipefail
 cd "$(dirname "$0")/.."
 if [[ "${1:-}" != "--tables" ]]; then
-    cargo bench --bench items --bench reads
+    cargo bench --bench items --bench reads --bench shards
+    FACETEER_BENCH_LATENCY_MS=10 cargo bench --bench shards
     cargo bench --bench batches 2>/dev/null | grep "^peak memory" > target/criterion/peak-memory.txt
+    cargo bench --bench compile 2>/dev/null | grep "^expanded lines" > target/criterion/expanded-lines.txt
 fi
 python3 scripts/measurements.py

@@ -49,3 +49,21 @@ if memory.exists():
     print()
     for line in memory.read_text().splitlines():
         print(f"- {line}")
+
+print()
+print("| query, 20 records of a 16-shard partition (`benches/shards.rs`) | all 16 shards ÷ one shard |")
+print("|---|---|")
+for ms in (2, 10):
+    group = f"query 20 records, {ms} ms per request"
+    if (ROOT / group).exists():
+        print(row(f"{ms} ms per request", group, "all 16 shards merged", ["one shard"]))
+print()
+group = "rebuild a crate of 20 structs"
+if (ROOT / group).exists():
+    ours, theirs = mean(group, "faceteer + serde"), mean(group, "serde alone")
+    print(f"Compile cost, 20 structs (`benches/compile.rs`): a rebuild takes {ours / 1e6:.0f} ms "
+          f"with `#[derive(Facet)]` + serde, {theirs / 1e6:.0f} ms with serde alone "
+          f"({ours / theirs:.2f}×).")
+lines = ROOT / "expanded-lines.txt"
+if lines.exists():
+    print(lines.read_text().strip())

@@ -77,7 +77,7 @@ pub fn task(team: &str, i: usize) -> Task {
         team_id: team.to_owned(),
         task_id: format!("task-{i:08}"),
         date_due: created + chrono::Duration::minutes(30 + (i % 500) as i64 * 17),
-        assigned_user_id: (i % 3 != 0).then(|| format!("user-{:04}", i % 997)),
+        assigned_user_id: (!i.is_multiple_of(3)).then(|| format!("user-{:04}", i % 997)),
         status: if i.is_multiple_of(4) {
             TaskStatus::Completed
         } else {

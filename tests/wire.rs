@@ -436,3 +436,47 @@ async fn both_read_paths_read_the_same_pages() {
 }
 
 faceteer_suite::engines!(both_read_paths_read_the_same_pages);
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Meta {
+    pub a: u8,
+    pub b: Option<String>,
+}
+
+/// A field that swallows its own errors (a nested value that does not read becomes `None`).
+fn lenient<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<Meta>, D::Error> {
+    Ok(Option::<Meta>::deserialize(d).unwrap_or(None))
+}
+
+#[derive(Debug, Clone, PartialEq, Facet, Serialize, Deserialize)]
+#[facet(name = "LENIENT")]
+pub struct Lenient {
+    #[pk(prefix = "#L")]
+    #[sk(prefix = "#L")]
+    pub id: String,
+    #[serde(default, deserialize_with = "lenient")]
+    pub meta: Option<Meta>,
+    #[serde(default)]
+    pub note: Option<String>,
+}
+
+/// A field deserializer that swallows an error inside a nested map leaves the JSON reader
+/// out of step with the item: the direct read then reads it again from the tree, as the SDK
+/// path does, and sees every member after it (the other facet's name among them).
+#[test]
+fn a_swallowed_nested_error_reads_alike_both_ways() {
+    for facet in ["LENIENT", "OTHER"] {
+        let text = format!(
+            r##"{{"PK":{{"S":"#L_1"}},"SK":{{"S":"#L_1"}},"id":{{"S":"1"}},"meta":{{"M":{{"a":{{"N":"300"}},"b":{{"S":"x"}}}}}},"note":{{"S":"hello"}},"facet":{{"S":"{facet}"}}}}"##
+        );
+        let item = tree::item(&text).unwrap();
+        let direct = outcome(from_wire::<Lenient>(&text));
+        let sdk = outcome(faceteer::from_item::<Lenient>(item));
+        assert_eq!(direct, sdk);
+        if facet == "LENIENT" {
+            assert_eq!(direct.unwrap().note.as_deref(), Some("hello"));
+        } else {
+            assert!(direct.unwrap_err().contains("OTHER"));
+        }
+    }
+}

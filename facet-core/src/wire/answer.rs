@@ -10,7 +10,7 @@ use serde_json::value::RawValue;
 
 use std::borrow::Cow;
 
-use super::record::{attribute_texts, from_wire};
+use super::record::{attribute_number, attribute_texts, from_wire};
 use super::tree;
 use crate::facet::{Facet, ItemError};
 use crate::item::Item;
@@ -67,6 +67,11 @@ impl WireItem {
             [Some(Some(pk)), Some(Some(sk))] => Some((pk, sk)),
             _ => None,
         }
+    }
+
+    /// The text of the item's top-level number (`N`) attribute `name`, if it has one.
+    pub fn number(&self, name: &str) -> Option<Cow<'_, str>> {
+        attribute_number(self.json(), name)
     }
 
     /// Whether the item belongs to another facet than `expected` (its `facet` attribute
@@ -199,9 +204,9 @@ pub fn batch_get(body: String, table: &str) -> Result<BatchGet, serde_json::Erro
     #[derive(Deserialize)]
     struct Raw<'a> {
         #[serde(rename = "Responses", borrow, default)]
-        responses: HashMap<&'a str, Vec<&'a RawValue>>,
+        responses: HashMap<Cow<'a, str>, Vec<&'a RawValue>>,
         #[serde(rename = "UnprocessedKeys", borrow, default)]
-        unprocessed: HashMap<&'a str, Keys<'a>>,
+        unprocessed: HashMap<Cow<'a, str>, Keys<'a>>,
         #[serde(rename = "ConsumedCapacity", default)]
         consumed: Consumed,
     }

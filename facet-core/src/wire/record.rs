@@ -53,8 +53,12 @@ fn direct<F: Facet>(json: &str) -> Option<F> {
         de: &mut de,
         schema: F::SCHEMA,
         seen: &mut seen,
+        current: F::SCHEMA_VERSION.unwrap_or(1),
     })
     .ok()?;
+    // A field deserializer that swallowed an error inside a nested value leaves the reader
+    // out of step with the item's nesting: only a reader at the item's very end read it all.
+    de.end().ok()?;
     if seen.other_facet {
         return None;
     }
@@ -73,6 +77,8 @@ struct ItemDe<'a, 'j> {
     de: &'a mut serde_json::Deserializer<serde_json::de::StrRead<'j>>,
     schema: &'static FacetSchema,
     seen: &'a mut Seen,
+    /// The facet's schema version: an item stored at another is read from the tree.
+    current: u32,
 }
 
 impl<'de> Deserializer<'de> for ItemDe<'_, 'de> {
@@ -83,6 +89,7 @@ impl<'de> Deserializer<'de> for ItemDe<'_, 'de> {
             visitor,
             schema: self.schema,
             seen: self.seen,
+            current: self.current,
         })
     }
 
@@ -97,6 +104,7 @@ struct ItemVisitor<'a, V> {
     visitor: V,
     schema: &'static FacetSchema,
     seen: &'a mut Seen,
+    current: u32,
 }
 
 impl<'de, V: Visitor<'de>> Visitor<'de> for ItemVisitor<'_, V> {
@@ -111,6 +119,7 @@ impl<'de, V: Visitor<'de>> Visitor<'de> for ItemVisitor<'_, V> {
             map,
             schema: self.schema,
             seen: self.seen,
+            current: self.current,
         })
     }
 }
@@ -119,6 +128,7 @@ struct ItemMembers<'a, A> {
     map: A,
     schema: &'static FacetSchema,
     seen: &'a mut Seen,
+    current: u32,
 }
 
 impl<'de, A: MapAccess<'de>> MapAccess<'de> for ItemMembers<'_, A> {
@@ -137,7 +147,12 @@ impl<'de, A: MapAccess<'de>> MapAccess<'de> for ItemMembers<'_, A> {
                 }
             } else if name == SCHEMA_VERSION_ATTRIBUTE {
                 let version = self.map.next_value_seed(Scalar(Tag::N))?;
-                self.seen.version = Some(version.and_then(|v| v.parse().ok()));
+                let version = version.and_then(|v| v.parse().ok());
+                self.seen.version = Some(version);
+                if version != Some(self.current) {
+                    // Upgraded or refused from the tree: stop here.
+                    return Err(A::Error::custom("an item of another schema version"));
+                }
             } else if self.schema.is_stored_only(&name) {
                 self.map.next_value::<IgnoredAny>()?;
             } else {
@@ -223,4 +238,30 @@ pub(crate) fn attribute_texts<'j, const N: usize>(
     }
     let mut de = serde_json::Deserializer::from_str(json);
     de::Deserializer::deserialize_map(&mut de, Find(names)).unwrap_or([const { None }; N])
+}
+
+/// The text of the top-level number (`N`) attribute `name` of an item's JSON, if it has one.
+pub(crate) fn attribute_number<'j>(json: &'j str, name: &str) -> Option<Cow<'j, str>> {
+    struct Find<'n>(&'n str);
+    impl<'de> Visitor<'de> for Find<'_> {
+        type Value = Option<Cow<'de, str>>;
+        fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+            f.write_str("an item")
+        }
+        fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
+            let mut found = None;
+            while let Some(key) = map.next_key_seed(CowStr)? {
+                if key == self.0 {
+                    found = map.next_value_seed(Scalar(Tag::N))?;
+                } else {
+                    map.next_value::<IgnoredAny>()?;
+                }
+            }
+            Ok(found)
+        }
+    }
+    let mut de = serde_json::Deserializer::from_str(json);
+    de::Deserializer::deserialize_map(&mut de, Find(name))
+        .ok()
+        .flatten()
 }

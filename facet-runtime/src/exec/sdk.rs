@@ -28,46 +28,60 @@ use faceteer_core::Item;
 use crate::error::Context;
 use crate::error::{Error, Result};
 use crate::exec::stored::Stored;
-use crate::exec::tap::{self, Answer};
+use crate::exec::tap::{self, Answer, Failure};
 use crate::exec::trace::Op;
 use crate::table::Table;
 use faceteer_core::wire::answer as wire;
 
-/// Send a read (`send` makes one try's future) on the table's read path: directly
+/// Send a read (`send` sends `request` once) on the table's read path: directly
 /// ([`tap::tapped`]) or decoded by the SDK. An answer whose body could not be read is sent
-/// again, as the SDK tries again a response error, up to the client's attempts (once on a
-/// client without retries: its caller retries).
-async fn read<T, E, F, Fut>(
+/// again after a pause, as the SDK tries again a response error, up to the client's
+/// attempts (once on a client without retries: its caller retries). The request is copied
+/// only when another try may follow.
+async fn read<T, E, R, Fut>(
     table: &Table,
     client: &aws_sdk_dynamodb::Client,
-    send: F,
+    request: R,
+    send: impl Fn(R) -> Fut,
 ) -> std::result::Result<Answer<T>, SdkError<E, HttpResponse>>
 where
-    F: Fn() -> Fut,
+    R: Clone,
     Fut: std::future::Future<Output = std::result::Result<T, SdkError<E, HttpResponse>>>,
 {
     if !table.reads_direct() {
-        return send().await.map(Answer::Decoded);
+        return send(request).await.map(Answer::Decoded);
     }
     let attempts = client
         .config()
         .retry_config()
         .map_or(1, |r| r.max_attempts())
         .max(1);
+    let mut kept = Some(request);
     let mut tried = 1;
     loop {
-        match tap::tapped(table.timeouts().attempt, send()).await {
-            Err(SdkError::ResponseError(e)) if tried < attempts => {
-                tracing::debug!(error = ?e, "an answer's body could not be read; trying again");
+        let request = if tried < attempts {
+            kept.clone()
+        } else {
+            kept.take()
+        };
+        let request = request.expect("a request is kept until the last try");
+        match tap::tapped(table.timeouts().attempt, send(request)).await {
+            Err(Failure::BodyUnread(why)) if tried < attempts => {
+                tracing::debug!(%why, "an answer's body could not be read; trying again");
+                tokio::time::sleep(table.batch_options().backoff(tried)).await;
                 tried += 1;
             }
-            other => return other,
+            other => return other.map_err(Failure::into_sdk),
         }
     }
 }
 
 /// An answer faceteer could not read, as the error of `operation`.
-fn unreadable<E>(operation: &'static str, context: Context, cause: serde_json::Error) -> Error
+fn unreadable<E>(
+    operation: &'static str,
+    context: Context,
+    cause: impl std::error::Error + Send + Sync + 'static,
+) -> Error
 where
     E: ProvideErrorMetadata + std::error::Error + Send + Sync + 'static,
     aws_sdk_dynamodb::Error: From<SdkError<E, HttpResponse>>,
@@ -138,8 +152,8 @@ pub(crate) async fn get_item(
     let request = request.return_consumed_capacity(ReturnConsumedCapacity::Total);
     let out = op
         .within(async {
-            read(table, table.client(), || {
-                request.clone().send_with(table.client())
+            read(table, table.client(), request, |r| {
+                r.send_with(table.client())
             })
             .await
             .map_err(|e| Error::dynamo("GetItem", context.clone(), e))
@@ -255,8 +269,8 @@ macro_rules! send_page {
         let request = $request.return_consumed_capacity(ReturnConsumedCapacity::Total);
         let out = $op
             .within(async {
-                read($table, $table.client(), || {
-                    request.clone().send_with($table.client())
+                read($table, $table.client(), request, |r| {
+                    r.send_with($table.client())
                 })
                 .await
                 .map_err(|e| Error::dynamo($operation, $context, e))
@@ -408,7 +422,7 @@ pub(crate) async fn batch_get(
         .return_consumed_capacity(ReturnConsumedCapacity::Total);
     let client = table.batch_client();
     let result = op
-        .within(async { Ok(read(table, client, || request.clone().send_with(client)).await) })
+        .within(async { Ok(read(table, client, request, |r| r.send_with(client)).await) })
         .await?;
     match result {
         Ok(Answer::Decoded(out)) => {
@@ -498,15 +512,15 @@ pub(crate) async fn transact_get(
         None => items,
     };
     let client = table.client();
-    let send = || {
+    let send = |items| {
         client
             .transact_get_items()
-            .set_transact_items(Some(items.clone()))
+            .set_transact_items(Some(items))
             .return_consumed_capacity(ReturnConsumedCapacity::Total)
             .send()
     };
     let result = op
-        .within(async { Ok(read(table, client, send).await) })
+        .within(async { Ok(read(table, client, items, send).await) })
         .await?;
     match result {
         Ok(Answer::Decoded(out)) => {

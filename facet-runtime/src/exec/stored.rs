@@ -62,10 +62,10 @@ impl Stored {
     pub(crate) fn is_expired(&self, now: i64) -> bool {
         match self {
             Stored::Tree(item) => faceteer_core::plan::is_expired(item, now),
-            // Only tables hiding expired records ask: the tree is built then.
+            // As `is_expired` reads the tree's `ttl`: a number at or before `now`.
             Stored::Wire(wire) => wire
-                .to_item()
-                .is_ok_and(|item| faceteer_core::plan::is_expired(&item, now)),
+                .number(faceteer_core::schema::TTL_ATTRIBUTE)
+                .is_some_and(|n| n.parse::<f64>().is_ok_and(|t| t <= now as f64)),
         }
     }
 

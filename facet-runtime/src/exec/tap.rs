@@ -68,35 +68,55 @@ pub(crate) enum Answer<T> {
     Json(String),
 }
 
+/// Why a tapped request has no answer.
+pub(crate) enum Failure<E> {
+    /// The SDK's error (the server's, or the transport's).
+    Sdk(SdkError<E, HttpResponse>),
+    /// The body of a successful answer could not be read (the connection failed, or the
+    /// attempt's time ran out, while it was read): worth another try.
+    BodyUnread(String),
+}
+
+impl<E> Failure<E> {
+    /// As the SDK reports such a failure.
+    pub(crate) fn into_sdk(self) -> SdkError<E, HttpResponse> {
+        match self {
+            Failure::Sdk(e) => e,
+            Failure::BodyUnread(why) => {
+                unreadable(format!("the answer's body could not be read: {why}"))
+            }
+        }
+    }
+}
+
 /// Send a request (`send`: the SDK's `send()`) with its answer's body taken before the SDK
-/// decodes it, then read that body within `timeout`. An answer whose body cannot be read
-/// is a response error (as the SDK reports one), which is worth another try.
+/// decodes it, then read that body within `timeout`.
 pub(crate) async fn tapped<T, E>(
     timeout: Duration,
     send: impl Future<Output = Result<T, SdkError<E, HttpResponse>>>,
-) -> Result<Answer<T>, SdkError<E, HttpResponse>> {
+) -> Result<Answer<T>, Failure<E>> {
     let (output, body) = SLOT
         .scope(RefCell::new(None), async move {
             let output = send.await?;
             Ok::<_, SdkError<E, HttpResponse>>((output, SLOT.with(|slot| slot.take())))
         })
-        .await?;
+        .await
+        .map_err(Failure::Sdk)?;
     let Some(body) = body else {
         return Ok(Answer::Decoded(output));
     };
     let read = tokio::time::timeout(timeout, ByteStream::new(body).collect()).await;
     let bytes = match read {
         Ok(Ok(bytes)) => bytes.into_bytes(),
-        Ok(Err(e)) => return Err(unreadable(e)),
+        Ok(Err(e)) => return Err(Failure::BodyUnread(e.to_string())),
         Err(_) => {
-            return Err(unreadable(
-                "the answer's body was not read within the attempt timeout",
-            ))
+            let why = "it was not read within the attempt timeout";
+            return Err(Failure::BodyUnread(why.into()));
         }
     };
     String::from_utf8(Vec::from(bytes))
         .map(Answer::Json)
-        .map_err(unreadable)
+        .map_err(|e| Failure::Sdk(unreadable(e)))
 }
 
 /// A successful answer whose body faceteer could not read, as the SDK reports one.
