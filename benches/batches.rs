@@ -10,14 +10,13 @@ use std::alloc::{GlobalAlloc, Layout, System};
 use std::sync::atomic::{AtomicBool, AtomicIsize, Ordering};
 use std::time::Duration;
 
-use aws_sdk_dynamodb::types::{PutRequest, WriteRequest};
 use aws_sdk_dynamodb::Client;
 use criterion::{criterion_group, criterion_main, Criterion};
 use faceteer::testing::StubConfig;
 use faceteer::{Facet, Outcome, Table};
 use faceteer_suite::bench_task::{hand_to_item, task, Task};
 use futures::StreamExt;
-use support::{ChunksOf, StubThread};
+use support::{user_put, StubThread};
 
 /// Live heap bytes and their peak, for the memory figures.
 struct Counting;
@@ -73,38 +72,9 @@ fn tasks(n: usize) -> impl Iterator<Item = Task> {
     (0..n).map(|i| task(TEAM, i))
 }
 
-/// Hand-written `put_many`: 25 per request, 4 requests in flight, unprocessed items resent.
+/// Hand-written `put_many` of `records`.
 async fn hand_put(client: &Client, records: impl Iterator<Item = Task>) -> usize {
-    let requests = records.map(|t| {
-        WriteRequest::builder()
-            .put_request(
-                PutRequest::builder()
-                    .set_item(Some(hand_to_item(&t)))
-                    .build()
-                    .unwrap(),
-            )
-            .build()
-    });
-    futures::stream::iter(ChunksOf::new(requests, 25))
-        .map(|mut chunk: Vec<WriteRequest>| async move {
-            let n = chunk.len();
-            while !chunk.is_empty() {
-                let out = client
-                    .batch_write_item()
-                    .request_items(TABLE, chunk)
-                    .send()
-                    .await
-                    .expect("batch write");
-                chunk = out
-                    .unprocessed_items
-                    .and_then(|mut u| u.remove(TABLE))
-                    .unwrap_or_default();
-            }
-            n
-        })
-        .buffer_unordered(4)
-        .fold(0, |a, n| async move { a + n })
-        .await
+    user_put(client, TABLE, records.map(|t| hand_to_item(&t))).await
 }
 
 fn bench(_: &mut Criterion) {

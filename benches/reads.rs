@@ -20,7 +20,7 @@ mod support;
 use std::collections::HashMap;
 use std::time::Duration;
 
-use aws_sdk_dynamodb::types::{AttributeValue, KeysAndAttributes, PutRequest, WriteRequest};
+use aws_sdk_dynamodb::types::{AttributeValue, KeysAndAttributes};
 use aws_sdk_dynamodb::Client;
 use criterion::{criterion_group, criterion_main, Criterion};
 use faceteer::testing::StubConfig;
@@ -29,7 +29,7 @@ use faceteer_suite::bench_task::{
     dynamo_from_item, dynamo_to_item, hand_from_item, hand_key, hand_to_item, task, Task,
 };
 use futures::StreamExt;
-use support::{boxed, cpu_arms, ChunksOf, Run, StubThread};
+use support::{boxed, cpu_arms, user_put, ChunksOf, Run, StubThread};
 
 const TABLE: &str = "bench";
 const TEAM: &str = "team-bench";
@@ -37,35 +37,6 @@ const N: usize = 10_000;
 
 fn tasks(n: usize) -> impl Iterator<Item = Task> {
     (0..n).map(|i| task(TEAM, i))
-}
-
-/// A user's `put_many`: 25 per request, 4 requests in flight, unprocessed items resent.
-async fn user_put(client: &Client, items: impl Iterator<Item = Item>) -> usize {
-    let requests = items.map(|item| {
-        WriteRequest::builder()
-            .put_request(PutRequest::builder().set_item(Some(item)).build().unwrap())
-            .build()
-    });
-    futures::stream::iter(ChunksOf::new(requests, 25))
-        .map(|mut chunk: Vec<WriteRequest>| async move {
-            let n = chunk.len();
-            while !chunk.is_empty() {
-                let out = client
-                    .batch_write_item()
-                    .request_items(TABLE, chunk)
-                    .send()
-                    .await
-                    .expect("batch write");
-                chunk = out
-                    .unprocessed_items
-                    .and_then(|mut u| u.remove(TABLE))
-                    .unwrap_or_default();
-            }
-            n
-        })
-        .buffer_unordered(4)
-        .fold(0, |a, n| async move { a + n })
-        .await
 }
 
 /// A user's `get_many`: 100 keys per request, 4 in flight, records decoded by `read`.
@@ -177,12 +148,12 @@ fn bench(c: &mut Criterion) {
         let ours = stub.take_recorded();
         let mid = stub.requests();
         assert_eq!(
-            user_put(&client, tasks(N).map(|t| hand_to_item(&t))).await,
+            user_put(&client, TABLE, tasks(N).map(|t| hand_to_item(&t))).await,
             N
         );
         let hand = stub.take_recorded();
         assert_eq!(
-            user_put(&client, tasks(N).map(|t| dynamo_to_item(&t))).await,
+            user_put(&client, TABLE, tasks(N).map(|t| dynamo_to_item(&t))).await,
             N
         );
         let dynamo = stub.take_recorded();
@@ -263,7 +234,7 @@ fn bench(c: &mut Criterion) {
     let hand = || {
         boxed(async move {
             assert_eq!(
-                user_put(client, tasks(N).map(|t| hand_to_item(&t))).await,
+                user_put(client, TABLE, tasks(N).map(|t| hand_to_item(&t))).await,
                 N
             )
         })
@@ -271,7 +242,7 @@ fn bench(c: &mut Criterion) {
     let dynamo = || {
         boxed(async move {
             assert_eq!(
-                user_put(client, tasks(N).map(|t| dynamo_to_item(&t))).await,
+                user_put(client, TABLE, tasks(N).map(|t| dynamo_to_item(&t))).await,
                 N
             )
         })

@@ -7,7 +7,11 @@ use std::future::Future;
 use std::pin::Pin;
 use std::time::Duration;
 
+use aws_sdk_dynamodb::types::{PutRequest, WriteRequest};
+use aws_sdk_dynamodb::Client;
 use faceteer::testing::{StubConfig, StubServer};
+use faceteer::Item;
+use futures::StreamExt;
 
 /// The stub server, answering from its own thread and runtime: its CPU is not the client's.
 pub struct StubThread {
@@ -102,4 +106,34 @@ impl<I: Iterator> Iterator for ChunksOf<I> {
         let chunk: Vec<I::Item> = self.inner.by_ref().take(self.n).collect();
         (!chunk.is_empty()).then_some(chunk)
     }
+}
+
+/// A user's `put_many` of `items` to `table`: 25 per request, 4 requests in flight,
+/// unprocessed items resent. How many were written.
+pub async fn user_put(client: &Client, table: &str, items: impl Iterator<Item = Item>) -> usize {
+    let requests = items.map(|item| {
+        WriteRequest::builder()
+            .put_request(PutRequest::builder().set_item(Some(item)).build().unwrap())
+            .build()
+    });
+    futures::stream::iter(ChunksOf::new(requests, 25))
+        .map(|mut chunk: Vec<WriteRequest>| async move {
+            let n = chunk.len();
+            while !chunk.is_empty() {
+                let out = client
+                    .batch_write_item()
+                    .request_items(table, chunk)
+                    .send()
+                    .await
+                    .expect("batch write");
+                chunk = out
+                    .unprocessed_items
+                    .and_then(|mut u| u.remove(table))
+                    .unwrap_or_default();
+            }
+            n
+        })
+        .buffer_unordered(4)
+        .fold(0, |a, n| async move { a + n })
+        .await
 }

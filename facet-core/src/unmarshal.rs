@@ -205,7 +205,10 @@ macro_rules! number {
 }
 
 /// Visit number text as the narrowest of `i64`, `u64` and `f64` that holds it.
-fn any_number<'de, V: Visitor<'de>>(text: String, visitor: V) -> Result<V::Value> {
+pub(crate) fn any_number<'de, V: Visitor<'de>, E: de::Error>(
+    text: &str,
+    visitor: V,
+) -> std::result::Result<V::Value, E> {
     if let Ok(i) = text.parse::<i64>() {
         return visitor.visit_i64(i);
     }
@@ -214,7 +217,7 @@ fn any_number<'de, V: Visitor<'de>>(text: String, visitor: V) -> Result<V::Value
     }
     match text.parse::<f64>() {
         Ok(f) => visitor.visit_f64(f),
-        Err(e) => Err(Error::custom(format!("{text:?} is not a number: {e}"))),
+        Err(e) => Err(E::custom(format!("{text:?} is not a number: {e}"))),
     }
 }
 
@@ -224,7 +227,7 @@ impl<'de> de::Deserializer<'de> for Value {
     fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value> {
         match self.0 {
             AttributeValue::S(s) => visitor.visit_string(s),
-            AttributeValue::N(n) => any_number(n, visitor),
+            AttributeValue::N(n) => any_number(&n, visitor),
             AttributeValue::Bool(b) => visitor.visit_bool(b),
             AttributeValue::B(b) => visitor.visit_byte_buf(b.into_inner()),
             AttributeValue::Null(_) => visitor.visit_unit(),

@@ -217,7 +217,16 @@ pub(crate) fn attribute_texts<'j, const N: usize>(
     json: &'j str,
     names: [&str; N],
 ) -> [Option<Option<Cow<'j, str>>>; N] {
-    struct Find<'n, const N: usize>([&'n str; N]);
+    attribute_scalars(json, names, Tag::S)
+}
+
+/// [`attribute_texts`] for attributes of kind `kind` (`S` or `N`).
+fn attribute_scalars<'j, const N: usize>(
+    json: &'j str,
+    names: [&str; N],
+    kind: Tag,
+) -> [Option<Option<Cow<'j, str>>>; N] {
+    struct Find<'n, const N: usize>([&'n str; N], Tag);
     impl<'de, const N: usize> Visitor<'de> for Find<'_, N> {
         type Value = [Option<Option<Cow<'de, str>>>; N];
         fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
@@ -227,7 +236,7 @@ pub(crate) fn attribute_texts<'j, const N: usize>(
             let mut found = [const { None }; N];
             while let Some(key) = map.next_key_seed(CowStr)? {
                 match self.0.iter().position(|n| *n == key) {
-                    Some(at) => found[at] = Some(map.next_value_seed(Scalar(Tag::S))?),
+                    Some(at) => found[at] = Some(map.next_value_seed(Scalar(self.1))?),
                     None => {
                         map.next_value::<IgnoredAny>()?;
                     }
@@ -237,31 +246,11 @@ pub(crate) fn attribute_texts<'j, const N: usize>(
         }
     }
     let mut de = serde_json::Deserializer::from_str(json);
-    de::Deserializer::deserialize_map(&mut de, Find(names)).unwrap_or([const { None }; N])
+    de::Deserializer::deserialize_map(&mut de, Find(names, kind)).unwrap_or([const { None }; N])
 }
 
 /// The text of the top-level number (`N`) attribute `name` of an item's JSON, if it has one.
 pub(crate) fn attribute_number<'j>(json: &'j str, name: &str) -> Option<Cow<'j, str>> {
-    struct Find<'n>(&'n str);
-    impl<'de> Visitor<'de> for Find<'_> {
-        type Value = Option<Cow<'de, str>>;
-        fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
-            f.write_str("an item")
-        }
-        fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
-            let mut found = None;
-            while let Some(key) = map.next_key_seed(CowStr)? {
-                if key == self.0 {
-                    found = map.next_value_seed(Scalar(Tag::N))?;
-                } else {
-                    map.next_value::<IgnoredAny>()?;
-                }
-            }
-            Ok(found)
-        }
-    }
-    let mut de = serde_json::Deserializer::from_str(json);
-    de::Deserializer::deserialize_map(&mut de, Find(name))
-        .ok()
-        .flatten()
+    let [number] = attribute_scalars(json, [name], Tag::N);
+    number.flatten()
 }

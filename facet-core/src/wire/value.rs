@@ -73,21 +73,6 @@ macro_rules! parse {
     }};
 }
 
-/// Visit number text as the narrowest of `i64`, `u64` and `f64` that holds it (as
-/// [`crate::unmarshal`] does).
-fn any_number<'de, V: Visitor<'de>, E: de::Error>(text: &str, visitor: V) -> Result<V::Value, E> {
-    if let Ok(i) = text.parse::<i64>() {
-        return visitor.visit_i64(i);
-    }
-    if let Ok(u) = text.parse::<u64>() {
-        return visitor.visit_u64(u);
-    }
-    match text.parse::<f64>() {
-        Ok(f) => visitor.visit_f64(f),
-        Err(e) => Err(E::custom(format_args!("{text:?} is not a number: {e}"))),
-    }
-}
-
 /// Read the member `d` of kind `tag` as `want` asks, into `visitor`.
 fn typed<'de, D: Deserializer<'de>, V: Visitor<'de>>(
     tag: Tag,
@@ -111,7 +96,7 @@ fn typed<'de, D: Deserializer<'de>, V: Visitor<'de>>(
             let text = CowStr.deserialize(d)?;
             visitor.visit_enum(CowStrDeserializer::<D::Error>::new(text))
         }
-        (Want::Any, Tag::N) => any_number(&CowStr.deserialize(d)?, visitor),
+        (Want::Any, Tag::N) => unmarshal::any_number(&CowStr.deserialize(d)?, visitor),
         (Want::I8, Tag::N) => parse!(d, i8, visit_i8, visitor),
         (Want::I16, Tag::N) => parse!(d, i16, visit_i16, visitor),
         (Want::I32, Tag::N) => parse!(d, i32, visit_i32, visitor),

@@ -68,7 +68,8 @@ pub(crate) enum Answer<T> {
     Json(String),
 }
 
-/// Why a tapped request has no answer.
+/// Why a tapped request has no answer (returned once per try: its size does not matter).
+#[allow(clippy::large_enum_variant)]
 pub(crate) enum Failure<E> {
     /// The SDK's error (the server's, or the transport's).
     Sdk(SdkError<E, HttpResponse>),
