@@ -226,31 +226,82 @@ fn attribute_scalars<'j, const N: usize>(
     names: [&str; N],
     kind: Tag,
 ) -> [Option<Option<Cow<'j, str>>>; N] {
-    struct Find<'n, const N: usize>([&'n str; N], Tag);
-    impl<'de, const N: usize> Visitor<'de> for Find<'_, N> {
-        type Value = [Option<Option<Cow<'de, str>>>; N];
+    /// Reads the attributes `names` into `found`, and stops reading (with an error) as soon
+    /// as it has them all.
+    struct Find<'n, 'o, 'j, const N: usize> {
+        names: [&'n str; N],
+        kind: Tag,
+        found: &'o mut [Option<Option<Cow<'j, str>>>; N],
+        all: &'o mut bool,
+    }
+    impl<'j, const N: usize> Visitor<'j> for Find<'_, '_, 'j, N> {
+        type Value = ();
         fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
             f.write_str("an item")
         }
-        fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
-            let mut found = [const { None }; N];
+        fn visit_map<A: MapAccess<'j>>(self, mut map: A) -> Result<(), A::Error> {
+            let mut left = N;
             while let Some(key) = map.next_key_seed(CowStr)? {
-                match self.0.iter().position(|n| *n == key) {
-                    Some(at) => found[at] = Some(map.next_value_seed(Scalar(self.1))?),
-                    None => {
+                match self.names.iter().position(|n| *n == key) {
+                    Some(at) if self.found[at].is_none() => {
+                        self.found[at] = Some(map.next_value_seed(Scalar(self.kind))?);
+                        left -= 1;
+                        if left == 0 {
+                            *self.all = true;
+                            return Err(A::Error::custom("every attribute asked for is read"));
+                        }
+                    }
+                    _ => {
                         map.next_value::<IgnoredAny>()?;
                     }
                 }
             }
-            Ok(found)
+            Ok(())
         }
     }
+    let mut found = [const { None }; N];
+    let mut all = false;
     let mut de = serde_json::Deserializer::from_str(json);
-    de::Deserializer::deserialize_map(&mut de, Find(names, kind)).unwrap_or([const { None }; N])
+    let read = de::Deserializer::deserialize_map(
+        &mut de,
+        Find {
+            names,
+            kind,
+            found: &mut found,
+            all: &mut all,
+        },
+    );
+    match read {
+        Ok(()) => found,
+        Err(_) if all => found,
+        Err(_) => [const { None }; N],
+    }
 }
 
 /// The text of the top-level number (`N`) attribute `name` of an item's JSON, if it has one.
 pub(crate) fn attribute_number<'j>(json: &'j str, name: &str) -> Option<Cow<'j, str>> {
     let [number] = attribute_scalars(json, [name], Tag::N);
     number.flatten()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn attributes_are_found_in_any_order_and_told_apart_by_kind() {
+        let json =
+            r#"{"a":{"M":{"PK":{"S":"inner"}}},"SK":{"S":"s\"1"},"n":{"N":"7"},"PK":{"S":"p"}}"#;
+        let [pk, sk, n, missing] = attribute_texts(json, ["PK", "SK", "n", "x"]);
+        assert_eq!(pk, Some(Some(Cow::Borrowed("p"))));
+        assert_eq!(sk.flatten().as_deref(), Some("s\"1"));
+        assert_eq!(n, Some(None), "a number is not a string");
+        assert_eq!(missing, None);
+        assert_eq!(attribute_number(json, "n").as_deref(), Some("7"));
+        // Every attribute asked for found: the rest of the item is not read.
+        let [pk] = attribute_texts(r#"{"PK":{"S":"p"},"rest":{"L":[{"S":"#, ["PK"]);
+        assert_eq!(pk, Some(Some(Cow::Borrowed("p"))));
+        // Text that is not an item holds nothing.
+        assert_eq!(attribute_texts("{\"PK\":", ["PK"]), [None]);
+    }
 }
