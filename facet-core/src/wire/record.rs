@@ -51,9 +51,11 @@ fn direct<F: Facet>(json: &str) -> Option<F> {
     let mut de = serde_json::Deserializer::from_str(json);
     let record = F::deserialize(ItemDe {
         de: &mut de,
-        schema: F::SCHEMA,
-        seen: &mut seen,
-        current: F::SCHEMA_VERSION.unwrap_or(1),
+        cx: Reading {
+            schema: F::SCHEMA,
+            seen: &mut seen,
+            current: F::SCHEMA_VERSION.unwrap_or(1),
+        },
     })
     .ok()?;
     // A field deserializer that swallowed an error inside a nested value leaves the reader
@@ -72,13 +74,18 @@ fn direct<F: Facet>(json: &str) -> Option<F> {
     Some(record)
 }
 
-/// A whole item: its members, less those the record does not read.
-struct ItemDe<'a, 'j> {
-    de: &'a mut serde_json::Deserializer<serde_json::de::StrRead<'j>>,
+/// What reading an item's members needs.
+struct Reading<'a> {
     schema: &'static FacetSchema,
     seen: &'a mut Seen,
     /// The facet's schema version: an item stored at another is read from the tree.
     current: u32,
+}
+
+/// A whole item: its members, less those the record does not read.
+struct ItemDe<'a, 'j> {
+    de: &'a mut serde_json::Deserializer<serde_json::de::StrRead<'j>>,
+    cx: Reading<'a>,
 }
 
 impl<'de> Deserializer<'de> for ItemDe<'_, 'de> {
@@ -87,9 +94,7 @@ impl<'de> Deserializer<'de> for ItemDe<'_, 'de> {
     fn deserialize_any<V: Visitor<'de>>(self, visitor: V) -> Result<V::Value, Self::Error> {
         self.de.deserialize_map(ItemVisitor {
             visitor,
-            schema: self.schema,
-            seen: self.seen,
-            current: self.current,
+            cx: self.cx,
         })
     }
 
@@ -102,9 +107,7 @@ impl<'de> Deserializer<'de> for ItemDe<'_, 'de> {
 
 struct ItemVisitor<'a, V> {
     visitor: V,
-    schema: &'static FacetSchema,
-    seen: &'a mut Seen,
-    current: u32,
+    cx: Reading<'a>,
 }
 
 impl<'de, V: Visitor<'de>> Visitor<'de> for ItemVisitor<'_, V> {
@@ -115,20 +118,13 @@ impl<'de, V: Visitor<'de>> Visitor<'de> for ItemVisitor<'_, V> {
     }
 
     fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<V::Value, A::Error> {
-        self.visitor.visit_map(ItemMembers {
-            map,
-            schema: self.schema,
-            seen: self.seen,
-            current: self.current,
-        })
+        self.visitor.visit_map(ItemMembers { map, cx: self.cx })
     }
 }
 
 struct ItemMembers<'a, A> {
     map: A,
-    schema: &'static FacetSchema,
-    seen: &'a mut Seen,
-    current: u32,
+    cx: Reading<'a>,
 }
 
 impl<'de, A: MapAccess<'de>> MapAccess<'de> for ItemMembers<'_, A> {
@@ -141,19 +137,19 @@ impl<'de, A: MapAccess<'de>> MapAccess<'de> for ItemMembers<'_, A> {
         while let Some(name) = self.map.next_key_seed(CowStr)? {
             if name == FACET_ATTRIBUTE {
                 let facet = self.map.next_value_seed(Scalar(Tag::S))?;
-                if facet.as_deref() != Some(self.schema.name) {
-                    self.seen.other_facet = true;
+                if facet.as_deref() != Some(self.cx.schema.name) {
+                    self.cx.seen.other_facet = true;
                     return Err(A::Error::custom("an item of another facet"));
                 }
             } else if name == SCHEMA_VERSION_ATTRIBUTE {
                 let version = self.map.next_value_seed(Scalar(Tag::N))?;
                 let version = version.and_then(|v| v.parse().ok());
-                self.seen.version = Some(version);
-                if version != Some(self.current) {
+                self.cx.seen.version = Some(version);
+                if version != Some(self.cx.current) {
                     // Upgraded or refused from the tree: stop here.
                     return Err(A::Error::custom("an item of another schema version"));
                 }
-            } else if self.schema.is_stored_only(&name) {
+            } else if self.cx.schema.is_stored_only(&name) {
                 self.map.next_value::<IgnoredAny>()?;
             } else {
                 return seed
