@@ -359,9 +359,14 @@ pub fn hide_expired(filter: Option<RenderedCondition>, now: i64) -> RenderedCond
 /// number at or before it.
 pub fn is_expired(item: &Item, now: i64) -> bool {
     match item.get(crate::schema::TTL_ATTRIBUTE) {
-        Some(AttributeValue::N(n)) => n.parse::<f64>().is_ok_and(|t| t <= now as f64),
+        Some(AttributeValue::N(n)) => ttl_passed(n, now),
         _ => false,
     }
+}
+
+/// Whether a stored `ttl` number (its text) is at or before `now` (epoch seconds).
+pub fn ttl_passed(ttl: &str, now: i64) -> bool {
+    ttl.parse::<f64>().is_ok_and(|t| t <= now as f64)
 }
 
 impl RenderedCondition {

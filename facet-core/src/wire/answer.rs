@@ -55,6 +55,11 @@ impl WireItem {
         tree::item(self.json())
     }
 
+    /// The item as the SDK's attribute values, read for facet `facet` ([`tree::item_of`]).
+    pub fn to_item_of(&self, facet: &'static str) -> Result<Item, ItemError> {
+        tree::item_of(self.json(), facet)
+    }
+
     /// The text of the item's top-level string (`S`) attribute `name`, if it has one.
     pub fn text(&self, name: &str) -> Option<Cow<'_, str>> {
         let [text] = attribute_texts(self.json(), [name]);

@@ -25,59 +25,38 @@ pub fn from_wire<F: Facet>(json: &str) -> Result<F, ItemError> {
             })?;
             Ok(record)
         }
-        None => {
-            let item = tree::item(json).map_err(|e| ItemError::Deserialize {
-                facet: F::SCHEMA.name,
-                source: unmarshal::Error::custom(e),
-            })?;
-            from_item::<F>(item)
-        }
+        None => from_item::<F>(tree::item_of(json, F::SCHEMA.name)?),
     }
-}
-
-/// What the direct pass saw of the attributes the record does not read.
-#[derive(Default)]
-struct Seen {
-    /// The `facet` attribute names another facet (or is not a string).
-    other_facet: bool,
-    /// The stored schema version, when the item has one (`None` inside: not a number).
-    version: Option<Option<u32>>,
 }
 
 /// `F`'s record from `json` when it is an item of `F` at `F`'s schema version that reads;
 /// `None` for every other item.
 fn direct<F: Facet>(json: &str) -> Option<F> {
-    let mut seen = Seen::default();
+    let current = F::SCHEMA_VERSION.unwrap_or(1);
+    // Whether the item holds a schema version (any other than `current` stops the pass).
+    let mut versioned = false;
     let mut de = serde_json::Deserializer::from_str(json);
     let record = F::deserialize(ItemDe {
         de: &mut de,
         cx: Reading {
             schema: F::SCHEMA,
-            seen: &mut seen,
-            current: F::SCHEMA_VERSION.unwrap_or(1),
+            versioned: &mut versioned,
+            current,
         },
     })
     .ok()?;
     // A field deserializer that swallowed an error inside a nested value leaves the reader
     // out of step with the item's nesting: only a reader at the item's very end read it all.
     de.end().ok()?;
-    if seen.other_facet {
-        return None;
-    }
-    if F::SCHEMA_VERSION.is_some() || seen.version.is_some() {
-        let current = F::SCHEMA_VERSION.unwrap_or(1);
-        let stored = seen.version.unwrap_or(Some(1))?;
-        if stored != current {
-            return None;
-        }
-    }
-    Some(record)
+    // An item without a version is at version 1.
+    (versioned || current == 1).then_some(record)
 }
 
 /// What reading an item's members needs.
 struct Reading<'a> {
     schema: &'static FacetSchema,
-    seen: &'a mut Seen,
+    /// Set when the item's schema version is read.
+    versioned: &'a mut bool,
     /// The facet's schema version: an item stored at another is read from the tree.
     current: u32,
 }
@@ -138,13 +117,12 @@ impl<'de, A: MapAccess<'de>> MapAccess<'de> for ItemMembers<'_, A> {
             if name == FACET_ATTRIBUTE {
                 let facet = self.map.next_value_seed(Scalar(Tag::S))?;
                 if facet.as_deref() != Some(self.cx.schema.name) {
-                    self.cx.seen.other_facet = true;
                     return Err(A::Error::custom("an item of another facet"));
                 }
             } else if name == SCHEMA_VERSION_ATTRIBUTE {
                 let version = self.map.next_value_seed(Scalar(Tag::N))?;
-                let version = version.and_then(|v| v.parse().ok());
-                self.cx.seen.version = Some(version);
+                let version = version.and_then(|v| v.parse::<u32>().ok());
+                *self.cx.versioned = true;
                 if version != Some(self.cx.current) {
                     // Upgraded or refused from the tree: stop here.
                     return Err(A::Error::custom("an item of another schema version"));

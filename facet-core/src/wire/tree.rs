@@ -10,6 +10,7 @@ use aws_sdk_dynamodb::types::AttributeValue;
 use base64::Engine as _;
 use serde::de::{self, DeserializeSeed, Deserializer, Error as _, MapAccess, SeqAccess, Visitor};
 
+use crate::facet::ItemError;
 use crate::item::Item;
 
 /// The kind of an attribute value: the one member name of its JSON object.
@@ -195,6 +196,15 @@ impl<'de> Visitor<'de> for CowStrs {
         }
         Ok(list)
     }
+}
+
+/// [`item`], for a read of facet `facet`: JSON that holds no attribute values (an unknown
+/// type, bytes that are not base64) is the item's [`ItemError::Deserialize`].
+pub fn item_of(json: &str, facet: &'static str) -> Result<Item, ItemError> {
+    item(json).map_err(|e| ItemError::Deserialize {
+        facet,
+        source: crate::unmarshal::Error::custom(e),
+    })
 }
 
 /// An item (or key) from its JSON text, as the SDK's decoder reads it.

@@ -62,10 +62,9 @@ impl Stored {
     pub(crate) fn is_expired(&self, now: i64) -> bool {
         match self {
             Stored::Tree(item) => faceteer_core::plan::is_expired(item, now),
-            // As `is_expired` reads the tree's `ttl`: a number at or before `now`.
             Stored::Wire(wire) => wire
                 .number(faceteer_core::schema::TTL_ATTRIBUTE)
-                .is_some_and(|n| n.parse::<f64>().is_ok_and(|t| t <= now as f64)),
+                .is_some_and(|ttl| faceteer_core::plan::ttl_passed(&ttl, now)),
         }
     }
 
@@ -83,10 +82,7 @@ impl Stored {
     pub(crate) fn into_item(self, facet: &'static str) -> Result<Item, ItemError> {
         match self {
             Stored::Tree(item) => Ok(item),
-            Stored::Wire(wire) => wire.to_item().map_err(|e| ItemError::Deserialize {
-                facet,
-                source: serde::de::Error::custom(e),
-            }),
+            Stored::Wire(wire) => wire.to_item_of(facet),
         }
     }
 }

@@ -54,11 +54,7 @@ pub trait Read<F: Facet, I: KeyFields>: sealed::Sealed + Send + Sync + 'static {
         item: &WireItem,
         attributes: Option<&[&'static str]>,
     ) -> Result<Self::Record, ItemError> {
-        let tree = item.to_item().map_err(|e| ItemError::Deserialize {
-            facet: F::SCHEMA.name,
-            source: serde::de::Error::custom(e),
-        })?;
-        Self::decode(tree, attributes)
+        Self::decode(item.to_item_of(F::SCHEMA.name)?, attributes)
     }
 
     /// Whether the items read are keys of the records to read from the table.

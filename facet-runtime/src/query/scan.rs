@@ -88,11 +88,7 @@ pub trait ScanTarget: Send + Sync + 'static {
     /// reads the same item's attribute values.
     #[doc(hidden)]
     fn decode_wire(item: &WireItem) -> std::result::Result<Self::Record, ItemError> {
-        let tree = item.to_item().map_err(|e| ItemError::Deserialize {
-            facet: "",
-            source: serde::de::Error::custom(e),
-        })?;
-        Self::decode(tree)
+        Self::decode(item.to_item_of("")?)
     }
 }
 
