@@ -342,6 +342,199 @@ proptest! {
     }
 }
 
+/// The JSON of one attribute value, `{"T": ..}`.
+fn value_json(v: &AV) -> String {
+    let member = json(&Item::from([(String::new(), v.clone())]));
+    member["{\"\":".len()..member.len() - 1].to_owned()
+}
+
+/// Members a duplicate is injected for: the library's attributes, then fields of every
+/// kind, then a name no field has.
+const DUPLICATED: [&str; 16] = [
+    "facet",
+    "PK",
+    "SK",
+    "_facet_version",
+    "ttl",
+    "GSI1PK",
+    "text",
+    "small",
+    "maybe",
+    "absent",
+    "map",
+    "inner",
+    "color",
+    "shape",
+    "json",
+    "extra",
+];
+
+/// One injected member: its name, its JSON text and the value that text holds.
+type Injected = (String, String, AV);
+
+/// A value to inject for a name: any, one that names this or another facet or version, the
+/// same value the item holds, or (as raw text) a map that holds a member twice itself.
+fn injected_value() -> impl Strategy<Value = Option<(String, AV)>> {
+    let with_json = |v: AV| Some((value_json(&v), v));
+    let m = |pairs: &[(&str, AV)]| {
+        AV::M(
+            pairs
+                .iter()
+                .map(|(k, v)| ((*k).to_owned(), v.clone()))
+                .collect(),
+        )
+    };
+    let s = |t: &str| AV::S(t.into());
+    let n = |t: &str| AV::N(t.into());
+    // `{"M": {"a": 1, "a": 2}}` and an `Inner` whose label comes twice: the last is kept.
+    let nested = [
+        (
+            r#"{"M":{"a":{"N":"1"},"b":{"N":"2"},"a":{"N":"3"}}}"#.to_owned(),
+            m(&[("a", n("3")), ("b", n("2"))]),
+        ),
+        (
+            r#"{"M":{"label":{"S":"x"},"tags":{"L":[]},"label":{"S":"y"}}}"#.to_owned(),
+            m(&[("label", s("y")), ("tags", AV::L(vec![]))]),
+        ),
+    ];
+    prop_oneof![
+        3 => attribute_value().prop_map(with_json),
+        3 => prop_oneof![
+            Just(s("EVERYTHING")),
+            Just(s("OTHER")),
+            Just(n("1")),
+            Just(n("2")),
+            Just(s("#E_x")),
+            Just(s("Red")),
+            Just(n("7")),
+        ]
+        .prop_map(with_json),
+        3 => Just(None),
+        1 => proptest::sample::select(nested.to_vec()).prop_map(Some),
+    ]
+}
+
+/// A record's item, as JSON with members injected before and after its own (so that each
+/// name given twice or more comes first or last), and the item the SDK's decoder reads from
+/// that text: each name's last member.
+fn item_with_duplicates() -> impl Strategy<Value = (String, Item)> {
+    let injection = (0..DUPLICATED.len(), injected_value(), any::<bool>());
+    (everything(), proptest::collection::vec(injection, 1..5)).prop_map(|(record, injections)| {
+        let item = faceteer::to_item(&record).unwrap();
+        let (mut before, mut after): (Vec<Injected>, Vec<Injected>) = (vec![], vec![]);
+        for (at, value, last) in injections {
+            let name = DUPLICATED[at];
+            // `None`: the very value the item holds (or the facet's name).
+            let (text, value) = value.unwrap_or_else(|| {
+                let v = item
+                    .get(name)
+                    .cloned()
+                    .unwrap_or(AV::S("EVERYTHING".into()));
+                (value_json(&v), v)
+            });
+            let member = (name.to_owned(), text, value);
+            if last {
+                after.push(member)
+            } else {
+                before.push(member)
+            }
+        }
+        let own = json(&item);
+        let member = |(n, text, _): &Injected| format!("{}:{text}", Value::from(n.as_str()));
+        let members: Vec<String> = (before.iter().map(member))
+            .chain(std::iter::once(own[1..own.len() - 1].to_owned()))
+            .chain(after.iter().map(member))
+            .collect();
+        let text = format!("{{{}}}", members.join(","));
+        let mut expected = Item::new();
+        for (n, _, v) in &before {
+            expected.insert(n.clone(), v.clone());
+        }
+        expected.extend(item);
+        for (n, _, v) in after {
+            expected.insert(n, v);
+        }
+        (text, expected)
+    })
+}
+
+/// An attribute's text, when it is a string.
+fn s_of<'a>(item: &'a Item, name: &str) -> Option<&'a str> {
+    item.get(name)
+        .and_then(|v| v.as_s().ok())
+        .map(String::as_str)
+}
+
+proptest! {
+    #![proptest_config(cases())]
+
+    /// An item holding members twice (`facet`, the keys, the schema version, `ttl`, fields,
+    /// members of nested maps) reads alike both ways: the SDK's decoder keeps each name's
+    /// last member, and so do the tree, the direct decoder and the direct path's lookups
+    /// of single attributes (the facet, the keys, the ttl).
+    #[test]
+    fn duplicated_members_read_alike_both_ways((text, expected) in item_with_duplicates()) {
+        let tree = tree::item(&text).unwrap();
+        prop_assert_eq!(&tree, &expected, "{}", text);
+        let direct = outcome(from_wire::<Everything>(&text));
+        let sdk = outcome(faceteer::from_item::<Everything>(expected.clone()));
+        match (&direct, &sdk) {
+            (Err(a), Err(b)) => prop_assert_eq!(kind(a), kind(b), "{}", text),
+            _ => prop_assert_eq!(&direct, &sdk, "{}", text),
+        }
+        let wire = faceteer_core::wire::WireItem::new(text.clone());
+        prop_assert_eq!(
+            wire.is_foreign("EVERYTHING"),
+            faceteer_core::facet::is_foreign(&expected, "EVERYTHING"),
+            "{}", text
+        );
+        let keys = wire.key_texts();
+        let keys = keys.as_ref().map(|(pk, sk)| (pk.as_ref(), sk.as_ref()));
+        let want = s_of(&expected, "PK").zip(s_of(&expected, "SK"));
+        prop_assert_eq!(keys, want, "{}", text);
+        let number = |name: &str| expected.get(name).and_then(|v| v.as_n().ok()).cloned();
+        let facet = wire.text("facet").map(|t| t.into_owned());
+        prop_assert_eq!(facet.as_deref(), s_of(&expected, "facet"), "{}", text);
+        let ttl = wire.number("ttl").map(|t| t.into_owned());
+        prop_assert_eq!(ttl, number("ttl"), "{}", text);
+        let version = wire.number("_facet_version").map(|t| t.into_owned());
+        prop_assert_eq!(version, number("_facet_version"), "{}", text);
+    }
+}
+
+/// The measured case: a second `facet` member naming another facet after the record's own
+/// (the SDK keeps the second: another facet's item) and before it (the SDK keeps the
+/// record's: the record).
+#[test]
+fn a_duplicated_facet_member_reads_as_its_last_one() {
+    let item = |facets: [&str; 2]| {
+        format!(
+            r##"{{"facet":{{"S":"{}"}},"PK":{{"S":"#L_1"}},"SK":{{"S":"#L_1"}},"id":{{"S":"1"}},"facet":{{"S":"{}"}}}}"##,
+            facets[0], facets[1]
+        )
+    };
+    let foreign = item(["LENIENT", "OTHER"]);
+    let wire = faceteer_core::wire::WireItem::new(foreign.clone());
+    assert!(wire.is_foreign("LENIENT"));
+    let direct = outcome(from_wire::<Lenient>(&foreign));
+    assert_eq!(
+        direct,
+        outcome(faceteer::from_item::<Lenient>(
+            tree::item(&foreign).unwrap()
+        ))
+    );
+    assert!(direct.unwrap_err().contains("OTHER"));
+    let own = item(["OTHER", "LENIENT"]);
+    let wire = faceteer_core::wire::WireItem::new(own.clone());
+    assert!(!wire.is_foreign("LENIENT"));
+    let direct = outcome(from_wire::<Lenient>(&own));
+    assert_eq!(
+        direct,
+        outcome(faceteer::from_item::<Lenient>(tree::item(&own).unwrap()))
+    );
+    assert_eq!(direct.unwrap().id, "1");
+}
+
 /// Both read paths, through a real server, read the same pages: the same records, the same
 /// records refused (with the same errors), the same cursors, the same capacity.
 async fn both_read_paths_read_the_same_pages() {

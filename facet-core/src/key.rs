@@ -117,6 +117,20 @@ pub enum KeyError {
         /// Why.
         reason: String,
     },
+    /// The table partition key (`PK`) starts with
+    /// [`GUARD_PREFIX`](crate::unique::GUARD_PREFIX) (`$unique`), which faceteer reserves for
+    /// the guard items of unique values: a record there could overwrite a guard, or be read
+    /// as one. The derive refuses such a prefix; this is a key whose delimiter, shard id or
+    /// values spell it (an empty prefix with the delimiter `$` and a value `unique#..`).
+    #[error(
+        "the partition key {key:?} starts with `$unique`, which faceteer reserves for the \
+         guard items of unique values (a record under it could overwrite a guard); give the \
+         partition key a prefix, or keep its first key value from starting it so"
+    )]
+    ReservedPartition {
+        /// The refused key.
+        key: String,
+    },
 }
 
 /// A value that can stand in a composite key.

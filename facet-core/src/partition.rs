@@ -2,6 +2,7 @@
 
 use crate::key::{compose_key, KeyError};
 use crate::shard::{shard_ids, ShardPeriod};
+use crate::unique::check_table_partition;
 
 /// How the shard segment of a queried partition key is chosen.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -122,12 +123,12 @@ impl PartitionKey {
                 })
             }
         };
-        Ok(compose_key(
-            self.prefix,
-            self.delimiter,
-            shard_id.as_deref(),
-            tail,
-        ))
+        let key = compose_key(self.prefix, self.delimiter, shard_id.as_deref(), tail);
+        // The table's partition holds guard items under one prefix: no query reads there.
+        if self.attribute == crate::schema::PK {
+            check_table_partition(&key)?;
+        }
+        Ok(key)
     }
 }
 
@@ -159,5 +160,31 @@ mod tests {
             choose.render(Some(4)),
             Err(KeyError::ShardOutOfRange { .. })
         ));
+    }
+
+    #[test]
+    fn a_table_partition_in_the_guards_prefix_is_refused() {
+        // An empty prefix and the delimiter `$`: the tail alone spells a guard's partition.
+        let tail = || Ok("$unique#User#email#1:x".to_owned());
+        let table = PartitionKey::new("PK", "", "$", ShardChoice::Unsharded, tail());
+        assert!(matches!(
+            table.render(None),
+            Err(KeyError::ReservedPartition { .. })
+        ));
+        // An index's partition holds no guard.
+        let index = PartitionKey::new("GSI1PK", "", "$", ShardChoice::Unsharded, tail());
+        assert_eq!(index.render(None).unwrap(), "$unique#User#email#1:x");
+        // Sharded, the shard id comes first: not the guards' partition.
+        let sharded = PartitionKey::new(
+            "PK",
+            "",
+            "$",
+            ShardChoice::Choose {
+                count: 2,
+                schedule: &[],
+            },
+            tail(),
+        );
+        assert_eq!(sharded.render(Some(1)).unwrap(), "$1$unique#User#email#1:x");
     }
 }

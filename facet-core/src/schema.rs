@@ -8,12 +8,13 @@ pub const TTL_ATTRIBUTE: &str = "ttl";
 pub const PK: &str = "PK";
 /// Base table sort-key attribute.
 pub const SK: &str = "SK";
-/// Attribute holding the token of the last update faceteer applied to an item, so that a
-/// retry after a lost answer recognises its own write instead of applying it twice. Reads
-/// pass over it; a put (which writes the whole item) drops it.
+/// The attribute earlier versions of faceteer stored the token of an item's last update in.
+/// Nothing writes it now (strict readers refuse it); it stays reserved, reads pass over it,
+/// and a put or a backfill removes it.
 pub const WRITE_TOKEN: &str = "_faceteer_write";
 /// The attribute holding the schema version a record was written at, for a facet that
-/// declares one (`#[facet(version = N)]`). Faceteer for TypeScript ignores it.
+/// declares one (`#[facet(version = N)]`). Faceteer for TypeScript does not strip it: a
+/// strict TypeScript model of such a facet must declare it.
 pub const SCHEMA_VERSION_ATTRIBUTE: &str = "_facet_version";
 /// The default key delimiter.
 pub const DEFAULT_DELIMITER: &str = "_";
@@ -21,6 +22,37 @@ pub const DEFAULT_DELIMITER: &str = "_";
 pub const MAX_GSI: u8 = 20;
 /// The number of local secondary indexes a table can have (`LSI1` … `LSI5`).
 pub const MAX_LSI: u8 = 5;
+
+/// Whether `name` is an attribute faceteer writes or reads next to a record's own fields,
+/// in any facet: `PK`, `SK`, `GSI<n>PK` and `GSI<n>SK` (`n` in `1..=`[`MAX_GSI`]),
+/// `LSI<n>SK` (`n` in `1..=`[`MAX_LSI`]), [`FACET_ATTRIBUTE`], [`TTL_ATTRIBUTE`],
+/// [`WRITE_TOKEN`] and [`SCHEMA_VERSION_ATTRIBUTE`]. A record's own attributes never hold
+/// one (the derive refuses such field names; a put refuses a flattened map's entry).
+///
+/// Called for every attribute of every record written, so a name is compared only when its
+/// first byte can start one of these.
+pub fn is_library_attribute(name: &str) -> bool {
+    /// `n` in `1..=max`, written as DynamoDB index numbers are (no leading zero).
+    fn number(n: &str, max: u8) -> bool {
+        !n.starts_with('0') && n.parse::<u8>().is_ok_and(|n| (1..=max).contains(&n))
+    }
+    match name.as_bytes().first() {
+        Some(b'P') => name == PK,
+        Some(b'S') => name == SK,
+        Some(b'G') => name
+            .strip_prefix("GSI")
+            .and_then(|r| r.strip_suffix("PK").or_else(|| r.strip_suffix("SK")))
+            .is_some_and(|n| number(n, MAX_GSI)),
+        Some(b'L') => name
+            .strip_prefix("LSI")
+            .and_then(|r| r.strip_suffix("SK"))
+            .is_some_and(|n| number(n, MAX_LSI)),
+        Some(b'f') => name == FACET_ATTRIBUTE,
+        Some(b't') => name == TTL_ATTRIBUTE,
+        Some(b'_') => name == WRITE_TOKEN || name == SCHEMA_VERSION_ATTRIBUTE,
+        _ => false,
+    }
+}
 
 /// How one key attribute (`PK`, `SK`, `GSI1PK`, …) is built.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -409,4 +441,35 @@ pub fn table_indexes(facets: &[&FacetSchema]) -> Vec<TableIndex> {
 /// on [`TTL_ATTRIBUTE`].
 pub fn uses_ttl(facets: &[&FacetSchema]) -> bool {
     facets.iter().any(|f| f.ttl_field.is_some())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::is_library_attribute;
+
+    #[test]
+    fn library_attributes_are_told_from_fields() {
+        for n in [
+            "PK",
+            "SK",
+            "facet",
+            "ttl",
+            "_faceteer_write",
+            "_facet_version",
+            "GSI1PK",
+            "GSI1SK",
+            "GSI20PK",
+            "GSI20SK",
+            "LSI1SK",
+            "LSI5SK",
+        ] {
+            assert!(is_library_attribute(n), "{n}");
+        }
+        for n in [
+            "", "pk", "Pk", "PKs", "GSI0PK", "GSI01PK", "GSI21SK", "GSIPK", "GSI1", "LSI6SK",
+            "LSI1PK", "facets", "Facet", "ttl2", "_facet", "title", "teamId",
+        ] {
+            assert!(!is_library_attribute(n), "{n}");
+        }
+    }
 }

@@ -5,7 +5,8 @@
 //! and the value, so a second record with the same value (in the same scope) cannot write its
 //! guard. Guards live in the table beside the records, under a partition key that starts
 //! with [`GUARD_PREFIX`], which no facet's key can start with (the derive refuses such a
-//! prefix), and under [`GUARD_SK`]:
+//! prefix, and [`check_table_partition`] every key spelling it otherwise), and under
+//! [`GUARD_SK`]:
 //!
 //! | attribute | holds |
 //! |---|---|
@@ -21,6 +22,7 @@
 use aws_sdk_dynamodb::types::AttributeValue;
 
 use crate::item::Item;
+use crate::key::KeyError;
 pub use crate::schema::UniqueSchema;
 use crate::schema::{FacetSchema, FACET_ATTRIBUTE, PK, SK};
 
@@ -111,6 +113,17 @@ impl Guard {
         item.insert(GUARD_FIELD.to_owned(), s(self.field));
         item
     }
+}
+
+/// Refuse a base-table partition key (`PK`) that starts with [`GUARD_PREFIX`], the
+/// partition of the guard items of unique values, whatever prefix, delimiter, shard id or
+/// values spell it ([`KeyError::ReservedPartition`]). Every key of the table a facet builds (its records',
+/// its key builders', its queries') passes here, so no record can share a guard's key.
+pub fn check_table_partition(pk: &str) -> Result<(), KeyError> {
+    if pk.starts_with(GUARD_PREFIX) {
+        return Err(KeyError::ReservedPartition { key: pk.to_owned() });
+    }
+    Ok(())
 }
 
 /// Whether `item` is a guard item.
@@ -286,6 +299,21 @@ mod tests {
         let long = "x".repeat(MAX_PK_BYTES);
         let err = guards(&schema, &item(&[("badge", s(&long))])).unwrap_err();
         assert!(matches!(err, GuardError::TooLong { .. }), "{err}");
+    }
+
+    #[test]
+    fn partitions_spelling_the_guard_prefix_are_refused() {
+        use crate::key::KeyWriter;
+        // An empty prefix, the delimiter `$` and a value `unique#..`: a guard's partition.
+        let mut w = KeyWriter::new("", "$");
+        w.part("a", "unique#User#email#1:x");
+        let pk = w.finish().unwrap();
+        assert!(pk.starts_with(GUARD_PREFIX));
+        let err = check_table_partition(&pk).unwrap_err();
+        assert_eq!(err, KeyError::ReservedPartition { key: pk });
+        assert!(err.to_string().contains(GUARD_PREFIX), "{err}");
+        assert!(check_table_partition("#USER_$unique").is_ok());
+        assert!(check_table_partition("$uniqu").is_ok());
     }
 
     #[test]

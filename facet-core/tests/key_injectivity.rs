@@ -321,3 +321,253 @@ fn absent_fields_give_the_prefix_alone() {
         "SERIAL#"
     );
 }
+
+// ---------------------------------------------------------------------------------------
+// No key a facet builds is a guard's key.
+//
+// Guard items of unique values live under `PK = $unique#<facet>#<field>#…`, `SK = $unique`
+// (`faceteer_core::unique`). The derive refuses a key prefix starting with `$unique`; a
+// facet can still spell one with an empty prefix, the delimiter `$` and a value
+// `unique#…`. Every base-table key goes through `Key::try_from_parts` (records, key
+// builders) or `PartitionKey::render` (queries), which refuse such a partition with
+// `KeyError::ReservedPartition`.
+
+use aws_sdk_dynamodb::types::AttributeValue;
+use faceteer_core::facet::Key;
+use faceteer_core::partition::{PartitionKey, ShardChoice};
+use faceteer_core::schema::{FacetSchema, KeySchema, UniqueSchema, PK, SK};
+use faceteer_core::unique::{check_table_partition, guards, Guard, GUARD_PREFIX, GUARD_SK};
+
+/// A facet with a unique field scoped by another: the guards the properties aim at.
+static GUARDED: FacetSchema = FacetSchema {
+    name: "User",
+    delimiter: "#",
+    pk: KeySchema {
+        attribute: PK,
+        prefix: "#U",
+        fields: &[],
+        optional: &[],
+        shard: None,
+    },
+    sk: KeySchema {
+        attribute: SK,
+        prefix: "#U",
+        fields: &[],
+        optional: &[],
+        shard: None,
+    },
+    indexes: &[],
+    ttl_field: None,
+    unique: &[UniqueSchema {
+        attribute: "email",
+        scope: &["team"],
+    }],
+};
+
+/// The guard of `email` in `team`.
+fn guard(email: &str, team: &str) -> Guard {
+    let item = [("email", email), ("team", team)]
+        .into_iter()
+        .map(|(k, v)| (k.to_owned(), AttributeValue::S(v.to_owned())))
+        .collect();
+    guards(&GUARDED, &item).unwrap().remove(0)
+}
+
+/// Delimiters and prefixes a facet may declare (the derive refuses only prefixes starting
+/// with `$unique`; those are here too, refused at run time all the same).
+const GUARD_DELIMITERS: [&str; 6] = ["$", "#", "_", "$u", "::", "$unique"];
+const PREFIXES: [&str; 7] = ["", "", "$", "#P", "$uniq", "u", "$unique"];
+
+/// A base-table key as a facet's generated code builds it: `PK` from the prefix, an
+/// optional shard id and the values, `SK` likewise, then `Key::try_from_parts`.
+fn table_key(
+    (pk_prefix, sk_prefix): (&str, &str),
+    delimiter: &'static str,
+    shard: Option<&str>,
+    fields: &[FieldSpec],
+    values: &[Option<String>],
+    sk_value: &str,
+) -> Result<Key<()>, KeyError> {
+    let pk = encode(pk_prefix, delimiter, shard, fields, values)?;
+    let mut sk = KeyWriter::new(sk_prefix, delimiter);
+    sk.part("sk", sk_value);
+    Key::try_from_parts(pk, sk.finish()?)
+}
+
+/// Values aimed at the guards: `guard`'s partition with and without its `$`, the guard
+/// sort key with and without it, `$unique…` texts, and small values of colliding characters.
+fn guard_values(guard: &Guard) -> BoxedStrategy<String> {
+    let tail = guard.pk.strip_prefix('$').unwrap().to_owned();
+    prop_oneof![
+        3 => value(),
+        2 => Just(tail.clone()),
+        1 => Just(guard.pk.clone()),
+        1 => Just("unique".to_owned()),
+        1 => Just(GUARD_SK.to_owned()),
+        1 => "\\$?unique[#$_a]{0,3}",
+        1 => Just(tail.split('#').next().unwrap().to_owned()),
+    ]
+    .boxed()
+}
+
+fn guard_tuple(fields: &[FieldSpec], guard: &Guard) -> BoxedStrategy<Vec<Option<String>>> {
+    let per_field: Vec<BoxedStrategy<Option<String>>> = fields
+        .iter()
+        .map(|f| {
+            if f.optional {
+                proptest::option::of(guard_values(guard)).boxed()
+            } else {
+                guard_values(guard).prop_map(Some).boxed()
+            }
+        })
+        .collect();
+    per_field.boxed()
+}
+
+/// A random facet, guard and key values.
+#[allow(clippy::type_complexity)]
+fn guard_case() -> impl Strategy<
+    Value = (
+        Vec<FieldSpec>,
+        &'static str,
+        (&'static str, &'static str),
+        Option<&'static str>,
+        Guard,
+        Vec<Option<String>>,
+        String,
+    ),
+> {
+    (
+        proptest::collection::vec(
+            any::<bool>().prop_map(|optional| FieldSpec { optional }),
+            1..=3,
+        ),
+        proptest::sample::select(&GUARD_DELIMITERS[..]),
+        (
+            proptest::sample::select(&PREFIXES[..]),
+            proptest::sample::select(&PREFIXES[..]),
+        ),
+        proptest::option::of(proptest::sample::select(&["0", "a3"][..])),
+        ("[a-z#:$]{0,4}", "[a-z#:$]{0,3}"),
+    )
+        .prop_flat_map(|(fields, delimiter, prefixes, shard, (email, team))| {
+            let guard = guard(&email, &team);
+            let values = guard_tuple(&fields, &guard);
+            let sk = guard_values(&guard);
+            (
+                Just(fields),
+                Just(delimiter),
+                Just(prefixes),
+                Just(shard),
+                Just(guard),
+                values,
+                sk,
+            )
+        })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(4000))]
+
+    /// Every key a facet builds is refused with `ReservedPartition`, or is outside the
+    /// guards' partition and so differs from every guard's key; and only keys in that
+    /// partition are refused so.
+    #[test]
+    fn no_built_key_is_a_guard_key(
+        (fields, delimiter, prefixes, shard, guard, values, sk) in guard_case()
+    ) {
+        let pk_text = encode(prefixes.0, delimiter, shard, &fields, &values);
+        match table_key(prefixes, delimiter, shard, &fields, &values, &sk) {
+            Ok(key) => {
+                prop_assert!(!key.pk().starts_with(GUARD_PREFIX), "{:?}", key);
+                prop_assert!(key.pk() != guard.pk || key.sk() != GUARD_SK, "{:?}", key);
+                prop_assert_ne!(key.to_item(), guard.key());
+            }
+            Err(KeyError::ReservedPartition { key }) => {
+                prop_assert!(key.starts_with(GUARD_PREFIX));
+                prop_assert_eq!(Ok(&key), pk_text.as_ref());
+            }
+            // Ambiguous keys, refused as ever (never in the guards' partition's place).
+            Err(_) => {}
+        }
+    }
+
+    /// A query's partition of the table (built from a tail and its prefix, the shard id
+    /// chosen late) is refused exactly when the record's key would be.
+    #[test]
+    fn query_partitions_are_refused_as_record_keys_are(
+        (fields, delimiter, prefixes, shard, _guard, values, _sk) in guard_case()
+    ) {
+        let record = encode(prefixes.0, delimiter, shard, &fields, &values)
+            .and_then(|pk| check_table_partition(&pk).map(|()| pk));
+        let choice = match shard {
+            None => ShardChoice::Unsharded,
+            Some(id) => ShardChoice::Computed { count: 16, schedule: &[], id: Ok(id.to_owned()) },
+        };
+        let tail = encode("", delimiter, None, &fields, &values);
+        let query = PartitionKey::new(PK, prefixes.0, delimiter, choice, tail).render(None);
+        prop_assert_eq!(&query, &record);
+        if let Err(KeyError::ReservedPartition { key }) = &query {
+            prop_assert!(key.starts_with(GUARD_PREFIX));
+        }
+    }
+}
+
+/// The fault probe: a facet with the delimiter `$` and empty prefixes, keyed to write onto
+/// the guard of `x` (`$unique#User#email#1:t#1:x`, `$unique`), is refused.
+#[test]
+fn a_key_spelling_a_guard_is_refused() {
+    let guard = guard("x", "t");
+    assert_eq!(guard.pk, "$unique#User#email#1:t#1:x");
+    let tail = guard.pk.strip_prefix('$').unwrap();
+    let err = table_key(
+        ("", ""),
+        "$",
+        None,
+        &fields(&[false]),
+        &[some(tail)],
+        "unique",
+    )
+    .unwrap_err();
+    assert_eq!(
+        err,
+        KeyError::ReservedPartition {
+            key: guard.pk.clone()
+        }
+    );
+    // The same values under a prefix are a key of their own.
+    let key = table_key(
+        ("#P", ""),
+        "$",
+        None,
+        &fields(&[false]),
+        &[some(tail)],
+        "unique",
+    )
+    .unwrap();
+    assert_eq!(key.sk(), GUARD_SK);
+    assert!(!key.pk().starts_with(GUARD_PREFIX));
+}
+
+/// The cases above are not vacuous: many keys spell the guards' partition (and are refused),
+/// and many accepted ones carry the guard sort key.
+#[test]
+fn the_guard_cases_reach_the_guards_partition() {
+    use proptest::strategy::ValueTree;
+    let mut runner = proptest::test_runner::TestRunner::deterministic();
+    let (mut refused, mut guard_sk) = (0, 0);
+    for _ in 0..4000 {
+        let (fields, delimiter, prefixes, shard, _, values, sk) =
+            guard_case().new_tree(&mut runner).unwrap().current();
+        match table_key(prefixes, delimiter, shard, &fields, &values, &sk) {
+            Err(KeyError::ReservedPartition { .. }) => refused += 1,
+            Ok(key) if key.sk() == GUARD_SK => guard_sk += 1,
+            _ => {}
+        }
+    }
+    assert!(refused >= 40, "{refused} keys in the guards' partition");
+    assert!(
+        guard_sk >= 10,
+        "{guard_sk} accepted keys with the guard sort key"
+    );
+}

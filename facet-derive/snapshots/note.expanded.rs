@@ -57,19 +57,17 @@ impl ::faceteer::__private::Facet for Note {
         ::faceteer::__private::Key<Self>,
         ::faceteer::__private::KeyError,
     > {
-        ::core::result::Result::Ok(
-            ::faceteer::__private::Key::from_parts(
-                Self::__faceteer_pk(
-                    "#BOOK",
-                    ::core::option::Option::None,
-                    ::faceteer::__private::key_part::<String>(&self.book),
-                )?,
-                Self::__faceteer_sk(
-                    "#NOTE",
-                    ::core::option::Option::None,
-                    ::faceteer::__private::key_part::<String>(&self.note_id),
-                )?,
-            ),
+        ::faceteer::__private::Key::try_from_parts(
+            Self::__faceteer_pk(
+                "#BOOK",
+                ::core::option::Option::None,
+                ::faceteer::__private::key_part::<String>(&self.book),
+            )?,
+            Self::__faceteer_sk(
+                "#NOTE",
+                ::core::option::Option::None,
+                ::faceteer::__private::key_part::<String>(&self.note_id),
+            )?,
         )
     }
     fn write_index_keys(
@@ -101,7 +99,7 @@ impl Note {
     }
     /**The key of the `NOTE` record identified by `book`, `note_id`.
 
-Fails with `Error::Key` when a key value contains the delimiter where it would make the key ambiguous.*/
+Fails with `Error::Key` when a key value contains the delimiter where it would make the key ambiguous, or when the partition key would start with `$unique`, the partition of the guard items of unique values.*/
     pub fn key(
         book: impl ::faceteer::__private::KeyArg<String>,
         note_id: impl ::faceteer::__private::KeyArg<String>,
@@ -110,7 +108,7 @@ Fails with `Error::Key` when a key value contains the delimiter where it would m
         ::faceteer::__private::Error,
     > {
         ::core::result::Result::Ok(
-            ::faceteer::__private::Key::from_parts(
+            ::faceteer::__private::Key::try_from_parts(
                 Self::__faceteer_pk(
                     "#BOOK",
                     ::core::option::Option::None,
@@ -121,7 +119,7 @@ Fails with `Error::Key` when a key value contains the delimiter where it would m
                     ::core::option::Option::None,
                     &::faceteer::__private::KeyArg::<String>::key_part(&note_id),
                 )?,
-            ),
+            )?,
         )
     }
     /**Query the base table in the partition given by `book`.

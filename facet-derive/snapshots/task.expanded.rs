@@ -90,19 +90,17 @@ impl ::faceteer::__private::PickValidator for Task {
         ::faceteer::__private::Key<Self>,
         ::faceteer::__private::KeyError,
     > {
-        ::core::result::Result::Ok(
-            ::faceteer::__private::Key::from_parts(
-                Self::__faceteer_pk(
-                    "#TEAM",
-                    ::core::option::Option::None,
-                    ::faceteer::__private::key_part::<String>(&__k.team_id),
-                )?,
-                Self::__faceteer_sk(
-                    "#TASK",
-                    ::core::option::Option::None,
-                    ::faceteer::__private::key_part::<String>(&__k.task_id),
-                )?,
-            ),
+        ::faceteer::__private::Key::try_from_parts(
+            Self::__faceteer_pk(
+                "#TEAM",
+                ::core::option::Option::None,
+                ::faceteer::__private::key_part::<String>(&__k.team_id),
+            )?,
+            Self::__faceteer_sk(
+                "#TASK",
+                ::core::option::Option::None,
+                ::faceteer::__private::key_part::<String>(&__k.task_id),
+            )?,
         )
     }
     fn validate_pick(
@@ -259,19 +257,17 @@ impl ::faceteer::__private::Facet for Task {
         ::faceteer::__private::Key<Self>,
         ::faceteer::__private::KeyError,
     > {
-        ::core::result::Result::Ok(
-            ::faceteer::__private::Key::from_parts(
-                Self::__faceteer_pk(
-                    "#TEAM",
-                    ::core::option::Option::None,
-                    ::faceteer::__private::key_part::<String>(&self.team_id),
-                )?,
-                Self::__faceteer_sk(
-                    "#TASK",
-                    ::core::option::Option::None,
-                    ::faceteer::__private::key_part::<String>(&self.task_id),
-                )?,
-            ),
+        ::faceteer::__private::Key::try_from_parts(
+            Self::__faceteer_pk(
+                "#TEAM",
+                ::core::option::Option::None,
+                ::faceteer::__private::key_part::<String>(&self.team_id),
+            )?,
+            Self::__faceteer_sk(
+                "#TASK",
+                ::core::option::Option::None,
+                ::faceteer::__private::key_part::<String>(&self.task_id),
+            )?,
         )
     }
     fn write_index_keys(
@@ -507,7 +503,7 @@ impl Task {
     }
     /**The key of the `TASK` record identified by `team_id`, `task_id`.
 
-Fails with `Error::Key` when a key value contains the delimiter where it would make the key ambiguous.*/
+Fails with `Error::Key` when a key value contains the delimiter where it would make the key ambiguous, or when the partition key would start with `$unique`, the partition of the guard items of unique values.*/
     pub fn key(
         team_id: impl ::faceteer::__private::KeyArg<String>,
         task_id: impl ::faceteer::__private::KeyArg<String>,
@@ -516,7 +512,7 @@ Fails with `Error::Key` when a key value contains the delimiter where it would m
         ::faceteer::__private::Error,
     > {
         ::core::result::Result::Ok(
-            ::faceteer::__private::Key::from_parts(
+            ::faceteer::__private::Key::try_from_parts(
                 Self::__faceteer_pk(
                     "#TEAM",
                     ::core::option::Option::None,
@@ -527,7 +523,7 @@ Fails with `Error::Key` when a key value contains the delimiter where it would m
                     ::core::option::Option::None,
                     &::faceteer::__private::KeyArg::<String>::key_part(&task_id),
                 )?,
-            ),
+            )?,
         )
     }
     /**Query the base table in the partition given by `team_id`.

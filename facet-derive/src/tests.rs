@@ -203,3 +203,49 @@ fn aliases_giving_one_method_are_an_error() {
         "{text:?}"
     );
 }
+
+#[test]
+fn key_prefixes_in_the_guards_partition_are_refused() {
+    let err = model(parse_quote! {
+        #[facet(lsi(n = 1, sk(prefix = "$unique#L", fields(b))))]
+        struct Item {
+            #[pk(prefix = "$unique")]
+            #[gsi(n = 1, pk, prefix = "$uniqueX")]
+            a: String,
+            #[sk(prefix = "$unique")]
+            #[gsi(n = 1, sk, prefix = "$uniq")]
+            b: String,
+        }
+    })
+    .err()
+    .expect("reserved prefixes");
+    let text: Vec<String> = err.iter().map(ToString::to_string).collect();
+    assert_eq!(text.len(), 4, "{text:?}");
+    assert!(text.iter().all(|t| t.contains("guard items")), "{text:?}");
+    for what in [
+        "of the partition key",
+        "of the sort key",
+        "of the partition key of GSI1",
+        "of the sort key of LSI1",
+    ] {
+        assert!(text.iter().any(|t| t.contains(what)), "{what}: {text:?}");
+    }
+    // `$uniq`, `#$unique` and the empty prefix are not the guards' partition.
+    model(parse_quote! {
+        #[facet(delimiter = "$")]
+        struct Fine {
+            #[pk(prefix = "")]
+            #[gsi(n = 1, pk, prefix = "$uniq")]
+            a: String,
+            #[sk(prefix = "#$unique")]
+            b: String,
+        }
+    })
+    .map(|_| ())
+    .unwrap_or_else(|e| {
+        panic!(
+            "{:?}",
+            e.iter().map(ToString::to_string).collect::<Vec<_>>()
+        )
+    });
+}

@@ -31,6 +31,14 @@ pub fn from_wire<F: Facet>(json: &str) -> Result<F, ItemError> {
 
 /// `F`'s record from `json` when it is an item of `F` at `F`'s schema version that reads;
 /// `None` for every other item.
+///
+/// A member an item holds twice reads as its last one on the SDK's path (its decoder keeps
+/// the last in its map). Here, every member of `facet` and of the schema version must name
+/// `F` and its version (else the item is read from the tree, which keeps the last), the
+/// attributes the library writes are passed over however often they come, and a field
+/// given twice fails the record's own deserializer (serde refuses a duplicate field; a map
+/// keeps its last entry, as the tree does): so the pass reads what the tree's last members
+/// read, or gives way to it.
 fn direct<F: Facet>(json: &str) -> Option<F> {
     let current = F::SCHEMA_VERSION.unwrap_or(1);
     // Whether the item holds a schema version (any other than `current` stops the pass).
@@ -187,6 +195,10 @@ impl<'de> Visitor<'de> for Scalar {
 /// The top-level attributes `names` of an item's JSON, in one pass: for each, `None` when
 /// the item has none, else its text when it is a string (`S`), `Some(None)` when it is of
 /// another kind.
+///
+/// A name the item holds more than once reads as its last member, as the SDK's decoder
+/// (and [`tree::item`]) reads it: the pass reads the whole item, never stopping at the
+/// first member of a name.
 pub(crate) fn attribute_texts<'j, const N: usize>(
     json: &'j str,
     names: [&str; N],
@@ -200,13 +212,12 @@ fn attribute_scalars<'j, const N: usize>(
     names: [&str; N],
     kind: Tag,
 ) -> [Option<Option<Cow<'j, str>>>; N] {
-    /// Reads the attributes `names` into `found`, and stops reading (with an error) as soon
-    /// as it has them all.
+    /// Reads the attributes `names` into `found`, each member of one of them replacing what
+    /// an earlier member of the same name gave (the last one wins).
     struct Find<'n, 'o, 'j, const N: usize> {
         names: [&'n str; N],
         kind: Tag,
         found: &'o mut [Option<Option<Cow<'j, str>>>; N],
-        all: &'o mut bool,
     }
     impl<'j, const N: usize> Visitor<'j> for Find<'_, '_, 'j, N> {
         type Value = ();
@@ -214,18 +225,10 @@ fn attribute_scalars<'j, const N: usize>(
             f.write_str("an item")
         }
         fn visit_map<A: MapAccess<'j>>(self, mut map: A) -> Result<(), A::Error> {
-            let mut left = N;
             while let Some(key) = map.next_key_seed(CowStr)? {
                 match self.names.iter().position(|n| *n == key) {
-                    Some(at) if self.found[at].is_none() => {
-                        self.found[at] = Some(map.next_value_seed(Scalar(self.kind))?);
-                        left -= 1;
-                        if left == 0 {
-                            *self.all = true;
-                            return Err(A::Error::custom("every attribute asked for is read"));
-                        }
-                    }
-                    _ => {
+                    Some(at) => self.found[at] = Some(map.next_value_seed(Scalar(self.kind))?),
+                    None => {
                         map.next_value::<IgnoredAny>()?;
                     }
                 }
@@ -234,7 +237,6 @@ fn attribute_scalars<'j, const N: usize>(
         }
     }
     let mut found = [const { None }; N];
-    let mut all = false;
     let mut de = serde_json::Deserializer::from_str(json);
     let read = de::Deserializer::deserialize_map(
         &mut de,
@@ -242,12 +244,10 @@ fn attribute_scalars<'j, const N: usize>(
             names,
             kind,
             found: &mut found,
-            all: &mut all,
         },
     );
     match read {
         Ok(()) => found,
-        Err(_) if all => found,
         Err(_) => [const { None }; N],
     }
 }
@@ -272,10 +272,25 @@ mod tests {
         assert_eq!(n, Some(None), "a number is not a string");
         assert_eq!(missing, None);
         assert_eq!(attribute_number(json, "n").as_deref(), Some("7"));
-        // Every attribute asked for found: the rest of the item is not read.
+        // Text that is not an item holds nothing, even with the attributes asked for in
+        // front: a later member could have replaced them.
         let [pk] = attribute_texts(r#"{"PK":{"S":"p"},"rest":{"L":[{"S":"#, ["PK"]);
-        assert_eq!(pk, Some(Some(Cow::Borrowed("p"))));
-        // Text that is not an item holds nothing.
+        assert_eq!(pk, None);
         assert_eq!(attribute_texts("{\"PK\":", ["PK"]), [None]);
+    }
+
+    #[test]
+    fn a_duplicated_attribute_reads_as_its_last_member() {
+        let json = r#"{"facet":{"S":"A"},"PK":{"S":"p1"},"ttl":{"N":"1"},"facet":{"S":"B"},"PK":{"N":"2"},"ttl":{"N":"3"},"SK":{"S":"s"}}"#;
+        let [facet, pk, sk] = attribute_texts(json, ["facet", "PK", "SK"]);
+        assert_eq!(facet.flatten().as_deref(), Some("B"));
+        assert_eq!(pk, Some(None), "the last PK is a number");
+        assert_eq!(sk.flatten().as_deref(), Some("s"));
+        assert_eq!(attribute_number(json, "ttl").as_deref(), Some("3"));
+        // As the tree reads it.
+        let item = tree::item(json).unwrap();
+        assert_eq!(item["facet"].as_s().unwrap(), "B");
+        assert_eq!(item["PK"].as_n().unwrap(), "2");
+        assert_eq!(item["ttl"].as_n().unwrap(), "3");
     }
 }

@@ -148,7 +148,8 @@ impl<'de> DeserializeSeed<'de> for Tagged {
     }
 }
 
-/// A map of attribute values: an item, or an `M`.
+/// A map of attribute values: an item, or an `M`. A name given twice keeps its last value,
+/// as the SDK's decoder keeps it (it inserts each member into its `HashMap` in turn).
 pub(crate) struct ItemVisitor;
 
 impl<'de> Visitor<'de> for ItemVisitor {
@@ -213,4 +214,21 @@ pub fn item(json: &str) -> Result<Item, serde_json::Error> {
     let item = de.deserialize_map(ItemVisitor)?;
     de.end()?;
     Ok(item)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_name_given_twice_keeps_its_last_value_at_every_depth() {
+        let json = r#"{"a":{"S":"1"},"m":{"M":{"x":{"N":"1"},"x":{"S":"2"}}},"a":{"N":"3"}}"#;
+        let item = item(json).unwrap();
+        assert_eq!(item.len(), 2);
+        assert_eq!(item["a"], AttributeValue::N("3".into()));
+        let AttributeValue::M(m) = &item["m"] else {
+            panic!("m is a map")
+        };
+        assert_eq!(m["x"], AttributeValue::S("2".into()));
+    }
 }

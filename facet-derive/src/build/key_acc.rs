@@ -57,7 +57,10 @@ impl KeyAcc {
                 ),
             ),
             Some(_) => {}
-            None => self.prefix = Some((prefix.to_owned(), span)),
+            None => {
+                crate::check::prefix_is_not_reserved(cx, what, prefix, span);
+                self.prefix = Some((prefix.to_owned(), span));
+            }
         }
     }
 

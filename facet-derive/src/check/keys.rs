@@ -11,6 +11,33 @@ use crate::names::{alias_method, snake_case};
 /// Most sort-key fields a typed query supports.
 pub const MAX_SORT_FIELDS: usize = 4;
 
+/// What the partition key of every guard item of a unique value starts with
+/// (`faceteer_core::unique::GUARD_PREFIX`).
+const GUARD_PREFIX: &str = "$unique";
+
+/// The sort key of every guard item (`faceteer_core::unique::GUARD_SK`).
+const GUARD_SK: &str = "$unique";
+
+/// No key prefix (of `PK`, `SK` or an index's key) starts with `$unique` or is the guards'
+/// sort key: the guard items of unique values live under `PK = $unique#..`, `SK = $unique`,
+/// and a record's key must never be one of theirs (`what`: `the partition key`, `the sort
+/// key of GSI1`, …). Keys that spell it otherwise (an empty prefix, the delimiter `$`, a
+/// value `unique..`) are refused when they are built.
+pub fn prefix_is_not_reserved(cx: &Ctxt, what: &str, prefix: &str, span: Span) {
+    if prefix.starts_with(GUARD_PREFIX) || prefix == GUARD_SK {
+        cx.error_at(
+            span,
+            format!(
+                "the prefix {prefix:?} of {what} starts with `{GUARD_PREFIX}`, which faceteer \
+                 reserves for the guard items of unique values (PK `{GUARD_PREFIX}#..`, SK \
+                 `{GUARD_SK}`): a record under it could overwrite a guard; choose a prefix that \
+                 does not start with `{GUARD_PREFIX}` (for example `#{}`)",
+                prefix.trim_start_matches('$')
+            ),
+        );
+    }
+}
+
 /// A key is declared on the struct (`#[facet(pk(..))]`) or on its fields (`#[pk]`), not
 /// both (`on_struct`: the struct declares it). Returns whether the field's may be used.
 pub fn key_declared_once(cx: &Ctxt, role: KeyRole, on_struct: bool, span: Span) -> bool {

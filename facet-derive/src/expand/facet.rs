@@ -114,7 +114,8 @@ pub fn facet(m: &FacetModel) -> TokenStream {
     let key_doc = format!(
         "The key of the `{}` record identified by {}.\n\n\
          Fails with `Error::Key` when a key value contains the delimiter where it would make the \
-         key ambiguous.",
+         key ambiguous, or when the partition key would start with `$unique`, the partition of \
+         the guard items of unique values.",
         m.name,
         field_list(m, &key_args)
     );
@@ -148,7 +149,7 @@ pub fn facet(m: &FacetModel) -> TokenStream {
             }
 
             fn primary_key(&self) -> ::core::result::Result<#p::Key<Self>, #p::KeyError> {
-                ::core::result::Result::Ok(#p::Key::from_parts(#pk, #sk))
+                #p::Key::try_from_parts(#pk, #sk)
             }
 
             fn write_index_keys(
@@ -190,7 +191,7 @@ pub fn facet(m: &FacetModel) -> TokenStream {
             #[doc = #key_doc]
             #allow
             pub fn key(#(#key_params),*) -> ::core::result::Result<#p::Key<Self>, #p::Error> {
-                ::core::result::Result::Ok(#p::Key::from_parts(#pk_args, #sk_args))
+                ::core::result::Result::Ok(#p::Key::try_from_parts(#pk_args, #sk_args)?)
             }
 
             #queries

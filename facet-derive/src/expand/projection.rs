@@ -164,7 +164,7 @@ pub fn projection(m: &FacetModel) -> TokenStream {
             type Keys = #keys_ident;
 
             fn keys_to_key(__k: &#keys_ident) -> ::core::result::Result<#p::Key<Self>, #p::KeyError> {
-                ::core::result::Result::Ok(#p::Key::from_parts(#pk, #sk))
+                #p::Key::try_from_parts(#pk, #sk)
             }
 
             fn validate_pick(
