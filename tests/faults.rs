@@ -696,6 +696,22 @@ async fn every_call_ends_by_its_deadline() {
     let err = table.put(&note("b", 1)).await.unwrap_err();
     timed("put".into(), start);
     assert!(err.is_outcome_unknown(), "{err}");
+
+    // A stream read whose streams server never answers ends by the call's deadline too.
+    let streamed = faceteer_suite::fresh_streamed_table::<TestTable>(
+        "stalled-stream",
+        faceteer::stream::StreamView::NewImage,
+    )
+    .await
+    .with_timeouts(table.timeouts());
+    let streams = faceteer::stream::local_client(&proxy.endpoint()).unwrap();
+    let mut reader = faceteer::stream::StreamReader::new(streams, &streamed)
+        .await
+        .unwrap();
+    let start = Instant::now();
+    let err = reader.next_records().await.unwrap_err();
+    timed("stream read".into(), start);
+    assert!(err.is_timeout(), "{err}");
 }
 
 /// A failure reported as "not done" by a call that ran out of time: a request the server

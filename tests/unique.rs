@@ -27,6 +27,8 @@ struct Member {
     email: Option<String>,
     #[unique]
     handle: Option<String>,
+    /// Neither unique nor a scope.
+    bio: Option<String>,
     #[version]
     version: u64,
 }
@@ -41,6 +43,7 @@ fn member(id: &str, team: &str, email: Option<&str>, handle: Option<&str>) -> Me
         team: team.into(),
         email: email.map(Into::into),
         handle: handle.map(Into::into),
+        bio: None,
         version: 0,
     }
 }
@@ -236,6 +239,135 @@ async fn a_value_has_one_owner_through_every_write() {
     assert!(err.to_string().contains("`#[unique]` fields"), "{err}");
 }
 
+/// Updates that create (`or_create`) and `modify` take and keep the guards of the record
+/// they write, whichever branch they take: the guards are scanned after each.
+async fn updates_that_create_take_their_guards() {
+    let table = fresh_table::<Members>("unique-create").await;
+    let f = Member::fields();
+    // An update that creates a missing record claims the template's values, though the
+    // change touches none of them.
+    let template = member("c1", "red", Some("c@x"), Some("cat"));
+    let key = Member::key("c1").unwrap();
+    table
+        .update(&key, f.bio.set("hi"))
+        .or_create(&template)
+        .await
+        .unwrap();
+    assert_eq!(check_guards(&table).await, (1, 2));
+    // Another record can no longer take them.
+    let err = table
+        .put(&member("c2", "blue", None, Some("cat")))
+        .await
+        .unwrap_err();
+    assert!(is_unique(&err, "handle", "cat"), "{err}");
+    // An update that creates from a template whose value is taken creates nothing.
+    let err = table
+        .update(&Member::key("c3").unwrap(), f.bio.set("hi"))
+        .or_create(&member("c3", "red", None, Some("cat")))
+        .await
+        .unwrap_err();
+    assert!(is_unique(&err, "handle", "cat"), "{err}");
+    assert_eq!(table.get(&Member::key("c3").unwrap()).await.unwrap(), None);
+    assert_eq!(check_guards(&table).await, (1, 2));
+    // On an existing record, the same write changes it and keeps its guards (nothing of the
+    // template is written: its values are not claimed).
+    table
+        .update(&key, f.bio.set("hi"))
+        .or_create(&member("c1", "red", Some("other@x"), Some("other")))
+        .await
+        .unwrap();
+    let stored = table.get(&key).await.unwrap().unwrap();
+    assert_eq!(stored.handle.as_deref(), Some("cat"));
+    assert_eq!(check_guards(&table).await, (1, 2));
+    table
+        .put(&member("c4", "red", None, Some("other")))
+        .await
+        .unwrap();
+    assert_eq!(check_guards(&table).await, (2, 3));
+    // `modify` changing a value moves its guard.
+    let changed = table
+        .modify(&key, |m: &mut Member| m.handle = Some("kit".into()))
+        .await
+        .unwrap()
+        .unwrap();
+    assert_eq!(changed.handle.as_deref(), Some("kit"));
+    table
+        .put(&member("c5", "red", None, Some("cat")))
+        .await
+        .unwrap();
+    assert_eq!(check_guards(&table).await, (3, 4));
+    // An update that creates and returns the new record cannot: a guarded write is a
+    // transaction, which returns nothing; refused before anything is written.
+    let err = table
+        .update(&Member::key("c6").unwrap(), f.bio.set("hi"))
+        .or_create(&member("c6", "red", None, Some("six")))
+        .returning_new()
+        .await
+        .unwrap_err();
+    assert!(
+        err.to_string().contains("read the record after it"),
+        "{err}"
+    );
+    assert_eq!(check_guards(&table).await, (3, 4));
+}
+
+/// Records written without their guards (by a writer that takes none, or before a field
+/// was made unique) get them from a backfill; a value two records hold is reported, and
+/// left to the application.
+async fn a_backfill_takes_missing_guards() {
+    let table = fresh_table::<Members>("unique-backfill").await;
+    let client = common::patient(&table);
+    let records = [
+        member("b1", "red", Some("a@x"), Some("h1")),
+        member("b2", "red", Some("b@x"), None),
+        member("b3", "blue", None, Some("h1")),
+        member("b4", "blue", None, None),
+    ];
+    for r in &records {
+        let item = table.put(r).plan().unwrap().item;
+        client
+            .put_item()
+            .table_name(table.name())
+            .set_item(Some(item))
+            .send()
+            .await
+            .unwrap();
+    }
+    let dry = table.backfill::<Member>().dry_run().await.unwrap();
+    // Nothing is taken in a dry run: b1, b2 and b3 lack guards.
+    assert_eq!(dry.totals.rewritten, 3, "{dry}");
+    let report = table.backfill::<Member>().await.unwrap();
+    // b1 or b3 takes `h1` first; the other is reported, and takes none of its guards.
+    assert_eq!(report.totals.rewritten, 2, "{report}");
+    assert_eq!(report.totals.already_right, 1, "{report}");
+    assert_eq!(report.failed.len(), 1, "{report}");
+    let loser = report.failed[0].sk.clone();
+    assert!(
+        matches!(
+            &report.failed[0].why,
+            faceteer::backfill::Why::UniqueTaken { field: "handle", value, .. } if value == "h1"
+        ),
+        "{report}"
+    );
+    assert!(report.to_string().contains("owns it"), "{report}");
+    // With the loser gone, every value has its guard and every guard its record.
+    let loser = if loser.contains("b1") { "b1" } else { "b3" };
+    client
+        .delete_item()
+        .table_name(table.name())
+        .set_key(Some(Member::key(loser).unwrap().to_item()))
+        .send()
+        .await
+        .unwrap();
+    // b1 owns two values, b2 and b3 one each.
+    let guards = if loser == "b1" { 2 } else { 3 };
+    assert_eq!(check_guards(&table).await, (3, guards));
+    // Run again: nothing to do.
+    let again = table.backfill::<Member>().await.unwrap();
+    assert_eq!(again.totals.rewritten, 0, "{again}");
+    assert!(again.failed.is_empty(), "{again}");
+}
+
 async fn concurrent_creates_of_one_value_make_one_owner() {
     let table = fresh_table::<Members>("unique-race").await;
     let applied = AtomicUsize::new(0);
@@ -357,6 +489,8 @@ async fn lost_answers_keep_guards_exact() {
 
 faceteer_suite::engines!(
     a_value_has_one_owner_through_every_write,
+    updates_that_create_take_their_guards,
+    a_backfill_takes_missing_guards,
     concurrent_creates_of_one_value_make_one_owner,
     random_concurrent_writes_keep_guards_exact,
     lost_answers_keep_guards_exact,

@@ -543,26 +543,6 @@ impl UpdatePlan {
         })
     }
 
-    /// The same update, also storing `token` in [`WRITE_TOKEN`](crate::schema::WRITE_TOKEN)
-    /// and applied only when the stored item does not hold that token already: sent again
-    /// after a lost answer, it cannot apply twice, and a failed condition whose stored item
-    /// holds the token says that an earlier try applied it.
-    pub fn with_write_token(mut self, token: &str) -> Self {
-        let p = &mut self.placeholders;
-        let name = p.name(crate::schema::WRITE_TOKEN);
-        let value = p.value(aws_sdk_dynamodb::types::AttributeValue::S(token.to_owned()));
-        self.update = match self.update.strip_prefix("SET ") {
-            Some(rest) => format!("SET {name} = {value}, {rest}"),
-            None => format!("SET {name} = {value} {}", self.update),
-        };
-        let fresh = format!("(attribute_not_exists({name}) OR {name} <> {value})");
-        self.condition = Some(match self.condition.take() {
-            Some(c) => format!("({c}) AND {fresh}"),
-            None => fresh,
-        });
-        self
-    }
-
     /// Render as the SDK's `UpdateItemInput` builder for `table`, ready for `send_with`.
     pub fn request(&self, table: &str) -> UpdateItemInputBuilder {
         let (names, values) = self.placeholders.clone().into_parts();
@@ -665,65 +645,28 @@ mod tests {
         }
     }
 
-    /// The write token joins the `SET` clause (or opens one) and the condition, with its own
-    /// placeholders.
+    /// An update names only what it changes and the key it checks: nothing of the
+    /// library's own (strict readers refuse attributes they do not know).
     #[test]
-    fn a_write_token_is_set_and_checked() {
+    fn an_update_writes_only_its_own_attributes() {
         let key = Item::from([("PK".to_owned(), AttributeValue::S("k".into()))]);
         let set = crate::expr::Update::<()>::empty()
             .set_attribute("a", AttributeValue::S("x".into()))
             .remove_attribute("b");
-        let plan = UpdatePlan::new(key.clone(), &set, None, Returning::Nothing)
-            .unwrap()
-            .with_write_token("t1");
-        // One SET clause, the token first, the update's own actions kept.
-        assert_eq!(plan.update.matches("SET ").count(), 1, "{}", plan.update);
-        assert!(plan.update.contains(" REMOVE "), "{}", plan.update);
-        let token_name = plan.placeholders.clone().into_parts().0.unwrap();
-        let token_name = token_name
-            .iter()
-            .find(|(_, n)| n.as_str() == crate::schema::WRITE_TOKEN)
-            .map(|(p, _)| p.clone())
-            .unwrap();
-        assert!(
-            plan.update.starts_with(&format!("SET {token_name} = ")),
-            "{}",
-            plan.update
-        );
-        // The existence check stays, with the token's.
-        let condition = plan.condition.unwrap();
-        assert!(condition.starts_with("(attribute_exists("), "{condition}");
-        assert!(
-            condition.contains(&format!("{token_name} <> ")),
-            "{condition}"
-        );
         let add = crate::expr::Update::<()>::empty().increment_attribute("n");
-        let plan = UpdatePlan::for_missing(key, &add, Returning::Nothing)
-            .unwrap()
-            .with_write_token("t2");
-        assert!(
-            plan.update.starts_with("SET ") && plan.update.contains(" ADD "),
-            "{}",
-            plan.update
-        );
-        let condition = plan.condition.clone().unwrap();
-        assert!(
-            condition.starts_with("(attribute_not_exists("),
-            "{condition}"
-        );
-        assert!(
-            condition.ends_with(')') && condition.contains(" <> "),
-            "{condition}"
-        );
-        let (names, values) = plan.placeholders.into_parts();
-        assert!(names
-            .unwrap()
-            .values()
-            .any(|n| n == crate::schema::WRITE_TOKEN));
-        assert!(values
-            .unwrap()
-            .values()
-            .any(|v| v == &AttributeValue::S("t2".into())));
+        let plans = [
+            UpdatePlan::new(key.clone(), &set, None, Returning::Nothing).unwrap(),
+            UpdatePlan::for_missing(key, &add, Returning::Nothing).unwrap(),
+        ];
+        for (plan, named) in plans.into_iter().zip([["PK", "a", "b"], ["PK", "n", "n"]]) {
+            let (names, _) = plan.placeholders.into_parts();
+            let mut names: Vec<String> = names.unwrap().into_values().collect();
+            names.sort();
+            names.dedup();
+            let mut expected: Vec<String> = named.iter().map(|n| n.to_string()).collect();
+            expected.dedup();
+            assert_eq!(names, expected);
+        }
     }
 
     #[test]

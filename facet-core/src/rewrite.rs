@@ -10,7 +10,9 @@ use aws_sdk_dynamodb::types::AttributeValue;
 use crate::expr::same_value;
 use crate::facet::{from_item, is_foreign, to_item, Facet, ItemError};
 use crate::item::Item;
-use crate::schema::{FacetSchema, FACET_ATTRIBUTE, PK, SK, WRITE_TOKEN};
+#[cfg(test)]
+use crate::schema::WRITE_TOKEN;
+use crate::schema::{FacetSchema, FACET_ATTRIBUTE, PK, SK};
 
 /// One facet's rewrite: its schema, and the function reading a stored item as a record
 /// (upgrading an older schema version) and writing it as a put would.
@@ -111,9 +113,9 @@ pub struct Edits {
 
 /// Compare `stored` with `target`, the item a put of its record writes. `attributes` are the
 /// facet's field attributes: besides those `target` holds, a concurrent writer could only
-/// add these (and a write token), so the rewrite checks they are still absent. A write token
-/// ([`WRITE_TOKEN`]) is neither compared nor removed: an update in flight may need it to
-/// recognise its own earlier try.
+/// add these, so the rewrite checks they are still absent. Anything else the stored item holds
+/// is removed: a write token ([`WRITE_TOKEN`](crate::schema::WRITE_TOKEN)) an earlier faceteer stored included, so that a
+/// backfill leaves records a strict Faceteer validator reads.
 pub fn diff(stored: &Item, target: Item, attributes: &[&str]) -> Rewrite {
     let mut changed: Vec<String> = target
         .iter()
@@ -123,7 +125,7 @@ pub fn diff(stored: &Item, target: Item, attributes: &[&str]) -> Rewrite {
     changed.extend(
         stored
             .keys()
-            .filter(|name| name.as_str() != WRITE_TOKEN && !target.contains_key(name.as_str()))
+            .filter(|name| !target.contains_key(name.as_str()))
             .cloned(),
     );
     changed.sort();
@@ -134,7 +136,6 @@ pub fn diff(stored: &Item, target: Item, attributes: &[&str]) -> Rewrite {
         .keys()
         .map(String::as_str)
         .chain(attributes.iter().copied())
-        .chain([WRITE_TOKEN])
         .filter(|name| !stored.contains_key(*name))
         .map(str::to_owned)
         .collect();
@@ -187,11 +188,16 @@ mod tests {
     }
 
     #[test]
-    fn same_items_need_nothing_and_tokens_are_ignored() {
+    fn same_items_need_nothing_and_old_tokens_are_removed() {
         let target = item(&[("PK", "a"), ("SK", "b"), ("x", "1")]);
+        assert_eq!(diff(&target, target.clone(), &["x"]), Rewrite::Same);
         let mut stored = target.clone();
         stored.insert(WRITE_TOKEN.into(), s("t"));
-        assert_eq!(diff(&stored, target, &["x"]), Rewrite::Same);
+        let Rewrite::Update(c) = diff(&stored, target.clone(), &["x"]) else {
+            panic!("expected an update");
+        };
+        assert_eq!(c.remove, vec![WRITE_TOKEN.to_owned()]);
+        assert_eq!(applied(&stored, &c), target);
     }
 
     #[test]
@@ -211,14 +217,7 @@ mod tests {
             vec![("GSI1PK".to_owned(), s("new")), ("name".to_owned(), s("v"))]
         );
         assert_eq!(c.remove, vec!["old_name".to_owned()]);
-        assert_eq!(
-            c.absent,
-            vec![
-                "_faceteer_write".to_owned(),
-                "name".to_owned(),
-                "phone".to_owned()
-            ]
-        );
+        assert_eq!(c.absent, vec!["name".to_owned(), "phone".to_owned()]);
         assert_eq!(
             applied(&stored, &c),
             item(&[("PK", "a"), ("SK", "b"), ("GSI1PK", "new"), ("name", "v")])

@@ -214,7 +214,7 @@ pub use query::{
     Search, DEFAULT_SHARD_CONCURRENCY,
 };
 pub use setup::{connect, local_client, ENDPOINT_VARIABLE};
-pub use table::{BatchOptions, ReadPath, Table, Timeouts};
+pub use table::{BatchOptions, LostAnswers, ReadPath, Table, Timeouts};
 pub use transaction::{Handle, TransactGet, TransactGot, TransactWrite, MAX_TRANSACTION_ITEMS};
 
 /// Declare the facets stored in one table:

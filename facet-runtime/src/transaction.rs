@@ -82,12 +82,7 @@ pub(crate) fn canceled(
                         None => CancelReason::ConditionFailed,
                     }
                 }
-                "TransactionConflict" => CancelReason::Conflict,
-                "ThrottlingError" | "ProvisionedThroughputExceeded" | "RequestLimitExceeded" => {
-                    CancelReason::Throttled
-                }
-                "ValidationError" => CancelReason::Invalid(message),
-                _ => CancelReason::Other { code, message },
+                _ => CancelReason::of_code(code, message),
             },
             step: step.clone(),
         })
@@ -169,25 +164,12 @@ pub struct TransactWrite<'t> {
     checks: Vec<Checks>,
     error: Option<Error>,
     /// The caller's idempotency token, sent as the `ClientRequestToken` instead of
-    /// `write_token`.
+    /// `fresh_token`.
     token: Option<String>,
-    /// The write token every update step stores (and the `ClientRequestToken` without one
-    /// of the caller's).
-    write_token: String,
-    /// How to recognise each step's own write in a stored item, by step index.
-    own: Vec<Own>,
+    /// The `ClientRequestToken` without one of the caller's.
+    fresh_token: String,
     /// Built by a write of a facet with unique fields, which adds the guard steps.
     guards: bool,
-}
-
-/// How a step's own write shows in the stored item a failed condition returns.
-pub(crate) enum Own {
-    /// An update: the stored item holds the transaction's write token.
-    Token,
-    /// A put: the stored item is this one.
-    Item(Item),
-    /// A delete or a check: it does not show.
-    Unseen,
 }
 
 impl Table {
@@ -196,10 +178,11 @@ impl Table {
     /// DynamoDB cancels it, [`Error::TransactionCanceled`] lists each step that caused it
     /// and why.
     ///
-    /// It is applied exactly once: a try whose answer was lost is sent again with the same
-    /// `ClientRequestToken` (DynamoDB applies it once within 10 minutes), its update steps
-    /// store one write token so that a server that does not keep tokens cannot apply them
-    /// twice, and when the outcome cannot be known it fails with [`Error::OutcomeUnknown`].
+    /// It is applied exactly once, whatever other writers do meanwhile: a try whose answer
+    /// was lost is not sent again, and the transaction fails with
+    /// [`Error::OutcomeUnknown`], unless the table chose [`LostAnswers::Resend`]
+    /// (crate::LostAnswers::Resend): then it is sent again with the same
+    /// `ClientRequestToken`, which DynamoDB applies once within 10 minutes.
     pub fn transact_write(&self) -> TransactWrite<'_> {
         TransactWrite {
             table: self,
@@ -210,8 +193,7 @@ impl Table {
             checks: Vec::new(),
             error: None,
             token: None,
-            write_token: crate::exec::once::fresh_token(),
-            own: Vec::new(),
+            fresh_token: crate::exec::once::fresh_token(),
             guards: false,
         }
     }
@@ -245,11 +227,7 @@ impl<'t> TransactWrite<'t> {
         check: OnlyCheck,
         item: Result<TransactWriteItem>,
     ) -> Self {
-        let own = match &item {
-            Ok(TransactWriteItem { put: Some(put), .. }) => Own::Item(put.item.clone()),
-            _ => Own::Unseen,
-        };
-        self.checked_step::<F>(action, key, check, item.map(|item| (item, Vec::new(), own)))
+        self.checked_step::<F>(action, key, check, item.map(|item| (item, Vec::new())))
     }
 
     /// [`Self::step`] of a step that checks stored values (an update naming values
@@ -259,7 +237,7 @@ impl<'t> TransactWrite<'t> {
         action: TxAction,
         key: (String, String),
         check: OnlyCheck,
-        item: Result<(TransactWriteItem, Checks, Own)>,
+        item: Result<(TransactWriteItem, Checks)>,
     ) -> Self {
         let declared = self.current.check_declared::<F>().and_then(|()| {
             if action == TxAction::Check || F::SCHEMA.unique.is_empty() || self.guards {
@@ -282,15 +260,14 @@ impl<'t> TransactWrite<'t> {
         action: TxAction,
         (pk, sk): (String, String),
         check: OnlyCheck,
-        item: Result<(TransactWriteItem, Checks, Own)>,
+        item: Result<(TransactWriteItem, Checks)>,
     ) -> Self {
         if self.error.is_some() {
             return self;
         }
         match item {
-            Ok((item, checks, own)) => {
+            Ok((item, checks)) => {
                 self.checks.push(checks);
-                self.own.push(own);
                 self.steps.push(TxStep {
                     index: self.steps.len(),
                     table: self.current.name().to_owned(),
@@ -396,9 +373,8 @@ impl<'t> TransactWrite<'t> {
         planned: Result<crate::plans::update::Planned>,
     ) -> Self {
         let table = self.current.name().to_owned();
-        let token = self.write_token.clone();
         let item = planned.and_then(|planned| {
-            let plan = planned.plan.with_write_token(&token);
+            let plan = planned.plan;
             let (names, values) = plan.placeholders.into_parts();
             let update = TxUpdate::builder()
                 .table_name(table)
@@ -415,7 +391,6 @@ impl<'t> TransactWrite<'t> {
             Ok((
                 TransactWriteItem::builder().update(update).build(),
                 planned.checked,
-                Own::Token,
             ))
         });
         self.checked_step::<F>(TxAction::Update, key_pair(&key), OnlyCheck::Condition, item)
@@ -507,22 +482,6 @@ impl<'t> TransactWrite<'t> {
         &self.steps
     }
 
-    /// Whether the stored items of a cancellation show the writes of an earlier try of
-    /// this transaction (a transaction applies all its steps or none).
-    fn applied_before(&self, reasons: &crate::exec::sdk::Cancellation) -> bool {
-        self.own
-            .iter()
-            .zip(reasons)
-            .any(|(own, (code, _, stored))| match own {
-                Own::Token => once::holds_token(stored.as_ref(), &self.write_token),
-                Own::Item(item) => {
-                    code == "ConditionalCheckFailed"
-                        && stored.as_ref().is_some_and(|s| once::same_item(s, item))
-                }
-                Own::Unseen => false,
-            })
-    }
-
     /// Refuse what DynamoDB would refuse, before sending.
     fn check_request(&self) -> Result<()> {
         if self.items.is_empty() {
@@ -575,7 +534,7 @@ impl<'t> IntoFuture for TransactWrite<'t> {
                 return Err(e);
             }
             self.check_request()?;
-            let token = self.token.as_deref().unwrap_or(&self.write_token);
+            let token = self.token.as_deref().unwrap_or(&self.fresh_token);
             let first = self.steps.first().map(|s| (s.pk.clone(), s.sk.clone()));
             let first = first.unwrap_or_default();
             // Each step in its own table's names, and the items of the reasons back.
@@ -588,7 +547,8 @@ impl<'t> IntoFuture for TransactWrite<'t> {
                     None => item.clone(),
                 })
                 .collect();
-            let answer = once::send(table, &op, &first, || {
+            let resend = once::Resend::with_token(table);
+            let answer = once::send(table, &op, &first, resend, || {
                 sdk::transact_write(table, &op, items.clone(), token)
             })
             .await?;
@@ -601,14 +561,14 @@ impl<'t> IntoFuture for TransactWrite<'t> {
                     *stored = stored.take().map(|item| r.item_in(item));
                 }
             }
-            match answer.uncertain {
-                None => Err(Error::TransactionCanceled {
-                    canceled: canceled(&self.steps, &self.checks, reasons),
-                }),
-                // One step's own write in the stored items: an earlier try applied them all.
-                Some(_) if self.applied_before(&reasons) => Ok(()),
-                Some(cause) => Err(once::unknown(&op, &first, answer.tries, cause)),
+            // After a try that may have been applied, only success is an answer: the lost
+            // try may still land.
+            if let Some(cause) = answer.uncertain {
+                return Err(once::unknown(&op, &first, answer.tries, cause));
             }
+            Err(Error::TransactionCanceled {
+                canceled: canceled(&self.steps, &self.checks, reasons),
+            })
         };
         traced(op, records(move |_| steps), work)
     }

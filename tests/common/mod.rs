@@ -116,18 +116,17 @@ pub async fn raw_items(table: &faceteer::Table) -> Vec<faceteer::Item> {
     }
 }
 
-/// The item stored under `key` as a put of the record would write it: without the write
-/// token an update stores next to the record (`_faceteer_write`, see the README's "Exactly
-/// once"), which is checked to be a 32-digit hex token when present.
+/// The item stored under `key`, checked to hold no write token (strict readers refuse
+/// one; see the README's "Sharing a table with Faceteer for TypeScript").
 pub async fn get_record_item(
     table: &faceteer::Table,
     key: faceteer::Item,
 ) -> Option<faceteer::Item> {
-    let mut item = get_raw(table, key).await?;
-    if let Some(token) = item.remove(faceteer_core::schema::WRITE_TOKEN) {
-        let token = token.as_s().expect("a string token");
-        assert!(token.len() == 32 && token.bytes().all(|b| b.is_ascii_hexdigit()));
-    }
+    let item = get_raw(table, key).await?;
+    assert!(
+        !item.contains_key(faceteer_core::schema::WRITE_TOKEN),
+        "an item holds a write token: {item:?}"
+    );
     Some(item)
 }
 

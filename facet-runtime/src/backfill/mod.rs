@@ -15,8 +15,8 @@
 //! Every rewrite is conditioned on the item being exactly as it was read, so a concurrent
 //! write by the application always wins: the backfill takes the item as that write left it
 //! (DynamoDB returns it with the failed condition) and plans again. A rewrite whose answer
-//! was lost is sent again safely (it is conditional, and marks the item with a write token
-//! to recognise its own earlier try).
+//! was lost is sent again safely: conditioned on the item being exactly as read, it cannot
+//! apply twice.
 //!
 //! Progress is reported after every page with the counts and a [`Checkpoint`], from which a
 //! stopped or crashed backfill resumes ([`Backfill::resume_from`]). A capacity budget per
@@ -423,8 +423,59 @@ impl Run {
         }
     }
 
+    /// The guard items a record of a facet with `#[unique]` fields must own, as `plan`
+    /// leaves it, and does not (a field made unique after records were written, a value
+    /// an upgrade changed): each with its field. A value another record owns is
+    /// [`Why::UniqueTaken`]. None for other facets, and for a record that moves (refused).
+    async fn missing_guards(
+        &self,
+        schema: &'static faceteer_core::schema::FacetSchema,
+        stored: &Item,
+        plan: &Rewrite,
+    ) -> std::result::Result<Vec<(&'static str, Item)>, Why> {
+        let after = match plan {
+            _ if schema.unique.is_empty() => return Ok(Vec::new()),
+            Rewrite::Move { .. } => return Ok(Vec::new()),
+            Rewrite::Same => stored.clone(),
+            Rewrite::Update(edits) => faceteer_core::rewrite::applied(stored, edits),
+        };
+        let guards = faceteer_core::unique::guards(schema, &after)
+            .map_err(|e| Why::Refused(Error::from(e)))?;
+        let owner = key_pair(stored);
+        let mut missing = Vec::new();
+        for guard in guards {
+            let op = Op::new("GetItem", &self.table, schema.name, None);
+            let found = write::read_again(&self.table, &op, &guard.key())
+                .await
+                .map_err(Why::Refused)?;
+            let text = |item: &Item, name: &str| match item.get(name) {
+                Some(aws_sdk_dynamodb::types::AttributeValue::S(s)) => s.clone(),
+                _ => String::new(),
+            };
+            match found {
+                None => missing.push((guard.field, guard.item(schema.name, (&owner.0, &owner.1)))),
+                Some(g) => {
+                    let by = (
+                        text(&g, faceteer_core::unique::OWNER_PK),
+                        text(&g, faceteer_core::unique::OWNER_SK),
+                    );
+                    if by != owner {
+                        return Err(Why::UniqueTaken {
+                            field: guard.field,
+                            value: guard.value,
+                            owner_pk: by.0,
+                            owner_sk: by.1,
+                        });
+                    }
+                }
+            }
+        }
+        Ok(missing)
+    }
+
     /// Bring one item to its facet's design: plan, write on condition it is unchanged, and
-    /// plan again from what another writer left.
+    /// plan again from what another writer left. A record of a facet with `#[unique]`
+    /// fields also takes the guards of its values it lacks, in the same transaction.
     async fn settle(&self, item: &Item) -> Settled {
         let mut stored = item.clone();
         for _ in 0..self.attempts {
@@ -438,23 +489,47 @@ impl Run {
                 Ok(plan) => plan,
                 Err(e) => return Settled::Failed(Why::Unreadable(e)),
             };
-            let changed: Vec<String> = plan
+            let mut changed: Vec<String> = plan
                 .changed_attributes()
                 .into_iter()
                 .map(str::to_owned)
                 .collect();
+            // The guards of unique values the record holds (after the rewrite) and lacks.
+            let missing = match self.missing_guards(rewriter.schema(), &stored, &plan).await {
+                Ok(missing) => missing,
+                Err(why) => return Settled::Failed(why),
+            };
+            changed.extend(
+                missing
+                    .iter()
+                    .map(|(field, _)| format!("guard of `{field}`")),
+            );
             if self.dry_run {
                 return match plan {
-                    Rewrite::Same => Settled::AlreadyRight,
+                    Rewrite::Same if missing.is_empty() => Settled::AlreadyRight,
                     _ => Settled::Rewritten(changed),
                 };
             }
+            let missing: Vec<Item> = missing.into_iter().map(|(_, guard)| guard).collect();
             let size = item_size(&stored).unwrap_or(0) as f64;
             if let Some(budget) = &self.budget {
                 budget.wait().await;
             }
             let (op, written) = match &plan {
-                Rewrite::Same => return Settled::AlreadyRight,
+                Rewrite::Same if missing.is_empty() => return Settled::AlreadyRight,
+                Rewrite::Same => {
+                    let op = Op::new("TransactWriteItems", &self.table, facet, None);
+                    let written =
+                        write::claim_guards(&self.table, &op, &stored, None, missing).await;
+                    (op, written)
+                }
+                Rewrite::Update(changes) if !missing.is_empty() => {
+                    let op = Op::new("TransactWriteItems", &self.table, facet, None);
+                    let written =
+                        write::claim_guards(&self.table, &op, &stored, Some(changes), missing)
+                            .await;
+                    (op, written)
+                }
                 Rewrite::Update(changes) => {
                     let op = Op::new("UpdateItem", &self.table, facet, None);
                     let written = write::update(&self.table, &op, &stored, changes).await;

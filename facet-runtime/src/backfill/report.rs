@@ -89,6 +89,19 @@ pub enum Why {
     /// The record's key changes, and its facet has `#[unique]` fields whose guards name the
     /// old key: move it with `table.move_to`, which moves the guards.
     UniqueKeyMove,
+    /// The record holds a `#[unique]` value another record owns (written before the field
+    /// was unique, or by a writer that takes no guards): it was left as it is, without the
+    /// value's guard. Change one of the two records' values.
+    UniqueTaken {
+        /// The unique field.
+        field: &'static str,
+        /// The value, as text.
+        value: String,
+        /// The owner's partition key.
+        owner_pk: String,
+        /// The owner's sort key.
+        owner_sk: String,
+    },
     /// DynamoDB refused the rewrite.
     Refused(Error),
     /// Other writers changed the item before every one of this many rewrites.
@@ -109,6 +122,17 @@ impl fmt::Display for Why {
             ),
             Why::UniqueKeyMove => f.write_str(
                 "its key changes and its facet has unique fields: move it with `move_to`",
+            ),
+            Why::UniqueTaken {
+                field,
+                value,
+                owner_pk,
+                owner_sk,
+            } => write!(
+                f,
+                "its `{field}` = {value:?} is unique, and the record (PK {owner_pk:?}, SK \
+                 {owner_sk:?}) owns it: it was left without the value's guard; change one of \
+                 the two values"
             ),
             Why::Refused(e) => write!(f, "{e}"),
             Why::Contended { attempts } => write!(

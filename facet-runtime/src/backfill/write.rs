@@ -76,15 +76,9 @@ fn key_of(item: &Item) -> Item {
         .collect()
 }
 
-/// Rewrite `stored` in place with `edits`, on condition that it is unchanged. The rewrite
-/// stores no write token of its own (it must leave an application's in place): after a lost
-/// answer, its own earlier try is recognised by the item being exactly what it writes.
-pub(crate) async fn update(
-    table: &Table,
-    op: &Op,
-    stored: &Item,
-    edits: &Edits,
-) -> Result<Outcome> {
+/// The update expression of `edits` to `stored`, and its condition that `stored` is
+/// unchanged, with their placeholders.
+fn rewrite_expression(stored: &Item, edits: &Edits) -> (String, String, Placeholders) {
     let mut p = Placeholders::default();
     let condition = p.unchanged(stored, &edits.absent);
     let mut sets = Vec::with_capacity(edits.set.len());
@@ -101,16 +95,32 @@ pub(crate) async fn update(
         let removes: Vec<String> = edits.remove.iter().map(|r| p.name(r)).collect();
         expression.push_str(&format!(" REMOVE {}", removes.join(", ")));
     }
+    (expression.trim().to_owned(), condition, p)
+}
+
+/// Rewrite `stored` in place with `edits`, on condition that it is unchanged: it cannot
+/// apply twice, and is sent again after a lost answer. After one, a failed condition
+/// meeting an item exactly as the rewrite leaves it is taken as the rewrite's own (or a
+/// writer's who wrote the same: either way the item is right).
+pub(crate) async fn update(
+    table: &Table,
+    op: &Op,
+    stored: &Item,
+    edits: &Edits,
+) -> Result<Outcome> {
+    let (expression, condition, p) = rewrite_expression(stored, edits);
     let key = key_of(stored);
     let request = aws_sdk_dynamodb::operation::update_item::UpdateItemInput::builder()
         .table_name(table.name())
         .set_key(Some(key))
-        .update_expression(expression.trim())
+        .update_expression(expression)
         .condition_expression(condition)
         .set_expression_attribute_names(Some(p.names))
         .set_expression_attribute_values(Some(p.values));
     let pair = key_pair(stored);
-    let answer = once::send(table, op, &pair, || {
+    // Conditioned on the record being exactly as read, a rewrite cannot apply twice: once
+    // applied, the record is no longer as read.
+    let answer = once::send(table, op, &pair, once::Resend::Safe, || {
         sdk::update_item(table, op, request.clone())
     })
     .await?;
@@ -169,7 +179,8 @@ pub(crate) async fn move_item(
     .collect();
     let token = once::fresh_token();
     let pair = key_pair(stored);
-    let answer = once::send(table, op, &pair, || {
+    // Conditioned on the old record being exactly as read, a move cannot apply twice.
+    let answer = once::send(table, op, &pair, once::Resend::Safe, || {
         sdk::transact_write(table, op, steps.clone(), &token)
     })
     .await?;
@@ -203,6 +214,89 @@ pub(crate) async fn move_item(
         (None, Some(_)) => Outcome::KeyTaken,
         // Canceled otherwise (a conflicting transaction): read again.
         (None, None) => Outcome::ReadAgain,
+    })
+}
+
+/// Take the guard items `guards` (each absent now) for the record `stored`, in one
+/// transaction with the record's rewrite (`edits`) or, without one, a check that the record
+/// is still as read: the guards exist exactly when the record holds their values. A guard
+/// another writer took meanwhile, or a conflicting transaction, is [`Outcome::ReadAgain`].
+pub(crate) async fn claim_guards(
+    table: &Table,
+    op: &Op,
+    stored: &Item,
+    edits: Option<&Edits>,
+    guards: Vec<Item>,
+) -> Result<Outcome> {
+    let on_failure = aws_sdk_dynamodb::types::ReturnValuesOnConditionCheckFailure::AllOld;
+    let record = match edits {
+        Some(edits) => {
+            let (expression, condition, p) = rewrite_expression(stored, edits);
+            let update = aws_sdk_dynamodb::types::Update::builder()
+                .table_name(table.name())
+                .set_key(Some(key_of(stored)))
+                .update_expression(expression)
+                .condition_expression(condition)
+                .set_expression_attribute_names(Some(p.names))
+                .set_expression_attribute_values(Some(p.values))
+                .return_values_on_condition_check_failure(on_failure.clone())
+                .build()
+                .map_err(|e| Error::InvalidRequest(e.to_string()))?;
+            TransactWriteItem::builder().update(update).build()
+        }
+        None => {
+            let mut p = Placeholders::default();
+            let condition = p.unchanged(stored, &[]);
+            let check = aws_sdk_dynamodb::types::ConditionCheck::builder()
+                .table_name(table.name())
+                .set_key(Some(key_of(stored)))
+                .condition_expression(condition)
+                .set_expression_attribute_names(Some(p.names))
+                .set_expression_attribute_values(Some(p.values))
+                .return_values_on_condition_check_failure(on_failure.clone())
+                .build()
+                .map_err(|e| Error::InvalidRequest(e.to_string()))?;
+            TransactWriteItem::builder().condition_check(check).build()
+        }
+    };
+    let mut steps = vec![record];
+    for guard in guards {
+        let put = Put::builder()
+            .table_name(table.name())
+            .set_item(Some(guard))
+            .condition_expression("attribute_not_exists(#pk)")
+            .expression_attribute_names("#pk", PK)
+            .build()
+            .map_err(|e| Error::InvalidRequest(e.to_string()))?;
+        steps.push(TransactWriteItem::builder().put(put).build());
+    }
+    let steps: Vec<TransactWriteItem> = steps
+        .into_iter()
+        .map(|step| match table.renamer() {
+            Some(r) => r.transact_write(step),
+            None => step,
+        })
+        .collect();
+    let (token, pair) = (once::fresh_token(), key_pair(stored));
+    // Conditioned on the record as read and on each guard being absent, it cannot apply
+    // twice.
+    let answer = once::send(table, op, &pair, once::Resend::Safe, || {
+        sdk::transact_write(table, op, steps.clone(), &token)
+    })
+    .await?;
+    let reasons = match answer.reply {
+        Ok(()) => return Ok(Outcome::Rewritten),
+        Err(reasons) => reasons,
+    };
+    Ok(match reasons.first() {
+        Some((code, _, item)) if code == "ConditionalCheckFailed" => {
+            Outcome::Changed(match (table.renamer(), item.clone()) {
+                (Some(r), Some(item)) => Some(r.item_in(item)),
+                (_, item) => item,
+            })
+        }
+        // A guard taken meanwhile (or by an earlier try of this one), or a conflict.
+        _ => Outcome::ReadAgain,
     })
 }
 

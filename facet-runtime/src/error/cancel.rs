@@ -125,6 +125,21 @@ impl Canceled {
     }
 }
 
+impl CancelReason {
+    /// The reason of a step DynamoDB canceled with `code` and `message`, other than a failed
+    /// condition (whose meaning depends on the step).
+    pub(crate) fn of_code(code: String, message: String) -> CancelReason {
+        match code.as_str() {
+            "TransactionConflict" => CancelReason::Conflict,
+            "ThrottlingError" | "ProvisionedThroughputExceeded" | "RequestLimitExceeded" => {
+                CancelReason::Throttled
+            }
+            "ValidationError" => CancelReason::Invalid(message),
+            _ => CancelReason::Other { code, message },
+        }
+    }
+}
+
 impl std::fmt::Display for Canceled {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         let s = &self.step;

@@ -139,21 +139,6 @@ pub enum Error {
         #[source]
         cause: std::sync::Arc<Error>,
     },
-    /// An update that returns the record as it was before it was applied exactly once,
-    /// but its answer was lost with a dropped connection, and the record before it with it
-    /// (a retry recognised the write as applied).
-    #[error(
-        "the update of the `{facet}` record (PK {pk:?}, SK {sk:?}) was applied once, but the \
-         record as it was before was lost with its answer"
-    )]
-    OldRecordLost {
-        /// The facet name.
-        facet: &'static str,
-        /// The record's partition key.
-        pk: String,
-        /// The record's sort key.
-        sk: String,
-    },
     /// A batch write was applied, but an earlier write of the same call to the same key had
     /// a try that was never answered: that try may still be applied after it, undoing it.
     /// Read the record to find out which one it holds.

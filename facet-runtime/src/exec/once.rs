@@ -1,35 +1,42 @@
 //! Exactly once: the one retry routine of single-item writes and transactions.
 //!
 //! A write whose answer is lost (a timeout, a dropped connection, a 5xx) may or may not have
-//! been applied. faceteer sends it again only when a second application cannot change
-//! anything, or cannot happen:
+//! been applied, and it may still be on its way to the server. Nothing a later try finds in
+//! the record tells an earlier try from another writer's write (another writer may append
+//! the same element, delete what the earlier try created, or write the same item), and
+//! nothing is stored in the record to tell them apart (strict readers refuse attributes
+//! they do not know). So a try that may have been applied is sent again only where the
+//! server itself makes a second application impossible:
 //!
-//! * a put or a delete without a condition stores the same thing twice;
-//! * a conditional put, sent again, either applies the same item or fails its condition, and
-//!   the stored item the failure returns (`ReturnValuesOnConditionCheckFailure = ALL_OLD`)
-//!   says whether the earlier try applied it;
-//! * an update stores a fresh write token ([`WRITE_TOKEN`]) and is applied only where that
-//!   token is not stored yet, so a second try fails instead of applying twice, and the token
-//!   in the stored item says the first one did;
-//! * a transaction is sent again with the same `ClientRequestToken`, and its update steps
-//!   carry the write token too.
+//! * by default ([`LostAnswers::Report`]), never: the write fails with
+//!   [`Error::OutcomeUnknown`];
+//! * with [`LostAnswers::Resend`], single-item writes go as one-step `TransactWriteItems`
+//!   ([`write`]) and transactions keep their `ClientRequestToken` across tries: DynamoDB
+//!   applies a token once within 10 minutes and answers its repeats with success;
+//! * a backfill's rewrite, conditioned on the record being exactly as read, cannot apply
+//!   twice (once applied, the record is no longer as read), and is always sent again.
 //!
-//! [`send`] makes the tries and reports whether one of them may have been applied
-//! ([`Answer::uncertain`]); each write then reads the final answer ([`Recognized`]):
-//! applied, certainly not applied, or [`Error::OutcomeUnknown`]. Nothing is ever reported
-//! "not applied" unless it certainly was not.
+//! A try that certainly was not applied (throttled, refused as invalid, never sent) is sent
+//! again in every case. [`send`] makes the tries and reports whether one of them may have
+//! been applied ([`Answer::uncertain`]); after such a try, only success is certain: any
+//! other answer is [`Error::OutcomeUnknown`], since the lost try may still land.
 
 use std::future::Future;
 use std::sync::Arc;
 
-use aws_sdk_dynamodb::types::AttributeValue;
-use faceteer_core::schema::WRITE_TOKEN;
+use aws_sdk_dynamodb::operation::delete_item::builders::DeleteItemInputBuilder;
+use aws_sdk_dynamodb::operation::put_item::builders::PutItemInputBuilder;
+use aws_sdk_dynamodb::operation::update_item::builders::UpdateItemInputBuilder;
+use aws_sdk_dynamodb::types::{
+    Delete, Put, ReturnValuesOnConditionCheckFailure, TransactWriteItem, Update,
+};
 use faceteer_core::Item;
 
-use crate::error::{Error, Result};
+use crate::error::{CancelReason, Canceled, Error, Result, TxAction, TxStep};
 use crate::exec::retry::{verdict, Effect};
+use crate::exec::sdk::{self, Reply};
 use crate::exec::trace::Op;
-use crate::table::Table;
+use crate::table::{LostAnswers, Table};
 
 /// The answer a write ends with, and whether an earlier try may have been applied.
 pub(crate) struct Answer<T> {
@@ -41,18 +48,50 @@ pub(crate) struct Answer<T> {
     pub(crate) tries: u32,
 }
 
+impl<T> Answer<T> {
+    /// [`Error::OutcomeUnknown`] when an earlier try may have been applied: the answer of a
+    /// later one, unless it is success, cannot say what that try did.
+    pub(crate) fn unless_uncertain(&self, op: &Op, key: &(String, String)) -> Result<()> {
+        match &self.uncertain {
+            Some(cause) => Err(unknown(op, key, self.tries, cause.clone())),
+            None => Ok(()),
+        }
+    }
+}
+
+/// Whether a try that may have been applied may be sent again.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Resend {
+    /// No: a second application could change the table again.
+    Never,
+    /// Yes: the server, or the write's own condition, applies it at most once.
+    Safe,
+}
+
+impl Resend {
+    /// What `table`'s choice ([`Table::with_lost_answers`]) allows for a write sent under
+    /// a `ClientRequestToken`.
+    pub(crate) fn with_token(table: &Table) -> Self {
+        match table.lost_answers() {
+            LostAnswers::Resend => Resend::Safe,
+            _ => Resend::Never,
+        }
+    }
+}
+
 /// Send a write with `attempt` until a try is answered, the tries
 /// ([`BatchOptions::write_attempts`](crate::BatchOptions::write_attempts)) are used, or the
 /// call's deadline passes.
 ///
-/// Only a write that cannot apply twice may be sent with it (see the module). A try that
-/// fails with an error another try may fix (throttling, a 5xx, a timeout, a broken
-/// connection) is sent again after a backoff. A final error is the error itself when no try
-/// may have been applied, else [`Error::OutcomeUnknown`] about `key`.
+/// A try that fails with an error another try may fix (throttling, a 5xx, a timeout, a
+/// broken connection) is sent again after a backoff, unless it may have been applied and
+/// `resend` is [`Resend::Never`]. A final error is the error itself when no try may have
+/// been applied, else [`Error::OutcomeUnknown`] about `key`.
 pub(crate) async fn send<T, Fut>(
     table: &Table,
     op: &Op,
     key: &(String, String),
+    resend: Resend,
     mut attempt: impl FnMut() -> Fut,
 ) -> Result<Answer<T>>
 where
@@ -78,7 +117,8 @@ where
         if v.maybe_applied {
             uncertain = Some(error.clone());
         }
-        if v.transient && tries < options.write_attempts.max(1) {
+        let may_resend = uncertain.is_none() || resend == Resend::Safe;
+        if v.transient && may_resend && tries < options.write_attempts.max(1) {
             let wait = options.backoff(tries);
             if tokio::time::Instant::now() + wait < op.deadline() {
                 tracing::debug!(error = %error, tries, "write failed; sending it again");
@@ -87,7 +127,7 @@ where
             }
         }
         return Err(match uncertain {
-            Some(_) => unknown(op, key, tries, error),
+            Some(cause) => unknown(op, key, tries, cause),
             // Not shared: no try may have been applied.
             None => Arc::try_unwrap(error).unwrap_or_else(|e| Error::InvalidRequest(e.to_string())),
         });
@@ -106,25 +146,10 @@ pub(crate) fn unknown(op: &Op, key: &(String, String), tries: u32, cause: Arc<Er
     }
 }
 
-/// What a failed condition, met after a try that may have been applied, says about it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Recognized {
-    /// The stored item is the write's own: an earlier try applied it.
-    Ours,
-    /// The write was certainly not applied.
-    NotOurs,
-    /// Either is possible.
-    Unknown,
-}
-
-/// A fresh write token: 128 random bits, in hex.
+/// A fresh `ClientRequestToken`: 128 random bits, in hex (32 characters; DynamoDB takes
+/// up to 36).
 pub(crate) fn fresh_token() -> String {
     format!("{:032x}", fastrand::u128(..))
-}
-
-/// Whether `stored` holds write token `token` (an update that stored it was applied).
-pub(crate) fn holds_token(stored: Option<&Item>, token: &str) -> bool {
-    matches!(stored.and_then(|s| s.get(WRITE_TOKEN)), Some(AttributeValue::S(t)) if t == token)
 }
 
 /// Whether `stored` is exactly `item`, attribute by attribute as DynamoDB compares values.
@@ -135,37 +160,164 @@ pub(crate) fn same_item(stored: &Item, item: &Item) -> bool {
             .all(|(name, v)| faceteer_core::expr::same_value(stored.get(name), Some(v)))
 }
 
-/// Whether the put of `item` is what `stored` holds, after a failed condition met by a try
-/// that followed one that may have applied it. `version` is the counter's name and the
-/// version the put writes, for a put whose only condition is its version check: a stored
-/// version at or below it, held by another item, means another writer's versioned write
-/// got there first, so this one was certainly not applied.
-pub(crate) fn recognize_put(
-    stored: Option<&Item>,
-    item: &Item,
-    version: Option<(&str, u64)>,
-) -> Recognized {
-    let Some(stored) = stored else {
-        return Recognized::Unknown;
-    };
-    if same_item(stored, item) {
-        return Recognized::Ours;
-    }
-    let stored_version = |name: &str| match stored.get(name) {
-        Some(AttributeValue::N(n)) => n.parse::<u64>().ok(),
-        _ => None,
-    };
-    match version {
-        Some((name, writes)) if stored_version(name).is_some_and(|v| v <= writes) => {
-            Recognized::NotOurs
+/// One single-item write, as its plain request.
+pub(crate) enum Single {
+    /// A `PutItem`.
+    Put(PutItemInputBuilder),
+    /// A `DeleteItem`.
+    Delete(DeleteItemInputBuilder),
+    /// An `UpdateItem` (one that returns no attributes, to go as a transaction).
+    Update(UpdateItemInputBuilder),
+}
+
+impl Single {
+    fn action(&self) -> TxAction {
+        match self {
+            Single::Put(_) => TxAction::Put,
+            Single::Delete(_) => TxAction::Delete,
+            Single::Update(_) => TxAction::Update,
         }
-        _ => Recognized::Unknown,
     }
+
+    /// Whether the table's choice sends it as a one-step transaction: with
+    /// [`LostAnswers::Resend`], unless it asks for the record's attributes back.
+    fn as_transaction(&self, table: &Table) -> bool {
+        let returns = match self {
+            Single::Update(r) => r
+                .get_return_values()
+                .as_ref()
+                .is_some_and(|v| *v != aws_sdk_dynamodb::types::ReturnValue::None),
+            Single::Put(_) | Single::Delete(_) => false,
+        };
+        !returns && Resend::with_token(table) == Resend::Safe
+    }
+
+    /// The same write as a transaction's step, asking for the stored item when its
+    /// condition fails.
+    fn step(&self) -> Result<TransactWriteItem> {
+        let all_old = ReturnValuesOnConditionCheckFailure::AllOld;
+        let built = match self {
+            Single::Put(r) => Put::builder()
+                .set_table_name(r.get_table_name().clone())
+                .set_item(r.get_item().clone())
+                .set_condition_expression(r.get_condition_expression().clone())
+                .set_expression_attribute_names(r.get_expression_attribute_names().clone())
+                .set_expression_attribute_values(r.get_expression_attribute_values().clone())
+                .return_values_on_condition_check_failure(all_old)
+                .build()
+                .map(|s| TransactWriteItem::builder().put(s).build()),
+            Single::Delete(r) => Delete::builder()
+                .set_table_name(r.get_table_name().clone())
+                .set_key(r.get_key().clone())
+                .set_condition_expression(r.get_condition_expression().clone())
+                .set_expression_attribute_names(r.get_expression_attribute_names().clone())
+                .set_expression_attribute_values(r.get_expression_attribute_values().clone())
+                .return_values_on_condition_check_failure(all_old)
+                .build()
+                .map(|s| TransactWriteItem::builder().delete(s).build()),
+            Single::Update(r) => Update::builder()
+                .set_table_name(r.get_table_name().clone())
+                .set_key(r.get_key().clone())
+                .set_update_expression(r.get_update_expression().clone())
+                .set_condition_expression(r.get_condition_expression().clone())
+                .set_expression_attribute_names(r.get_expression_attribute_names().clone())
+                .set_expression_attribute_values(r.get_expression_attribute_values().clone())
+                .return_values_on_condition_check_failure(all_old)
+                .build()
+                .map(|s| TransactWriteItem::builder().update(s).build()),
+        };
+        built.map_err(|e| Error::InvalidRequest(e.to_string()))
+    }
+
+    /// One plain try.
+    async fn plain(&self, table: &Table, op: &Op) -> Result<Reply> {
+        match self {
+            Single::Put(r) => sdk::put_item(table, op, r.clone()).await,
+            Single::Delete(r) => sdk::delete_item(table, op, r.clone()).await,
+            Single::Update(r) => sdk::update_item(table, op, r.clone()).await,
+        }
+    }
+}
+
+/// Send the single-item write `single` about the record under `key` as the table's
+/// [`LostAnswers`] choice says: a plain request never sent again after a try that may have
+/// been applied, or a one-step transaction under one `ClientRequestToken`, sent again.
+///
+/// After a try that may have been applied, only success is an answer: anything else is
+/// [`Error::OutcomeUnknown`].
+pub(crate) async fn write(
+    table: &Table,
+    op: &Op,
+    key: &(String, String),
+    single: Single,
+) -> Result<Reply> {
+    let answer = if single.as_transaction(table) {
+        let step = match table.renamer() {
+            Some(r) => r.transact_write(single.step()?),
+            None => single.step()?,
+        };
+        let (token, action) = (fresh_token(), single.action());
+        // A cancellation by another transaction or throttling is an error `send` tries
+        // again; a failed condition is the reply.
+        send(table, op, key, Resend::Safe, || async {
+            match sdk::transact_write(table, op, vec![step.clone()], &token).await? {
+                Ok(()) => Ok(Reply::Applied(None)),
+                Err(reasons) => one_step_reply(table, op, key, action, reasons),
+            }
+        })
+        .await?
+    } else {
+        send(table, op, key, Resend::Never, || single.plain(table, op)).await?
+    };
+    if !matches!(answer.reply, Reply::Applied(_)) {
+        answer.unless_uncertain(op, key)?;
+    }
+    Ok(answer.reply)
+}
+
+/// The reply of a one-step transaction DynamoDB canceled: its failed condition with the
+/// item stored, or the cancellation (a conflict with another transaction, throttling).
+fn one_step_reply(
+    table: &Table,
+    op: &Op,
+    key: &(String, String),
+    action: TxAction,
+    reasons: sdk::Cancellation,
+) -> Result<Reply> {
+    let Some((code, message, stored)) = reasons.into_iter().next() else {
+        return Err(Error::InvalidRequest(
+            "DynamoDB canceled a one-step transaction without a reason".into(),
+        ));
+    };
+    if code == "ConditionalCheckFailed" {
+        let stored = match (table.renamer(), stored) {
+            (Some(r), Some(item)) => Some(r.item_in(item)),
+            (_, item) => item,
+        };
+        return Ok(Reply::ConditionFailed(stored));
+    }
+    let step = TxStep {
+        index: 0,
+        table: table.name().to_owned(),
+        action,
+        facet: op.context().facet.unwrap_or_default(),
+        pk: key.0.clone(),
+        sk: key.1.clone(),
+        check: crate::error::OnlyCheck::Condition,
+    };
+    Err(Error::TransactionCanceled {
+        canceled: vec![Canceled {
+            step,
+            reason: CancelReason::of_code(code, message),
+            stored_item: None,
+        }],
+    })
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use aws_sdk_dynamodb::types::AttributeValue;
 
     fn item(pairs: &[(&str, AttributeValue)]) -> Item {
         pairs
@@ -175,51 +327,49 @@ mod tests {
     }
 
     #[test]
-    fn another_writers_identical_versioned_item_is_not_ours() {
-        let n = |s: &str| AttributeValue::N(s.into());
-        let s = |s: &str| AttributeValue::S(s.into());
-        let mine = item(&[("PK", s("a")), ("v", n("4")), (WRITE_TOKEN, s("t1"))]);
-        let theirs = item(&[("PK", s("a")), ("v", n("4")), (WRITE_TOKEN, s("t2"))]);
-        let version = Some(("v", 4));
-        assert_eq!(
-            recognize_put(Some(&theirs), &mine, version),
-            Recognized::NotOurs
-        );
-        assert_eq!(recognize_put(Some(&mine), &mine, version), Recognized::Ours);
-    }
-
-    #[test]
-    fn a_put_is_recognised_by_its_item_or_its_version() {
+    fn items_compare_as_dynamodb_compares_values() {
         let n = |s: &str| AttributeValue::N(s.into());
         let ours = item(&[("PK", AttributeValue::S("a".into())), ("v", n("3"))]);
         // Numbers compare as numbers.
         let same = item(&[("PK", AttributeValue::S("a".into())), ("v", n("3.0"))]);
-        assert_eq!(recognize_put(Some(&same), &ours, None), Recognized::Ours);
+        assert!(same_item(&same, &ours));
         let other = item(&[("PK", AttributeValue::S("b".into())), ("v", n("3"))]);
-        assert_eq!(
-            recognize_put(Some(&other), &ours, None),
-            Recognized::Unknown
-        );
-        assert_eq!(recognize_put(None, &ours, None), Recognized::Unknown);
-        assert_eq!(
-            recognize_put(Some(&other), &ours, Some(("v", 3))),
-            Recognized::NotOurs
-        );
-        let later = item(&[("PK", AttributeValue::S("b".into())), ("v", n("4"))]);
-        assert_eq!(
-            recognize_put(Some(&later), &ours, Some(("v", 3))),
-            Recognized::Unknown
-        );
+        assert!(!same_item(&other, &ours));
+        let more = item(&[
+            ("PK", AttributeValue::S("a".into())),
+            ("v", n("3")),
+            ("w", n("1")),
+        ]);
+        assert!(!same_item(&more, &ours));
     }
 
     #[test]
-    fn tokens_are_fresh_and_recognised() {
+    fn tokens_are_fresh_and_fit_dynamodb() {
         let t = fresh_token();
         assert_eq!(t.len(), 32);
         assert_ne!(t, fresh_token());
-        let stored = item(&[(WRITE_TOKEN, AttributeValue::S(t.clone()))]);
-        assert!(holds_token(Some(&stored), &t));
-        assert!(!holds_token(Some(&stored), &fresh_token()));
-        assert!(!holds_token(None, &t));
+    }
+
+    #[test]
+    fn a_single_write_becomes_a_step_with_its_condition() {
+        let request = aws_sdk_dynamodb::operation::update_item::UpdateItemInput::builder()
+            .table_name("t")
+            .key("PK", AttributeValue::S("a".into()))
+            .key("SK", AttributeValue::S("b".into()))
+            .update_expression("ADD #n :one")
+            .condition_expression("attribute_exists(#p)")
+            .expression_attribute_names("#n", "n")
+            .expression_attribute_names("#p", "PK")
+            .expression_attribute_values(":one", AttributeValue::N("1".into()));
+        let step = Single::Update(request).step().unwrap();
+        let update = step.update().unwrap();
+        assert_eq!(update.table_name(), "t");
+        assert_eq!(update.update_expression(), "ADD #n :one");
+        assert_eq!(update.condition_expression(), Some("attribute_exists(#p)"));
+        assert_eq!(update.key().len(), 2);
+        assert_eq!(
+            update.return_values_on_condition_check_failure(),
+            Some(&ReturnValuesOnConditionCheckFailure::AllOld)
+        );
     }
 }

@@ -37,6 +37,20 @@ pub(crate) fn verdict(error: &Error, effect: Effect) -> Verdict {
             maybe_applied: effect == Effect::Writes && *sent,
             invalid: false,
         },
+        // Canceled only by other transactions or throttling: nothing was applied, and
+        // another try may go through.
+        Error::TransactionCanceled { canceled } => Verdict {
+            transient: !canceled.is_empty()
+                && canceled.iter().all(|c| {
+                    matches!(
+                        c.reason,
+                        crate::error::CancelReason::Conflict
+                            | crate::error::CancelReason::Throttled
+                    )
+                }),
+            maybe_applied: false,
+            invalid: false,
+        },
         _ => Verdict {
             transient: false,
             maybe_applied: false,

@@ -35,7 +35,7 @@ use faceteer_core::{Facet, Item, Key};
 use crate::error::{Error, Result};
 use crate::exec::future::{records, traced, BoxFuture};
 use crate::exec::keys::key_pair;
-use crate::exec::once::{self, Recognized};
+use crate::exec::once;
 use crate::exec::sdk::{self, Reply};
 use crate::exec::trace::Op;
 use crate::item::read::{decode_stored, Read, Select, Whole};
@@ -276,13 +276,10 @@ impl<'a, F: Facet> Refusable<'a> for Put<'a, F> {
         // version check.
         let version_only = self.item_exists.is_none() && self.when.is_none();
         let version = self.record.version();
-        // What a stored item other than this one says, when only the version is checked.
-        let versioned = F::VERSION
-            .filter(|_| version_only)
-            .map(|name| (name, version + 1));
+        let versioned = F::VERSION.is_some() && version_only;
         let refused = move |item: &Item, stored: Option<Item>| {
             let error = match condition_failed::<F>("PutItem", item) {
-                Error::ConditionFailed { facet, pk, sk, .. } if versioned.is_some() => {
+                Error::ConditionFailed { facet, pk, sk, .. } if versioned => {
                     Error::VersionConflict {
                         facet,
                         pk,
@@ -332,24 +329,11 @@ impl<'a, F: Facet> Refusable<'a> for Put<'a, F> {
         let work = move |op: Arc<Op>| async move {
             let plan = plan?;
             let key = key_pair(&plan.item);
-            let answer = once::send(table, &op, &key, || {
-                sdk::put_item(table, &op, plan.request(table.name()))
-            })
-            .await?;
-            let stored = match answer.reply {
+            let request = once::Single::Put(plan.request(table.name()));
+            let stored = match once::write(table, &op, &key, request).await? {
                 Reply::Applied(_) => return Ok(()),
                 Reply::ConditionFailed(stored) => stored,
             };
-            // After a try that may have been applied, the stored item says what it did.
-            if let Some(cause) = answer.uncertain {
-                match once::recognize_put(stored.as_ref(), &plan.item, versioned) {
-                    Recognized::Ours => return Ok(()),
-                    Recognized::NotOurs => {}
-                    Recognized::Unknown => {
-                        return Err(once::unknown(&op, &key, answer.tries, cause).into())
-                    }
-                }
-            }
             Err(refused(&plan.item, stored))
         };
         traced(op, refusal::one, work)
@@ -389,6 +373,8 @@ impl<'a, F: Facet> Delete<'a, F> {
 
     /// The request this delete sends (inspectable without a server).
     pub fn plan(&self) -> Result<DeletePlan> {
+        // A key built by hand (`Key::from_parts`) must not reach a unique value's guard.
+        faceteer_core::unique::check_table_partition(self.key.pk())?;
         Ok(DeletePlan {
             key: self.key.to_item(),
             condition: condition(self.item_exists, self.when.as_ref())?,
@@ -455,17 +441,10 @@ impl<'a, F: Facet> Refusable<'a> for Delete<'a, F> {
         let work = move |op: Arc<Op>| async move {
             let plan = plan?;
             let key = key_pair(&plan.key);
-            let answer = once::send(table, &op, &key, || {
-                sdk::delete_item(table, &op, plan.request(table.name()))
-            })
-            .await?;
-            match (answer.reply, answer.uncertain) {
-                (Reply::Applied(_), _) => Ok(()),
-                (Reply::ConditionFailed(stored), None) => Err(refused(&plan.key, stored)),
-                // Gone or not, the item cannot tell whether an earlier try deleted it.
-                (Reply::ConditionFailed(_), Some(cause)) => {
-                    Err(once::unknown(&op, &key, answer.tries, cause).into())
-                }
+            let request = once::Single::Delete(plan.request(table.name()));
+            match once::write(table, &op, &key, request).await? {
+                Reply::Applied(_) => Ok(()),
+                Reply::ConditionFailed(stored) => Err(refused(&plan.key, stored)),
             }
         };
         traced(op, refusal::one, work)

@@ -41,7 +41,7 @@ use crate::error::{Error, Result};
 use crate::exec::future::{traced, BoxFuture};
 use crate::exec::keys::key_pair;
 use crate::exec::once;
-use crate::exec::sdk::{self, Reply};
+use crate::exec::sdk::Reply;
 use crate::exec::trace::Op;
 use crate::item::refusal::{self, Refusable, Refusal, StoredOnFailure, Written};
 use crate::item::{and, condition_failed};
@@ -56,10 +56,11 @@ impl Table {
     /// fails with [`Error::ConditionFailed`] and creates nothing (use
     /// [`UpdateItem::or_create`] to create it, or `put`).
     ///
-    /// Exactly once, `add` and `append` included: the update stores a fresh write token
-    /// (`_faceteer_write`) and applies only where it is not stored yet, so a try sent again
-    /// after a lost answer never applies twice and recognises the earlier one; when that
-    /// cannot be told, it fails with [`Error::OutcomeUnknown`].
+    /// Exactly once, `add` and `append` included, whatever other writers do meanwhile: a
+    /// try whose answer is lost is never sent again, and the update fails with
+    /// [`Error::OutcomeUnknown`], unless the table sends it under a `ClientRequestToken`
+    /// ([`LostAnswers::Resend`](crate::LostAnswers::Resend)). The record holds only what a
+    /// put of it holds: no token of the library's.
     ///
     /// Options: [`UpdateItem::when`], [`UpdateItem::or_create`],
     /// [`UpdateItem::returning_new`], [`UpdateItem::returning_old`].
@@ -172,6 +173,9 @@ impl<'a, F: Facet, R: Returns> UpdateItem<'a, F, R> {
     }
 
     fn plans(&self) -> Result<Plans> {
+        // A key built by hand (`Key::from_parts`) must not reach a unique value's guard.
+        let (pk, _) = key_pair(&self.key);
+        faceteer_core::unique::check_table_partition(&pk)?;
         update_plans(
             &self.key,
             &self.change,
@@ -386,57 +390,34 @@ const BRANCH_ATTEMPTS: usize = 4;
 
 /// Send the requests of a write: the one for an existing record, then — when it finds no
 /// record — the one creating it, and again while other writers make the record appear and
-/// disappear in between. Each request applies entirely or not at all.
-///
-/// Every request stores one fresh write token and applies only where it is not stored yet
-/// ([`UpdatePlan::with_write_token`]): a try whose answer was lost is sent again without
-/// any risk of applying twice, and a failed condition whose stored item holds the token is
-/// the earlier try's success. A failed condition after a lost answer that does not hold it
-/// is [`Error::OutcomeUnknown`].
+/// disappear in between. Each request applies entirely or not at all, and exactly once
+/// ([`once::write`]): a request whose answer is lost is [`Error::OutcomeUnknown`], or sent
+/// again under a `ClientRequestToken` where the table chose to
+/// ([`LostAnswers::Resend`](crate::LostAnswers::Resend)).
 async fn run_plans<F: Facet>(table: &Table, op: &Op, plans: &Plans) -> Written<Option<Item>> {
-    let token = once::fresh_token();
-    fn tokened<'p>(p: &'p Planned, token: &str) -> (UpdatePlan, &'p Planned) {
-        (p.plan.clone().with_write_token(token), p)
-    }
-    let existing = plans.existing.as_ref().map(|p| tokened(p, &token));
-    let missing = plans.missing.as_ref().map(|p| tokened(p, &token));
     let mut last = None;
     for _ in 0..BRANCH_ATTEMPTS {
         // Each branch, whether it is the one for an existing record, and whether the other
         // one exists.
         let branches = [
-            (&existing, true, missing.is_some()),
-            (&missing, false, existing.is_some()),
+            (&plans.existing, true, plans.missing.is_some()),
+            (&plans.missing, false, plans.existing.is_some()),
         ];
         for (branch, is_existing, other) in branches {
-            let Some((plan, planned)) = branch else {
+            let Some(planned) = branch else {
                 continue;
             };
-            let key = key_pair(&plan.key);
-            let answer = once::send(table, op, &key, || {
-                sdk::update_item(table, op, plan.request(table.name()))
-            })
-            .await?;
-            let stored = match answer.reply {
+            let key = key_pair(&planned.plan.key);
+            let request = once::Single::Update(planned.plan.request(table.name()));
+            let stored = match once::write(table, op, &key, request).await? {
                 Reply::Applied(attributes) => return Ok(attributes),
                 Reply::ConditionFailed(stored) => stored,
             };
-            if once::holds_token(stored.as_ref(), &token) {
-                // An earlier try of this request was applied; its answer was lost.
-                return match plan.returning {
-                    Returning::Old => Err(old_record_lost::<F>(key).into()),
-                    Returning::New => Ok(stored),
-                    Returning::Nothing => Ok(None),
-                };
-            }
-            if let Some(cause) = answer.uncertain {
-                return Err(once::unknown(op, &key, answer.tries, cause).into());
-            }
             match stored {
                 // No record: create it.
                 None if is_existing && other => {}
                 // The record appeared since it was found missing: change it instead.
-                _ if !is_existing && other => last = Some(*planned),
+                _ if !is_existing && other => last = Some(planned),
                 stored => {
                     return Err(Refusal {
                         error: update_refused::<F>(planned, stored.as_ref()),
@@ -449,15 +430,6 @@ async fn run_plans<F: Facet>(table: &Table, op: &Op, plans: &Plans) -> Written<O
     match last.or(plans.first()) {
         Some(p) => Err(update_refused::<F>(p, None).into()),
         None => Err(Error::InvalidRequest("a write without a request".into()).into()),
-    }
-}
-
-/// [`Error::OldRecordLost`] for the record under `key`.
-fn old_record_lost<F: Facet>((pk, sk): (String, String)) -> Error {
-    Error::OldRecordLost {
-        facet: F::SCHEMA.name,
-        pk,
-        sk,
     }
 }
 
@@ -491,9 +463,9 @@ fn send<'a, F: Facet, R: Returns>(
             plans?;
             if !matches!(R::RETURNING, Returning::Nothing) {
                 return Err(Error::InvalidRequest(format!(
-                    "this write changes a `#[unique]` field of `{}`, so it is sent as a \
-                     transaction with the field's guard, and a transaction returns no record: \
-                     read the record after it instead",
+                    "this write may create or change a `#[unique]` value of `{}`, so it is \
+                     sent as a transaction with the value's guard, and a transaction returns \
+                     no record: read the record after it instead",
                     F::SCHEMA.name
                 ))
                 .into());
@@ -583,9 +555,12 @@ impl<'a, F: Facet, R: Returns> UpdateItem<'a, F, R> {
         StoredOnFailure::new(self)
     }
 
-    /// The guarded plan of this update, when it changes a unique field or scope.
+    /// The guarded plan of this update, when it changes a unique field or scope, or may
+    /// create a record with unique fields ([`UpdateItem::or_create`]): the guards of the
+    /// record it creates are taken in the same transaction.
     fn guarded(&self) -> Option<Guarded<'a, F>> {
-        if !unique::guarded_by(F::SCHEMA, |name| self.change.touches(name)) {
+        let creates = self.template.is_some() && !F::SCHEMA.unique.is_empty();
+        if !creates && !unique::guarded_by(F::SCHEMA, |name| self.change.touches(name)) {
             return None;
         }
         let (key, change, when, template) = (

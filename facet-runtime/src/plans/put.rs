@@ -5,16 +5,12 @@ use faceteer_core::plan::{PutPlan, RenderedCondition};
 use faceteer_core::{to_item, Facet};
 
 use crate::error::Result;
-use crate::exec::once;
 use crate::plans::stamp::{stamp_item, Created};
 
 /// The plan of a put of `record` (shared with transactions): for a facet with a
 /// `#[version]` field it stores the version plus one, on condition that the stored record is
-/// at the record's version (no record, for version 0), and a fresh write token
-/// ([`WRITE_TOKEN`](faceteer_core::schema::WRITE_TOKEN)). Two writers that read one version
-/// and write the same content are then told apart: a try whose answer was lost recognises
-/// its own write by the token, never by another writer's identical item. `created` is what
-/// the `#[created]` field gets.
+/// at the record's version (no record, for version 0). It stores nothing a put of the record
+/// by Faceteer would not. `created` is what the `#[created]` field gets.
 pub(crate) fn put_plan<F: Facet>(
     record: &F,
     item_exists: Option<bool>,
@@ -27,10 +23,6 @@ pub(crate) fn put_plan<F: Facet>(
         item.insert(
             name.to_owned(),
             aws_sdk_dynamodb::types::AttributeValue::N((v + 1).to_string()),
-        );
-        item.insert(
-            faceteer_core::schema::WRITE_TOKEN.to_owned(),
-            aws_sdk_dynamodb::types::AttributeValue::S(once::fresh_token()),
         );
     }
     Ok(PutPlan {

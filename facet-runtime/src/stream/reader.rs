@@ -115,8 +115,20 @@ pub fn local_client(endpoint: &str) -> Result<aws_sdk_dynamodbstreams::Client> {
         .credentials_provider(credentials)
         .endpoint_url(endpoint)
         .interceptor(super::lenient::LambdaSpelledIdentities)
+        .timeout_config(stream_timeouts(crate::table::Timeouts::default()))
         .build();
     Ok(aws_sdk_dynamodbstreams::Client::from_conf(config))
+}
+
+/// The SDK timeouts of a streams client, from the table's [`Timeouts`](crate::Timeouts).
+fn stream_timeouts(
+    t: crate::table::Timeouts,
+) -> aws_sdk_dynamodbstreams::config::timeout::TimeoutConfig {
+    aws_sdk_dynamodbstreams::config::timeout::TimeoutConfig::builder()
+        .connect_timeout(t.connect)
+        .operation_attempt_timeout(t.attempt)
+        .operation_timeout(t.operation)
+        .build()
 }
 
 /// A DynamoDB Streams client for `table`: at the local endpoint faceteer set the table up
@@ -124,10 +136,21 @@ pub fn local_client(endpoint: &str) -> Result<aws_sdk_dynamodbstreams::Client> {
 /// configured from the environment as AWS's SDKs are (`aws_config::load_defaults`).
 pub async fn streams_client(table: &Table) -> Result<aws_sdk_dynamodbstreams::Client> {
     match table.endpoint() {
-        Some(endpoint) => local_client(endpoint),
+        Some(endpoint) => {
+            let client = local_client(endpoint)?;
+            let config = client.config().to_builder();
+            Ok(aws_sdk_dynamodbstreams::Client::from_conf(
+                config
+                    .timeout_config(stream_timeouts(table.timeouts()))
+                    .build(),
+            ))
+        }
         None => {
             let config = aws_config::load_defaults(aws_config::BehaviorVersion::latest()).await;
-            Ok(aws_sdk_dynamodbstreams::Client::new(&config))
+            let config = aws_sdk_dynamodbstreams::config::Builder::from(&config)
+                .timeout_config(stream_timeouts(table.timeouts()))
+                .build();
+            Ok(aws_sdk_dynamodbstreams::Client::from_conf(config))
         }
     }
 }
@@ -225,11 +248,24 @@ impl StreamReader {
     /// The next records of every shard ready to be read (one `GetRecords` call each; a
     /// child shard once its parent is read to its end), untyped. Empty when nothing new has
     /// arrived.
+    ///
+    /// The call has one deadline, the table's [`Timeouts::call`](crate::Timeouts): past it,
+    /// it fails with [`Error::DeadlineExceeded`] and hands nothing out, whatever the streams
+    /// client's own timeouts (or a server that never answers).
     pub async fn next_records(&mut self) -> Result<Vec<Record>> {
         // All or nothing: on an error, the positions go back to where they were, so that the
         // records read from other shards in this call are handed out by the next one.
         let (checkpoint, shards) = (self.checkpoint.clone(), self.shards.clone());
-        let read = self.read_ready().await;
+        let bound = self.table.timeouts().call;
+        let read = match tokio::time::timeout(bound, self.read_ready()).await {
+            Ok(read) => read,
+            Err(_) => Err(Error::DeadlineExceeded {
+                operation: "GetRecords",
+                table: self.table.name().to_owned(),
+                after: bound,
+                sent: true,
+            }),
+        };
         if read.is_err() {
             self.checkpoint = checkpoint;
             self.shards = shards;

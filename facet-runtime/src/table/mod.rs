@@ -11,6 +11,7 @@ use faceteer_core::Facet;
 use crate::error::{Error, Result};
 
 mod batch_options;
+mod lost_answers;
 pub(crate) mod rename;
 pub(crate) mod signing;
 mod timeouts;
@@ -18,6 +19,7 @@ mod timeouts;
 use rename::Renamer;
 
 pub use batch_options::BatchOptions;
+pub use lost_answers::LostAnswers;
 use signing::CursorKey;
 pub use timeouts::Timeouts;
 
@@ -59,6 +61,8 @@ pub struct Table {
     renamer: Option<Arc<Renamer>>,
     /// How answers to reads are decoded ([`Table::with_read_path`]).
     read_path: ReadPath,
+    /// What writes do when an answer is lost ([`Table::with_lost_answers`]).
+    lost_answers: LostAnswers,
 }
 
 /// How a table's reads decode DynamoDB's answers ([`Table::with_read_path`]).
@@ -128,6 +132,7 @@ impl Table {
             names: TableNames::DEFAULT,
             renamer: None,
             read_path: ReadPath::Direct,
+            lost_answers: LostAnswers::Report,
         }
     }
 
@@ -137,6 +142,21 @@ impl Table {
     pub fn with_read_path(mut self, path: ReadPath) -> Self {
         self.read_path = path;
         self
+    }
+
+    /// The same table, whose single-item writes and transactions do as `choice` says when
+    /// the answer to a try is lost: report [`Error::OutcomeUnknown`] ([`LostAnswers::Report`],
+    /// the default), or send it again under a `ClientRequestToken` ([`LostAnswers::Resend`],
+    /// twice the write capacity, on servers that keep tokens). See [`LostAnswers`] for what
+    /// each costs and guarantees.
+    pub fn with_lost_answers(mut self, choice: LostAnswers) -> Self {
+        self.lost_answers = choice;
+        self
+    }
+
+    /// What writes do when an answer is lost.
+    pub fn lost_answers(&self) -> LostAnswers {
+        self.lost_answers
     }
 
     /// Whether reads decode their answers directly ([`ReadPath::Direct`], on a table in

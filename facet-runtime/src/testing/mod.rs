@@ -6,6 +6,10 @@
 //!   loses answers after the server applied a request: a 500, a connection closed without an
 //!   answer, or no answer at all. It can hold writes back and apply them later, stall every
 //!   request, or stop like a crashed server. [`FaultStats`] counts what it did.
+//! * [`history`] checks a concurrent history of writes and reads, in the style of Jepsen's
+//!   Elle: run your own operations from many clients through the proxy, record each, and get
+//!   every anomaly found — a write applied twice, a write reported failed yet applied, a lost
+//!   write, a stale or impossible read, a transaction half visible.
 //! * [`StubServer`] answers batch writes, batch reads and queries at once, from items loaded
 //!   in advance: for benchmarks that measure the client's work and not a database's.
 //!
@@ -39,6 +43,7 @@
 //! ```
 
 mod fault;
+pub mod history;
 mod stub;
 
 pub use fault::{FaultConfig, FaultProxy, FaultStats};

@@ -32,7 +32,7 @@ use crate::exec::keys::key_pair;
 use crate::exec::sdk;
 use crate::exec::trace::Op;
 use crate::table::Table;
-use crate::transaction::{delete_write, put_write, Own, TransactWrite};
+use crate::transaction::{delete_write, put_write, TransactWrite};
 
 /// How many times a write reads the record again after finding it changed.
 const ATTEMPTS: u32 = 12;
@@ -129,7 +129,7 @@ fn guard_step(
     guard: &Guard,
     put: Option<(&str, (&str, &str))>,
     owners: &[(String, String)],
-) -> Result<(TransactWriteItem, Own)> {
+) -> Result<TransactWriteItem> {
     let condition = RenderedCondition::all(None, Some(&owned_by_any(owners)))?;
     Ok(match put {
         Some((facet, owner)) => {
@@ -138,9 +138,9 @@ fn guard_step(
                 item: item.clone(),
                 condition,
             };
-            (put_write(table, plan)?, Own::Item(item))
+            put_write(table, plan)?
         }
-        None => (delete_write(table, guard.key(), condition)?, Own::Unseen),
+        None => delete_write(table, guard.key(), condition)?,
     })
 }
 
@@ -243,7 +243,7 @@ pub(crate) async fn run<'t>(
                 action,
                 key,
                 OnlyCheck::Condition,
-                item.map(|(item, own)| (item, Vec::new(), own)),
+                item.map(|item| (item, Vec::new())),
             );
         }
         let canceled = match tx.await {
