@@ -32,7 +32,7 @@ use std::time::Duration;
 use aws_sdk_dynamodb::types::AttributeValue;
 use faceteer::testing::history::{Anomaly, History, Op, Pending, Report};
 use faceteer::testing::{FaultConfig, FaultProxy};
-use faceteer::{BatchOptions, Facet, LostAnswers, Table, Timeouts};
+use faceteer::{Facet, LostAnswers, Table, Timeouts};
 use faceteer_core::unique::{guards, is_guard, OWNER_PK, OWNER_SK};
 use serde::{Deserialize, Serialize};
 
@@ -111,31 +111,16 @@ async fn lossy(label: &str, seed: u64) -> (FaultProxy, Table, Table) {
         seed,
         ..FaultConfig::default()
     };
-    let upstream = faceteer_suite::endpoint().expect("a local endpoint");
-    let proxy = FaultProxy::start(&upstream, faults).await.unwrap();
-    let client = faceteer::local_client(&proxy.endpoint()).expect("a local endpoint");
-    let table = faceteer_suite::fresh_table_with::<Logs>(client, label)
-        .await
-        .with_batch_options(BatchOptions {
-            write_attempts: 6,
-            base_delay: Duration::from_millis(5),
-            max_delay: Duration::from_millis(50),
-            ..BatchOptions::default()
-        })
-        // A held-back request is never answered: its try ends at the attempt deadline, and
-        // the proxy applies it later. Any try slower than that on a loaded machine only
-        // makes one more outcome unknown.
-        .with_timeouts(Timeouts {
-            attempt: Duration::from_secs(1),
-            operation: Duration::from_secs(60),
-            call: Duration::from_secs(120),
-            ..Timeouts::default()
-        });
-    let direct = faceteer_suite::patient(Table::declared::<Logs>(
-        faceteer_suite::client().await,
-        table.name(),
-    ));
-    (proxy, table, direct)
+    // A held-back request is never answered: its try ends at the attempt deadline, and the
+    // proxy applies it later. Any try slower than that on a loaded machine only makes one
+    // more outcome unknown.
+    let timeouts = Timeouts {
+        attempt: Duration::from_secs(1),
+        operation: Duration::from_secs(60),
+        call: Duration::from_secs(120),
+        ..Timeouts::default()
+    };
+    common::lossy_table_with::<Logs>(label, faults, timeouts, 6).await
 }
 
 /// Complete `pending` with a write's result: `Ok`, certainly not applied, or unknown.

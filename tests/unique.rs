@@ -368,6 +368,95 @@ async fn a_backfill_takes_missing_guards() {
     assert!(again.failed.is_empty(), "{again}");
 }
 
+/// Version 1 stored handles as typed; version 2 stores them lowercased.
+mod tags {
+    use super::*;
+
+    pub mod v1 {
+        use super::*;
+        #[derive(Debug, Clone, PartialEq, Facet, Serialize, Deserialize)]
+        #[facet(name = "TAG")]
+        pub struct Tag {
+            #[pk(prefix = "#TAG")]
+            #[sk(prefix = "#TAG")]
+            pub id: String,
+            #[unique]
+            pub handle: String,
+        }
+        faceteer::table! { pub struct Tags { Tag } }
+    }
+
+    pub mod v2 {
+        use super::*;
+        #[derive(Deserialize)]
+        pub struct TagV1 {
+            pub id: String,
+            pub handle: String,
+        }
+        pub fn from_v1(t: TagV1) -> Tag {
+            Tag {
+                id: t.id,
+                handle: t.handle.to_lowercase(),
+            }
+        }
+        #[derive(Debug, Clone, PartialEq, Facet, Serialize, Deserialize)]
+        #[facet(name = "TAG", version = 2, upgrade = from_v1)]
+        pub struct Tag {
+            #[pk(prefix = "#TAG")]
+            #[sk(prefix = "#TAG")]
+            pub id: String,
+            #[unique]
+            pub handle: String,
+        }
+        faceteer::table! { pub struct Tags { Tag } }
+    }
+}
+
+/// An upgrade that changes a unique value: the backfill gives up the old value's guard and
+/// takes the new one's, with the rewrite, in one transaction.
+async fn a_backfill_moves_the_guards_of_upgraded_values() {
+    use tags::{v1, v2};
+    let old = fresh_table::<v1::Tags>("unique-upgrade").await;
+    for (id, handle) in [("t1", "Ann"), ("t2", "Bob")] {
+        let tag = v1::Tag {
+            id: id.into(),
+            handle: handle.into(),
+        };
+        old.put(&tag).await.unwrap();
+    }
+    let table = faceteer_suite::patient(Table::declared::<v2::Tags>(
+        faceteer_suite::client().await,
+        old.name(),
+    ));
+    let report = table.backfill::<v2::Tag>().await.unwrap();
+    assert_eq!(report.totals.rewritten, 2, "{report}");
+    let guard_pks: Vec<String> = common::raw_items(&table)
+        .await
+        .into_iter()
+        .filter(is_guard)
+        .map(|g| g["PK"].as_s().unwrap().clone())
+        .collect();
+    let mut guard_pks = guard_pks;
+    guard_pks.sort();
+    assert_eq!(
+        guard_pks,
+        vec!["$unique#TAG#handle#3:ann", "$unique#TAG#handle#3:bob"],
+        "the old values' guards are given up, the new ones' taken"
+    );
+    // The old value is free, the new one owned.
+    let free = v2::Tag {
+        id: "t3".into(),
+        handle: "Ann".into(),
+    };
+    table.put(&free).await.unwrap();
+    let taken = v2::Tag {
+        id: "t4".into(),
+        handle: "bob".into(),
+    };
+    let err = table.put(&taken).await.unwrap_err();
+    assert!(err.is_unique(), "{err}");
+}
+
 async fn concurrent_creates_of_one_value_make_one_owner() {
     let table = fresh_table::<Members>("unique-race").await;
     let applied = AtomicUsize::new(0);
@@ -491,6 +580,7 @@ faceteer_suite::engines!(
     a_value_has_one_owner_through_every_write,
     updates_that_create_take_their_guards,
     a_backfill_takes_missing_guards,
+    a_backfill_moves_the_guards_of_upgraded_values,
     concurrent_creates_of_one_value_make_one_owner,
     random_concurrent_writes_keep_guards_exact,
     lost_answers_keep_guards_exact,

@@ -180,8 +180,8 @@ impl Table {
     ///
     /// It is applied exactly once, whatever other writers do meanwhile: a try whose answer
     /// was lost is not sent again, and the transaction fails with
-    /// [`Error::OutcomeUnknown`], unless the table chose [`LostAnswers::Resend`]
-    /// (crate::LostAnswers::Resend): then it is sent again with the same
+    /// [`Error::OutcomeUnknown`], unless the table chose
+    /// [`LostAnswers::Resend`](crate::LostAnswers::Resend): then it is sent again with the same
     /// `ClientRequestToken`, which DynamoDB applies once within 10 minutes.
     pub fn transact_write(&self) -> TransactWrite<'_> {
         TransactWrite {
@@ -548,8 +548,21 @@ impl<'t> IntoFuture for TransactWrite<'t> {
                 })
                 .collect();
             let resend = once::Resend::with_token(table);
-            let answer = once::send(table, &op, &first, resend, || {
-                sdk::transact_write(table, &op, items.clone(), token)
+            // A cancellation only by other transactions or throttling is sent again (it
+            // certainly changed nothing); any other is the answer.
+            let answer = once::send(table, &op, &first, resend, || async {
+                let reasons = match sdk::transact_write(table, &op, items.clone(), token).await? {
+                    Ok(()) => return Ok(Ok(())),
+                    Err(reasons) => reasons,
+                };
+                let why = canceled(&self.steps, &self.checks, reasons.clone());
+                let passing = |c: &Canceled| {
+                    matches!(c.reason, CancelReason::Conflict | CancelReason::Throttled)
+                };
+                if !why.is_empty() && why.iter().all(passing) {
+                    return Err(Error::TransactionCanceled { canceled: why });
+                }
+                Ok(Err(reasons))
             })
             .await?;
             let mut reasons = match answer.reply {

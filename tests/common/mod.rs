@@ -395,8 +395,7 @@ pub async fn lossy_table<S: faceteer::TableSchema>(
     faceteer::Table,
     faceteer::Table,
 ) {
-    use faceteer::testing::{FaultConfig, FaultProxy};
-    use faceteer::{BatchOptions, Table, Timeouts};
+    use faceteer::testing::FaultConfig;
     use std::time::Duration;
     let faults = FaultConfig {
         single_writes: true,
@@ -405,23 +404,42 @@ pub async fn lossy_table<S: faceteer::TableSchema>(
         seed,
         ..FaultConfig::default()
     };
+    let timeouts = faceteer::Timeouts {
+        attempt: Duration::from_secs(60),
+        operation: Duration::from_secs(120),
+        call: Duration::from_secs(300),
+        ..faceteer::Timeouts::default()
+    };
+    lossy_table_with::<S>(label, faults, timeouts, 8).await
+}
+
+/// A proxy with `faults`, a table reached through it with `timeouts` and `attempts` tries
+/// per write (short backoffs), and the same table reached directly.
+pub async fn lossy_table_with<S: faceteer::TableSchema>(
+    label: &str,
+    faults: faceteer::testing::FaultConfig,
+    timeouts: faceteer::Timeouts,
+    attempts: u32,
+) -> (
+    faceteer::testing::FaultProxy,
+    faceteer::Table,
+    faceteer::Table,
+) {
+    use faceteer::testing::FaultProxy;
+    use faceteer::{BatchOptions, Table};
+    use std::time::Duration;
     let upstream = faceteer_suite::endpoint().expect("a local endpoint");
     let proxy = FaultProxy::start(&upstream, faults).await.unwrap();
     let client = faceteer::local_client(&proxy.endpoint()).expect("a local endpoint");
     let table = faceteer_suite::fresh_table_with::<S>(client, label)
         .await
         .with_batch_options(BatchOptions {
-            write_attempts: 8,
+            write_attempts: attempts,
             base_delay: Duration::from_millis(1),
             max_delay: Duration::from_millis(20),
             ..BatchOptions::default()
         })
-        .with_timeouts(Timeouts {
-            attempt: Duration::from_secs(60),
-            operation: Duration::from_secs(120),
-            call: Duration::from_secs(300),
-            ..Timeouts::default()
-        });
+        .with_timeouts(timeouts);
     let direct = faceteer_suite::patient(Table::declared::<S>(
         faceteer_suite::client().await,
         table.name(),

@@ -424,53 +424,71 @@ impl Run {
     }
 
     /// The guard items a record of a facet with `#[unique]` fields must own, as `plan`
-    /// leaves it, and does not (a field made unique after records were written, a value
-    /// an upgrade changed): each with its field. A value another record owns is
-    /// [`Why::UniqueTaken`]. None for other facets, and for a record that moves (refused).
-    async fn missing_guards(
+    /// leaves it, and does not (a field made unique after records were written, a value an
+    /// upgrade changed), and those it owns for values it no longer holds. A value another
+    /// record owns is [`Why::UniqueTaken`]. Nothing for other facets, and for a record that
+    /// moves (refused). The guards are read consistently; their capacity is spent.
+    async fn guard_changes(
         &self,
         schema: &'static faceteer_core::schema::FacetSchema,
         stored: &Item,
         plan: &Rewrite,
-    ) -> std::result::Result<Vec<(&'static str, Item)>, Why> {
+    ) -> std::result::Result<write::GuardChanges, Why> {
+        let mut changes = write::GuardChanges::default();
         let after = match plan {
-            _ if schema.unique.is_empty() => return Ok(Vec::new()),
-            Rewrite::Move { .. } => return Ok(Vec::new()),
+            _ if schema.unique.is_empty() => return Ok(changes),
+            Rewrite::Move { .. } => return Ok(changes),
             Rewrite::Same => stored.clone(),
             Rewrite::Update(edits) => faceteer_core::rewrite::applied(stored, edits),
         };
-        let guards = faceteer_core::unique::guards(schema, &after)
-            .map_err(|e| Why::Refused(Error::from(e)))?;
+        let guards_of = |item: &Item| {
+            faceteer_core::unique::guards(schema, item).map_err(|e| Why::Refused(Error::from(e)))
+        };
+        let (before, after) = (guards_of(stored)?, guards_of(&after)?);
         let owner = key_pair(stored);
-        let mut missing = Vec::new();
-        for guard in guards {
+        let text = |item: &Item, name: &str| match item.get(name) {
+            Some(aws_sdk_dynamodb::types::AttributeValue::S(s)) => s.clone(),
+            _ => String::new(),
+        };
+        let dropped = before
+            .iter()
+            .filter(|g| !after.iter().any(|a| a.pk == g.pk));
+        let all = after
+            .iter()
+            .map(|g| (g, true))
+            .chain(dropped.map(|g| (g, false)));
+        for (guard, kept) in all {
             let op = Op::new("GetItem", &self.table, schema.name, None);
-            let found = write::read_again(&self.table, &op, &guard.key())
-                .await
-                .map_err(Why::Refused)?;
-            let text = |item: &Item, name: &str| match item.get(name) {
-                Some(aws_sdk_dynamodb::types::AttributeValue::S(s)) => s.clone(),
-                _ => String::new(),
-            };
-            match found {
-                None => missing.push((guard.field, guard.item(schema.name, (&owner.0, &owner.1)))),
-                Some(g) => {
-                    let by = (
-                        text(&g, faceteer_core::unique::OWNER_PK),
-                        text(&g, faceteer_core::unique::OWNER_SK),
-                    );
-                    if by != owner {
-                        return Err(Why::UniqueTaken {
-                            field: guard.field,
-                            value: guard.value,
-                            owner_pk: by.0,
-                            owner_sk: by.1,
-                        });
-                    }
+            let found = write::read_again(&self.table, &op, &guard.key()).await;
+            self.spend(op.capacity().max(1.0)).await;
+            let by = found.map_err(Why::Refused)?.map(|g| {
+                (
+                    text(&g, faceteer_core::unique::OWNER_PK),
+                    text(&g, faceteer_core::unique::OWNER_SK),
+                )
+            });
+            match (kept, by) {
+                (true, None) => {
+                    changes.fields.push(guard.field);
+                    let item = guard.item(schema.name, (&owner.0, &owner.1));
+                    changes.put.push(item);
                 }
+                (true, Some(by)) if by != owner => {
+                    return Err(Why::UniqueTaken {
+                        field: guard.field,
+                        value: guard.value.clone(),
+                        owner_pk: by.0,
+                        owner_sk: by.1,
+                    })
+                }
+                (false, Some(by)) if by == owner => {
+                    changes.fields.push(guard.field);
+                    changes.delete.push(guard.key());
+                }
+                _ => {}
             }
         }
-        Ok(missing)
+        Ok(changes)
     }
 
     /// Bring one item to its facet's design: plan, write on condition it is unchanged, and
@@ -494,40 +512,36 @@ impl Run {
                 .into_iter()
                 .map(str::to_owned)
                 .collect();
-            // The guards of unique values the record holds (after the rewrite) and lacks.
-            let missing = match self.missing_guards(rewriter.schema(), &stored, &plan).await {
-                Ok(missing) => missing,
+            // The guards of unique values the record holds (after the rewrite) and lacks, and
+            // those it owns for values it no longer holds.
+            let guards = match self.guard_changes(rewriter.schema(), &stored, &plan).await {
+                Ok(guards) => guards,
                 Err(why) => return Settled::Failed(why),
             };
-            changed.extend(
-                missing
-                    .iter()
-                    .map(|(field, _)| format!("guard of `{field}`")),
-            );
+            changed.extend(guards.fields.iter().map(|f| format!("guard of `{f}`")));
             if self.dry_run {
                 return match plan {
-                    Rewrite::Same if missing.is_empty() => Settled::AlreadyRight,
+                    Rewrite::Same if guards.is_empty() => Settled::AlreadyRight,
                     _ => Settled::Rewritten(changed),
                 };
             }
-            let missing: Vec<Item> = missing.into_iter().map(|(_, guard)| guard).collect();
             let size = item_size(&stored).unwrap_or(0) as f64;
             if let Some(budget) = &self.budget {
                 budget.wait().await;
             }
             let (op, written) = match &plan {
-                Rewrite::Same if missing.is_empty() => return Settled::AlreadyRight,
+                Rewrite::Same if guards.is_empty() => return Settled::AlreadyRight,
                 Rewrite::Same => {
                     let op = Op::new("TransactWriteItems", &self.table, facet, None);
                     let written =
-                        write::claim_guards(&self.table, &op, &stored, None, missing).await;
+                        write::with_guards(&self.table, &op, &stored, None, &guards).await;
                     (op, written)
                 }
-                Rewrite::Update(changes) if !missing.is_empty() => {
+                Rewrite::Update(changes) if !guards.is_empty() => {
                     let op = Op::new("TransactWriteItems", &self.table, facet, None);
+                    let edits = Some(changes);
                     let written =
-                        write::claim_guards(&self.table, &op, &stored, Some(changes), missing)
-                            .await;
+                        write::with_guards(&self.table, &op, &stored, edits, &guards).await;
                     (op, written)
                 }
                 Rewrite::Update(changes) => {
@@ -545,9 +559,12 @@ impl Run {
                 }
             };
             let units = op.capacity();
+            // A transaction writes each of its items twice over.
             let estimate = (size / 1024.0).ceil().max(1.0)
                 * if matches!(plan, Rewrite::Move { .. }) {
                     4.0
+                } else if !guards.is_empty() {
+                    2.0 * (1 + guards.put.len() + guards.delete.len()) as f64
                 } else {
                     1.0
                 };

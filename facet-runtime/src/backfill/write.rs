@@ -217,17 +217,37 @@ pub(crate) async fn move_item(
     })
 }
 
-/// Take the guard items `guards` (each absent now) for the record `stored`, in one
-/// transaction with the record's rewrite (`edits`) or, without one, a check that the record
-/// is still as read: the guards exist exactly when the record holds their values. A guard
-/// another writer took meanwhile, or a conflicting transaction, is [`Outcome::ReadAgain`].
-pub(crate) async fn claim_guards(
+/// The guard items a backfill takes and gives up for one record.
+#[derive(Default)]
+pub(crate) struct GuardChanges {
+    /// The fields whose guards change.
+    pub(crate) fields: Vec<&'static str>,
+    /// Guard items to put (each absent when read).
+    pub(crate) put: Vec<Item>,
+    /// Keys of guards the record owns for values it no longer holds.
+    pub(crate) delete: Vec<Item>,
+}
+
+impl GuardChanges {
+    /// Whether no guard changes.
+    pub(crate) fn is_empty(&self) -> bool {
+        self.put.is_empty() && self.delete.is_empty()
+    }
+}
+
+/// Change the guards of the record `stored` as `guards` says, in one transaction with the
+/// record's rewrite (`edits`) or, without one, a check that the record is still as read: the
+/// guards exist exactly when the record holds their values. A guard another writer took or
+/// gave up meanwhile, or a conflicting transaction, is [`Outcome::ReadAgain`]; a step
+/// DynamoDB refuses otherwise is the error.
+pub(crate) async fn with_guards(
     table: &Table,
     op: &Op,
     stored: &Item,
     edits: Option<&Edits>,
-    guards: Vec<Item>,
+    guards: &GuardChanges,
 ) -> Result<Outcome> {
+    let built = |e: aws_sdk_dynamodb::error::BuildError| Error::InvalidRequest(e.to_string());
     let on_failure = aws_sdk_dynamodb::types::ReturnValuesOnConditionCheckFailure::AllOld;
     let record = match edits {
         Some(edits) => {
@@ -241,7 +261,7 @@ pub(crate) async fn claim_guards(
                 .set_expression_attribute_values(Some(p.values))
                 .return_values_on_condition_check_failure(on_failure.clone())
                 .build()
-                .map_err(|e| Error::InvalidRequest(e.to_string()))?;
+                .map_err(built)?;
             TransactWriteItem::builder().update(update).build()
         }
         None => {
@@ -255,20 +275,34 @@ pub(crate) async fn claim_guards(
                 .set_expression_attribute_values(Some(p.values))
                 .return_values_on_condition_check_failure(on_failure.clone())
                 .build()
-                .map_err(|e| Error::InvalidRequest(e.to_string()))?;
+                .map_err(built)?;
             TransactWriteItem::builder().condition_check(check).build()
         }
     };
     let mut steps = vec![record];
-    for guard in guards {
+    for guard in &guards.put {
         let put = Put::builder()
             .table_name(table.name())
-            .set_item(Some(guard))
+            .set_item(Some(guard.clone()))
             .condition_expression("attribute_not_exists(#pk)")
             .expression_attribute_names("#pk", PK)
             .build()
-            .map_err(|e| Error::InvalidRequest(e.to_string()))?;
+            .map_err(built)?;
         steps.push(TransactWriteItem::builder().put(put).build());
+    }
+    let (owner_pk, owner_sk) = key_pair(stored);
+    for key in &guards.delete {
+        let delete = Delete::builder()
+            .table_name(table.name())
+            .set_key(Some(key.clone()))
+            .condition_expression("#o = :o AND #s = :s")
+            .expression_attribute_names("#o", faceteer_core::unique::OWNER_PK)
+            .expression_attribute_names("#s", faceteer_core::unique::OWNER_SK)
+            .expression_attribute_values(":o", AttributeValue::S(owner_pk.clone()))
+            .expression_attribute_values(":s", AttributeValue::S(owner_sk.clone()))
+            .build()
+            .map_err(built)?;
+        steps.push(TransactWriteItem::builder().delete(delete).build());
     }
     let steps: Vec<TransactWriteItem> = steps
         .into_iter()
@@ -277,10 +311,9 @@ pub(crate) async fn claim_guards(
             None => step,
         })
         .collect();
-    let (token, pair) = (once::fresh_token(), key_pair(stored));
-    // Conditioned on the record as read and on each guard being absent, it cannot apply
-    // twice.
-    let answer = once::send(table, op, &pair, once::Resend::Safe, || {
+    let token = once::fresh_token();
+    // Conditioned on the record as read and on each guard as read, it cannot apply twice.
+    let answer = once::send(table, op, &(owner_pk, owner_sk), once::Resend::Safe, || {
         sdk::transact_write(table, op, steps.clone(), &token)
     })
     .await?;
@@ -288,16 +321,23 @@ pub(crate) async fn claim_guards(
         Ok(()) => return Ok(Outcome::Rewritten),
         Err(reasons) => reasons,
     };
-    Ok(match reasons.first() {
-        Some((code, _, item)) if code == "ConditionalCheckFailed" => {
-            Outcome::Changed(match (table.renamer(), item.clone()) {
-                (Some(r), Some(item)) => Some(r.item_in(item)),
-                (_, item) => item,
-            })
-        }
-        // A guard taken meanwhile (or by an earlier try of this one), or a conflict.
-        _ => Outcome::ReadAgain,
-    })
+    let failed = |code: &str| code == "ConditionalCheckFailed";
+    if let Some((_, _, item)) = reasons.first().filter(|(code, _, _)| failed(code)) {
+        return Ok(Outcome::Changed(match (table.renamer(), item.clone()) {
+            (Some(r), Some(item)) => Some(r.item_in(item)),
+            (_, item) => item,
+        }));
+    }
+    let passing = |code: &str| {
+        code.is_empty() || code == "None" || failed(code) || code == "TransactionConflict"
+    };
+    if let Some((code, message, _)) = reasons.iter().find(|(code, _, _)| !passing(code)) {
+        return Err(Error::InvalidRequest(format!(
+            "DynamoDB canceled the rewrite with its unique guards: {code}: {message}"
+        )));
+    }
+    // A guard taken or given up meanwhile (or by an earlier try), or a conflict.
+    Ok(Outcome::ReadAgain)
 }
 
 /// Read the item under `stored`'s key again, consistently.

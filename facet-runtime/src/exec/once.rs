@@ -16,8 +16,8 @@
 //! * a backfill's rewrite, conditioned on the record being exactly as read, cannot apply
 //!   twice (once applied, the record is no longer as read), and is always sent again.
 //!
-//! A try that certainly was not applied (throttled, refused as invalid, never sent) is sent
-//! again in every case. [`send`] makes the tries and reports whether one of them may have
+//! A try that certainly was not applied and may pass another time (throttled, canceled by a
+//! conflicting transaction, never sent) is sent again in every case. [`send`] makes the tries and reports whether one of them may have
 //! been applied ([`Answer::uncertain`]); after such a try, only success is certain: any
 //! other answer is [`Error::OutcomeUnknown`], since the lost try may still land.
 

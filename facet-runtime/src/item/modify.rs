@@ -21,10 +21,11 @@ impl Table {
     /// Await it for the record as written (at its new version), or `None` when no record
     /// has the key. `change` may run more than once: keep it free of other side effects.
     ///
-    /// The write is applied exactly once: a put whose answer was lost is recognised by the
-    /// stored record when it is sent again, never read and changed a second time; when that
-    /// cannot be told, it fails with [`Error::OutcomeUnknown`]. All the tries share one
-    /// deadline ([`Timeouts::call`](crate::Timeouts::call)).
+    /// The write is applied exactly once: a put whose answer was lost is never read and
+    /// changed a second time; it fails with [`Error::OutcomeUnknown`], or, on a table that
+    /// resends under tokens ([`LostAnswers::Resend`](crate::LostAnswers::Resend)), is sent
+    /// again as the same one-step transaction. All the tries share one deadline
+    /// ([`Timeouts::call`](crate::Timeouts::call)).
     ///
     /// ```no_run
     /// # use faceteer::{Facet, Table};

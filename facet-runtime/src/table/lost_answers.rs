@@ -13,8 +13,9 @@
 ///
 /// | | [`Report`](LostAnswers::Report) (default) | [`Resend`](LostAnswers::Resend) |
 /// |---|---|---|
-/// | a try answered (applied, condition failed, throttled) | as sent | as sent |
-/// | a try whose answer is lost | `OutcomeUnknown` at once | sent again with the same token until answered or the call's deadline |
+/// | a try answered (applied, condition failed) | its answer | its answer |
+/// | a try throttled, or canceled by a conflicting transaction | sent again (certainly not applied) | the same |
+/// | a try whose answer is lost | `OutcomeUnknown` at once | sent again with the same token, up to [`BatchOptions::write_attempts`](crate::BatchOptions::write_attempts) tries within the call's deadline |
 /// | put, delete, update (without a returned record) | `PutItem` / `DeleteItem` / `UpdateItem`, 1 write unit per KB | a one-step `TransactWriteItems` with a `ClientRequestToken`: 2 write units per KB |
 /// | update returning the record (`returning_new` / `returning_old`) | `UpdateItem` | `UpdateItem`; a lost answer is `OutcomeUnknown` (a transaction returns no record) |
 /// | transaction | `TransactWriteItems`, `OutcomeUnknown` on a lost answer | sent again with its `ClientRequestToken` |
@@ -35,8 +36,9 @@
 #[non_exhaustive]
 pub enum LostAnswers {
     /// A try that may have been applied is never sent again: the write fails with
-    /// `OutcomeUnknown`. A try that certainly was not applied (throttled, refused, not sent)
-    /// is sent again. The cheapest choice, exact on every server.
+    /// `OutcomeUnknown`. A try that certainly was not applied and may pass another time
+    /// (throttled, canceled by a conflicting transaction, never sent) is sent again. The
+    /// cheapest choice, exact on every server.
     #[default]
     Report,
     /// Writes are sent so that a server keeping `ClientRequestToken`s applies them once
