@@ -464,8 +464,11 @@ async fn history_of(run: &Run) -> (Report, Vec<String>) {
     let lost = proxy.stats().lost_answers.load(Ordering::Relaxed)
         + proxy.stats().held_back.load(Ordering::Relaxed);
     println!(
-        "{} ({:?}, seed {}): {report}; {lost} answers lost or held back",
-        run.label, run.lost_answers, run.seed
+        "{} on {:?} ({:?}, seed {}): {report}; {lost} answers lost or held back",
+        run.label,
+        faceteer_suite::engine(),
+        run.lost_answers,
+        run.seed
     );
     assert!(lost > 50, "answers were lost ({lost})");
     (report, broken)
@@ -647,7 +650,7 @@ async fn a_planted_double_apply_is_caught() {
         finals.insert(k.to_owned(), r.map(|r| r.elements));
     }
     let report = history.check(&finals);
-    println!("planted: {report}");
+    println!("planted on {:?}: {report}", faceteer_suite::engine());
     assert!(
         report
             .anomalies
