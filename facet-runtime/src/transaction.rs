@@ -556,10 +556,7 @@ impl<'t> IntoFuture for TransactWrite<'t> {
                     Err(reasons) => reasons,
                 };
                 let why = canceled(&self.steps, &self.checks, reasons.clone());
-                let passing = |c: &Canceled| {
-                    matches!(c.reason, CancelReason::Conflict | CancelReason::Throttled)
-                };
-                if !why.is_empty() && why.iter().all(passing) {
+                if crate::exec::retry::may_pass_again(&why) {
                     return Err(Error::TransactionCanceled { canceled: why });
                 }
                 Ok(Err(reasons))
@@ -569,15 +566,15 @@ impl<'t> IntoFuture for TransactWrite<'t> {
                 Ok(()) => return Ok(()),
                 Err(reasons) => reasons,
             };
-            for ((_, _, stored), t) in reasons.iter_mut().zip(&self.tables) {
-                if let Some(r) = t.renamer() {
-                    *stored = stored.take().map(|item| r.item_in(item));
-                }
-            }
             // After a try that may have been applied, only success is an answer: the lost
             // try may still land.
             if let Some(cause) = answer.uncertain {
                 return Err(once::unknown(&op, &first, answer.tries, cause));
+            }
+            for ((_, _, stored), t) in reasons.iter_mut().zip(&self.tables) {
+                if let Some(r) = t.renamer() {
+                    *stored = stored.take().map(|item| r.item_in(item));
+                }
             }
             Err(Error::TransactionCanceled {
                 canceled: canceled(&self.steps, &self.checks, reasons),

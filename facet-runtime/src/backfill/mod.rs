@@ -434,7 +434,7 @@ impl Run {
         stored: &Item,
         plan: &Rewrite,
     ) -> std::result::Result<write::GuardChanges, Why> {
-        let mut changes = write::GuardChanges::default();
+        let mut changes = write::GuardChanges::none(schema.name);
         let after = match plan {
             _ if schema.unique.is_empty() => return Ok(changes),
             Rewrite::Move { .. } => return Ok(changes),
@@ -468,11 +468,7 @@ impl Run {
                 )
             });
             match (kept, by) {
-                (true, None) => {
-                    changes.fields.push(guard.field);
-                    let item = guard.item(schema.name, (&owner.0, &owner.1));
-                    changes.put.push(item);
-                }
+                (true, None) => changes.put.push(guard.clone()),
                 (true, Some(by)) if by != owner => {
                     return Err(Why::UniqueTaken {
                         field: guard.field,
@@ -481,10 +477,7 @@ impl Run {
                         owner_sk: by.1,
                     })
                 }
-                (false, Some(by)) if by == owner => {
-                    changes.fields.push(guard.field);
-                    changes.delete.push(guard.key());
-                }
+                (false, Some(by)) if by == owner => changes.delete.push(guard.clone()),
                 _ => {}
             }
         }
@@ -518,7 +511,7 @@ impl Run {
                 Ok(guards) => guards,
                 Err(why) => return Settled::Failed(why),
             };
-            changed.extend(guards.fields.iter().map(|f| format!("guard of `{f}`")));
+            changed.extend(guards.fields().map(|f| format!("guard of `{f}`")));
             if self.dry_run {
                 return match plan {
                     Rewrite::Same if guards.is_empty() => Settled::AlreadyRight,

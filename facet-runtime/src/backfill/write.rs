@@ -9,12 +9,17 @@ use faceteer_core::rewrite::{applied, Edits};
 use faceteer_core::schema::{PK, SK};
 use faceteer_core::Item;
 
+use faceteer_core::expr::Expr;
+use faceteer_core::plan::{PutPlan, RenderedCondition};
+use faceteer_core::unique::{Guard, OWNER_PK, OWNER_SK};
+
 use crate::error::{Error, Result};
 use crate::exec::keys::key_pair;
 use crate::exec::once;
 use crate::exec::sdk::{self, Reply};
 use crate::exec::trace::Op;
 use crate::table::Table;
+use crate::transaction::{delete_write, put_write};
 
 /// What became of one rewrite.
 pub(crate) enum Outcome {
@@ -217,21 +222,34 @@ pub(crate) async fn move_item(
     })
 }
 
-/// The guard items a backfill takes and gives up for one record.
-#[derive(Default)]
+/// The guards a backfill takes and gives up for one record of facet `facet`.
 pub(crate) struct GuardChanges {
-    /// The fields whose guards change.
-    pub(crate) fields: Vec<&'static str>,
-    /// Guard items to put (each absent when read).
-    pub(crate) put: Vec<Item>,
-    /// Keys of guards the record owns for values it no longer holds.
-    pub(crate) delete: Vec<Item>,
+    /// The record's facet (each guard it takes names it).
+    pub(crate) facet: &'static str,
+    /// Guards to take (each absent when read).
+    pub(crate) put: Vec<Guard>,
+    /// Guards the record owns for values it no longer holds.
+    pub(crate) delete: Vec<Guard>,
 }
 
 impl GuardChanges {
+    /// No change, for a record of `facet`.
+    pub(crate) fn none(facet: &'static str) -> Self {
+        GuardChanges {
+            facet,
+            put: Vec::new(),
+            delete: Vec::new(),
+        }
+    }
+
     /// Whether no guard changes.
     pub(crate) fn is_empty(&self) -> bool {
         self.put.is_empty() && self.delete.is_empty()
+    }
+
+    /// The unique fields whose guards change.
+    pub(crate) fn fields(&self) -> impl Iterator<Item = &'static str> + '_ {
+        self.put.iter().chain(&self.delete).map(|g| g.field)
     }
 }
 
@@ -280,29 +298,24 @@ pub(crate) async fn with_guards(
         }
     };
     let mut steps = vec![record];
-    for guard in &guards.put {
-        let put = Put::builder()
-            .table_name(table.name())
-            .set_item(Some(guard.clone()))
-            .condition_expression("attribute_not_exists(#pk)")
-            .expression_attribute_names("#pk", PK)
-            .build()
-            .map_err(built)?;
-        steps.push(TransactWriteItem::builder().put(put).build());
-    }
     let (owner_pk, owner_sk) = key_pair(stored);
-    for key in &guards.delete {
-        let delete = Delete::builder()
-            .table_name(table.name())
-            .set_key(Some(key.clone()))
-            .condition_expression("#o = :o AND #s = :s")
-            .expression_attribute_names("#o", faceteer_core::unique::OWNER_PK)
-            .expression_attribute_names("#s", faceteer_core::unique::OWNER_SK)
-            .expression_attribute_values(":o", AttributeValue::S(owner_pk.clone()))
-            .expression_attribute_values(":s", AttributeValue::S(owner_sk.clone()))
-            .build()
-            .map_err(built)?;
-        steps.push(TransactWriteItem::builder().delete(delete).build());
+    // Each guard taken only where none is stored yet, and each given up only where this
+    // record still owns it.
+    let absent = RenderedCondition::all(None, Some(&Expr::<()>::absent(PK)))?;
+    for guard in &guards.put {
+        let item = guard.item(guards.facet, (&owner_pk, &owner_sk));
+        let plan = PutPlan {
+            item,
+            condition: absent.clone(),
+        };
+        steps.push(put_write(table.name(), plan)?);
+    }
+    let s = |v: &str| Some(AttributeValue::S(v.to_owned()));
+    let ours =
+        Expr::<()>::stored_as(OWNER_PK, s(&owner_pk)).and(Expr::stored_as(OWNER_SK, s(&owner_sk)));
+    let ours = RenderedCondition::all(None, Some(&ours))?;
+    for guard in &guards.delete {
+        steps.push(delete_write(table.name(), guard.key(), ours.clone())?);
     }
     let steps: Vec<TransactWriteItem> = steps
         .into_iter()

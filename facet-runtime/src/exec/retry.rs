@@ -1,7 +1,7 @@
 //! What a failed request tells: whether to try again, whether it may have been applied; and
 //! the deadline that bounds a call's tries.
 
-use crate::error::Error;
+use crate::error::{CancelReason, Canceled, Error};
 use crate::exec::trace::Op;
 
 /// Whether a batch's requests change the table (writes) or only read it.
@@ -40,14 +40,7 @@ pub(crate) fn verdict(error: &Error, effect: Effect) -> Verdict {
         // Canceled only by other transactions or throttling: nothing was applied, and
         // another try may go through.
         Error::TransactionCanceled { canceled } => Verdict {
-            transient: !canceled.is_empty()
-                && canceled.iter().all(|c| {
-                    matches!(
-                        c.reason,
-                        crate::error::CancelReason::Conflict
-                            | crate::error::CancelReason::Throttled
-                    )
-                }),
+            transient: may_pass_again(canceled),
             maybe_applied: false,
             invalid: false,
         },
@@ -57,6 +50,15 @@ pub(crate) fn verdict(error: &Error, effect: Effect) -> Verdict {
             invalid: false,
         },
     }
+}
+
+/// Whether a transaction DynamoDB canceled for `canceled` changed nothing and may pass
+/// another time: every step that caused it met another transaction or throttling.
+pub(crate) fn may_pass_again(canceled: &[Canceled]) -> bool {
+    !canceled.is_empty()
+        && canceled
+            .iter()
+            .all(|c| matches!(c.reason, CancelReason::Conflict | CancelReason::Throttled))
 }
 
 /// A call's deadline, and the call it bounds: its error, for an input left unsent by it,

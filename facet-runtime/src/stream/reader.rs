@@ -105,8 +105,17 @@ impl std::fmt::Debug for StreamReader {
 
 /// A DynamoDB Streams client for the local server at `endpoint` (the embedded engine,
 /// moto, DynamoDB Local), with the environment's region and keys or `us-east-1` and dummy
-/// ones, as [`crate::local_client`] makes a DynamoDB client.
+/// ones, as [`crate::local_client`] makes a DynamoDB client, under the default
+/// [`Timeouts`](crate::Timeouts).
 pub fn local_client(endpoint: &str) -> Result<aws_sdk_dynamodbstreams::Client> {
+    local_client_with(endpoint, crate::table::Timeouts::default())
+}
+
+/// [`local_client`] with `timeouts`.
+fn local_client_with(
+    endpoint: &str,
+    timeouts: crate::table::Timeouts,
+) -> Result<aws_sdk_dynamodbstreams::Client> {
     crate::setup::check_endpoint(endpoint)?;
     let (region, credentials) = crate::setup::local_settings();
     let config = aws_sdk_dynamodbstreams::Config::builder()
@@ -115,7 +124,7 @@ pub fn local_client(endpoint: &str) -> Result<aws_sdk_dynamodbstreams::Client> {
         .credentials_provider(credentials)
         .endpoint_url(endpoint)
         .interceptor(super::lenient::LambdaSpelledIdentities)
-        .timeout_config(stream_timeouts(crate::table::Timeouts::default()))
+        .timeout_config(stream_timeouts(timeouts))
         .build();
     Ok(aws_sdk_dynamodbstreams::Client::from_conf(config))
 }
@@ -136,15 +145,7 @@ fn stream_timeouts(
 /// configured from the environment as AWS's SDKs are (`aws_config::load_defaults`).
 pub async fn streams_client(table: &Table) -> Result<aws_sdk_dynamodbstreams::Client> {
     match table.endpoint() {
-        Some(endpoint) => {
-            let client = local_client(endpoint)?;
-            let config = client.config().to_builder();
-            Ok(aws_sdk_dynamodbstreams::Client::from_conf(
-                config
-                    .timeout_config(stream_timeouts(table.timeouts()))
-                    .build(),
-            ))
-        }
+        Some(endpoint) => local_client_with(endpoint, table.timeouts()),
         None => {
             let config = aws_config::load_defaults(aws_config::BehaviorVersion::latest()).await;
             let config = aws_sdk_dynamodbstreams::config::Builder::from(&config)
