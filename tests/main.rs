@@ -12,6 +12,7 @@ mod backfill;
 mod batch;
 mod collections;
 mod compile_errors;
+mod daily_path;
 mod embedded;
 mod engines;
 mod errors;

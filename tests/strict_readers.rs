@@ -132,7 +132,7 @@ async fn every_item_reads_strictly(table: &Table, after: &str) -> (usize, usize)
                     version: record.version - 1,
                     ..record
                 };
-                table.put(&record).keep_created().plan().unwrap().item
+                table.put(&record).plan().unwrap().item
             }
             "CARD_NOTE" => {
                 counts.1 += 1;

@@ -147,7 +147,7 @@ async fn every_write_sets_the_times_it_documents() {
     assert_eq!(after_update.created, d1.created);
     assert!(after_update.updated > d1.updated);
 
-    // A read-modify-write keeps `created`; a put with `keep_created` too.
+    // A read-modify-write keeps `created`; a put over a stored record too.
     tick().await;
     let modified = table
         .modify(&key, |d: &mut Doc| d.title = "c".into())
@@ -163,20 +163,20 @@ async fn every_write_sets_the_times_it_documents() {
             title: "d".into(),
             ..after_modify.clone()
         })
-        .keep_created()
         .await
         .unwrap();
     let kept = stored(&table, "d1").await;
     assert_eq!(kept.created, d1.created);
     assert!(kept.updated > after_modify.updated);
 
-    // A plain put replaces the whole record: the time of the write.
+    // A put told so sets the time of the write.
     tick().await;
     table
         .put(&Doc {
             title: "e".into(),
             ..kept.clone()
         })
+        .created_now()
         .await
         .unwrap();
     let replaced = stored(&table, "d1").await;
@@ -287,11 +287,11 @@ async fn jot_sequence(table: &Table, seed: u64) {
                 (r, next, model.is_some())
             }
             1 => {
-                let r = table.put(&fresh(&title, team, &last)).await;
+                let r = table.put(&fresh(&title, team, &last)).created_now().await;
                 (r, Some((team.to_owned(), title.clone())), false)
             }
             2 => {
-                let r = table.put(&fresh(&title, team, &last)).keep_created().await;
+                let r = table.put(&fresh(&title, team, &last)).await;
                 (r, Some((team.to_owned(), title.clone())), true)
             }
             3 => {

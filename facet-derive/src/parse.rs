@@ -233,8 +233,19 @@ pub struct FieldAttrs {
     pub created: Option<Span>,
     /// `#[updated]`: set by every write.
     pub updated: Option<Span>,
+    /// `#[created(seconds)]`, `#[updated(millis)]`: the write time is an epoch number.
+    pub epoch: Option<EpochUnit>,
     /// What serde does with the field.
     pub serde: crate::serde_attrs::SerdeField,
+}
+
+/// The epoch number an integer `#[created]` or `#[updated]` field holds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum EpochUnit {
+    /// Seconds since 1970 (Entity Manager's `created`).
+    Seconds,
+    /// Milliseconds since 1970 (`Date.now()`).
+    Millis,
 }
 
 /// Parse the forwarded attributes of a field: its serde options (their errors reported in
@@ -311,17 +322,32 @@ pub fn field_attrs(attrs: &[Attribute], cx: &Ctxt) -> FieldAttrs {
             } else {
                 "updated"
             };
-            if !matches!(attr.meta, Meta::Path(_)) {
+            let unit = match &attr.meta {
+                Meta::Path(_) => Some(None),
+                Meta::List(list) => match list.parse_args::<syn::Ident>() {
+                    Ok(word) if word == "seconds" => Some(Some(EpochUnit::Seconds)),
+                    Ok(word) if word == "millis" => Some(Some(EpochUnit::Millis)),
+                    _ => None,
+                },
+                Meta::NameValue(_) => None,
+            };
+            let Some(unit) = unit else {
                 cx.syntax_error(
-                    darling::Error::custom(format!("`#[{name}]` takes no arguments"))
-                        .with_span(&span),
+                    darling::Error::custom(format!(
+                        "`#[{name}]` stores a `DateTime<Utc>` as Faceteer stores dates; on an \
+                         integer field, say which epoch number it holds: `#[{name}(seconds)]` \
+                         or `#[{name}(millis)]`"
+                    ))
+                    .with_span(&span),
                 );
-            }
+                continue;
+            };
             if name == "created" {
                 out.created = Some(span);
             } else {
                 out.updated = Some(span);
             }
+            out.epoch = unit;
         }
     }
     out

@@ -173,12 +173,12 @@ pub use faceteer_core::collection::Collection;
 pub use faceteer_core::cursor::CursorError;
 pub use faceteer_core::expr::{
     Attribute, Expr, ExprError, Field, FieldValue, Numeric, PartOfAnIndexKeyOrTheTtl,
-    PartOfThePrimaryKey, Settable, Size, TheVersionCounter, Updatable,
+    PartOfThePrimaryKey, SetByTheLibrary, Settable, Size, TheVersionCounter, Updatable,
 };
 pub use faceteer_core::expr::{Member, Update};
 #[cfg(feature = "chrono")]
 pub use faceteer_core::facet::WriteTime;
-pub use faceteer_core::facet::{BatchDeletable, BatchWritable, UniqueValue, Versioned};
+pub use faceteer_core::facet::{BatchDeletable, BatchWritable, EpochTime, UniqueValue, Versioned};
 pub use faceteer_core::layout::{IndexNames, NamesError, TableNames};
 pub use faceteer_core::limits::{item_size, LimitError};
 pub use faceteer_core::pick::{
@@ -273,13 +273,15 @@ pub mod __private {
     pub use faceteer_core::collection::{facet_of, variant as collection_variant, Collection};
     pub use faceteer_core::expr::{
         Attribute, Derived, KeyedValues, Need, PartOfAnIndexKeyOrTheTtl, PartOfThePrimaryKey,
-        TheVersionCounter, Update,
+        SetByTheLibrary, TheVersionCounter, Update,
     };
     pub use faceteer_core::expr::{Encoded, ExprError, Field};
     pub use faceteer_core::facet::upgrade_with;
     #[cfg(feature = "chrono")]
     pub use faceteer_core::facet::WriteTime;
-    pub use faceteer_core::facet::{BatchDeletable, BatchWritable, UniqueValue, Versioned};
+    pub use faceteer_core::facet::{
+        BatchDeletable, BatchWritable, EpochTime, UniqueValue, Versioned, WriteTimeAttributes,
+    };
     pub use faceteer_core::key::key_part;
     pub use faceteer_core::limits::KeyLengths;
     pub use faceteer_core::marshal::to_attribute_value as encode_value;

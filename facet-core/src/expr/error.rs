@@ -25,11 +25,15 @@ pub enum ExprError {
     #[error("the update changes nothing")]
     EmptyUpdate,
     /// An update changes a field an index key or the TTL is built from, and the key also
-    /// needs a field the update neither changes nor names as unchanged.
+    /// needs a field the update neither changes nor names as unchanged. `table.update` does
+    /// not fail with it: it reads the stored record for the value. Where no read can happen
+    /// (a transaction's update step, `plan()`), the request cannot be built without it.
     #[error(
         "the update changes `{changed}`, and `{attribute}` is also built from `{needed}`, which \
-         it does not set: add `fields.{needed_field}.unchanged(value)` (checked against the \
-         stored record) or set it too, so that `{attribute}` is rebuilt from known values"
+         it does not give: `table.update` reads the stored record for it (one consistent \
+         read, the write conditioned on what it read), but a transaction step or `plan()` \
+         cannot; add `fields.{needed_field}.unchanged(value)` (checked against the stored \
+         record) or set it too"
     )]
     KeyFieldNeeded {
         /// The derived attribute (`GSI2PK`, `ttl`, …).

@@ -194,7 +194,10 @@ impl FieldValue<String> for std::borrow::Cow<'_, str> {
             record and creates the new one, unique guards included)",
     note = "a field an index key or the TTL is built from can be `set(..)` or `remove()`d: \
             its new value must be known, so that the update rebuilds those keys too",
-    note = "the `#[version]` counter is moved by every put and update; it is not set by hand"
+    note = "the `#[version]` counter is moved by every put and update; it is not set by hand",
+    note = "a `#[created]` or `#[updated]` field is set by the library to the time of the \
+            write: every put, update and upsert sets `#[updated]`, a write that creates the \
+            record sets `#[created]`, and a put over a stored record keeps its `#[created]`"
 )]
 pub trait Updatable {}
 
@@ -206,7 +209,10 @@ pub trait Updatable {}
     note = "a key field identifies the record: to change it, move the record to its new key \
             with `table.move_to(&old_key, &changed_record)` (one transaction deletes the old \
             record and creates the new one, unique guards included)",
-    note = "the `#[version]` counter is moved by every put and update; it is not set by hand"
+    note = "the `#[version]` counter is moved by every put and update; it is not set by hand",
+    note = "a `#[created]` or `#[updated]` field is set by the library to the time of the \
+            write: every put, update and upsert sets `#[updated]`, a write that creates the \
+            record sets `#[created]`, and a put over a stored record keeps its `#[created]`"
 )]
 pub trait Settable {
     /// Whether index keys or the TTL are built from the field (the update keeps its value).
@@ -233,6 +239,11 @@ pub enum PartOfAnIndexKeyOrTheTtl {}
 impl Settable for PartOfAnIndexKeyOrTheTtl {
     const KEYED: bool = true;
 }
+
+/// The kind of a `#[created]` or `#[updated]` field: the library sets it to the time of the
+/// write (every write for `#[updated]`, a write that creates the record for `#[created]`).
+#[derive(Debug, Clone, Copy)]
+pub enum SetByTheLibrary {}
 
 /// The kind of the `#[version]` counter: every put and update moves it.
 #[derive(Debug, Clone, Copy)]

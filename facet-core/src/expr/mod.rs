@@ -22,6 +22,7 @@ pub use condition::{same_value, Comparator, Expr, Size};
 pub use error::ExprError;
 pub use field::{
     encode_plain, Attribute, Collection, Encoded, Encoder, Field, FieldValue, Numeric,
-    PartOfAnIndexKeyOrTheTtl, PartOfThePrimaryKey, Settable, TheVersionCounter, Updatable,
+    PartOfAnIndexKeyOrTheTtl, PartOfThePrimaryKey, SetByTheLibrary, Settable, TheVersionCounter,
+    Updatable,
 };
 pub use update::{Derived, Keyed, KeyedValues, Member, Need, Path, Update};

@@ -809,8 +809,31 @@ impl<F, T, S, K> Field<F, T, S, K> {
         K: Settable,
         T: Send + Sync + 'static,
     {
+        self.assign(value.into_field_value(), K::KEYED)
+    }
+
+    /// Set it to the time of the write (the `#[created]` and `#[updated]` fields, which have
+    /// no `set`); `keyed` when index keys or the TTL are built from it.
+    #[doc(hidden)]
+    pub fn stamp(&self, value: T, keyed: bool) -> Update<F>
+    where
+        T: Send + Sync + 'static,
+    {
+        self.assign(value, keyed)
+    }
+
+    /// `value`'s attribute, through the field's codec (`None`: stored as nothing).
+    #[doc(hidden)]
+    pub fn encoded(&self, value: T) -> Result<Option<AttributeValue>, crate::marshal::Error> {
+        self.encoder()(value).0
+    }
+
+    fn assign(&self, value: T, keyed: bool) -> Update<F>
+    where
+        T: Send + Sync + 'static,
+    {
         let path = self.update_path();
-        let (encoded, value) = self.encoder()(value.into_field_value());
+        let (encoded, value) = self.encoder()(value);
         // A value the field stores as nothing (a `skip_serializing_if` that holds) removes
         // the attribute, as a put of it would leave it out.
         let action = match encoded {
@@ -818,7 +841,7 @@ impl<F, T, S, K> Field<F, T, S, K> {
             Ok(None) => Action::Remove(path),
             Err(e) => Action::Set(path, Operand::Value(Err(value_error(self.name(), e)))),
         };
-        if !K::KEYED {
+        if !keyed {
             return Update::one(action);
         }
         let held: Arc<dyn Any + Send + Sync> = Arc::new(value);

@@ -46,5 +46,6 @@ fn field(f: FieldInput, attrs: &FieldAttrs, serde: &SerdeContainer) -> Field {
         is_attribute: !attrs.serde.not_an_attribute,
         serializer: attrs.serde.serializer.clone(),
         skip_if: attrs.serde.skip_if.clone(),
+        epoch: attrs.epoch,
     }
 }

@@ -85,17 +85,7 @@ pub fn facet(m: &FacetModel) -> TokenStream {
         }
     });
     let written = written(m);
-    let stamp = m.updated.map(|i| {
-        let f = &m.fields[i].ident;
-        quote! {
-            fn stamp_update(
-                __change: #p::Update<Self>,
-                __now: &#p::DateTime<#p::Utc>,
-            ) -> #p::Update<Self> {
-                __change & #ident::fields().#f.set(*__now)
-            }
-        }
-    });
+    let stamp = write_times(m);
     let schema_version = schema_version(m);
     let validate = m.validator.as_ref().map(|path| {
         quote! {
@@ -234,6 +224,71 @@ fn schema_version(m: &FacetModel) -> Option<TokenStream> {
     })
 }
 
+/// The value of write-time field `i` for a write at `__now` (its type without `Option`).
+fn write_time_value(m: &FacetModel, i: usize) -> TokenStream {
+    let p = private(m);
+    let f = &m.fields[i];
+    let inner = &f.inner;
+    match f.epoch {
+        None => quote_spanned!(inner.span()=> <#inner as #p::WriteTime>::at(__now)),
+        Some(crate::parse::EpochUnit::Seconds) => {
+            quote_spanned!(inner.span()=> <#inner as #p::EpochTime>::from_epoch(__now.timestamp()))
+        }
+        Some(crate::parse::EpochUnit::Millis) => quote_spanned!(inner.span()=>
+            <#inner as #p::EpochTime>::from_epoch(__now.timestamp_millis())
+        ),
+    }
+}
+
+/// `stamp_update` (the `#[updated]` field set by every update, rebuilding the keys built
+/// from it) and `write_time_attributes` (both fields' attributes, through their codecs).
+fn write_times(m: &FacetModel) -> Option<TokenStream> {
+    if m.created.is_none() && m.updated.is_none() {
+        return None;
+    }
+    let p = private(m);
+    let ident = &m.ident;
+    let stamp = m.updated.map(|i| {
+        let f = &m.fields[i].ident;
+        let keyed = m.ttl == Some(i) || m.indexes.iter().any(|x| x.uses(i));
+        let value = write_time_value(m, i);
+        quote! {
+            fn stamp_update(
+                __change: #p::Update<Self>,
+                __now: &#p::DateTime<#p::Utc>,
+            ) -> #p::Update<Self> {
+                __change & #ident::fields().#f.stamp(#value, #keyed)
+            }
+        }
+    });
+    let attribute = |field: Option<usize>| match field {
+        None => quote!(::core::option::Option::None),
+        Some(i) => {
+            let f = &m.fields[i].ident;
+            let value = write_time_value(m, i);
+            quote! {
+                #ident::fields().#f.encoded(#value).map_err(|source| #p::ItemError::Serialize {
+                    facet: <Self as #p::Facet>::SCHEMA.name,
+                    source,
+                })?
+            }
+        }
+    };
+    let (created, updated) = (attribute(m.created), attribute(m.updated));
+    Some(quote! {
+        #stamp
+
+        fn write_time_attributes(
+            __now: &#p::DateTime<#p::Utc>,
+        ) -> ::core::result::Result<#p::WriteTimeAttributes, #p::ItemError> {
+            ::core::result::Result::Ok(#p::WriteTimeAttributes {
+                created: #created,
+                updated: #updated,
+            })
+        }
+    })
+}
+
 /// The `CREATED` and `UPDATED` constants.
 fn written(m: &FacetModel) -> impl Iterator<Item = TokenStream> + '_ {
     [(m.created, quote!(CREATED)), (m.updated, quote!(UPDATED))]
@@ -269,17 +324,11 @@ fn batch_markers(m: &FacetModel) -> TokenStream {
         let ty = &m.fields[u.field].ty;
         quote_spanned!(ty.span()=> __unique_value::<#ty>();)
     });
-    let time_types = [m.created, m.updated].into_iter().flatten().map(|i| {
-        let ty = &m.fields[i].ty;
-        quote_spanned!(ty.span()=> __write_time::<#ty>();)
-    });
-    let checks = (!m.unique.is_empty() || m.created.is_some() || m.updated.is_some()).then(|| {
+    let checks = (!m.unique.is_empty()).then(|| {
         quote! {
             const _: fn() = || {
                 fn __unique_value<__T: #p::UniqueValue + ?::core::marker::Sized>() {}
-                fn __write_time<__T: #p::WriteTime>() {}
                 #(#unique_types)*
-                #(#time_types)*
             };
         }
     });

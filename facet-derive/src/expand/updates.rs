@@ -13,6 +13,8 @@ use crate::model::{FacetModel, IndexModel};
 pub enum UpdateKind {
     /// The `#[version]` counter, moved by every write.
     TheVersionCounter,
+    /// A `#[created]` or `#[updated]` field, set to the time of the write.
+    SetByTheLibrary,
     /// A table key field: no update operations.
     PartOfThePrimaryKey,
     /// A field an index key or the TTL is built from: set or removed only (the update
@@ -27,6 +29,8 @@ impl UpdateKind {
     pub fn of(m: &FacetModel, i: usize) -> Self {
         if m.version == Some(i) {
             UpdateKind::TheVersionCounter
+        } else if m.created == Some(i) || m.updated == Some(i) {
+            UpdateKind::SetByTheLibrary
         } else if m.pk.uses(i) || m.sk.uses(i) {
             UpdateKind::PartOfThePrimaryKey
         } else if m.ttl == Some(i) || m.indexes.iter().any(|x| x.uses(i)) {
@@ -40,6 +44,7 @@ impl UpdateKind {
     pub fn path(&self, p: &TokenStream) -> TokenStream {
         match self {
             UpdateKind::TheVersionCounter => quote!(#p::TheVersionCounter),
+            UpdateKind::SetByTheLibrary => quote!(#p::SetByTheLibrary),
             UpdateKind::PartOfThePrimaryKey => quote!(#p::PartOfThePrimaryKey),
             UpdateKind::PartOfAnIndexKeyOrTheTtl => quote!(#p::PartOfAnIndexKeyOrTheTtl),
             UpdateKind::Attribute => quote!(#p::Attribute),
@@ -59,10 +64,12 @@ fn positions(inputs: impl Iterator<Item = usize>) -> Vec<u16> {
 }
 
 /// `let <field> = __v.required/optional(..)?;` for each field in `fields`: the value an
-/// update gives (or its template's) for rebuilding `attribute`.
-fn bind_values(m: &FacetModel, fields: &[u16], attribute: &LitStr) -> TokenStream {
+/// update gives (or the record known to it) for rebuilding the attribute `attribute` names
+/// for the field (the key built from it).
+fn bind_values(m: &FacetModel, fields: &[u16], attribute: impl Fn(u16) -> LitStr) -> TokenStream {
     let p = private(m);
     let binds = fields.iter().map(|&f| {
+        let attribute = attribute(f);
         let field = &m.fields[f as usize];
         let (ident, inner) = (&field.ident, &field.inner);
         let name = lit(&field.name);
@@ -97,8 +104,15 @@ fn push_key(m: &FacetModel, k: &KeyRef) -> TokenStream {
 fn sparse_index_keys(m: &FacetModel, i: &IndexModel, own: &[KeyRef]) -> TokenStream {
     let p = private(m);
     let inputs = positions(own.iter().flat_map(|k| k.key.inputs()));
-    let first = lit(&own[0].key.attribute);
-    let binds = bind_values(m, &inputs, &first);
+    // Each field is named with the key built from it.
+    let attribute_of = |f: u16| {
+        let key = own
+            .iter()
+            .find(|k| k.key.inputs().any(|i| i == f as usize))
+            .unwrap_or(&own[0]);
+        lit(&key.key.attribute)
+    };
+    let binds = bind_values(m, &inputs, attribute_of);
     let present =
         sparse_membership(m, i, |ident| quote!(#ident.is_some())).unwrap_or_else(|| quote!(true));
     let optional: Vec<u16> = inputs
@@ -152,7 +166,7 @@ pub fn derived_attributes(m: &FacetModel) -> TokenStream {
         index_keys.extend(changeable.map(|k| {
             let attribute = lit(&k.key.attribute);
             let inputs = positions(k.key.inputs());
-            let binds = bind_values(m, &inputs, &attribute);
+            let binds = bind_values(m, &inputs, |_| attribute.clone());
             let push = push_key(m, &k);
             quote! {
                 if let ::core::option::Option::Some(__changed) = __v.changed(&[#(#inputs),*]) {
@@ -167,7 +181,7 @@ pub fn derived_attributes(m: &FacetModel) -> TokenStream {
         let (ident, inner) = (&field.ident, &field.inner);
         let position = t as u16;
         let attribute = quote!(#p::TTL_ATTRIBUTE);
-        let binds = bind_values(m, &[position], &lit("ttl"));
+        let binds = bind_values(m, &[position], |_| lit("ttl"));
         let seconds = if field.optional {
             quote!(#ident.and_then(|__x| <#inner as #p::TtlValue>::ttl_seconds(__x)))
         } else {

@@ -100,6 +100,8 @@ pub struct Field {
     pub serializer: Option<syn::Path>,
     /// `#[serde(skip_serializing_if = ..)]`: when it holds, the attribute is left out.
     pub skip_if: Option<syn::ExprPath>,
+    /// For a `#[created]` or `#[updated]` field holding an epoch number, its unit.
+    pub epoch: Option<crate::parse::EpochUnit>,
 }
 
 /// What an index projects of the facet's records.

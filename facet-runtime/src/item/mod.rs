@@ -59,7 +59,8 @@ impl Table {
         }
     }
 
-    /// Write one record, replacing any item with the same key.
+    /// Write one record, replacing any item with the same key. A record replaced keeps its
+    /// `#[created]` time (see [`Put::created_now`]); `#[updated]` is the time of the write.
     ///
     /// Exactly once: `Ok` when it was applied, a "not applied" error only when it certainly
     /// was not, else [`Error::OutcomeUnknown`] (a lost answer that no later try could
@@ -73,7 +74,7 @@ impl Table {
             item_exists: None,
             when: None,
             conflict_expected: false,
-            keep_created: false,
+            created_now: false,
             created_as_is: false,
         }
     }
@@ -186,8 +187,8 @@ pub struct Put<'a, F> {
     when: Option<Expr<F>>,
     /// The caller handles a version conflict (a `modify` reads again).
     conflict_expected: bool,
-    /// Keep the stored record's `#[created]` value.
-    keep_created: bool,
+    /// Set `#[created]` to the time of the write even when a record is replaced.
+    created_now: bool,
     /// Write the record's own `#[created]` value (a record read and written back).
     created_as_is: bool,
 }
@@ -199,12 +200,18 @@ impl<'a, F: Facet> Put<'a, F> {
         self
     }
 
-    /// Keep the `#[created]` time of the record stored under the key, when there is one
-    /// (a put otherwise sets it to the time of the write, as it replaces the whole record).
-    /// The put then reads the stored record first and is sent as a transaction on condition
-    /// that its `#[created]` is still the one read.
-    pub fn keep_created(mut self) -> Self {
-        self.keep_created = true;
+    /// Set the `#[created]` field to the time of the write even when the put replaces a
+    /// stored record: one request, whatever is stored.
+    ///
+    /// Without it, a put keeps the `#[created]` time of the record it replaces (a OneTable-
+    /// style `save` of a record read and changed keeps its creation time). That costs a
+    /// second request when a record is stored: the put is sent first on condition that none
+    /// is (it then creates, with the time of the write), and when one is, again with the
+    /// stored `#[created]`, on condition that it is still stored. A versioned put past
+    /// version 0 is sent first with the record's own `#[created]` (it was read at that
+    /// version). A facet with `#[unique]` fields reads the stored record first anyway.
+    pub fn created_now(mut self) -> Self {
+        self.created_now = true;
         self
     }
 
@@ -225,7 +232,9 @@ impl<'a, F: Facet> Put<'a, F> {
 
     /// The request this put sends (inspectable without a server). For a facet with a
     /// `#[version]` field, it stores the record's version plus one, on condition that the
-    /// stored record is at the record's version (no record, for version 0).
+    /// stored record is at the record's version (no record, for version 0). For a facet with
+    /// a `#[created]` field, the request as [`Put::created_now`] sends it: without that
+    /// option, the time stored is the one the record replaced holds, when there is one.
     pub fn plan(&self) -> Result<PutPlan> {
         let created = if self.created_as_is {
             Created::AsIs
@@ -291,9 +300,16 @@ impl<'a, F: Facet> Refusable<'a> for Put<'a, F> {
             };
             Refusal { error, stored }
         };
-        let keep_created = F::CREATED.filter(|_| self.keep_created);
+        // A record replaced keeps its `#[created]`: not for a put that only creates, one that
+        // says so, or a versioned put at version 0 (it only creates).
+        let keep_created = F::CREATED.filter(|_| {
+            !self.created_now
+                && !self.created_as_is
+                && self.item_exists != Some(false)
+                && !(F::VERSION.is_some() && version == 0)
+        });
         let as_read = self.created_as_is;
-        if !F::SCHEMA.unique.is_empty() || keep_created.is_some() {
+        if !F::SCHEMA.unique.is_empty() {
             let work = move |op: Arc<Op>| async move {
                 let plan = plan?;
                 let (record, item_exists, when) = (self.record, self.item_exists, self.when);
@@ -326,6 +342,19 @@ impl<'a, F: Facet> Refusable<'a> for Put<'a, F> {
             };
             return traced(op, refusal::one, work);
         }
+        if let Some(name) = keep_created {
+            let work = move |op: Arc<Op>| async move {
+                let plan = plan?;
+                let (record, when) = (self.record, self.when);
+                keeping_created(table, &op, record, when, name)
+                    .await
+                    .map_err(|stored| match stored {
+                        Ok(stored) => refused(&plan.item, stored),
+                        Err(refusal) => refusal,
+                    })
+            };
+            return traced(op, refusal::one, work);
+        }
         let work = move |op: Arc<Op>| async move {
             let plan = plan?;
             let key = key_pair(&plan.item);
@@ -338,6 +367,94 @@ impl<'a, F: Facet> Refusable<'a> for Put<'a, F> {
         };
         traced(op, refusal::one, work)
     }
+}
+
+/// How many requests a put keeping `#[created]` sends while other writers create, delete
+/// and recreate the record between them.
+const KEEP_CREATED_ATTEMPTS: usize = 6;
+
+/// A put of `record` that keeps the `#[created]` value (`name`) of the record it replaces:
+/// sent on condition that no record is stored (it then creates), else with the stored value
+/// on condition that it is still stored. `Err(Ok(stored))` is the put refused by its own
+/// condition (`when`, the version), with the item stored.
+async fn keeping_created<F: Facet>(
+    table: &Table,
+    op: &Op,
+    record: &F,
+    when: Option<Expr<F>>,
+    name: &'static str,
+) -> std::result::Result<(), std::result::Result<Option<Item>, Refusal>> {
+    /// The next request: a create, or a replace keeping this stored value.
+    enum Step {
+        Create,
+        Replace(Option<aws_sdk_dynamodb::types::AttributeValue>),
+    }
+    let fail = |e: Error| Err(Err(Refusal::from(e)));
+    let own = match faceteer_core::to_item(record) {
+        Ok(item) => item.get(name).cloned(),
+        Err(e) => return fail(Error::from(e)),
+    };
+    // A versioned record past version 0 was read at that version: its own time is stored.
+    let version = F::VERSION.map(|v| (v, record.version()));
+    let mut step = match version {
+        Some(_) => Step::Replace(own),
+        None => Step::Create,
+    };
+    let mut last = None;
+    for _ in 0..KEEP_CREATED_ATTEMPTS {
+        let (plan, replacing) = match &step {
+            Step::Create => (
+                put_plan(record, Some(false), when.as_ref(), Created::Now),
+                None,
+            ),
+            Step::Replace(created) => {
+                let kept = Expr::stored_as(name, created.clone());
+                let cond = and(when.clone(), kept);
+                let exists = version.is_none().then_some(true);
+                let plan = put_plan(
+                    record,
+                    exists,
+                    cond.as_ref(),
+                    Created::Keep(created.clone()),
+                );
+                (plan, Some(created.clone()))
+            }
+        };
+        let plan = match plan {
+            Ok(plan) => plan,
+            Err(e) => return fail(e),
+        };
+        let key = key_pair(&plan.item);
+        let request = once::Single::Put(plan.request(table.name()));
+        let stored = match once::write(table, op, &key, request).await {
+            Ok(Reply::Applied(_)) => return Ok(()),
+            Ok(Reply::ConditionFailed(stored)) => stored,
+            Err(e) => return fail(e),
+        };
+        step = match (&stored, replacing) {
+            // Stored: replace it, keeping its time.
+            (Some(s), None) => Step::Replace(s.get(name).cloned()),
+            // Deleted since: create (not for a versioned put, which needs its version).
+            (None, Some(_)) if version.is_none() => Step::Create,
+            // Another time stored since (recreated): keep that one, unless the version
+            // moved too (then it is the put's own conflict).
+            (Some(s), Some(kept))
+                if !faceteer_core::expr::same_value(s.get(name), kept.as_ref())
+                    && version.is_none_or(|(v, at)| {
+                        faceteer_core::expr::same_value(
+                            s.get(v),
+                            Some(&aws_sdk_dynamodb::types::AttributeValue::N(at.to_string())),
+                        )
+                    }) =>
+            {
+                Step::Replace(s.get(name).cloned())
+            }
+            // Refused by the put's own condition.
+            _ => return Err(Ok(stored)),
+        };
+        last = stored;
+    }
+    Err(Ok(last))
 }
 
 /// The key (`PK`, `SK`) of `item`.

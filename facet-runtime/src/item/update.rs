@@ -30,9 +30,11 @@ use std::marker::PhantomData;
 use std::sync::Arc;
 
 use aws_sdk_dynamodb::types::AttributeValue;
+use faceteer_core::expr::ExprError;
 use faceteer_core::expr::Update;
 use faceteer_core::expr::{Expr, Field};
-use faceteer_core::plan::{Returning, UpdatePlan};
+use faceteer_core::plan::{GetPlan, Returning, UpdatePlan};
+use faceteer_core::schema::FacetSchema;
 use faceteer_core::schema::{PK, SCHEMA_VERSION_ATTRIBUTE, SK, TTL_ATTRIBUTE};
 use faceteer_core::{from_item, to_item, Facet, Item, Key};
 
@@ -41,7 +43,7 @@ use crate::error::{Error, Result};
 use crate::exec::future::{traced, BoxFuture};
 use crate::exec::keys::key_pair;
 use crate::exec::once;
-use crate::exec::sdk::Reply;
+use crate::exec::sdk::{self, Reply};
 use crate::exec::trace::Op;
 use crate::item::refusal::{self, Refusable, Refusal, StoredOnFailure, Written};
 use crate::item::{and, condition_failed};
@@ -182,6 +184,7 @@ impl<'a, F: Facet, R: Returns> UpdateItem<'a, F, R> {
             self.when.as_ref(),
             R::RETURNING,
             self.template,
+            None,
         )
     }
 
@@ -204,11 +207,18 @@ impl<'a, F: Facet, R: Returns> UpdateItem<'a, F, R> {
     /// The request this update sends (inspectable without a server). With
     /// [`UpdateItem::or_create`], the one sent first, for an existing record; when it finds
     /// none, a second request creates the record.
+    ///
+    /// An update whose derived keys need a value the change does not give reads the stored
+    /// record first, and its request depends on it: `plan()` is then the
+    /// [`ExprError::KeyFieldNeeded`] error naming the value (name it with
+    /// [`Field::unchanged`] to see, and send, the request without the read).
     pub fn plan(&self) -> Result<UpdatePlan> {
-        self.plans()?
-            .existing
-            .map(|p| p.plan)
-            .ok_or_else(|| Error::InvalidRequest("an update without a request".into()))
+        let plans = self.plans()?;
+        match (plans.existing, plans.needs_read) {
+            (Some(p), _) => Ok(p.plan),
+            (None, Some(why)) => Err(why),
+            (None, None) => Err(Error::InvalidRequest("an update without a request".into())),
+        }
     }
 }
 
@@ -251,14 +261,36 @@ impl CanCreate for New {}
 /// or both (the record is created, or changed, whichever it needs; each request is
 /// conditioned on the record's presence, so exactly one of them can apply).
 pub(crate) struct Plans {
+    /// The key written.
+    key: Item,
     existing: Option<Planned>,
     missing: Option<Planned>,
+    /// Plans the request for an existing record from the item stored under the key, when
+    /// the change does not give every value a derived key needs: the record is read first
+    /// (when `existing` is `None`), and planned again from what a refused request returns.
+    from_stored: Option<FromStored>,
+    /// Why the request for an existing record needs the stored record (what `plan()` says).
+    needs_read: Option<Error>,
 }
+
+/// The request for an existing record, planned from the item stored under its key.
+type FromStored = Arc<dyn Fn(&Item) -> Result<Planned> + Send + Sync>;
 
 impl Plans {
     /// The first request sent.
     fn first(&self) -> Option<&Planned> {
         self.existing.as_ref().or(self.missing.as_ref())
+    }
+
+    /// Only `existing` and `missing`, planned in advance.
+    fn fixed(key: Item, existing: Option<Planned>, missing: Option<Planned>) -> Self {
+        Plans {
+            key,
+            existing,
+            missing,
+            from_stored: None,
+            needs_read: None,
+        }
     }
 }
 
@@ -301,13 +333,16 @@ fn item_for<F: Facet>(key: &Item, record: &F, what: &str) -> Result<Item> {
     Ok(item)
 }
 
-/// The requests of an update, and of an update that creates from `template`.
+/// The requests of an update, and of an update that creates from `template`. With `stored`
+/// (the item stored under the key, read first), the request for an existing record takes the
+/// values its derived keys need from it.
 fn update_plans<F: Facet>(
     key: &Item,
     change: &Update<F>,
     when: Option<&Expr<F>>,
     returning: Returning,
     template: Option<&F>,
+    stored: Option<&Item>,
 ) -> Result<Plans> {
     if template.is_some() && matches!(returning, Returning::Old) {
         return Err(Error::InvalidRequest(
@@ -316,22 +351,48 @@ fn update_plans<F: Facet>(
                 .into(),
         ));
     }
-    let Some(template) = template else {
-        let existing = update_plan(key, change, when, returning, None)?;
-        return Ok(Plans {
-            existing: Some(existing),
-            missing: None,
-        });
+    let from_stored = from_stored(key, change, when, returning);
+    let mut plans = Plans {
+        key: key.clone(),
+        existing: None,
+        missing: None,
+        from_stored: Some(from_stored.clone()),
+        needs_read: None,
     };
-    let item = item_for(key, template, "record to create")?;
-    // A value named unchanged is the template's too: the record created must hold it.
-    if let Some(name) = first_differing(&change.unchanged()?, &item) {
-        return Err(Error::InvalidRequest(format!(
-            "the update names `{name}` unchanged at another value than the record to create \
-             holds; give the template that value"
-        )));
+    let known = match template {
+        Some(t) => Some((t, item_for(key, t, "record to create")?)),
+        None => None,
+    };
+    if let Some((_, item)) = &known {
+        // A value named unchanged is the template's too: the record created must hold it.
+        if let Some(name) = first_differing(&change.unchanged()?, item) {
+            return Err(Error::InvalidRequest(format!(
+                "the update names `{name}` unchanged at another value than the record to \
+                 create holds; give the template that value"
+            )));
+        }
     }
-    let existing = update_plan(key, change, when, returning, Some((template, &item)))?;
+    plans.existing = match stored {
+        Some(stored) => Some(from_stored(stored)?),
+        None => match update_plan(
+            key,
+            change,
+            when,
+            returning,
+            known.as_ref().map(|(t, i)| (*t, i)),
+        ) {
+            Ok(planned) => Some(planned),
+            // A value the change does not give: read the stored record first.
+            Err(e @ Error::Expr(ExprError::KeyFieldNeeded { .. })) => {
+                plans.needs_read = Some(e);
+                None
+            }
+            Err(e) => return Err(e),
+        },
+    };
+    let Some((template, item)) = known else {
+        return Ok(plans);
+    };
     // The record to create: the template, changed; no stored values to check.
     let (mut full, _) = with_derived(&change.applied_to(&item)?, Some(template))?;
     for name in item_attributes::<F>() {
@@ -340,13 +401,71 @@ fn update_plans<F: Facet>(
         }
     }
     let missing = UpdatePlan::for_missing(key.clone(), &full, returning)?;
-    Ok(Plans {
-        existing: Some(existing),
-        missing: Some(Planned {
-            plan: missing,
-            checked: Vec::new(),
-        }),
+    plans.missing = Some(Planned::unchecked(missing));
+    Ok(plans)
+}
+
+/// The request of an update of an existing record, planned from the item stored under its
+/// key: the values a derived key needs and the change does not give are the stored ones, and
+/// the request is conditioned on them.
+fn from_stored<F: Facet>(
+    key: &Item,
+    change: &Update<F>,
+    when: Option<&Expr<F>>,
+    returning: Returning,
+) -> FromStored {
+    let (key, change, when) = (key.clone(), change.clone(), when.cloned());
+    Arc::new(move |stored: &Item| {
+        let record = stored_record::<F>(&key, stored)?;
+        update_plan(
+            &key,
+            &change,
+            when.as_ref(),
+            returning,
+            Some((&record, stored)),
+        )
     })
+}
+
+/// The fields a derived attribute (an index key, the TTL) of `schema` is built from.
+fn derived_inputs(schema: &FacetSchema) -> Vec<&'static str> {
+    let keys = schema.indexes.iter().flat_map(|i| i.keys());
+    let mut out: Vec<&'static str> = Vec::new();
+    for name in keys.flat_map(|k| k.inputs()).chain(schema.ttl_field) {
+        if !out.contains(&name) {
+            out.push(name);
+        }
+    }
+    out
+}
+
+/// The record of `F` stored as `stored` under `key`, for the values an update needs from it.
+fn stored_record<F: Facet>(key: &Item, stored: &Item) -> Result<F> {
+    let version = stored.get(SCHEMA_VERSION_ATTRIBUTE);
+    let older = match (F::SCHEMA_VERSION, version) {
+        (Some(current), Some(AttributeValue::N(n))) => n.parse::<u32>().is_ok_and(|n| n < current),
+        (Some(current), None) => current > 1,
+        _ => false,
+    };
+    if faceteer_core::facet::is_foreign(stored, F::SCHEMA.name) {
+        // Another facet's item: no record of `F` to update.
+        return Err(condition_failed::<F>("UpdateItem", key));
+    }
+    if older {
+        // Its shape is another version's: the update is refused as for any older record.
+        let (pk, sk) = key_pair(key);
+        let found = match version {
+            Some(AttributeValue::N(n)) => n.clone(),
+            _ => "1".to_owned(),
+        };
+        return Err(Error::OlderSchema {
+            facet: F::SCHEMA.name,
+            found,
+            pk,
+            sk,
+        });
+    }
+    Ok(from_item::<F>(stored.clone())?)
 }
 
 /// Why an update's condition failed: a checked field the stored record holds another value
@@ -388,24 +507,49 @@ pub(crate) fn update_refused<F: Facet>(planned: &Planned, stored: Option<&Item>)
 /// create and delete the record between its requests.
 const BRANCH_ATTEMPTS: usize = 4;
 
+/// The item stored under `key`, read with strong consistency (`None`: no record).
+async fn read_stored<F: Facet>(table: &Table, op: &Op, key: &Item) -> Result<Option<Item>> {
+    let plan = GetPlan {
+        key: key.clone(),
+        consistent_read: true,
+        projection: None,
+    };
+    match sdk::get_item(table, op, plan.request(table.name())).await? {
+        Some(stored) => Ok(Some(stored.into_item(F::SCHEMA.name)?)),
+        None => Ok(None),
+    }
+}
+
+/// Which request of a write goes next.
+#[derive(Clone, Copy, PartialEq)]
+enum Branch {
+    Existing,
+    Missing,
+}
+
 /// Send the requests of a write: the one for an existing record, then — when it finds no
 /// record — the one creating it, and again while other writers make the record appear and
-/// disappear in between. Each request applies entirely or not at all, and exactly once
-/// ([`once::write`]): a request whose answer is lost is [`Error::OutcomeUnknown`], or sent
-/// again under a `ClientRequestToken` where the table chose to
-/// ([`LostAnswers::Resend`](crate::LostAnswers::Resend)).
+/// disappear in between. An update whose derived keys need stored values reads the record
+/// first, and is planned again from the item a refused request returns while other writers
+/// change those values (under the call's deadline). Each request applies entirely or not at
+/// all, and exactly once ([`once::write`]): a request whose answer is lost is
+/// [`Error::OutcomeUnknown`], or sent again under a `ClientRequestToken` where the table
+/// chose to ([`LostAnswers::Resend`](crate::LostAnswers::Resend)).
 async fn run_plans<F: Facet>(table: &Table, op: &Op, plans: &Plans) -> Written<Option<Item>> {
-    let mut last = None;
-    for _ in 0..BRANCH_ATTEMPTS {
-        // Each branch, whether it is the one for an existing record, and whether the other
-        // one exists.
-        let branches = [
-            (&plans.existing, true, plans.missing.is_some()),
-            (&plans.missing, false, plans.existing.is_some()),
-        ];
-        for (branch, is_existing, other) in branches {
-            let Some(planned) = branch else {
-                continue;
+    let has_existing = plans.existing.is_some() || plans.needs_read.is_some();
+    let mut branch = if has_existing {
+        Branch::Existing
+    } else {
+        Branch::Missing
+    };
+    let mut existing = plans.existing.clone();
+    // Turns from one branch to the other; replans after a stored value changed.
+    let (mut turns, mut replans) = (0, 0u32);
+    let mut last: Option<&Planned> = None;
+    while turns < BRANCH_ATTEMPTS {
+        if branch == Branch::Missing {
+            let Some(planned) = &plans.missing else {
+                break;
             };
             let key = key_pair(&planned.plan.key);
             let request = once::Single::Update(planned.plan.request(table.name()));
@@ -413,17 +557,70 @@ async fn run_plans<F: Facet>(table: &Table, op: &Op, plans: &Plans) -> Written<O
                 Reply::Applied(attributes) => return Ok(attributes),
                 Reply::ConditionFailed(stored) => stored,
             };
-            match stored {
-                // No record: create it.
-                None if is_existing && other => {}
-                // The record appeared since it was found missing: change it instead.
-                _ if !is_existing && other => last = Some(planned),
-                stored => {
-                    return Err(Refusal {
-                        error: update_refused::<F>(planned, stored.as_ref()),
-                        stored,
-                    })
+            if !has_existing {
+                return Err(Refusal {
+                    error: update_refused::<F>(planned, stored.as_ref()),
+                    stored,
+                });
+            }
+            // The record appeared since it was found missing: change it instead.
+            last = Some(planned);
+            existing = match (&stored, &plans.from_stored) {
+                (Some(s), Some(plan)) if plans.existing.is_none() => Some(plan(s)?),
+                _ => plans.existing.clone(),
+            };
+            branch = Branch::Existing;
+            turns += 1;
+            continue;
+        }
+        let planned = match existing.take() {
+            Some(planned) => planned,
+            None => {
+                let Some(plan) = &plans.from_stored else {
+                    break;
+                };
+                let key = &plans.key;
+                match read_stored::<F>(table, op, key).await? {
+                    Some(stored) => plan(&stored)?,
+                    None if plans.missing.is_some() => {
+                        branch = Branch::Missing;
+                        turns += 1;
+                        continue;
+                    }
+                    None => return Err(condition_failed::<F>("UpdateItem", key).into()),
                 }
+            }
+        };
+        let key = key_pair(&planned.plan.key);
+        let request = once::Single::Update(planned.plan.request(table.name()));
+        let stored = match once::write(table, op, &key, request).await? {
+            Reply::Applied(attributes) => return Ok(attributes),
+            Reply::ConditionFailed(stored) => stored,
+        };
+        match (&stored, &plans.from_stored) {
+            // Another writer changed a value the request assumed: plan it from the record
+            // stored now, and send it again.
+            (Some(s), Some(plan)) if planned.assumed_wrong(s) => {
+                replans += 1;
+                if op.past_deadline() {
+                    return Err(op.deadline_exceeded(false).into());
+                }
+                if replans > 2 {
+                    let wait = table.batch_options().backoff(replans);
+                    tokio::time::sleep(wait.min(std::time::Duration::from_millis(200))).await;
+                }
+                existing = Some(plan(s)?);
+            }
+            // No record: create it.
+            (None, _) if plans.missing.is_some() => {
+                branch = Branch::Missing;
+                turns += 1;
+            }
+            _ => {
+                return Err(Refusal {
+                    error: update_refused::<F>(&planned, stored.as_ref()),
+                    stored,
+                })
             }
         }
     }
@@ -482,8 +679,11 @@ fn send<'a, F: Facet, R: Returns>(
                     Some(_) => plans.existing.or(plans.missing),
                     None => plans.missing.or(plans.existing),
                 };
-                let planned = planned
-                    .ok_or_else(|| Error::InvalidRequest("a write without a request".into()))?;
+                let planned = planned.ok_or_else(|| match old {
+                    // No record to update, and none to create.
+                    None => condition_failed::<F>("UpdateItem", &guarded.key),
+                    Some(_) => Error::InvalidRequest("a write without a request".into()),
+                })?;
                 Ok(unique::Built {
                     tx: table
                         .guarded_transaction()
@@ -572,10 +772,18 @@ impl<'a, F: Facet, R: Returns> UpdateItem<'a, F, R> {
         let (key2, change2) = (key.clone(), change.clone());
         Some(Guarded {
             key: key.clone(),
-            watch: Vec::new(),
-            plans: Box::new(move |_, extra| {
+            // The values derived keys may be rebuilt from, read with the record.
+            watch: derived_inputs(F::SCHEMA),
+            plans: Box::new(move |old, extra| {
                 let when = and(when.clone(), extra);
-                update_plans(&key, &change, when.as_ref(), Returning::Nothing, template)
+                update_plans(
+                    &key,
+                    &change,
+                    when.as_ref(),
+                    Returning::Nothing,
+                    template,
+                    old,
+                )
             }),
             after: Box::new(move |old| {
                 let base = match (old, template) {
@@ -749,17 +957,10 @@ fn upsert_plans_with<F: Facet, R: Returns>(
                 None => change,
             }
         };
-        let planned = |plan| Planned {
-            plan,
-            checked: Vec::new(),
-        };
         if kept.is_empty() {
             // One request: the whole record, whether or not one exists.
-            let plan = UpdatePlan::creating(key, &write(&[]), when, R::RETURNING)?;
-            return Ok(Plans {
-                existing: None,
-                missing: Some(planned(plan)),
-            });
+            let plan = UpdatePlan::creating(key.clone(), &write(&[]), when, R::RETURNING)?;
+            return Ok(Plans::fixed(key, None, Some(Planned::unchecked(plan))));
         }
         // What is kept of a record stored at an older schema version has another shape.
         let checked = version_check::<F>();
@@ -769,14 +970,17 @@ fn upsert_plans_with<F: Facet, R: Returns>(
             .chain(when.cloned())
             .reduce(Expr::and);
         let existing = UpdatePlan::new(key.clone(), &write(&kept), guard.as_ref(), R::RETURNING)?;
-        let missing = UpdatePlan::for_missing(key, &write(&[]), R::RETURNING)?;
-        Ok(Plans {
-            existing: Some(Planned {
-                plan: existing,
-                checked,
-            }),
-            missing: Some(planned(missing)),
-        })
+        let missing = UpdatePlan::for_missing(key.clone(), &write(&[]), R::RETURNING)?;
+        let existing = Planned {
+            plan: existing,
+            checked,
+            assumed: Vec::new(),
+        };
+        Ok(Plans::fixed(
+            key,
+            Some(existing),
+            Some(Planned::unchecked(missing)),
+        ))
     }
 }
 
@@ -843,10 +1047,7 @@ impl<'a, F: Facet, R: Returns> Refusable<'a> for Upsert<'a, F, R> {
         let guarded = self.guarded();
         // A guarded upsert plans its requests from the record it reads.
         let plans = match guarded {
-            Some(_) => Ok(Plans {
-                existing: None,
-                missing: None,
-            }),
+            Some(_) => Ok(Plans::fixed(Item::new(), None, None)),
             None => self.plans(),
         };
         send::<F, R>(self.table, plans, guarded)

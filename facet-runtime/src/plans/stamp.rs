@@ -5,8 +5,10 @@
 //! it sets `#[created]` as well, unless asked to keep the stored one
 //! ([`Put::keep_created`](crate::Put::keep_created)); an upsert keeps it when the record
 //! exists; an update never changes it; [`Table::move_to`](crate::Table::move_to) keeps it.
-//! Times are stored as Faceteer stores dates (`toISOString()`, milliseconds), and index keys
-//! built from them are rebuilt with them.
+//! Times are stored through the field's codec: a `DateTime<Utc>` as Faceteer stores dates
+//! (`toISOString()`, milliseconds) unless its serde codec says otherwise, an integer field as
+//! the epoch number its attribute names (`#[created(seconds)]`, `#[updated(millis)]`); index
+//! keys built from them are rebuilt with them.
 
 use aws_sdk_dynamodb::types::AttributeValue;
 use faceteer_core::expr::Update;
@@ -51,9 +53,13 @@ pub(crate) fn stamp_item<F: Facet>(item: Item, created: Created) -> Result<Item>
         if F::CREATED.is_none() && F::UPDATED.is_none() {
             return Ok(item);
         }
-        let now = AttributeValue::S(faceteer_core::timestamp::to_iso(&now()));
+        let times = F::write_time_attributes(&now())?;
+        let put = |item: &mut Item, name: &str, value: Option<AttributeValue>| match value {
+            Some(v) => item.insert(name.to_owned(), v),
+            None => item.remove(name),
+        };
         if let Some(name) = F::UPDATED {
-            item.insert(name.to_owned(), now.clone());
+            put(&mut item, name, times.updated);
         }
         if let Some(name) = F::CREATED {
             match created {
@@ -61,7 +67,7 @@ pub(crate) fn stamp_item<F: Facet>(item: Item, created: Created) -> Result<Item>
                     item.insert(name.to_owned(), stored);
                 }
                 Created::Keep(None) | Created::Now => {
-                    item.insert(name.to_owned(), now);
+                    put(&mut item, name, times.created);
                 }
                 Created::AsIs => {}
             }

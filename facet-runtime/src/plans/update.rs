@@ -10,10 +10,38 @@ use faceteer_core::{Facet, Item};
 use crate::error::Result;
 
 /// One planned `UpdateItem`, with the stored values it checks.
+#[derive(Debug, Clone)]
 pub(crate) struct Planned {
     pub(crate) plan: UpdatePlan,
     /// `(attribute, value)` the stored record must hold (`None`: no attribute).
     pub(crate) checked: Vec<(&'static str, Option<AttributeValue>)>,
+    /// The attributes among `checked` whose values were taken from a record known before
+    /// sending (the record to create, or the one read): when the stored record holds others,
+    /// the update is planned again from it rather than refused.
+    pub(crate) assumed: Vec<&'static str>,
+}
+
+impl Planned {
+    /// A plan that checks no stored value.
+    pub(crate) fn unchecked(plan: UpdatePlan) -> Self {
+        Planned {
+            plan,
+            checked: Vec::new(),
+            assumed: Vec::new(),
+        }
+    }
+
+    /// Whether `stored` holds another value than the plan assumed for an attribute it took
+    /// from a record known before sending: planned from `stored`, the update may apply.
+    pub(crate) fn assumed_wrong(&self, stored: &Item) -> bool {
+        let assumed: Vec<_> = self
+            .checked
+            .iter()
+            .filter(|(name, _)| self.assumed.contains(name))
+            .cloned()
+            .collect();
+        first_differing(&assumed, stored).is_some()
+    }
 }
 
 /// `change` with every derived attribute it makes stale rebuilt (values it does not give
@@ -56,21 +84,24 @@ pub(crate) fn version_check<F: Facet>() -> Vec<(&'static str, Option<AttributeVa
 
 /// The plan of an update of the existing record under `key` (shared with transactions):
 /// `change` plus every derived attribute it makes stale, conditioned on the values named
-/// unchanged (and those taken from `template`) and on `when`.
+/// unchanged (and those taken from `known`: the record to create, or the stored record read
+/// first) and on `when`.
 pub(crate) fn update_plan<F: Facet>(
     key: &Item,
     change: &Update<F>,
     when: Option<&Expr<F>>,
     returning: Returning,
-    template: Option<(&F, &Item)>,
+    known: Option<(&F, &Item)>,
 ) -> Result<Planned> {
     let mut checked = change.unchanged()?;
     checked.extend(version_check::<F>());
-    let (full, from_template) = with_derived(change, template.map(|(t, _)| t))?;
-    if let Some((_, item)) = template {
-        for name in from_template {
+    let (full, from_known) = with_derived(change, known.map(|(t, _)| t))?;
+    let mut assumed = Vec::new();
+    if let Some((_, item)) = known {
+        for name in from_known {
             if !checked.iter().any(|(n, _)| *n == name) {
                 checked.push((name, item.get(name).cloned()));
+                assumed.push(name);
             }
         }
     }
@@ -80,7 +111,11 @@ pub(crate) fn update_plan<F: Facet>(
         .chain(when.cloned())
         .reduce(Expr::and);
     let plan = UpdatePlan::new(key.clone(), &full, guard.as_ref(), returning)?;
-    Ok(Planned { plan, checked })
+    Ok(Planned {
+        plan,
+        checked,
+        assumed,
+    })
 }
 
 /// The first of `checked`'s attributes that `item` does not hold as expected (compared as

@@ -1,0 +1,273 @@
+//! The path a user walks every day, on Entity Manager's user (the seeds' "evolving a schema"
+//! guide): an update names only the change, whatever index keys it moves; write times are
+//! stored as the application stores them (epoch seconds); a put over a stored record keeps
+//! its creation time. Many writers change one record at once, and its index keys always
+//! match its fields.
+
+use crate::common;
+
+use faceteer::{Facet, Table};
+use faceteer_core::to_item;
+use faceteer_suite::fresh_table;
+use serde::{Deserialize, Serialize};
+
+/// Entity Manager's user: found by beneficiary in the order of creation or of the last
+/// change, by last name, and (sparse) by phone; `created` and `updated` are epoch seconds.
+#[derive(Debug, Clone, PartialEq, Facet, Serialize, Deserialize)]
+#[facet(
+    name = "USER",
+    gsi(
+        n = 1,
+        alias = "BeneficiaryCreated",
+        pk(prefix = "#BENEFICIARY", fields(beneficiary_id)),
+        sk(prefix = "#CREATED", fields(created, user_id))
+    ),
+    gsi(
+        n = 2,
+        alias = "BeneficiaryUpdated",
+        pk(prefix = "#BENEFICIARY", fields(beneficiary_id)),
+        sk(prefix = "#UPDATED", fields(updated))
+    ),
+    gsi(
+        n = 3,
+        alias = "LastName",
+        pk(prefix = "#LAST_NAME", fields(last_name)),
+        sk(prefix = "#FIRST_NAME", fields(first_name, user_id))
+    ),
+    gsi(
+        n = 4,
+        alias = "Phone",
+        sparse,
+        pk(prefix = "#PHONE", fields(phone)),
+        sk(prefix = "#USER", fields(user_id))
+    )
+)]
+#[serde(rename_all = "camelCase")]
+struct User {
+    #[pk(prefix = "#USER")]
+    #[sk(prefix = "#USER")]
+    user_id: String,
+    beneficiary_id: String,
+    first_name: String,
+    last_name: String,
+    phone: Option<String>,
+    #[created(seconds)]
+    created: u64,
+    #[updated(millis)]
+    updated: i64,
+}
+
+/// A OneTable-style record: no version, a creation time, saved whole.
+#[derive(Debug, Clone, PartialEq, Facet, Serialize, Deserialize)]
+#[facet(name = "NOTE")]
+#[serde(rename_all = "camelCase")]
+struct Note {
+    #[pk(prefix = "#NOTE")]
+    #[sk(prefix = "#NOTE")]
+    id: String,
+    text: String,
+    #[created]
+    created_at: chrono::DateTime<chrono::Utc>,
+    #[updated]
+    updated_at: chrono::DateTime<chrono::Utc>,
+}
+
+faceteer::table! {
+    struct Users { User, Note }
+}
+
+fn user(id: &str) -> User {
+    User {
+        user_id: id.into(),
+        beneficiary_id: "b1".into(),
+        first_name: "Jason".into(),
+        last_name: "Williscroft".into(),
+        phone: None,
+        created: 0,
+        updated: 0,
+    }
+}
+
+/// The stored record, after checking that its item is exactly what a put of it writes
+/// (every index key built from its fields as they are).
+async fn checked(table: &Table, id: &str) -> User {
+    let key = User::key(id).unwrap();
+    let item = common::get_record_item(table, key.to_item())
+        .await
+        .expect("stored");
+    let record: User = faceteer::from_item(item.clone()).unwrap();
+    assert_eq!(
+        item,
+        to_item(&record).unwrap(),
+        "derived keys follow fields"
+    );
+    record
+}
+
+async fn an_update_names_only_the_change() {
+    let table = fresh_table::<Users>("daily-update").await;
+    let before = chrono::Utc::now().timestamp();
+    table.put(&user("u1")).await.unwrap();
+    let stored = checked(&table, "u1").await;
+    // Epoch numbers, set by the library.
+    assert!(stored.created as i64 >= before, "{stored:?}");
+    assert!(stored.updated / 1000 >= before, "{stored:?}");
+    let raw = common::get_raw(&table, User::key("u1").unwrap().to_item())
+        .await
+        .unwrap();
+    assert!(raw["created"].as_n().is_ok(), "{raw:?}");
+
+    let key = User::key("u1").unwrap();
+    let f = User::fields();
+    // GSI1 also needs `created` and `user_id`, GSI2 `updated`: read, not asked for.
+    table
+        .update(&key, f.beneficiary_id.set("b2"))
+        .await
+        .unwrap();
+    let moved = checked(&table, "u1").await;
+    assert_eq!(moved.beneficiary_id, "b2");
+    assert_eq!(moved.created, stored.created);
+    let by_beneficiary = table
+        .query(User::by_beneficiary_created("b2").list())
+        .all()
+        .await
+        .unwrap();
+    assert_eq!(by_beneficiary, [moved.clone()]);
+    // Into the sparse index and out of it, each one call.
+    table.update(&key, f.phone.set("555-0100")).await.unwrap();
+    let by_phone = table
+        .query(User::by_phone("555-0100").list())
+        .all()
+        .await
+        .unwrap();
+    assert_eq!(by_phone.len(), 1);
+    table.update(&key, f.phone.remove()).await.unwrap();
+    checked(&table, "u1").await;
+    // A base-key field's value comes with the key: a last name alone.
+    table.update(&key, f.last_name.set("Smith")).await.unwrap();
+    let renamed = checked(&table, "u1").await;
+    assert_eq!(renamed.last_name, "Smith");
+    // A missing record is not created, and nothing is written for it.
+    let missing = User::key("nobody").unwrap();
+    let err = table
+        .update(&missing, f.beneficiary_id.set("b3"))
+        .await
+        .unwrap_err();
+    assert!(err.is_condition_failed(), "{err:?}");
+    assert!(common::get_raw(&table, missing.to_item()).await.is_none());
+    // A value named unchanged is still checked, and skips the read.
+    let err = table
+        .update(
+            &key,
+            f.beneficiary_id.set("b4") & f.first_name.unchanged("Someone"),
+        )
+        .await
+        .unwrap_err();
+    assert!(
+        matches!(
+            err,
+            faceteer::Error::StoredValueDiffers {
+                field: "firstName",
+                ..
+            }
+        ),
+        "{err:?}"
+    );
+}
+
+/// Writers changing the fields of one record's index keys at once: every update applies,
+/// and the stored item's keys always match its fields (each update was conditioned on the
+/// values it read, and planned again when another writer changed them).
+async fn many_writers_keep_index_keys_true() {
+    let table = fresh_table::<Users>("daily-writers").await;
+    table.put(&user("u1")).await.unwrap();
+    let key = User::key("u1").unwrap();
+    let writers = (0..6).map(|w| {
+        let (table, key) = (table.clone(), key.clone());
+        tokio::spawn(async move {
+            let f = User::fields();
+            for i in 0..12 {
+                let change = match (w + i) % 4 {
+                    0 => f.beneficiary_id.set(format!("b{w}-{i}")),
+                    1 => f.first_name.set(format!("f{w}-{i}")),
+                    2 => f.phone.set(format!("p{w}")),
+                    _ => f.phone.remove(),
+                };
+                table.update(&key, change).await.unwrap();
+            }
+        })
+    });
+    for writer in futures::future::join_all(writers).await {
+        writer.unwrap();
+    }
+    let last = checked(&table, "u1").await;
+    let by_beneficiary = table
+        .query(User::by_beneficiary_updated(&last.beneficiary_id).list())
+        .all()
+        .await
+        .unwrap();
+    assert_eq!(by_beneficiary, [last]);
+}
+
+/// A put over a stored record keeps its `#[created]` (a OneTable-style save), a new one gets
+/// the time of the write, and `created_now` sets it whatever is stored.
+async fn a_save_keeps_the_creation_time() {
+    let table = fresh_table::<Users>("daily-save").await;
+    let epoch = chrono::DateTime::<chrono::Utc>::UNIX_EPOCH;
+    let note = Note {
+        id: "n1".into(),
+        text: "first".into(),
+        created_at: epoch,
+        updated_at: epoch,
+    };
+    let before = chrono::Utc::now() - chrono::Duration::seconds(1);
+    table.put(&note).await.unwrap();
+    let key = Note::key("n1").unwrap();
+    let first = table.get(&key).await.unwrap().unwrap();
+    assert!(first.created_at > before, "{first:?}");
+    tokio::time::sleep(std::time::Duration::from_millis(5)).await;
+    // Saved as given (its own creation time wrong): the stored one is kept.
+    table
+        .put(&Note {
+            text: "second".into(),
+            ..note.clone()
+        })
+        .await
+        .unwrap();
+    let second = table.get(&key).await.unwrap().unwrap();
+    assert_eq!(second.created_at, first.created_at);
+    assert!(second.updated_at > first.updated_at);
+    assert_eq!(second.text, "second");
+    // Told so, the time of the write.
+    tokio::time::sleep(std::time::Duration::from_millis(5)).await;
+    table.put(&second).created_now().await.unwrap();
+    let third = table.get(&key).await.unwrap().unwrap();
+    assert!(third.created_at > second.created_at);
+    // A condition of the caller's is still the put's own: refused, nothing written.
+    let n = Note::fields();
+    let err = table
+        .put(&third)
+        .when(n.text.eq("not this"))
+        .await
+        .unwrap_err();
+    assert!(err.is_condition_failed(), "{err:?}");
+    // Saves racing each other all apply, and the creation time stays the first one.
+    let saves = (0..6).map(|i| {
+        let (table, note) = (table.clone(), note.clone());
+        tokio::spawn(async move {
+            let text = format!("save {i}");
+            table.put(&Note { text, ..note }).await.unwrap();
+        })
+    });
+    for save in futures::future::join_all(saves).await {
+        save.unwrap();
+    }
+    let last = table.get(&key).await.unwrap().unwrap();
+    assert_eq!(last.created_at, third.created_at);
+}
+
+faceteer_suite::engines!(
+    an_update_names_only_the_change,
+    many_writers_keep_index_keys_true,
+    a_save_keeps_the_creation_time,
+);
