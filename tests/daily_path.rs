@@ -12,7 +12,8 @@ use faceteer_suite::fresh_table;
 use serde::{Deserialize, Serialize};
 
 /// Entity Manager's user: found by beneficiary in the order of creation or of the last
-/// change, by last name, and (sparse) by phone; `created` and `updated` are epoch seconds.
+/// change, by last name, and (sparse) by phone; `created` and `updated` are epoch numbers.
+#[allow(clippy::duplicated_attributes)]
 #[derive(Debug, Clone, PartialEq, Facet, Serialize, Deserialize)]
 #[facet(
     name = "USER",
@@ -107,8 +108,9 @@ async fn checked(table: &Table, id: &str) -> User {
 async fn an_update_names_only_the_change() {
     let table = fresh_table::<Users>("daily-update").await;
     let before = chrono::Utc::now().timestamp();
-    table.put(&user("u1")).await.unwrap();
+    let returned = table.put(&user("u1")).returning_stored().await.unwrap();
     let stored = checked(&table, "u1").await;
+    assert_eq!(returned, stored);
     // Epoch numbers, set by the library.
     assert!(stored.created as i64 >= before, "{stored:?}");
     assert!(stored.updated / 1000 >= before, "{stored:?}");
@@ -132,7 +134,7 @@ async fn an_update_names_only_the_change() {
         .all()
         .await
         .unwrap();
-    assert_eq!(by_beneficiary, [moved.clone()]);
+    assert_eq!(by_beneficiary, std::slice::from_ref(&moved));
     // Into the sparse index and out of it, each one call.
     table.update(&key, f.phone.set("555-0100")).await.unwrap();
     let by_phone = table
@@ -238,11 +240,28 @@ async fn a_save_keeps_the_creation_time() {
     assert_eq!(second.created_at, first.created_at);
     assert!(second.updated_at > first.updated_at);
     assert_eq!(second.text, "second");
-    // Told so, the time of the write.
+    // Told so, the time of the write; the put returns the times it stored.
     tokio::time::sleep(std::time::Duration::from_millis(5)).await;
-    table.put(&second).created_now().await.unwrap();
+    let returned = table
+        .put(&second)
+        .created_now()
+        .returning_stored()
+        .await
+        .unwrap();
     let third = table.get(&key).await.unwrap().unwrap();
     assert!(third.created_at > second.created_at);
+    assert_eq!(returned, third);
+    // A kept time is returned as kept.
+    let kept = table
+        .put(&Note {
+            text: "fourth".into(),
+            ..note.clone()
+        })
+        .returning_stored()
+        .await
+        .unwrap();
+    assert_eq!(kept.created_at, third.created_at);
+    assert_eq!(Some(kept), table.get(&key).await.unwrap());
     // A condition of the caller's is still the put's own: refused, nothing written.
     let n = Note::fields();
     let err = table

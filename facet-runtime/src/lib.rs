@@ -207,7 +207,7 @@ pub use item::move_to::MoveTo;
 pub use item::read::{Fetched, Read, Select, Whole};
 pub use item::refusal::{Conditional, Refusable, StoredOnFailure};
 pub use item::update::{New, Nothing, Old, Returns, UpdateItem, Upsert};
-pub use item::{Delete, Get, Put};
+pub use item::{Delete, Get, Put, PutReturning};
 pub use query::{
     Collected, CollectionPage, CollectionPartition, CollectionRun, FailedRecord, First, IntoCursor,
     Mode, OfCollection, OfFacet, Page, Paged, PartitionQuery, Query, QueryRun, ScanRun, ScanTarget,

@@ -275,6 +275,20 @@ impl<'a, F: Facet> Refusable<'a> for Put<'a, F> {
     type Value = ();
 
     fn send(self) -> BoxFuture<'a, Written<()>> {
+        let sent = self.send_item();
+        Box::pin(async move { sent.await.map(|_| ()) })
+    }
+}
+
+impl<'a, F: Facet> Put<'a, F> {
+    /// Return the record as the put stored it: its `#[created]` and `#[updated]` times as
+    /// stored (the time of the write, or the `#[created]` time kept), its `#[version]` moved.
+    pub fn returning_stored(self) -> PutReturning<'a, F> {
+        PutReturning(self)
+    }
+
+    /// Send the put; the item stored.
+    fn send_item(self) -> BoxFuture<'a, Written<Item>> {
         let table = self.table;
         let mut op = Op::new("PutItem", table, F::SCHEMA.name, None);
         if self.conflict_expected {
@@ -303,10 +317,9 @@ impl<'a, F: Facet> Refusable<'a> for Put<'a, F> {
         // A record replaced keeps its `#[created]`: not for a put that only creates, one that
         // says so, or a versioned put at version 0 (it only creates).
         let keep_created = F::CREATED.filter(|_| {
-            !self.created_now
-                && !self.created_as_is
-                && self.item_exists != Some(false)
-                && !(F::VERSION.is_some() && version == 0)
+            let only_creates =
+                self.item_exists == Some(false) || (F::VERSION.is_some() && version == 0);
+            !(self.created_now || self.created_as_is || only_creates)
         });
         let as_read = self.created_as_is;
         if !F::SCHEMA.unique.is_empty() {
@@ -318,6 +331,7 @@ impl<'a, F: Facet> Refusable<'a> for Put<'a, F> {
                     key: key_item(&plan.item),
                     watch: keep_created.into_iter().collect(),
                 }];
+                let mut written = None;
                 let answer = unique::run(table, &op, &targets, |reads| {
                     let stored = reads[0].as_ref();
                     let extra = unique::unchanged::<F>(&targets[0], stored);
@@ -326,6 +340,8 @@ impl<'a, F: Facet> Refusable<'a> for Put<'a, F> {
                         None if as_read => Created::AsIs,
                         None => Created::Now,
                     };
+                    let item = put_plan(record, item_exists, when.as_ref(), created.clone())?.item;
+                    written = Some(item.clone());
                     Ok(unique::Built {
                         tx: table.guarded_transaction().put_step_with(
                             record,
@@ -334,11 +350,12 @@ impl<'a, F: Facet> Refusable<'a> for Put<'a, F> {
                             Some(extra),
                             created,
                         ),
-                        after: vec![Some(plan.item.clone())],
+                        after: vec![Some(item)],
                     })
                 })
                 .await?;
-                answer.map_err(|r| refused(&plan.item, r.stored))
+                answer.map_err(|r| refused(&plan.item, r.stored))?;
+                Ok(written.unwrap_or(plan.item))
             };
             return traced(op, refusal::one, work);
         }
@@ -346,12 +363,10 @@ impl<'a, F: Facet> Refusable<'a> for Put<'a, F> {
             let work = move |op: Arc<Op>| async move {
                 let plan = plan?;
                 let (record, when) = (self.record, self.when);
-                keeping_created(table, &op, record, when, name)
-                    .await
-                    .map_err(|stored| match stored {
-                        Ok(stored) => refused(&plan.item, stored),
-                        Err(refusal) => refusal,
-                    })
+                match keeping_created(table, &op, record, when, name).await? {
+                    Ok(item) => Ok(item),
+                    Err(stored) => Err(refused(&plan.item, stored)),
+                }
             };
             return traced(op, refusal::one, work);
         }
@@ -360,12 +375,46 @@ impl<'a, F: Facet> Refusable<'a> for Put<'a, F> {
             let key = key_pair(&plan.item);
             let request = once::Single::Put(plan.request(table.name()));
             let stored = match once::write(table, &op, &key, request).await? {
-                Reply::Applied(_) => return Ok(()),
+                Reply::Applied(_) => return Ok(plan.item),
                 Reply::ConditionFailed(stored) => stored,
             };
             Err(refused(&plan.item, stored))
         };
         traced(op, refusal::one, work)
+    }
+}
+
+/// A put that returns the record as stored: [`Put::returning_stored`]. Await it.
+#[must_use = "a put does nothing until it is awaited"]
+pub struct PutReturning<'a, F>(Put<'a, F>);
+
+impl<'a, F: Facet> PutReturning<'a, F> {
+    /// On a failed condition, give back the record stored under the key, typed
+    /// ([`Conditional::Failed`](crate::Conditional::Failed)), instead of failing with the
+    /// error alone.
+    pub fn stored_on_failure(self) -> StoredOnFailure<'a, Self> {
+        StoredOnFailure::new(self)
+    }
+}
+
+impl<'a, F: Facet> IntoFuture for PutReturning<'a, F> {
+    type Output = Result<F>;
+    type IntoFuture = BoxFuture<'a, Result<F>>;
+
+    fn into_future(self) -> Self::IntoFuture {
+        refusal::plain(self.send())
+    }
+}
+
+impl<'a, F: Facet> Refusable<'a> for PutReturning<'a, F> {
+    type Facet = F;
+    type Value = F;
+
+    fn send(self) -> BoxFuture<'a, Written<F>> {
+        let sent = self.0.send_item();
+        Box::pin(
+            async move { Ok(faceteer_core::from_item::<F>(sent.await?).map_err(Error::from)?) },
+        )
     }
 }
 
@@ -375,24 +424,23 @@ const KEEP_CREATED_ATTEMPTS: usize = 6;
 
 /// A put of `record` that keeps the `#[created]` value (`name`) of the record it replaces:
 /// sent on condition that no record is stored (it then creates), else with the stored value
-/// on condition that it is still stored. `Err(Ok(stored))` is the put refused by its own
-/// condition (`when`, the version), with the item stored.
+/// on condition that it is still stored. `Ok(Ok(item))`: the item stored; `Ok(Err(stored))`:
+/// the put refused by its own condition (`when`, the version), with the item stored.
 async fn keeping_created<F: Facet>(
     table: &Table,
     op: &Op,
     record: &F,
     when: Option<Expr<F>>,
     name: &'static str,
-) -> std::result::Result<(), std::result::Result<Option<Item>, Refusal>> {
+) -> Written<std::result::Result<Item, Option<Item>>> {
     /// The next request: a create, or a replace keeping this stored value.
     enum Step {
         Create,
         Replace(Option<aws_sdk_dynamodb::types::AttributeValue>),
     }
-    let fail = |e: Error| Err(Err(Refusal::from(e)));
     let own = match faceteer_core::to_item(record) {
         Ok(item) => item.get(name).cloned(),
-        Err(e) => return fail(Error::from(e)),
+        Err(e) => return Err(Error::from(e).into()),
     };
     // A versioned record past version 0 was read at that version: its own time is stored.
     let version = F::VERSION.map(|v| (v, record.version()));
@@ -422,14 +470,14 @@ async fn keeping_created<F: Facet>(
         };
         let plan = match plan {
             Ok(plan) => plan,
-            Err(e) => return fail(e),
+            Err(e) => return Err(e.into()),
         };
         let key = key_pair(&plan.item);
         let request = once::Single::Put(plan.request(table.name()));
         let stored = match once::write(table, op, &key, request).await {
-            Ok(Reply::Applied(_)) => return Ok(()),
+            Ok(Reply::Applied(_)) => return Ok(Ok(plan.item)),
             Ok(Reply::ConditionFailed(stored)) => stored,
-            Err(e) => return fail(e),
+            Err(e) => return Err(e.into()),
         };
         step = match (&stored, replacing) {
             // Stored: replace it, keeping its time.
@@ -450,11 +498,11 @@ async fn keeping_created<F: Facet>(
                 Step::Replace(s.get(name).cloned())
             }
             // Refused by the put's own condition.
-            _ => return Err(Ok(stored)),
+            _ => return Ok(Err(stored)),
         };
         last = stored;
     }
-    Err(Ok(last))
+    Ok(Err(last))
 }
 
 /// The key (`PK`, `SK`) of `item`.
