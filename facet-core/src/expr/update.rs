@@ -21,10 +21,12 @@
 //! other; the update keeps the typed value, and when it is sent, every derived attribute
 //! built from a changed field (`GSInPK`, `GSInSK`, `ttl`) is rebuilt in the same request,
 //! byte-identical to what a put of the changed record writes. When such a key also needs a
-//! field the update does not change, name its current value with
-//! [`Field::unchanged`]: it supplies the value and becomes a condition that the stored
-//! record holds it (a mismatch fails the update and names the field). Without it the
-//! update is refused before sending ([`ExprError::KeyFieldNeeded`]).
+//! field the update does not change, `Table::update` reads the stored record for it and is
+//! conditioned on what it read; name its current value with [`Field::unchanged`] to skip
+//! the read: it supplies the value and becomes a condition that the stored record holds it
+//! (a mismatch fails the update and names the field). Where no read can happen (a
+//! transaction's update step), a missing value is refused before sending
+//! ([`ExprError::KeyFieldNeeded`]).
 
 use std::any::Any;
 use std::marker::PhantomData;

@@ -3,10 +3,14 @@
 //! a missing record, and [`Table::upsert`] writes a whole record, creating or merging.
 //!
 //! Every derived attribute (index keys, `ttl`) built from a field the update changes is
-//! rebuilt in the same request, exactly as a put of the changed record writes it; a value
-//! such a key needs that the update does not change is named with
-//! [`Field::unchanged`](faceteer_core::expr::Field::unchanged) and checked against the stored
-//! record ([`Error::StoredValueDiffers`] names the field that differs).
+//! rebuilt in the same request, exactly as a put of the changed record writes it. An update
+//! names only the change: a value such a key needs that the update does not give is read
+//! from the stored record (one consistent `GetItem`), and the update is conditioned on it;
+//! when another writer changes it in between, the update is planned again from the item the
+//! refused request returns, within the call's deadline. Naming the value with
+//! [`Field::unchanged`](faceteer_core::expr::Field::unchanged) skips the read; it is checked
+//! against the stored record instead ([`Error::StoredValueDiffers`] names the field that
+//! differs).
 //!
 //! ```no_run
 //! # use faceteer::{Facet, Table};
