@@ -12,7 +12,8 @@ use faceteer_suite::fresh_table;
 use serde::{Deserialize, Serialize};
 
 /// Entity Manager's user: found by beneficiary in the order of creation or of the last
-/// change, by last name, and (sparse) by phone; `created` and `updated` are epoch numbers.
+/// change, by name (last and first, in one key), and (sparse) by phone; `created` and
+/// `updated` are epoch numbers.
 #[allow(clippy::duplicated_attributes)]
 #[derive(Debug, Clone, PartialEq, Facet, Serialize, Deserialize)]
 #[facet(
@@ -31,9 +32,9 @@ use serde::{Deserialize, Serialize};
     ),
     gsi(
         n = 3,
-        alias = "LastName",
-        pk(prefix = "#LAST_NAME", fields(last_name)),
-        sk(prefix = "#FIRST_NAME", fields(first_name, user_id))
+        alias = "Name",
+        pk(prefix = "#NAME", fields(last_name, first_name)),
+        sk(prefix = "#USER", fields(user_id))
     ),
     gsi(
         n = 4,
@@ -73,8 +74,28 @@ struct Note {
     updated_at: chrono::DateTime<chrono::Utc>,
 }
 
+/// A reading of a sensor, keyed by a signed sortable time and listed by level in time
+/// order: the index's sort key is the table key's field.
+#[derive(Debug, Clone, PartialEq, Facet, Serialize, Deserialize)]
+#[facet(
+    name = "READING",
+    gsi(
+        n = 1,
+        alias = "Level",
+        pk(prefix = "#LEVEL", fields(level)),
+        sk(prefix = "#AT", fields(sensor, at), sortable(at))
+    )
+)]
+struct Reading {
+    #[pk(prefix = "#SENSOR")]
+    sensor: String,
+    #[sk(prefix = "#AT", sortable)]
+    at: i64,
+    level: String,
+}
+
 faceteer::table! {
-    struct Users { User, Note }
+    struct Users { User, Note, Reading }
 }
 
 fn user(id: &str) -> User {
@@ -145,10 +166,23 @@ async fn an_update_names_only_the_change() {
     assert_eq!(by_phone.len(), 1);
     table.update(&key, f.phone.remove()).await.unwrap();
     checked(&table, "u1").await;
-    // A base-key field's value comes with the key: a last name alone.
+    // A value of the table key comes with the key: no read, the request is known.
+    let plan = table.update(&key, f.phone.set("555-0101")).plan().unwrap();
+    assert!(format!("{plan:?}").contains("GSI4SK"), "{plan:?}");
+    table.update(&key, f.phone.remove()).await.unwrap();
+    // A new last name moves GSI3PK, also built from the first name: read (so `plan()`
+    // cannot show the request).
+    let plan = table.update(&key, f.last_name.set("x")).plan();
+    assert!(plan.is_err(), "{plan:?}");
     table.update(&key, f.last_name.set("Smith")).await.unwrap();
     let renamed = checked(&table, "u1").await;
     assert_eq!(renamed.last_name, "Smith");
+    let by_name = table
+        .query(User::by_name("Smith", "Jason").list())
+        .all()
+        .await
+        .unwrap();
+    assert_eq!(by_name, [renamed]);
     // A missing record is not created, and nothing is written for it.
     let missing = User::key("nobody").unwrap();
     let err = table
@@ -177,6 +211,38 @@ async fn an_update_names_only_the_change() {
     );
 }
 
+/// Key values read back from a key's text, sortable and negative ones included, give an
+/// update all it needs without a read.
+async fn key_values_come_with_the_key() {
+    let table = fresh_table::<Users>("daily-key-values").await;
+    for at in [-5_i64, 0, 1_700_000_000_000] {
+        let reading = Reading {
+            sensor: "s-1".into(),
+            at,
+            level: "low".into(),
+        };
+        table.put(&reading).await.unwrap();
+        let key = Reading::key("s-1", at).unwrap();
+        let r = Reading::fields();
+        let update = table.update(&key, r.level.set("high"));
+        update.plan().expect("no value to read");
+        update.await.unwrap();
+        let item = common::get_record_item(&table, key.to_item())
+            .await
+            .unwrap();
+        let stored: Reading = faceteer::from_item(item.clone()).unwrap();
+        assert_eq!(item, to_item(&stored).unwrap());
+        assert_eq!(stored.level, "high");
+    }
+    let high = table
+        .query(Reading::by_level("high").list())
+        .all()
+        .await
+        .unwrap();
+    let times: Vec<i64> = high.iter().map(|r| r.at).collect();
+    assert_eq!(times, [-5, 0, 1_700_000_000_000]);
+}
+
 /// Writers changing the fields of one record's index keys at once: every update applies,
 /// and the stored item's keys always match its fields (each update was conditioned on the
 /// values it read, and planned again when another writer changed them).
@@ -189,10 +255,13 @@ async fn many_writers_keep_index_keys_true() {
         tokio::spawn(async move {
             let f = User::fields();
             for i in 0..12 {
-                let change = match (w + i) % 4 {
+                // The two names each need the other (GSI3PK): each update reads it, and is
+                // planned again when the other writer changed it first.
+                let change = match (w + i) % 5 {
                     0 => f.beneficiary_id.set(format!("b{w}-{i}")),
                     1 => f.first_name.set(format!("f{w}-{i}")),
-                    2 => f.phone.set(format!("p{w}")),
+                    2 => f.last_name.set(format!("l{w}-{i}")),
+                    3 => f.phone.set(format!("p{w}")),
                     _ => f.phone.remove(),
                 };
                 table.update(&key, change).await.unwrap();
@@ -209,6 +278,64 @@ async fn many_writers_keep_index_keys_true() {
         .await
         .unwrap();
     assert_eq!(by_beneficiary, [last]);
+}
+
+/// A transaction's update step that needs a stored value reads it when the transaction is
+/// sent, and is planned again while other writers change it; one on a missing record is
+/// canceled as the server cancels it.
+async fn transaction_steps_read_what_they_need() {
+    let table = fresh_table::<Users>("daily-tx").await;
+    table.put(&user("u1")).await.unwrap();
+    let key = User::key("u1").unwrap();
+    let f = User::fields();
+    table
+        .transact_write()
+        .update(&key, f.last_name.set("Jones"))
+        .put(&user("u2"))
+        .await
+        .unwrap();
+    assert_eq!(checked(&table, "u1").await.last_name, "Jones");
+    let err = table
+        .transact_write()
+        .update(&User::key("nobody").unwrap(), f.last_name.set("x"))
+        .put(&user("u3"))
+        .await
+        .unwrap_err();
+    match &err {
+        faceteer::Error::TransactionCanceled { canceled } => {
+            assert_eq!(canceled.len(), 1, "{err:?}");
+            assert_eq!(canceled[0].reason, faceteer::CancelReason::ConditionFailed);
+        }
+        other => panic!("{other:?}"),
+    }
+    assert!(common::get_raw(&table, User::key("u3").unwrap().to_item())
+        .await
+        .is_none());
+    // Racing writers, each a transaction changing one name (reading the other).
+    let writers = (0..4).map(|w| {
+        let (table, key) = (table.clone(), key.clone());
+        tokio::spawn(async move {
+            let f = User::fields();
+            for i in 0..8 {
+                let change = if (w + i) % 2 == 0 {
+                    f.first_name.set(format!("f{w}-{i}"))
+                } else {
+                    f.last_name.set(format!("l{w}-{i}"))
+                };
+                table.transact_write().update(&key, change).await.unwrap();
+            }
+        })
+    });
+    for writer in futures::future::join_all(writers).await {
+        writer.unwrap();
+    }
+    let last = checked(&table, "u1").await;
+    let by_name = table
+        .query(User::by_name(&last.last_name, &last.first_name).list())
+        .all()
+        .await
+        .unwrap();
+    assert_eq!(by_name, [last]);
 }
 
 /// A put over a stored record keeps its `#[created]` (a OneTable-style save), a new one gets
@@ -287,6 +414,8 @@ async fn a_save_keeps_the_creation_time() {
 
 faceteer_suite::engines!(
     an_update_names_only_the_change,
+    key_values_come_with_the_key,
     many_writers_keep_index_keys_true,
+    transaction_steps_read_what_they_need,
     a_save_keeps_the_creation_time,
 );

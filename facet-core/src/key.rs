@@ -277,6 +277,43 @@ macro_rules! sortable_signed {
 }
 sortable_signed!(i8 => u8, 3, i16 => u16, 5, i32 => u32, 10, i64 => u64, 20, isize => usize, 20);
 
+/// An integer read back from its [`Sortable`] key text (the caller checks that it writes the
+/// same text again).
+#[doc(hidden)]
+pub trait SortableText: Sized {
+    /// The integer whose sortable text `text` is.
+    fn from_sortable_text(text: &str) -> Option<Self>;
+}
+
+macro_rules! sortable_text_unsigned {
+    ($($t:ty),*) => {$(
+        impl SortableText for $t {
+            fn from_sortable_text(text: &str) -> Option<Self> {
+                text.parse().ok()
+            }
+        }
+    )*};
+}
+sortable_text_unsigned!(u8, u16, u32, u64, usize);
+
+macro_rules! sortable_text_signed {
+    ($($t:ty => $u:ty),*) => {$(
+        impl SortableText for $t {
+            fn from_sortable_text(text: &str) -> Option<Self> {
+                let shifted: $u = text.parse().ok()?;
+                Some((shifted ^ (1 << (<$u>::BITS - 1))) as $t)
+            }
+        }
+    )*};
+}
+sortable_text_signed!(i8 => u8, i16 => u16, i32 => u32, i64 => u64, isize => usize);
+
+/// [`SortableText::from_sortable_text`], for generated code.
+#[doc(hidden)]
+pub fn from_sortable_text<T: SortableText>(text: &str) -> Option<T> {
+    T::from_sortable_text(text)
+}
+
 impl<T> KeyPart for Sortable<Option<T>>
 where
     Sortable<T>: KeyPart,

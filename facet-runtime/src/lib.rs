@@ -271,9 +271,10 @@ pub mod __private {
     #[cfg(feature = "chrono")]
     pub use faceteer_core::chrono::{DateTime, Utc};
     pub use faceteer_core::collection::{facet_of, variant as collection_variant, Collection};
+    pub use faceteer_core::expr::{from_key_text, key_pieces};
     pub use faceteer_core::expr::{
-        Attribute, Derived, KeyedValues, Need, PartOfAnIndexKeyOrTheTtl, PartOfThePrimaryKey,
-        SetByTheLibrary, TheVersionCounter, Update,
+        Attribute, Derived, KeyValue, KeyedValues, Need, PartOfAnIndexKeyOrTheTtl,
+        PartOfThePrimaryKey, SetByTheLibrary, TheVersionCounter, Update,
     };
     pub use faceteer_core::expr::{Encoded, ExprError, Field};
     pub use faceteer_core::facet::upgrade_with;
@@ -282,6 +283,7 @@ pub mod __private {
     pub use faceteer_core::facet::{
         BatchDeletable, BatchWritable, EpochTime, UniqueValue, Versioned, WriteTimeAttributes,
     };
+    pub use faceteer_core::key::from_sortable_text;
     pub use faceteer_core::key::key_part;
     pub use faceteer_core::limits::KeyLengths;
     pub use faceteer_core::marshal::to_attribute_value as encode_value;

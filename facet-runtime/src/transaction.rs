@@ -27,8 +27,8 @@ use aws_sdk_dynamodb::types::{
     ConditionCheck, Delete as TxDelete, Get as TxGet, Put as TxPut, TransactGetItem,
     TransactWriteItem, Update as TxUpdate,
 };
-use faceteer_core::expr::Expr;
 use faceteer_core::expr::Update;
+use faceteer_core::expr::{Expr, ExprError};
 use faceteer_core::plan::{split_condition, PutPlan, RenderedCondition, Returning};
 use faceteer_core::{Facet, Item, Key};
 
@@ -41,7 +41,7 @@ use crate::exec::stored::Stored;
 use crate::exec::trace::Op;
 use crate::plans::put::put_plan;
 use crate::plans::stamp::{stamp_update, Created};
-use crate::plans::update::{first_differing, update_plan};
+use crate::plans::update::{first_differing, from_stored, update_plan, FromStored, Planned};
 use crate::table::Table;
 
 /// Most actions in one transaction (DynamoDB's limit).
@@ -87,6 +87,28 @@ pub(crate) fn canceled(
             step: step.clone(),
         })
         .collect()
+}
+
+/// The transaction step of a planned update on `table`, with the values it checks.
+fn update_write(table: &str, planned: Planned) -> Result<(TransactWriteItem, Checks)> {
+    let plan = planned.plan;
+    let (names, values) = plan.placeholders.into_parts();
+    let update = TxUpdate::builder()
+        .table_name(table)
+        .set_key(Some(plan.key))
+        .return_values_on_condition_check_failure(
+            aws_sdk_dynamodb::types::ReturnValuesOnConditionCheckFailure::AllOld,
+        )
+        .update_expression(plan.update)
+        .set_condition_expression(plan.condition)
+        .set_expression_attribute_names(names)
+        .set_expression_attribute_values(values)
+        .build()
+        .map_err(build_error)?;
+    Ok((
+        TransactWriteItem::builder().update(update).build(),
+        planned.checked,
+    ))
 }
 
 fn build_error(e: aws_sdk_dynamodb::error::BuildError) -> Error {
@@ -170,6 +192,23 @@ pub struct TransactWrite<'t> {
     fresh_token: String,
     /// Built by a write of a facet with unique fields, which adds the guard steps.
     guards: bool,
+    /// The update steps planned from the record stored under their keys, read when the
+    /// transaction is sent.
+    deferred: Vec<Deferred>,
+}
+
+/// An update step whose derived keys need stored values the change does not give: the
+/// record is read when the transaction is sent, and the step planned from it (again from
+/// the item a cancellation returns, when another writer changed those values).
+struct Deferred {
+    /// The step's index.
+    index: usize,
+    /// The key updated.
+    key: Item,
+    /// The facet.
+    facet: &'static str,
+    /// The step, planned from the stored item.
+    plan: FromStored,
 }
 
 impl Table {
@@ -195,6 +234,7 @@ impl Table {
             token: None,
             fresh_token: crate::exec::once::fresh_token(),
             guards: false,
+            deferred: Vec::new(),
         }
     }
 
@@ -363,7 +403,26 @@ impl<'t> TransactWrite<'t> {
         let key = key.to_item();
         let change = stamp_update(change);
         let planned = update_plan(&key, &change, when, Returning::Nothing, None);
-        self.planned_update_step::<F>(key, planned)
+        let Err(Error::Expr(ExprError::KeyFieldNeeded { .. })) = planned else {
+            return self.planned_update_step::<F>(key, planned);
+        };
+        // A value the change does not give: the step is planned from the stored record,
+        // read when the transaction is sent (a placeholder holds its place until then).
+        let index = self.steps.len();
+        let plan = from_stored(&key, &change, when, Returning::Nothing);
+        let placeholder = Ok((TransactWriteItem::builder().build(), Vec::new()));
+        let pair = key_pair(&key);
+        let mut tx =
+            self.checked_step::<F>(TxAction::Update, pair, OnlyCheck::Condition, placeholder);
+        if tx.error.is_none() {
+            tx.deferred.push(Deferred {
+                index,
+                key,
+                facet: F::SCHEMA.name,
+                plan,
+            });
+        }
+        tx
     }
 
     /// An update step from its plan (for the record under `key`).
@@ -373,30 +432,15 @@ impl<'t> TransactWrite<'t> {
         planned: Result<crate::plans::update::Planned>,
     ) -> Self {
         let table = self.current.name().to_owned();
-        let item = planned.and_then(|planned| {
-            let plan = planned.plan;
-            let (names, values) = plan.placeholders.into_parts();
-            let update = TxUpdate::builder()
-                .table_name(table)
-                .set_key(Some(plan.key))
-                .return_values_on_condition_check_failure(
-                    aws_sdk_dynamodb::types::ReturnValuesOnConditionCheckFailure::AllOld,
-                )
-                .update_expression(plan.update)
-                .set_condition_expression(plan.condition)
-                .set_expression_attribute_names(names)
-                .set_expression_attribute_values(values)
-                .build()
-                .map_err(build_error)?;
-            Ok((
-                TransactWriteItem::builder().update(update).build(),
-                planned.checked,
-            ))
-        });
+        let item = planned.and_then(|planned| update_write(&table, planned));
         self.checked_step::<F>(TxAction::Update, key_pair(&key), OnlyCheck::Condition, item)
     }
 
-    /// Update the record under `key` with `change` (it must exist).
+    /// Update the record under `key` with `change` (it must exist). As [`Table::update`], a
+    /// value a rebuilt index key needs and the change does not give is read from the stored
+    /// record when the transaction is sent, and the step is conditioned on it; when another
+    /// writer changes it first, the transaction is planned again and sent under a new token
+    /// (not with [`TransactWrite::idempotency_token`]).
     pub fn update<F: Facet>(self, key: &Key<F>, change: Update<F>) -> Self {
         self.update_step(key, change, None)
     }
@@ -529,14 +573,64 @@ impl<'t> IntoFuture for TransactWrite<'t> {
             .iter()
             .filter(|s| s.action != TxAction::Check)
             .count();
-        let work = move |op: Arc<Op>| async move {
-            if let Some(e) = self.error {
-                return Err(e);
+        let work = move |op: Arc<Op>| async move { self.run(&op).await };
+        traced(op, records(move |_| steps), work)
+    }
+}
+
+/// How many times a transaction with update steps planned from stored records is sent
+/// while other writers change the values those steps read.
+const REPLAN_ATTEMPTS: usize = 8;
+
+impl<'t> TransactWrite<'t> {
+    /// Plan the deferred step `d` from `stored`, in its table's names; the plan.
+    fn plan_deferred(&mut self, d: usize, stored: &Item) -> Result<Planned> {
+        let deferred = &self.deferred[d];
+        let planned = (deferred.plan)(stored)?;
+        let table = self.tables[deferred.index];
+        let (item, checks) = update_write(table.name(), planned.clone())?;
+        self.items[deferred.index] = item;
+        self.checks[deferred.index] = checks;
+        Ok(planned)
+    }
+
+    /// Read the records of the deferred steps, plan them, and send the transaction; again,
+    /// under a new token, while a cancellation shows that another writer changed a value a
+    /// deferred step read (without a caller's token, which names one request).
+    async fn run(mut self, op: &Op) -> Result<()> {
+        if let Some(e) = self.error.take() {
+            return Err(e);
+        }
+        self.check_request()?;
+        let mut planned = Vec::with_capacity(self.deferred.len());
+        for d in 0..self.deferred.len() {
+            let (index, facet) = (self.deferred[d].index, self.deferred[d].facet);
+            let table = self.tables[index];
+            let key = self.deferred[d].key.clone();
+            match crate::item::read::stored_item(table, op, &key, facet).await? {
+                Some(stored) => planned.push(self.plan_deferred(d, &stored)?),
+                // No record to update: the step's condition fails, as the server says.
+                None => {
+                    return Err(Error::TransactionCanceled {
+                        canceled: vec![Canceled {
+                            step: self.steps[index].clone(),
+                            reason: CancelReason::ConditionFailed,
+                            stored_item: None,
+                        }],
+                    })
+                }
             }
-            self.check_request()?;
-            let token = self.token.as_deref().unwrap_or(&self.fresh_token);
-            let first = self.steps.first().map(|s| (s.pk.clone(), s.sk.clone()));
-            let first = first.unwrap_or_default();
+        }
+        let mut token = self
+            .token
+            .clone()
+            .unwrap_or_else(|| self.fresh_token.clone());
+        let first = self.steps.first().map(|s| (s.pk.clone(), s.sk.clone()));
+        let first = first.unwrap_or_default();
+        let table = self.table;
+        let mut attempt = 0;
+        loop {
+            attempt += 1;
             // Each step in its own table's names, and the items of the reasons back.
             let items: Vec<TransactWriteItem> = self
                 .items
@@ -550,12 +644,14 @@ impl<'t> IntoFuture for TransactWrite<'t> {
             let resend = once::Resend::with_token(table);
             // A cancellation only by other transactions or throttling is sent again (it
             // certainly changed nothing); any other is the answer.
-            let answer = once::send(table, &op, &first, resend, || async {
-                let reasons = match sdk::transact_write(table, &op, items.clone(), token).await? {
+            let (steps, checks, token_now) = (&self.steps, &self.checks, token.as_str());
+            let answer = once::send(table, op, &first, resend, || async {
+                let sent = sdk::transact_write(table, op, items.clone(), token_now).await?;
+                let reasons = match sent {
                     Ok(()) => return Ok(Ok(())),
                     Err(reasons) => reasons,
                 };
-                let why = canceled(&self.steps, &self.checks, reasons.clone());
+                let why = canceled(steps, checks, reasons.clone());
                 if crate::exec::retry::may_pass_again(&why) {
                     return Err(Error::TransactionCanceled { canceled: why });
                 }
@@ -569,18 +665,36 @@ impl<'t> IntoFuture for TransactWrite<'t> {
             // After a try that may have been applied, only success is an answer: the lost
             // try may still land.
             if let Some(cause) = answer.uncertain {
-                return Err(once::unknown(&op, &first, answer.tries, cause));
+                return Err(once::unknown(op, &first, answer.tries, cause));
             }
             for ((_, _, stored), t) in reasons.iter_mut().zip(&self.tables) {
                 if let Some(r) = t.renamer() {
                     *stored = stored.take().map(|item| r.item_in(item));
                 }
             }
-            Err(Error::TransactionCanceled {
-                canceled: canceled(&self.steps, &self.checks, reasons),
-            })
-        };
-        traced(op, records(move |_| steps), work)
+            // A deferred step refused because a value it read changed: planned again from
+            // the item the cancellation returns. It certainly changed nothing.
+            let mut again = false;
+            let may_replan =
+                self.token.is_none() && attempt < REPLAN_ATTEMPTS && !op.past_deadline();
+            for (d, plan) in planned.iter_mut().enumerate() {
+                let index = self.deferred[d].index;
+                let stored = match reasons.get(index) {
+                    Some((code, _, Some(stored))) if code == "ConditionalCheckFailed" => stored,
+                    _ => continue,
+                };
+                if may_replan && plan.assumed_wrong(stored) {
+                    *plan = self.plan_deferred(d, &stored.clone())?;
+                    again = true;
+                }
+            }
+            if !again {
+                return Err(Error::TransactionCanceled {
+                    canceled: canceled(&self.steps, &self.checks, reasons),
+                });
+            }
+            token = crate::exec::once::fresh_token();
+        }
     }
 }
 

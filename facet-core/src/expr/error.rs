@@ -25,15 +25,15 @@ pub enum ExprError {
     #[error("the update changes nothing")]
     EmptyUpdate,
     /// An update changes a field an index key or the TTL is built from, and the key also
-    /// needs a field the update neither changes nor names as unchanged. `table.update` does
-    /// not fail with it: it reads the stored record for the value. Where no read can happen
-    /// (a transaction's update step, `plan()`), the request cannot be built without it.
+    /// needs a field the update neither changes nor names as unchanged. Sending the update
+    /// (`table.update`, a `transact_write` update step) does not fail with it: the stored
+    /// record is read for the value. `plan()`, which sends nothing, cannot show the request.
     #[error(
         "the update changes `{changed}`, and `{attribute}` is also built from `{needed}`, which \
-         it does not give: `table.update` reads the stored record for it (one consistent \
-         read, the write conditioned on what it read), but a transaction step or `plan()` \
-         cannot; add `fields.{needed_field}.unchanged(value)` (checked against the stored \
-         record) or set it too"
+         it does not give: sent, the update reads the stored record for it (one consistent \
+         read, the write conditioned on what it read), so `plan()` cannot show the request; \
+         to see it (and skip the read), add `fields.{needed_field}.unchanged(value)` \
+         (checked against the stored record) or set it too"
     )]
     KeyFieldNeeded {
         /// The derived attribute (`GSI2PK`, `ttl`, …).

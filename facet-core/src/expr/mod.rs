@@ -25,4 +25,6 @@ pub use field::{
     PartOfAnIndexKeyOrTheTtl, PartOfThePrimaryKey, SetByTheLibrary, Settable, TheVersionCounter,
     Updatable,
 };
-pub use update::{Derived, Keyed, KeyedValues, Member, Need, Path, Update};
+pub use update::{
+    from_key_text, key_pieces, Derived, KeyValue, Keyed, KeyedValues, Member, Need, Path, Update,
+};

@@ -24,9 +24,9 @@
 //! field the update does not change, `Table::update` reads the stored record for it and is
 //! conditioned on what it read; name its current value with [`Field::unchanged`] to skip
 //! the read: it supplies the value and becomes a condition that the stored record holds it
-//! (a mismatch fails the update and names the field). Where no read can happen (a
-//! transaction's update step), a missing value is refused before sending
-//! ([`ExprError::KeyFieldNeeded`]).
+//! (a mismatch fails the update and names the field). A transaction's update step reads
+//! the same way when the transaction is sent; `plan()`, which sends nothing, names the
+//! missing value ([`ExprError::KeyFieldNeeded`]).
 
 use std::any::Any;
 use std::marker::PhantomData;
@@ -314,6 +314,13 @@ impl<F> Update<F> {
         Ok(out)
     }
 
+    /// Whether this update changes (sets or removes) a field derived attributes may be built
+    /// from.
+    #[doc(hidden)]
+    pub fn changes_keyed(&self) -> bool {
+        self.keyed.iter().any(|k| k.unchanged.is_none())
+    }
+
     /// Whether an action of this update writes attribute `name` or a path inside it.
     #[doc(hidden)]
     pub fn touches(&self, name: &str) -> bool {
@@ -470,8 +477,55 @@ impl<F> Update<F> {
 /// record.
 pub struct KeyedValues<'a, F> {
     keyed: &'a [Keyed],
+    /// The values of the table key's fields, read back from the key updated.
+    key: &'a [KeyValue],
     template: Option<&'a F>,
     from_template: Vec<&'static str>,
+}
+
+/// The value of one field of the table key, read back from a key's text: its position and
+/// its typed value ([`crate::Facet::key_values`]).
+pub type KeyValue = (u16, Arc<dyn Any + Send + Sync>);
+
+/// The values a key's text holds after `prefix`: `n` pieces split at `delimiter` from the
+/// left, the last taking the rest (the decoder the key writer is a left inverse of, for keys
+/// of required fields). `None` when the text is not of that shape.
+#[doc(hidden)]
+pub fn key_pieces<'t>(
+    text: &'t str,
+    prefix: &str,
+    delimiter: &str,
+    n: usize,
+) -> Option<Vec<&'t str>> {
+    let rest = text.strip_prefix(prefix)?;
+    if n == 0 {
+        return rest.is_empty().then(Vec::new);
+    }
+    let rest = rest.strip_prefix(delimiter)?;
+    let pieces: Vec<&str> = rest.splitn(n, delimiter).collect();
+    (pieces.len() == n).then_some(pieces)
+}
+
+/// A key value of type `T` read back from its text: as a string, a number or a boolean
+/// attribute, whichever `T` deserializes from (the caller checks that the value writes the
+/// same text again).
+#[doc(hidden)]
+pub fn from_key_text<T: serde::de::DeserializeOwned>(text: &str) -> Option<T> {
+    let tries = [
+        AttributeValue::S(text.to_owned()),
+        AttributeValue::N(text.to_owned()),
+    ];
+    for value in tries {
+        if let Ok(v) = serde_dynamo::from_attribute_value(value) {
+            return Some(v);
+        }
+    }
+    match text {
+        "true" | "false" => {
+            serde_dynamo::from_attribute_value(AttributeValue::Bool(text == "true")).ok()
+        }
+        _ => None,
+    }
 }
 
 impl<'a, F> KeyedValues<'a, F> {
@@ -479,9 +533,17 @@ impl<'a, F> KeyedValues<'a, F> {
     pub fn new(update: &'a Update<F>, template: Option<&'a F>) -> Self {
         KeyedValues {
             keyed: &update.keyed,
+            key: &[],
             template,
             from_template: Vec::new(),
         }
+    }
+
+    /// The same, with the values of the table key's fields read back from the key updated
+    /// (they need no condition: the key holds them).
+    pub fn with_key(mut self, key: &'a [KeyValue]) -> Self {
+        self.key = key;
+        self
     }
 
     /// The attributes of the fields whose values were taken from the template.
@@ -534,6 +596,12 @@ impl<'a, F> KeyedValues<'a, F> {
                     reason: "the value held is not of the field's type".into(),
                 }),
             };
+        }
+        if let Some((_, v)) = self.key.iter().find(|(p, _)| *p == need.position) {
+            return v.downcast_ref::<T>().map(Some).ok_or(ExprError::Value {
+                field: need.name,
+                reason: "the value held is not of the field's type".into(),
+            });
         }
         let Some(t) = self.template else {
             return Err(need.missing());

@@ -117,6 +117,7 @@ pub fn facet(m: &FacetModel) -> TokenStream {
     let index_key_types = index_key_types(m);
     let encoders = encoders(m);
     let derived = derived_attributes(m);
+    let key_values = super::updates::key_values(m);
     let attribute_names = m
         .fields
         .iter()
@@ -159,6 +160,8 @@ pub fn facet(m: &FacetModel) -> TokenStream {
             const ATTRIBUTES: &'static [&'static str] = &[#(#attribute_names),*];
 
             #derived
+
+            #key_values
 
             #validate
 

@@ -215,3 +215,96 @@ pub fn derived_attributes(m: &FacetModel) -> TokenStream {
         }
     }
 }
+
+/// `Facet::key_values`: the values of the table key's fields an index key or the TTL is
+/// built from, read back from the key's text and checked by writing the key again, so that an
+/// update changing another field of such a key needs no read for them. Not generated for a
+/// sharded key or one with an optional field (they are read from the stored record).
+pub fn key_values(m: &FacetModel) -> TokenStream {
+    let p = private(m);
+    let base = [&m.pk, &m.sk];
+    let simple = base
+        .iter()
+        .all(|k| k.shard.is_none() && k.parts.iter().all(|part| !m.fields[part.field].optional));
+    let used: Vec<usize> = {
+        let mut out: Vec<usize> = Vec::new();
+        for k in base {
+            for part in &k.parts {
+                let f = part.field;
+                let derived = m.ttl == Some(f) || m.indexes.iter().any(|i| i.uses(f));
+                if derived && !out.contains(&f) {
+                    out.push(f);
+                }
+            }
+        }
+        out
+    };
+    if !simple || used.is_empty() {
+        return TokenStream::new();
+    }
+    let refs = super::keys::keys(m);
+    let delim = lit(&m.delimiter);
+    // Each field read once, from the first key that holds it.
+    let mut bound: Vec<usize> = Vec::new();
+    let mut reads = Vec::new();
+    for (k, text) in base.iter().zip([quote!(__pk), quote!(__sk)]) {
+        let prefix = lit(&k.prefix);
+        let n = k.parts.len();
+        let pieces = quote::format_ident!("__pieces_{}", k.role.attr().to_lowercase());
+        reads.push(quote! {
+            let #pieces = #p::key_pieces(#text, #prefix, #delim, #n)?;
+        });
+        for (i, part) in k.parts.iter().enumerate() {
+            if bound.contains(&part.field) {
+                continue;
+            }
+            bound.push(part.field);
+            let field = &m.fields[part.field];
+            let (owned, inner) = (owned_ident(&field.ident), &field.inner);
+            reads.push(if part.sortable {
+                // A sortable integer's text is not its value: read back as the integer
+                // whose sortable text it is (checked below like every value).
+                quote!(let #owned: #inner = #p::from_sortable_text::<#inner>(#pieces[#i])?;)
+            } else {
+                quote!(let #owned: #inner = #p::from_key_text::<#inner>(#pieces[#i])?;)
+            });
+        }
+    }
+    let borrows = bound.iter().map(|&f| {
+        let ident = &m.fields[f].ident;
+        let owned = owned_ident(ident);
+        quote!(let #ident = &#owned;)
+    });
+    let pk = super::keys::key_expr(m, &refs[0], super::keys::Source::Values);
+    let sk = super::keys::key_expr(m, &refs[1], super::keys::Source::Values);
+    let values = used.iter().map(|&f| {
+        let owned = owned_ident(&m.fields[f].ident);
+        let position = f as u16;
+        quote!((#position, ::std::sync::Arc::new(#owned) as ::std::sync::Arc<dyn ::core::any::Any + ::core::marker::Send + ::core::marker::Sync>))
+    });
+    quote! {
+        #[allow(clippy::needless_question_mark)]
+        fn key_values(__pk: &str, __sk: &str) -> ::std::vec::Vec<#p::KeyValue> {
+            let __read = || -> ::core::option::Option<::std::vec::Vec<#p::KeyValue>> {
+                #(#reads)*
+                {
+                    #(#borrows)*
+                    let __again = (|| -> ::core::result::Result<(::std::string::String, ::std::string::String), #p::KeyError> {
+                        ::core::result::Result::Ok((#pk, #sk))
+                    })()
+                    .ok()?;
+                    if __again.0 != __pk || __again.1 != __sk {
+                        return ::core::option::Option::None;
+                    }
+                }
+                ::core::option::Option::Some(::std::vec![#(#values),*])
+            };
+            __read().unwrap_or_default()
+        }
+    }
+}
+
+/// The local holding a key value read back (owned).
+fn owned_ident(ident: &syn::Ident) -> syn::Ident {
+    quote::format_ident!("__owned_{}", ident)
+}

@@ -125,3 +125,22 @@ pub(crate) fn decode_stored<F: Facet, I: KeyFields, R: Read<F, I>>(
         Stored::Wire(wire) => R::decode_wire(&wire, attributes),
     }
 }
+
+/// The item stored under `key`, read with strong consistency (`None`: no record), for a
+/// write planned from it; `facet` names the records an unreadable answer is reported for.
+pub(crate) async fn stored_item(
+    table: &crate::table::Table,
+    op: &crate::exec::trace::Op,
+    key: &Item,
+    facet: &'static str,
+) -> crate::error::Result<Option<Item>> {
+    let plan = faceteer_core::plan::GetPlan {
+        key: key.clone(),
+        consistent_read: true,
+        projection: None,
+    };
+    match crate::exec::sdk::get_item(table, op, plan.request(table.name())).await? {
+        Some(stored) => Ok(Some(stored.into_item(facet)?)),
+        None => Ok(None),
+    }
+}

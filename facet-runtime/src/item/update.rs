@@ -37,8 +37,7 @@ use aws_sdk_dynamodb::types::AttributeValue;
 use faceteer_core::expr::ExprError;
 use faceteer_core::expr::Update;
 use faceteer_core::expr::{Expr, Field};
-use faceteer_core::plan::{GetPlan, Returning, UpdatePlan};
-use faceteer_core::schema::FacetSchema;
+use faceteer_core::plan::{Returning, UpdatePlan};
 use faceteer_core::schema::{PK, SCHEMA_VERSION_ATTRIBUTE, SK, TTL_ATTRIBUTE};
 use faceteer_core::{from_item, to_item, Facet, Item, Key};
 
@@ -47,12 +46,15 @@ use crate::error::{Error, Result};
 use crate::exec::future::{traced, BoxFuture};
 use crate::exec::keys::key_pair;
 use crate::exec::once;
-use crate::exec::sdk::{self, Reply};
+use crate::exec::sdk::Reply;
 use crate::exec::trace::Op;
 use crate::item::refusal::{self, Refusable, Refusal, StoredOnFailure, Written};
 use crate::item::{and, condition_failed};
 use crate::plans::stamp::{keys_built_from, stamp_item, stamp_update, Created};
-use crate::plans::update::{first_differing, update_plan, version_check, with_derived, Planned};
+use crate::plans::update::{
+    derived_inputs, first_differing, from_stored, update_plan, version_check, with_derived,
+    FromStored, Planned,
+};
 use crate::table::Table;
 use crate::unique;
 
@@ -277,9 +279,6 @@ pub(crate) struct Plans {
     needs_read: Option<Error>,
 }
 
-/// The request for an existing record, planned from the item stored under its key.
-type FromStored = Arc<dyn Fn(&Item) -> Result<Planned> + Send + Sync>;
-
 impl Plans {
     /// The first request sent.
     fn first(&self) -> Option<&Planned> {
@@ -398,7 +397,7 @@ fn update_plans<F: Facet>(
         return Ok(plans);
     };
     // The record to create: the template, changed; no stored values to check.
-    let (mut full, _) = with_derived(&change.applied_to(&item)?, Some(template))?;
+    let (mut full, _) = with_derived(&change.applied_to(&item)?, Some(template), key)?;
     for name in item_attributes::<F>() {
         if let (false, Some(v)) = (full.touches(name), item.get(name)) {
             full = full.set_attribute(name, v.clone());
@@ -407,69 +406,6 @@ fn update_plans<F: Facet>(
     let missing = UpdatePlan::for_missing(key.clone(), &full, returning)?;
     plans.missing = Some(Planned::unchecked(missing));
     Ok(plans)
-}
-
-/// The request of an update of an existing record, planned from the item stored under its
-/// key: the values a derived key needs and the change does not give are the stored ones, and
-/// the request is conditioned on them.
-fn from_stored<F: Facet>(
-    key: &Item,
-    change: &Update<F>,
-    when: Option<&Expr<F>>,
-    returning: Returning,
-) -> FromStored {
-    let (key, change, when) = (key.clone(), change.clone(), when.cloned());
-    Arc::new(move |stored: &Item| {
-        let record = stored_record::<F>(&key, stored)?;
-        update_plan(
-            &key,
-            &change,
-            when.as_ref(),
-            returning,
-            Some((&record, stored)),
-        )
-    })
-}
-
-/// The fields a derived attribute (an index key, the TTL) of `schema` is built from.
-fn derived_inputs(schema: &FacetSchema) -> Vec<&'static str> {
-    let keys = schema.indexes.iter().flat_map(|i| i.keys());
-    let mut out: Vec<&'static str> = Vec::new();
-    for name in keys.flat_map(|k| k.inputs()).chain(schema.ttl_field) {
-        if !out.contains(&name) {
-            out.push(name);
-        }
-    }
-    out
-}
-
-/// The record of `F` stored as `stored` under `key`, for the values an update needs from it.
-fn stored_record<F: Facet>(key: &Item, stored: &Item) -> Result<F> {
-    let version = stored.get(SCHEMA_VERSION_ATTRIBUTE);
-    let older = match (F::SCHEMA_VERSION, version) {
-        (Some(current), Some(AttributeValue::N(n))) => n.parse::<u32>().is_ok_and(|n| n < current),
-        (Some(current), None) => current > 1,
-        _ => false,
-    };
-    if faceteer_core::facet::is_foreign(stored, F::SCHEMA.name) {
-        // Another facet's item: no record of `F` to update.
-        return Err(condition_failed::<F>("UpdateItem", key));
-    }
-    if older {
-        // Its shape is another version's: the update is refused as for any older record.
-        let (pk, sk) = key_pair(key);
-        let found = match version {
-            Some(AttributeValue::N(n)) => n.clone(),
-            _ => "1".to_owned(),
-        };
-        return Err(Error::OlderSchema {
-            facet: F::SCHEMA.name,
-            found,
-            pk,
-            sk,
-        });
-    }
-    Ok(from_item::<F>(stored.clone())?)
 }
 
 /// Why an update's condition failed: a checked field the stored record holds another value
@@ -510,19 +446,6 @@ pub(crate) fn update_refused<F: Facet>(planned: &Planned, stored: Option<&Item>)
 /// How many times a write that changes or creates goes back and forth when other writers
 /// create and delete the record between its requests.
 const BRANCH_ATTEMPTS: usize = 4;
-
-/// The item stored under `key`, read with strong consistency (`None`: no record).
-async fn read_stored<F: Facet>(table: &Table, op: &Op, key: &Item) -> Result<Option<Item>> {
-    let plan = GetPlan {
-        key: key.clone(),
-        consistent_read: true,
-        projection: None,
-    };
-    match sdk::get_item(table, op, plan.request(table.name())).await? {
-        Some(stored) => Ok(Some(stored.into_item(F::SCHEMA.name)?)),
-        None => Ok(None),
-    }
-}
 
 /// Which request of a write goes next.
 #[derive(Clone, Copy, PartialEq)]
@@ -584,7 +507,7 @@ async fn run_plans<F: Facet>(table: &Table, op: &Op, plans: &Plans) -> Written<O
                     break;
                 };
                 let key = &plans.key;
-                match read_stored::<F>(table, op, key).await? {
+                match crate::item::read::stored_item(table, op, key, F::SCHEMA.name).await? {
                     Some(stored) => plan(&stored)?,
                     None if plans.missing.is_some() => {
                         branch = Branch::Missing;

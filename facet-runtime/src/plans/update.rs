@@ -7,7 +7,13 @@ use faceteer_core::plan::{Returning, UpdatePlan};
 use faceteer_core::schema::SCHEMA_VERSION_ATTRIBUTE;
 use faceteer_core::{Facet, Item};
 
-use crate::error::Result;
+use std::sync::Arc;
+
+use faceteer_core::from_item;
+use faceteer_core::schema::FacetSchema;
+
+use crate::error::{Error, Result};
+use crate::exec::keys::key_pair;
 
 /// One planned `UpdateItem`, with the stored values it checks.
 #[derive(Debug, Clone)]
@@ -50,8 +56,14 @@ impl Planned {
 pub(crate) fn with_derived<F: Facet>(
     change: &Update<F>,
     template: Option<&F>,
+    key: &Item,
 ) -> Result<(Update<F>, Vec<&'static str>)> {
-    let mut values = KeyedValues::new(change, template);
+    // The values of the table key's fields, read back from the key (no read, no condition).
+    let key_values = match crate::exec::keys::key_refs(key) {
+        Some((pk, sk)) if change_rebuilds_keys(change) => F::key_values(pk, sk),
+        _ => Vec::new(),
+    };
+    let mut values = KeyedValues::new(change, template).with_key(&key_values);
     let derived = F::derived_attributes(&mut values)?;
     let mut full = change.clone();
     for (attribute, value) in derived {
@@ -64,6 +76,12 @@ pub(crate) fn with_derived<F: Facet>(
         full = full.increment_attribute(name);
     }
     Ok((full, values.from_template().to_vec()))
+}
+
+/// Whether `change` changes a field derived attributes may be built from (otherwise no key
+/// value is needed).
+fn change_rebuilds_keys<F>(change: &Update<F>) -> bool {
+    change.changes_keyed()
 }
 
 /// The stored schema version an update of an existing record checks: a record stored at an
@@ -95,7 +113,7 @@ pub(crate) fn update_plan<F: Facet>(
 ) -> Result<Planned> {
     let mut checked = change.unchanged()?;
     checked.extend(version_check::<F>());
-    let (full, from_known) = with_derived(change, known.map(|(t, _)| t))?;
+    let (full, from_known) = with_derived(change, known.map(|(t, _)| t), key)?;
     let mut assumed = Vec::new();
     if let Some((_, item)) = known {
         for name in from_known {
@@ -128,4 +146,76 @@ pub(crate) fn first_differing(
         .iter()
         .find(|(name, value)| !faceteer_core::expr::same_value(item.get(*name), value.as_ref()))
         .map(|(name, _)| *name)
+}
+
+/// The request for an existing record, planned from the item stored under its key.
+pub(crate) type FromStored = Arc<dyn Fn(&Item) -> Result<Planned> + Send + Sync>;
+
+/// The request of an update of an existing record, planned from the item stored under its
+/// key: the values a derived key needs and the change does not give are the stored ones, and
+/// the request is conditioned on them.
+pub(crate) fn from_stored<F: Facet>(
+    key: &Item,
+    change: &Update<F>,
+    when: Option<&Expr<F>>,
+    returning: Returning,
+) -> FromStored {
+    let (key, change, when) = (key.clone(), change.clone(), when.cloned());
+    Arc::new(move |stored: &Item| {
+        let record = stored_record::<F>(&key, stored)?;
+        update_plan(
+            &key,
+            &change,
+            when.as_ref(),
+            returning,
+            Some((&record, stored)),
+        )
+    })
+}
+
+/// The fields a derived attribute (an index key, the TTL) of `schema` is built from.
+pub(crate) fn derived_inputs(schema: &FacetSchema) -> Vec<&'static str> {
+    let keys = schema.indexes.iter().flat_map(|i| i.keys());
+    let mut out: Vec<&'static str> = Vec::new();
+    for name in keys.flat_map(|k| k.inputs()).chain(schema.ttl_field) {
+        if !out.contains(&name) {
+            out.push(name);
+        }
+    }
+    out
+}
+
+/// The record of `F` stored as `stored` under `key`, for the values an update needs from it.
+fn stored_record<F: Facet>(key: &Item, stored: &Item) -> Result<F> {
+    let version = stored.get(SCHEMA_VERSION_ATTRIBUTE);
+    let older = match (F::SCHEMA_VERSION, version) {
+        (Some(current), Some(AttributeValue::N(n))) => n.parse::<u32>().is_ok_and(|n| n < current),
+        (Some(current), None) => current > 1,
+        _ => false,
+    };
+    if faceteer_core::facet::is_foreign(stored, F::SCHEMA.name) {
+        // Another facet's item: no record of `F` to update.
+        let (pk, sk) = key_pair(key);
+        return Err(Error::ConditionFailed {
+            operation: "UpdateItem",
+            facet: F::SCHEMA.name,
+            pk,
+            sk,
+        });
+    }
+    if older {
+        // Its shape is another version's: the update is refused as for any older record.
+        let (pk, sk) = key_pair(key);
+        let found = match version {
+            Some(AttributeValue::N(n)) => n.clone(),
+            _ => "1".to_owned(),
+        };
+        return Err(Error::OlderSchema {
+            facet: F::SCHEMA.name,
+            found,
+            pk,
+            sk,
+        });
+    }
+    Ok(from_item::<F>(stored.clone())?)
 }
