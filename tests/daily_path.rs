@@ -94,8 +94,36 @@ struct Reading {
     level: String,
 }
 
+/// OneTable's repository guide: a post's sort key is `${createdAt}#${id}`, the values alone;
+/// listed by title in creation order through an index whose sort key has no prefix either.
+#[derive(Debug, Clone, PartialEq, Facet, Serialize, Deserialize)]
+#[facet(
+    name = "Post",
+    delimiter = "#",
+    gsi(
+        n = 1,
+        alias = "Title",
+        pk(prefix = "Title", fields(title)),
+        sk(no_prefix, fields(created_at, id))
+    )
+)]
+#[serde(rename_all = "camelCase")]
+struct Post {
+    #[pk(prefix = "Blog")]
+    blog_id: String,
+    #[sk(no_prefix)]
+    created_at: chrono::DateTime<chrono::Utc>,
+    #[sk]
+    id: String,
+    title: String,
+}
+
 faceteer::table! {
     struct Users { User, Note, Reading }
+}
+
+faceteer::table! {
+    struct Posts { Post }
 }
 
 fn user(id: &str) -> User {
@@ -412,10 +440,81 @@ async fn a_save_keeps_the_creation_time() {
     assert_eq!(last.created_at, third.created_at);
 }
 
+/// A sort key written as OneTable writes it: no prefix, no leading delimiter; its queries
+/// are typed like any other, and an update reads its values back from the key.
+async fn keys_as_onetable_writes_them() {
+    use chrono::TimeZone;
+    let table = fresh_table::<Posts>("daily-onetable").await;
+    let at = |d: u32| chrono::Utc.with_ymd_and_hms(2026, 1, d, 0, 0, 0).unwrap();
+    let post = |d: u32, id: &str| Post {
+        blog_id: "b1".into(),
+        created_at: at(d),
+        id: id.into(),
+        title: "hello".into(),
+    };
+    let key = Post::key("b1", at(2), "p2").unwrap();
+    assert_eq!(key.pk(), "Blog#b1");
+    assert_eq!(key.sk(), "2026-01-02T00:00:00.000Z#p2");
+    for (d, id) in [(1, "p1"), (2, "p2"), (3, "p3")] {
+        table.put(&post(d, id)).await.unwrap();
+        let raw = common::get_raw(&table, Post::key("b1", at(d), id).unwrap().to_item())
+            .await
+            .unwrap();
+        let sk = format!("2026-01-0{d}T00:00:00.000Z#{id}");
+        assert_eq!(raw["SK"].as_s().unwrap(), &sk);
+        assert_eq!(raw["GSI1SK"].as_s().unwrap(), &sk);
+    }
+    let ids = |posts: Vec<Post>| posts.into_iter().map(|p| p.id).collect::<Vec<_>>();
+    let all = table.query(Post::query("b1").list()).all().await.unwrap();
+    assert_eq!(ids(all), ["p1", "p2", "p3"]);
+    let before = table
+        .query(Post::query("b1").less_than((at(2), "p2")))
+        .all()
+        .await
+        .unwrap();
+    assert_eq!(ids(before), ["p1"]);
+    let after = table
+        .query(Post::query("b1").greater_than((at(2), "p2")))
+        .all()
+        .await
+        .unwrap();
+    assert_eq!(ids(after), ["p3"]);
+    let on_day = table
+        .query(Post::query("b1").begins_with((at(2),)))
+        .all()
+        .await
+        .unwrap();
+    assert_eq!(ids(on_day), ["p2"]);
+    let titled = table
+        .query(Post::by_title("hello").list().reverse())
+        .all()
+        .await
+        .unwrap();
+    assert_eq!(ids(titled), ["p3", "p2", "p1"]);
+    // A new title moves GSI1, whose sort key needs the table key's values: read back from
+    // the key, no read.
+    let p = Post::fields();
+    let update = table.update(&key, p.title.set("renamed"));
+    update.plan().expect("the key holds every value");
+    update.await.unwrap();
+    let renamed = table
+        .query(Post::by_title("renamed").list())
+        .all()
+        .await
+        .unwrap();
+    assert_eq!(ids(renamed), ["p2"]);
+    let item = common::get_record_item(&table, key.to_item())
+        .await
+        .unwrap();
+    let stored: Post = faceteer::from_item(item.clone()).unwrap();
+    assert_eq!(item, to_item(&stored).unwrap());
+}
+
 faceteer_suite::engines!(
     an_update_names_only_the_change,
     key_values_come_with_the_key,
     many_writers_keep_index_keys_true,
     transaction_steps_read_what_they_need,
     a_save_keeps_the_creation_time,
+    keys_as_onetable_writes_them,
 );

@@ -117,6 +117,16 @@ pub enum KeyError {
         /// Why.
         reason: String,
     },
+    /// A key without a prefix (`no_prefix`) whose values are all absent or empty would be
+    /// the empty string, which DynamoDB refuses as a key.
+    #[error(
+        "the key would be empty (it has no prefix, and its values are absent or empty, \
+         `{absent}` first): DynamoDB refuses an empty key; give the key a value"
+    )]
+    Empty {
+        /// The first absent field, or `(none)`.
+        absent: &'static str,
+    },
     /// The table partition key (`PK`) starts with
     /// [`GUARD_PREFIX`](crate::unique::GUARD_PREFIX) (`$unique`), which faceteer reserves for
     /// the guard items of unique values: a record there could overwrite a guard, or be read
@@ -430,6 +440,11 @@ sortable_arg!(u8, u16, u32, u64, usize, i8, i16, i32, i64, isize);
 pub struct KeyWriter {
     buf: String,
     delimiter: &'static str,
+    /// The next segment is the key's first (a key without a prefix writes no delimiter
+    /// before it).
+    first: bool,
+    /// A key without a prefix: it must not be empty.
+    bare: bool,
     /// The last value written, when it contains the delimiter: an error if another value
     /// follows it, or if an optional field is absent.
     last_with_delimiter: Option<(&'static str, String)>,
@@ -446,15 +461,34 @@ impl KeyWriter {
         KeyWriter {
             buf,
             delimiter,
+            first: false,
+            bare: false,
             last_with_delimiter: None,
             absent: None,
             error: None,
         }
     }
 
+    /// Start a key without a prefix (`no_prefix`): its values alone, joined by
+    /// `delimiter`, with none before the first (OneTable's `${a}#${b}`).
+    pub fn bare(delimiter: &'static str) -> Self {
+        KeyWriter {
+            first: true,
+            bare: true,
+            ..KeyWriter::new("", delimiter)
+        }
+    }
+
+    /// The delimiter before a segment (none before the first of a key without a prefix).
+    fn separate(&mut self) {
+        if !std::mem::take(&mut self.first) {
+            self.buf.push_str(self.delimiter);
+        }
+    }
+
     /// Append a shard id segment.
     pub fn shard(&mut self, shard_id: &str) -> &mut Self {
-        self.buf.push_str(self.delimiter);
+        self.separate();
         self.buf.push_str(shard_id);
         self
     }
@@ -483,7 +517,7 @@ impl KeyWriter {
             });
             return self;
         }
-        self.buf.push_str(self.delimiter);
+        self.separate();
         let start = self.buf.len();
         if let Err(reason) = value.write_key(&mut self.buf) {
             self.error = Some(KeyError::Unrepresentable { field, reason });
@@ -505,6 +539,11 @@ impl KeyWriter {
     pub fn finish(self) -> Result<String, KeyError> {
         if let Some(e) = self.error {
             return Err(e);
+        }
+        if self.bare && self.buf.is_empty() {
+            return Err(KeyError::Empty {
+                absent: self.absent.unwrap_or("(none)"),
+            });
         }
         if let (Some(absent), Some((field, value))) = (self.absent, self.last_with_delimiter) {
             // Only a delimiter inside the last value matters here: a value that merely ends

@@ -89,6 +89,12 @@ impl QueryPlan {
             Some(sk) if self.sort != SortCondition::Any => sk,
             _ => return format!("{pk} = {partition}"),
         };
+        // A sort key without a prefix (DynamoDB refuses an empty value in a key condition):
+        // `list` is the whole partition, and a range has only its given bound.
+        let no_prefix = self.sort_prefix.is_empty();
+        if no_prefix && self.sort == SortCondition::List {
+            return format!("{pk} = {partition}");
+        }
         let sk = p.name(sk_attribute);
         let upper = || format!("{}{}", self.sort_prefix, MAX_CHAR);
         let sort = match &self.sort {
@@ -115,6 +121,10 @@ impl QueryPlan {
                 let lo = p.value(AttributeValue::S(x.clone()));
                 let hi = p.value(AttributeValue::S(upper()));
                 format!("{sk} BETWEEN {lo} AND {hi}")
+            }
+            SortCondition::LessThan(x) | SortCondition::LessThanOrEqual(x) if no_prefix => {
+                let hi = p.value(AttributeValue::S(x.clone()));
+                format!("{sk} <= {hi}")
             }
             SortCondition::LessThan(x) | SortCondition::LessThanOrEqual(x) => {
                 let lo = p.value(AttributeValue::S(self.sort_prefix.clone()));

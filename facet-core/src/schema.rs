@@ -61,6 +61,9 @@ pub struct KeySchema {
     pub attribute: &'static str,
     /// The constant prefix.
     pub prefix: &'static str,
+    /// The key is its values alone, joined by the delimiter, with no prefix and no delimiter
+    /// before the first (`no_prefix`: OneTable's `${a}#${b}`); `prefix` is then empty.
+    pub no_prefix: bool,
     /// The serialized (attribute) names of the key fields, in order.
     pub fields: &'static [&'static str],
     /// Whether each key field is optional (an `Option`), in the order of `fields`.
@@ -180,6 +183,7 @@ pub const FALLBACK_SCHEMA: FacetSchema = FacetSchema {
     pk: KeySchema {
         attribute: PK,
         prefix: "",
+        no_prefix: false,
         fields: &[],
         optional: &[],
         shard: None,
@@ -187,6 +191,7 @@ pub const FALLBACK_SCHEMA: FacetSchema = FacetSchema {
     sk: KeySchema {
         attribute: SK,
         prefix: "",
+        no_prefix: false,
         fields: &[],
         optional: &[],
         shard: None,

@@ -83,6 +83,15 @@ struct KeySpace {
 
 impl KeySpace {
     const fn of(key: &KeySchema, delimiter: &'static str) -> Self {
+        if key.no_prefix {
+            // Its values alone: any string at all (no head, never empty).
+            return KeySpace {
+                prefix: "",
+                delimiter: "",
+                open: true,
+                bare: false,
+            };
+        }
         KeySpace {
             prefix: key.prefix,
             delimiter,
@@ -205,6 +214,9 @@ pub const fn find_conflict(facets: &[&FacetSchema]) -> Option<Conflict> {
 impl Message {
     /// `prefix`, `prefix_…` or both, as the key can be.
     const fn key(self, key: &KeySchema, delimiter: &str) -> Self {
+        if key.no_prefix {
+            return self.push("`…` (no prefix: any text)");
+        }
         let space_is_open = !key.is_constant();
         let mut m = self.push("`").push(key.prefix);
         if space_is_open {
@@ -247,7 +259,8 @@ pub const fn assert_table(facets: &[&FacetSchema]) {
                 .key(&b.sk, b.delimiter)
                 .push("; give one of them a sort-key (or partition-key) prefix that neither ")
                 .push("starts the other's nor starts with it (`#ORDER` and `#LINE`, not ")
-                .push("`#ORDER` and `#ORDER_LINE`)")
+                .push("`#ORDER` and `#ORDER_LINE`); a facet whose sort key has no prefix ")
+                .push("needs a partition-key prefix of its own")
         }
         Conflict::IndexShape {
             first,
@@ -454,6 +467,7 @@ mod tests {
         KeySchema {
             attribute,
             prefix,
+            no_prefix: false,
             fields,
             optional,
             shard: None,

@@ -240,6 +240,7 @@ mod tests {
         let key = |attribute| KeySchema {
             attribute,
             prefix: "#U",
+            no_prefix: false,
             fields: &[],
             optional: &[],
             shard: None,

@@ -42,6 +42,26 @@ fn encode(
     w.finish()
 }
 
+/// [`encode`] of a key without a prefix (`no_prefix`): the values alone.
+fn encode_bare(
+    delimiter: &'static str,
+    fields: &[FieldSpec],
+    values: &[Option<String>],
+) -> Result<String, KeyError> {
+    let mut w = KeyWriter::bare(delimiter);
+    for (i, (spec, value)) in fields.iter().zip(values).enumerate() {
+        if spec.optional {
+            w.part(NAMES[i], &value.as_deref());
+        } else {
+            w.part(
+                NAMES[i],
+                value.as_deref().expect("required fields have values"),
+            );
+        }
+    }
+    w.finish()
+}
+
 /// Faceteer's `buildKey`: prefix, shard, then every present value, joined by the delimiter.
 fn faceteer_build_key(
     prefix: &str,
@@ -171,6 +191,29 @@ proptest! {
     ) {
         let ka = encode("#P", delimiter, None, &fields, &a);
         let kb = encode("#P", delimiter, None, &fields, &b);
+        if let (Ok(ka), Ok(kb)) = (ka, kb) {
+            if ka == kb {
+                prop_assert_eq!(a, b);
+            }
+        }
+    }
+
+    /// A key without a prefix is the present values joined by the delimiter (OneTable's
+    /// `${a}#${b}`), never empty, and two different tuples never share one.
+    #[test]
+    fn keys_without_a_prefix_never_collide(
+        (fields, delimiter, a, b) in schema().prop_flat_map(|(f, d, _)| {
+            let (ta, tb) = (tuple(&f), tuple(&f));
+            (Just(f), Just(d), ta, tb)
+        })
+    ) {
+        let ka = encode_bare(delimiter, &fields, &a);
+        let kb = encode_bare(delimiter, &fields, &b);
+        if let Ok(k) = &ka {
+            prop_assert!(!k.is_empty());
+            let joined: Vec<String> = a.iter().flatten().cloned().collect();
+            prop_assert_eq!(k, &joined.join(delimiter));
+        }
         if let (Ok(ka), Ok(kb)) = (ka, kb) {
             if ka == kb {
                 prop_assert_eq!(a, b);
@@ -345,6 +388,7 @@ static GUARDED: FacetSchema = FacetSchema {
     pk: KeySchema {
         attribute: PK,
         prefix: "#U",
+        no_prefix: false,
         fields: &[],
         optional: &[],
         shard: None,
@@ -352,6 +396,7 @@ static GUARDED: FacetSchema = FacetSchema {
     sk: KeySchema {
         attribute: SK,
         prefix: "#U",
+        no_prefix: false,
         fields: &[],
         optional: &[],
         shard: None,

@@ -31,6 +31,7 @@ impl ::faceteer::__private::Facet for Note {
         pk: ::faceteer::__private::KeySchema {
             attribute: "PK",
             prefix: "#BOOK",
+            no_prefix: false,
             fields: &["book"],
             optional: &[false],
             shard: ::core::option::Option::None,
@@ -38,6 +39,7 @@ impl ::faceteer::__private::Facet for Note {
         sk: ::faceteer::__private::KeySchema {
             attribute: "SK",
             prefix: "#NOTE",
+            no_prefix: false,
             fields: &["note_id"],
             optional: &[false],
             shard: ::core::option::Option::None,
@@ -155,6 +157,7 @@ Sort-key arguments of the operators are the sort-key field(s): `note_id`.*/
         __shard: ::core::option::Option<&str>,
         book: &dyn ::faceteer::__private::KeyPart,
     ) -> ::core::result::Result<::std::string::String, ::faceteer::__private::KeyError> {
+        let _ = __prefix;
         let mut __w = ::faceteer::__private::KeyWriter::new(__prefix, "_");
         if let ::core::option::Option::Some(__id) = __shard {
             __w.shard(__id);
@@ -167,6 +170,7 @@ Sort-key arguments of the operators are the sort-key field(s): `note_id`.*/
         __shard: ::core::option::Option<&str>,
         note_id: &dyn ::faceteer::__private::KeyPart,
     ) -> ::core::result::Result<::std::string::String, ::faceteer::__private::KeyError> {
+        let _ = __prefix;
         let mut __w = ::faceteer::__private::KeyWriter::new(__prefix, "_");
         if let ::core::option::Option::Some(__id) = __shard {
             __w.shard(__id);

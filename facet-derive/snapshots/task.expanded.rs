@@ -181,6 +181,7 @@ impl ::faceteer::__private::Facet for Task {
         pk: ::faceteer::__private::KeySchema {
             attribute: "PK",
             prefix: "#TEAM",
+            no_prefix: false,
             fields: &["teamId"],
             optional: &[false],
             shard: ::core::option::Option::None,
@@ -188,6 +189,7 @@ impl ::faceteer::__private::Facet for Task {
         sk: ::faceteer::__private::KeySchema {
             attribute: "SK",
             prefix: "#TASK",
+            no_prefix: false,
             fields: &["taskId"],
             optional: &[false],
             shard: ::core::option::Option::None,
@@ -201,6 +203,7 @@ impl ::faceteer::__private::Facet for Task {
                 pk: ::faceteer::__private::KeySchema {
                     attribute: "GSI1PK",
                     prefix: "#TEAM",
+                    no_prefix: false,
                     fields: &["teamId"],
                     optional: &[false],
                     shard: ::core::option::Option::None,
@@ -208,6 +211,7 @@ impl ::faceteer::__private::Facet for Task {
                 sk: ::core::option::Option::Some(::faceteer::__private::KeySchema {
                     attribute: "GSI1SK",
                     prefix: "#DUE",
+                    no_prefix: false,
                     fields: &["dueDay"],
                     optional: &[false],
                     shard: ::core::option::Option::None,
@@ -223,6 +227,7 @@ impl ::faceteer::__private::Facet for Task {
                 pk: ::faceteer::__private::KeySchema {
                     attribute: "GSI2PK",
                     prefix: "#USER",
+                    no_prefix: false,
                     fields: &["assignedUserId"],
                     optional: &[true],
                     shard: ::core::option::Option::Some(::faceteer::__private::ShardSchema {
@@ -235,6 +240,7 @@ impl ::faceteer::__private::Facet for Task {
                 sk: ::core::option::Option::Some(::faceteer::__private::KeySchema {
                     attribute: "GSI2SK",
                     prefix: "#STATUS",
+                    no_prefix: false,
                     fields: &["status"],
                     optional: &[false],
                     shard: ::core::option::Option::None,
@@ -480,6 +486,68 @@ impl ::faceteer::__private::Facet for Task {
         }
         ::core::result::Result::Ok(__out)
     }
+    #[allow(clippy::needless_question_mark)]
+    fn key_values(
+        __pk: &str,
+        __sk: &str,
+    ) -> ::std::vec::Vec<::faceteer::__private::KeyValue> {
+        let __read = || -> ::core::option::Option<
+            ::std::vec::Vec<::faceteer::__private::KeyValue>,
+        > {
+            let __pieces_pk = ::faceteer::__private::key_pieces(
+                __pk,
+                "#TEAM",
+                false,
+                "_",
+                1usize,
+            )?;
+            let __owned_team_id: String = ::faceteer::__private::from_key_text::<
+                String,
+            >(__pieces_pk[0usize])?;
+            let __pieces_sk = ::faceteer::__private::key_pieces(
+                __sk,
+                "#TASK",
+                false,
+                "_",
+                1usize,
+            )?;
+            let __owned_task_id: String = ::faceteer::__private::from_key_text::<
+                String,
+            >(__pieces_sk[0usize])?;
+            {
+                let team_id = &__owned_team_id;
+                let task_id = &__owned_task_id;
+                let __again = (|| -> ::core::result::Result<
+                    (::std::string::String, ::std::string::String),
+                    ::faceteer::__private::KeyError,
+                > {
+                    ::core::result::Result::Ok((
+                        Self::__faceteer_pk(
+                            "#TEAM",
+                            ::core::option::Option::None,
+                            ::faceteer::__private::key_part::<String>(team_id),
+                        )?,
+                        Self::__faceteer_sk(
+                            "#TASK",
+                            ::core::option::Option::None,
+                            ::faceteer::__private::key_part::<String>(task_id),
+                        )?,
+                    ))
+                })()
+                    .ok()?;
+                if __again.0 != __pk || __again.1 != __sk {
+                    return ::core::option::Option::None;
+                }
+            }
+            ::core::option::Option::Some(
+                ::std::vec![
+                    (0u16, ::std::sync::Arc::new(__owned_team_id) as ::std::sync::Arc <
+                    dyn ::core::any::Any + ::core::marker::Send + ::core::marker::Sync >)
+                ],
+            )
+        };
+        __read().unwrap_or_default()
+    }
 }
 #[automatically_derived]
 impl ::faceteer::__private::BatchDeletable for Task {}
@@ -628,6 +696,7 @@ Sort-key arguments of the operators are the index's sort-key field(s): `status`.
         __shard: ::core::option::Option<&str>,
         team_id: &dyn ::faceteer::__private::KeyPart,
     ) -> ::core::result::Result<::std::string::String, ::faceteer::__private::KeyError> {
+        let _ = __prefix;
         let mut __w = ::faceteer::__private::KeyWriter::new(__prefix, "_");
         if let ::core::option::Option::Some(__id) = __shard {
             __w.shard(__id);
@@ -640,6 +709,7 @@ Sort-key arguments of the operators are the index's sort-key field(s): `status`.
         __shard: ::core::option::Option<&str>,
         task_id: &dyn ::faceteer::__private::KeyPart,
     ) -> ::core::result::Result<::std::string::String, ::faceteer::__private::KeyError> {
+        let _ = __prefix;
         let mut __w = ::faceteer::__private::KeyWriter::new(__prefix, "_");
         if let ::core::option::Option::Some(__id) = __shard {
             __w.shard(__id);
@@ -652,6 +722,7 @@ Sort-key arguments of the operators are the index's sort-key field(s): `status`.
         __shard: ::core::option::Option<&str>,
         team_id: &dyn ::faceteer::__private::KeyPart,
     ) -> ::core::result::Result<::std::string::String, ::faceteer::__private::KeyError> {
+        let _ = __prefix;
         let mut __w = ::faceteer::__private::KeyWriter::new(__prefix, "_");
         if let ::core::option::Option::Some(__id) = __shard {
             __w.shard(__id);
@@ -664,6 +735,7 @@ Sort-key arguments of the operators are the index's sort-key field(s): `status`.
         __shard: ::core::option::Option<&str>,
         due_day: &dyn ::faceteer::__private::KeyPart,
     ) -> ::core::result::Result<::std::string::String, ::faceteer::__private::KeyError> {
+        let _ = __prefix;
         let mut __w = ::faceteer::__private::KeyWriter::new(__prefix, "_");
         if let ::core::option::Option::Some(__id) = __shard {
             __w.shard(__id);
@@ -676,6 +748,7 @@ Sort-key arguments of the operators are the index's sort-key field(s): `status`.
         __shard: ::core::option::Option<&str>,
         assigned_user_id: &dyn ::faceteer::__private::KeyPart,
     ) -> ::core::result::Result<::std::string::String, ::faceteer::__private::KeyError> {
+        let _ = __prefix;
         let mut __w = ::faceteer::__private::KeyWriter::new(__prefix, "_");
         if let ::core::option::Option::Some(__id) = __shard {
             __w.shard(__id);
@@ -695,6 +768,7 @@ Sort-key arguments of the operators are the index's sort-key field(s): `status`.
         __shard: ::core::option::Option<&str>,
         status: &dyn ::faceteer::__private::KeyPart,
     ) -> ::core::result::Result<::std::string::String, ::faceteer::__private::KeyError> {
+        let _ = __prefix;
         let mut __w = ::faceteer::__private::KeyWriter::new(__prefix, "_");
         if let ::core::option::Option::Some(__id) = __shard {
             __w.shard(__id);

@@ -144,6 +144,9 @@ pub struct IndexKeysDecl {
 #[derive(Debug, FromMeta)]
 pub struct ContainerKey {
     pub prefix: Option<String>,
+    /// See [`KeyAttr::no_prefix`].
+    #[darling(default)]
+    pub no_prefix: darling::util::Flag,
     #[darling(default)]
     pub fields: PathList,
     #[darling(default)]
@@ -183,6 +186,10 @@ pub struct KeyAttr {
     pub prefix: Option<SpannedValue<String>>,
     #[darling(default)]
     pub sortable: bool,
+    /// A sort key that is its values alone, joined by the delimiter (OneTable's
+    /// `${a}#${b}`): no prefix, no leading delimiter.
+    #[darling(default)]
+    pub no_prefix: darling::util::Flag,
 }
 
 /// `#[gsi(n = .., alias = .., pk | sk, prefix = .., sortable)]` on a field.
@@ -197,6 +204,9 @@ pub struct GsiAttr {
     pub prefix: Option<SpannedValue<String>>,
     #[darling(default)]
     pub sortable: bool,
+    /// See [`KeyAttr::no_prefix`].
+    #[darling(default)]
+    pub no_prefix: darling::util::Flag,
 }
 
 /// `#[shard(count = N)]` or `#[shard(count = N, gsi = n)]` on a field.

@@ -18,6 +18,7 @@ pub(crate) const fn key(
     KeySchema {
         attribute,
         prefix,
+        no_prefix: false,
         fields,
         optional,
         shard: None,
@@ -76,6 +77,7 @@ pub(crate) const ORDER: FacetSchema = FacetSchema {
             KeySchema {
                 attribute: "GSI2PK",
                 prefix: "#STATUS",
+                no_prefix: false,
                 fields: &["status"],
                 optional: &[false],
                 shard: Some(ShardSchema {

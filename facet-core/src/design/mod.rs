@@ -29,7 +29,7 @@
 //! use faceteer_core::schema::{FacetSchema, KeySchema};
 //!
 //! const fn key(attribute: &'static str, prefix: &'static str) -> KeySchema {
-//!     KeySchema { attribute, prefix, fields: &["userId"], optional: &[false], shard: None }
+//!     KeySchema { attribute, prefix, no_prefix: false, fields: &["userId"], optional: &[false], shard: None }
 //! }
 //! const USER: FacetSchema = FacetSchema {
 //!     name: "USER",

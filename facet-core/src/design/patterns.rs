@@ -45,7 +45,13 @@ pub fn key_pattern(key: &KeySchema, delimiter: &str) -> String {
     for (i, field) in key.fields.iter().enumerate() {
         let optional = key.optional.get(i).copied().unwrap_or(false);
         let mark = if optional { "?" } else { "" };
-        let _ = write!(out, "{delimiter}{{{field}{mark}}}");
+        // A key without a prefix has no delimiter before its first value.
+        let before = if key.no_prefix && i == 0 {
+            ""
+        } else {
+            delimiter
+        };
+        let _ = write!(out, "{before}{{{field}{mark}}}");
     }
     out
 }
@@ -54,7 +60,7 @@ pub fn key_pattern(key: &KeySchema, delimiter: &str) -> String {
 /// first key field is required (the `begins_with` of a query of the partition).
 fn sort_prefix(key: &KeySchema, delimiter: &str) -> String {
     let mut out = key.prefix.to_owned();
-    if key.first_field_required() {
+    if key.first_field_required() && !key.no_prefix {
         out.push_str(delimiter);
     }
     out

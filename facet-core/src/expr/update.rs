@@ -487,13 +487,15 @@ pub struct KeyedValues<'a, F> {
 /// its typed value ([`crate::Facet::key_values`]).
 pub type KeyValue = (u16, Arc<dyn Any + Send + Sync>);
 
-/// The values a key's text holds after `prefix`: `n` pieces split at `delimiter` from the
-/// left, the last taking the rest (the decoder the key writer is a left inverse of, for keys
-/// of required fields). `None` when the text is not of that shape.
+/// The values a key's text holds after `prefix` (none for a key without one, `bare`): `n`
+/// pieces split at `delimiter` from the left, the last taking the rest (the decoder the key
+/// writer is a left inverse of, for keys of required fields). `None` when the text is not of
+/// that shape.
 #[doc(hidden)]
 pub fn key_pieces<'t>(
     text: &'t str,
     prefix: &str,
+    bare: bool,
     delimiter: &str,
     n: usize,
 ) -> Option<Vec<&'t str>> {
@@ -501,7 +503,11 @@ pub fn key_pieces<'t>(
     if n == 0 {
         return rest.is_empty().then(Vec::new);
     }
-    let rest = rest.strip_prefix(delimiter)?;
+    let rest = if bare {
+        rest
+    } else {
+        rest.strip_prefix(delimiter)?
+    };
     let pieces: Vec<&str> = rest.splitn(n, delimiter).collect();
     (pieces.len() == n).then_some(pieces)
 }

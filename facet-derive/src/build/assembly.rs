@@ -164,6 +164,9 @@ impl Assembly {
             if let Some(prefix) = &key.prefix {
                 acc.set_prefix(role.what(), prefix, prefix.span(), cx);
             }
+            if key.no_prefix.is_present() {
+                acc.set_no_prefix(key.no_prefix.span());
+            }
             acc.push_part(i, key.sortable, *span);
         }
     }
@@ -194,6 +197,9 @@ impl Assembly {
         let key = entry.key_mut(role);
         if let Some(prefix) = &g.prefix {
             key.set_prefix(&what, prefix, prefix.span(), cx);
+        }
+        if g.no_prefix.is_present() {
+            key.set_no_prefix(g.no_prefix.span());
         }
         key.push_part(i, g.sortable, span);
     }

@@ -12,6 +12,8 @@ use crate::types::is_string_like;
 #[derive(Default)]
 pub struct KeyAcc {
     prefix: Option<(String, Span)>,
+    /// `no_prefix`: the key is its values alone.
+    no_prefix: Option<Span>,
     /// The fields declared so far, in order.
     pub parts: Vec<KeyPartRef>,
     shard: Option<(u32, Span)>,
@@ -64,6 +66,11 @@ impl KeyAcc {
         }
     }
 
+    /// Mark the key as its values alone (`no_prefix`).
+    pub fn set_no_prefix(&mut self, span: Span) {
+        self.no_prefix.get_or_insert(span);
+    }
+
     /// Set the shard count, which every declaration must agree on.
     pub fn set_shard(&mut self, what: &str, count: u32, span: Span, cx: &Ctxt) {
         if count == 0 {
@@ -106,12 +113,38 @@ impl KeyAcc {
         at: Span,
         cx: &Ctxt,
     ) -> KeyModel {
-        let prefix = match self.prefix {
-            Some((p, _)) => p,
-            None => {
+        let no_prefix = self.no_prefix.is_some();
+        let prefix = match (self.prefix, self.no_prefix) {
+            (Some((_, span)), Some(_)) => {
+                cx.error_at(
+                    span,
+                    format!(
+                        "{what} has both a prefix and `no_prefix`; keep one: `no_prefix` \
+                         writes the values alone, `prefix = \"\"` writes a leading delimiter \
+                         as Faceteer does"
+                    ),
+                );
+                String::new()
+            }
+            (Some((p, _)), None) => p,
+            (None, Some(span)) => {
+                crate::check::no_prefix_is_a_sort_key_with_fields(
+                    cx,
+                    what,
+                    role,
+                    &self.parts,
+                    span,
+                );
+                String::new()
+            }
+            (None, None) => {
                 cx.error_at(
                     self.span.unwrap_or(at),
-                    format!("{what} has no prefix: add `prefix = \"..\"` to {hint}"),
+                    format!(
+                        "{what} has no prefix: add `prefix = \"..\"` to {hint} (or, for a \
+                         sort key, `no_prefix` to write its values alone, as OneTable's \
+                         `${{a}}#${{b}}`)"
+                    ),
                 );
                 String::new()
             }
@@ -135,6 +168,7 @@ impl KeyAcc {
             role,
             attribute,
             prefix,
+            no_prefix,
             parts: self.parts,
             shard,
         }
@@ -154,6 +188,9 @@ pub fn apply_container_key(
     acc.span.get_or_insert(span);
     if let Some(prefix) = &key.prefix {
         acc.set_prefix(what, prefix, span, cx);
+    }
+    if key.no_prefix.is_present() {
+        acc.set_no_prefix(key.no_prefix.span());
     }
     let sortable = resolve_fields(&key.sortable, fields, cx);
     for field in resolve_fields(&key.fields, fields, cx) {

@@ -38,6 +38,36 @@ pub fn prefix_is_not_reserved(cx: &Ctxt, what: &str, prefix: &str, span: Span) {
     }
 }
 
+/// `no_prefix` (a key that is its values alone) is for a sort key with fields: a partition
+/// key keeps its prefix (OneTable's `${_type}#${id}` is `prefix = "Type"` with the delimiter
+/// `#`), and a key with no field would be empty, which DynamoDB refuses.
+pub fn no_prefix_is_a_sort_key_with_fields(
+    cx: &Ctxt,
+    what: &str,
+    role: KeyRole,
+    parts: &[crate::model::KeyPartRef],
+    span: Span,
+) {
+    if role == KeyRole::Partition {
+        cx.error_at(
+            span,
+            format!(
+                "{what} cannot be `no_prefix`: a partition key keeps a constant prefix, which \
+                 keeps facets apart (OneTable's `${{_type}}#${{id}}` is `prefix = \"Type\"` \
+                 with `#[facet(delimiter = \"#\")]`); `no_prefix` is for sort keys"
+            ),
+        );
+    } else if parts.is_empty() {
+        cx.error_at(
+            span,
+            format!(
+                "{what} is `no_prefix` and has no field: it would be empty, which DynamoDB \
+                 refuses; give it fields, or a prefix"
+            ),
+        );
+    }
+}
+
 /// A key is declared on the struct (`#[facet(pk(..))]`) or on its fields (`#[pk]`), not
 /// both (`on_struct`: the struct declares it). Returns whether the field's may be used.
 pub fn key_declared_once(cx: &Ctxt, role: KeyRole, on_struct: bool, span: Span) -> bool {

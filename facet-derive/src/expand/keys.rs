@@ -184,9 +184,16 @@ pub fn key_fns(m: &FacetModel) -> TokenStream {
                 }
             }
         });
+        // A key without a prefix writes its values alone (its prefix is empty).
+        let writer = if k.key.no_prefix {
+            quote!(#p::KeyWriter::bare(#delim))
+        } else {
+            quote!(#p::KeyWriter::new(__prefix, #delim))
+        };
         quote! {
             fn #values_fn(__prefix: &str, __shard: ::core::option::Option<&str>, #(#params),*) -> ::core::result::Result<::std::string::String, #p::KeyError> {
-                let mut __w = #p::KeyWriter::new(__prefix, #delim);
+                let _ = __prefix;
+                let mut __w = #writer;
                 if let ::core::option::Option::Some(__id) = __shard {
                     __w.shard(__id);
                 }

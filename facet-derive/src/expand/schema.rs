@@ -11,6 +11,7 @@ fn key_schema(m: &FacetModel, key: &KeyModel) -> TokenStream {
     let p = private(m);
     let attribute = lit(&key.attribute);
     let prefix = lit(&key.prefix);
+    let no_prefix = key.no_prefix;
     let names = key.parts.iter().map(|k| lit(&m.fields[k.field].name));
     let optional = key.parts.iter().map(|k| m.fields[k.field].optional);
     let shard = match &key.shard {
@@ -37,6 +38,7 @@ fn key_schema(m: &FacetModel, key: &KeyModel) -> TokenStream {
     quote!(#p::KeySchema {
         attribute: #attribute,
         prefix: #prefix,
+        no_prefix: #no_prefix,
         fields: &[#(#names),*],
         optional: &[#(#optional),*],
         shard: #shard,

@@ -249,10 +249,10 @@ pub fn key_values(m: &FacetModel) -> TokenStream {
     let mut reads = Vec::new();
     for (k, text) in base.iter().zip([quote!(__pk), quote!(__sk)]) {
         let prefix = lit(&k.prefix);
-        let n = k.parts.len();
+        let (n, bare) = (k.parts.len(), k.no_prefix);
         let pieces = quote::format_ident!("__pieces_{}", k.role.attr().to_lowercase());
         reads.push(quote! {
-            let #pieces = #p::key_pieces(#text, #prefix, #delim, #n)?;
+            let #pieces = #p::key_pieces(#text, #prefix, #bare, #delim, #n)?;
         });
         for (i, part) in k.parts.iter().enumerate() {
             if bound.contains(&part.field) {

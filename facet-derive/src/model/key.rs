@@ -74,8 +74,10 @@ pub struct KeyModel {
     pub role: KeyRole,
     /// The stored attribute (`PK`, `GSI1SK`, …).
     pub attribute: String,
-    /// The key's constant prefix.
+    /// The key's constant prefix (empty with `no_prefix`).
     pub prefix: String,
+    /// `no_prefix`: the key is its values alone, joined by the delimiter.
+    pub no_prefix: bool,
     /// The fields written after the prefix, in order.
     pub parts: Vec<KeyPartRef>,
     /// The shard, for a sharded partition key.

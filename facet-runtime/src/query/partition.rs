@@ -55,15 +55,20 @@ impl<F: Facet, S, I: KeyFields> PartitionQuery<F, S, I> {
     }
 
     fn sort_key_text(&self, write: impl FnOnce(&mut KeyWriter)) -> Result<String, KeyError> {
-        let prefix = self.sort_key.map_or("", |k| k.prefix);
-        let mut w = KeyWriter::new(prefix, F::SCHEMA.delimiter);
+        let mut w = match self.sort_key {
+            Some(k) if k.no_prefix => KeyWriter::bare(F::SCHEMA.delimiter),
+            Some(k) => KeyWriter::new(k.prefix, F::SCHEMA.delimiter),
+            None => KeyWriter::new("", F::SCHEMA.delimiter),
+        };
         write(&mut w);
         w.finish()
     }
 
     fn with(self, sort: Result<SortCondition, KeyError>) -> Query<F, I> {
         let mut sort_prefix = String::new();
-        if let Some(key) = self.sort_key {
+        // A sort key without a prefix has none: its range is every sort key, and the
+        // records of other facets read are skipped.
+        if let Some(key) = self.sort_key.filter(|k| !k.no_prefix) {
             sort_prefix.push_str(key.prefix);
             if key.first_field_required() {
                 sort_prefix.push_str(F::SCHEMA.delimiter);

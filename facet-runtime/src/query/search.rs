@@ -440,7 +440,7 @@ impl<'t, F: Facet> Search<'t, F> {
             let mut source = source.clone();
             source.page.reverse = self.page.reverse;
             let sk_attribute = key.map(|k| k.attribute);
-            let head = key.map_or_else(String::new, |k| {
+            let head = key.filter(|k| !k.no_prefix).map_or_else(String::new, |k| {
                 format!("{}{}", k.prefix, F::SCHEMA.delimiter)
             });
             if source.is_all_shards() {
