@@ -57,6 +57,9 @@ struct User {
     created: u64,
     #[updated(millis)]
     updated: i64,
+    /// How many times the user was renamed (an `add` beside a read-filled `set`).
+    #[serde(default)]
+    renames: u32,
 }
 
 /// A OneTable-style record: no version, a creation time, saved whole.
@@ -118,8 +121,25 @@ struct Post {
     title: String,
 }
 
+/// Write times as `DateTime<Utc>` fields stored by their own serde codecs: epoch seconds,
+/// and an optional epoch-milliseconds time.
+#[derive(Debug, Clone, PartialEq, Facet, Serialize, Deserialize)]
+#[facet(name = "EVENT")]
+struct Event {
+    #[pk(prefix = "#EVENT")]
+    #[sk(prefix = "#EVENT")]
+    id: String,
+    #[created]
+    #[serde(with = "chrono::serde::ts_seconds")]
+    created: chrono::DateTime<chrono::Utc>,
+    #[updated]
+    #[serde(with = "chrono::serde::ts_milliseconds_option", default)]
+    updated: Option<chrono::DateTime<chrono::Utc>>,
+    title: String,
+}
+
 faceteer::table! {
-    struct Users { User, Note, Reading }
+    struct Users { User, Note, Reading, Event }
 }
 
 faceteer::table! {
@@ -135,6 +155,7 @@ fn user(id: &str) -> User {
         phone: None,
         created: 0,
         updated: 0,
+        renames: 0,
     }
 }
 
@@ -239,6 +260,38 @@ async fn an_update_names_only_the_change() {
     );
 }
 
+/// A write time goes through its field's serde codec, on puts and updates alike.
+async fn write_times_follow_their_codecs() {
+    let table = fresh_table::<Users>("daily-codecs").await;
+    let event = Event {
+        id: "e1".into(),
+        created: chrono::DateTime::<chrono::Utc>::UNIX_EPOCH,
+        updated: None,
+        title: "first".into(),
+    };
+    let before = chrono::Utc::now().timestamp();
+    let stored = table.put(&event).returning_stored().await.unwrap();
+    let key = Event::key("e1").unwrap();
+    let raw = common::get_raw(&table, key.to_item()).await.unwrap();
+    let created = raw["created"].as_n().unwrap().parse::<i64>().unwrap();
+    assert!(created >= before, "{raw:?}");
+    let updated = raw["updated"].as_n().unwrap().parse::<i64>().unwrap();
+    assert!(updated / 1000 >= before, "{raw:?}");
+    assert_eq!(stored.created.timestamp(), created);
+    assert_eq!(stored, table.get(&key).await.unwrap().unwrap());
+    tokio::time::sleep(std::time::Duration::from_millis(5)).await;
+    let f = Event::fields();
+    let after: Event = table
+        .update(&key, f.title.set("second"))
+        .returning_new()
+        .await
+        .unwrap();
+    let raw = common::get_raw(&table, key.to_item()).await.unwrap();
+    assert!(raw["updated"].as_n().is_ok(), "{raw:?}");
+    assert_eq!(after.created, stored.created);
+    assert!(after.updated > stored.updated, "{after:?} {stored:?}");
+}
+
 /// Key values read back from a key's text, sortable and negative ones included, give an
 /// update all it needs without a read.
 async fn key_values_come_with_the_key() {
@@ -306,6 +359,68 @@ async fn many_writers_keep_index_keys_true() {
         .await
         .unwrap();
     assert_eq!(by_beneficiary, [last]);
+}
+
+/// Updates that read what their keys need, through a proxy that loses answers and resets
+/// connections: each is reported exactly (done, not done, or unknown), a done one applied
+/// once (a counter it adds to counts it), and the stored keys always match the fields.
+async fn lost_answers_leave_read_filled_updates_exact() {
+    use faceteer::testing::FaultConfig;
+    let faults = FaultConfig {
+        single_writes: true,
+        fail_after: 0.15,
+        reset_after: 0.15,
+        seed: 38,
+        ..FaultConfig::default()
+    };
+    let timeouts = faceteer::Timeouts {
+        attempt: std::time::Duration::from_secs(60),
+        operation: std::time::Duration::from_secs(120),
+        call: std::time::Duration::from_secs(300),
+        ..faceteer::Timeouts::default()
+    };
+    let (_proxy, table, direct) =
+        common::lossy_table_with::<Users>("daily-lossy", faults, timeouts, 8).await;
+    let choice = match faceteer_suite::server() {
+        faceteer_suite::Server::Embedded(_) => faceteer::LostAnswers::Resend,
+        _ => faceteer::LostAnswers::Report,
+    };
+    let table = table.with_lost_answers(choice);
+    direct.put(&user("u1")).await.unwrap();
+    let key = User::key("u1").unwrap();
+    let (mut done, mut unknown) = (0u32, 0u32);
+    let writers = (0..4).map(|w| {
+        let (table, key) = (table.clone(), key.clone());
+        tokio::spawn(async move {
+            let f = User::fields();
+            let mut said = (0u32, 0u32);
+            for i in 0..15 {
+                let rename = if (w + i) % 2 == 0 {
+                    f.first_name.set(format!("f{w}-{i}"))
+                } else {
+                    f.last_name.set(format!("l{w}-{i}"))
+                };
+                match table.update(&key, rename & f.renames.add(1)).await {
+                    Ok(()) => said.0 += 1,
+                    Err(e) if e.is_outcome_unknown() => said.1 += 1,
+                    Err(e) => panic!("an update neither done nor unknown: {e}"),
+                }
+            }
+            said
+        })
+    });
+    for writer in futures::future::join_all(writers).await {
+        let (d, u) = writer.unwrap();
+        done += d;
+        unknown += u;
+    }
+    let last = checked(&direct, "u1").await;
+    assert!(
+        (done..=done + unknown).contains(&last.renames),
+        "{} renames stored; {done} done, {unknown} unknown",
+        last.renames
+    );
+    assert!(done > 0, "no update got through");
 }
 
 /// A transaction's update step that needs a stored value reads it when the transaction is
@@ -513,7 +628,9 @@ async fn keys_as_onetable_writes_them() {
 faceteer_suite::engines!(
     an_update_names_only_the_change,
     key_values_come_with_the_key,
+    write_times_follow_their_codecs,
     many_writers_keep_index_keys_true,
+    lost_answers_leave_read_filled_updates_exact,
     transaction_steps_read_what_they_need,
     a_save_keeps_the_creation_time,
     keys_as_onetable_writes_them,
