@@ -29,6 +29,15 @@ fn encode(
     if let Some(shard) = shard {
         w.shard(shard);
     }
+    write_values(w, fields, values)
+}
+
+/// `values` (of `fields`) written by `w`, and the key.
+fn write_values(
+    mut w: KeyWriter,
+    fields: &[FieldSpec],
+    values: &[Option<String>],
+) -> Result<String, KeyError> {
     for (i, (spec, value)) in fields.iter().zip(values).enumerate() {
         if spec.optional {
             w.part(NAMES[i], &value.as_deref());
@@ -48,18 +57,7 @@ fn encode_bare(
     fields: &[FieldSpec],
     values: &[Option<String>],
 ) -> Result<String, KeyError> {
-    let mut w = KeyWriter::bare(delimiter);
-    for (i, (spec, value)) in fields.iter().zip(values).enumerate() {
-        if spec.optional {
-            w.part(NAMES[i], &value.as_deref());
-        } else {
-            w.part(
-                NAMES[i],
-                value.as_deref().expect("required fields have values"),
-            );
-        }
-    }
-    w.finish()
+    write_values(KeyWriter::bare(delimiter), fields, values)
 }
 
 /// Faceteer's `buildKey`: prefix, shard, then every present value, joined by the delimiter.
