@@ -420,6 +420,11 @@ async fn lost_answers_leave_read_filled_updates_exact() {
         "{} renames stored; {done} done, {unknown} unknown",
         last.renames
     );
+    // One line per run (`--nocapture`): how the proxy's faults came out.
+    eprintln!(
+        "read-filled updates: {done} done, {unknown} unknown, {} stored",
+        last.renames
+    );
     assert!(done > 0, "no update got through");
 }
 
