@@ -282,5 +282,22 @@ async fn main() -> Result<(), Box<dyn std::error::Error>> {
     let result = run(&table).await;
     table.delete_table().await?;
     result?;
+    write_design()?;
+    Ok(())
+}
+
+/// Write the table's access-pattern page next to the build (`FACETEER_DESIGN_DIR`, default
+/// `target/design/user_service`): a picture of each partition, wide facets wrapped.
+fn write_design() -> std::io::Result<()> {
+    use faceteer::TableSchema;
+    let dir = std::path::PathBuf::from(
+        std::env::var("FACETEER_DESIGN_DIR")
+            .unwrap_or_else(|_| "target/design/user_service".into()),
+    );
+    std::fs::create_dir_all(&dir)?;
+    let page = faceteer::design::access_patterns_html(&UserService::design("users"));
+    let path = dir.join("access-patterns.html");
+    std::fs::write(&path, page)?;
+    println!("\nthe table's design: {}", path.display());
     Ok(())
 }

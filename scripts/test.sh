@@ -6,7 +6,8 @@
 # 127.0.0.1 port).
 #
 # FACETEER_DYNAMODB_ENDPOINT=http://host:port sends the second arm to another server
-# (dynalite, DynamoDB Local) instead of moto; FACETEER_REAL_AWS=1 to real AWS.
+# instead of moto (the suite is checked on the embedded engine and moto only);
+# FACETEER_REAL_AWS=1 to real AWS.
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 if [ -z "${FACETEER_DYNAMODB_ENDPOINT:-}" ] && [ -z "${FACETEER_REAL_AWS:-}" ]; then

@@ -8,8 +8,8 @@
 //! * `…::moto`: moto's server, a second, independent implementation, installed into
 //!   `target/ddb-venv` when missing (`scripts/ensure-moto.sh`) and started once per test
 //!   process on a free 127.0.0.1 port. `FACETEER_DYNAMODB_ENDPOINT=http://host:port` sends this
-//!   arm to that server instead (dynalite, DynamoDB Local), and `FACETEER_REAL_AWS=1` to real
-//!   AWS with the default credential chain and region.
+//!   arm to that server instead (the suite is checked on the embedded engine and moto only),
+//!   and `FACETEER_REAL_AWS=1` to real AWS with the default credential chain and region.
 //!
 //! Each test prints the engine it ran on, so a failure names it (also in the test's name).
 //! Outside a test arm (examples, benchmarks) the kit uses the configured server when one is

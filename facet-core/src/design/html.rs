@@ -37,10 +37,12 @@ th { background: #f1f5f9; color: #334155; font-weight: 600; text-align: left;
   font-size: 12px; text-transform: uppercase; letter-spacing: .04em; }
 th, td { padding: 7px 12px; border-bottom: 1px solid #e2e8f0; vertical-align: top; }
 tr:last-child td { border-bottom: none; }
-.grid td { white-space: nowrap; }
 .grid td.pk { background: #fff; border-right: 1px solid #e2e8f0; vertical-align: middle; font-weight: 600; }
+.grid td.pk, .grid td.sk { min-width: 9em; max-width: 22em; overflow-wrap: anywhere; }
 .grid tr.item td:not(.pk) { background: var(--bg); }
 .grid td.sk { border-left: 4px solid var(--fc); }
+.grid .attrs { display: flex; flex-wrap: wrap; gap: 4px 14px; }
+.grid .attr { min-width: 0; overflow-wrap: anywhere; }
 .grid .name { display: block; color: #64748b; font-size: 11px; }
 .grid .key .name { color: var(--fc); font-weight: 600; }
 .chip { display: inline-block; padding: 1px 9px; border-radius: 999px; font-size: 12px;
@@ -173,8 +175,9 @@ fn grid(out: &mut String, design: &TableDesign<'_>, members: &[usize]) {
     for attribute in [PK, SK, FACET_ATTRIBUTE] {
         let _ = write!(out, "<th>{}</th>", escape(design.attribute(attribute)));
     }
+    // A facet's attributes wrap in one cell, so a wide facet stays readable at any width.
     if width > 0 {
-        let _ = write!(out, "<th colspan=\"{width}\">Attributes</th>");
+        out.push_str("<th>Attributes</th>");
     }
     out.push_str("</tr></thead>\n<tbody>\n");
     for (n, row) in rows.iter().enumerate() {
@@ -194,21 +197,18 @@ fn grid(out: &mut String, design: &TableDesign<'_>, members: &[usize]) {
             code(&row.sk),
             chip(row.position, row.schema.name)
         );
-        for (name, written, value) in &row.attributes {
-            let class = if *written { " class=\"key\"" } else { "" };
-            let _ = write!(
-                out,
-                "<td{class}><span class=\"name\">{}</span>{}</td>",
-                escape(name),
-                code(value)
-            );
-        }
-        if row.attributes.len() < width {
-            let _ = write!(
-                out,
-                "<td colspan=\"{}\"></td>",
-                width - row.attributes.len()
-            );
+        if width > 0 {
+            out.push_str("<td><div class=\"attrs\">");
+            for (name, written, value) in &row.attributes {
+                let class = if *written { "attr key" } else { "attr" };
+                let _ = write!(
+                    out,
+                    "<div class=\"{class}\"><span class=\"name\">{}</span>{}</div>",
+                    escape(name),
+                    code(value)
+                );
+            }
+            out.push_str("</div></td>");
         }
         out.push_str("</tr>\n");
     }
@@ -403,21 +403,22 @@ mod tests {
         assert!(page.contains("<h3>Partition <code>#TEAM_{teamId}</code></h3>"));
         let user_row = "<tr class=\"item c0\"><td class=\"pk\" rowspan=\"2\">\
             <code>#USER_{userId}</code></td><td class=\"sk\"><code>#USER</code></td>\
-            <td><span class=\"chip c0\">USER</span></td>\
-            <td class=\"key\"><span class=\"name\">GSI1PK</span><code>#EMAIL_{email}</code></td>\
-            <td class=\"key\"><span class=\"name\">ttl</span>\
-            <code>{expiresAt} (epoch seconds)</code></td>\
-            <td><span class=\"name\">userId</span><code>{userId}</code></td>";
+            <td><span class=\"chip c0\">USER</span></td><td><div class=\"attrs\">\
+            <div class=\"attr key\"><span class=\"name\">GSI1PK</span><code>#EMAIL_{email}</code></div>\
+            <div class=\"attr key\"><span class=\"name\">ttl</span>\
+            <code>{expiresAt} (epoch seconds)</code></div>\
+            <div class=\"attr\"><span class=\"name\">userId</span><code>{userId}</code></div>";
         assert!(page.contains(user_row), "{page}");
         // The order's row has no PK cell of its own: the user's spans it.
         let order_row = "<tr class=\"item c1\"><td class=\"sk\"><code>#ORDER_{orderId}</code>\
-            </td><td><span class=\"chip c1\">ORDER</span></td>\
-            <td class=\"key\"><span class=\"name\">GSI2PK</span>\
-            <code>#STATUS_{shard 0..3}_{status}</code></td>";
+            </td><td><span class=\"chip c1\">ORDER</span></td><td><div class=\"attrs\">\
+            <div class=\"attr key\"><span class=\"name\">GSI2PK</span>\
+            <code>#STATUS_{shard 0..3}_{status}</code></div>";
         assert!(page.contains(order_row), "{page}");
-        // The user's row is padded to the order's eleven attributes.
-        assert!(page.contains("<th colspan=\"11\">Attributes</th>"));
-        assert!(page.contains("<code>{expiresAt}</code></td><td colspan=\"5\"></td></tr>"));
+        // Each row's attributes wrap in one cell: no padding, no columns to scroll to.
+        assert!(page.contains("<th>Attributes</th>"));
+        assert!(page.contains("<code>{expiresAt}</code></div></div></td></tr>"));
+        assert!(!page.contains("colspan"));
     }
 
     #[test]
@@ -453,12 +454,12 @@ mod tests {
             2,
             "{page}"
         );
-        let user_row = "<td class=\"key\"><span class=\"name\">gsi1pk</span>\
-            <code>#EMAIL_{email}</code></td>\
-            <td class=\"key\"><span class=\"name\">expires</span>\
-            <code>{expiresAt} (epoch seconds)</code></td>";
+        let user_row = "<div class=\"attr key\"><span class=\"name\">gsi1pk</span>\
+            <code>#EMAIL_{email}</code></div>\
+            <div class=\"attr key\"><span class=\"name\">expires</span>\
+            <code>{expiresAt} (epoch seconds)</code></div>";
         assert!(page.contains(user_row), "{page}");
-        assert!(page.contains("<td class=\"key\"><span class=\"name\">lsi1sk</span>"));
+        assert!(page.contains("<div class=\"attr key\"><span class=\"name\">lsi1sk</span>"));
         assert!(page.contains(
             "<tr><td><code>lsi1</code></td><td>local</td><td><code>pk</code></td>\
              <td><code>lsi1sk</code></td><td>ALL</td><td>ORDER (byTotal)</td></tr>"
