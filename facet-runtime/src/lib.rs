@@ -37,18 +37,7 @@
 //!
 //! ## Attributes
 //!
-//! | attribute | where | meaning |
-//! |---|---|---|
-//! | `#[facet(name = "TASK")]` | struct | facet name, stored in the `facet` attribute (default: the struct name) |
-//! | `#[facet(delimiter = "#")]` | struct | key delimiter (default `_`) |
-//! | `#[facet(validator = path)]` | struct | `fn(&Self) -> Result<(), E: Display>`, run on every record read |
-//! | `#[facet(validate_on_write)]` | struct | also run the validator before every write |
-//! | `#[facet(pk(prefix = "..", fields(a, b)))]`, `sk(..)` | struct | declare a key by field names; `fields()` for a constant sort key; `shard(count = N, fields(..))` inside `pk(..)` |
-//! | `#[pk(prefix = "..")]` / `#[sk(prefix = "..")]` | field | the field is part of the base partition / sort key; several fields join in declaration order; `sortable` encodes integers order-preservingly |
-//! | `#[gsi(n = 1..=20, alias = "..", pk \| sk, prefix = "..")]` | field | the field is part of index `GSIn`'s partition or sort key; repeatable |
-//! | `#[shard(count = N)]`, `#[shard(count = N, gsi = n)]` | field | hash the field to spread the base (or `GSIn`) partition key over N shards |
-//! | `#[ttl]` | field | also store the field as `ttl` (epoch seconds); a time or an integer |
-//! | `#[version]` | field | optimistic locking: every put checks it and stores it + 1, every update adds 1 (`u64`, `u32`, `i64`, `i32`) |
+//! Every attribute and option the derives read: [`guide::attributes`].
 //!
 //! Generated for each facet: `Facet::key(..)` (the base key, from the key fields),
 //! `Facet::query(..)` (the base partition), and for each index `Facet::gsiN(..)` plus
@@ -147,6 +136,7 @@ pub mod design;
 pub mod embedded;
 mod error;
 mod exec;
+pub mod guide;
 mod item;
 pub mod plan;
 mod plans;
