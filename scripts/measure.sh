@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Regenerate every figure of the README's "Measurements" section: runs the benchmarks
+# Regenerate every figure of benches/README.md ("Measurements"): runs the benchmarks
 # (release builds, criterion) and prints the tables the README quotes, as ratios from this
 # one run. Takes about 25 minutes on the 2-core development machine (the compile-cost
 # benchmark builds its two crates' dependencies once).
