@@ -14,7 +14,7 @@ use faceteer::{Facet, IndexNames, Table, TableNames};
 use serde::{Deserialize, Serialize};
 
 /// OneTable's default names.
-const ONETABLE: TableNames = TableNames {
+pub const ONETABLE: TableNames = TableNames {
     pk: "pk",
     sk: "sk",
     facet: "_type",
@@ -52,11 +52,11 @@ struct Category {
 
 faceteer::table! {
     /// The OneTable application's table, under its own names.
-    struct OneTableApp { Category }
+    pub struct OneTableApp { Category }
     names = ONETABLE
 }
 
-async fn run(table: &Table) -> faceteer::Result<()> {
+pub async fn run(table: &Table) -> faceteer::Result<()> {
     // An item as OneTable writes it.
     let s = |v: &str| AttributeValue::S(v.to_owned());
     table

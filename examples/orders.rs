@@ -109,7 +109,7 @@ fn order(id: &str, sku: &str, quantity: u32, placed_at: &str) -> Order {
     }
 }
 
-async fn run(table: &Table) -> Result<(), Box<dyn std::error::Error>> {
+pub async fn run(table: &Table) -> Result<(), Box<dyn std::error::Error>> {
     // 1. A batch that mixes facets: the customer and the stock of two products.
     let report = table
         .write_batch()

@@ -93,7 +93,7 @@ struct Task {
 
 faceteer::table! {
     /// The one table of the application: teams, their users and their tasks.
-    struct TasksTable { Team, User, Task }
+    pub struct TasksTable { Team, User, Task }
 }
 
 /// Everything stored in a team's partition: the team, its users and its tasks.
@@ -122,7 +122,7 @@ fn titles(tasks: &[Task]) -> Vec<String> {
         .collect()
 }
 
-async fn run(table: &Table) -> faceteer::Result<()> {
+pub async fn run(table: &Table) -> faceteer::Result<()> {
     let team = Team {
         team_id: "penguins".into(),
         team_name: "Penguin Popsicles".into(),

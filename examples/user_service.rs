@@ -82,16 +82,16 @@ use serde::{Deserialize, Serialize};
         pk(prefix = "PHONE", fields(phone))
     )
 )]
-struct User {
-    user_id: String,
-    beneficiary_id: String,
-    created: u64,
-    updated: u64,
-    first_name: String,
-    first_name_canonical: String,
-    last_name: String,
-    last_name_canonical: String,
-    phone: Option<String>,
+pub struct User {
+    pub user_id: String,
+    pub beneficiary_id: String,
+    pub created: u64,
+    pub updated: u64,
+    pub first_name: String,
+    pub first_name_canonical: String,
+    pub last_name: String,
+    pub last_name_canonical: String,
+    pub phone: Option<String>,
 }
 
 /// An email address of a user, until confirmed: an unconfirmed one expires.
@@ -125,7 +125,7 @@ struct Email {
 
 faceteer::table! {
     /// The user service's one table.
-    struct UserService { User, Email }
+    pub struct UserService { User, Email }
 }
 
 const PEOPLE: [(&str, &str, Option<&str>); 8] = [
@@ -164,7 +164,7 @@ fn names(users: &[User]) -> Vec<String> {
         .collect()
 }
 
-async fn run(table: &Table) -> faceteer::Result<()> {
+pub async fn run(table: &Table) -> faceteer::Result<()> {
     let users = users();
     let report = table.put_many(users.clone()).await;
     assert!(report.is_complete(), "{:?}", report.failed.first());

@@ -419,15 +419,42 @@ async fn create(table: Table) -> Table {
     table
 }
 
-/// `table` with the test kit's generous deadlines (see [`fresh_table_with`]).
-pub fn patient(table: Table) -> Table {
-    let timeouts = faceteer::Timeouts {
+/// The test kit's generous deadlines, for a loaded machine and a slow engine: the helpers
+/// that read or write the truth behind the library must not fail where the library under
+/// test is allowed to be slow.
+fn patient_timeouts() -> faceteer::Timeouts {
+    faceteer::Timeouts {
+        connect: std::time::Duration::from_secs(30),
         attempt: std::time::Duration::from_secs(120),
         operation: std::time::Duration::from_secs(300),
         call: std::time::Duration::from_secs(600),
-        ..table.timeouts()
-    };
+    }
+}
+
+/// `table` with the test kit's generous deadlines (see [`fresh_table_with`]).
+pub fn patient(table: Table) -> Table {
+    let timeouts = patient_timeouts();
     table.with_timeouts(timeouts)
+}
+
+/// `table`'s SDK client with the test kit's generous deadlines ([`patient`]'s), for raw
+/// calls beside the library.
+pub fn patient_client(table: &Table) -> Client {
+    use aws_sdk_dynamodb::config::timeout::TimeoutConfig;
+    let t = patient_timeouts();
+    let config = table
+        .client()
+        .config()
+        .to_builder()
+        .timeout_config(
+            TimeoutConfig::builder()
+                .connect_timeout(t.connect)
+                .operation_attempt_timeout(t.attempt)
+                .operation_timeout(t.call)
+                .build(),
+        )
+        .build();
+    Client::from_conf(config)
 }
 
 /// The README's code, compiled and checked as a doc test.

@@ -7,22 +7,11 @@ use aws_sdk_dynamodb::types::{
     AttributeDefinition, AttributeValue, BillingMode, GlobalSecondaryIndex, KeySchemaElement,
     KeyType, Projection, ProjectionType, ScalarAttributeType,
 };
-use faceteer::{Facet, IndexNames, Table, TableNames, TableSchema};
+use faceteer::{Facet, Table, TableNames, TableSchema};
 use serde::{Deserialize, Serialize};
 
-/// OneTable's default names.
-const ONETABLE: TableNames = TableNames {
-    pk: "pk",
-    sk: "sk",
-    facet: "_type",
-    ttl: "expires",
-    indexes: &[IndexNames {
-        index: "GSI1",
-        name: "gsi1",
-        pk: "gsi1pk",
-        sk: "gsi1sk",
-    }],
-};
+// OneTable's default names, as the `existing_table` example declares them.
+use crate::examples::existing_table::ONETABLE;
 
 /// OneTable's `Category` model (its repository guide): `pk: USER#${userId}`,
 /// `sk: CATEGORY#category#${id}`, `gsi1pk: CATEGORY#${id}`, `gsi1sk: USER#${userId}`.

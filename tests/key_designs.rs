@@ -9,88 +9,17 @@ use faceteer::{Difference, Facet, IndexKind, Table};
 use faceteer_suite::fresh_table;
 use serde::{Deserialize, Serialize};
 
-/// A user. Its partition is `USER#<shard>` (8 shards by `userId`), its sort key its id.
-///
-/// - LSI1 `Created`: the partition by creation time (shared with `Email`).
-/// - LSI2 `FirstName` / LSI3 `LastName`: by canonical names, in either order, then created.
-/// - LSI4 `Phone` (sparse): users with a phone, by phone.
-/// - LSI5 `Updated`: by last update.
-/// - GSI1 `BeneficiaryLastName`: a beneficiary's users by last then first name.
-/// - GSI2 `AllCreated`: one constant partition of every user, by creation time.
-/// - GSI3 `PhoneNumber` (sparse, no sort key): the users with one phone number.
-// Clippy's `duplicated_attributes` takes the repeated `n = ..` of several indexes for
-// duplicates (rust-clippy#13238, a known false positive on derive attributes).
-#[allow(clippy::duplicated_attributes)]
-#[derive(Debug, Clone, PartialEq, Facet, Serialize, Deserialize)]
-#[serde(rename_all = "camelCase")]
-#[facet(
-    name = "User",
-    delimiter = "#",
-    pk(prefix = "USER", fields(), shard(count = 8, fields(user_id))),
-    sk(prefix = "USER", fields(user_id)),
-    lsi(
-        n = 1,
-        alias = "Created",
-        sk(prefix = "CREATED", fields(created), sortable(created))
-    ),
-    lsi(
-        n = 2,
-        alias = "FirstName",
-        sk(
-            prefix = "NAME",
-            fields(first_name_canonical, last_name_canonical, created),
-            sortable(created)
-        )
-    ),
-    lsi(
-        n = 3,
-        alias = "LastName",
-        sk(
-            prefix = "NAME",
-            fields(last_name_canonical, first_name_canonical, created),
-            sortable(created)
-        )
-    ),
-    lsi(n = 4, alias = "Phone", sparse, sk(prefix = "PHONE", fields(phone))),
-    lsi(
-        n = 5,
-        alias = "Updated",
-        sk(prefix = "UPDATED", fields(updated), sortable(updated))
-    ),
-    gsi(
-        n = 1,
-        alias = "BeneficiaryLastName",
-        pk(
-            prefix = "BENEFICIARY",
-            fields(beneficiary_id),
-            shard(count = 2, fields(user_id))
-        ),
-        sk(prefix = "NAME", fields(last_name_canonical, first_name_canonical))
-    ),
-    gsi(
-        n = 2,
-        alias = "AllCreated",
-        pk(prefix = "USERS", fields()),
-        sk(prefix = "CREATED", fields(created), sortable(created))
-    ),
-    gsi(
-        n = 3,
-        alias = "PhoneNumber",
-        sparse,
-        pk(prefix = "PHONE", fields(phone))
-    )
-)]
-struct User {
-    user_id: String,
-    beneficiary_id: String,
-    created: u64,
-    updated: u64,
-    first_name: String,
-    first_name_canonical: String,
-    last_name: String,
-    last_name_canonical: String,
-    phone: Option<String>,
-}
+// A user: Entity Manager's, as the `user_service` example declares it. Its partition is
+// `USER#<shard>` (8 shards by `userId`), its sort key its id.
+//
+// - LSI1 `Created`: the partition by creation time (shared with `Email`).
+// - LSI2 `FirstName` / LSI3 `LastName`: by canonical names, in either order, then created.
+// - LSI4 `Phone` (sparse): users with a phone, by phone.
+// - LSI5 `Updated`: by last update.
+// - GSI1 `BeneficiaryLastName`: a beneficiary's users by last then first name.
+// - GSI2 `AllCreated`: one constant partition of every user, by creation time.
+// - GSI3 `PhoneNumber` (sparse, no sort key): the users with one phone number.
+use crate::examples::user_service::User;
 
 /// An email address of a user: its own partition, sharing LSI1 (by creation time); LSI2
 /// holds its keys by user.

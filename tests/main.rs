@@ -17,6 +17,7 @@ mod embedded;
 mod engines;
 mod errors;
 mod exactly_once;
+mod examples;
 mod existing_tables;
 mod expiry;
 mod faults;

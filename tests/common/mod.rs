@@ -5,26 +5,7 @@ use serde::{Deserialize, Serialize};
 
 pub use faceteer_suite::fresh_table;
 
-/// The table's client with deadlines of its own, generous enough for a loaded machine and a
-/// slow engine: the helpers that read or write the truth behind the library must not fail
-/// where the library under test is allowed to be slow.
-pub fn patient(table: &faceteer::Table) -> aws_sdk_dynamodb::Client {
-    use aws_sdk_dynamodb::config::timeout::TimeoutConfig;
-    use std::time::Duration;
-    let config = table
-        .client()
-        .config()
-        .to_builder()
-        .timeout_config(
-            TimeoutConfig::builder()
-                .connect_timeout(Duration::from_secs(30))
-                .operation_attempt_timeout(Duration::from_secs(120))
-                .operation_timeout(Duration::from_secs(600))
-                .build(),
-        )
-        .build();
-    aws_sdk_dynamodb::Client::from_conf(config)
-}
+pub use faceteer_suite::patient_client as patient;
 
 /// Store `item` exactly as given, through the SDK: no key, facet or validation checks of the
 /// library in the way.

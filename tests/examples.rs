@@ -1,0 +1,45 @@
+//! The examples, run as tests on both engines: each example's own `run` on a fresh table of
+//! its own facets, so an example that stops working fails the suite. Other tests use the
+//! examples' facets rather than copies of them.
+
+use faceteer_suite::fresh_table;
+
+#[path = "../examples/existing_table.rs"]
+#[allow(dead_code)]
+pub mod existing_table;
+#[path = "../examples/orders.rs"]
+#[allow(dead_code)]
+pub mod orders;
+#[path = "../examples/tasks.rs"]
+#[allow(dead_code)]
+pub mod tasks;
+#[path = "../examples/user_service.rs"]
+#[allow(dead_code)]
+pub mod user_service;
+
+async fn the_tasks_example_runs() {
+    let table = fresh_table::<tasks::TasksTable>("example-tasks").await;
+    tasks::run(&table).await.unwrap();
+}
+
+async fn the_orders_example_runs() {
+    let table = fresh_table::<orders::ShopTable>("example-orders").await;
+    orders::run(&table).await.unwrap();
+}
+
+async fn the_user_service_example_runs() {
+    let table = fresh_table::<user_service::UserService>("example-users").await;
+    user_service::run(&table).await.unwrap();
+}
+
+async fn the_existing_table_example_runs() {
+    let table = fresh_table::<existing_table::OneTableApp>("example-onetable").await;
+    existing_table::run(&table).await.unwrap();
+}
+
+faceteer_suite::engines!(
+    the_tasks_example_runs,
+    the_orders_example_runs,
+    the_user_service_example_runs,
+    the_existing_table_example_runs,
+);
