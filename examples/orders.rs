@@ -86,13 +86,13 @@ async fn place(table: &Table, order: &Order) -> faceteer::Result<()> {
     let c = Customer::fields();
     table
         .transact_write()
-        .create(order)
-        .update_when(
-            &Stock::key(&order.sku)?,
-            s.on_hand.subtract(order.quantity),
-            s.on_hand.ge(order.quantity),
+        .put(table.put(order).if_not_exists())
+        .update(
+            table
+                .update(&Stock::key(&order.sku)?, s.on_hand.subtract(order.quantity))
+                .when(s.on_hand.ge(order.quantity)),
         )
-        .update(&Customer::key(&order.customer_id)?, c.orders_placed.add(1))
+        .update(table.update(&Customer::key(&order.customer_id)?, c.orders_placed.add(1)))
         .await
 }
 
@@ -274,7 +274,7 @@ pub async fn run(table: &Table) -> Result<(), Box<dyn std::error::Error>> {
     let mut tx = table.transact_get();
     let customer = tx.get(&Customer::key("ada")?);
     let stock = tx.get(&Stock::key("teapot")?);
-    let mut got = tx.send().await?;
+    let mut got = tx.await?;
     let customer = got.take(customer)?.expect("stored");
     let teapot = got.take(stock)?.expect("stored");
     println!(

@@ -438,15 +438,15 @@ async fn transaction_steps_read_what_they_need() {
     let f = User::fields();
     table
         .transact_write()
-        .update(&key, f.last_name.set("Jones"))
-        .put(&user("u2"))
+        .update(table.update(&key, f.last_name.set("Jones")))
+        .put(table.put(&user("u2")))
         .await
         .unwrap();
     assert_eq!(checked(&table, "u1").await.last_name, "Jones");
     let err = table
         .transact_write()
-        .update(&User::key("nobody").unwrap(), f.last_name.set("x"))
-        .put(&user("u3"))
+        .update(table.update(&User::key("nobody").unwrap(), f.last_name.set("x")))
+        .put(table.put(&user("u3")))
         .await
         .unwrap_err();
     match &err {
@@ -470,7 +470,11 @@ async fn transaction_steps_read_what_they_need() {
                 } else {
                     f.last_name.set(format!("l{w}-{i}"))
                 };
-                table.transact_write().update(&key, change).await.unwrap();
+                table
+                    .transact_write()
+                    .update(table.update(&key, change))
+                    .await
+                    .unwrap();
             }
         })
     });

@@ -440,8 +440,8 @@ async fn deletes_and_transactions_are_reported_exactly() {
             let counter = Account::key(format!("tx{}", i % COUNTERS)).unwrap();
             let result = table
                 .transact_write()
-                .update(&counter, f.balance.add(1))
-                .create(&note("tx", i))
+                .update(table.update(&counter, f.balance.add(1)))
+                .put(table.put(&note("tx", i)).if_not_exists())
                 .await;
             if let Err(e) = &result {
                 assert!(e.is_outcome_unknown(), "transaction {i}: {e}");

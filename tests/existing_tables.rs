@@ -210,8 +210,8 @@ async fn a_onetable_table_is_read_and_written_through_facets() {
     assert!(report.is_complete(), "{:?}", report.failed.first());
     table
         .transact_write()
-        .put(&category("u4", "c7", "Art"))
-        .delete(&Category::key("u1", "c2").unwrap())
+        .put(table.put(&category("u4", "c7", "Art")))
+        .delete(table.delete(&Category::key("u1", "c2").unwrap()))
         .await
         .unwrap();
     let raw = get_raw(
@@ -339,9 +339,8 @@ async fn transactions_and_batches_span_tables() {
 
     plain
         .transact_write()
-        .create(&account("a1"))
-        .on(&onetable)
-        .create(&category("u1", "c1", "Books"))
+        .put(plain.put(&account("a1")).if_not_exists())
+        .put(onetable.put(&category("u1", "c1", "Books")).if_not_exists())
         .await
         .unwrap();
     assert_eq!(
@@ -365,9 +364,8 @@ async fn transactions_and_batches_span_tables() {
     // A step that fails names its table; nothing is applied in either.
     let err = plain
         .transact_write()
-        .create(&account("a2"))
-        .on(&onetable)
-        .create(&category("u1", "c1", "Again"))
+        .put(plain.put(&account("a2")).if_not_exists())
+        .put(onetable.put(&category("u1", "c1", "Again")).if_not_exists())
         .await
         .unwrap_err();
     let Error::TransactionCanceled { canceled } = &err else {
@@ -391,8 +389,7 @@ async fn transactions_and_batches_span_tables() {
     // Each table checks its own facets.
     let err = plain
         .transact_write()
-        .on(&onetable)
-        .create(&account("a3"))
+        .put(onetable.put(&account("a3")).if_not_exists())
         .await
         .unwrap_err();
     assert!(err.to_string().contains("ACCOUNT"), "{err}");

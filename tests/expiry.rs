@@ -218,7 +218,7 @@ async fn a_table_hiding_expired_records_passes_over_them_on_every_read() {
     let mut read = hiding.transact_get();
     let first = read.get(&keys[0]);
     let second = read.get(&keys[1]);
-    let mut got = read.send().await.unwrap();
+    let mut got = read.await.unwrap();
     assert_eq!(got.take(first).unwrap(), None);
     assert_eq!(got.take(second).unwrap(), Some(alive.clone()));
     // A facet without `#[ttl]` is never hidden.

@@ -263,8 +263,8 @@ async fn client(
                     |amount: i64| f.elements.append([e]) & f.count.add(1) & f.balance.add(amount);
                 let result = table
                     .transact_write()
-                    .update(&Log::key(from).unwrap(), step(-1))
-                    .update(&Log::key(to).unwrap(), step(1))
+                    .update(table.update(&Log::key(from).unwrap(), step(-1)))
+                    .update(table.update(&Log::key(to).unwrap(), step(1)))
                     .await;
                 settle(p, &result);
             }
@@ -284,7 +284,7 @@ async fn client(
                     .iter()
                     .map(|k| tx.get(&Log::key(*k).unwrap()))
                     .collect();
-                match tx.send().await {
+                match tx.await {
                     Ok(mut got) => {
                         let mut values = Vec::new();
                         let mut total = 0;

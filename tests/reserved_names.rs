@@ -105,7 +105,11 @@ async fn no_key_lands_on_a_guard() {
     assert!(is_reserved_partition(&err), "{err:?}");
     let err = query_error(&table, Sneaky::query(tail).list()).await;
     assert!(is_reserved_partition(&err), "{err:?}");
-    let err = table.transact_write().put(&sneaky).await.unwrap_err();
+    let err = table
+        .transact_write()
+        .put(table.put(&sneaky))
+        .await
+        .unwrap_err();
     assert!(is_reserved_partition(&err), "{err:?}");
     // A key built by hand reaches no guard either: deletes and updates refuse it.
     let by_hand = faceteer::Key::<Sneaky>::from_parts(guard_pk.clone(), GUARD_SK.to_owned());

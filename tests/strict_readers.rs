@@ -251,9 +251,9 @@ async fn every_write_leaves_items_strict_readers_read() {
         .unwrap();
     table
         .transact_write()
-        .put(&note("u1", "n5"))
-        .update(&CardNote::key("u1", "n4").unwrap(), n.count.add(2))
-        .delete(&CardNote::key("u1", "n3").unwrap())
+        .put(table.put(&note("u1", "n5")))
+        .update(table.update(&CardNote::key("u1", "n4").unwrap(), n.count.add(2)))
+        .delete(table.delete(&CardNote::key("u1", "n3").unwrap()))
         .await
         .unwrap();
     table

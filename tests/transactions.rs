@@ -24,8 +24,12 @@ async fn writes_apply_together_or_not_at_all() {
     // Create the order and take the last unit: both happen.
     table
         .transact_write()
-        .create(&account("o1"))
-        .update_when(&key, s.on_hand.subtract(1), s.on_hand.ge(1))
+        .put(table.put(&account("o1")).if_not_exists())
+        .update(
+            table
+                .update(&key, s.on_hand.subtract(1))
+                .when(s.on_hand.ge(1)),
+        )
         .await
         .unwrap();
     let left = table.get(&key).await.unwrap().unwrap();
@@ -39,8 +43,12 @@ async fn writes_apply_together_or_not_at_all() {
     // No unit left: the order is not created, and the error names the step.
     let err = table
         .transact_write()
-        .create(&account("o2"))
-        .update_when(&key, s.on_hand.subtract(1), s.on_hand.ge(1))
+        .put(table.put(&account("o2")).if_not_exists())
+        .update(
+            table
+                .update(&key, s.on_hand.subtract(1))
+                .when(s.on_hand.ge(1)),
+        )
         .await
         .unwrap_err();
     let Error::TransactionCanceled { canceled } = &err else {
@@ -62,8 +70,8 @@ async fn writes_apply_together_or_not_at_all() {
     // conflict.
     let err = table
         .transact_write()
-        .create(&account("o1"))
-        .put(&stock("sku-1", 5))
+        .put(table.put(&account("o1")).if_not_exists())
+        .put(table.put(&stock("sku-1", 5)))
         .await
         .unwrap_err();
     let Error::TransactionCanceled { canceled } = &err else {
@@ -93,7 +101,11 @@ async fn writes_apply_together_or_not_at_all() {
     table
         .transact_write()
         .check(&key, s.on_hand.eq(0))
-        .delete_when(&Account::key("o1").unwrap(), a.balance.eq(100))
+        .delete(
+            table
+                .delete(&Account::key("o1").unwrap())
+                .when(a.balance.eq(100)),
+        )
         .idempotency_token("order-o1-cancel")
         .await
         .unwrap();
@@ -104,8 +116,8 @@ async fn requests_dynamodb_would_refuse_are_refused_before_sending() {
     let table = fresh_table::<TestTable>("tx-refused").await;
     let err = table
         .transact_write()
-        .put(&stock("a", 1))
-        .delete(&Stock::key("a").unwrap())
+        .put(table.put(&stock("a", 1)))
+        .delete(table.delete(&Stock::key("a").unwrap()))
         .await
         .unwrap_err();
     assert!(
@@ -114,7 +126,7 @@ async fn requests_dynamodb_would_refuse_are_refused_before_sending() {
     );
     let mut tx = table.transact_write();
     for i in 0..101 {
-        tx = tx.put(&stock(&format!("s{i}"), 1));
+        tx = tx.put(table.put(&stock(&format!("s{i}"), 1)));
     }
     let err = tx.await.unwrap_err();
     assert!(
@@ -123,6 +135,24 @@ async fn requests_dynamodb_would_refuse_are_refused_before_sending() {
     );
     let err = table.transact_write().await.unwrap_err();
     assert!(matches!(err, Error::InvalidRequest(_)));
+    // A step cannot branch on whether its record exists: an update that may create is
+    // refused, naming what to do instead.
+    let s = Stock::fields();
+    let template = stock("b", 1);
+    let err = table
+        .transact_write()
+        .put(table.put(&stock("c", 1)))
+        .update(
+            table
+                .update(&Stock::key("b").unwrap(), s.on_hand.add(1))
+                .or_create(&template),
+        )
+        .await
+        .unwrap_err();
+    assert!(
+        matches!(&err, Error::InvalidRequest(m) if m.contains("or_create") && m.contains("if_not_exists")),
+        "{err}"
+    );
     assert!(stored_keys(&table).await.is_empty(), "nothing was sent");
 }
 
@@ -134,7 +164,7 @@ async fn reads_are_one_typed_snapshot() {
     let st = tx.get(&Stock::key("sku-7").unwrap());
     let acc = tx.get(&Account::key("acc").unwrap());
     let none = tx.get(&Stock::key("absent").unwrap());
-    let mut got = tx.send().await.unwrap();
+    let mut got = tx.await.unwrap();
     assert_eq!(got.take(st).unwrap().map(|s| s.on_hand), Some(3));
     assert_eq!(got.take(acc).unwrap(), Some(account("acc")));
     assert_eq!(got.take(none).unwrap(), None);
@@ -151,11 +181,11 @@ async fn update_steps_rebuild_index_keys() {
     let key = Note::key("book", "n001").unwrap();
     let err = table
         .transact_write()
-        .update(&Stock::key("sku-9").unwrap(), s.on_hand.subtract(1))
-        .update(
+        .update(table.update(&Stock::key("sku-9").unwrap(), s.on_hand.subtract(1)))
+        .update(table.update(
             &key,
             n.author.set("carol") & n.status.unchanged(Status::Done),
-        )
+        ))
         .await
         .unwrap_err();
     match &err {
@@ -171,11 +201,11 @@ async fn update_steps_rebuild_index_keys() {
     }
     table
         .transact_write()
-        .update(&Stock::key("sku-9").unwrap(), s.on_hand.subtract(1))
-        .update(
+        .update(table.update(&Stock::key("sku-9").unwrap(), s.on_hand.subtract(1)))
+        .update(table.update(
             &key,
             n.author.set("carol") & n.status.unchanged(Status::Open),
-        )
+        ))
         .await
         .unwrap();
     let after = table.get(&key).await.unwrap().unwrap();

@@ -233,7 +233,7 @@ async fn a_value_has_one_owner_through_every_write() {
     // guards need the record's own transaction.
     let err = table
         .transact_write()
-        .put(&member("m9", "red", None, None))
+        .put(table.put(&member("m9", "red", None, None)))
         .await
         .unwrap_err();
     assert!(err.to_string().contains("`#[unique]` fields"), "{err}");

@@ -226,7 +226,7 @@ async fn every_write_sets_the_times_it_documents() {
     tick().await;
     table
         .transact_write()
-        .update(&Doc::key("d2").unwrap(), f.title.set("g"))
+        .update(table.update(&Doc::key("d2").unwrap(), f.title.set("g")))
         .await
         .unwrap();
     let d2_later = stored(&table, "d2").await;

@@ -11,10 +11,11 @@
 //! # struct Stock { #[pk(prefix = "#SKU")] #[sk(prefix = "#SKU")] sku: String, on_hand: u32 }
 //! # async fn demo(table: &Table, order: Order) -> faceteer::Result<()> {
 //! let s = Stock::fields();
+//! // Each step is the single-operation builder, with its options.
 //! table
 //!     .transact_write()
-//!     .create(&order)
-//!     .update_when(&Stock::key(&order.sku)?, s.on_hand.subtract(1), s.on_hand.ge(1))
+//!     .put(table.put(&order).if_not_exists())
+//!     .update(table.update(&Stock::key(&order.sku)?, s.on_hand.subtract(1)).when(s.on_hand.ge(1)))
 //!     .await?; // both, or neither: `Error::TransactionCanceled` says which step failed
 //! # Ok(()) }
 //! ```
@@ -40,7 +41,7 @@ use crate::exec::sdk;
 use crate::exec::stored::Stored;
 use crate::exec::trace::Op;
 use crate::plans::put::put_plan;
-use crate::plans::stamp::{stamp_update, Created};
+use crate::plans::stamp::Created;
 use crate::plans::update::{first_differing, from_stored, update_plan, FromStored, Planned};
 use crate::table::Table;
 
@@ -177,9 +178,9 @@ pub struct TransactWrite<'t> {
     /// The table that sends it.
     table: &'t Table,
     /// The table the next steps act on ([`TransactWrite::on`]).
-    current: &'t Table,
+    current: Table,
     /// The table of each step, by step index.
-    tables: Vec<&'t Table>,
+    tables: Vec<Table>,
     items: Vec<TransactWriteItem>,
     steps: Vec<TxStep>,
     /// The stored values each step checks, by step index (empty for most steps).
@@ -225,7 +226,7 @@ impl Table {
     pub fn transact_write(&self) -> TransactWrite<'_> {
         TransactWrite {
             table: self,
-            current: self,
+            current: self.clone(),
             tables: Vec::new(),
             items: Vec::new(),
             steps: Vec::new(),
@@ -248,7 +249,7 @@ impl Table {
     }
 
     /// A read transaction on this table: up to 100 records of any facets, read as one
-    /// consistent snapshot. Add reads with [`TransactGet::get`], then [`TransactGet::send`].
+    /// consistent snapshot. Add reads with [`TransactGet::get`], then await it.
     pub fn transact_get(&self) -> TransactGet<'_> {
         TransactGet {
             table: self,
@@ -317,7 +318,7 @@ impl<'t> TransactWrite<'t> {
                     sk,
                     check,
                 });
-                self.tables.push(self.current);
+                self.tables.push(self.current.clone());
                 self.items.push(item);
             }
             Err(e) => self.error = Some(e),
@@ -325,12 +326,13 @@ impl<'t> TransactWrite<'t> {
         self
     }
 
-    /// The steps added after this act on `table` (until the next `on`): one transaction
-    /// can write to several tables of one account and region. Each table checks its own
-    /// declared facets and uses its own attribute names; the transaction is sent by the
-    /// table it started from, and its cancellation reasons name each step's table.
-    pub fn on(mut self, table: &'t Table) -> Self {
-        self.current = table;
+    /// The condition checks added after this ([`TransactWrite::check`]) act on `table`
+    /// (puts, updates and deletes act on their builder's table): one transaction can write
+    /// to several tables of one account and region. Each table checks its own declared
+    /// facets and uses its own attribute names; the transaction is sent by the table it
+    /// started from, and its cancellation reasons name each step's table.
+    pub fn on(mut self, table: &Table) -> Self {
+        self.current = table.clone();
         self
     }
 
@@ -378,30 +380,27 @@ impl<'t> TransactWrite<'t> {
         self.step::<F>(TxAction::Put, key, check, item)
     }
 
-    /// Put `record` (replacing any record with its key; for a facet with a `#[version]`
-    /// field, checked against its version as [`Table::put`] does).
-    pub fn put<F: Facet>(self, record: &F) -> Self {
-        self.put_step(record, None, None, None)
+    /// `add` applied with `table` as the current table, then the current table as before.
+    pub(crate) fn on_table(mut self, table: &Table, add: impl FnOnce(Self) -> Self) -> Self {
+        let before = std::mem::replace(&mut self.current, table.clone());
+        let mut tx = add(self);
+        tx.current = before;
+        tx
     }
 
-    /// Put `record` only when no record has its key yet.
-    pub fn create<F: Facet>(self, record: &F) -> Self {
-        self.put_step(record, Some(false), None, None)
+    /// The transaction, failing with `error` when sent (the first error is kept).
+    pub(crate) fn fail(mut self, error: Error) -> Self {
+        self.error.get_or_insert(error);
+        self
     }
 
-    /// Put `record` only when `cond` holds for the stored record.
-    pub fn put_when<F: Facet>(self, record: &F, cond: Expr<F>) -> Self {
-        self.put_step(record, None, Some(&cond), None)
-    }
-
-    fn update_step<F: Facet>(
+    /// An update step of the record under `key` (its `#[updated]` already stamped).
+    pub(crate) fn update_step<F: Facet>(
         self,
-        key: &Key<F>,
+        key: Item,
         change: Update<F>,
         when: Option<&Expr<F>>,
     ) -> Self {
-        let key = key.to_item();
-        let change = stamp_update(change);
         let planned = update_plan(&key, &change, when, Returning::Nothing, None);
         let Err(Error::Expr(ExprError::KeyFieldNeeded { .. })) = planned else {
             return self.planned_update_step::<F>(key, planned);
@@ -434,20 +433,6 @@ impl<'t> TransactWrite<'t> {
         let table = self.current.name().to_owned();
         let item = planned.and_then(|planned| update_write(&table, planned));
         self.checked_step::<F>(TxAction::Update, key_pair(&key), OnlyCheck::Condition, item)
-    }
-
-    /// Update the record under `key` with `change` (it must exist). As [`Table::update`], a
-    /// value a rebuilt index key needs and the change does not give is read from the stored
-    /// record when the transaction is sent, and the step is conditioned on it; when another
-    /// writer changes it first, the transaction is planned again and sent under a new token
-    /// (not with [`TransactWrite::idempotency_token`]).
-    pub fn update<F: Facet>(self, key: &Key<F>, change: Update<F>) -> Self {
-        self.update_step(key, change, None)
-    }
-
-    /// Update the record under `key` with `change` only when `cond` holds for it.
-    pub fn update_when<F: Facet>(self, key: &Key<F>, change: Update<F>, cond: Expr<F>) -> Self {
-        self.update_step(key, change, Some(&cond))
     }
 
     /// A delete step; `extra` as for [`Self::put_step`].
@@ -487,16 +472,6 @@ impl<'t> TransactWrite<'t> {
             .map_err(Error::from)
             .and_then(|condition| delete_write(&table, key.clone(), condition));
         self.step::<F>(TxAction::Delete, key_pair(&key), check, item)
-    }
-
-    /// Delete the record under `key` (nothing happens to the transaction when there is none).
-    pub fn delete<F: Facet>(self, key: &Key<F>) -> Self {
-        self.delete_step(key, None, None, None)
-    }
-
-    /// Delete the record under `key` only when `cond` holds for it.
-    pub fn delete_when<F: Facet>(self, key: &Key<F>, cond: Expr<F>) -> Self {
-        self.delete_step(key, None, Some(&cond), None)
     }
 
     /// Apply the transaction only when `cond` holds for the record under `key`, which the
@@ -587,7 +562,7 @@ impl<'t> TransactWrite<'t> {
     fn plan_deferred(&mut self, d: usize, stored: &Item) -> Result<Planned> {
         let deferred = &self.deferred[d];
         let planned = (deferred.plan)(stored)?;
-        let table = self.tables[deferred.index];
+        let table = &self.tables[deferred.index];
         let (item, checks) = update_write(table.name(), planned.clone())?;
         self.items[deferred.index] = item;
         self.checks[deferred.index] = checks;
@@ -605,7 +580,7 @@ impl<'t> TransactWrite<'t> {
         let mut planned = Vec::with_capacity(self.deferred.len());
         for d in 0..self.deferred.len() {
             let (index, facet) = (self.deferred[d].index, self.deferred[d].facet);
-            let table = self.tables[index];
+            let table = &self.tables[index];
             let key = self.deferred[d].key.clone();
             match crate::item::read::stored_item(table, op, &key, facet).await? {
                 Some(stored) => planned.push(self.plan_deferred(d, &stored)?),
@@ -744,8 +719,8 @@ impl<'t> TransactGet<'t> {
         }
     }
 
-    /// Read every record, as one snapshot.
-    pub async fn send(self) -> Result<TransactGot> {
+    /// Read every record, as one snapshot (what awaiting it does).
+    async fn read(self) -> Result<TransactGot> {
         let table = self.table;
         let op = Op::new("TransactGetItems", table, "(transaction)", None);
         let steps = self.steps;
@@ -774,6 +749,16 @@ impl<'t> TransactGet<'t> {
         };
         let found = |got: &TransactGot| got.found.iter().filter(|f| f.is_some()).count();
         traced(op, records(found), work).await
+    }
+}
+
+impl<'t> IntoFuture for TransactGet<'t> {
+    type Output = Result<TransactGot>;
+    type IntoFuture = BoxFuture<'t, Result<TransactGot>>;
+
+    /// Read every record, as one snapshot.
+    fn into_future(self) -> Self::IntoFuture {
+        Box::pin(self.read())
     }
 }
 

@@ -21,6 +21,7 @@ pub(crate) mod modify;
 pub(crate) mod move_to;
 pub(crate) mod read;
 pub(crate) mod refusal;
+mod transact;
 pub(crate) mod update;
 
 use std::future::IntoFuture;
@@ -242,6 +243,11 @@ impl<'a, F: Facet> Put<'a, F> {
             Created::Now
         };
         put_plan(self.record, self.item_exists, self.when.as_ref(), created)
+    }
+
+    /// Its table, record, existence condition and condition: a transaction's put step.
+    pub(crate) fn into_step(self) -> (&'a Table, &'a F, Option<bool>, Option<Expr<F>>) {
+        (self.table, self.record, self.item_exists, self.when)
     }
 
     /// The same put, writing the record's own `#[created]` value (it was read from the
@@ -534,6 +540,11 @@ impl<'a, F: Facet> Delete<'a, F> {
     pub fn when(mut self, cond: Expr<F>) -> Self {
         self.when = and(self.when, cond);
         self
+    }
+
+    /// Its table, key, existence condition and condition: a transaction's delete step.
+    pub(crate) fn into_step(self) -> (&'a Table, Key<F>, Option<bool>, Option<Expr<F>>) {
+        (self.table, self.key, self.item_exists, self.when)
     }
 
     /// The request this delete sends (inspectable without a server).

@@ -229,6 +229,26 @@ impl<'a, F: Facet, R: Returns> UpdateItem<'a, F, R> {
 }
 
 impl<'a, F: Facet> UpdateItem<'a, F, Nothing> {
+    /// Its table, key, change (its `#[updated]` stamped) and condition: a transaction's
+    /// update step. One that may create the record is refused: a transaction step cannot
+    /// branch on whether the record exists.
+    pub(crate) fn into_step(self) -> Result<UpdateStep<'a, F>> {
+        if self.template.is_some() {
+            return Err(Error::InvalidRequest(format!(
+                "an update of `{}` that may create the record (`or_create`) cannot be a \
+                 transaction step: a step cannot branch on whether the record exists; put \
+                 the record with `if_not_exists`, or update it alone",
+                F::SCHEMA.name
+            )));
+        }
+        Ok(UpdateStep {
+            table: self.table,
+            key: self.key,
+            change: self.change,
+            when: self.when,
+        })
+    }
+
     /// Return the record as it was before the update. Not with [`UpdateItem::or_create`],
     /// where there may be none: that is refused before sending.
     pub fn returning_old(self) -> UpdateItem<'a, F, Old> {
@@ -255,6 +275,14 @@ where
         self.template = Some(template);
         self
     }
+}
+
+/// An update as a transaction's step: its table, key, change and condition.
+pub(crate) struct UpdateStep<'a, F> {
+    pub(crate) table: &'a Table,
+    pub(crate) key: Item,
+    pub(crate) change: Update<F>,
+    pub(crate) when: Option<Expr<F>>,
 }
 
 /// Updates whose result makes sense when the update created the record: [`Nothing`] and
