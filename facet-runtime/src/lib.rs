@@ -141,6 +141,7 @@ mod item;
 pub mod plan;
 mod plans;
 mod query;
+mod read;
 mod setup;
 pub mod stream;
 mod table;
@@ -148,6 +149,7 @@ mod table;
 pub mod testing;
 mod transaction;
 mod unique;
+mod wire;
 
 pub use admin::{Difference, Verification};
 pub use batch::{
@@ -194,7 +196,6 @@ pub use faceteer_core::{
 pub use faceteer_derive::{Collection, Facet, KeyPart, Pick};
 pub use item::modify::{Modify, DEFAULT_MODIFY_ATTEMPTS};
 pub use item::move_to::MoveTo;
-pub use item::read::{Fetched, Read, Select, Whole};
 pub use item::refusal::{Conditional, Refusable, StoredOnFailure};
 pub use item::update::{New, Nothing, Old, Returns, UpdateItem, Upsert};
 pub use item::{Delete, Get, Put, PutReturning};
@@ -203,6 +204,7 @@ pub use query::{
     Mode, OfCollection, OfFacet, Page, Paged, PartitionQuery, Query, QueryRun, ScanRun, ScanTarget,
     Search, DEFAULT_SHARD_CONCURRENCY,
 };
+pub use read::{Fetched, Read, Select, Whole};
 pub use setup::{connect, local_client, ENDPOINT_VARIABLE};
 pub use table::{BatchOptions, LostAnswers, ReadPath, Table, Timeouts};
 pub use transaction::{Handle, TransactGet, TransactGot, TransactWrite, MAX_TRANSACTION_ITEMS};

@@ -35,15 +35,15 @@ use faceteer_core::{Facet, Item, Key};
 
 use crate::error::{CancelReason, Canceled, Error, OnlyCheck, Result, TxAction, TxStep};
 use crate::exec::future::{records, traced, BoxFuture};
-use crate::exec::keys::key_pair;
 use crate::exec::once;
 use crate::exec::sdk;
-use crate::exec::stored::Stored;
 use crate::exec::trace::Op;
 use crate::plans::put::put_plan;
 use crate::plans::stamp::Created;
 use crate::plans::update::{first_differing, from_stored, update_plan, FromStored, Planned};
 use crate::table::Table;
+use crate::wire::keys::key_pair;
+use crate::wire::stored::Stored;
 
 /// Most actions in one transaction (DynamoDB's limit).
 pub const MAX_TRANSACTION_ITEMS: usize = 100;
@@ -582,7 +582,7 @@ impl<'t> TransactWrite<'t> {
             let (index, facet) = (self.deferred[d].index, self.deferred[d].facet);
             let table = &self.tables[index];
             let key = self.deferred[d].key.clone();
-            match crate::item::read::stored_item(table, op, &key, facet).await? {
+            match crate::read::stored_item(table, op, &key, facet).await? {
                 Some(stored) => planned.push(self.plan_deferred(d, &stored)?),
                 // No record to update: the step's condition fails, as the server says.
                 None => {

@@ -313,3 +313,152 @@ fn the_checker_finds_a_cycle_through_a_parent() {
         "an inline module's `super` is its file; tests add no edge"
     );
 }
+
+/// Each crate's floors, lowest first: its top-level modules, grouped. A module may import
+/// from its own floor or a lower one, never a higher one; `crate` (the root, which
+/// re-exports) and `tests` are above every floor.
+const FLOORS: &[(&str, &[&[&str]])] = &[
+    (
+        "facet-core",
+        &[
+            &[
+                "item",
+                "names",
+                "const_text",
+                "nullable",
+                "timestamp",
+                "marshal",
+                "unmarshal",
+                "serde_key",
+            ],
+            &[
+                "key",
+                "sort_key",
+                "shard",
+                "schema",
+                "layout",
+                "limits",
+                "unique",
+                "partition",
+            ],
+            &["expr"],
+            &["facet"],
+            &["pick", "collection", "wire"],
+            &[
+                "plan", "merge", "cursor", "rewrite", "scan", "search", "ordered",
+            ],
+            &["design", "table"],
+        ],
+    ),
+    (
+        "facet-derive",
+        &[
+            &["ctxt", "case", "names", "types", "serde_attrs"],
+            &["parse"],
+            &["model"],
+            &["check"],
+            &["build"],
+            &["expand"],
+        ],
+    ),
+    (
+        "facet-runtime",
+        &[
+            &["error", "codec"],
+            &["wire"],
+            &["table"],
+            &["exec", "setup"],
+            &["read", "plans"],
+            &["transaction"],
+            &["unique"],
+            &["item", "query", "batch"],
+            &["admin"],
+            &[
+                "backfill", "stream", "embedded", "design", "plan", "guide", "testing",
+            ],
+        ],
+    ),
+];
+
+/// The floor of `module` (`crate::a::b` is on `a`'s floor); `None` above every floor.
+fn floor(floors: &[&[&str]], module: &str) -> Option<Result<usize, String>> {
+    let top = module.strip_prefix("crate::")?.split("::").next()?;
+    if top == "tests" {
+        return None;
+    }
+    Some(
+        floors
+            .iter()
+            .position(|f| f.contains(&top))
+            .ok_or_else(|| format!("`{top}` has no floor: add it to FLOORS")),
+    )
+}
+
+/// Every import of `graph` that reaches a higher floor than its module's.
+fn up_floor_imports(graph: &BTreeMap<String, BTreeSet<String>>, floors: &[&[&str]]) -> Vec<String> {
+    let mut out = Vec::new();
+    for (from, targets) in graph {
+        let Some(from_floor) = floor(floors, from) else {
+            continue;
+        };
+        let from_floor = match from_floor {
+            Ok(f) => f,
+            Err(e) => {
+                out.push(e);
+                continue;
+            }
+        };
+        for to in targets {
+            match floor(floors, to) {
+                Some(Ok(to_floor)) if to_floor > from_floor => out.push(format!("{from} -> {to}")),
+                Some(Err(e)) => out.push(e),
+                _ => {}
+            }
+        }
+    }
+    out.sort();
+    out.dedup();
+    out
+}
+
+#[test]
+fn no_import_runs_up_a_floor() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let mut report = Vec::new();
+    for (krate, floors) in FLOORS {
+        let graph = graph(&root.join(krate).join("src"));
+        for line in up_floor_imports(&graph, floors) {
+            report.push(format!("{krate}: {line}"));
+        }
+    }
+    assert!(
+        report.is_empty(),
+        "imports that run up a floor (see FLOORS in tests/structure/modules.rs):\n  {}",
+        report.join("\n  ")
+    );
+}
+
+#[test]
+fn the_floor_check_finds_an_import_running_up() {
+    let graph: BTreeMap<String, BTreeSet<String>> = [
+        (
+            "crate::low".to_owned(),
+            ["crate::high::x".to_owned()].into(),
+        ),
+        (
+            "crate::high::x".to_owned(),
+            ["crate::low".to_owned()].into(),
+        ),
+    ]
+    .into();
+    let floors: &[&[&str]] = &[&["low"], &["high"]];
+    assert_eq!(
+        up_floor_imports(&graph, floors),
+        ["crate::low -> crate::high::x"]
+    );
+    let unplaced: &[&[&str]] = &[&["low"]];
+    assert_eq!(
+        up_floor_imports(&graph, unplaced),
+        ["`high` has no floor: add it to FLOORS"]
+    );
+}

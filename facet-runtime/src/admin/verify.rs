@@ -172,7 +172,7 @@ pub struct Verification {
     pub unused_indexes: Vec<String>,
     /// What the table's stream records of each change, `None` when it has no stream (not a
     /// difference: the facets need none).
-    pub stream: Option<crate::stream::StreamView>,
+    pub stream: Option<super::stream::StreamView>,
 }
 
 impl Verification {

@@ -59,10 +59,10 @@ pub use report::{FacetCounts, Failure, Progress, Report, Unknown, Why};
 use self::write::Outcome;
 use crate::error::{Error, Result};
 use crate::exec::future::BoxFuture;
-use crate::exec::keys::key_pair;
 use crate::exec::trace::Op;
 use crate::query::budget::Budget;
 use crate::table::Table;
+use crate::wire::keys::key_pair;
 
 /// How many times one item is planned again after other writers changed it.
 pub const DEFAULT_ATTEMPTS: u32 = 10;
@@ -341,7 +341,7 @@ impl Run {
                 .buffer_unordered(WRITES_PER_SEGMENT)
                 .collect()
                 .await;
-            from = match last.as_ref().map(crate::exec::keys::key_strings) {
+            from = match last.as_ref().map(crate::wire::keys::key_strings) {
                 None => Segment::Done,
                 Some(Some((pk, sk))) => Segment::After { pk, sk },
                 Some(None) => {

@@ -14,12 +14,12 @@ use faceteer_core::plan::{PutPlan, RenderedCondition};
 use faceteer_core::unique::{Guard, OWNER_PK, OWNER_SK};
 
 use crate::error::{Error, Result};
-use crate::exec::keys::key_pair;
 use crate::exec::once;
 use crate::exec::sdk::{self, Reply};
 use crate::exec::trace::Op;
 use crate::table::Table;
 use crate::transaction::{delete_write, put_write};
+use crate::wire::keys::key_pair;
 
 /// What became of one rewrite.
 pub(crate) enum Outcome {

@@ -20,10 +20,10 @@ use crate::error::{Error, FailureReason};
 use crate::exec::future::{traced, BoxFuture};
 use crate::exec::retry::{Deadline, Effect};
 use crate::exec::sdk;
-use crate::exec::stored::Stored;
 use crate::exec::trace::Op;
-use crate::item::read::{decode_stored, Read, Select, Whole};
+use crate::read::{decode_stored, Read, Select, Whole};
 use crate::table::Table;
+use crate::wire::stored::Stored;
 
 /// Most keys in one `BatchGetItem` request.
 pub const GET_BATCH_SIZE: usize = 100;
@@ -81,7 +81,7 @@ impl Table {
         let mut out = HashMap::with_capacity(unique.len());
         while let Some((found, failed)) = results.next().await {
             if let Some((key, reason)) = failed.into_iter().next() {
-                let (pk, sk) = crate::exec::keys::key_strings(&key).unwrap_or_default();
+                let (pk, sk) = crate::wire::keys::key_strings(&key).unwrap_or_default();
                 return Err(Error::Fetch {
                     pk,
                     sk,
@@ -270,7 +270,7 @@ impl<F> KeySet<F> {
 
     /// The position of the key of `item` (a returned key), if it is one of them.
     fn position(&self, item: &Item) -> Option<usize> {
-        let (pk, sk) = crate::exec::keys::key_refs(item)?;
+        let (pk, sk) = crate::wire::keys::key_refs(item)?;
         self.index.find(&self.keys, pk, sk)
     }
 

@@ -11,11 +11,11 @@ use faceteer_core::{to_item, Facet, Item, ItemError, Key};
 
 use crate::batch::retry::{until_processed, Sent, Settled};
 use crate::error::{Error, FailureReason};
-use crate::exec::keys::key_strings;
 use crate::exec::retry::{verdict, Deadline, Effect};
 use crate::exec::sdk;
 use crate::exec::trace::Op;
 use crate::table::{BatchOptions, Table};
+use crate::wire::keys::key_strings;
 
 /// Most items in one `BatchWriteItem` request.
 pub const WRITE_BATCH_SIZE: usize = 25;

@@ -2,10 +2,7 @@
 //! plumbing every awaitable builder shares.
 
 pub(crate) mod future;
-pub(crate) mod keys;
 pub(crate) mod once;
 pub(crate) mod retry;
 pub(crate) mod sdk;
-pub(crate) mod stored;
-pub(crate) mod tap;
 pub(crate) mod trace;

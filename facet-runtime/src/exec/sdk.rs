@@ -27,10 +27,10 @@ use faceteer_core::Item;
 
 use crate::error::Context;
 use crate::error::{Error, Result};
-use crate::exec::stored::Stored;
-use crate::exec::tap::{self, Answer, Failure};
 use crate::exec::trace::Op;
 use crate::table::Table;
+use crate::wire::stored::Stored;
+use crate::wire::tap::{self, Answer, Failure};
 use faceteer_core::wire::answer as wire;
 
 /// Send a read (`send` sends `request` once) on the table's read path: directly

@@ -19,7 +19,6 @@
 
 pub(crate) mod modify;
 pub(crate) mod move_to;
-pub(crate) mod read;
 pub(crate) mod refusal;
 mod transact;
 pub(crate) mod update;
@@ -35,16 +34,16 @@ use faceteer_core::{Facet, Item, Key};
 
 use crate::error::{Error, Result};
 use crate::exec::future::{records, traced, BoxFuture};
-use crate::exec::keys::key_pair;
 use crate::exec::once;
 use crate::exec::sdk::{self, Reply};
 use crate::exec::trace::Op;
-use crate::item::read::{decode_stored, Read, Select, Whole};
 use crate::item::refusal::{Refusable, Refusal, StoredOnFailure, Written};
 use crate::plans::put::put_plan;
 use crate::plans::stamp::Created;
+use crate::read::{decode_stored, Read, Select, Whole};
 use crate::table::Table;
 use crate::unique;
+use crate::wire::keys::key_pair;
 
 impl Table {
     /// Read one record by key: `Ok(None)` when no item has the key, or when the item under it

@@ -9,7 +9,7 @@ use crate::item::{Delete, Put};
 use crate::transaction::TransactWrite;
 
 impl<'t> TransactWrite<'t> {
-    /// A put, as [`Table::put`] builds it, with its options (`if_not_exists`, `when`), on
+    /// A put, as [`Table::put`](crate::Table::put) builds it, with its options (`if_not_exists`, `when`), on
     /// the builder's table: `tx.put(table.put(&order).if_not_exists())`. For a facet with a
     /// `#[version]` field it is checked against the record's version as a put is. In a
     /// transaction, `#[created]` is the time of the write (a transaction cannot first see
@@ -21,7 +21,7 @@ impl<'t> TransactWrite<'t> {
         })
     }
 
-    /// An update, as [`Table::update`] builds it, with its condition (`when`), on the
+    /// An update, as [`Table::update`](crate::Table::update) builds it, with its condition (`when`), on the
     /// builder's table: `tx.update(table.update(&key, change).when(cond))`. It must exist.
     /// One that may create the record (`or_create`) or returns it is refused.
     pub fn update<F: Facet>(self, update: UpdateItem<'_, F>) -> Self {
@@ -33,7 +33,7 @@ impl<'t> TransactWrite<'t> {
         }
     }
 
-    /// A delete, as [`Table::delete`] builds it, with its options (`if_exists`, `when`), on
+    /// A delete, as [`Table::delete`](crate::Table::delete) builds it, with its options (`if_exists`, `when`), on
     /// the builder's table: `tx.delete(table.delete(&key).when(cond))`.
     pub fn delete<F: Facet>(self, delete: Delete<'_, F>) -> Self {
         let (table, key, item_exists, when) = delete.into_step();

@@ -44,7 +44,6 @@ use faceteer_core::{from_item, to_item, Facet, Item, Key};
 use crate::error::CancelReason;
 use crate::error::{Error, Result};
 use crate::exec::future::{traced, BoxFuture};
-use crate::exec::keys::key_pair;
 use crate::exec::once;
 use crate::exec::sdk::Reply;
 use crate::exec::trace::Op;
@@ -57,6 +56,7 @@ use crate::plans::update::{
 };
 use crate::table::Table;
 use crate::unique;
+use crate::wire::keys::key_pair;
 
 impl Table {
     /// Change the record under `key` with `change` (field operations combined with `&`),
@@ -535,7 +535,7 @@ async fn run_plans<F: Facet>(table: &Table, op: &Op, plans: &Plans) -> Written<O
                     break;
                 };
                 let key = &plans.key;
-                match crate::item::read::stored_item(table, op, key, F::SCHEMA.name).await? {
+                match crate::read::stored_item(table, op, key, F::SCHEMA.name).await? {
                     Some(stored) => plan(&stored)?,
                     None if plans.missing.is_some() => {
                         branch = Branch::Missing;

@@ -13,7 +13,7 @@ use faceteer_core::from_item;
 use faceteer_core::schema::FacetSchema;
 
 use crate::error::{Error, Result};
-use crate::exec::keys::key_pair;
+use crate::wire::keys::key_pair;
 
 /// One planned `UpdateItem`, with the stored values it checks.
 #[derive(Debug, Clone)]
@@ -59,7 +59,7 @@ pub(crate) fn with_derived<F: Facet>(
     key: &Item,
 ) -> Result<(Update<F>, Vec<&'static str>)> {
     // The values of the table key's fields, read back from the key (no read, no condition).
-    let key_values = match crate::exec::keys::key_refs(key) {
+    let key_values = match crate::wire::keys::key_refs(key) {
         Some((pk, sk)) if change_rebuilds_keys(change) => F::key_values(pk, sk),
         _ => Vec::new(),
     };

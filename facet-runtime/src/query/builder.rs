@@ -14,7 +14,7 @@ use faceteer_core::{Facet, KeyError};
 use super::mode::{First, Mode, Paged};
 use super::page::{page_setters, PageOptions};
 use crate::error::{Error, Result};
-use crate::item::read::{Fetched, Read, Select, Whole};
+use crate::read::{Fetched, Read, Select, Whole};
 
 /// The phantom types of a [`Query`].
 type QueryTypes<F, I, R, M> = fn() -> (F, I, R, M);

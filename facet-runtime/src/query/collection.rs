@@ -42,7 +42,6 @@ use futures::{Stream, TryStreamExt};
 use crate::error::{Error, Result};
 use crate::exec::future::{records, traced, BoxFuture};
 use crate::exec::sdk;
-use crate::exec::stored::{Attributes, Stored};
 use crate::exec::trace::Op;
 use crate::query::mode::{FailedRecord, Page};
 use crate::query::page::{page_setters, PageOptions};
@@ -51,6 +50,7 @@ use crate::query::run::read_ahead;
 use crate::query::walk;
 use crate::table::signing;
 use crate::table::Table;
+use crate::wire::stored::{Attributes, Stored};
 
 /// The partition a collection reads: a facet's partition query (`Team::query("t1")`,
 /// `User::by_email(..)`), whose partition the collection's facets share.

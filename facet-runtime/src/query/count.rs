@@ -13,8 +13,8 @@ use crate::error::Result;
 use crate::exec::future::{records, traced};
 use crate::exec::sdk;
 use crate::exec::trace::Op;
-use crate::item::read::Fetched;
-use crate::item::read::Read;
+use crate::read::Fetched;
+use crate::read::Read;
 use crate::table::Table;
 
 impl<'t, F, I, R> QueryRun<'t, F, I, R, Paged>

@@ -19,12 +19,12 @@ use super::mode::{Collected, Mode, Page, Paged};
 use crate::error::{Error, Result};
 use crate::exec::future::{records, traced, BoxFuture};
 use crate::exec::sdk;
-use crate::exec::stored::{Attributes, Stored};
 use crate::exec::trace::Op;
-use crate::item::read::{decode_stored, Read};
 use crate::query::walk;
+use crate::read::{decode_stored, Read};
 use crate::table::signing;
 use crate::table::Table;
+use crate::wire::stored::{Attributes, Stored};
 
 impl Table {
     /// Run a query: await it for one page (or, after [`Query::first`], the first record);

@@ -39,13 +39,13 @@ use super::budget::Budget;
 use crate::error::{Error, Result};
 use crate::exec::future::{records, traced, BoxFuture};
 use crate::exec::sdk;
-use crate::exec::stored::Stored;
 use crate::exec::trace::Op;
 use crate::query::mode::{Collected, Page};
 use crate::query::page::{page_setters, PageOptions};
 use crate::query::walk;
 use crate::table::signing;
 use crate::table::Table;
+use crate::wire::stored::Stored;
 
 /// Most segments of a parallel scan (DynamoDB's limit).
 pub const MAX_SEGMENTS: u32 = 1_000_000;

@@ -50,7 +50,6 @@ use futures::{Stream, StreamExt, TryStreamExt};
 
 use crate::error::{Error, Result};
 use crate::exec::future::{records, traced, BoxFuture};
-use crate::exec::stored::Stored;
 use crate::exec::trace::Op;
 use crate::query::builder::Query;
 use crate::query::mode::{Collected, Page};
@@ -58,6 +57,7 @@ use crate::query::page::{page_setters, PageOptions};
 use crate::query::walk;
 use crate::table::signing;
 use crate::table::Table;
+use crate::wire::stored::Stored;
 
 /// Records per page of a search unless told otherwise.
 pub const DEFAULT_SEARCH_LIMIT: u32 = 100;
@@ -260,7 +260,7 @@ impl<'t, F: Facet> Search<'t, F> {
                             .map(|i| {
                                 (
                                     part.order_text(i),
-                                    crate::exec::keys::key_strings(i).unwrap_or_default(),
+                                    crate::wire::keys::key_strings(i).unwrap_or_default(),
                                 )
                             })
                             .collect(),

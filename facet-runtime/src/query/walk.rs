@@ -8,9 +8,9 @@ use faceteer_core::{Item, ItemError};
 use futures::{Stream, StreamExt, TryStreamExt};
 
 use crate::error::{Error, Result};
-use crate::exec::stored::{Attributes, Stored};
 use crate::query::mode::{Collected, FailedRecord, Page};
 use crate::table::Table;
+use crate::wire::stored::{Attributes, Stored};
 
 /// The `Limit` of the next request of a page of at most `limit` results that has `have`:
 /// one beyond what is still wanted, to know whether another page follows. Counted in
@@ -46,7 +46,7 @@ pub(crate) fn decode<T>(
         // What names the item's key if it fails: its key strings from the SDK's tree (the
         // tree is consumed by decoding), the shared JSON text of one read directly.
         let named = match &item {
-            Stored::Tree(tree) => Err(crate::exec::keys::key_pair(tree)),
+            Stored::Tree(tree) => Err(crate::wire::keys::key_pair(tree)),
             Stored::Wire(wire) => Ok(wire.clone()),
         };
         match decode(item) {

@@ -6,9 +6,9 @@ use std::time::SystemTime;
 use faceteer_core::collection::{facet_of, Collection};
 use faceteer_core::{from_item, Facet, Item, ItemError};
 
-use crate::exec::keys::key_pair;
 #[cfg(any(feature = "streams", feature = "lambda"))]
 use crate::table::rename::Renamer;
+use crate::wire::keys::key_pair;
 
 /// The kind of a stream record.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]

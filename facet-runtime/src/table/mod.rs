@@ -116,7 +116,7 @@ impl Table {
     pub fn new(client: Client, name: impl Into<String>) -> Self {
         let name: String = name.into();
         let timeouts = Timeouts::of(&client, Timeouts::default());
-        let client = crate::exec::tap::with_tap(&timeouts.apply(&client));
+        let client = crate::wire::tap::with_tap(&timeouts.apply(&client));
         Table {
             batch_client: without_retries(&client),
             call_timeout: timeouts.call,
@@ -216,7 +216,7 @@ impl Table {
 
     /// Whether a get of facet `schema` passes over `item`, expired (when this table hides
     /// expired records).
-    pub(crate) fn hides(&self, schema: &FacetSchema, item: &crate::exec::stored::Stored) -> bool {
+    pub(crate) fn hides(&self, schema: &FacetSchema, item: &crate::wire::stored::Stored) -> bool {
         self.expired_before(std::iter::once(schema))
             .is_some_and(|now| item.is_expired(now))
     }

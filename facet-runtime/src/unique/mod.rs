@@ -28,11 +28,11 @@ use faceteer_core::Item;
 use aws_sdk_dynamodb::types::{AttributeValue, TransactWriteItem};
 
 use crate::error::{CancelReason, Canceled, Error, OnlyCheck, Result, TxAction};
-use crate::exec::keys::key_pair;
 use crate::exec::sdk;
 use crate::exec::trace::Op;
 use crate::table::Table;
 use crate::transaction::{delete_write, put_write, TransactWrite};
+use crate::wire::keys::key_pair;
 
 /// How many times a write reads the record again after finding it changed.
 const ATTEMPTS: u32 = 12;

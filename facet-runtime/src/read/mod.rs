@@ -9,7 +9,7 @@ use faceteer_core::pick::{
 use faceteer_core::schema::{FACET_ATTRIBUTE, PK, SK};
 use faceteer_core::wire::WireItem;
 
-use crate::exec::stored::Stored;
+use crate::wire::stored::Stored;
 use faceteer_core::{from_item, Facet, Item, ItemError};
 
 mod sealed {

@@ -52,7 +52,7 @@ impl Stored {
     /// Its `PK` and `SK` strings.
     pub(crate) fn key(&self) -> Option<(Cow<'_, str>, Cow<'_, str>)> {
         match self {
-            Stored::Tree(item) => crate::exec::keys::key_refs(item)
+            Stored::Tree(item) => crate::wire::keys::key_refs(item)
                 .map(|(pk, sk)| (Cow::Borrowed(pk), Cow::Borrowed(sk))),
             Stored::Wire(wire) => wire.key_texts(),
         }
