@@ -83,7 +83,7 @@ macro_rules! user_v2 {
         #[facet(
             name = "User",
             delimiter = "#",
-            version = 2,
+            schema_version = 2,
             upgrade = upgrade_v1,
             $pk,
             sk(prefix = "USER", fields(user_id)),

@@ -439,7 +439,7 @@ pub(crate) mod people {
         }
 
         #[derive(Debug, Clone, PartialEq, Facet, Serialize, Deserialize)]
-        #[facet(name = "PERSON", version = 2, upgrade = from_v1)]
+        #[facet(name = "PERSON", schema_version = 2, upgrade = from_v1)]
         pub struct Person {
             #[pk(prefix = "#PERSON")]
             #[sk(prefix = "#PERSON")]

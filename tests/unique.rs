@@ -400,7 +400,7 @@ mod tags {
             }
         }
         #[derive(Debug, Clone, PartialEq, Facet, Serialize, Deserialize)]
-        #[facet(name = "TAG", version = 2, upgrade = from_v1)]
+        #[facet(name = "TAG", schema_version = 2, upgrade = from_v1)]
         pub struct Tag {
             #[pk(prefix = "#TAG")]
             #[sk(prefix = "#TAG")]

@@ -13,7 +13,7 @@ pub const SK: &str = "SK";
 /// and a put or a backfill removes it.
 pub const WRITE_TOKEN: &str = "_faceteer_write";
 /// The attribute holding the schema version a record was written at, for a facet that
-/// declares one (`#[facet(version = N)]`). Faceteer for TypeScript does not strip it: a
+/// declares one (`#[facet(schema_version = N)]`). Faceteer for TypeScript does not strip it: a
 /// strict TypeScript model of such a facet must declare it.
 pub const SCHEMA_VERSION_ATTRIBUTE: &str = "_facet_version";
 /// The default key delimiter.

@@ -47,14 +47,17 @@ pub struct FacetInput {
     /// The path of the `faceteer` crate, for code generated in a crate that renames it.
     #[darling(rename = "crate")]
     pub krate: Option<syn::Path>,
-    /// `version = N`: the schema version the facet's records are written at.
-    pub version: Option<SpannedValue<u32>>,
+    /// `schema_version = N`: the schema version the facet's records are written at.
+    pub schema_version: Option<SpannedValue<u32>>,
+    /// `version = ..`: the old spelling of `schema_version`, refused with a message naming
+    /// both (`#[version]` on a field is the optimistic-locking counter).
+    pub version: Option<SpannedValue<syn::Expr>>,
     /// `upgrade = path` or `upgrade(from_v1, from_v2, ..)`: the functions reading a record
     /// stored at version 1, 2, .. into the current shape.
     pub upgrade: Option<SpannedValue<Upgrades>>,
 }
 
-/// The upgrade functions of `#[facet(version = N, upgrade ..)]`, in version order.
+/// The upgrade functions of `#[facet(schema_version = N, upgrade ..)]`, in version order.
 #[derive(Debug, Default)]
 pub struct Upgrades(pub Vec<syn::Path>);
 

@@ -12,7 +12,7 @@ fn from_v1(old: NoteV1) -> Note {
 
 /// Version 3 reads versions 1 and 2: one function is missing.
 #[derive(Facet, Serialize, Deserialize)]
-#[facet(version = 3, upgrade = from_v1)]
+#[facet(schema_version = 3, upgrade = from_v1)]
 struct Note {
     #[pk(prefix = "#NOTE")]
     #[sk(prefix = "#NOTE")]
@@ -31,7 +31,7 @@ struct Memo {
 
 /// Versions start at 1.
 #[derive(Facet, Serialize, Deserialize)]
-#[facet(version = 0)]
+#[facet(schema_version = 0)]
 struct Draft {
     #[pk(prefix = "#DRAFT")]
     #[sk(prefix = "#DRAFT")]
@@ -54,10 +54,19 @@ fn from_text(old: String) -> String {
 }
 
 #[derive(Facet, Serialize, Deserialize)]
-#[facet(version = 2, upgrade = from_text)]
+#[facet(schema_version = 2, upgrade = from_text)]
 struct Sheet {
     #[pk(prefix = "#SHEET")]
     #[sk(prefix = "#SHEET")]
+    id: String,
+}
+
+/// The old spelling of the schema version.
+#[derive(Facet, Serialize, Deserialize)]
+#[facet(version = 2)]
+struct OldSpelling {
+    #[pk(prefix = "#OLD")]
+    #[sk(prefix = "#OLD")]
     id: String,
 }
 

@@ -27,17 +27,25 @@ pub fn build(mut input: FacetInput, cx: &Ctxt) -> FacetModel {
         assembly.field(&input, i, field_attrs, &fields, cx);
     }
     let parts = assembly.finish(&input, &fields, cx);
-    let model = facet(input, fields, parts);
+    let model = facet(input, fields, parts, cx);
     check::facet(cx, &model);
     model
 }
 
 /// The model, from the struct's options, its fields and its assembled parts.
-fn facet(input: FacetInput, fields: Vec<Field>, parts: Parts) -> FacetModel {
+fn facet(input: FacetInput, fields: Vec<Field>, parts: Parts, cx: &Ctxt) -> FacetModel {
     let ident_span = input.ident.span();
     let upgrades_span = input.upgrade.as_ref().map(|u| u.span());
     let upgrades = input.upgrade.map(|u| u.into_inner().0);
-    let schema_version = match (input.version, upgrades) {
+    if let Some(old) = &input.version {
+        cx.error_at(
+            old.span(),
+            "the schema version is `#[facet(schema_version = N)]` (written to \
+             `_facet_version`); `version` is not an option of `#[facet(..)]`, and `#[version]` \
+             on a field is the optimistic-locking counter",
+        );
+    }
+    let schema_version = match (input.schema_version, upgrades) {
         (Some(v), upgrades) => Some(SchemaVersion {
             version: *v,
             span: v.span(),

@@ -25,7 +25,7 @@ pub fn facet(cx: &Ctxt, m: &FacetModel) {
     schema_versions_have_upgrades(cx, m);
 }
 
-/// `#[facet(version = N)]` starts at 1, and names one upgrade function for each older
+/// `#[facet(schema_version = N)]` starts at 1, and names one upgrade function for each older
 /// version: the reads of records stored at versions 1 to N - 1.
 fn schema_versions_have_upgrades(cx: &Ctxt, m: &FacetModel) {
     let Some(v) = &m.schema_version else {
@@ -35,7 +35,7 @@ fn schema_versions_have_upgrades(cx: &Ctxt, m: &FacetModel) {
         cx.error_at(
             v.span,
             "`upgrade` reads records stored at older schema versions: declare the current \
-             one too, `#[facet(version = 2, upgrade = from_v1)]`",
+             one too, `#[facet(schema_version = 2, upgrade = from_v1)]`",
         );
         return;
     }
@@ -69,7 +69,7 @@ fn schema_versions_have_upgrades(cx: &Ctxt, m: &FacetModel) {
         cx.error_at(
             v.upgrades_span,
             format!(
-                "`version = {}` needs {wanted}; {} given",
+                "`schema_version = {}` needs {wanted}; {} given",
                 v.version,
                 v.upgrades.len()
             ),

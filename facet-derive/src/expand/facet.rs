@@ -196,7 +196,7 @@ pub fn facet(m: &FacetModel) -> TokenStream {
     }
 }
 
-/// `SCHEMA_VERSION` and the `upgrade` reading older records, for `#[facet(version = N)]`.
+/// `SCHEMA_VERSION` and the `upgrade` reading older records, for `#[facet(schema_version = N)]`.
 fn schema_version(m: &FacetModel) -> Option<TokenStream> {
     let p = private(m);
     let v = m.schema_version.as_ref()?;

@@ -50,7 +50,7 @@ pub struct FacetModel {
     pub created: Option<usize>,
     /// The `#[updated]` field.
     pub updated: Option<usize>,
-    /// `#[facet(version = N, upgrade(..))]`.
+    /// `#[facet(schema_version = N, upgrade(..))]`.
     pub schema_version: Option<SchemaVersion>,
 }
 

@@ -1,7 +1,7 @@
 //! Backfills: bring the items already in a table to the design its facets declare now.
 //!
 //! When a facet gains an index, a shard schedule, a `#[ttl]`, a sparse index or a renamed
-//! attribute (or a new schema version, `#[facet(version = N)]`), the records written before
+//! attribute (or a new schema version, `#[facet(schema_version = N)]`), the records written before
 //! keep what the old design wrote. [`Table::backfill`] (one facet) and
 //! [`Table::backfill_table`] (every facet of a declared table) scan the table in parallel
 //! segments and, for each item, compare what is stored with what a put of its record writes

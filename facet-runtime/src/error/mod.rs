@@ -97,7 +97,7 @@ pub enum Error {
         sk: String,
     },
     /// An update (or upsert) found the record stored at an older schema version than the
-    /// facet declares (`#[facet(version = N)]`): changing some of its attributes would mix two
+    /// facet declares (`#[facet(schema_version = N)]`): changing some of its attributes would mix two
     /// shapes in one item, so nothing was written. Rewrite it first (`table.backfill`, or
     /// `table.modify`, which reads it upgraded and puts it whole).
     #[error(
