@@ -197,7 +197,9 @@ pub use faceteer_derive::{Collection, Facet, KeyPart, Pick};
 pub use item::modify::{Modify, DEFAULT_MODIFY_ATTEMPTS};
 pub use item::move_to::MoveTo;
 pub use item::refusal::{Conditional, Refusable, StoredOnFailure};
-pub use item::update::{New, Nothing, Old, Returns, UpdateItem, Upsert};
+pub use item::returns::{CanCreate, New, Nothing, Old, Returns};
+pub use item::update::UpdateItem;
+pub use item::upsert::Upsert;
 pub use item::{Delete, Get, Put, PutReturning};
 pub use query::{
     Collected, CollectionPage, CollectionPartition, CollectionRun, FailedRecord, First, IntoCursor,

@@ -20,8 +20,11 @@
 pub(crate) mod modify;
 pub(crate) mod move_to;
 pub(crate) mod refusal;
+pub(crate) mod returns;
+mod send;
 mod transact;
 pub(crate) mod update;
+pub(crate) mod upsert;
 
 use std::future::IntoFuture;
 use std::marker::PhantomData;
