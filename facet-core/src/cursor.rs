@@ -201,13 +201,13 @@ struct SearchDoc {
 }
 
 /// Where a multi-source search stands: each source's (and shard's) position and the
-/// boundary of the last page ([`crate::search::Boundary`]).
+/// boundary of the last page ([`crate::merge::search::Boundary`]).
 #[derive(Debug, Clone, PartialEq)]
 pub struct SearchPosition {
     /// One position per source and shard, in source order.
     pub positions: Vec<ShardPosition>,
     /// The records returned at the last order text.
-    pub boundary: crate::search::Boundary,
+    pub boundary: crate::merge::search::Boundary,
 }
 
 /// The longest text a search cursor over `positions` positions from `sources` sources, with
@@ -281,7 +281,7 @@ pub fn decode_search_cursor(
     let positions = from_position_docs(doc.positions)?;
     Ok(SearchPosition {
         positions,
-        boundary: crate::search::Boundary {
+        boundary: crate::merge::search::Boundary {
             order: doc.order,
             keys: doc.boundary,
         },

@@ -16,6 +16,7 @@
 //! `faceteer::__private`; the derive and this crate are pinned to the exact same version.
 #![warn(missing_docs)]
 
+pub mod backfill;
 pub mod collection;
 mod const_text;
 pub mod cursor;
@@ -30,15 +31,11 @@ pub mod marshal;
 pub mod merge;
 pub mod names;
 pub mod nullable;
-pub mod ordered;
 #[doc(hidden)]
 pub mod partition;
 pub mod pick;
 pub mod plan;
-pub mod rewrite;
-pub mod scan;
 pub mod schema;
-pub mod search;
 #[doc(hidden)]
 pub mod serde_key;
 pub mod shard;

@@ -31,7 +31,7 @@ pub trait TableSchema: 'static {
 
     /// Each facet's rewrite, for a backfill of the whole table; `faceteer::table!` fills it
     /// in (a hand-written implementation without it backfills no facet).
-    const REWRITERS: &'static [crate::rewrite::Rewriter] = &[];
+    const REWRITERS: &'static [crate::backfill::Rewriter] = &[];
 
     /// The design of the table named `table`, with the table's names ([`TableSchema::NAMES`]):
     /// its infrastructure code, NoSQL Workbench model and access patterns come from it

@@ -173,6 +173,7 @@ pub use faceteer_core::facet::WriteTime;
 pub use faceteer_core::facet::{BatchDeletable, BatchWritable, EpochTime, UniqueValue, Versioned};
 pub use faceteer_core::layout::{IndexNames, NamesError, TableNames};
 pub use faceteer_core::limits::{item_size, LimitError};
+pub use faceteer_core::merge::search::SearchError;
 pub use faceteer_core::pick::{
     BaseTable, FieldAt, IndexProjects, KeyFields, PickValidator, Picked, ProjectedBy, Projection,
     WholeRecords,
@@ -181,7 +182,6 @@ pub use faceteer_core::schema::{
     FacetSchema, IndexKind, IndexProjection, IndexSchema, KeySchema, ShardSchema, TableIndex,
     UniqueSchema,
 };
-pub use faceteer_core::search::SearchError;
 pub use faceteer_core::sort_key::{
     Four, NoFields, NoSortKey, One, SortKeyArg, SortKeyPrefix, Three, Two,
 };

@@ -5,8 +5,8 @@
 //! renders into the `aws-sdk-dynamodb` input builder of its request.
 
 pub use faceteer_core::names::Placeholders;
+pub use faceteer_core::plan::scan::ScanPlan;
 pub use faceteer_core::plan::{
     DeletePlan, GetPlan, PutPlan, QueryPlan, RenderedCondition, Returning, SortCondition,
     UpdatePlan,
 };
-pub use faceteer_core::scan::ScanPlan;

@@ -344,9 +344,7 @@ const FLOORS: &[(&str, &[&[&str]])] = &[
             &["expr"],
             &["facet"],
             &["pick", "collection", "wire"],
-            &[
-                "plan", "merge", "cursor", "rewrite", "scan", "search", "ordered",
-            ],
+            &["plan", "merge", "cursor", "backfill"],
             &["design", "table"],
         ],
     ),

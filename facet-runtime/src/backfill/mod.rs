@@ -53,7 +53,7 @@ use faceteer_core::{Facet, Item};
 use futures::StreamExt;
 
 pub use checkpoint::{Checkpoint, CheckpointError, Segment};
-pub use faceteer_core::rewrite::{Edits, Rewrite, Rewriter};
+pub use faceteer_core::backfill::{Edits, Rewrite, Rewriter};
 pub use report::{FacetCounts, Failure, Progress, Report, Unknown, Why};
 
 use self::write::Outcome;
@@ -439,7 +439,7 @@ impl Run {
             _ if schema.unique.is_empty() => return Ok(changes),
             Rewrite::Move { .. } => return Ok(changes),
             Rewrite::Same => stored.clone(),
-            Rewrite::Update(edits) => faceteer_core::rewrite::applied(stored, edits),
+            Rewrite::Update(edits) => faceteer_core::backfill::applied(stored, edits),
         };
         let guards_of = |item: &Item| {
             faceteer_core::unique::guards(schema, item).map_err(|e| Why::Refused(Error::from(e)))

@@ -5,7 +5,7 @@
 use std::collections::HashMap;
 
 use aws_sdk_dynamodb::types::{AttributeValue, Delete, Put, TransactWriteItem};
-use faceteer_core::rewrite::{applied, Edits};
+use faceteer_core::backfill::{applied, Edits};
 use faceteer_core::schema::{PK, SK};
 use faceteer_core::Item;
 

@@ -236,7 +236,7 @@ pub enum Error {
     /// The sources of a search order one record differently
     /// ([`Table::search`](crate::Table::search)).
     #[error(transparent)]
-    Search(#[from] faceteer_core::search::SearchError),
+    Search(#[from] faceteer_core::merge::search::SearchError),
     /// A record whose key an index returned could not be read from the table
     /// ([`Query::fetch_records`](crate::Query::fetch_records)); the page is not returned.
     #[error("reading the record (PK {pk:?}, SK {sk:?}) found through the index failed: {reason}")]

@@ -26,8 +26,8 @@ use faceteer_core::cursor::{
 };
 use faceteer_core::expr::Expr;
 use faceteer_core::merge::ShardProgress;
+use faceteer_core::plan::scan::{take_segments, ScanPlan, SegmentRead};
 use faceteer_core::plan::RenderedCondition;
-use faceteer_core::scan::{take_segments, ScanPlan, SegmentRead};
 use faceteer_core::wire::WireItem;
 use faceteer_core::{from_item, Facet, Item, ItemError};
 use futures::{Stream, StreamExt, TryStreamExt};

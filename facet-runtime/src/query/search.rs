@@ -39,12 +39,14 @@ use faceteer_core::cursor::{
     decode_search_cursor, encode_search_cursor, CursorScope, SearchPosition, ShardPosition,
 };
 use faceteer_core::expr::Field;
+use faceteer_core::merge::ordered::{merge_by_value, OrderedRead};
+use faceteer_core::merge::search::{
+    boundary_after, merge_sources, Boundary, PrimaryKey, SourceRead,
+};
 use faceteer_core::merge::ShardProgress;
-use faceteer_core::ordered::{merge_by_value, OrderedRead};
 use faceteer_core::pick::{BaseTable, KeyFields, WholeRecords};
 use faceteer_core::plan::{QueryPlan, RenderedCondition};
 use faceteer_core::schema::{IndexSchema, KeySchema};
-use faceteer_core::search::{boundary_after, merge_sources, Boundary, PrimaryKey, SourceRead};
 use faceteer_core::{Facet, Item};
 use futures::{Stream, StreamExt, TryStreamExt};
 

@@ -2,6 +2,8 @@
 //!
 //! The runtime crate executes plans; tests can build and inspect them without a server.
 
+pub mod scan;
+
 use aws_sdk_dynamodb::operation::delete_item::builders::DeleteItemInputBuilder;
 use aws_sdk_dynamodb::operation::delete_item::DeleteItemInput;
 use aws_sdk_dynamodb::operation::get_item::builders::GetItemInputBuilder;
