@@ -485,7 +485,7 @@ proptest! {
         let wire = faceteer_core::wire::WireItem::new(text.clone());
         prop_assert_eq!(
             wire.is_foreign("EVERYTHING"),
-            faceteer_core::facet::is_foreign(&expected, "EVERYTHING"),
+            faceteer_core::convert::is_foreign(&expected, "EVERYTHING"),
             "{}", text
         );
         let keys = wire.key_texts();

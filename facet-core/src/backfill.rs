@@ -7,8 +7,9 @@
 
 use aws_sdk_dynamodb::types::AttributeValue;
 
+use crate::convert::{from_item, is_foreign, to_item};
 use crate::expr::same_value;
-use crate::facet::{from_item, is_foreign, to_item, Facet, ItemError};
+use crate::facet::{Facet, ItemError};
 use crate::item::Item;
 #[cfg(test)]
 use crate::schema::WRITE_TOKEN;

@@ -3,7 +3,8 @@
 
 use aws_sdk_dynamodb::types::AttributeValue;
 
-use crate::facet::{from_item, Facet, ItemError};
+use crate::convert::from_item;
+use crate::facet::{Facet, ItemError};
 use crate::item::Item;
 use crate::schema::{FacetSchema, FACET_ATTRIBUTE};
 

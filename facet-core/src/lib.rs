@@ -19,6 +19,7 @@
 pub mod backfill;
 pub mod collection;
 mod const_text;
+pub mod convert;
 pub mod cursor;
 pub mod design;
 pub mod expr;
@@ -50,7 +51,8 @@ pub mod wire;
 #[cfg(feature = "chrono")]
 #[doc(hidden)]
 pub use chrono;
-pub use facet::{from_item, to_item, ttl_from_text, Facet, ItemError, Key, TtlValue};
+pub use convert::{from_item, to_item};
+pub use facet::{ttl_from_text, Facet, ItemError, Key, TtlValue};
 pub use item::Item;
 pub use key::{KeyArg, KeyError, KeyPart, KeyWriter, Sortable, SortableArg};
 pub use nullable::Nullable;

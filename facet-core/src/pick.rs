@@ -15,7 +15,8 @@ use std::ops::Deref;
 use aws_sdk_dynamodb::types::AttributeValue;
 use serde::de::DeserializeOwned;
 
-use crate::facet::{check_facet, Facet, ItemError, Key};
+use crate::convert::check_facet;
+use crate::facet::{Facet, ItemError, Key};
 use crate::item::Item;
 use crate::key::KeyError;
 use crate::schema::FACET_ATTRIBUTE;

@@ -265,13 +265,13 @@ pub mod __private {
     #[cfg(feature = "chrono")]
     pub use faceteer_core::chrono::{DateTime, Utc};
     pub use faceteer_core::collection::{facet_of, variant as collection_variant, Collection};
+    pub use faceteer_core::convert::upgrade_with;
     pub use faceteer_core::expr::{from_key_text, key_pieces};
     pub use faceteer_core::expr::{
         Attribute, Derived, KeyValue, KeyedValues, Need, PartOfAnIndexKeyOrTheTtl,
         PartOfThePrimaryKey, SetByTheLibrary, TheVersionCounter, Update,
     };
     pub use faceteer_core::expr::{Encoded, ExprError, Field};
-    pub use faceteer_core::facet::upgrade_with;
     #[cfg(feature = "chrono")]
     pub use faceteer_core::facet::WriteTime;
     pub use faceteer_core::facet::{

@@ -343,7 +343,7 @@ const FLOORS: &[(&str, &[&[&str]])] = &[
             ],
             &["expr"],
             &["facet"],
-            &["pick", "collection", "wire"],
+            &["pick", "collection", "wire", "convert"],
             &["plan", "merge", "cursor", "backfill"],
             &["design", "table"],
         ],

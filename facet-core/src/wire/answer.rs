@@ -80,7 +80,7 @@ impl WireItem {
     }
 
     /// Whether the item belongs to another facet than `expected` (its `facet` attribute
-    /// names another one), as [`crate::facet::is_foreign`] tells of the SDK's item.
+    /// names another one), as [`crate::convert::is_foreign`] tells of the SDK's item.
     pub fn is_foreign(&self, expected: &str) -> bool {
         let [facet] = attribute_texts(self.json(), [crate::schema::FACET_ATTRIBUTE]);
         facet.is_some_and(|text| text.as_deref() != Some(expected))

@@ -7,7 +7,8 @@ use serde::de::{self, DeserializeSeed, Deserializer, Error as _, IgnoredAny, Map
 
 use super::tree::{self, CowStr, Tag};
 use super::value::WireSeed;
-use crate::facet::{from_item, Facet, ItemError};
+use crate::convert::from_item;
+use crate::facet::{Facet, ItemError};
 use crate::schema::{FacetSchema, FACET_ATTRIBUTE, SCHEMA_VERSION_ATTRIBUTE};
 use crate::unmarshal;
 

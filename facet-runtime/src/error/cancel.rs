@@ -117,7 +117,7 @@ impl Canceled {
     /// made a condition fail.
     pub fn stored<F: faceteer_core::Facet>(&self) -> Result<Option<F>, faceteer_core::ItemError> {
         match &self.stored_item {
-            Some(item) if !faceteer_core::facet::is_foreign(item, F::SCHEMA.name) => {
+            Some(item) if !faceteer_core::convert::is_foreign(item, F::SCHEMA.name) => {
                 Ok(Some(faceteer_core::from_item(item.clone())?))
             }
             _ => Ok(None),

@@ -24,7 +24,7 @@
 use std::future::IntoFuture;
 use std::marker::PhantomData;
 
-use faceteer_core::facet::is_foreign;
+use faceteer_core::convert::is_foreign;
 use faceteer_core::{from_item, Facet, Item};
 
 use crate::error::{Error, Result};

@@ -193,7 +193,7 @@ fn stored_record<F: Facet>(key: &Item, stored: &Item) -> Result<F> {
         (Some(current), None) => current > 1,
         _ => false,
     };
-    if faceteer_core::facet::is_foreign(stored, F::SCHEMA.name) {
+    if faceteer_core::convert::is_foreign(stored, F::SCHEMA.name) {
         // Another facet's item: no record of `F` to update.
         let (pk, sk) = key_pair(key);
         return Err(Error::ConditionFailed {

@@ -18,8 +18,8 @@
 
 use std::time::Duration;
 
+use faceteer_core::convert::is_foreign;
 use faceteer_core::expr::Expr;
-use faceteer_core::facet::is_foreign;
 use faceteer_core::plan::{GetPlan, PutPlan, RenderedCondition};
 use faceteer_core::schema::{FacetSchema, PK};
 use faceteer_core::unique::{guards, Guard, GUARD_SK, OWNER_PK, OWNER_SK};

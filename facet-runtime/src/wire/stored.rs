@@ -44,7 +44,7 @@ impl Stored {
     /// Whether the item belongs to another facet than `facet`.
     pub(crate) fn is_foreign(&self, facet: &str) -> bool {
         match self {
-            Stored::Tree(item) => faceteer_core::facet::is_foreign(item, facet),
+            Stored::Tree(item) => faceteer_core::convert::is_foreign(item, facet),
             Stored::Wire(wire) => wire.is_foreign(facet),
         }
     }

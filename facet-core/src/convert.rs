@@ -1,0 +1,191 @@
+//! Records to items and back, as Faceteer writes them: the library's attributes added on
+//! the way out, the facet and schema version checked on the way in.
+
+use aws_sdk_dynamodb::types::AttributeValue;
+use serde::de::DeserializeOwned;
+
+use crate::facet::{Facet, ItemError};
+use crate::item::Item;
+use crate::schema::{FACET_ATTRIBUTE, SCHEMA_VERSION_ATTRIBUTE, TTL_ATTRIBUTE};
+
+/// Refuse a record's own attributes (before the library adds its own) when one of them has
+/// a name the library writes and no field of `F` declares it ([`ItemError::ReservedAttribute`]).
+/// Only names that can start a library attribute are compared.
+fn check_own_attributes<F: Facet>(item: &Item) -> Result<(), ItemError> {
+    let reserved = item.keys().find(|name| {
+        crate::schema::is_library_attribute(name) && !F::ATTRIBUTES.contains(&name.as_str())
+    });
+    match reserved {
+        Some(name) => Err(ItemError::ReservedAttribute {
+            facet: F::SCHEMA.name,
+            attribute: name.clone(),
+        }),
+        None => Ok(()),
+    }
+}
+
+/// Convert a record to the item stored in the table: its serde attributes plus `PK`, `SK`,
+/// the index key attributes, `facet` and, when set, `ttl` (epoch seconds).
+///
+/// Attributes are written by [`crate::marshal`]: `None` members are left out at every depth,
+/// as Faceteer leaves out `undefined` ones (reading the item back gives `None` again), and
+/// explicit nulls ([`crate::Nullable::Null`], `()`) are kept as `NULL`.
+///
+/// Refused: a key in the partition of the guard items of unique values
+/// ([`KeyError::ReservedPartition`](crate::key::KeyError::ReservedPartition), as [`ItemError::Key`]), and a record whose own
+/// attributes take the name of one the library writes ([`ItemError::ReservedAttribute`]).
+pub fn to_item<F: Facet>(record: &F) -> Result<Item, ItemError> {
+    let facet = F::SCHEMA.name;
+    if F::VALIDATE_ON_WRITE {
+        record
+            .validate()
+            .map_err(|message| ItemError::Validation { facet, message })?;
+    }
+    let key = record
+        .primary_key()
+        .map_err(|source| ItemError::Key { facet, source })?;
+    // However the key was built, no record lands in the guards' partition.
+    crate::unique::check_table_partition(&key.pk)
+        .map_err(|source| ItemError::Key { facet, source })?;
+    // PK, SK, two per index, facet, ttl: room made once, so inserting them never rehashes.
+    let room = 4 + 2 * F::SCHEMA.indexes.len();
+    let mut item: Item = crate::marshal::to_attributes_with_room(record, room)
+        .map_err(|source| ItemError::Serialize { facet, source })?;
+    // Before the library's attributes go in: none of the record's may take their names.
+    check_own_attributes::<F>(&item)?;
+    // Key lengths are checked as the keys are added, the size once the item is whole.
+    let mut keys = crate::limits::KeyLengths::default();
+    keys.partition(crate::schema::PK, &key.pk);
+    keys.sort(crate::schema::SK, &key.sk);
+    item.insert(crate::schema::PK.to_owned(), AttributeValue::S(key.pk));
+    item.insert(crate::schema::SK.to_owned(), AttributeValue::S(key.sk));
+    record
+        .write_index_keys(&mut item, &mut keys)
+        .map_err(|source| ItemError::Key { facet, source })?;
+    item.insert(
+        FACET_ATTRIBUTE.to_owned(),
+        AttributeValue::S(facet.to_owned()),
+    );
+    if let Some(version) = F::SCHEMA_VERSION {
+        item.insert(
+            SCHEMA_VERSION_ATTRIBUTE.to_owned(),
+            AttributeValue::N(version.to_string()),
+        );
+    }
+    if let Some(ttl) = record.ttl_seconds() {
+        item.insert(TTL_ATTRIBUTE.to_owned(), AttributeValue::N(ttl.to_string()));
+    }
+    crate::limits::check_size(&item)
+        .and_then(|()| keys.finish())
+        .map_err(|source| ItemError::Limit { facet, source })?;
+    Ok(item)
+}
+
+/// Whether `item` belongs to another facet than `expected` (its `facet` attribute names
+/// another one). Reads of one facet skip such items: facets share partitions.
+pub fn is_foreign(item: &Item, expected: &str) -> bool {
+    item.get(FACET_ATTRIBUTE)
+        .is_some_and(|value| !names_facet(value, expected))
+}
+
+/// Whether a `facet` attribute's value names facet `expected`.
+fn names_facet(value: &AttributeValue, expected: &str) -> bool {
+    matches!(value, AttributeValue::S(name) if name == expected)
+}
+
+/// The facet a `facet` attribute's value names, as text for an error.
+fn facet_named(value: &AttributeValue) -> String {
+    match value {
+        AttributeValue::S(s) => s.clone(),
+        other => format!("{other:?}"),
+    }
+}
+
+/// Refuse an item whose `facet` attribute names another facet than `expected` (an item
+/// without the attribute is accepted).
+pub(crate) fn check_facet(item: &Item, expected: &'static str) -> Result<(), ItemError> {
+    match item.get(FACET_ATTRIBUTE) {
+        Some(value) if !names_facet(value, expected) => Err(ItemError::WrongFacet {
+            expected,
+            found: facet_named(value),
+        }),
+        _ => Ok(()),
+    }
+}
+
+/// Convert a stored item back to a record and run the facet's validator.
+///
+/// The key attributes, `facet` and `ttl` are removed before deserializing, so facets may use
+/// `#[serde(deny_unknown_fields)]`. An item whose `facet` attribute names another facet is
+/// refused with [`ItemError::WrongFacet`].
+pub fn from_item<F: Facet>(item: Item) -> Result<F, ItemError> {
+    let schema = F::SCHEMA;
+    if F::SCHEMA_VERSION.is_some() || item.contains_key(SCHEMA_VERSION_ATTRIBUTE) {
+        check_facet(&item, schema.name)?;
+        // A facet without a declared version is at version 1: an item written by newer code
+        // (at a later version) is refused, not misread.
+        let current = F::SCHEMA_VERSION.unwrap_or(1);
+        let stored = stored_version::<F>(&item, current)?;
+        if stored < current {
+            let record = F::upgrade(stored, item)?;
+            record.validate().map_err(|message| ItemError::Validation {
+                facet: schema.name,
+                message,
+            })?;
+            return Ok(record);
+        }
+    }
+    // Another facet's item is told as such whatever else is wrong with it (deserializing
+    // stops at the first bad member, in the map's order).
+    check_facet(&item, schema.name)?;
+    let skip = |name: &str, _: &AttributeValue| schema.is_stored_only(name);
+    let record = crate::unmarshal::from_attributes::<F>(item, &skip);
+    let record = record.map_err(|source| ItemError::Deserialize {
+        facet: schema.name,
+        source,
+    })?;
+    record.validate().map_err(|message| ItemError::Validation {
+        facet: schema.name,
+        message,
+    })?;
+    Ok(record)
+}
+
+/// The schema version `item` was stored at (1 without the attribute), refused when newer
+/// than `current`.
+pub fn stored_version<F: Facet>(item: &Item, current: u32) -> Result<u32, ItemError> {
+    let refuse = |found: String| ItemError::SchemaVersion {
+        facet: F::SCHEMA.name,
+        found,
+        current,
+    };
+    match item.get(SCHEMA_VERSION_ATTRIBUTE) {
+        None => Ok(1),
+        Some(AttributeValue::N(n)) => match n.parse::<u32>() {
+            Ok(v) if (1..=current).contains(&v) => Ok(v),
+            _ => Err(refuse(n.clone())),
+        },
+        Some(other) => Err(refuse(format!("{other:?}"))),
+    }
+}
+
+/// Read `item` as the shape `T` a facet's records had at an older schema version (the
+/// argument of an upgrade function): its attributes, without the key attributes, `facet`,
+/// `ttl` and the stored version that `F` writes next to them.
+pub fn read_shape<F: Facet, T: DeserializeOwned>(item: Item) -> Result<T, ItemError> {
+    let schema = F::SCHEMA;
+    let skip = |name: &str, _: &AttributeValue| schema.is_stored_only(name);
+    crate::unmarshal::from_attributes::<T>(item, &skip).map_err(|source| ItemError::Deserialize {
+        facet: schema.name,
+        source,
+    })
+}
+
+/// Read `item` as the shape `T` an older schema version stored, and upgrade it with
+/// `upgrade` (the generated `Facet::upgrade` calls it for each declared function).
+pub fn upgrade_with<F: Facet, T: DeserializeOwned>(
+    item: Item,
+    upgrade: fn(T) -> F,
+) -> Result<F, ItemError> {
+    read_shape::<F, T>(item).map(upgrade)
+}

@@ -1,0 +1,17 @@
+//! The [`Facet`] trait, implemented by `#[derive(Facet)]`, with the key of a record, the
+//! marker traits the derive implements, the types of write times and the TTL, and the error
+//! of turning a record into an item or back ([`crate::convert`] does that).
+
+mod error;
+mod key;
+mod markers;
+mod record;
+mod times;
+
+pub use error::ItemError;
+pub use key::Key;
+pub use markers::{BatchDeletable, BatchWritable, UniqueValue, Versioned};
+pub use record::Facet;
+#[cfg(feature = "chrono")]
+pub use times::WriteTime;
+pub use times::{ttl_from_text, EpochTime, TtlValue, WriteTimeAttributes};
