@@ -67,7 +67,7 @@ impl Table {
     ///
     /// Exactly once: `Ok` when it was applied, a "not applied" error only when it certainly
     /// was not, else [`Error::OutcomeUnknown`] (a lost answer that no later try could
-    /// settle; see the README's "Exactly once").
+    /// settle; see [`guide::exactly_once`](crate::guide::exactly_once)).
     ///
     /// Options: [`Put::if_not_exists`], [`Put::when`].
     pub fn put<'a, F: Facet>(&'a self, record: &'a F) -> Put<'a, F> {
