@@ -2,33 +2,33 @@
 #[derive(Debug, Clone, Copy)]
 struct NoteFields {
     ///The `book` attribute.
-    pub book: ::faceteer::__private::Field<
+    pub book: ::faceteer::__private_0_1_0::Field<
         Note,
         String,
         String,
-        ::faceteer::__private::PartOfThePrimaryKey,
+        ::faceteer::__private_0_1_0::PartOfThePrimaryKey,
     >,
     ///The `note_id` attribute.
-    pub note_id: ::faceteer::__private::Field<
+    pub note_id: ::faceteer::__private_0_1_0::Field<
         Note,
         String,
         String,
-        ::faceteer::__private::PartOfThePrimaryKey,
+        ::faceteer::__private_0_1_0::PartOfThePrimaryKey,
     >,
     ///The `body` attribute.
-    pub body: ::faceteer::__private::Field<
+    pub body: ::faceteer::__private_0_1_0::Field<
         Note,
         String,
         String,
-        ::faceteer::__private::Attribute,
+        ::faceteer::__private_0_1_0::Attribute,
     >,
 }
 #[automatically_derived]
-impl ::faceteer::__private::Facet for Note {
-    const SCHEMA: &'static ::faceteer::__private::FacetSchema = &::faceteer::__private::FacetSchema {
+impl ::faceteer::__private_0_1_0::Facet for Note {
+    const SCHEMA: &'static ::faceteer::__private_0_1_0::FacetSchema = &::faceteer::__private_0_1_0::FacetSchema {
         name: "NOTE",
         delimiter: "_",
-        pk: ::faceteer::__private::KeySchema {
+        pk: ::faceteer::__private_0_1_0::KeySchema {
             attribute: "PK",
             prefix: "#BOOK",
             no_prefix: false,
@@ -36,7 +36,7 @@ impl ::faceteer::__private::Facet for Note {
             optional: &[false],
             shard: ::core::option::Option::None,
         },
-        sk: ::faceteer::__private::KeySchema {
+        sk: ::faceteer::__private_0_1_0::KeySchema {
             attribute: "SK",
             prefix: "#NOTE",
             no_prefix: false,
@@ -56,27 +56,27 @@ impl ::faceteer::__private::Facet for Note {
     fn primary_key(
         &self,
     ) -> ::core::result::Result<
-        ::faceteer::__private::Key<Self>,
-        ::faceteer::__private::KeyError,
+        ::faceteer::__private_0_1_0::Key<Self>,
+        ::faceteer::__private_0_1_0::KeyError,
     > {
-        ::faceteer::__private::Key::try_from_parts(
+        ::faceteer::__private_0_1_0::Key::try_from_parts(
             Self::__faceteer_pk(
                 "#BOOK",
                 ::core::option::Option::None,
-                ::faceteer::__private::key_part::<String>(&self.book),
+                ::faceteer::__private_0_1_0::key_part::<String>(&self.book),
             )?,
             Self::__faceteer_sk(
                 "#NOTE",
                 ::core::option::Option::None,
-                ::faceteer::__private::key_part::<String>(&self.note_id),
+                ::faceteer::__private_0_1_0::key_part::<String>(&self.note_id),
             )?,
         )
     }
     fn write_index_keys(
         &self,
-        __item: &mut ::faceteer::__private::Item,
-        __keys: &mut ::faceteer::__private::KeyLengths,
-    ) -> ::core::result::Result<(), ::faceteer::__private::KeyError> {
+        __item: &mut ::faceteer::__private_0_1_0::Item,
+        __keys: &mut ::faceteer::__private_0_1_0::KeyLengths,
+    ) -> ::core::result::Result<(), ::faceteer::__private_0_1_0::KeyError> {
         let _ = (__item, __keys);
         ::core::result::Result::Ok(())
     }
@@ -86,40 +86,40 @@ impl ::faceteer::__private::Facet for Note {
     const ATTRIBUTES: &'static [&'static str] = &["book", "note_id", "body"];
 }
 #[automatically_derived]
-impl ::faceteer::__private::BatchDeletable for Note {}
+impl ::faceteer::__private_0_1_0::BatchDeletable for Note {}
 #[automatically_derived]
-impl ::faceteer::__private::BatchWritable for Note {}
+impl ::faceteer::__private_0_1_0::BatchWritable for Note {}
 #[automatically_derived]
 impl Note {
     ///Typed handles on the attributes of `Note`, for conditions and filters (`Note::fields()`).
     pub const fn fields() -> NoteFields {
         NoteFields {
-            book: ::faceteer::__private::Field::numbered("book", 0u16),
-            note_id: ::faceteer::__private::Field::numbered("note_id", 1u16),
-            body: ::faceteer::__private::Field::numbered("body", 2u16),
+            book: ::faceteer::__private_0_1_0::Field::numbered("book", 0u16),
+            note_id: ::faceteer::__private_0_1_0::Field::numbered("note_id", 1u16),
+            body: ::faceteer::__private_0_1_0::Field::numbered("body", 2u16),
         }
     }
     /**The key of the `NOTE` record identified by `book`, `note_id`.
 
 Fails with `Error::Key` when a key value contains the delimiter where it would make the key ambiguous, or when the partition key would start with `$unique`, the partition of the guard items of unique values.*/
     pub fn key(
-        book: impl ::faceteer::__private::KeyArg<String>,
-        note_id: impl ::faceteer::__private::KeyArg<String>,
+        book: impl ::faceteer::__private_0_1_0::KeyArg<String>,
+        note_id: impl ::faceteer::__private_0_1_0::KeyArg<String>,
     ) -> ::core::result::Result<
-        ::faceteer::__private::Key<Self>,
-        ::faceteer::__private::Error,
+        ::faceteer::__private_0_1_0::Key<Self>,
+        ::faceteer::__private_0_1_0::Error,
     > {
         ::core::result::Result::Ok(
-            ::faceteer::__private::Key::try_from_parts(
+            ::faceteer::__private_0_1_0::Key::try_from_parts(
                 Self::__faceteer_pk(
                     "#BOOK",
                     ::core::option::Option::None,
-                    &::faceteer::__private::KeyArg::<String>::key_part(&book),
+                    &::faceteer::__private_0_1_0::KeyArg::<String>::key_part(&book),
                 )?,
                 Self::__faceteer_sk(
                     "#NOTE",
                     ::core::option::Option::None,
-                    &::faceteer::__private::KeyArg::<String>::key_part(&note_id),
+                    &::faceteer::__private_0_1_0::KeyArg::<String>::key_part(&note_id),
                 )?,
             )?,
         )
@@ -128,26 +128,26 @@ Fails with `Error::Key` when a key value contains the delimiter where it would m
 
 Sort-key arguments of the operators are the sort-key field(s): `note_id`.*/
     pub fn query(
-        book: impl ::faceteer::__private::KeyArg<String>,
-    ) -> ::faceteer::__private::PartitionQuery<
+        book: impl ::faceteer::__private_0_1_0::KeyArg<String>,
+    ) -> ::faceteer::__private_0_1_0::PartitionQuery<
         Self,
-        ::faceteer::__private::One<String>,
-        ::faceteer::__private::BaseTable,
+        ::faceteer::__private_0_1_0::One<String>,
+        ::faceteer::__private_0_1_0::BaseTable,
     > {
-        ::faceteer::__private::PartitionQuery::new(
+        ::faceteer::__private_0_1_0::PartitionQuery::new(
             ::core::option::Option::None,
             ::core::option::Option::Some(
-                &<Self as ::faceteer::__private::Facet>::SCHEMA.sk,
+                &<Self as ::faceteer::__private_0_1_0::Facet>::SCHEMA.sk,
             ),
-            ::faceteer::__private::PartitionKey::new(
+            ::faceteer::__private_0_1_0::PartitionKey::new(
                 "PK",
                 "#BOOK",
                 "_",
-                ::faceteer::__private::ShardChoice::Unsharded,
+                ::faceteer::__private_0_1_0::ShardChoice::Unsharded,
                 Self::__faceteer_pk(
                     "",
                     ::core::option::Option::None,
-                    &::faceteer::__private::KeyArg::<String>::key_part(&book),
+                    &::faceteer::__private_0_1_0::KeyArg::<String>::key_part(&book),
                 ),
             ),
         )
@@ -155,10 +155,13 @@ Sort-key arguments of the operators are the sort-key field(s): `note_id`.*/
     fn __faceteer_pk(
         __prefix: &str,
         __shard: ::core::option::Option<&str>,
-        book: &dyn ::faceteer::__private::KeyPart,
-    ) -> ::core::result::Result<::std::string::String, ::faceteer::__private::KeyError> {
+        book: &dyn ::faceteer::__private_0_1_0::KeyPart,
+    ) -> ::core::result::Result<
+        ::std::string::String,
+        ::faceteer::__private_0_1_0::KeyError,
+    > {
         let _ = __prefix;
-        let mut __w = ::faceteer::__private::KeyWriter::new(__prefix, "_");
+        let mut __w = ::faceteer::__private_0_1_0::KeyWriter::new(__prefix, "_");
         if let ::core::option::Option::Some(__id) = __shard {
             __w.shard(__id);
         }
@@ -168,10 +171,13 @@ Sort-key arguments of the operators are the sort-key field(s): `note_id`.*/
     fn __faceteer_sk(
         __prefix: &str,
         __shard: ::core::option::Option<&str>,
-        note_id: &dyn ::faceteer::__private::KeyPart,
-    ) -> ::core::result::Result<::std::string::String, ::faceteer::__private::KeyError> {
+        note_id: &dyn ::faceteer::__private_0_1_0::KeyPart,
+    ) -> ::core::result::Result<
+        ::std::string::String,
+        ::faceteer::__private_0_1_0::KeyError,
+    > {
         let _ = __prefix;
-        let mut __w = ::faceteer::__private::KeyWriter::new(__prefix, "_");
+        let mut __w = ::faceteer::__private_0_1_0::KeyWriter::new(__prefix, "_");
         if let ::core::option::Option::Some(__id) = __shard {
             __w.shard(__id);
         }

@@ -2,46 +2,46 @@
 #[derive(Debug, Clone, Copy)]
 pub struct TaskFields {
     ///The `teamId` attribute.
-    pub team_id: ::faceteer::__private::Field<
+    pub team_id: ::faceteer::__private_0_1_0::Field<
         Task,
         String,
         String,
-        ::faceteer::__private::PartOfThePrimaryKey,
+        ::faceteer::__private_0_1_0::PartOfThePrimaryKey,
     >,
     ///The `taskId` attribute.
-    pub task_id: ::faceteer::__private::Field<
+    pub task_id: ::faceteer::__private_0_1_0::Field<
         Task,
         String,
         String,
-        ::faceteer::__private::PartOfThePrimaryKey,
+        ::faceteer::__private_0_1_0::PartOfThePrimaryKey,
     >,
     ///The `dueDay` attribute.
-    pub due_day: ::faceteer::__private::Field<
+    pub due_day: ::faceteer::__private_0_1_0::Field<
         Task,
         u32,
         u32,
-        ::faceteer::__private::PartOfAnIndexKeyOrTheTtl,
+        ::faceteer::__private_0_1_0::PartOfAnIndexKeyOrTheTtl,
     >,
     ///The `assignedUserId` attribute.
-    pub assigned_user_id: ::faceteer::__private::Field<
+    pub assigned_user_id: ::faceteer::__private_0_1_0::Field<
         Task,
         String,
         Option<String>,
-        ::faceteer::__private::PartOfAnIndexKeyOrTheTtl,
+        ::faceteer::__private_0_1_0::PartOfAnIndexKeyOrTheTtl,
     >,
     ///The `status` attribute.
-    pub status: ::faceteer::__private::Field<
+    pub status: ::faceteer::__private_0_1_0::Field<
         Task,
         String,
         String,
-        ::faceteer::__private::PartOfAnIndexKeyOrTheTtl,
+        ::faceteer::__private_0_1_0::PartOfAnIndexKeyOrTheTtl,
     >,
     ///The `title` attribute.
-    pub title: ::faceteer::__private::Field<
+    pub title: ::faceteer::__private_0_1_0::Field<
         Task,
         String,
         String,
-        ::faceteer::__private::Attribute,
+        ::faceteer::__private_0_1_0::Attribute,
     >,
 }
 ///The base key fields of a `Task` record, as held by projections (`.key()` gives its key).
@@ -54,57 +54,57 @@ pub struct TaskKeys {
     pub task_id: String,
 }
 #[automatically_derived]
-impl ::faceteer::__private::FromPicked for TaskKeys {
+impl ::faceteer::__private_0_1_0::FromPicked for TaskKeys {
     const ATTRIBUTES: &'static [&'static str] = &["teamId", "taskId"];
     fn from_picked(
-        __item: &::faceteer::__private::Item,
-    ) -> ::core::result::Result<Self, ::faceteer::__private::DynamoError> {
+        __item: &::faceteer::__private_0_1_0::Item,
+    ) -> ::core::result::Result<Self, ::faceteer::__private_0_1_0::DynamoError> {
         ::core::result::Result::Ok(TaskKeys {
-            team_id: ::faceteer::__private::read_attribute(__item, "teamId")?,
-            task_id: ::faceteer::__private::read_attribute(__item, "taskId")?,
+            team_id: ::faceteer::__private_0_1_0::read_attribute(__item, "teamId")?,
+            task_id: ::faceteer::__private_0_1_0::read_attribute(__item, "taskId")?,
         })
     }
 }
 #[automatically_derived]
-impl ::faceteer::__private::KeyFields for TaskKeys {}
+impl ::faceteer::__private_0_1_0::KeyFields for TaskKeys {}
 #[automatically_derived]
 impl TaskKeys {
     /// The base-table key of the record whose key fields these are.
     pub fn key(
         &self,
     ) -> ::core::result::Result<
-        ::faceteer::__private::Key<Task>,
-        ::faceteer::__private::Error,
+        ::faceteer::__private_0_1_0::Key<Task>,
+        ::faceteer::__private_0_1_0::Error,
     > {
         ::core::result::Result::Ok(
-            <Task as ::faceteer::__private::PickValidator>::keys_to_key(self)?,
+            <Task as ::faceteer::__private_0_1_0::PickValidator>::keys_to_key(self)?,
         )
     }
 }
 #[automatically_derived]
-impl ::faceteer::__private::PickValidator for Task {
+impl ::faceteer::__private_0_1_0::PickValidator for Task {
     type Keys = TaskKeys;
     fn keys_to_key(
         __k: &TaskKeys,
     ) -> ::core::result::Result<
-        ::faceteer::__private::Key<Self>,
-        ::faceteer::__private::KeyError,
+        ::faceteer::__private_0_1_0::Key<Self>,
+        ::faceteer::__private_0_1_0::KeyError,
     > {
-        ::faceteer::__private::Key::try_from_parts(
+        ::faceteer::__private_0_1_0::Key::try_from_parts(
             Self::__faceteer_pk(
                 "#TEAM",
                 ::core::option::Option::None,
-                ::faceteer::__private::key_part::<String>(&__k.team_id),
+                ::faceteer::__private_0_1_0::key_part::<String>(&__k.team_id),
             )?,
             Self::__faceteer_sk(
                 "#TASK",
                 ::core::option::Option::None,
-                ::faceteer::__private::key_part::<String>(&__k.task_id),
+                ::faceteer::__private_0_1_0::key_part::<String>(&__k.task_id),
             )?,
         )
     }
     fn validate_pick(
-        __item: &::faceteer::__private::Item,
+        __item: &::faceteer::__private_0_1_0::Item,
         __attributes: &[&'static str],
     ) -> ::core::result::Result<(), ::std::string::String> {
         ::core::result::Result::Ok(())
@@ -120,26 +120,27 @@ pub struct TaskGsi1Keys {
     pub due_day: u32,
 }
 #[automatically_derived]
-impl ::faceteer::__private::FromPicked for TaskGsi1Keys {
+impl ::faceteer::__private_0_1_0::FromPicked for TaskGsi1Keys {
     const ATTRIBUTES: &'static [&'static str] = &["teamId", "dueDay"];
     fn from_picked(
-        __item: &::faceteer::__private::Item,
-    ) -> ::core::result::Result<Self, ::faceteer::__private::DynamoError> {
+        __item: &::faceteer::__private_0_1_0::Item,
+    ) -> ::core::result::Result<Self, ::faceteer::__private_0_1_0::DynamoError> {
         ::core::result::Result::Ok(TaskGsi1Keys {
-            team_id: ::faceteer::__private::read_attribute(__item, "teamId")?,
-            due_day: ::faceteer::__private::read_attribute(__item, "dueDay")?,
+            team_id: ::faceteer::__private_0_1_0::read_attribute(__item, "teamId")?,
+            due_day: ::faceteer::__private_0_1_0::read_attribute(__item, "dueDay")?,
         })
     }
 }
 #[automatically_derived]
-impl ::faceteer::__private::KeyFields for TaskGsi1Keys {}
+impl ::faceteer::__private_0_1_0::KeyFields for TaskGsi1Keys {}
 #[automatically_derived]
 impl<
     const N: usize,
-> ::faceteer::__private::IndexProjects<::faceteer::__private::FieldAt<Task, N>>
-for TaskGsi1Keys {}
+> ::faceteer::__private_0_1_0::IndexProjects<
+    ::faceteer::__private_0_1_0::FieldAt<Task, N>,
+> for TaskGsi1Keys {}
 #[automatically_derived]
-impl ::faceteer::__private::WholeRecords for TaskGsi1Keys {}
+impl ::faceteer::__private_0_1_0::WholeRecords for TaskGsi1Keys {}
 ///The key fields of index `GSI2` of `Task`, as held by projections read through it.
 #[derive(Debug, Clone)]
 #[allow(dead_code)]
@@ -150,35 +151,36 @@ pub struct TaskGsi2Keys {
     pub status: String,
 }
 #[automatically_derived]
-impl ::faceteer::__private::FromPicked for TaskGsi2Keys {
+impl ::faceteer::__private_0_1_0::FromPicked for TaskGsi2Keys {
     const ATTRIBUTES: &'static [&'static str] = &["assignedUserId", "status"];
     fn from_picked(
-        __item: &::faceteer::__private::Item,
-    ) -> ::core::result::Result<Self, ::faceteer::__private::DynamoError> {
+        __item: &::faceteer::__private_0_1_0::Item,
+    ) -> ::core::result::Result<Self, ::faceteer::__private_0_1_0::DynamoError> {
         ::core::result::Result::Ok(TaskGsi2Keys {
-            assigned_user_id: ::faceteer::__private::read_attribute(
+            assigned_user_id: ::faceteer::__private_0_1_0::read_attribute(
                 __item,
                 "assignedUserId",
             )?,
-            status: ::faceteer::__private::read_attribute(__item, "status")?,
+            status: ::faceteer::__private_0_1_0::read_attribute(__item, "status")?,
         })
     }
 }
 #[automatically_derived]
-impl ::faceteer::__private::KeyFields for TaskGsi2Keys {}
+impl ::faceteer::__private_0_1_0::KeyFields for TaskGsi2Keys {}
 #[automatically_derived]
 impl<
     const N: usize,
-> ::faceteer::__private::IndexProjects<::faceteer::__private::FieldAt<Task, N>>
-for TaskGsi2Keys {}
+> ::faceteer::__private_0_1_0::IndexProjects<
+    ::faceteer::__private_0_1_0::FieldAt<Task, N>,
+> for TaskGsi2Keys {}
 #[automatically_derived]
-impl ::faceteer::__private::WholeRecords for TaskGsi2Keys {}
+impl ::faceteer::__private_0_1_0::WholeRecords for TaskGsi2Keys {}
 #[automatically_derived]
-impl ::faceteer::__private::Facet for Task {
-    const SCHEMA: &'static ::faceteer::__private::FacetSchema = &::faceteer::__private::FacetSchema {
+impl ::faceteer::__private_0_1_0::Facet for Task {
+    const SCHEMA: &'static ::faceteer::__private_0_1_0::FacetSchema = &::faceteer::__private_0_1_0::FacetSchema {
         name: "TASK",
         delimiter: "_",
-        pk: ::faceteer::__private::KeySchema {
+        pk: ::faceteer::__private_0_1_0::KeySchema {
             attribute: "PK",
             prefix: "#TEAM",
             no_prefix: false,
@@ -186,7 +188,7 @@ impl ::faceteer::__private::Facet for Task {
             optional: &[false],
             shard: ::core::option::Option::None,
         },
-        sk: ::faceteer::__private::KeySchema {
+        sk: ::faceteer::__private_0_1_0::KeySchema {
             attribute: "SK",
             prefix: "#TASK",
             no_prefix: false,
@@ -195,12 +197,12 @@ impl ::faceteer::__private::Facet for Task {
             shard: ::core::option::Option::None,
         },
         indexes: &[
-            ::faceteer::__private::IndexSchema {
-                kind: ::faceteer::__private::IndexKind::Global,
+            ::faceteer::__private_0_1_0::IndexSchema {
+                kind: ::faceteer::__private_0_1_0::IndexKind::Global,
                 number: 1u8,
                 name: "GSI1",
                 alias: ::core::option::Option::Some("TeamDueDate"),
-                pk: ::faceteer::__private::KeySchema {
+                pk: ::faceteer::__private_0_1_0::KeySchema {
                     attribute: "GSI1PK",
                     prefix: "#TEAM",
                     no_prefix: false,
@@ -208,7 +210,7 @@ impl ::faceteer::__private::Facet for Task {
                     optional: &[false],
                     shard: ::core::option::Option::None,
                 },
-                sk: ::core::option::Option::Some(::faceteer::__private::KeySchema {
+                sk: ::core::option::Option::Some(::faceteer::__private_0_1_0::KeySchema {
                     attribute: "GSI1SK",
                     prefix: "#DUE",
                     no_prefix: false,
@@ -216,28 +218,28 @@ impl ::faceteer::__private::Facet for Task {
                     optional: &[false],
                     shard: ::core::option::Option::None,
                 }),
-                projection: ::faceteer::__private::IndexProjection::All,
+                projection: ::faceteer::__private_0_1_0::IndexProjection::All,
                 sparse: false,
             },
-            ::faceteer::__private::IndexSchema {
-                kind: ::faceteer::__private::IndexKind::Global,
+            ::faceteer::__private_0_1_0::IndexSchema {
+                kind: ::faceteer::__private_0_1_0::IndexKind::Global,
                 number: 2u8,
                 name: "GSI2",
                 alias: ::core::option::Option::None,
-                pk: ::faceteer::__private::KeySchema {
+                pk: ::faceteer::__private_0_1_0::KeySchema {
                     attribute: "GSI2PK",
                     prefix: "#USER",
                     no_prefix: false,
                     fields: &["assignedUserId"],
                     optional: &[true],
-                    shard: ::core::option::Option::Some(::faceteer::__private::ShardSchema {
+                    shard: ::core::option::Option::Some(::faceteer::__private_0_1_0::ShardSchema {
                         count: 4u32,
                         fields: &["status"],
                         schedule: &[],
                         time_field: ::core::option::Option::None,
                     }),
                 },
-                sk: ::core::option::Option::Some(::faceteer::__private::KeySchema {
+                sk: ::core::option::Option::Some(::faceteer::__private_0_1_0::KeySchema {
                     attribute: "GSI2SK",
                     prefix: "#STATUS",
                     no_prefix: false,
@@ -245,7 +247,7 @@ impl ::faceteer::__private::Facet for Task {
                     optional: &[false],
                     shard: ::core::option::Option::None,
                 }),
-                projection: ::faceteer::__private::IndexProjection::All,
+                projection: ::faceteer::__private_0_1_0::IndexProjection::All,
                 sparse: false,
             },
         ],
@@ -260,75 +262,77 @@ impl ::faceteer::__private::Facet for Task {
     fn primary_key(
         &self,
     ) -> ::core::result::Result<
-        ::faceteer::__private::Key<Self>,
-        ::faceteer::__private::KeyError,
+        ::faceteer::__private_0_1_0::Key<Self>,
+        ::faceteer::__private_0_1_0::KeyError,
     > {
-        ::faceteer::__private::Key::try_from_parts(
+        ::faceteer::__private_0_1_0::Key::try_from_parts(
             Self::__faceteer_pk(
                 "#TEAM",
                 ::core::option::Option::None,
-                ::faceteer::__private::key_part::<String>(&self.team_id),
+                ::faceteer::__private_0_1_0::key_part::<String>(&self.team_id),
             )?,
             Self::__faceteer_sk(
                 "#TASK",
                 ::core::option::Option::None,
-                ::faceteer::__private::key_part::<String>(&self.task_id),
+                ::faceteer::__private_0_1_0::key_part::<String>(&self.task_id),
             )?,
         )
     }
     fn write_index_keys(
         &self,
-        __item: &mut ::faceteer::__private::Item,
-        __keys: &mut ::faceteer::__private::KeyLengths,
-    ) -> ::core::result::Result<(), ::faceteer::__private::KeyError> {
+        __item: &mut ::faceteer::__private_0_1_0::Item,
+        __keys: &mut ::faceteer::__private_0_1_0::KeyLengths,
+    ) -> ::core::result::Result<(), ::faceteer::__private_0_1_0::KeyError> {
         let __value = Self::__faceteer_gsi1pk(
             "#TEAM",
             ::core::option::Option::None,
-            ::faceteer::__private::key_part::<String>(&self.team_id),
+            ::faceteer::__private_0_1_0::key_part::<String>(&self.team_id),
         )?;
         __keys.partition("GSI1PK", &__value);
         __item
             .insert(
                 ::std::string::String::from("GSI1PK"),
-                ::faceteer::__private::AttributeValue::S(__value),
+                ::faceteer::__private_0_1_0::AttributeValue::S(__value),
             );
         let __value = Self::__faceteer_gsi1sk(
             "#DUE",
             ::core::option::Option::None,
-            &::faceteer::__private::Sortable(&self.due_day),
+            &::faceteer::__private_0_1_0::Sortable(&self.due_day),
         )?;
         __keys.sort("GSI1SK", &__value);
         __item
             .insert(
                 ::std::string::String::from("GSI1SK"),
-                ::faceteer::__private::AttributeValue::S(__value),
+                ::faceteer::__private_0_1_0::AttributeValue::S(__value),
             );
         let __value = Self::__faceteer_gsi2pk(
             "#USER",
             ::core::option::Option::Some(
                 Self::__faceteer_gsi2pk_shard(
-                        ::faceteer::__private::key_part::<String>(&self.status),
+                        ::faceteer::__private_0_1_0::key_part::<String>(&self.status),
                     )?
                     .as_str(),
             ),
-            ::faceteer::__private::key_part::<Option<String>>(&self.assigned_user_id),
+            ::faceteer::__private_0_1_0::key_part::<
+                Option<String>,
+            >(&self.assigned_user_id),
         )?;
         __keys.partition("GSI2PK", &__value);
         __item
             .insert(
                 ::std::string::String::from("GSI2PK"),
-                ::faceteer::__private::AttributeValue::S(__value),
+                ::faceteer::__private_0_1_0::AttributeValue::S(__value),
             );
         let __value = Self::__faceteer_gsi2sk(
             "#STATUS",
             ::core::option::Option::None,
-            ::faceteer::__private::key_part::<String>(&self.status),
+            ::faceteer::__private_0_1_0::key_part::<String>(&self.status),
         )?;
         __keys.sort("GSI2SK", &__value);
         __item
             .insert(
                 ::std::string::String::from("GSI2SK"),
-                ::faceteer::__private::AttributeValue::S(__value),
+                ::faceteer::__private_0_1_0::AttributeValue::S(__value),
             );
         let _ = (__item, __keys);
         ::core::result::Result::Ok(())
@@ -346,10 +350,10 @@ impl ::faceteer::__private::Facet for Task {
     ];
     #[allow(clippy::needless_question_mark)]
     fn derived_attributes(
-        __v: &mut ::faceteer::__private::KeyedValues<'_, Self>,
+        __v: &mut ::faceteer::__private_0_1_0::KeyedValues<'_, Self>,
     ) -> ::core::result::Result<
-        ::std::vec::Vec<::faceteer::__private::Derived>,
-        ::faceteer::__private::ExprError,
+        ::std::vec::Vec<::faceteer::__private_0_1_0::Derived>,
+        ::faceteer::__private_0_1_0::ExprError,
     > {
         let mut __out = ::std::vec::Vec::new();
         if let ::core::option::Option::Some(__changed) = __v.changed(&[2u16]) {
@@ -357,7 +361,7 @@ impl ::faceteer::__private::Facet for Task {
                 .required::<
                     u32,
                 >(
-                    ::faceteer::__private::Need {
+                    ::faceteer::__private_0_1_0::Need {
                         position: 2u16,
                         name: "dueDay",
                         ident: "due_day",
@@ -368,17 +372,17 @@ impl ::faceteer::__private::Facet for Task {
                 )?;
             let __key = (|| -> ::core::result::Result<
                 ::std::string::String,
-                ::faceteer::__private::KeyError,
+                ::faceteer::__private_0_1_0::KeyError,
             > {
                 ::core::result::Result::Ok(
                     Self::__faceteer_gsi1sk(
                         "#DUE",
                         ::core::option::Option::None,
-                        &::faceteer::__private::Sortable(due_day),
+                        &::faceteer::__private_0_1_0::Sortable(due_day),
                     )?,
                 )
             })()
-                .map_err(|source| ::faceteer::__private::ExprError::Key {
+                .map_err(|source| ::faceteer::__private_0_1_0::ExprError::Key {
                     attribute: "GSI1SK",
                     source,
                 })?;
@@ -386,7 +390,7 @@ impl ::faceteer::__private::Facet for Task {
                 .push((
                     "GSI1SK",
                     ::core::option::Option::Some(
-                        ::faceteer::__private::AttributeValue::S(__key),
+                        ::faceteer::__private_0_1_0::AttributeValue::S(__key),
                     ),
                 ));
         }
@@ -395,7 +399,7 @@ impl ::faceteer::__private::Facet for Task {
                 .optional::<
                     String,
                 >(
-                    ::faceteer::__private::Need {
+                    ::faceteer::__private_0_1_0::Need {
                         position: 3u16,
                         name: "assignedUserId",
                         ident: "assigned_user_id",
@@ -408,7 +412,7 @@ impl ::faceteer::__private::Facet for Task {
                 .required::<
                     String,
                 >(
-                    ::faceteer::__private::Need {
+                    ::faceteer::__private_0_1_0::Need {
                         position: 4u16,
                         name: "status",
                         ident: "status",
@@ -419,14 +423,14 @@ impl ::faceteer::__private::Facet for Task {
                 )?;
             let __key = (|| -> ::core::result::Result<
                 ::std::string::String,
-                ::faceteer::__private::KeyError,
+                ::faceteer::__private_0_1_0::KeyError,
             > {
                 ::core::result::Result::Ok(
                     Self::__faceteer_gsi2pk(
                         "#USER",
                         ::core::option::Option::Some(
                             Self::__faceteer_gsi2pk_shard(
-                                    ::faceteer::__private::key_part::<String>(status),
+                                    ::faceteer::__private_0_1_0::key_part::<String>(status),
                                 )?
                                 .as_str(),
                         ),
@@ -434,7 +438,7 @@ impl ::faceteer::__private::Facet for Task {
                     )?,
                 )
             })()
-                .map_err(|source| ::faceteer::__private::ExprError::Key {
+                .map_err(|source| ::faceteer::__private_0_1_0::ExprError::Key {
                     attribute: "GSI2PK",
                     source,
                 })?;
@@ -442,7 +446,7 @@ impl ::faceteer::__private::Facet for Task {
                 .push((
                     "GSI2PK",
                     ::core::option::Option::Some(
-                        ::faceteer::__private::AttributeValue::S(__key),
+                        ::faceteer::__private_0_1_0::AttributeValue::S(__key),
                     ),
                 ));
         }
@@ -451,7 +455,7 @@ impl ::faceteer::__private::Facet for Task {
                 .required::<
                     String,
                 >(
-                    ::faceteer::__private::Need {
+                    ::faceteer::__private_0_1_0::Need {
                         position: 4u16,
                         name: "status",
                         ident: "status",
@@ -462,17 +466,17 @@ impl ::faceteer::__private::Facet for Task {
                 )?;
             let __key = (|| -> ::core::result::Result<
                 ::std::string::String,
-                ::faceteer::__private::KeyError,
+                ::faceteer::__private_0_1_0::KeyError,
             > {
                 ::core::result::Result::Ok(
                     Self::__faceteer_gsi2sk(
                         "#STATUS",
                         ::core::option::Option::None,
-                        ::faceteer::__private::key_part::<String>(status),
+                        ::faceteer::__private_0_1_0::key_part::<String>(status),
                     )?,
                 )
             })()
-                .map_err(|source| ::faceteer::__private::ExprError::Key {
+                .map_err(|source| ::faceteer::__private_0_1_0::ExprError::Key {
                     attribute: "GSI2SK",
                     source,
                 })?;
@@ -480,7 +484,7 @@ impl ::faceteer::__private::Facet for Task {
                 .push((
                     "GSI2SK",
                     ::core::option::Option::Some(
-                        ::faceteer::__private::AttributeValue::S(__key),
+                        ::faceteer::__private_0_1_0::AttributeValue::S(__key),
                     ),
                 ));
         }
@@ -490,28 +494,28 @@ impl ::faceteer::__private::Facet for Task {
     fn key_values(
         __pk: &str,
         __sk: &str,
-    ) -> ::std::vec::Vec<::faceteer::__private::KeyValue> {
+    ) -> ::std::vec::Vec<::faceteer::__private_0_1_0::KeyValue> {
         let __read = || -> ::core::option::Option<
-            ::std::vec::Vec<::faceteer::__private::KeyValue>,
+            ::std::vec::Vec<::faceteer::__private_0_1_0::KeyValue>,
         > {
-            let __pieces_pk = ::faceteer::__private::key_pieces(
+            let __pieces_pk = ::faceteer::__private_0_1_0::key_pieces(
                 __pk,
                 "#TEAM",
                 false,
                 "_",
                 1usize,
             )?;
-            let __owned_team_id: String = ::faceteer::__private::from_key_text::<
+            let __owned_team_id: String = ::faceteer::__private_0_1_0::from_key_text::<
                 String,
             >(__pieces_pk[0usize])?;
-            let __pieces_sk = ::faceteer::__private::key_pieces(
+            let __pieces_sk = ::faceteer::__private_0_1_0::key_pieces(
                 __sk,
                 "#TASK",
                 false,
                 "_",
                 1usize,
             )?;
-            let __owned_task_id: String = ::faceteer::__private::from_key_text::<
+            let __owned_task_id: String = ::faceteer::__private_0_1_0::from_key_text::<
                 String,
             >(__pieces_sk[0usize])?;
             {
@@ -519,18 +523,18 @@ impl ::faceteer::__private::Facet for Task {
                 let task_id = &__owned_task_id;
                 let __again = (|| -> ::core::result::Result<
                     (::std::string::String, ::std::string::String),
-                    ::faceteer::__private::KeyError,
+                    ::faceteer::__private_0_1_0::KeyError,
                 > {
                     ::core::result::Result::Ok((
                         Self::__faceteer_pk(
                             "#TEAM",
                             ::core::option::Option::None,
-                            ::faceteer::__private::key_part::<String>(team_id),
+                            ::faceteer::__private_0_1_0::key_part::<String>(team_id),
                         )?,
                         Self::__faceteer_sk(
                             "#TASK",
                             ::core::option::Option::None,
-                            ::faceteer::__private::key_part::<String>(task_id),
+                            ::faceteer::__private_0_1_0::key_part::<String>(task_id),
                         )?,
                     ))
                 })()
@@ -550,46 +554,46 @@ impl ::faceteer::__private::Facet for Task {
     }
 }
 #[automatically_derived]
-impl ::faceteer::__private::BatchDeletable for Task {}
+impl ::faceteer::__private_0_1_0::BatchDeletable for Task {}
 #[automatically_derived]
-impl ::faceteer::__private::BatchWritable for Task {}
+impl ::faceteer::__private_0_1_0::BatchWritable for Task {}
 #[automatically_derived]
 impl Task {
     ///Typed handles on the attributes of `Task`, for conditions and filters (`Task::fields()`).
     pub const fn fields() -> TaskFields {
         TaskFields {
-            team_id: ::faceteer::__private::Field::numbered("teamId", 0u16),
-            task_id: ::faceteer::__private::Field::numbered("taskId", 1u16),
-            due_day: ::faceteer::__private::Field::numbered("dueDay", 2u16),
-            assigned_user_id: ::faceteer::__private::Field::numbered(
+            team_id: ::faceteer::__private_0_1_0::Field::numbered("teamId", 0u16),
+            task_id: ::faceteer::__private_0_1_0::Field::numbered("taskId", 1u16),
+            due_day: ::faceteer::__private_0_1_0::Field::numbered("dueDay", 2u16),
+            assigned_user_id: ::faceteer::__private_0_1_0::Field::numbered(
                 "assignedUserId",
                 3u16,
             ),
-            status: ::faceteer::__private::Field::numbered("status", 4u16),
-            title: ::faceteer::__private::Field::numbered("title", 5u16),
+            status: ::faceteer::__private_0_1_0::Field::numbered("status", 4u16),
+            title: ::faceteer::__private_0_1_0::Field::numbered("title", 5u16),
         }
     }
     /**The key of the `TASK` record identified by `team_id`, `task_id`.
 
 Fails with `Error::Key` when a key value contains the delimiter where it would make the key ambiguous, or when the partition key would start with `$unique`, the partition of the guard items of unique values.*/
     pub fn key(
-        team_id: impl ::faceteer::__private::KeyArg<String>,
-        task_id: impl ::faceteer::__private::KeyArg<String>,
+        team_id: impl ::faceteer::__private_0_1_0::KeyArg<String>,
+        task_id: impl ::faceteer::__private_0_1_0::KeyArg<String>,
     ) -> ::core::result::Result<
-        ::faceteer::__private::Key<Self>,
-        ::faceteer::__private::Error,
+        ::faceteer::__private_0_1_0::Key<Self>,
+        ::faceteer::__private_0_1_0::Error,
     > {
         ::core::result::Result::Ok(
-            ::faceteer::__private::Key::try_from_parts(
+            ::faceteer::__private_0_1_0::Key::try_from_parts(
                 Self::__faceteer_pk(
                     "#TEAM",
                     ::core::option::Option::None,
-                    &::faceteer::__private::KeyArg::<String>::key_part(&team_id),
+                    &::faceteer::__private_0_1_0::KeyArg::<String>::key_part(&team_id),
                 )?,
                 Self::__faceteer_sk(
                     "#TASK",
                     ::core::option::Option::None,
-                    &::faceteer::__private::KeyArg::<String>::key_part(&task_id),
+                    &::faceteer::__private_0_1_0::KeyArg::<String>::key_part(&task_id),
                 )?,
             )?,
         )
@@ -598,26 +602,26 @@ Fails with `Error::Key` when a key value contains the delimiter where it would m
 
 Sort-key arguments of the operators are the sort-key field(s): `task_id`.*/
     pub fn query(
-        team_id: impl ::faceteer::__private::KeyArg<String>,
-    ) -> ::faceteer::__private::PartitionQuery<
+        team_id: impl ::faceteer::__private_0_1_0::KeyArg<String>,
+    ) -> ::faceteer::__private_0_1_0::PartitionQuery<
         Self,
-        ::faceteer::__private::One<String>,
-        ::faceteer::__private::BaseTable,
+        ::faceteer::__private_0_1_0::One<String>,
+        ::faceteer::__private_0_1_0::BaseTable,
     > {
-        ::faceteer::__private::PartitionQuery::new(
+        ::faceteer::__private_0_1_0::PartitionQuery::new(
             ::core::option::Option::None,
             ::core::option::Option::Some(
-                &<Self as ::faceteer::__private::Facet>::SCHEMA.sk,
+                &<Self as ::faceteer::__private_0_1_0::Facet>::SCHEMA.sk,
             ),
-            ::faceteer::__private::PartitionKey::new(
+            ::faceteer::__private_0_1_0::PartitionKey::new(
                 "PK",
                 "#TEAM",
                 "_",
-                ::faceteer::__private::ShardChoice::Unsharded,
+                ::faceteer::__private_0_1_0::ShardChoice::Unsharded,
                 Self::__faceteer_pk(
                     "",
                     ::core::option::Option::None,
-                    &::faceteer::__private::KeyArg::<String>::key_part(&team_id),
+                    &::faceteer::__private_0_1_0::KeyArg::<String>::key_part(&team_id),
                 ),
             ),
         )
@@ -626,36 +630,39 @@ Sort-key arguments of the operators are the sort-key field(s): `task_id`.*/
 
 Sort-key arguments of the operators are the index's sort-key field(s): `due_day`.*/
     pub fn gsi1(
-        team_id: impl ::faceteer::__private::KeyArg<String>,
-    ) -> ::faceteer::__private::PartitionQuery<
+        team_id: impl ::faceteer::__private_0_1_0::KeyArg<String>,
+    ) -> ::faceteer::__private_0_1_0::PartitionQuery<
         Self,
-        ::faceteer::__private::One<::faceteer::__private::Sortable<u32>>,
+        ::faceteer::__private_0_1_0::One<::faceteer::__private_0_1_0::Sortable<u32>>,
         TaskGsi1Keys,
     > {
-        ::faceteer::__private::PartitionQuery::new(
+        ::faceteer::__private_0_1_0::PartitionQuery::new(
             ::core::option::Option::Some(
-                &<Self as ::faceteer::__private::Facet>::SCHEMA.indexes[0usize],
+                &<Self as ::faceteer::__private_0_1_0::Facet>::SCHEMA.indexes[0usize],
             ),
-            <Self as ::faceteer::__private::Facet>::SCHEMA.indexes[0usize].sk.as_ref(),
-            ::faceteer::__private::PartitionKey::new(
+            <Self as ::faceteer::__private_0_1_0::Facet>::SCHEMA
+                .indexes[0usize]
+                .sk
+                .as_ref(),
+            ::faceteer::__private_0_1_0::PartitionKey::new(
                 "GSI1PK",
                 "#TEAM",
                 "_",
-                ::faceteer::__private::ShardChoice::Unsharded,
+                ::faceteer::__private_0_1_0::ShardChoice::Unsharded,
                 Self::__faceteer_gsi1pk(
                     "",
                     ::core::option::Option::None,
-                    &::faceteer::__private::KeyArg::<String>::key_part(&team_id),
+                    &::faceteer::__private_0_1_0::KeyArg::<String>::key_part(&team_id),
                 ),
             ),
         )
     }
     ///The same as [`Self::gsi1`].
     pub fn by_team_due_date(
-        team_id: impl ::faceteer::__private::KeyArg<String>,
-    ) -> ::faceteer::__private::PartitionQuery<
+        team_id: impl ::faceteer::__private_0_1_0::KeyArg<String>,
+    ) -> ::faceteer::__private_0_1_0::PartitionQuery<
         Self,
-        ::faceteer::__private::One<::faceteer::__private::Sortable<u32>>,
+        ::faceteer::__private_0_1_0::One<::faceteer::__private_0_1_0::Sortable<u32>>,
         TaskGsi1Keys,
     > {
         Self::gsi1(team_id)
@@ -665,21 +672,24 @@ Sort-key arguments of the operators are the index's sort-key field(s): `due_day`
 Sort-key arguments of the operators are the index's sort-key field(s): `status`.*/
     pub fn gsi2(
         assigned_user_id: ::core::option::Option<&str>,
-    ) -> ::faceteer::__private::PartitionQuery<
+    ) -> ::faceteer::__private_0_1_0::PartitionQuery<
         Self,
-        ::faceteer::__private::One<String>,
+        ::faceteer::__private_0_1_0::One<String>,
         TaskGsi2Keys,
     > {
-        ::faceteer::__private::PartitionQuery::new(
+        ::faceteer::__private_0_1_0::PartitionQuery::new(
             ::core::option::Option::Some(
-                &<Self as ::faceteer::__private::Facet>::SCHEMA.indexes[1usize],
+                &<Self as ::faceteer::__private_0_1_0::Facet>::SCHEMA.indexes[1usize],
             ),
-            <Self as ::faceteer::__private::Facet>::SCHEMA.indexes[1usize].sk.as_ref(),
-            ::faceteer::__private::PartitionKey::new(
+            <Self as ::faceteer::__private_0_1_0::Facet>::SCHEMA
+                .indexes[1usize]
+                .sk
+                .as_ref(),
+            ::faceteer::__private_0_1_0::PartitionKey::new(
                 "GSI2PK",
                 "#USER",
                 "_",
-                ::faceteer::__private::ShardChoice::Choose {
+                ::faceteer::__private_0_1_0::ShardChoice::Choose {
                     count: 4u32,
                     schedule: &[],
                 },
@@ -694,10 +704,13 @@ Sort-key arguments of the operators are the index's sort-key field(s): `status`.
     fn __faceteer_pk(
         __prefix: &str,
         __shard: ::core::option::Option<&str>,
-        team_id: &dyn ::faceteer::__private::KeyPart,
-    ) -> ::core::result::Result<::std::string::String, ::faceteer::__private::KeyError> {
+        team_id: &dyn ::faceteer::__private_0_1_0::KeyPart,
+    ) -> ::core::result::Result<
+        ::std::string::String,
+        ::faceteer::__private_0_1_0::KeyError,
+    > {
         let _ = __prefix;
-        let mut __w = ::faceteer::__private::KeyWriter::new(__prefix, "_");
+        let mut __w = ::faceteer::__private_0_1_0::KeyWriter::new(__prefix, "_");
         if let ::core::option::Option::Some(__id) = __shard {
             __w.shard(__id);
         }
@@ -707,10 +720,13 @@ Sort-key arguments of the operators are the index's sort-key field(s): `status`.
     fn __faceteer_sk(
         __prefix: &str,
         __shard: ::core::option::Option<&str>,
-        task_id: &dyn ::faceteer::__private::KeyPart,
-    ) -> ::core::result::Result<::std::string::String, ::faceteer::__private::KeyError> {
+        task_id: &dyn ::faceteer::__private_0_1_0::KeyPart,
+    ) -> ::core::result::Result<
+        ::std::string::String,
+        ::faceteer::__private_0_1_0::KeyError,
+    > {
         let _ = __prefix;
-        let mut __w = ::faceteer::__private::KeyWriter::new(__prefix, "_");
+        let mut __w = ::faceteer::__private_0_1_0::KeyWriter::new(__prefix, "_");
         if let ::core::option::Option::Some(__id) = __shard {
             __w.shard(__id);
         }
@@ -720,10 +736,13 @@ Sort-key arguments of the operators are the index's sort-key field(s): `status`.
     fn __faceteer_gsi1pk(
         __prefix: &str,
         __shard: ::core::option::Option<&str>,
-        team_id: &dyn ::faceteer::__private::KeyPart,
-    ) -> ::core::result::Result<::std::string::String, ::faceteer::__private::KeyError> {
+        team_id: &dyn ::faceteer::__private_0_1_0::KeyPart,
+    ) -> ::core::result::Result<
+        ::std::string::String,
+        ::faceteer::__private_0_1_0::KeyError,
+    > {
         let _ = __prefix;
-        let mut __w = ::faceteer::__private::KeyWriter::new(__prefix, "_");
+        let mut __w = ::faceteer::__private_0_1_0::KeyWriter::new(__prefix, "_");
         if let ::core::option::Option::Some(__id) = __shard {
             __w.shard(__id);
         }
@@ -733,10 +752,13 @@ Sort-key arguments of the operators are the index's sort-key field(s): `status`.
     fn __faceteer_gsi1sk(
         __prefix: &str,
         __shard: ::core::option::Option<&str>,
-        due_day: &dyn ::faceteer::__private::KeyPart,
-    ) -> ::core::result::Result<::std::string::String, ::faceteer::__private::KeyError> {
+        due_day: &dyn ::faceteer::__private_0_1_0::KeyPart,
+    ) -> ::core::result::Result<
+        ::std::string::String,
+        ::faceteer::__private_0_1_0::KeyError,
+    > {
         let _ = __prefix;
-        let mut __w = ::faceteer::__private::KeyWriter::new(__prefix, "_");
+        let mut __w = ::faceteer::__private_0_1_0::KeyWriter::new(__prefix, "_");
         if let ::core::option::Option::Some(__id) = __shard {
             __w.shard(__id);
         }
@@ -746,10 +768,13 @@ Sort-key arguments of the operators are the index's sort-key field(s): `status`.
     fn __faceteer_gsi2pk(
         __prefix: &str,
         __shard: ::core::option::Option<&str>,
-        assigned_user_id: &dyn ::faceteer::__private::KeyPart,
-    ) -> ::core::result::Result<::std::string::String, ::faceteer::__private::KeyError> {
+        assigned_user_id: &dyn ::faceteer::__private_0_1_0::KeyPart,
+    ) -> ::core::result::Result<
+        ::std::string::String,
+        ::faceteer::__private_0_1_0::KeyError,
+    > {
         let _ = __prefix;
-        let mut __w = ::faceteer::__private::KeyWriter::new(__prefix, "_");
+        let mut __w = ::faceteer::__private_0_1_0::KeyWriter::new(__prefix, "_");
         if let ::core::option::Option::Some(__id) = __shard {
             __w.shard(__id);
         }
@@ -757,19 +782,25 @@ Sort-key arguments of the operators are the index's sort-key field(s): `status`.
         __w.finish()
     }
     fn __faceteer_gsi2pk_shard(
-        status: &dyn ::faceteer::__private::KeyPart,
-    ) -> ::core::result::Result<::std::string::String, ::faceteer::__private::KeyError> {
-        let mut __s = ::faceteer::__private::ShardInputs::new();
+        status: &dyn ::faceteer::__private_0_1_0::KeyPart,
+    ) -> ::core::result::Result<
+        ::std::string::String,
+        ::faceteer::__private_0_1_0::KeyError,
+    > {
+        let mut __s = ::faceteer::__private_0_1_0::ShardInputs::new();
         __s.push("status", status);
         __s.shard_id(4u32)
     }
     fn __faceteer_gsi2sk(
         __prefix: &str,
         __shard: ::core::option::Option<&str>,
-        status: &dyn ::faceteer::__private::KeyPart,
-    ) -> ::core::result::Result<::std::string::String, ::faceteer::__private::KeyError> {
+        status: &dyn ::faceteer::__private_0_1_0::KeyPart,
+    ) -> ::core::result::Result<
+        ::std::string::String,
+        ::faceteer::__private_0_1_0::KeyError,
+    > {
         let _ = __prefix;
-        let mut __w = ::faceteer::__private::KeyWriter::new(__prefix, "_");
+        let mut __w = ::faceteer::__private_0_1_0::KeyWriter::new(__prefix, "_");
         if let ::core::option::Option::Some(__id) = __shard {
             __w.shard(__id);
         }

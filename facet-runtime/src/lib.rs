@@ -248,8 +248,8 @@ macro_rules! table {
             $(const NAMES: $crate::TableNames = $names;)?
         }
 
-        const _: () = $crate::__private::assert_table(<$name as $crate::TableSchema>::FACETS);
-        const _: () = $crate::__private::assert_names(
+        const _: () = $crate::__private_0_1_0::assert_table(<$name as $crate::TableSchema>::FACETS);
+        const _: () = $crate::__private_0_1_0::assert_names(
             <$name as $crate::TableSchema>::DESIGNS,
             &<$name as $crate::TableSchema>::NAMES,
         );
@@ -258,7 +258,7 @@ macro_rules! table {
 
 /// Items used by the code `#[derive(Facet)]` generates. Not a public API.
 #[doc(hidden)]
-pub mod __private {
+pub mod __private_0_1_0 {
     pub use crate::error::Error;
     pub use crate::query::PartitionQuery;
     pub use aws_sdk_dynamodb::types::AttributeValue;

@@ -608,3 +608,19 @@ fn every_type_the_api_names_is_public() {
         unnamed.into_iter().collect::<Vec<_>>().join("\n")
     );
 }
+
+/// The runtime's module for generated code is named after the version the derive emits
+/// (`__private_<version>`, as thiserror names its own), so a derive and a runtime of two
+/// versions do not compile together; the crates share the workspace's version.
+#[test]
+fn the_private_module_is_named_after_the_version() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    let lib = std::fs::read_to_string(root.join("facet-runtime/src/lib.rs")).unwrap();
+    let version = env!("CARGO_PKG_VERSION").replace(['.', '-', '+'], "_");
+    let module = format!("pub mod __private_{version} {{");
+    assert!(
+        lib.contains(&module),
+        "facet-runtime/src/lib.rs must declare `{module}` (the derive emits that path): \
+         rename the module and its uses in `table!` after a version bump"
+    );
+}

@@ -10,7 +10,7 @@ use crate::ctxt::Ctxt;
 /// `cx` (one per bad variant).
 pub fn collection(input: &DeriveInput, cx: &Ctxt) -> TokenStream {
     let krate: syn::Path = syn::parse_quote!(::faceteer);
-    let p = quote!(#krate::__private);
+    let p = super::tokens::private_in(&krate);
     let ident = &input.ident;
     let Data::Enum(data) = &input.data else {
         cx.syn_error(syn::Error::new_spanned(

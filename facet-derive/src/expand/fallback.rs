@@ -14,24 +14,25 @@ pub fn errors(errors: Vec<syn::Error>) -> TokenStream {
 /// run, so that uses of the facet elsewhere do not add errors of their own (one mistake,
 /// one error). `krate` is the path of the `faceteer` crate.
 pub fn facet(errors: Vec<syn::Error>, input: &syn::DeriveInput, krate: &syn::Path) -> TokenStream {
+    let p = super::tokens::private_in(krate);
     let errors = self::errors(errors);
     let ident = &input.ident;
     let (impl_generics, ty_generics, where_clause) = input.generics.split_for_impl();
     quote! {
         #errors
         #[automatically_derived]
-        impl #impl_generics #krate::__private::Facet for #ident #ty_generics #where_clause {
-            const SCHEMA: &'static #krate::__private::FacetSchema = &#krate::__private::FALLBACK_SCHEMA;
+        impl #impl_generics #p::Facet for #ident #ty_generics #where_clause {
+            const SCHEMA: &'static #p::FacetSchema = &#p::FALLBACK_SCHEMA;
             type Fields = ();
             fn fields() {}
-            fn primary_key(&self) -> ::core::result::Result<#krate::__private::Key<Self>, #krate::__private::KeyError> {
+            fn primary_key(&self) -> ::core::result::Result<#p::Key<Self>, #p::KeyError> {
                 ::core::unreachable!()
             }
             fn write_index_keys(
                 &self,
-                _: &mut #krate::__private::Item,
-                _: &mut #krate::__private::KeyLengths,
-            ) -> ::core::result::Result<(), #krate::__private::KeyError> {
+                _: &mut #p::Item,
+                _: &mut #p::KeyLengths,
+            ) -> ::core::result::Result<(), #p::KeyError> {
                 ::core::unreachable!()
             }
             fn ttl_seconds(&self) -> ::core::option::Option<i64> {
@@ -39,8 +40,8 @@ pub fn facet(errors: Vec<syn::Error>, input: &syn::DeriveInput, krate: &syn::Pat
             }
         }
         #[automatically_derived]
-        impl #impl_generics #krate::__private::BatchWritable for #ident #ty_generics #where_clause {}
+        impl #impl_generics #p::BatchWritable for #ident #ty_generics #where_clause {}
         #[automatically_derived]
-        impl #impl_generics #krate::__private::BatchDeletable for #ident #ty_generics #where_clause {}
+        impl #impl_generics #p::BatchDeletable for #ident #ty_generics #where_clause {}
     }
 }

@@ -9,17 +9,18 @@ use crate::serde_attrs;
 
 /// The `KeyPart` impl of a type whose serde form is a string, a number or a boolean.
 pub fn key_part(input: &syn::DeriveInput, cx: &Ctxt) -> TokenStream {
+    let fp = super::tokens::private_in(&syn::parse_quote!(::faceteer));
     distinct_variant_names(input, cx);
     let ident = &input.ident;
     let (impl_generics, ty_generics, where_clause) = input.generics.split_for_impl();
     quote! {
         #[automatically_derived]
-        impl #impl_generics ::faceteer::__private::KeyPart for #ident #ty_generics #where_clause {
+        impl #impl_generics #fp::KeyPart for #ident #ty_generics #where_clause {
             fn write_key(
                 &self,
                 out: &mut ::std::string::String,
             ) -> ::core::result::Result<(), ::std::string::String> {
-                ::faceteer::__private::write_serde_key(self, out)
+                #fp::write_serde_key(self, out)
             }
         }
     }

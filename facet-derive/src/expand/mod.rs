@@ -1,5 +1,5 @@
 //! The expansion, split by what it generates. Every runtime item is reached through
-//! `<crate>::__private` (`::faceteer` unless `#[facet(crate = ..)]` says otherwise), so
+//! `<crate>::__private_<version>` (`::faceteer` unless `#[facet(crate = ..)]` says otherwise), so
 //! the generated code does not depend on the caller's imports.
 //!
 //! A facet's expansion ([`facet`]) is assembled from its keys (one generated function

@@ -10,6 +10,7 @@ use crate::parse::PickInput;
 
 /// The `Projection` impls of a struct naming some fields of a facet.
 pub fn pick(input: &syn::DeriveInput, cx: &Ctxt) -> TokenStream {
+    let fp = super::tokens::private_in(&syn::parse_quote!(::faceteer));
     let input = match PickInput::from_derive_input(input) {
         Ok(input) => input,
         Err(e) => {
@@ -41,43 +42,46 @@ pub fn pick(input: &syn::DeriveInput, cx: &Ctxt) -> TokenStream {
         let id = f.ident.as_ref().expect("named fields");
         let ty = &f.ty;
         let check = quote_spanned!(ty.span()=> declared_as::<#ty>());
-        quote!(::faceteer::__private::pick_field(__f.#id).#check)
+        quote!(#fp::pick_field(__f.#id).#check)
     });
     let reads = fields.iter().enumerate().map(|(i, f)| {
         let id = f.ident.as_ref().expect("named fields");
-        quote!(#id: ::faceteer::__private::read_attribute(__item, Self::ATTRIBUTES[#i])?)
+        quote!(#id: #fp::read_attribute(__item, Self::ATTRIBUTES[#i])?)
     });
     // Each field must be projected by the index read through (`__I`, its key-fields type).
     let projected = fields.iter().map(|f| {
         let id = f.ident.as_ref().expect("named fields");
+        // The bound is spanned at the field, so an unprojected field is reported there.
+        let module = super::tokens::private_module();
+        let module = syn::Ident::new(&module.to_string(), id.span());
         quote_spanned! {id.span()=>
-            __I: ::faceteer::__private::IndexProjects<
-                ::faceteer::__private::FieldAt<#facet, { <#facet>::fields().#id.position() }>,
+            __I: ::faceteer::#module::IndexProjects<
+                ::faceteer::#module::FieldAt<#facet, { <#facet>::fields().#id.position() }>,
             >
         }
     });
     quote! {
         #[automatically_derived]
-        impl ::faceteer::__private::FromPicked for #ident {
+        impl #fp::FromPicked for #ident {
             const ATTRIBUTES: &'static [&'static str] = &{
                 let __f = <#facet>::fields();
                 [#(#checks),*]
             };
 
             fn from_picked(
-                __item: &::faceteer::__private::Item,
-            ) -> ::core::result::Result<Self, ::faceteer::__private::DynamoError> {
+                __item: &#fp::Item,
+            ) -> ::core::result::Result<Self, #fp::DynamoError> {
                 ::core::result::Result::Ok(#ident { #(#reads,)* })
             }
         }
 
         #[automatically_derived]
-        impl ::faceteer::__private::Projection for #ident {
+        impl #fp::Projection for #ident {
             type Facet = #facet;
         }
 
         #[automatically_derived]
-        impl<__I> ::faceteer::__private::ProjectedBy<__I> for #ident
+        impl<__I> #fp::ProjectedBy<__I> for #ident
         where
             #(#projected,)*
         {}

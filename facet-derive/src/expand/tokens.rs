@@ -12,8 +12,21 @@ pub fn lit(s: &str) -> LitStr {
 
 /// `<crate>::__private`.
 pub fn private(m: &FacetModel) -> TokenStream {
-    let krate = &m.krate;
-    quote!(#krate::__private)
+    private_in(&m.krate)
+}
+
+/// The runtime's module of items for generated code, named after this crate's version
+/// (`__private_0_1_0`): a derive and a runtime of two versions do not compile together, as
+/// with thiserror's `__private`.
+pub fn private_module() -> syn::Ident {
+    let version = env!("CARGO_PKG_VERSION").replace(['.', '-', '+'], "_");
+    quote::format_ident!("__private_{}", version)
+}
+
+/// [`private_module`] under the crate path `krate`.
+pub fn private_in(krate: &syn::Path) -> TokenStream {
+    let module = private_module();
+    quote!(#krate::#module)
 }
 
 /// `#[allow(clippy::too_many_arguments)]` for a generated function of `params`

@@ -40,7 +40,7 @@ impl UpdateKind {
         }
     }
 
-    /// The kind's type, under `p` (`<crate>::__private`).
+    /// The kind's type, under `p` (`<crate>::__private_<version>`).
     pub fn path(&self, p: &TokenStream) -> TokenStream {
         match self {
             UpdateKind::TheVersionCounter => quote!(#p::TheVersionCounter),
