@@ -137,7 +137,6 @@ pub mod embedded;
 mod error;
 mod exec;
 pub mod guide;
-mod item;
 pub mod plan;
 mod plans;
 mod query;
@@ -150,6 +149,7 @@ pub mod testing;
 mod transaction;
 mod unique;
 mod wire;
+mod write;
 
 pub use admin::{Difference, Verification};
 pub use batch::{
@@ -194,22 +194,24 @@ pub use faceteer_core::{
     Nullable, Sortable, SortableArg, TtlValue,
 };
 pub use faceteer_derive::{Collection, Facet, KeyPart, Pick};
-pub use item::modify::{Modify, DEFAULT_MODIFY_ATTEMPTS};
-pub use item::move_to::MoveTo;
-pub use item::refusal::{Conditional, Refusable, StoredOnFailure};
-pub use item::returns::{CanCreate, New, Nothing, Old, Returns};
-pub use item::update::UpdateItem;
-pub use item::upsert::Upsert;
-pub use item::{Delete, Get, Put, PutReturning};
 pub use query::{
     Collected, CollectionPage, CollectionPartition, CollectionRun, FailedRecord, First, IntoCursor,
     Mode, OfCollection, OfFacet, Page, Paged, PartitionQuery, Query, QueryRun, ScanRun, ScanTarget,
     Search, DEFAULT_SHARD_CONCURRENCY,
 };
+pub use read::Get;
 pub use read::{Fetched, Read, Select, Whole};
 pub use setup::{connect, local_client, ENDPOINT_VARIABLE};
 pub use table::{BatchOptions, LostAnswers, ReadPath, Table, Timeouts};
 pub use transaction::{Handle, TransactGet, TransactGot, TransactWrite, MAX_TRANSACTION_ITEMS};
+pub use write::delete::Delete;
+pub use write::modify::{Modify, DEFAULT_MODIFY_ATTEMPTS};
+pub use write::move_to::MoveTo;
+pub use write::put::{Put, PutReturning};
+pub use write::refusal::{Conditional, Refusable, StoredOnFailure};
+pub use write::returns::{CanCreate, New, Nothing, Old, Returns};
+pub use write::update::UpdateItem;
+pub use write::upsert::Upsert;
 
 /// Declare the facets stored in one table:
 ///

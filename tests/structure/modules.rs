@@ -369,7 +369,7 @@ const FLOORS: &[(&str, &[&[&str]])] = &[
             &["read", "plans"],
             &["transaction"],
             &["unique"],
-            &["item", "query", "batch"],
+            &["write", "query", "batch"],
             &["admin"],
             &[
                 "backfill", "stream", "embedded", "design", "plan", "guide", "testing",

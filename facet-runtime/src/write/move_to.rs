@@ -28,12 +28,12 @@ use aws_sdk_dynamodb::types::AttributeValue;
 use crate::error::{CancelReason, Error, OnlyCheck, Result};
 use crate::exec::future::{records, traced, BoxFuture};
 use crate::exec::trace::Op;
-use crate::item::condition_failed;
 use crate::plans::put::put_plan;
 use crate::plans::stamp::Created;
 use crate::table::Table;
 use crate::unique;
 use crate::wire::keys::key_pair;
+use crate::write::condition_failed;
 
 impl Table {
     /// Move a record to a new key: one transaction deletes the record under `old` (on

@@ -4,9 +4,10 @@
 
 use faceteer_core::Facet;
 
-use crate::item::update::UpdateItem;
-use crate::item::{Delete, Put};
 use crate::transaction::TransactWrite;
+use crate::write::delete::Delete;
+use crate::write::put::Put;
+use crate::write::update::UpdateItem;
 
 impl<'t> TransactWrite<'t> {
     /// A put, as [`Table::put`](crate::Table::put) builds it, with its options (`if_not_exists`, `when`), on

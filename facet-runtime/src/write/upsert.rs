@@ -11,13 +11,13 @@ use faceteer_core::{Facet, Item};
 
 use crate::error::{Error, Result};
 use crate::exec::future::BoxFuture;
-use crate::item::and;
-use crate::item::refusal::{self, Refusable, StoredOnFailure, Written};
-use crate::item::returns::{New, Nothing, Returns};
-use crate::item::send::{item_attributes, item_for, send, Guarded, Plans};
 use crate::plans::stamp::{keys_built_from, stamp_item, Created};
 use crate::plans::update::{version_check, Planned};
 use crate::table::Table;
+use crate::write::and;
+use crate::write::refusal::{self, Refusable, StoredOnFailure, Written};
+use crate::write::returns::{New, Nothing, Returns};
+use crate::write::send::{item_attributes, item_for, send, Guarded, Plans};
 
 impl Table {
     /// Write `record` whether or not it exists: create it, or merge it into the stored one

@@ -38,10 +38,6 @@ use faceteer_core::{Facet, Item, Key};
 
 use crate::error::{Error, Result};
 use crate::exec::future::BoxFuture;
-use crate::item::and;
-use crate::item::refusal::{self, Refusable, StoredOnFailure, Written};
-use crate::item::returns::{CanCreate, New, Nothing, Old, Returns};
-use crate::item::send::{item_attributes, item_for, send, Guarded, Plans};
 use crate::plans::stamp::stamp_update;
 use crate::plans::update::{
     derived_inputs, first_differing, from_stored, update_plan, with_derived, Planned,
@@ -49,6 +45,10 @@ use crate::plans::update::{
 use crate::table::Table;
 use crate::unique;
 use crate::wire::keys::key_pair;
+use crate::write::and;
+use crate::write::refusal::{self, Refusable, StoredOnFailure, Written};
+use crate::write::returns::{CanCreate, New, Nothing, Old, Returns};
+use crate::write::send::{item_attributes, item_for, send, Guarded, Plans};
 
 impl Table {
     /// Change the record under `key` with `change` (field operations combined with `&`),

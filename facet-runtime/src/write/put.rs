@@ -1,72 +1,32 @@
-//! Single-item operations: awaitable builders made by [`Table::get`], [`Table::put`] and
-//! [`Table::delete`], with the same options everywhere.
-//!
-//! ```no_run
-//! # use faceteer::{Facet, Pick, Table};
-//! # use serde::{Deserialize, Serialize};
-//! # #[derive(Facet, Serialize, Deserialize)]
-//! # #[facet(pick_validator = trust)]
-//! # struct Doc { #[pk(prefix = "#DOC")] #[sk(prefix = "#DOC")] id: String, version: u64, title: String }
-//! # #[derive(Pick)] #[pick(facet = Doc)] struct Title { title: String }
-//! # async fn demo(table: &Table, doc: Doc) -> faceteer::Result<()> {
-//! let f = Doc::fields();
-//! table.put(&doc).if_not_exists().await?;
-//! table.put(&doc).when(f.version.eq(3)).await?;
-//! let title = table.get(&Doc::key("d1")?).consistent().select::<Title>().await?;
-//! table.delete(&Doc::key("d1")?).if_exists().await?;
-//! # Ok(()) }
-//! ```
-
-pub(crate) mod modify;
-pub(crate) mod move_to;
-pub(crate) mod refusal;
-pub(crate) mod returns;
-mod send;
-mod transact;
-pub(crate) mod update;
-pub(crate) mod upsert;
+//! Writes of one record: [`Table::put`], exactly once, keeping a replaced record's
+//! `#[created]`, with `.if_not_exists()`, `.when(..)` and `.returning_stored()`.
 
 use std::future::IntoFuture;
-use std::marker::PhantomData;
 use std::sync::Arc;
 
 use faceteer_core::expr::Expr;
-use faceteer_core::pick::{BaseTable, Projection};
-use faceteer_core::plan::{DeletePlan, GetPlan, PutPlan, RenderedCondition};
-use faceteer_core::{Facet, Item, Key};
+use faceteer_core::plan::PutPlan;
+use faceteer_core::{Facet, Item};
 
 use crate::error::{Error, Result};
-use crate::exec::future::{records, traced, BoxFuture};
+use crate::exec::future::{traced, BoxFuture};
 use crate::exec::once;
-use crate::exec::sdk::{self, Reply};
+use crate::exec::sdk::Reply;
 use crate::exec::trace::Op;
-use crate::item::refusal::{Refusable, Refusal, StoredOnFailure, Written};
 use crate::plans::put::put_plan;
 use crate::plans::stamp::Created;
-use crate::read::{decode_stored, Read, Select, Whole};
 use crate::table::Table;
 use crate::unique;
 use crate::wire::keys::key_pair;
+use crate::write::refusal::{self, Refusable, Refusal, StoredOnFailure, Written};
+use crate::write::{and, condition_failed};
 
 impl Table {
-    /// Read one record by key: `Ok(None)` when no item has the key, or when the item under it
-    /// belongs to another facet. The facet's validator runs on the record read.
-    ///
-    /// Options: [`Get::consistent`], [`Get::select`].
-    pub fn get<F: Facet>(&self, key: &Key<F>) -> Get<'_, F> {
-        Get {
-            table: self,
-            key: key.to_item(),
-            consistent: false,
-            _read: PhantomData,
-        }
-    }
-
     /// Write one record, replacing any item with the same key. A record replaced keeps its
     /// `#[created]` time (see [`Put::created_now`]); `#[updated]` is the time of the write.
     ///
     /// Exactly once: `Ok` when it was applied, a "not applied" error only when it certainly
-    /// was not, else [`Error::OutcomeUnknown`] (a lost answer that no later try could
+    /// was not, else [`Error::OutcomeUnknown`](crate::Error::OutcomeUnknown) (a lost answer that no later try could
     /// settle; see [`guide::exactly_once`](crate::guide::exactly_once)).
     ///
     /// Options: [`Put::if_not_exists`], [`Put::when`].
@@ -81,104 +41,6 @@ impl Table {
             created_as_is: false,
         }
     }
-
-    /// Delete one record by key (nothing happens when there is none).
-    ///
-    /// Exactly once, as [`Table::put`]: a conditional delete whose answer was lost and whose
-    /// next try fails its condition is [`Error::OutcomeUnknown`].
-    ///
-    /// Options: [`Delete::if_exists`], [`Delete::when`].
-    pub fn delete<F: Facet>(&self, key: &Key<F>) -> Delete<'_, F> {
-        Delete {
-            table: self,
-            key: key.clone(),
-            item_exists: None,
-            when: None,
-        }
-    }
-}
-
-/// A read of one record: [`Table::get`]. Await it.
-#[must_use = "a get does nothing until it is awaited"]
-pub struct Get<'t, F, R = Whole> {
-    table: &'t Table,
-    key: Item,
-    consistent: bool,
-    _read: PhantomData<fn() -> (F, R)>,
-}
-
-impl<'t, F: Facet, R> Get<'t, F, R> {
-    /// Read with strong consistency.
-    pub fn consistent(mut self) -> Self {
-        self.consistent = true;
-        self
-    }
-
-    /// Read only the fields of projection `P` (plus the key fields), with a
-    /// `ProjectionExpression`. Needs a pick validator on the facet; it runs on the item read.
-    pub fn select<P: Projection<Facet = F> + Send + 'static>(self) -> Get<'t, F, Select<P>> {
-        Get {
-            table: self.table,
-            key: self.key,
-            consistent: self.consistent,
-            _read: PhantomData,
-        }
-    }
-}
-
-impl<F: Facet, R: Read<F, BaseTable>> Get<'_, F, R> {
-    /// The request this get sends (inspectable without a server).
-    pub fn plan(&self) -> GetPlan {
-        GetPlan {
-            key: self.key.clone(),
-            consistent_read: self.consistent,
-            projection: R::attributes(&[]),
-        }
-    }
-}
-
-impl<'t, F: Facet, R: Read<F, BaseTable>> IntoFuture for Get<'t, F, R> {
-    type Output = Result<Option<R::Record>>;
-    type IntoFuture = BoxFuture<'t, Self::Output>;
-
-    fn into_future(self) -> Self::IntoFuture {
-        let plan = self.plan();
-        let table = self.table;
-        let op = Op::new("GetItem", table, F::SCHEMA.name, None);
-        let work = |op: Arc<Op>| async move {
-            let mut request = plan.clone();
-            request.projection = table.read_attributes(F::SCHEMA, plan.projection.as_deref());
-            let item = sdk::get_item(table, &op, request.request(table.name())).await?;
-            match item {
-                Some(item)
-                    if !item.is_foreign(F::SCHEMA.name) && !table.hides(F::SCHEMA, &item) =>
-                {
-                    Ok(Some(decode_stored::<F, BaseTable, R>(
-                        item,
-                        plan.projection.as_deref(),
-                    )?))
-                }
-                _ => Ok(None),
-            }
-        };
-        traced(op, records(|r: &Option<_>| usize::from(r.is_some())), work)
-    }
-}
-
-/// The condition of a write: whether an item must exist under the key, and an expression.
-fn condition<F>(
-    item_exists: Option<bool>,
-    when: Option<&Expr<F>>,
-) -> Result<Option<RenderedCondition>> {
-    Ok(RenderedCondition::all(item_exists, when)?)
-}
-
-/// Add `cond` to a write's expression with `AND`.
-pub(crate) fn and<F>(when: Option<Expr<F>>, cond: Expr<F>) -> Option<Expr<F>> {
-    Some(match when {
-        Some(existing) => existing.and(cond),
-        None => cond,
-    })
 }
 
 /// A write of one record: [`Table::put`]. Await it.
@@ -219,7 +81,7 @@ impl<'a, F: Facet> Put<'a, F> {
     }
 
     /// Write only when no item has the record's key yet; otherwise fail with
-    /// [`Error::ConditionFailed`] and write nothing.
+    /// [`Error::ConditionFailed`](crate::Error::ConditionFailed) and write nothing.
     pub fn if_not_exists(mut self) -> Self {
         self.item_exists = Some(false);
         self
@@ -227,7 +89,7 @@ impl<'a, F: Facet> Put<'a, F> {
 
     /// Write only when `cond` holds for the item stored under the key (a missing item has no
     /// attributes: `not_exists()` holds, comparisons do not); otherwise fail with
-    /// [`Error::ConditionFailed`] and write nothing. Several conditions join with `AND`.
+    /// [`Error::ConditionFailed`](crate::Error::ConditionFailed) and write nothing. Several conditions join with `AND`.
     pub fn when(mut self, cond: Expr<F>) -> Self {
         self.when = and(self.when, cond);
         self
@@ -519,123 +381,4 @@ fn key_item(item: &Item) -> Item {
         .into_iter()
         .filter_map(|name| Some((name.to_owned(), item.get(name)?.clone())))
         .collect()
-}
-
-/// A delete of one record: [`Table::delete`]. Await it.
-#[must_use = "a delete does nothing until it is awaited"]
-pub struct Delete<'a, F> {
-    table: &'a Table,
-    key: Key<F>,
-    item_exists: Option<bool>,
-    when: Option<Expr<F>>,
-}
-
-impl<'a, F: Facet> Delete<'a, F> {
-    /// Delete only when an item has the key; otherwise fail with [`Error::ConditionFailed`].
-    pub fn if_exists(mut self) -> Self {
-        self.item_exists = Some(true);
-        self
-    }
-
-    /// Delete only when `cond` holds for the stored item; otherwise fail with
-    /// [`Error::ConditionFailed`] and delete nothing. Several conditions join with `AND`.
-    pub fn when(mut self, cond: Expr<F>) -> Self {
-        self.when = and(self.when, cond);
-        self
-    }
-
-    /// Its table, key, existence condition and condition: a transaction's delete step.
-    pub(crate) fn into_step(self) -> (&'a Table, Key<F>, Option<bool>, Option<Expr<F>>) {
-        (self.table, self.key, self.item_exists, self.when)
-    }
-
-    /// The request this delete sends (inspectable without a server).
-    pub fn plan(&self) -> Result<DeletePlan> {
-        // A key built by hand (`Key::from_parts`) must not reach a unique value's guard.
-        faceteer_core::unique::check_table_partition(self.key.pk())?;
-        Ok(DeletePlan {
-            key: self.key.to_item(),
-            condition: condition(self.item_exists, self.when.as_ref())?,
-        })
-    }
-}
-
-impl<'a, F: Facet> Delete<'a, F> {
-    /// On a failed condition, give back the record stored under the key, typed
-    /// ([`Conditional::Failed`](crate::Conditional::Failed)), instead of failing with the
-    /// error alone.
-    pub fn stored_on_failure(self) -> StoredOnFailure<'a, Self> {
-        StoredOnFailure::new(self)
-    }
-}
-
-impl<'a, F: Facet> IntoFuture for Delete<'a, F> {
-    type Output = Result<()>;
-    type IntoFuture = BoxFuture<'a, Result<()>>;
-
-    fn into_future(self) -> Self::IntoFuture {
-        refusal::plain(self.send())
-    }
-}
-
-impl<'a, F: Facet> Refusable<'a> for Delete<'a, F> {
-    type Facet = F;
-    type Value = ();
-
-    fn send(self) -> BoxFuture<'a, Written<()>> {
-        let table = self.table;
-        let op = Op::new("DeleteItem", table, F::SCHEMA.name, None);
-        let plan = table.check_declared::<F>().and_then(|()| self.plan());
-        let refused = |key: &Item, stored| Refusal {
-            error: condition_failed::<F>("DeleteItem", key),
-            stored,
-        };
-        if !F::SCHEMA.unique.is_empty() {
-            let work = move |op: Arc<Op>| async move {
-                let plan = plan?;
-                let (key, item_exists, when) = (self.key, self.item_exists, self.when);
-                let targets = [unique::Target {
-                    schema: F::SCHEMA,
-                    key: plan.key.clone(),
-                    watch: Vec::new(),
-                }];
-                let answer = unique::run(table, &op, &targets, |reads| {
-                    let extra = unique::unchanged::<F>(&targets[0], reads[0].as_ref());
-                    Ok(unique::Built {
-                        tx: table.guarded_transaction().delete_step(
-                            &key,
-                            item_exists,
-                            when.as_ref(),
-                            Some(extra),
-                        ),
-                        after: vec![None],
-                    })
-                })
-                .await?;
-                answer.map_err(|r| refused(&plan.key, r.stored))
-            };
-            return traced(op, refusal::one, work);
-        }
-        let work = move |op: Arc<Op>| async move {
-            let plan = plan?;
-            let key = key_pair(&plan.key);
-            let request = once::Single::Delete(plan.request(table.name()));
-            match once::write(table, &op, &key, request).await? {
-                Reply::Applied(_) => Ok(()),
-                Reply::ConditionFailed(stored) => Err(refused(&plan.key, stored)),
-            }
-        };
-        traced(op, refusal::one, work)
-    }
-}
-
-/// [`Error::ConditionFailed`] for `operation` on the item (or key) `item` of facet `F`.
-pub(crate) fn condition_failed<F: Facet>(operation: &'static str, item: &Item) -> Error {
-    let (pk, sk) = key_pair(item);
-    Error::ConditionFailed {
-        operation,
-        facet: F::SCHEMA.name,
-        pk,
-        sk,
-    }
 }

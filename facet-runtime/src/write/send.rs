@@ -17,13 +17,13 @@ use crate::exec::future::{traced, BoxFuture};
 use crate::exec::once;
 use crate::exec::sdk::Reply;
 use crate::exec::trace::Op;
-use crate::item::condition_failed;
-use crate::item::refusal::{self, Refusal, Written};
-use crate::item::returns::Returns;
 use crate::plans::update::{first_differing, FromStored, Planned};
 use crate::table::Table;
 use crate::unique;
 use crate::wire::keys::key_pair;
+use crate::write::condition_failed;
+use crate::write::refusal::{self, Refusal, Written};
+use crate::write::returns::Returns;
 
 /// The requests of one write: the one for an existing record, the one for a missing record,
 /// or both (the record is created, or changed, whichever it needs; each request is
