@@ -40,13 +40,12 @@ impl Planned {
     /// Whether `stored` holds another value than the plan assumed for an attribute it took
     /// from a record known before sending: planned from `stored`, the update may apply.
     pub(crate) fn assumed_wrong(&self, stored: &Item) -> bool {
-        let assumed: Vec<_> = self
-            .checked
+        self.checked
             .iter()
             .filter(|(name, _)| self.assumed.contains(name))
-            .cloned()
-            .collect();
-        first_differing(&assumed, stored).is_some()
+            .any(|(name, value)| {
+                !faceteer_core::expr::same_value(stored.get(*name), value.as_ref())
+            })
     }
 }
 
@@ -60,7 +59,8 @@ pub(crate) fn with_derived<F: Facet>(
 ) -> Result<(Update<F>, Vec<&'static str>)> {
     // The values of the table key's fields, read back from the key (no read, no condition).
     let key_values = match crate::wire::keys::key_refs(key) {
-        Some((pk, sk)) if change_rebuilds_keys(change) => F::key_values(pk, sk),
+        // Only a change of a field keys are built from rebuilds any.
+        Some((pk, sk)) if change.changes_keyed() => F::key_values(pk, sk),
         _ => Vec::new(),
     };
     let mut values = KeyedValues::new(change, template).with_key(&key_values);
@@ -76,12 +76,6 @@ pub(crate) fn with_derived<F: Facet>(
         full = full.increment_attribute(name);
     }
     Ok((full, values.from_template().to_vec()))
-}
-
-/// Whether `change` changes a field derived attributes may be built from (otherwise no key
-/// value is needed).
-fn change_rebuilds_keys<F>(change: &Update<F>) -> bool {
-    change.changes_keyed()
 }
 
 /// The stored schema version an update of an existing record checks: a record stored at an
@@ -187,12 +181,6 @@ pub(crate) fn derived_inputs(schema: &FacetSchema) -> Vec<&'static str> {
 
 /// The record of `F` stored as `stored` under `key`, for the values an update needs from it.
 fn stored_record<F: Facet>(key: &Item, stored: &Item) -> Result<F> {
-    let version = stored.get(SCHEMA_VERSION_ATTRIBUTE);
-    let older = match (F::SCHEMA_VERSION, version) {
-        (Some(current), Some(AttributeValue::N(n))) => n.parse::<u32>().is_ok_and(|n| n < current),
-        (Some(current), None) => current > 1,
-        _ => false,
-    };
     if faceteer_core::convert::is_foreign(stored, F::SCHEMA.name) {
         // Another facet's item: no record of `F` to update.
         let (pk, sk) = key_pair(key);
@@ -203,19 +191,19 @@ fn stored_record<F: Facet>(key: &Item, stored: &Item) -> Result<F> {
             sk,
         });
     }
-    if older {
-        // Its shape is another version's: the update is refused as for any older record.
-        let (pk, sk) = key_pair(key);
-        let found = match version {
-            Some(AttributeValue::N(n)) => n.clone(),
-            _ => "1".to_owned(),
-        };
-        return Err(Error::OlderSchema {
-            facet: F::SCHEMA.name,
-            found,
-            pk,
-            sk,
-        });
+    if let Some(current) = F::SCHEMA_VERSION {
+        // A newer or unreadable version is the read's own error.
+        let found = faceteer_core::convert::stored_version::<F>(stored, current)?;
+        if found < current {
+            // Its shape is another version's: the update is refused as for any older record.
+            let (pk, sk) = key_pair(key);
+            return Err(Error::OlderSchema {
+                facet: F::SCHEMA.name,
+                found: found.to_string(),
+                pk,
+                sk,
+            });
+        }
     }
     Ok(from_item::<F>(stored.clone())?)
 }

@@ -20,7 +20,7 @@ use std::time::Duration;
 
 use faceteer_core::convert::is_foreign;
 use faceteer_core::expr::Expr;
-use faceteer_core::plan::{GetPlan, PutPlan, RenderedCondition};
+use faceteer_core::plan::{PutPlan, RenderedCondition};
 use faceteer_core::schema::{FacetSchema, PK};
 use faceteer_core::unique::{guards, Guard, GUARD_SK, OWNER_PK, OWNER_SK};
 use faceteer_core::Item;
@@ -28,7 +28,6 @@ use faceteer_core::Item;
 use aws_sdk_dynamodb::types::{AttributeValue, TransactWriteItem};
 
 use crate::error::{CancelReason, Canceled, Error, OnlyCheck, Result, TxAction};
-use crate::exec::sdk;
 use crate::exec::trace::Op;
 use crate::table::Table;
 use crate::transaction::{delete_write, put_write, TransactWrite};
@@ -172,16 +171,8 @@ pub(crate) async fn run<'t>(
         }
         let mut reads = Vec::with_capacity(targets.len());
         for target in targets {
-            let plan = GetPlan {
-                key: target.key.clone(),
-                consistent_read: true,
-                projection: None,
-            };
-            let read = sdk::get_item(table, op, plan.request(table.name())).await?;
-            reads.push(match read {
-                Some(stored) => Some(stored.into_item(target.schema.name)?),
-                None => None,
-            });
+            let stored = crate::read::stored_item(table, op, &target.key, target.schema.name);
+            reads.push(stored.await?);
         }
         let Built { mut tx, after } = build(&reads)?;
         // The guards each target owns before and after.
