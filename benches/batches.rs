@@ -13,7 +13,7 @@ use std::time::Duration;
 use aws_sdk_dynamodb::Client;
 use criterion::{criterion_group, criterion_main, Criterion};
 use faceteer::testing::StubConfig;
-use faceteer::{Facet, Outcome, Table};
+use faceteer::{batch::Outcome, Facet, Table};
 use faceteer_suite::bench_task::{hand_to_item, task, Task};
 use futures::StreamExt;
 use support::{user_put, StubThread};

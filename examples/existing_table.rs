@@ -10,7 +10,7 @@
 //! `FACETEER_DYNAMODB_ENDPOINT`'s server.
 
 use aws_sdk_dynamodb::types::AttributeValue;
-use faceteer::{Facet, IndexNames, Table, TableNames};
+use faceteer::{schema::IndexNames, schema::TableNames, Facet, Table};
 use serde::{Deserialize, Serialize};
 
 /// OneTable's default names.

@@ -9,7 +9,7 @@
 //! It runs on the embedded engine unless `FACETEER_DYNAMODB_ENDPOINT` points it at another
 //! server (see `examples/tasks.rs`).
 
-use faceteer::{Conditional, Error, Facet, KeyPart, Table};
+use faceteer::{write::Conditional, Error, Facet, KeyPart, Table};
 use serde::{Deserialize, Serialize};
 
 #[derive(Debug, Clone, PartialEq, Facet, Serialize, Deserialize)]

@@ -9,7 +9,7 @@ use std::time::Duration;
 
 use common::*;
 use faceteer::testing::{FaultConfig, FaultProxy};
-use faceteer::{BatchOptions, Error, FailureReason, Key};
+use faceteer::{error::FailureReason, BatchOptions, Error, Key};
 
 fn quiet_faults() -> FaultConfig {
     FaultConfig {
@@ -371,7 +371,7 @@ async fn ten_thousand_items_under_faults_are_all_accounted_for() {
 /// One batch of puts and deletes of several facets: each entry ends in one outcome, invalid
 /// and versioned records are refused alone, and the table holds exactly the writes done.
 async fn facets_mix_in_one_batch() {
-    use faceteer::{BatchAction, FailureReason};
+    use faceteer::{batch::BatchAction, error::FailureReason};
     let table = fresh_table::<TestTable>("mixed").await;
     let written = table.put_many((0..5).map(|i| note("book", i))).await;
     assert!(written.is_complete());

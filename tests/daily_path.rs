@@ -452,7 +452,10 @@ async fn transaction_steps_read_what_they_need() {
     match &err {
         faceteer::Error::TransactionCanceled { canceled } => {
             assert_eq!(canceled.len(), 1, "{err:?}");
-            assert_eq!(canceled[0].reason, faceteer::CancelReason::ConditionFailed);
+            assert_eq!(
+                canceled[0].reason,
+                faceteer::error::CancelReason::ConditionFailed
+            );
         }
         other => panic!("{other:?}"),
     }

@@ -6,7 +6,7 @@ use crate::common;
 use aws_sdk_dynamodb::config::{BehaviorVersion, Credentials, Region};
 use aws_sdk_dynamodb::Client;
 use common::*;
-use faceteer::{Error, FailureKind, Table, Timeouts};
+use faceteer::{error::FailureKind, Error, Table, Timeouts};
 
 const ACCESS_KEY: &str = "AKIAFACETEERTESTKEY1";
 const SECRET_KEY: &str = "faceteer/secret/never/printed";
@@ -139,7 +139,7 @@ fn record_errors_name_the_key() {
     let err = Error::Record {
         pk: "#BOOK_b".into(),
         sk: "#NOTE_n1".into(),
-        source: std::sync::Arc::new(faceteer::ItemError::Validation {
+        source: std::sync::Arc::new(faceteer::error::ItemError::Validation {
             facet: "NOTE",
             message: "bad body".into(),
         }),

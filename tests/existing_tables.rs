@@ -7,7 +7,7 @@ use aws_sdk_dynamodb::types::{
     AttributeDefinition, AttributeValue, BillingMode, GlobalSecondaryIndex, KeySchemaElement,
     KeyType, Projection, ProjectionType, ScalarAttributeType,
 };
-use faceteer::{Facet, Table, TableNames, TableSchema};
+use faceteer::{schema::TableNames, Facet, Table, TableSchema};
 use serde::{Deserialize, Serialize};
 
 // OneTable's default names, as the `existing_table` example declares them.
@@ -333,7 +333,7 @@ async fn create_table_makes_the_tables_own_names() {
 /// table's facets, and named with its table when it fails.
 async fn transactions_and_batches_span_tables() {
     use crate::common::{account, TestTable};
-    use faceteer::{BatchAction, CancelReason, Error};
+    use faceteer::{batch::BatchAction, error::CancelReason, Error};
     let onetable = onetable_table("across-one").await;
     let plain = faceteer_suite::fresh_table::<TestTable>("across-plain").await;
 

@@ -4,7 +4,7 @@
 
 use aws_sdk_dynamodb::types::GlobalSecondaryIndex;
 use chrono::{DateTime, Duration, Utc};
-use faceteer::{Difference, Facet};
+use faceteer::{admin::Difference, Facet};
 use faceteer_suite::fresh_table;
 use serde::{Deserialize, Serialize};
 

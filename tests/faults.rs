@@ -12,7 +12,7 @@ fn total() -> usize {
     fault_total()
 }
 use faceteer::testing::{FaultConfig, FaultProxy};
-use faceteer::{BatchOptions, Error, FailureReason, ItemError, Key, Table, Timeouts};
+use faceteer::{error::FailureReason, error::ItemError, BatchOptions, Error, Key, Table, Timeouts};
 use faceteer_core::limits::{item_size, LimitError, MAX_ITEM_BYTES};
 
 type Keys = HashSet<(String, String)>;
@@ -510,7 +510,12 @@ async fn cursors_are_bound_checked_and_signed() {
         .unwrap();
     let cursor = page.cursor.expect("more pages");
 
-    let foreign = |e: Error| matches!(e, Error::Cursor(faceteer::CursorError::Foreign { .. }));
+    let foreign = |e: Error| {
+        matches!(
+            e,
+            Error::Cursor(faceteer::error::CursorError::Foreign { .. })
+        )
+    };
     let err = query_error(&table, Note::query("book").list().reverse().cursor(&cursor)).await;
     assert!(foreign(err));
     let err = query_error(
@@ -547,7 +552,10 @@ async fn cursors_are_bound_checked_and_signed() {
     };
     let err = query_error(&table, Note::query("book").list().cursor(&forged)).await;
     assert!(
-        matches!(err, Error::Cursor(faceteer::CursorError::ForeignKey(_))),
+        matches!(
+            err,
+            Error::Cursor(faceteer::error::CursorError::ForeignKey(_))
+        ),
         "{err}"
     );
 
@@ -559,7 +567,10 @@ async fn cursors_are_bound_checked_and_signed() {
     )
     .await;
     assert!(
-        matches!(err, Error::Cursor(faceteer::CursorError::TooLong { .. })),
+        matches!(
+            err,
+            Error::Cursor(faceteer::error::CursorError::TooLong { .. })
+        ),
         "{err}"
     );
     assert!(start.elapsed() < Duration::from_secs(1));
@@ -589,7 +600,8 @@ async fn cursors_are_bound_checked_and_signed() {
         }
     }
     assert_eq!(seen, 30);
-    let bad_signature = |e: Error| matches!(e, Error::Cursor(faceteer::CursorError::BadSignature));
+    let bad_signature =
+        |e: Error| matches!(e, Error::Cursor(faceteer::error::CursorError::BadSignature));
     let err = query_error(&signing, Note::query("book").list().cursor(&cursor)).await;
     assert!(bad_signature(err));
     let sealed = signing

@@ -3,7 +3,7 @@
 //! holds, whole records are fetched by key, and a table that projects too little is reported.
 
 use aws_sdk_dynamodb::types::ProjectionType;
-use faceteer::{Difference, Error, Facet, Pick, Table};
+use faceteer::{admin::Difference, Error, Facet, Pick, Table};
 use faceteer_suite::fresh_table;
 use serde::{Deserialize, Serialize};
 

@@ -73,7 +73,7 @@ impl TtlValue for Expires {
         match self {
             Expires::Seconds(s) => Some(*s),
             Expires::At(t) => t.ttl_seconds(),
-            Expires::Text(t) => faceteer::ttl_from_text(t),
+            Expires::Text(t) => faceteer::key::ttl_from_text(t),
         }
     }
 }

@@ -4,7 +4,7 @@ use crate::common;
 
 use aws_sdk_dynamodb::types::AttributeValue as AV;
 use common::*;
-use faceteer::{Error, ItemError, KeyError};
+use faceteer::{error::ItemError, error::KeyError, Error};
 
 async fn put_get_delete_round_trip() {
     let table = fresh_table::<TestTable>("round-trip").await;
@@ -262,7 +262,7 @@ fn reads_pass_over_exactly_the_added_attributes() {
 /// the order PK, SK, then each index's, is reported by name with its limit.
 #[test]
 fn the_first_key_over_its_limit_is_reported() {
-    use faceteer::ItemError;
+    use faceteer::error::ItemError;
     use faceteer_core::limits::LimitError;
     let too_long = |n: &Note| match faceteer::to_item(n) {
         Err(ItemError::Limit {

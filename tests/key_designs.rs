@@ -5,7 +5,7 @@
 //! with and without a sort key), and index membership kept right by updates.
 
 use crate::common::get_record_item;
-use faceteer::{Difference, Facet, IndexKind, Table};
+use faceteer::{admin::Difference, schema::IndexKind, Facet, Table};
 use faceteer_suite::fresh_table;
 use serde::{Deserialize, Serialize};
 
@@ -574,7 +574,7 @@ async fn scans_read_an_index() {
 }
 
 /// Walk a scan page by page: the records read.
-async fn walk(scan: faceteer::ScanRun<'_, User>) -> usize {
+async fn walk(scan: faceteer::query::ScanRun<'_, User>) -> usize {
     let mut count = 0;
     let mut cursor = None;
     loop {
@@ -614,7 +614,7 @@ async fn a_rate_limited_scan_spreads_its_requests() {
 }
 
 /// Walk a search page by page: every record, and the size of each page.
-async fn pages_of(search: faceteer::Search<'_, User>) -> (Vec<User>, Vec<usize>) {
+async fn pages_of(search: faceteer::query::Search<'_, User>) -> (Vec<User>, Vec<usize>) {
     let mut records = Vec::new();
     let mut sizes = Vec::new();
     let mut cursor = None;
@@ -740,7 +740,7 @@ async fn an_index_declared_on_fields_can_be_sparse() {
     assert!(
         matches!(
             &err,
-            faceteer::Error::Expr(faceteer::ExprError::KeyFieldNeeded {
+            faceteer::Error::Expr(faceteer::error::ExprError::KeyFieldNeeded {
                 attribute: "GSI5SK",
                 ..
             })

@@ -6,7 +6,7 @@ use crate::common;
 use std::collections::HashSet;
 
 use common::*;
-use faceteer::{Error, ItemError, Key};
+use faceteer::{error::ItemError, Error, Key};
 use faceteer_core::plan::GetPlan;
 
 fn set(attrs: &[&str]) -> HashSet<String> {

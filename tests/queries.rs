@@ -4,7 +4,7 @@
 use crate::common;
 
 use common::*;
-use faceteer::{CursorError, Error, KeyError, KeyFields, Table};
+use faceteer::{error::CursorError, error::KeyError, pick::KeyFields, Error, Table};
 use futures::TryStreamExt;
 
 const N: usize = 30;
@@ -55,7 +55,7 @@ async fn every_operator_returns_exactly_the_matching_records_in_order() {
     let (table, notes) = seeded("operators").await;
     let b = "n010";
     let e = "n020";
-    let cases: Vec<(&str, faceteer::Query<Note>, Vec<String>)> = vec![
+    let cases: Vec<(&str, faceteer::query::Query<Note>, Vec<String>)> = vec![
         (
             "list",
             Note::query("book").list(),
@@ -139,9 +139,9 @@ async fn first_and_last() {
     assert_eq!(after.unwrap().note_id, "n028");
 }
 
-async fn walk<I: KeyFields + faceteer::WholeRecords>(
+async fn walk<I: KeyFields + faceteer::pick::WholeRecords>(
     table: &Table,
-    query: faceteer::Query<Note, I>,
+    query: faceteer::query::Query<Note, I>,
 ) -> (Vec<String>, Vec<usize>) {
     let mut all = Vec::new();
     let mut sizes = Vec::new();

@@ -8,7 +8,7 @@ use std::collections::HashMap;
 
 use aws_sdk_dynamodb::types::AttributeValue as AV;
 use common::*;
-use faceteer::{Error, Facet, ItemError, KeyError};
+use faceteer::{error::ItemError, error::KeyError, Error, Facet};
 use faceteer_core::unique::{GUARD_PREFIX, GUARD_SK, OWNER_PK};
 use serde::{Deserialize, Serialize};
 
@@ -192,7 +192,7 @@ async fn a_flattened_map_cannot_write_a_library_attribute() {
         assert!(report.written.is_empty(), "{name}: {report:?}");
         assert_eq!(report.failed.len(), 1, "{name}: {report:?}");
         match &report.failed[0].reason {
-            faceteer::FailureReason::Item(err) => assert!(refused(err), "{name}: {err:?}"),
+            faceteer::error::FailureReason::Item(err) => assert!(refused(err), "{name}: {err:?}"),
             other => panic!("{name}: {other:?}"),
         }
         assert_eq!(get_raw(&table, key.to_item()).await, None, "{name}");

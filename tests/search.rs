@@ -2,7 +2,7 @@
 //! read at once, merged in order, each record once, pages of exactly `limit` records and one
 //! cursor that resumes every source.
 
-use faceteer::{CursorError, Error, Facet, Table};
+use faceteer::{error::CursorError, Error, Facet, Table};
 use faceteer_suite::fresh_table;
 use serde::{Deserialize, Serialize};
 
@@ -49,7 +49,10 @@ fn tickets() -> Vec<Ticket> {
 
 /// Walk every page of a search made by `search`, checking that each page but the last holds
 /// exactly `limit` records.
-async fn walk<'t>(limit: u32, search: impl Fn() -> faceteer::Search<'t, Ticket>) -> Vec<Ticket> {
+async fn walk<'t>(
+    limit: u32,
+    search: impl Fn() -> faceteer::query::Search<'t, Ticket>,
+) -> Vec<Ticket> {
     let mut all = Vec::new();
     let mut cursor: Option<String> = None;
     loop {

@@ -6,7 +6,9 @@ use crate::common;
 use std::collections::HashSet;
 
 use common::query_error;
-use faceteer::{CursorError, Error, Facet, KeyError, KeyFields, Query, Table};
+use faceteer::{
+    error::CursorError, error::KeyError, pick::KeyFields, query::Query, Error, Facet, Table,
+};
 use faceteer_suite::fresh_facet_table;
 use serde::{Deserialize, Serialize};
 
@@ -44,7 +46,7 @@ sharded_event!(Event16, 16);
 sharded_event!(Event256, 256);
 
 /// Walk every page of `query`; check order and that each record comes exactly once.
-async fn walk<F: Facet + Clone + Send, I: KeyFields + faceteer::WholeRecords>(
+async fn walk<F: Facet + Clone + Send, I: KeyFields + faceteer::pick::WholeRecords>(
     table: &Table,
     query: Query<F, I>,
     key: impl Fn(&F) -> (String, String),

@@ -6,7 +6,7 @@ use std::time::Duration;
 
 use chrono::{DateTime, Utc};
 use faceteer::stream::{self, Change, Changes, Record, StreamView};
-use faceteer::{Collection, Facet, TableNames};
+use faceteer::{schema::TableNames, Collection, Facet};
 use faceteer_suite::{fresh_streamed_table, fresh_table, stream_reader};
 use serde::{Deserialize, Serialize};
 
@@ -211,7 +211,7 @@ async fn a_table_without_a_stream_says_so_and_can_turn_one_on() {
         matches!(
             refused,
             Err(faceteer::Error::Stream(
-                faceteer::StreamError::NotEnabled { .. }
+                faceteer::error::StreamError::NotEnabled { .. }
             ))
         ),
         "{refused:?} / {err:?}"

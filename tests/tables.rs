@@ -2,7 +2,10 @@
 //! that skip other facets' items, refused writes of undeclared facets, indexes created from
 //! the declaration, and the absent-optional partition of Faceteer's README.
 
-use faceteer::{Error, Facet, FailureReason, ItemError, KeyError, KeyPart, Table, TableError};
+use faceteer::{
+    error::FailureReason, error::ItemError, error::KeyError, error::TableError, Error, Facet,
+    KeyPart, Table,
+};
 use serde::{Deserialize, Serialize};
 
 /// A user, in its own partition.

@@ -5,7 +5,7 @@ use crate::common;
 
 use common::*;
 use faceteer::Error;
-use faceteer::{CancelReason, TxAction};
+use faceteer::{error::CancelReason, error::TxAction};
 
 fn stock(sku: &str, on_hand: u32) -> Stock {
     Stock {
@@ -194,7 +194,7 @@ async fn update_steps_rebuild_index_keys() {
             assert_eq!(canceled[0].step.index, 1);
             assert_eq!(
                 canceled[0].reason,
-                faceteer::CancelReason::StoredValueDiffers { field: "status" }
+                faceteer::error::CancelReason::StoredValueDiffers { field: "status" }
             );
         }
         other => panic!("expected a cancellation, got {other:?}"),

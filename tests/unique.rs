@@ -8,7 +8,7 @@ use crate::common;
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
-use faceteer::{Conditional, Error, Facet, Table};
+use faceteer::{write::Conditional, Error, Facet, Table};
 use faceteer_core::unique::{guards, is_guard, OWNER_PK, OWNER_SK};
 use faceteer_core::Item;
 use faceteer_suite::fresh_table;

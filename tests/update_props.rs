@@ -214,7 +214,7 @@ fn outcome(result: &faceteer::Result<()>) -> Expect {
         Ok(()) => Expect::Applied,
         Err(Error::ConditionFailed { .. }) => Expect::ConditionFailed,
         Err(Error::StoredValueDiffers { .. }) => Expect::Differs,
-        Err(Error::Expr(faceteer::ExprError::KeyFieldNeeded { .. })) => Expect::Needed,
+        Err(Error::Expr(faceteer::error::ExprError::KeyFieldNeeded { .. })) => Expect::Needed,
         Err(Error::InvalidRequest(_)) => Expect::Invalid,
         Err(e) => panic!("unexpected error: {e}"),
     }
@@ -272,7 +272,7 @@ async fn sequence(table: &Table, seed: u64) -> Result<Option<Ticket>, String> {
                     .update(&key, update_of(&other, &changed, &at, &given))
                     .await
                     .map_err(|e| match e {
-                        Error::Expr(faceteer::ExprError::EmptyUpdate) => {
+                        Error::Expr(faceteer::error::ExprError::EmptyUpdate) => {
                             Error::InvalidRequest("the update changes nothing".into())
                         }
                         e => e,

@@ -7,7 +7,7 @@ use aws_sdk_dynamodb::types::{
     ProjectionType, ScalarAttributeType,
 };
 use common::*;
-use faceteer::{Difference, Table};
+use faceteer::{admin::Difference, Table};
 
 fn attribute(name: &str, t: ScalarAttributeType) -> AttributeDefinition {
     AttributeDefinition::builder()

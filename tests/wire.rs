@@ -268,7 +268,7 @@ fn kind(e: &str) -> &str {
 }
 
 /// A record, or the error's text.
-fn outcome<F: std::fmt::Debug>(r: Result<F, faceteer::ItemError>) -> Result<F, String> {
+fn outcome<F: std::fmt::Debug>(r: Result<F, faceteer::error::ItemError>) -> Result<F, String> {
     r.map_err(|e| e.to_string())
 }
 
@@ -595,7 +595,7 @@ async fn both_read_paths_read_the_same_pages() {
         sdk.get_many(keys.clone()).await,
         direct.get_many(keys).await,
     );
-    let failed = |r: &faceteer::GetReport<Everything>| -> Vec<String> {
+    let failed = |r: &faceteer::batch::GetReport<Everything>| -> Vec<String> {
         r.failed.iter().map(|f| format!("{f:?}")).collect()
     };
     assert_eq!(a.found, b.found);
@@ -620,7 +620,7 @@ async fn both_read_paths_read_the_same_pages() {
             .await
             .unwrap(),
     );
-    let failed = |c: &faceteer::Collected<Everything>| -> Vec<String> {
+    let failed = |c: &faceteer::query::Collected<Everything>| -> Vec<String> {
         c.failed.iter().map(|f| format!("{f:?}")).collect()
     };
     assert_eq!(a.records.len(), 112);

@@ -54,7 +54,7 @@ pub fn derive_facet(input: TokenStream) -> TokenStream {
     expand_facet(&input).into()
 }
 
-/// Derive `faceteer::Projection` for a struct naming some fields of a facet:
+/// Derive `faceteer::pick::Projection` for a struct naming some fields of a facet:
 /// `#[derive(Pick)] #[pick(facet = Task)] struct Title { title: String }`. Each field must
 /// exist on the facet with the same type (checked at compile time).
 #[proc_macro_derive(Pick, attributes(pick))]

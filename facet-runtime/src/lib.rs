@@ -11,15 +11,16 @@
 //! use serde::{Deserialize, Serialize};
 //!
 //! #[derive(Debug, Facet, Serialize, Deserialize)]
-//! #[facet(name = "TASK")]
 //! #[serde(rename_all = "camelCase")]
+//! #[facet(
+//!     name = "TASK",
+//!     pk(prefix = "#TEAM", fields(team_id)),
+//!     sk(prefix = "#TASK", fields(task_id)),
+//!     gsi(n = 1, alias = "GSIUserTasks", pk(prefix = "#USER", fields(user_id)), sk(prefix = "#TEAM", fields(team_id)))
+//! )]
 //! struct Task {
-//!     #[pk(prefix = "#TEAM")]
-//!     #[gsi(n = 1, alias = "GSIUserTasks", sk, prefix = "#TEAM")]
 //!     team_id: String,
-//!     #[sk(prefix = "#TASK")]
 //!     task_id: String,
-//!     #[gsi(n = 1, pk, prefix = "#USER")]
 //!     user_id: String,
 //!     title: String,
 //! }
@@ -45,16 +46,32 @@
 //! filters and updates; an update that sets a field index keys or the TTL are built from
 //! rebuilds them too). Query operators: `equals`, `greater_than`,
 //! `greater_than_or_equal`, `less_than`, `less_than_or_equal`, `begins_with`, `between`,
-//! `list`; then one builder, [`Query`], whose options work in any order: `limit`,
+//! `list`; then one builder, [`Query`](crate::query::Query), whose options work in any order: `limit`,
 //! `reverse`, `cursor`, `shard`, `shard_concurrency`, `filter`, `consistent`, and the two
 //! that change what running it returns, `first` and `select`. Run it with
 //! [`Table::query`].
 //!
 //! Writes: [`Table::put`], [`Table::delete`], [`Table::update`] (typed
-//! [`Update`]s; [`UpdateItem::or_create`] to create), [`Table::upsert`], [`Table::modify`] (versioned read–modify–write), batches
+//! [`Update`]s; [`UpdateItem::or_create`](crate::write::UpdateItem::or_create) to create), [`Table::upsert`], [`Table::modify`] (versioned read–modify–write), batches
 //! ([`Table::put_many`], [`Table::delete_many`], [`Table::get_many`], mixed facets with
 //! [`Table::write_batch`]) whose every input ends done, failed or unknown, and transactions
 //! ([`Table::transact_write`], [`Table::transact_get`]).
+//!
+//! ## Where things are
+//!
+//! The crate root holds what an application writes daily: the derives, [`Table`], [`Key`],
+//! [`Item`], [`Update`], [`Expr`], [`Page`], [`Error`]. The rest is grouped by audience:
+//!
+//! * builders and what they return: [`read`](mod@read), [`write`](mod@write), [`query`], [`batch`],
+//!   [`transaction`];
+//! * conditions, filters and updates: [`expr`]; keys and key parts: [`key`]; projections:
+//!   [`pick`]; items and conversions: [`item`];
+//! * the error's parts: [`error`]; descriptions of facets and tables: [`schema`];
+//! * operating a table: [`admin`] (create, verify), [`backfill`], [`stream`], [`design`],
+//!   [`plan`] (the requests an operation would send);
+//! * tests: `embedded` (an in-process engine) and `testing` (a fault proxy, a history
+//!   checker), behind cargo features;
+//! * the guide: [`guide`], pages with examples that compile.
 //!
 //! ## One style
 //!
@@ -110,7 +127,7 @@
 //! ## Beyond Faceteer
 //!
 //! * A key value containing the delimiter before another key value is refused
-//!   ([`KeyError::DelimiterInValue`]): such keys are ambiguous and records would overwrite
+//!   ([`KeyError::DelimiterInValue`](crate::error::KeyError::DelimiterInValue)): such keys are ambiguous and records would overwrite
 //!   each other.
 //! * Range operators stay within the facet's sort-key prefix, so a query never returns
 //!   another facet's records from a shared partition.
@@ -127,91 +144,55 @@
 //!   your own code against them.
 #![warn(missing_docs)]
 
-mod admin;
+pub mod admin;
 pub mod backfill;
-mod batch;
+pub mod batch;
 mod codec;
 pub mod design;
 #[cfg(feature = "embedded")]
 pub mod embedded;
-mod error;
+pub mod error;
 mod exec;
+pub mod expr;
 pub mod guide;
+pub mod item;
+pub mod key;
+pub mod pick;
 pub mod plan;
 mod plans;
-mod query;
-mod read;
+pub mod query;
+pub mod read;
+pub mod schema;
 mod setup;
 pub mod stream;
 mod table;
 #[cfg(feature = "testing")]
 pub mod testing;
-mod transaction;
+pub mod transaction;
 mod unique;
 mod wire;
-mod write;
+pub mod write;
 
-pub use admin::{Difference, Verification};
-pub use batch::{
-    BatchAction, BatchEntry, BatchReport, DeleteMany, DeleteReport, Failed, GetMany, GetOutcome,
-    GetReport, Outcome, PutMany, PutReport, Unknown, WriteBatch, GET_BATCH_SIZE, WRITE_BATCH_SIZE,
-};
-pub use error::{
-    CancelReason, Canceled, DynamoError, Error, FailureKind, FailureReason, Result, StreamError,
-    TxAction, TxStep,
-};
+// What an application writes daily. Everything else lives in the modules above, by audience:
+// builders and their typestates in `read`, `write`, `query`, `batch`, `transaction`; schema
+// descriptions in `schema`; sub-errors in `error`.
+pub use error::{Error, Result};
 pub use exec::future::BoxFuture;
 pub use faceteer_core::collection::Collection;
-pub use faceteer_core::cursor::CursorError;
-pub use faceteer_core::expr::{
-    Attribute, Expr, ExprError, Field, FieldValue, Numeric, PartOfAnIndexKeyOrTheTtl,
-    PartOfThePrimaryKey, SetByTheLibrary, Settable, Size, TheVersionCounter, Updatable,
-};
-pub use faceteer_core::expr::{Member, Update};
+pub use faceteer_core::expr::{Expr, Field, Update};
+pub use faceteer_core::facet::EpochTime;
 #[cfg(feature = "chrono")]
 pub use faceteer_core::facet::WriteTime;
-pub use faceteer_core::facet::{BatchDeletable, BatchWritable, EpochTime, UniqueValue, Versioned};
-pub use faceteer_core::layout::{IndexNames, NamesError, TableNames};
-pub use faceteer_core::limits::{item_size, LimitError};
-pub use faceteer_core::merge::search::SearchError;
-pub use faceteer_core::pick::{
-    BaseTable, FieldAt, IndexProjects, KeyFields, PickValidator, Picked, ProjectedBy, Projection,
-    WholeRecords,
-};
-pub use faceteer_core::schema::{
-    FacetSchema, IndexKind, IndexProjection, IndexSchema, KeySchema, ShardSchema, TableIndex,
-    UniqueSchema,
-};
-pub use faceteer_core::sort_key::{
-    Four, NoFields, NoSortKey, One, SortKeyArg, SortKeyPrefix, Three, Two,
-};
-pub use faceteer_core::table::{TableError, TableSchema};
+pub use faceteer_core::table::TableSchema;
 #[cfg(feature = "chrono")]
 pub use faceteer_core::timestamp;
-pub use faceteer_core::unique::GuardError;
 pub use faceteer_core::{
-    from_item, to_item, ttl_from_text, Facet, Item, ItemError, Key, KeyArg, KeyError, KeyPart,
-    Nullable, Sortable, SortableArg, TtlValue,
+    from_item, to_item, Facet, Item, Key, KeyPart, Nullable, Sortable, TtlValue,
 };
 pub use faceteer_derive::{Collection, Facet, KeyPart, Pick};
-pub use query::{
-    Collected, CollectionPage, CollectionPartition, CollectionRun, FailedRecord, First, IntoCursor,
-    Mode, OfCollection, OfFacet, Page, Paged, PartitionQuery, Query, QueryRun, ScanRun, ScanTarget,
-    Search, DEFAULT_SHARD_CONCURRENCY,
-};
-pub use read::Get;
-pub use read::{Fetched, Read, Select, Whole};
+pub use query::Page;
 pub use setup::{connect, local_client, ENDPOINT_VARIABLE};
 pub use table::{BatchOptions, LostAnswers, ReadPath, Table, Timeouts};
-pub use transaction::{Handle, TransactGet, TransactGot, TransactWrite, MAX_TRANSACTION_ITEMS};
-pub use write::delete::Delete;
-pub use write::modify::{Modify, DEFAULT_MODIFY_ATTEMPTS};
-pub use write::move_to::MoveTo;
-pub use write::put::{Put, PutReturning};
-pub use write::refusal::{Conditional, Refusable, StoredOnFailure};
-pub use write::returns::{CanCreate, New, Nothing, Old, Returns};
-pub use write::update::UpdateItem;
-pub use write::upsert::Upsert;
 
 /// Declare the facets stored in one table:
 ///
@@ -241,13 +222,13 @@ macro_rules! table {
         $vis struct $name;
 
         impl $crate::TableSchema for $name {
-            const FACETS: &'static [&'static $crate::FacetSchema] =
+            const FACETS: &'static [&'static $crate::schema::FacetSchema] =
                 &[$(<$facet as $crate::Facet>::SCHEMA),+];
             const DESIGNS: &'static [$crate::design::FacetDesign<'static>] =
                 &[$($crate::design::FacetDesign::of::<$facet>()),+];
             const REWRITERS: &'static [$crate::backfill::Rewriter] =
                 &[$($crate::backfill::Rewriter::of::<$facet>()),+];
-            $(const NAMES: $crate::TableNames = $names;)?
+            $(const NAMES: $crate::schema::TableNames = $names;)?
         }
 
         const _: () = $crate::__private_0_1_0::assert_table(<$name as $crate::TableSchema>::FACETS);

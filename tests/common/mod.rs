@@ -136,10 +136,10 @@ faceteer::table! {
 /// Run a query that must fail, and return its error.
 pub async fn query_error<
     F: Facet + std::fmt::Debug,
-    I: faceteer::KeyFields + faceteer::WholeRecords,
+    I: faceteer::pick::KeyFields + faceteer::pick::WholeRecords,
 >(
     table: &faceteer::Table,
-    query: faceteer::Query<F, I>,
+    query: faceteer::query::Query<F, I>,
 ) -> faceteer::Error {
     table.query(query).await.expect_err("the query should fail")
 }

@@ -362,7 +362,8 @@ const FLOORS: &[(&str, &[&[&str]])] = &[
     (
         "facet-runtime",
         &[
-            &["error", "codec"],
+            // `expr`, `item`, `key`, `pick`, `schema`: the core's public items, by audience.
+            &["error", "codec", "expr", "item", "key", "pick", "schema"],
             &["wire"],
             &["table"],
             &["exec", "setup"],

@@ -1,4 +1,4 @@
-use faceteer::{Facet, TableNames};
+use faceteer::{Facet, schema::TableNames};
 use serde::{Deserialize, Serialize};
 
 /// A field stored as `pk`, in a table whose partition key is named `pk`.

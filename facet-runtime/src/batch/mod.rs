@@ -1,11 +1,11 @@
 //! Batch reads and writes that never lose an item.
 //!
-//! * [`Table::put_many`] and [`Table::delete_many`] send `BatchWriteItem` requests of at most
-//!   25 items; [`Table::get_many`] sends `BatchGetItem` requests of at most 100 keys.
-//! * Requests run with bounded concurrency ([`BatchOptions::concurrency`]).
+//! * [`Table::put_many`](crate::Table::put_many) and [`Table::delete_many`](crate::Table::delete_many) send `BatchWriteItem` requests of at most
+//!   25 items; [`Table::get_many`](crate::Table::get_many) sends `BatchGetItem` requests of at most 100 keys.
+//! * Requests run with bounded concurrency ([`BatchOptions::concurrency`](crate::BatchOptions::concurrency)).
 //! * `UnprocessedItems` / `UnprocessedKeys`, throttling and transient errors are retried
-//!   with exponential backoff and full jitter: writes up to [`BatchOptions::write_attempts`]
-//!   tries, reads up to [`BatchOptions::read_attempts`].
+//!   with exponential backoff and full jitter: writes up to [`BatchOptions::write_attempts`](crate::BatchOptions::write_attempts)
+//!   tries, reads up to [`BatchOptions::read_attempts`](crate::BatchOptions::read_attempts).
 //! * Every input ends up in exactly one list of the report: written (found, missing) or
 //!   failed, with the reason. Nothing is silently dropped.
 //! * The same key twice in one call is handled: writes to one key are applied in input

@@ -1,9 +1,7 @@
-//! The error type of every faceteer operation.
-
-use faceteer_core::cursor::CursorError;
-use faceteer_core::expr::ExprError;
-use faceteer_core::table::TableError;
-use faceteer_core::{ItemError, KeyError};
+//! The error type of every faceteer operation, [`Error`], and the errors it wraps.
+//!
+//! Match on [`Error`]'s variants to react; the sub-errors here ([`KeyError`], [`ItemError`],
+//! [`ExprError`], [`CancelReason`], …) say what went wrong in one part.
 
 use std::sync::Arc;
 
@@ -23,6 +21,16 @@ pub use dynamo::{DynamoError, FailureKind};
 #[cfg(feature = "embedded")]
 pub use engine::EngineError;
 pub use stream::StreamError;
+
+// The errors of the parts an `Error` wraps: keys, items, expressions, cursors, limits.
+pub use faceteer_core::cursor::CursorError;
+pub use faceteer_core::expr::ExprError;
+pub use faceteer_core::layout::NamesError;
+pub use faceteer_core::limits::LimitError;
+pub use faceteer_core::merge::search::SearchError;
+pub use faceteer_core::table::TableError;
+pub use faceteer_core::unique::GuardError;
+pub use faceteer_core::{ItemError, KeyError};
 
 /// Result alias for faceteer operations.
 pub type Result<T, E = Error> = std::result::Result<T, E>;
@@ -238,7 +246,7 @@ pub enum Error {
     #[error(transparent)]
     Search(#[from] faceteer_core::merge::search::SearchError),
     /// A record whose key an index returned could not be read from the table
-    /// ([`Query::fetch_records`](crate::Query::fetch_records)); the page is not returned.
+    /// ([`Query::fetch_records`](crate::query::Query::fetch_records)); the page is not returned.
     #[error("reading the record (PK {pk:?}, SK {sk:?}) found through the index failed: {reason}")]
     Fetch {
         /// Its partition key.

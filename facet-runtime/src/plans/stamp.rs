@@ -3,7 +3,7 @@
 //! Every put, create, update and upsert sets `#[updated]` to the time of the write, and a
 //! write that creates the record sets `#[created]` too. A put replaces the whole record, so
 //! it sets `#[created]` as well, unless asked to keep the stored one
-//! ([`Put::keep_created`](crate::Put::keep_created)); an upsert keeps it when the record
+//! ([`Put::keep_created`](crate::write::Put::keep_created)); an upsert keeps it when the record
 //! exists; an update never changes it; [`Table::move_to`](crate::Table::move_to) keeps it.
 //! Times are stored through the field's codec: a `DateTime<Utc>` as Faceteer stores dates
 //! (`toISOString()`, milliseconds) unless its serde codec says otherwise, an integer field as

@@ -35,7 +35,7 @@ pub struct Query<F, I = BaseTable, R = Whole, M = Paged> {
     pub(crate) page: PageOptions,
     pub(crate) shard: Option<u32>,
     pub(crate) filter: Option<Expr<F>>,
-    /// `None`: every shard at once, up to [`DEFAULT_SHARD_CONCURRENCY`](crate::DEFAULT_SHARD_CONCURRENCY).
+    /// `None`: every shard at once, up to [`DEFAULT_SHARD_CONCURRENCY`](crate::query::DEFAULT_SHARD_CONCURRENCY).
     pub(crate) shard_concurrency: Option<usize>,
     _types: PhantomData<QueryTypes<F, I, R, M>>,
 }
@@ -126,7 +126,7 @@ impl<F, I, R, M> Query<F, I, R, M> {
     }
 
     /// How many shards an all-shard query reads at once (at least 1). By default every
-    /// shard at once, up to [`DEFAULT_SHARD_CONCURRENCY`](crate::DEFAULT_SHARD_CONCURRENCY).
+    /// shard at once, up to [`DEFAULT_SHARD_CONCURRENCY`](crate::query::DEFAULT_SHARD_CONCURRENCY).
     pub fn shard_concurrency(mut self, n: usize) -> Self {
         self.shard_concurrency = Some(n);
         self

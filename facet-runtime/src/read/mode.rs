@@ -26,7 +26,7 @@ pub struct Select<P>(PhantomData<fn() -> P>);
 
 /// Whole records read through an index that does not project them: the query reads the keys
 /// from the index, then the records from the table by key (one batched read per page). Set
-/// by [`Query::fetch_records`](crate::Query::fetch_records).
+/// by [`Query::fetch_records`](crate::query::Query::fetch_records).
 #[derive(Debug, Clone, Copy, Default)]
 pub struct Fetched;
 

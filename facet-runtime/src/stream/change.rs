@@ -22,7 +22,7 @@ pub enum Kind {
 }
 
 /// One stream record, untyped, with attribute names in faceteer's (a table with other
-/// names, [`TableNames`](crate::TableNames), is renamed back).
+/// names, [`TableNames`](crate::schema::TableNames), is renamed back).
 #[derive(Debug, Clone, PartialEq)]
 pub struct Record {
     /// What happened.

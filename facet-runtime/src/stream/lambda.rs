@@ -8,7 +8,7 @@
 //! use faceteer::stream::{decode, lambda, Change};
 //!
 //! fn handle(event: &Event) {
-//!     let changes = decode::<Task>(lambda::records(event, &faceteer::TableNames::DEFAULT));
+//!     let changes = decode::<Task>(lambda::records(event, &faceteer::schema::TableNames::DEFAULT));
 //!     for e in &changes.events {
 //!         if let Change::Remove { old, expired: true } = &e.change {
 //!             println!("task {} expired", old.id);

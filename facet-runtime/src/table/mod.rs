@@ -340,7 +340,7 @@ impl Table {
 
     /// The same table, signing the cursors its queries return with `key` (HMAC-SHA256) and
     /// refusing cursors that do not carry a matching signature
-    /// ([`CursorError::BadSignature`](crate::CursorError::BadSignature)). Use it when cursors
+    /// ([`CursorError::BadSignature`](crate::error::CursorError::BadSignature)). Use it when cursors
     /// travel through clients you do not trust: they cannot forge or alter one. Keep the key
     /// secret and the same on every server that serves the same queries.
     pub fn with_cursor_key(mut self, key: impl AsRef<[u8]>) -> Self {

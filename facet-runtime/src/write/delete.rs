@@ -15,8 +15,8 @@ use crate::exec::trace::Op;
 use crate::table::Table;
 use crate::unique;
 use crate::wire::keys::key_pair;
+use crate::write::condition::{and, condition, condition_failed};
 use crate::write::refusal::{self, Refusable, Refusal, StoredOnFailure, Written};
-use crate::write::{and, condition, condition_failed};
 
 impl Table {
     /// Delete one record by key (nothing happens when there is none).
@@ -76,7 +76,7 @@ impl<'a, F: Facet> Delete<'a, F> {
 
 impl<'a, F: Facet> Delete<'a, F> {
     /// On a failed condition, give back the record stored under the key, typed
-    /// ([`Conditional::Failed`](crate::Conditional::Failed)), instead of failing with the
+    /// ([`Conditional::Failed`](crate::write::Conditional::Failed)), instead of failing with the
     /// error alone.
     pub fn stored_on_failure(self) -> StoredOnFailure<'a, Self> {
         StoredOnFailure::new(self)

@@ -1,5 +1,5 @@
-//! Writes: awaitable builders made by [`Table::put`], [`Table::delete`], [`Table::update`],
-//! [`Table::upsert`], [`Table::modify`] and [`Table::move_to`], with the same options
+//! Writes: awaitable builders made by [`Table::put`](crate::Table::put), [`Table::delete`](crate::Table::delete), [`Table::update`](crate::Table::update),
+//! [`Table::upsert`](crate::Table::upsert), [`Table::modify`](crate::Table::modify) and [`Table::move_to`](crate::Table::move_to), with the same options
 //! everywhere, exactly once. Reads of one record are in [`crate::read`].
 //!
 //! ```no_run
@@ -18,6 +18,7 @@
 //! # Ok(()) }
 //! ```
 
+pub(crate) mod condition;
 pub(crate) mod delete;
 pub(crate) mod modify;
 pub(crate) mod move_to;
@@ -29,36 +30,12 @@ mod transact;
 pub(crate) mod update;
 pub(crate) mod upsert;
 
-use faceteer_core::expr::Expr;
-use faceteer_core::plan::RenderedCondition;
-use faceteer_core::{Facet, Item};
-
-use crate::error::{Error, Result};
-use crate::wire::keys::key_pair;
-
-/// The condition of a write: whether an item must exist under the key, and an expression.
-pub(crate) fn condition<F>(
-    item_exists: Option<bool>,
-    when: Option<&Expr<F>>,
-) -> Result<Option<RenderedCondition>> {
-    Ok(RenderedCondition::all(item_exists, when)?)
-}
-
-/// Add `cond` to a write's expression with `AND`.
-pub(crate) fn and<F>(when: Option<Expr<F>>, cond: Expr<F>) -> Option<Expr<F>> {
-    Some(match when {
-        Some(existing) => existing.and(cond),
-        None => cond,
-    })
-}
-
-/// [`Error::ConditionFailed`](crate::Error::ConditionFailed) for `operation` on the item (or key) `item` of facet `F`.
-pub(crate) fn condition_failed<F: Facet>(operation: &'static str, item: &Item) -> Error {
-    let (pk, sk) = key_pair(item);
-    Error::ConditionFailed {
-        operation,
-        facet: F::SCHEMA.name,
-        pk,
-        sk,
-    }
-}
+pub use delete::Delete;
+pub use faceteer_core::facet::{BatchDeletable, BatchWritable, UniqueValue, Versioned};
+pub use modify::{Modify, DEFAULT_MODIFY_ATTEMPTS};
+pub use move_to::MoveTo;
+pub use put::{Put, PutReturning};
+pub use refusal::{Conditional, Refusable, StoredOnFailure};
+pub use returns::{CanCreate, New, Nothing, Old, Returns};
+pub use update::UpdateItem;
+pub use upsert::Upsert;

@@ -33,7 +33,7 @@ use crate::plans::stamp::Created;
 use crate::table::Table;
 use crate::unique;
 use crate::wire::keys::key_pair;
-use crate::write::condition_failed;
+use crate::write::condition::condition_failed;
 
 impl Table {
     /// Move a record to a new key: one transaction deletes the record under `old` (on

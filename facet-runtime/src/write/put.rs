@@ -18,8 +18,8 @@ use crate::plans::stamp::Created;
 use crate::table::Table;
 use crate::unique;
 use crate::wire::keys::key_pair;
+use crate::write::condition::{and, condition_failed};
 use crate::write::refusal::{self, Refusable, Refusal, StoredOnFailure, Written};
-use crate::write::{and, condition_failed};
 
 impl Table {
     /// Write one record, replacing any item with the same key. A record replaced keeps its
@@ -124,7 +124,7 @@ impl<'a, F: Facet> Put<'a, F> {
 
 impl<'a, F: Facet> Put<'a, F> {
     /// On a failed condition, give back the record stored under the key, typed
-    /// ([`Conditional::Failed`](crate::Conditional::Failed)), instead of failing with the
+    /// ([`Conditional::Failed`](crate::write::Conditional::Failed)), instead of failing with the
     /// error alone.
     pub fn stored_on_failure(self) -> StoredOnFailure<'a, Self> {
         StoredOnFailure::new(self)
@@ -260,7 +260,7 @@ pub struct PutReturning<'a, F>(Put<'a, F>);
 
 impl<'a, F: Facet> PutReturning<'a, F> {
     /// On a failed condition, give back the record stored under the key, typed
-    /// ([`Conditional::Failed`](crate::Conditional::Failed)), instead of failing with the
+    /// ([`Conditional::Failed`](crate::write::Conditional::Failed)), instead of failing with the
     /// error alone.
     pub fn stored_on_failure(self) -> StoredOnFailure<'a, Self> {
         StoredOnFailure::new(self)

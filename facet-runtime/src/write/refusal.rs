@@ -7,7 +7,7 @@
 //! second read is needed to see what made it fail.
 //!
 //! ```no_run
-//! # use faceteer::{Conditional, Facet, Table};
+//! # use faceteer::{write::Conditional, Facet, Table};
 //! # use serde::{Deserialize, Serialize};
 //! # #[derive(Facet, Serialize, Deserialize)]
 //! # struct Order { #[pk(prefix = "#ORDER")] #[sk(prefix = "#ORDER")] id: String, status: String }
@@ -104,8 +104,8 @@ pub trait Refusable<'a>: Sized {
 }
 
 /// A write whose failed condition gives back the stored record: made by
-/// `stored_on_failure()` on [`Put`](crate::Put), [`Delete`](crate::Delete),
-/// [`UpdateItem`](crate::UpdateItem) and [`Upsert`](crate::Upsert). Await it.
+/// `stored_on_failure()` on [`Put`](crate::write::Put), [`Delete`](crate::write::Delete),
+/// [`UpdateItem`](crate::write::UpdateItem) and [`Upsert`](crate::write::Upsert). Await it.
 #[must_use = "a write does nothing until it is awaited"]
 pub struct StoredOnFailure<'a, W>(W, PhantomData<&'a ()>);
 

@@ -21,7 +21,7 @@ use crate::plans::update::{first_differing, FromStored, Planned};
 use crate::table::Table;
 use crate::unique;
 use crate::wire::keys::key_pair;
-use crate::write::condition_failed;
+use crate::write::condition::condition_failed;
 use crate::write::refusal::{self, Refusal, Written};
 use crate::write::returns::Returns;
 

@@ -45,7 +45,7 @@ use crate::plans::update::{
 use crate::table::Table;
 use crate::unique;
 use crate::wire::keys::key_pair;
-use crate::write::and;
+use crate::write::condition::and;
 use crate::write::refusal::{self, Refusable, StoredOnFailure, Written};
 use crate::write::returns::{CanCreate, New, Nothing, Old, Returns};
 use crate::write::send::{item_attributes, item_for, send, Guarded, Plans};
@@ -302,7 +302,7 @@ fn with_assigned<F: Facet>(mut item: Item, change: &Update<F>) -> Result<Item> {
 
 impl<'a, F: Facet, R: Returns> UpdateItem<'a, F, R> {
     /// On a failed condition, give back the record stored under the key, typed
-    /// ([`Conditional::Failed`](crate::Conditional::Failed)), instead of failing with the
+    /// ([`Conditional::Failed`](crate::write::Conditional::Failed)), instead of failing with the
     /// error alone.
     pub fn stored_on_failure(self) -> StoredOnFailure<'a, Self> {
         StoredOnFailure::new(self)

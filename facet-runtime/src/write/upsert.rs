@@ -14,7 +14,7 @@ use crate::exec::future::BoxFuture;
 use crate::plans::stamp::{keys_built_from, stamp_item, Created};
 use crate::plans::update::{version_check, Planned};
 use crate::table::Table;
-use crate::write::and;
+use crate::write::condition::and;
 use crate::write::refusal::{self, Refusable, StoredOnFailure, Written};
 use crate::write::returns::{New, Nothing, Returns};
 use crate::write::send::{item_attributes, item_for, send, Guarded, Plans};
@@ -207,7 +207,7 @@ fn upsert_plans_with<F: Facet, R: Returns>(
 
 impl<'a, F: Facet, R: Returns> Upsert<'a, F, R> {
     /// On a failed condition, give back the record stored under the key, typed
-    /// ([`Conditional::Failed`](crate::Conditional::Failed)), instead of failing with the
+    /// ([`Conditional::Failed`](crate::write::Conditional::Failed)), instead of failing with the
     /// error alone.
     pub fn stored_on_failure(self) -> StoredOnFailure<'a, Self> {
         StoredOnFailure::new(self)
