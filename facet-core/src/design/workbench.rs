@@ -26,8 +26,9 @@ pub struct WorkbenchMetadata<'a> {
 /// per request. The model is named after the table, and every attribute and index as the
 /// table names it ([`TableDesign::names`]).
 ///
-/// NoSQL Workbench models no local secondary indexes: their sort-key attributes are listed
-/// as attributes. Attribute types are not in the facets' schemas: every attribute but `ttl`
+/// Local secondary indexes are listed under `LocalSecondaryIndexes`, in the shape of the
+/// global ones (the table's partition key and the index's sort key), when the table has
+/// any. Attribute types are not in the facets' schemas: every attribute but `ttl`
 /// (a number) is given as a string.
 pub fn workbench(design: &TableDesign<'_>, metadata: &WorkbenchMetadata<'_>) -> String {
     let facets: Vec<TableFacet> = design
@@ -70,6 +71,11 @@ pub fn workbench(design: &TableDesign<'_>, metadata: &WorkbenchMetadata<'_>) -> 
             global_secondary_indexes: indexes
                 .iter()
                 .filter(|i| i.kind == IndexKind::Global)
+                .map(Index::from)
+                .collect(),
+            local_secondary_indexes: indexes
+                .iter()
+                .filter(|i| i.kind == IndexKind::Local)
                 .map(Index::from)
                 .collect(),
             table_data: [],
@@ -116,6 +122,8 @@ struct Table<'a> {
     non_key_attributes: Vec<Attribute>,
     table_facets: Vec<TableFacet>,
     global_secondary_indexes: Vec<Index<'a>>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    local_secondary_indexes: Vec<Index<'a>>,
     table_data: [(); 0],
     data_access: DataAccess,
     billing_mode: &'static str,
@@ -338,6 +346,27 @@ mod tests {
                 }
             ])
         );
+    }
+
+    #[test]
+    fn local_indexes_are_modelled_on_the_tables_partition_key() {
+        let model = model();
+        assert_eq!(
+            model["DataModel"][0]["LocalSecondaryIndexes"],
+            json!([{
+                "IndexName": "LSI1",
+                "KeyAttributes": {
+                    "PartitionKey": {"AttributeName": "PK", "AttributeType": "S"},
+                    "SortKey": {"AttributeName": "LSI1SK", "AttributeType": "S"}
+                },
+                "Projection": {"ProjectionType": "ALL"}
+            }])
+        );
+        // A table without local indexes has no such list.
+        let facets = fixtures::tasks();
+        let text = workbench(&TableDesign::new("tasks", &facets), &METADATA);
+        let model: Value = serde_json::from_str(&text).unwrap();
+        assert!(model["DataModel"][0].get("LocalSecondaryIndexes").is_none());
     }
 
     #[test]
