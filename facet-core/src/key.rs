@@ -583,6 +583,32 @@ pub fn key_part<T: KeyPart>(value: &T) -> &dyn KeyPart {
 }
 
 #[doc(hidden)]
+/// One key of a facet, as its schema describes it: `prefix` (none for a key without one,
+/// `bare`), the shard id when the key is sharded, then each field's value. The one routine
+/// the generated code calls for every key it writes.
+pub fn write_key(
+    prefix: &str,
+    delimiter: &'static str,
+    bare: bool,
+    shard: Option<&str>,
+    fields: &[&'static str],
+    values: &[&dyn KeyPart],
+) -> Result<String, KeyError> {
+    let mut w = if bare {
+        KeyWriter::bare(delimiter)
+    } else {
+        KeyWriter::new(prefix, delimiter)
+    };
+    if let Some(id) = shard {
+        w.shard(id);
+    }
+    for (field, value) in fields.iter().zip(values) {
+        w.part(field, *value);
+    }
+    w.finish()
+}
+
+#[doc(hidden)]
 /// A complete key: `prefix`, the shard id (when the key is sharded) and the key values
 /// written by a [`KeyWriter`] started with an empty prefix (`tail`, each value preceded by
 /// the delimiter). Faceteer's `buildKey` joins the same segments with the delimiter.

@@ -221,6 +221,18 @@ pub struct KeyLengths {
 }
 
 impl KeyLengths {
+    /// Check the key `value` of `attribute` (a partition key when `partition`, else a sort
+    /// key) and put it into `item`.
+    #[doc(hidden)]
+    pub fn insert(&mut self, item: &mut Item, attribute: &str, partition: bool, value: String) {
+        if partition {
+            self.partition(attribute, &value);
+        } else {
+            self.sort(attribute, &value);
+        }
+        item.insert(attribute.to_owned(), AttributeValue::S(value));
+    }
+
     /// Check the value of partition key attribute `attribute`.
     #[inline]
     pub fn partition(&mut self, attribute: &str, value: &str) {

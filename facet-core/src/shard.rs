@@ -171,6 +171,25 @@ impl ShardInputs {
     }
 }
 
+#[doc(hidden)]
+/// The shard id of a key sharded `count` ways over the fields `fields` holding `values`; with
+/// a schedule, the count of the period of `time` (the time field's name and value).
+pub fn shard_of(
+    count: u32,
+    schedule: Option<(&[ShardPeriod], &'static str, &dyn KeyPart)>,
+    fields: &[&'static str],
+    values: &[&dyn KeyPart],
+) -> Result<String, KeyError> {
+    let mut inputs = ShardInputs::new();
+    for (field, value) in fields.iter().zip(values) {
+        inputs.push(field, *value);
+    }
+    match schedule {
+        None => inputs.shard_id(count),
+        Some((schedule, field, time)) => inputs.scheduled_shard_id(count, schedule, field, time),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -60,15 +60,21 @@ impl ::faceteer::__private_0_1_0::Facet for Note {
         ::faceteer::__private_0_1_0::KeyError,
     > {
         ::faceteer::__private_0_1_0::Key::try_from_parts(
-            Self::__faceteer_pk(
+            ::faceteer::__private_0_1_0::write_key(
                 "#BOOK",
+                "_",
+                false,
                 ::core::option::Option::None,
-                ::faceteer::__private_0_1_0::key_part::<String>(&self.book),
+                &["book"],
+                &[::faceteer::__private_0_1_0::key_part::<String>(&self.book)],
             )?,
-            Self::__faceteer_sk(
+            ::faceteer::__private_0_1_0::write_key(
                 "#NOTE",
+                "_",
+                false,
                 ::core::option::Option::None,
-                ::faceteer::__private_0_1_0::key_part::<String>(&self.note_id),
+                &["note_id"],
+                &[::faceteer::__private_0_1_0::key_part::<String>(&self.note_id)],
             )?,
         )
     }
@@ -111,15 +117,21 @@ Fails with `Error::Key` when a key value contains the delimiter where it would m
     > {
         ::core::result::Result::Ok(
             ::faceteer::__private_0_1_0::Key::try_from_parts(
-                Self::__faceteer_pk(
+                ::faceteer::__private_0_1_0::write_key(
                     "#BOOK",
+                    "_",
+                    false,
                     ::core::option::Option::None,
-                    &::faceteer::__private_0_1_0::KeyArg::<String>::key_part(&book),
+                    &["book"],
+                    &[&::faceteer::__private_0_1_0::KeyArg::<String>::key_part(&book)],
                 )?,
-                Self::__faceteer_sk(
+                ::faceteer::__private_0_1_0::write_key(
                     "#NOTE",
+                    "_",
+                    false,
                     ::core::option::Option::None,
-                    &::faceteer::__private_0_1_0::KeyArg::<String>::key_part(&note_id),
+                    &["note_id"],
+                    &[&::faceteer::__private_0_1_0::KeyArg::<String>::key_part(&note_id)],
                 )?,
             )?,
         )
@@ -144,44 +156,15 @@ Sort-key arguments of the operators are the sort-key field(s): `note_id`.*/
                 "#BOOK",
                 "_",
                 ::faceteer::__private_0_1_0::ShardChoice::Unsharded,
-                Self::__faceteer_pk(
+                ::faceteer::__private_0_1_0::write_key(
                     "",
+                    "_",
+                    false,
                     ::core::option::Option::None,
-                    &::faceteer::__private_0_1_0::KeyArg::<String>::key_part(&book),
+                    &["book"],
+                    &[&::faceteer::__private_0_1_0::KeyArg::<String>::key_part(&book)],
                 ),
             ),
         )
-    }
-    fn __faceteer_pk(
-        __prefix: &str,
-        __shard: ::core::option::Option<&str>,
-        book: &dyn ::faceteer::__private_0_1_0::KeyPart,
-    ) -> ::core::result::Result<
-        ::std::string::String,
-        ::faceteer::__private_0_1_0::KeyError,
-    > {
-        let _ = __prefix;
-        let mut __w = ::faceteer::__private_0_1_0::KeyWriter::new(__prefix, "_");
-        if let ::core::option::Option::Some(__id) = __shard {
-            __w.shard(__id);
-        }
-        __w.part("book", book);
-        __w.finish()
-    }
-    fn __faceteer_sk(
-        __prefix: &str,
-        __shard: ::core::option::Option<&str>,
-        note_id: &dyn ::faceteer::__private_0_1_0::KeyPart,
-    ) -> ::core::result::Result<
-        ::std::string::String,
-        ::faceteer::__private_0_1_0::KeyError,
-    > {
-        let _ = __prefix;
-        let mut __w = ::faceteer::__private_0_1_0::KeyWriter::new(__prefix, "_");
-        if let ::core::option::Option::Some(__id) = __shard {
-            __w.shard(__id);
-        }
-        __w.part("note_id", note_id);
-        __w.finish()
     }
 }

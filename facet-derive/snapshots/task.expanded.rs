@@ -91,15 +91,21 @@ impl ::faceteer::__private_0_1_0::PickValidator for Task {
         ::faceteer::__private_0_1_0::KeyError,
     > {
         ::faceteer::__private_0_1_0::Key::try_from_parts(
-            Self::__faceteer_pk(
+            ::faceteer::__private_0_1_0::write_key(
                 "#TEAM",
+                "_",
+                false,
                 ::core::option::Option::None,
-                ::faceteer::__private_0_1_0::key_part::<String>(&__k.team_id),
+                &["team_id"],
+                &[::faceteer::__private_0_1_0::key_part::<String>(&__k.team_id)],
             )?,
-            Self::__faceteer_sk(
+            ::faceteer::__private_0_1_0::write_key(
                 "#TASK",
+                "_",
+                false,
                 ::core::option::Option::None,
-                ::faceteer::__private_0_1_0::key_part::<String>(&__k.task_id),
+                &["task_id"],
+                &[::faceteer::__private_0_1_0::key_part::<String>(&__k.task_id)],
             )?,
         )
     }
@@ -266,15 +272,21 @@ impl ::faceteer::__private_0_1_0::Facet for Task {
         ::faceteer::__private_0_1_0::KeyError,
     > {
         ::faceteer::__private_0_1_0::Key::try_from_parts(
-            Self::__faceteer_pk(
+            ::faceteer::__private_0_1_0::write_key(
                 "#TEAM",
+                "_",
+                false,
                 ::core::option::Option::None,
-                ::faceteer::__private_0_1_0::key_part::<String>(&self.team_id),
+                &["team_id"],
+                &[::faceteer::__private_0_1_0::key_part::<String>(&self.team_id)],
             )?,
-            Self::__faceteer_sk(
+            ::faceteer::__private_0_1_0::write_key(
                 "#TASK",
+                "_",
+                false,
                 ::core::option::Option::None,
-                ::faceteer::__private_0_1_0::key_part::<String>(&self.task_id),
+                &["task_id"],
+                &[::faceteer::__private_0_1_0::key_part::<String>(&self.task_id)],
             )?,
         )
     }
@@ -283,56 +295,77 @@ impl ::faceteer::__private_0_1_0::Facet for Task {
         __item: &mut ::faceteer::__private_0_1_0::Item,
         __keys: &mut ::faceteer::__private_0_1_0::KeyLengths,
     ) -> ::core::result::Result<(), ::faceteer::__private_0_1_0::KeyError> {
-        let __value = Self::__faceteer_gsi1pk(
-            "#TEAM",
-            ::core::option::Option::None,
-            ::faceteer::__private_0_1_0::key_part::<String>(&self.team_id),
-        )?;
-        __keys.partition("GSI1PK", &__value);
-        __item
+        __keys
             .insert(
-                ::std::string::String::from("GSI1PK"),
-                ::faceteer::__private_0_1_0::AttributeValue::S(__value),
+                __item,
+                "GSI1PK",
+                true,
+                ::faceteer::__private_0_1_0::write_key(
+                    "#TEAM",
+                    "_",
+                    false,
+                    ::core::option::Option::None,
+                    &["team_id"],
+                    &[::faceteer::__private_0_1_0::key_part::<String>(&self.team_id)],
+                )?,
             );
-        let __value = Self::__faceteer_gsi1sk(
-            "#DUE",
-            ::core::option::Option::None,
-            &::faceteer::__private_0_1_0::Sortable(&self.due_day),
-        )?;
-        __keys.sort("GSI1SK", &__value);
-        __item
+        __keys
             .insert(
-                ::std::string::String::from("GSI1SK"),
-                ::faceteer::__private_0_1_0::AttributeValue::S(__value),
+                __item,
+                "GSI1SK",
+                false,
+                ::faceteer::__private_0_1_0::write_key(
+                    "#DUE",
+                    "_",
+                    false,
+                    ::core::option::Option::None,
+                    &["due_day"],
+                    &[&::faceteer::__private_0_1_0::Sortable(&self.due_day)],
+                )?,
             );
-        let __value = Self::__faceteer_gsi2pk(
-            "#USER",
-            ::core::option::Option::Some(
-                Self::__faceteer_gsi2pk_shard(
-                        ::faceteer::__private_0_1_0::key_part::<String>(&self.status),
-                    )?
-                    .as_str(),
-            ),
-            ::faceteer::__private_0_1_0::key_part::<
-                Option<String>,
-            >(&self.assigned_user_id),
-        )?;
-        __keys.partition("GSI2PK", &__value);
-        __item
+        __keys
             .insert(
-                ::std::string::String::from("GSI2PK"),
-                ::faceteer::__private_0_1_0::AttributeValue::S(__value),
+                __item,
+                "GSI2PK",
+                true,
+                ::faceteer::__private_0_1_0::write_key(
+                    "#USER",
+                    "_",
+                    false,
+                    ::core::option::Option::Some(
+                        ::faceteer::__private_0_1_0::shard_of(
+                                4u32,
+                                ::core::option::Option::None,
+                                &["status"],
+                                &[
+                                    ::faceteer::__private_0_1_0::key_part::<
+                                        String,
+                                    >(&self.status),
+                                ],
+                            )?
+                            .as_str(),
+                    ),
+                    &["assigned_user_id"],
+                    &[
+                        ::faceteer::__private_0_1_0::key_part::<
+                            Option<String>,
+                        >(&self.assigned_user_id),
+                    ],
+                )?,
             );
-        let __value = Self::__faceteer_gsi2sk(
-            "#STATUS",
-            ::core::option::Option::None,
-            ::faceteer::__private_0_1_0::key_part::<String>(&self.status),
-        )?;
-        __keys.sort("GSI2SK", &__value);
-        __item
+        __keys
             .insert(
-                ::std::string::String::from("GSI2SK"),
-                ::faceteer::__private_0_1_0::AttributeValue::S(__value),
+                __item,
+                "GSI2SK",
+                false,
+                ::faceteer::__private_0_1_0::write_key(
+                    "#STATUS",
+                    "_",
+                    false,
+                    ::core::option::Option::None,
+                    &["status"],
+                    &[::faceteer::__private_0_1_0::key_part::<String>(&self.status)],
+                )?,
             );
         let _ = (__item, __keys);
         ::core::result::Result::Ok(())
@@ -370,29 +403,20 @@ impl ::faceteer::__private_0_1_0::Facet for Task {
                     },
                     |__t| &__t.due_day,
                 )?;
-            let __key = (|| -> ::core::result::Result<
-                ::std::string::String,
-                ::faceteer::__private_0_1_0::KeyError,
-            > {
-                ::core::result::Result::Ok(
-                    Self::__faceteer_gsi1sk(
-                        "#DUE",
-                        ::core::option::Option::None,
-                        &::faceteer::__private_0_1_0::Sortable(due_day),
-                    )?,
-                )
-            })()
-                .map_err(|source| ::faceteer::__private_0_1_0::ExprError::Key {
-                    attribute: "GSI1SK",
-                    source,
-                })?;
             __out
-                .push((
-                    "GSI1SK",
-                    ::core::option::Option::Some(
-                        ::faceteer::__private_0_1_0::AttributeValue::S(__key),
-                    ),
-                ));
+                .push(
+                    ::faceteer::__private_0_1_0::derived_key(
+                        "GSI1SK",
+                        ::faceteer::__private_0_1_0::write_key(
+                            "#DUE",
+                            "_",
+                            false,
+                            ::core::option::Option::None,
+                            &["due_day"],
+                            &[&::faceteer::__private_0_1_0::Sortable(due_day)],
+                        ),
+                    )?,
+                );
         }
         if let ::core::option::Option::Some(__changed) = __v.changed(&[3u16, 4u16]) {
             let assigned_user_id = __v
@@ -421,34 +445,26 @@ impl ::faceteer::__private_0_1_0::Facet for Task {
                     },
                     |__t| &__t.status,
                 )?;
-            let __key = (|| -> ::core::result::Result<
-                ::std::string::String,
-                ::faceteer::__private_0_1_0::KeyError,
-            > {
-                ::core::result::Result::Ok(
-                    Self::__faceteer_gsi2pk(
-                        "#USER",
-                        ::core::option::Option::Some(
-                            Self::__faceteer_gsi2pk_shard(
-                                    ::faceteer::__private_0_1_0::key_part::<String>(status),
-                                )?
-                                .as_str(),
-                        ),
-                        &assigned_user_id,
-                    )?,
-                )
-            })()
-                .map_err(|source| ::faceteer::__private_0_1_0::ExprError::Key {
-                    attribute: "GSI2PK",
-                    source,
-                })?;
             __out
-                .push((
-                    "GSI2PK",
-                    ::core::option::Option::Some(
-                        ::faceteer::__private_0_1_0::AttributeValue::S(__key),
-                    ),
-                ));
+                .push(
+                    ::faceteer::__private_0_1_0::derived_key(
+                        "GSI2PK",
+                        ::faceteer::__private_0_1_0::shard_of(
+                                4u32,
+                                ::core::option::Option::None,
+                                &["status"],
+                                &[::faceteer::__private_0_1_0::key_part::<String>(status)],
+                            )
+                            .and_then(|__id| ::faceteer::__private_0_1_0::write_key(
+                                "#USER",
+                                "_",
+                                false,
+                                ::core::option::Option::Some(__id.as_str()),
+                                &["assigned_user_id"],
+                                &[&assigned_user_id],
+                            )),
+                    )?,
+                );
         }
         if let ::core::option::Option::Some(__changed) = __v.changed(&[4u16]) {
             let status = __v
@@ -464,29 +480,20 @@ impl ::faceteer::__private_0_1_0::Facet for Task {
                     },
                     |__t| &__t.status,
                 )?;
-            let __key = (|| -> ::core::result::Result<
-                ::std::string::String,
-                ::faceteer::__private_0_1_0::KeyError,
-            > {
-                ::core::result::Result::Ok(
-                    Self::__faceteer_gsi2sk(
-                        "#STATUS",
-                        ::core::option::Option::None,
-                        ::faceteer::__private_0_1_0::key_part::<String>(status),
-                    )?,
-                )
-            })()
-                .map_err(|source| ::faceteer::__private_0_1_0::ExprError::Key {
-                    attribute: "GSI2SK",
-                    source,
-                })?;
             __out
-                .push((
-                    "GSI2SK",
-                    ::core::option::Option::Some(
-                        ::faceteer::__private_0_1_0::AttributeValue::S(__key),
-                    ),
-                ));
+                .push(
+                    ::faceteer::__private_0_1_0::derived_key(
+                        "GSI2SK",
+                        ::faceteer::__private_0_1_0::write_key(
+                            "#STATUS",
+                            "_",
+                            false,
+                            ::core::option::Option::None,
+                            &["status"],
+                            &[::faceteer::__private_0_1_0::key_part::<String>(status)],
+                        ),
+                    )?,
+                );
         }
         ::core::result::Result::Ok(__out)
     }
@@ -521,25 +528,25 @@ impl ::faceteer::__private_0_1_0::Facet for Task {
             {
                 let team_id = &__owned_team_id;
                 let task_id = &__owned_task_id;
-                let __again = (|| -> ::core::result::Result<
-                    (::std::string::String, ::std::string::String),
-                    ::faceteer::__private_0_1_0::KeyError,
-                > {
-                    ::core::result::Result::Ok((
-                        Self::__faceteer_pk(
-                            "#TEAM",
-                            ::core::option::Option::None,
-                            ::faceteer::__private_0_1_0::key_part::<String>(team_id),
-                        )?,
-                        Self::__faceteer_sk(
+                if ::faceteer::__private_0_1_0::write_key(
+                        "#TEAM",
+                        "_",
+                        false,
+                        ::core::option::Option::None,
+                        &["team_id"],
+                        &[::faceteer::__private_0_1_0::key_part::<String>(team_id)],
+                    )
+                    .ok()? != __pk
+                    || ::faceteer::__private_0_1_0::write_key(
                             "#TASK",
+                            "_",
+                            false,
                             ::core::option::Option::None,
-                            ::faceteer::__private_0_1_0::key_part::<String>(task_id),
-                        )?,
-                    ))
-                })()
-                    .ok()?;
-                if __again.0 != __pk || __again.1 != __sk {
+                            &["task_id"],
+                            &[::faceteer::__private_0_1_0::key_part::<String>(task_id)],
+                        )
+                        .ok()? != __sk
+                {
                     return ::core::option::Option::None;
                 }
             }
@@ -585,15 +592,21 @@ Fails with `Error::Key` when a key value contains the delimiter where it would m
     > {
         ::core::result::Result::Ok(
             ::faceteer::__private_0_1_0::Key::try_from_parts(
-                Self::__faceteer_pk(
+                ::faceteer::__private_0_1_0::write_key(
                     "#TEAM",
+                    "_",
+                    false,
                     ::core::option::Option::None,
-                    &::faceteer::__private_0_1_0::KeyArg::<String>::key_part(&team_id),
+                    &["team_id"],
+                    &[&::faceteer::__private_0_1_0::KeyArg::<String>::key_part(&team_id)],
                 )?,
-                Self::__faceteer_sk(
+                ::faceteer::__private_0_1_0::write_key(
                     "#TASK",
+                    "_",
+                    false,
                     ::core::option::Option::None,
-                    &::faceteer::__private_0_1_0::KeyArg::<String>::key_part(&task_id),
+                    &["task_id"],
+                    &[&::faceteer::__private_0_1_0::KeyArg::<String>::key_part(&task_id)],
                 )?,
             )?,
         )
@@ -618,10 +631,13 @@ Sort-key arguments of the operators are the sort-key field(s): `task_id`.*/
                 "#TEAM",
                 "_",
                 ::faceteer::__private_0_1_0::ShardChoice::Unsharded,
-                Self::__faceteer_pk(
+                ::faceteer::__private_0_1_0::write_key(
                     "",
+                    "_",
+                    false,
                     ::core::option::Option::None,
-                    &::faceteer::__private_0_1_0::KeyArg::<String>::key_part(&team_id),
+                    &["team_id"],
+                    &[&::faceteer::__private_0_1_0::KeyArg::<String>::key_part(&team_id)],
                 ),
             ),
         )
@@ -649,10 +665,13 @@ Sort-key arguments of the operators are the index's sort-key field(s): `due_day`
                 "#TEAM",
                 "_",
                 ::faceteer::__private_0_1_0::ShardChoice::Unsharded,
-                Self::__faceteer_gsi1pk(
+                ::faceteer::__private_0_1_0::write_key(
                     "",
+                    "_",
+                    false,
                     ::core::option::Option::None,
-                    &::faceteer::__private_0_1_0::KeyArg::<String>::key_part(&team_id),
+                    &["team_id"],
+                    &[&::faceteer::__private_0_1_0::KeyArg::<String>::key_part(&team_id)],
                 ),
             ),
         )
@@ -693,118 +712,15 @@ Sort-key arguments of the operators are the index's sort-key field(s): `status`.
                     count: 4u32,
                     schedule: &[],
                 },
-                Self::__faceteer_gsi2pk(
+                ::faceteer::__private_0_1_0::write_key(
                     "",
+                    "_",
+                    false,
                     ::core::option::Option::None,
-                    &assigned_user_id,
+                    &["assigned_user_id"],
+                    &[&assigned_user_id],
                 ),
             ),
         )
-    }
-    fn __faceteer_pk(
-        __prefix: &str,
-        __shard: ::core::option::Option<&str>,
-        team_id: &dyn ::faceteer::__private_0_1_0::KeyPart,
-    ) -> ::core::result::Result<
-        ::std::string::String,
-        ::faceteer::__private_0_1_0::KeyError,
-    > {
-        let _ = __prefix;
-        let mut __w = ::faceteer::__private_0_1_0::KeyWriter::new(__prefix, "_");
-        if let ::core::option::Option::Some(__id) = __shard {
-            __w.shard(__id);
-        }
-        __w.part("team_id", team_id);
-        __w.finish()
-    }
-    fn __faceteer_sk(
-        __prefix: &str,
-        __shard: ::core::option::Option<&str>,
-        task_id: &dyn ::faceteer::__private_0_1_0::KeyPart,
-    ) -> ::core::result::Result<
-        ::std::string::String,
-        ::faceteer::__private_0_1_0::KeyError,
-    > {
-        let _ = __prefix;
-        let mut __w = ::faceteer::__private_0_1_0::KeyWriter::new(__prefix, "_");
-        if let ::core::option::Option::Some(__id) = __shard {
-            __w.shard(__id);
-        }
-        __w.part("task_id", task_id);
-        __w.finish()
-    }
-    fn __faceteer_gsi1pk(
-        __prefix: &str,
-        __shard: ::core::option::Option<&str>,
-        team_id: &dyn ::faceteer::__private_0_1_0::KeyPart,
-    ) -> ::core::result::Result<
-        ::std::string::String,
-        ::faceteer::__private_0_1_0::KeyError,
-    > {
-        let _ = __prefix;
-        let mut __w = ::faceteer::__private_0_1_0::KeyWriter::new(__prefix, "_");
-        if let ::core::option::Option::Some(__id) = __shard {
-            __w.shard(__id);
-        }
-        __w.part("team_id", team_id);
-        __w.finish()
-    }
-    fn __faceteer_gsi1sk(
-        __prefix: &str,
-        __shard: ::core::option::Option<&str>,
-        due_day: &dyn ::faceteer::__private_0_1_0::KeyPart,
-    ) -> ::core::result::Result<
-        ::std::string::String,
-        ::faceteer::__private_0_1_0::KeyError,
-    > {
-        let _ = __prefix;
-        let mut __w = ::faceteer::__private_0_1_0::KeyWriter::new(__prefix, "_");
-        if let ::core::option::Option::Some(__id) = __shard {
-            __w.shard(__id);
-        }
-        __w.part("due_day", due_day);
-        __w.finish()
-    }
-    fn __faceteer_gsi2pk(
-        __prefix: &str,
-        __shard: ::core::option::Option<&str>,
-        assigned_user_id: &dyn ::faceteer::__private_0_1_0::KeyPart,
-    ) -> ::core::result::Result<
-        ::std::string::String,
-        ::faceteer::__private_0_1_0::KeyError,
-    > {
-        let _ = __prefix;
-        let mut __w = ::faceteer::__private_0_1_0::KeyWriter::new(__prefix, "_");
-        if let ::core::option::Option::Some(__id) = __shard {
-            __w.shard(__id);
-        }
-        __w.part("assigned_user_id", assigned_user_id);
-        __w.finish()
-    }
-    fn __faceteer_gsi2pk_shard(
-        status: &dyn ::faceteer::__private_0_1_0::KeyPart,
-    ) -> ::core::result::Result<
-        ::std::string::String,
-        ::faceteer::__private_0_1_0::KeyError,
-    > {
-        let mut __s = ::faceteer::__private_0_1_0::ShardInputs::new();
-        __s.push("status", status);
-        __s.shard_id(4u32)
-    }
-    fn __faceteer_gsi2sk(
-        __prefix: &str,
-        __shard: ::core::option::Option<&str>,
-        status: &dyn ::faceteer::__private_0_1_0::KeyPart,
-    ) -> ::core::result::Result<
-        ::std::string::String,
-        ::faceteer::__private_0_1_0::KeyError,
-    > {
-        let _ = __prefix;
-        let mut __w = ::faceteer::__private_0_1_0::KeyWriter::new(__prefix, "_");
-        if let ::core::option::Option::Some(__id) = __shard {
-            __w.shard(__id);
-        }
-        __w.part("status", status);
-        __w.finish()
     }
 }

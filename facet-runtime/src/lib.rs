@@ -159,7 +159,6 @@ pub mod item;
 pub mod key;
 pub mod pick;
 pub mod plan;
-mod plans;
 pub mod query;
 pub mod read;
 pub mod schema;
@@ -249,7 +248,7 @@ pub mod __private_0_1_0 {
     pub use faceteer_core::chrono::{DateTime, Utc};
     pub use faceteer_core::collection::{facet_of, variant as collection_variant, Collection};
     pub use faceteer_core::convert::upgrade_with;
-    pub use faceteer_core::expr::{from_key_text, key_pieces};
+    pub use faceteer_core::expr::{derived_key, from_key_text, key_pieces};
     pub use faceteer_core::expr::{
         Attribute, Derived, KeyValue, KeyedValues, Need, PartOfAnIndexKeyOrTheTtl,
         PartOfThePrimaryKey, SetByTheLibrary, TheVersionCounter, Update,
@@ -261,7 +260,7 @@ pub mod __private_0_1_0 {
         BatchDeletable, BatchWritable, EpochTime, UniqueValue, Versioned, WriteTimeAttributes,
     };
     pub use faceteer_core::key::from_sortable_text;
-    pub use faceteer_core::key::key_part;
+    pub use faceteer_core::key::{key_part, write_key};
     pub use faceteer_core::limits::KeyLengths;
     pub use faceteer_core::marshal::to_attribute_value as encode_value;
     pub use faceteer_core::partition::{PartitionKey, ShardChoice};
@@ -276,13 +275,12 @@ pub mod __private_0_1_0 {
         FacetSchema, IndexKind, IndexProjection, IndexSchema, KeySchema, ShardSchema,
     };
     pub use faceteer_core::serde_key::write_serde_key;
-    pub use faceteer_core::shard::{ShardInputs, ShardPeriod};
+    pub use faceteer_core::shard::{shard_of, ShardPeriod};
     pub use faceteer_core::sort_key::{Four, NoFields, NoSortKey, One, Three, Two};
     pub use faceteer_core::table::assert_names;
     pub use faceteer_core::table::assert_table;
     pub use faceteer_core::{
-        Facet, Item, ItemError, Key, KeyArg, KeyError, KeyPart, KeyWriter, Sortable, SortableArg,
-        TtlValue,
+        Facet, Item, ItemError, Key, KeyArg, KeyError, KeyPart, Sortable, SortableArg, TtlValue,
     };
     pub use serde;
     pub use serde_dynamo::Error as DynamoError;

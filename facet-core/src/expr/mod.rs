@@ -26,5 +26,6 @@ pub use field::{
     Updatable,
 };
 pub use update::{
-    from_key_text, key_pieces, Derived, KeyValue, Keyed, KeyedValues, Member, Need, Path, Update,
+    derived_key, from_key_text, key_pieces, Derived, KeyValue, Keyed, KeyedValues, Member, Need,
+    Path, Update,
 };

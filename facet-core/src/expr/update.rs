@@ -661,6 +661,18 @@ impl Need {
 /// A derived attribute rebuilt by an update: its name and new value (`None`: remove it).
 pub type Derived = (&'static str, Option<AttributeValue>);
 
+#[doc(hidden)]
+/// The derived key attribute `attribute` holding `key`, or the error naming it.
+pub fn derived_key(
+    attribute: &'static str,
+    key: Result<String, crate::key::KeyError>,
+) -> Result<Derived, ExprError> {
+    match key {
+        Ok(key) => Ok((attribute, Some(AttributeValue::S(key)))),
+        Err(source) => Err(ExprError::Key { attribute, source }),
+    }
+}
+
 /// `value` as an operand of `path`'s update, through `encode`.
 fn operand_of<T>(path: &Path, encode: Encoder<T>, value: T) -> Value {
     encode_operand(path.root, encode, value).map_err(|e| match e {

@@ -7,9 +7,7 @@ use syn::spanned::Spanned;
 
 use super::encoders::encoders;
 use super::fields::fields_struct;
-use super::keys::{
-    all_key_fields, key_expr, key_fns, keys, own_key_refs, sparse_membership, Source,
-};
+use super::keys::{all_key_fields, key_expr, keys, own_key_refs, sparse_membership, Source};
 use super::projection::{index_key_types, projection};
 use super::queries::{field_list, params, query_fns};
 use super::schema::schema;
@@ -30,15 +28,8 @@ pub fn facet(m: &FacetModel) -> TokenStream {
         let writes = own_key_refs(i).map(|k| {
             let attribute = lit(&k.key.attribute);
             let value = key_expr(m, &k, Source::Record);
-            let role = match k.key.role {
-                KeyRole::Partition => quote!(partition),
-                KeyRole::Sort => quote!(sort),
-            };
-            quote! {
-                let __value = #value;
-                __keys.#role(#attribute, &__value);
-                __item.insert(::std::string::String::from(#attribute), #p::AttributeValue::S(__value));
-            }
+            let partition = matches!(k.key.role, KeyRole::Partition);
+            quote!(__keys.insert(__item, #attribute, #partition, #value);)
         });
         // A sparse index holds the record only when every optional key field is present.
         match sparse_membership(m, i, |ident| quote!(self.#ident.is_some())) {
@@ -109,7 +100,6 @@ pub fn facet(m: &FacetModel) -> TokenStream {
         m.name,
         field_list(m, &key_args)
     );
-    let key_fns = key_fns(m);
     let queries = query_fns(m);
     let (fields_decl, fields_ctor) = fields_struct(m);
     let fields_ident = format_ident!("{}Fields", ident);
@@ -189,7 +179,6 @@ pub fn facet(m: &FacetModel) -> TokenStream {
 
             #queries
 
-            #key_fns
 
             #encoders
         }

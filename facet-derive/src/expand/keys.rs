@@ -3,9 +3,8 @@
 //! values: every caller writes a key through the one generated function.
 
 use proc_macro2::TokenStream;
-use quote::{format_ident, quote, quote_spanned};
+use quote::{quote, quote_spanned};
 use syn::spanned::Spanned;
-use syn::Ident;
 
 use super::tokens::{lit, private};
 use crate::model::{FacetModel, Field, IndexModel, KeyModel, ShardModel};
@@ -49,10 +48,8 @@ pub enum Source {
     Values,
 }
 
-/// One key: its label in generated names (`pk`, `gsi1sk`, …) and its model.
+/// One key written by the facet.
 pub struct KeyRef<'a> {
-    /// `pk`, `sk`, `gsi1pk`, …
-    label: String,
     /// The key.
     pub key: &'a KeyModel,
 }
@@ -60,50 +57,24 @@ pub struct KeyRef<'a> {
 /// Every key written: `PK`, `SK`, then each index's own keys (a local index's partition key
 /// is the table's).
 pub fn keys(m: &FacetModel) -> Vec<KeyRef<'_>> {
-    let base = [&m.pk, &m.sk].map(|key| KeyRef {
-        label: key.role.attr().to_owned(),
-        key,
-    });
+    let base = [&m.pk, &m.sk].map(|key| KeyRef { key });
     let indexes = m.indexes.iter().flat_map(own_key_refs);
     base.into_iter().chain(indexes).collect()
 }
 
 /// The keys index `i` writes itself (a local index's partition key is the table's).
 pub fn own_key_refs(i: &IndexModel) -> impl Iterator<Item = KeyRef<'_>> {
-    i.own_keys().map(move |key| index_key(i, key))
-}
-
-/// One own key of index `i`.
-fn index_key<'a>(i: &'a IndexModel, key: &'a KeyModel) -> KeyRef<'a> {
-    KeyRef {
-        label: format!("{}{}", i.method(), key.role.attr()),
-        key,
-    }
+    i.own_keys().map(|key| KeyRef { key })
 }
 
 /// The partition key of index `i` (the table's, for a local index) and its sort key, if it
 /// has one.
 pub fn index_keys<'a>(m: &'a FacetModel, i: &'a IndexModel) -> (KeyRef<'a>, Option<KeyRef<'a>>) {
     let pk = match i.kind {
-        crate::model::IndexKind::Global => index_key(i, &i.pk),
-        crate::model::IndexKind::Local => KeyRef {
-            label: "pk".to_owned(),
-            key: &m.pk,
-        },
+        crate::model::IndexKind::Global => KeyRef { key: &i.pk },
+        crate::model::IndexKind::Local => KeyRef { key: &m.pk },
     };
-    (pk, i.sk.as_ref().map(|k| index_key(i, k)))
-}
-
-impl KeyRef<'_> {
-    /// The generated function writing the key's values.
-    pub fn values_fn(&self) -> Ident {
-        format_ident!("__faceteer_{}", self.label)
-    }
-
-    /// The generated function computing the key's shard id.
-    pub fn shard_fn(&self) -> Ident {
-        format_ident!("__faceteer_{}_shard", self.label)
-    }
+    (pk, i.sk.as_ref().map(|key| KeyRef { key }))
 }
 
 /// A `&dyn KeyPart` expression for one field's value in `src`.
@@ -145,86 +116,89 @@ pub fn part_arg(m: &FacetModel, field: usize, sortable: bool, src: Source) -> To
     }
 }
 
-/// The hidden functions writing each key: the values (`__faceteer_pk(..)`) and, for a
-/// sharded key, the shard id (`__faceteer_pk_shard(..)`), each taking `&dyn KeyPart`s.
-pub fn key_fns(m: &FacetModel) -> TokenStream {
+/// A `Result<String, KeyError>` expression: the shard id of `s`, its inputs read from `src`.
+pub fn shard_call(m: &FacetModel, s: &ShardModel, src: Source) -> TokenStream {
     let p = private(m);
-    let delim = lit(&m.delimiter);
-    let fns = keys(m).into_iter().map(|k| {
-        let values_fn = k.values_fn();
-        let params = k.key.parts.iter().map(|part| {
-            let ident = &m.fields[part.field].ident;
-            quote!(#ident: &dyn #p::KeyPart)
-        });
-        let writes = k.key.parts.iter().map(|part| {
-            let ident = &m.fields[part.field].ident;
-            let name = lit(&ident.to_string());
-            quote!(__w.part(#name, #ident);)
-        });
-        let shard = k.key.shard.as_ref().map(|s| {
-            let shard_fn = k.shard_fn();
-            let count = s.count;
-            let idents: Vec<&Ident> = s.fields.iter().map(|f| &m.fields[*f].ident).collect();
-            let names = idents.iter().map(|i| lit(&i.to_string()));
-            let params = s.inputs().map(|f| &m.fields[f].ident);
-            let id = match s.time {
-                None => quote!(__s.shard_id(#count)),
-                Some(t) => {
-                    let time = &m.fields[t].ident;
-                    let name = lit(&time.to_string());
-                    let schedule = schedule(m, s);
-                    quote!(__s.scheduled_shard_id(#count, #schedule, #name, #time))
-                }
-            };
-            quote! {
-                fn #shard_fn(#(#params: &dyn #p::KeyPart),*) -> ::core::result::Result<::std::string::String, #p::KeyError> {
-                    let mut __s = #p::ShardInputs::new();
-                    #(__s.push(#names, #idents);)*
-                    #id
-                }
-            }
-        });
-        // A key without a prefix writes its values alone (its prefix is empty).
-        let writer = if k.key.no_prefix {
-            quote!(#p::KeyWriter::bare(#delim))
-        } else {
-            quote!(#p::KeyWriter::new(__prefix, #delim))
-        };
-        quote! {
-            fn #values_fn(__prefix: &str, __shard: ::core::option::Option<&str>, #(#params),*) -> ::core::result::Result<::std::string::String, #p::KeyError> {
-                let _ = __prefix;
-                let mut __w = #writer;
-                if let ::core::option::Option::Some(__id) = __shard {
-                    __w.shard(__id);
-                }
-                #(#writes)*
-                __w.finish()
-            }
-            #shard
+    let count = s.count;
+    let names = s
+        .fields
+        .iter()
+        .map(|f| lit(&m.fields[*f].ident.to_string()));
+    let values = s.fields.iter().map(|f| part_arg(m, *f, false, src));
+    let schedule = match s.time {
+        None => quote!(::core::option::Option::None),
+        Some(t) => {
+            let name = lit(&m.fields[t].ident.to_string());
+            let time = part_arg(m, t, false, src);
+            let periods = schedule(m, s);
+            quote!(::core::option::Option::Some((#periods, #name, #time)))
         }
-    });
-    quote!(#(#fns)*)
+    };
+    quote!(#p::shard_of(#count, #schedule, &[#(#names),*], &[#(#values),*]))
+}
+
+/// A `Result<String, KeyError>` expression: key `k` written by the core's one routine with
+/// `prefix` and `shard` (an `Option<&str>` expression), its values read from `src`.
+pub fn write_key_call(
+    m: &FacetModel,
+    k: &KeyRef,
+    prefix: &str,
+    shard: TokenStream,
+    src: Source,
+) -> TokenStream {
+    let p = private(m);
+    let prefix = lit(prefix);
+    let delim = lit(&m.delimiter);
+    let bare = k.key.no_prefix;
+    let names = k
+        .key
+        .parts
+        .iter()
+        .map(|part| lit(&m.fields[part.field].ident.to_string()));
+    let values = k
+        .key
+        .parts
+        .iter()
+        .map(|part| part_arg(m, part.field, part.sortable, src));
+    quote!(#p::write_key(#prefix, #delim, #bare, #shard, &[#(#names),*], &[#(#values),*]))
+}
+
+/// An expression of type `Result<String, KeyError>`: the complete key from `src`.
+pub fn key_result(m: &FacetModel, k: &KeyRef, src: Source) -> TokenStream {
+    match &k.key.shard {
+        None => write_key_call(
+            m,
+            k,
+            &k.key.prefix,
+            quote!(::core::option::Option::None),
+            src,
+        ),
+        Some(s) => {
+            let id = shard_call(m, s, src);
+            let call = write_key_call(
+                m,
+                k,
+                &k.key.prefix,
+                quote!(::core::option::Option::Some(__id.as_str())),
+                src,
+            );
+            quote!(#id.and_then(|__id| #call))
+        }
+    }
 }
 
 /// An expression of type `String` (inside a function returning `Result<_, KeyError>`): the
 /// complete key from `src`.
 pub fn key_expr(m: &FacetModel, k: &KeyRef, src: Source) -> TokenStream {
-    let prefix = lit(&k.key.prefix);
-    let values_fn = k.values_fn();
-    let args = k
-        .key
-        .parts
-        .iter()
-        .map(|part| part_arg(m, part.field, part.sortable, src));
     let shard = match &k.key.shard {
         None => quote!(::core::option::Option::None),
         Some(s) => {
-            let shard_fn = k.shard_fn();
-            let args = s.inputs().map(|f| part_arg(m, f, false, src));
-            quote!(::core::option::Option::Some(Self::#shard_fn(#(#args),*)?.as_str()))
+            let id = shard_call(m, s, src);
+            quote!(::core::option::Option::Some(#id?.as_str()))
         }
     };
-    quote!(Self::#values_fn(#prefix, #shard, #(#args),*)?)
+    let call = write_key_call(m, k, &k.key.prefix, shard, src);
+    quote!(#call?)
 }
 
 /// The fields of a key in order, with their `sortable` flag.

@@ -3,7 +3,9 @@
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 
-use super::keys::{arg_type, index_keys, key_fields, keys, part_arg, schedule, KeyRef, Source};
+use super::keys::{
+    arg_type, index_keys, key_fields, keys, schedule, shard_call, write_key_call, KeyRef, Source,
+};
 use super::projection::{has_index_keys_struct, index_keys_ident};
 use super::tokens::{allow_many_args, lit, private};
 use crate::model::{FacetModel, Field, IndexKind, KeyModel};
@@ -61,12 +63,6 @@ fn partition_key(m: &FacetModel, k: &KeyRef, src: Source) -> TokenStream {
     let prefix = lit(&k.key.prefix);
     let attribute = lit(&k.key.attribute);
     let delim = lit(&m.delimiter);
-    let values_fn = k.values_fn();
-    let args = k
-        .key
-        .parts
-        .iter()
-        .map(|part| part_arg(m, part.field, part.sortable, src));
     let shard = match &k.key.shard {
         None => quote!(#p::ShardChoice::Unsharded),
         Some(s) => {
@@ -76,19 +72,19 @@ fn partition_key(m: &FacetModel, k: &KeyRef, src: Source) -> TokenStream {
                 .inputs()
                 .all(|f| k.key.parts.iter().any(|part| part.field == f));
             if all_in_key {
-                let shard_fn = k.shard_fn();
-                let args = s.inputs().map(|f| part_arg(m, f, false, src));
+                let id = shard_call(m, s, src);
                 quote!(#p::ShardChoice::Computed {
                     count: #count,
                     schedule: #schedule,
-                    id: Self::#shard_fn(#(#args),*),
+                    id: #id,
                 })
             } else {
                 quote!(#p::ShardChoice::Choose { count: #count, schedule: #schedule })
             }
         }
     };
-    quote!(#p::PartitionKey::new(#attribute, #prefix, #delim, #shard, Self::#values_fn("", ::core::option::Option::None, #(#args),*)))
+    let values = write_key_call(m, k, "", quote!(::core::option::Option::None), src);
+    quote!(#p::PartitionKey::new(#attribute, #prefix, #delim, #shard, #values))
 }
 
 /// The sort-key shape type of a key.

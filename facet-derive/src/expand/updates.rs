@@ -5,7 +5,7 @@ use proc_macro2::TokenStream;
 use quote::quote;
 use syn::LitStr;
 
-use super::keys::{key_expr, own_key_refs, sparse_membership, KeyRef, Source};
+use super::keys::{key_result, own_key_refs, sparse_membership, KeyRef, Source};
 use super::tokens::{lit, private};
 use crate::model::{FacetModel, IndexModel};
 
@@ -88,14 +88,8 @@ fn bind_values(m: &FacetModel, fields: &[u16], attribute: impl Fn(u16) -> LitStr
 fn push_key(m: &FacetModel, k: &KeyRef) -> TokenStream {
     let p = private(m);
     let attribute = lit(&k.key.attribute);
-    let value = key_expr(m, k, Source::Values);
-    quote! {
-        let __key = (|| -> ::core::result::Result<::std::string::String, #p::KeyError> {
-            ::core::result::Result::Ok(#value)
-        })()
-        .map_err(|source| #p::ExprError::Key { attribute: #attribute, source })?;
-        __out.push((#attribute, ::core::option::Option::Some(#p::AttributeValue::S(__key))));
-    }
+    let value = key_result(m, k, Source::Values);
+    quote!(__out.push(#p::derived_key(#attribute, #value)?);)
 }
 
 /// The keys of sparse index `i`, rebuilt together when the update changes any field they
@@ -275,8 +269,8 @@ pub fn key_values(m: &FacetModel) -> TokenStream {
         let owned = owned_ident(ident);
         quote!(let #ident = &#owned;)
     });
-    let pk = super::keys::key_expr(m, &refs[0], super::keys::Source::Values);
-    let sk = super::keys::key_expr(m, &refs[1], super::keys::Source::Values);
+    let pk = key_result(m, &refs[0], Source::Values);
+    let sk = key_result(m, &refs[1], Source::Values);
     let values = used.iter().map(|&f| {
         let owned = owned_ident(&m.fields[f].ident);
         let position = f as u16;
@@ -289,11 +283,7 @@ pub fn key_values(m: &FacetModel) -> TokenStream {
                 #(#reads)*
                 {
                     #(#borrows)*
-                    let __again = (|| -> ::core::result::Result<(::std::string::String, ::std::string::String), #p::KeyError> {
-                        ::core::result::Result::Ok((#pk, #sk))
-                    })()
-                    .ok()?;
-                    if __again.0 != __pk || __again.1 != __sk {
+                    if #pk.ok()? != __pk || #sk.ok()? != __sk {
                         return ::core::option::Option::None;
                     }
                 }
