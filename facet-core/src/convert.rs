@@ -6,7 +6,7 @@ use serde::de::DeserializeOwned;
 
 use crate::facet::{Facet, ItemError};
 use crate::item::Item;
-use crate::schema::{FACET_ATTRIBUTE, SCHEMA_VERSION_ATTRIBUTE, TTL_ATTRIBUTE};
+use crate::schema::{FACET_ATTRIBUTE, PK, SCHEMA_VERSION_ATTRIBUTE, SK, TTL_ATTRIBUTE};
 
 /// Refuse a record's own attributes (before the library adds its own) when one of them has
 /// a name the library writes and no field of `F` declares it ([`ItemError::ReservedAttribute`]).
@@ -35,24 +35,55 @@ fn check_own_attributes<F: Facet>(item: &Item) -> Result<(), ItemError> {
 /// ([`KeyError::ReservedPartition`](crate::key::KeyError::ReservedPartition), as [`ItemError::Key`]), and a record whose own
 /// attributes take the name of one the library writes ([`ItemError::ReservedAttribute`]).
 pub fn to_item<F: Facet>(record: &F) -> Result<Item, ItemError> {
-    let facet = F::SCHEMA.name;
+    validate_for_write(record)?;
+    let key = primary_key(record)?;
+    let item = record_attributes(record)?;
+    with_library_attributes(record, key, item)
+}
+
+/// Run the facet's validator on a record about to be written, when the facet asks.
+pub(crate) fn validate_for_write<F: Facet>(record: &F) -> Result<(), ItemError> {
     if F::VALIDATE_ON_WRITE {
-        record
-            .validate()
-            .map_err(|message| ItemError::Validation { facet, message })?;
+        record.validate().map_err(|message| ItemError::Validation {
+            facet: F::SCHEMA.name,
+            message,
+        })?;
     }
+    Ok(())
+}
+
+/// The record's key, refused in the guards' partition.
+pub(crate) fn primary_key<F: Facet>(record: &F) -> Result<crate::facet::Key<F>, ItemError> {
+    let facet = F::SCHEMA.name;
     let key = record
         .primary_key()
         .map_err(|source| ItemError::Key { facet, source })?;
     // However the key was built, no record lands in the guards' partition.
     crate::unique::check_table_partition(&key.pk)
         .map_err(|source| ItemError::Key { facet, source })?;
+    Ok(key)
+}
+
+/// The record's own attributes, before the library adds its own: none of them may take
+/// their names.
+pub(crate) fn record_attributes<F: Facet>(record: &F) -> Result<Item, ItemError> {
+    let facet = F::SCHEMA.name;
     // PK, SK, two per index, facet, ttl: room made once, so inserting them never rehashes.
     let room = 4 + 2 * F::SCHEMA.indexes.len();
-    let mut item: Item = crate::marshal::to_attributes_with_room(record, room)
+    let item: Item = crate::marshal::to_attributes_with_room(record, room)
         .map_err(|source| ItemError::Serialize { facet, source })?;
-    // Before the library's attributes go in: none of the record's may take their names.
     check_own_attributes::<F>(&item)?;
+    Ok(item)
+}
+
+/// `item`, the attributes of `record`, with the library's: `key`, the index keys, `facet`,
+/// the schema version and `ttl`; its key lengths and size checked.
+pub(crate) fn with_library_attributes<F: Facet>(
+    record: &F,
+    key: crate::facet::Key<F>,
+    mut item: Item,
+) -> Result<Item, ItemError> {
+    let facet = F::SCHEMA.name;
     // Key lengths are checked as the keys are added, the size once the item is whole.
     let mut keys = crate::limits::KeyLengths::default();
     keys.partition(crate::schema::PK, &key.pk);
@@ -79,6 +110,24 @@ pub fn to_item<F: Facet>(record: &F) -> Result<Item, ItemError> {
         .and_then(|()| keys.finish())
         .map_err(|source| ItemError::Limit { facet, source })?;
     Ok(item)
+}
+
+/// An item's (or key's) `PK` and `SK` strings, borrowed, when it has both.
+pub fn key_refs(item: &Item) -> Option<(&str, &str)> {
+    match (item.get(PK), item.get(SK)) {
+        (Some(AttributeValue::S(pk)), Some(AttributeValue::S(sk))) => Some((pk, sk)),
+        _ => None,
+    }
+}
+
+/// An item's (or key's) `PK` and `SK` strings, each empty when absent: for errors that
+/// name the key.
+pub fn key_pair(item: &Item) -> (String, String) {
+    let text = |name| match item.get(name) {
+        Some(AttributeValue::S(s)) => s.clone(),
+        _ => String::new(),
+    };
+    (text(PK), text(SK))
 }
 
 /// Whether `item` belongs to another facet than `expected` (its `facet` attribute names

@@ -34,16 +34,17 @@ use faceteer_core::plan::{split_condition, PutPlan, RenderedCondition, Returning
 use faceteer_core::{Facet, Item, Key};
 
 use crate::error::{CancelReason, Canceled, Error, OnlyCheck, Result, TxAction, TxStep};
+use crate::exec::clock::write_time;
 use crate::exec::future::{records, traced, BoxFuture};
 use crate::exec::once;
 use crate::exec::sdk;
 use crate::exec::trace::Op;
-use crate::plans::put::put_plan;
-use crate::plans::stamp::Created;
-use crate::plans::update::{first_differing, from_stored, update_plan, FromStored, Planned};
 use crate::table::Table;
 use crate::wire::keys::key_pair;
 use crate::wire::stored::Stored;
+use faceteer_core::plan::put::put_plan;
+use faceteer_core::plan::stamp::Created;
+use faceteer_core::plan::update::{first_differing, from_stored, update_plan, FromStored, Planned};
 
 /// Most actions in one transaction (DynamoDB's limit).
 pub const MAX_TRANSACTION_ITEMS: usize = 100;
@@ -358,14 +359,14 @@ impl<'t> TransactWrite<'t> {
         created: Created,
     ) -> Self {
         let all = joined(when, extra);
-        let plan = put_plan(record, item_exists, all.as_ref(), created);
+        let plan = put_plan(record, item_exists, all.as_ref(), created, &write_time());
         let check = match (when, item_exists) {
             (Some(_), _) => OnlyCheck::Condition,
             (None, Some(false)) => OnlyCheck::Absent,
             (None, _) if F::VERSION.is_some() => OnlyCheck::Version,
             (None, _) => OnlyCheck::Condition,
         };
-        self.planned_put_step::<F>(plan, check)
+        self.planned_put_step::<F>(plan.map_err(Error::from), check)
     }
 
     /// A put step from its plan; `check` says what a failed condition means.
@@ -401,7 +402,8 @@ impl<'t> TransactWrite<'t> {
         change: Update<F>,
         when: Option<&Expr<F>>,
     ) -> Self {
-        let planned = update_plan(&key, &change, when, Returning::Nothing, None);
+        let planned =
+            update_plan(&key, &change, when, Returning::Nothing, None).map_err(Error::from);
         let Err(Error::Expr(ExprError::KeyFieldNeeded { .. })) = planned else {
             return self.planned_update_step::<F>(key, planned);
         };
@@ -428,7 +430,7 @@ impl<'t> TransactWrite<'t> {
     pub(crate) fn planned_update_step<F: Facet>(
         self,
         key: Item,
-        planned: Result<crate::plans::update::Planned>,
+        planned: Result<faceteer_core::plan::update::Planned>,
     ) -> Self {
         let table = self.current.name().to_owned();
         let item = planned.and_then(|planned| update_write(&table, planned));

@@ -372,3 +372,30 @@ impl FailureReason {
         }
     }
 }
+
+impl From<faceteer_core::plan::update::PlanError> for Error {
+    fn from(e: faceteer_core::plan::update::PlanError) -> Self {
+        use faceteer_core::plan::update::PlanError;
+        match e {
+            PlanError::Expr(e) => e.into(),
+            PlanError::Item(e) => e.into(),
+            PlanError::Foreign { facet, pk, sk } => Error::ConditionFailed {
+                operation: "UpdateItem",
+                facet,
+                pk,
+                sk,
+            },
+            PlanError::OlderSchema {
+                facet,
+                found,
+                pk,
+                sk,
+            } => Error::OlderSchema {
+                facet,
+                found,
+                pk,
+                sk,
+            },
+        }
+    }
+}

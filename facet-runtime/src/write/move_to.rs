@@ -26,14 +26,15 @@ use faceteer_core::{Facet, Key};
 use aws_sdk_dynamodb::types::AttributeValue;
 
 use crate::error::{CancelReason, Error, OnlyCheck, Result};
+use crate::exec::clock::write_time;
 use crate::exec::future::{records, traced, BoxFuture};
 use crate::exec::trace::Op;
-use crate::plans::put::put_plan;
-use crate::plans::stamp::Created;
 use crate::table::Table;
 use crate::unique;
 use crate::wire::keys::key_pair;
 use crate::write::condition::condition_failed;
+use faceteer_core::plan::put::put_plan;
+use faceteer_core::plan::stamp::Created;
 
 impl Table {
     /// Move a record to a new key: one transaction deletes the record under `old` (on
@@ -111,7 +112,8 @@ impl<'a, F: Facet> IntoFuture for MoveTo<'a, F> {
                 // The new one: created, whatever version the record is at, and created when
                 // the old one was.
                 let created = F::CREATED.and_then(|c| reads[0].as_ref()?.get(c).cloned());
-                let mut create = put_plan(record, None, None, Created::Keep(created))?;
+                let mut create =
+                    put_plan(record, None, None, Created::Keep(created), &write_time())?;
                 create.condition = RenderedCondition::all::<F>(Some(false), None)?;
                 let after = vec![None, Some(create.item.clone())];
                 let tx = table

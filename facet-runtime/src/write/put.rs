@@ -9,17 +9,18 @@ use faceteer_core::plan::PutPlan;
 use faceteer_core::{Facet, Item};
 
 use crate::error::{Error, Result};
+use crate::exec::clock::write_time;
 use crate::exec::future::{traced, BoxFuture};
 use crate::exec::once;
 use crate::exec::sdk::Reply;
 use crate::exec::trace::Op;
-use crate::plans::put::put_plan;
-use crate::plans::stamp::Created;
 use crate::table::Table;
 use crate::unique;
 use crate::wire::keys::key_pair;
 use crate::write::condition::{and, condition_failed};
 use crate::write::refusal::{self, Refusable, Refusal, StoredOnFailure, Written};
+use faceteer_core::plan::put::put_plan;
+use faceteer_core::plan::stamp::Created;
 
 impl Table {
     /// Write one record, replacing any item with the same key. A record replaced keeps its
@@ -106,7 +107,14 @@ impl<'a, F: Facet> Put<'a, F> {
         } else {
             Created::Now
         };
-        put_plan(self.record, self.item_exists, self.when.as_ref(), created)
+        put_plan(
+            self.record,
+            self.item_exists,
+            self.when.as_ref(),
+            created,
+            &write_time(),
+        )
+        .map_err(Error::from)
     }
 
     /// Its table, record, existence condition and condition: a transaction's put step.
@@ -210,7 +218,14 @@ impl<'a, F: Facet> Put<'a, F> {
                         None if as_read => Created::AsIs,
                         None => Created::Now,
                     };
-                    let item = put_plan(record, item_exists, when.as_ref(), created.clone())?.item;
+                    let item = put_plan(
+                        record,
+                        item_exists,
+                        when.as_ref(),
+                        created.clone(),
+                        &write_time(),
+                    )?
+                    .item;
                     written = Some(item.clone());
                     Ok(unique::Built {
                         tx: table.guarded_transaction().put_step_with(
@@ -322,7 +337,13 @@ async fn keeping_created<F: Facet>(
     for _ in 0..KEEP_CREATED_ATTEMPTS {
         let (plan, replacing) = match &step {
             Step::Create => (
-                put_plan(record, Some(false), when.as_ref(), Created::Now),
+                put_plan(
+                    record,
+                    Some(false),
+                    when.as_ref(),
+                    Created::Now,
+                    &write_time(),
+                ),
                 None,
             ),
             Step::Replace(created) => {
@@ -334,6 +355,7 @@ async fn keeping_created<F: Facet>(
                     exists,
                     cond.as_ref(),
                     Created::Keep(created.clone()),
+                    &write_time(),
                 );
                 (plan, Some(created.clone()))
             }

@@ -17,13 +17,13 @@ use crate::exec::future::{traced, BoxFuture};
 use crate::exec::once;
 use crate::exec::sdk::Reply;
 use crate::exec::trace::Op;
-use crate::plans::update::{first_differing, FromStored, Planned};
 use crate::table::Table;
 use crate::unique;
 use crate::wire::keys::key_pair;
 use crate::write::condition::condition_failed;
 use crate::write::refusal::{self, Refusal, Written};
 use crate::write::returns::Returns;
+use faceteer_core::plan::update::{first_differing, FromStored, Planned};
 
 /// The requests of one write: the one for an existing record, the one for a missing record,
 /// or both (the record is created, or changed, whichever it needs; each request is
@@ -73,7 +73,11 @@ pub(crate) fn item_attributes<F: Facet>() -> impl Iterator<Item = &'static str> 
 /// does not name (a `#[serde(flatten)]` field's): an update cannot know which of those to
 /// write or remove.
 pub(crate) fn item_for<F: Facet>(key: &Item, record: &F, what: &str) -> Result<Item> {
-    let item = to_item(record)?;
+    checked_item::<F>(key, to_item(record)?, what)
+}
+
+/// [`item_for`] of an item already made from the record.
+pub(crate) fn checked_item<F: Facet>(key: &Item, item: Item, what: &str) -> Result<Item> {
     if let Some(name) = item
         .keys()
         .find(|name| *name != PK && *name != SK && !item_attributes::<F>().any(|a| a == *name))

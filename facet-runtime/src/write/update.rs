@@ -37,11 +37,8 @@ use faceteer_core::plan::{Returning, UpdatePlan};
 use faceteer_core::{Facet, Item, Key};
 
 use crate::error::{Error, Result};
+use crate::exec::clock::write_time;
 use crate::exec::future::BoxFuture;
-use crate::plans::stamp::stamp_update;
-use crate::plans::update::{
-    derived_inputs, first_differing, from_stored, update_plan, with_derived, Planned,
-};
 use crate::table::Table;
 use crate::unique;
 use crate::wire::keys::key_pair;
@@ -49,6 +46,10 @@ use crate::write::condition::and;
 use crate::write::refusal::{self, Refusable, StoredOnFailure, Written};
 use crate::write::returns::{CanCreate, New, Nothing, Old, Returns};
 use crate::write::send::{item_attributes, item_for, send, Guarded, Plans};
+use faceteer_core::plan::stamp::stamp_update;
+use faceteer_core::plan::update::{
+    derived_inputs, first_differing, from_stored, update_plan, with_derived, Planned,
+};
 
 impl Table {
     /// Change the record under `key` with `change` (field operations combined with `&`),
@@ -68,7 +69,7 @@ impl Table {
         UpdateItem {
             table: self,
             key: key.to_item(),
-            change: stamp_update(change),
+            change: stamp_update(change, &write_time()),
             when: None,
             template: None,
             _returns: PhantomData,
@@ -249,7 +250,9 @@ fn update_plans<F: Facet>(
             when,
             returning,
             known.as_ref().map(|(t, i)| (*t, i)),
-        ) {
+        )
+        .map_err(Error::from)
+        {
             Ok(planned) => Some(planned),
             // A value the change does not give: read the stored record first.
             Err(e @ Error::Expr(ExprError::KeyFieldNeeded { .. })) => {

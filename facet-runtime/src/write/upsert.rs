@@ -10,14 +10,15 @@ use faceteer_core::schema::TTL_ATTRIBUTE;
 use faceteer_core::{Facet, Item};
 
 use crate::error::{Error, Result};
+use crate::exec::clock::write_time;
 use crate::exec::future::BoxFuture;
-use crate::plans::stamp::{keys_built_from, stamp_item, Created};
-use crate::plans::update::{version_check, Planned};
 use crate::table::Table;
 use crate::write::condition::and;
 use crate::write::refusal::{self, Refusable, StoredOnFailure, Written};
 use crate::write::returns::{New, Nothing, Returns};
-use crate::write::send::{item_attributes, item_for, send, Guarded, Plans};
+use crate::write::send::{checked_item, item_attributes, item_for, send, Guarded, Plans};
+use faceteer_core::plan::stamp::{keys_built_from, stamped_item, Created};
+use faceteer_core::plan::update::{version_check, Planned};
 
 impl Table {
     /// Write `record` whether or not it exists: create it, or merge it into the stored one
@@ -116,7 +117,11 @@ fn upsert_plans_with<F: Facet, R: Returns>(
     {
         let key = record.primary_key()?.to_item();
         let keeps_stored = matches!(created, Created::Now);
-        let item = stamp_item::<F>(item_for(&key, record, "record")?, created)?;
+        let item = checked_item::<F>(
+            &key,
+            stamped_item(record, created, &write_time())?,
+            "record",
+        )?;
         // An existing record keeps its `#[created]` time.
         let mut keeping = keep.to_vec();
         if let Some(created) = F::CREATED.filter(|c| keeps_stored && !keep.contains(c)) {

@@ -1,35 +1,66 @@
 //! The plan of an `UpdateItem` (shared by updates and transactions): the change, every
 //! derived attribute it makes stale rebuilt, and the stored values it checks.
 
-use aws_sdk_dynamodb::types::AttributeValue;
-use faceteer_core::expr::{Expr, KeyedValues, Update};
-use faceteer_core::plan::{Returning, UpdatePlan};
-use faceteer_core::schema::SCHEMA_VERSION_ATTRIBUTE;
-use faceteer_core::{Facet, Item};
-
 use std::sync::Arc;
 
-use faceteer_core::from_item;
-use faceteer_core::schema::FacetSchema;
+use aws_sdk_dynamodb::types::AttributeValue;
 
-use crate::error::{Error, Result};
-use crate::wire::keys::key_pair;
+use super::write::{Returning, UpdatePlan};
+use crate::convert::{from_item, key_pair, key_refs};
+use crate::expr::{Expr, ExprError, KeyedValues, Update};
+use crate::facet::{Facet, ItemError};
+use crate::item::Item;
+use crate::schema::{FacetSchema, SCHEMA_VERSION_ATTRIBUTE};
+
+/// Why a write could not be planned.
+#[derive(Debug, thiserror::Error)]
+pub enum PlanError {
+    /// An expression of the write is invalid.
+    #[error(transparent)]
+    Expr(#[from] ExprError),
+    /// The record (or the stored item it is planned from) cannot be converted.
+    #[error(transparent)]
+    Item(#[from] ItemError),
+    /// The item stored under the key is another facet's: there is no record to update.
+    #[error("the item under ({pk}, {sk}) is not a `{facet}` record")]
+    Foreign {
+        /// The facet of the write.
+        facet: &'static str,
+        /// The key's partition key.
+        pk: String,
+        /// The key's sort key.
+        sk: String,
+    },
+    /// The record stored under the key is at an older schema version, with another shape.
+    #[error("the `{facet}` record ({pk}, {sk}) is stored at the older schema version {found}")]
+    OlderSchema {
+        /// The facet of the write.
+        facet: &'static str,
+        /// The stored version, as text.
+        found: String,
+        /// The key's partition key.
+        pk: String,
+        /// The key's sort key.
+        sk: String,
+    },
+}
 
 /// One planned `UpdateItem`, with the stored values it checks.
 #[derive(Debug, Clone)]
-pub(crate) struct Planned {
-    pub(crate) plan: UpdatePlan,
+pub struct Planned {
+    /// The request.
+    pub plan: UpdatePlan,
     /// `(attribute, value)` the stored record must hold (`None`: no attribute).
-    pub(crate) checked: Vec<(&'static str, Option<AttributeValue>)>,
+    pub checked: Vec<(&'static str, Option<AttributeValue>)>,
     /// The attributes among `checked` whose values were taken from a record known before
     /// sending (the record to create, or the one read): when the stored record holds others,
     /// the update is planned again from it rather than refused.
-    pub(crate) assumed: Vec<&'static str>,
+    pub assumed: Vec<&'static str>,
 }
 
 impl Planned {
     /// A plan that checks no stored value.
-    pub(crate) fn unchecked(plan: UpdatePlan) -> Self {
+    pub fn unchecked(plan: UpdatePlan) -> Self {
         Planned {
             plan,
             checked: Vec::new(),
@@ -39,26 +70,24 @@ impl Planned {
 
     /// Whether `stored` holds another value than the plan assumed for an attribute it took
     /// from a record known before sending: planned from `stored`, the update may apply.
-    pub(crate) fn assumed_wrong(&self, stored: &Item) -> bool {
+    pub fn assumed_wrong(&self, stored: &Item) -> bool {
         self.checked
             .iter()
             .filter(|(name, _)| self.assumed.contains(name))
-            .any(|(name, value)| {
-                !faceteer_core::expr::same_value(stored.get(*name), value.as_ref())
-            })
+            .any(|(name, value)| !crate::expr::same_value(stored.get(*name), value.as_ref()))
     }
 }
 
 /// `change` with every derived attribute it makes stale rebuilt (values it does not give
 /// from `template`), and the `#[version]` counter moved; with the attributes whose values
 /// were taken from `template`.
-pub(crate) fn with_derived<F: Facet>(
+pub fn with_derived<F: Facet>(
     change: &Update<F>,
     template: Option<&F>,
     key: &Item,
-) -> Result<(Update<F>, Vec<&'static str>)> {
+) -> Result<(Update<F>, Vec<&'static str>), PlanError> {
     // The values of the table key's fields, read back from the key (no read, no condition).
-    let key_values = match crate::wire::keys::key_refs(key) {
+    let key_values = match key_refs(key) {
         // Only a change of a field keys are built from rebuilds any.
         Some((pk, sk)) if change.changes_keyed() => F::key_values(pk, sk),
         _ => Vec::new(),
@@ -81,7 +110,7 @@ pub(crate) fn with_derived<F: Facet>(
 /// The stored schema version an update of an existing record checks: a record stored at an
 /// older version has another shape, and changing some of its attributes would mix two
 /// shapes in one item. Nothing to check at version 1 (there is no older one).
-pub(crate) fn version_check<F: Facet>() -> Vec<(&'static str, Option<AttributeValue>)> {
+pub fn version_check<F: Facet>() -> Vec<(&'static str, Option<AttributeValue>)> {
     F::SCHEMA_VERSION
         .filter(|v| *v > 1)
         .map(|v| {
@@ -98,13 +127,13 @@ pub(crate) fn version_check<F: Facet>() -> Vec<(&'static str, Option<AttributeVa
 /// `change` plus every derived attribute it makes stale, conditioned on the values named
 /// unchanged (and those taken from `known`: the record to create, or the stored record read
 /// first) and on `when`.
-pub(crate) fn update_plan<F: Facet>(
+pub fn update_plan<F: Facet>(
     key: &Item,
     change: &Update<F>,
     when: Option<&Expr<F>>,
     returning: Returning,
     known: Option<(&F, &Item)>,
-) -> Result<Planned> {
+) -> Result<Planned, PlanError> {
     let mut checked = change.unchanged()?;
     checked.extend(version_check::<F>());
     let (full, from_known) = with_derived(change, known.map(|(t, _)| t), key)?;
@@ -132,23 +161,23 @@ pub(crate) fn update_plan<F: Facet>(
 
 /// The first of `checked`'s attributes that `item` does not hold as expected (compared as
 /// DynamoDB compares them).
-pub(crate) fn first_differing(
+pub fn first_differing(
     checked: &[(&'static str, Option<AttributeValue>)],
     item: &Item,
 ) -> Option<&'static str> {
     checked
         .iter()
-        .find(|(name, value)| !faceteer_core::expr::same_value(item.get(*name), value.as_ref()))
+        .find(|(name, value)| !crate::expr::same_value(item.get(*name), value.as_ref()))
         .map(|(name, _)| *name)
 }
 
 /// The request for an existing record, planned from the item stored under its key.
-pub(crate) type FromStored = Arc<dyn Fn(&Item) -> Result<Planned> + Send + Sync>;
+pub type FromStored = Arc<dyn Fn(&Item) -> Result<Planned, PlanError> + Send + Sync>;
 
 /// The request of an update of an existing record, planned from the item stored under its
 /// key: the values a derived key needs and the change does not give are the stored ones, and
 /// the request is conditioned on them.
-pub(crate) fn from_stored<F: Facet>(
+pub fn from_stored<F: Facet>(
     key: &Item,
     change: &Update<F>,
     when: Option<&Expr<F>>,
@@ -168,7 +197,7 @@ pub(crate) fn from_stored<F: Facet>(
 }
 
 /// The fields a derived attribute (an index key, the TTL) of `schema` is built from.
-pub(crate) fn derived_inputs(schema: &FacetSchema) -> Vec<&'static str> {
+pub fn derived_inputs(schema: &FacetSchema) -> Vec<&'static str> {
     let keys = schema.indexes.iter().flat_map(|i| i.keys());
     let mut out: Vec<&'static str> = Vec::new();
     for name in keys.flat_map(|k| k.inputs()).chain(schema.ttl_field) {
@@ -180,12 +209,11 @@ pub(crate) fn derived_inputs(schema: &FacetSchema) -> Vec<&'static str> {
 }
 
 /// The record of `F` stored as `stored` under `key`, for the values an update needs from it.
-fn stored_record<F: Facet>(key: &Item, stored: &Item) -> Result<F> {
-    if faceteer_core::convert::is_foreign(stored, F::SCHEMA.name) {
+fn stored_record<F: Facet>(key: &Item, stored: &Item) -> Result<F, PlanError> {
+    if crate::convert::is_foreign(stored, F::SCHEMA.name) {
         // Another facet's item: no record of `F` to update.
         let (pk, sk) = key_pair(key);
-        return Err(Error::ConditionFailed {
-            operation: "UpdateItem",
+        return Err(PlanError::Foreign {
             facet: F::SCHEMA.name,
             pk,
             sk,
@@ -193,11 +221,11 @@ fn stored_record<F: Facet>(key: &Item, stored: &Item) -> Result<F> {
     }
     if let Some(current) = F::SCHEMA_VERSION {
         // A newer or unreadable version is the read's own error.
-        let found = faceteer_core::convert::stored_version::<F>(stored, current)?;
+        let found = crate::convert::stored_version::<F>(stored, current)?;
         if found < current {
             // Its shape is another version's: the update is refused as for any older record.
             let (pk, sk) = key_pair(key);
-            return Err(Error::OlderSchema {
+            return Err(PlanError::OlderSchema {
                 facet: F::SCHEMA.name,
                 found: found.to_string(),
                 pk,
