@@ -367,7 +367,7 @@ const FLOORS: &[(&str, &[&[&str]])] = &[
             &["wire"],
             &["table"],
             &["exec", "setup"],
-            &["read", "plans"],
+            &["read"],
             &["transaction"],
             &["unique"],
             &["write", "query", "batch"],

@@ -3,7 +3,7 @@
 //! The runtime crate executes plans; tests can build and inspect them without a server.
 //!
 //! * [`query`]: queries; [`scan`]: scans; [`get`]: single reads;
-//! * [`write`]: puts, updates and deletes; [`condition`]: the conditions and filters they
+//! * [`write`](mod@write): puts, updates and deletes; [`condition`]: the conditions and filters they
 //!   carry; [`put`] and [`update`]: planning them from records and changes, with
 //!   [`stamp`]'s write times (the time is the caller's: planning reads no clock).
 
