@@ -1,99 +1,16 @@
-//! The README's `Task` (as the tour declares it: an enum key part, an optional index key,
-//! a TTL and a validator), and what a careful user writes without faceteer, shared by the
-//! benchmarks: a hand-written `aws-sdk-dynamodb` mapping, and serde_dynamo with hand-built
-//! keys. Each benchmark checks that every arm writes and reads exactly what faceteer does.
+//! The README's `Task` (from [`crate::catalogue`]) and what a careful user writes without
+//! faceteer, shared by the benchmarks: a hand-written `aws-sdk-dynamodb` mapping, and
+//! serde_dynamo with hand-built keys. Each benchmark checks that every arm writes and reads
+//! exactly what faceteer does.
 #![allow(missing_docs)] // The fields are the README's Task; the functions say what they do.
 
 use std::collections::HashMap;
 
 use aws_sdk_dynamodb::types::AttributeValue;
-use chrono::{DateTime, SecondsFormat, TimeZone, Utc};
-use faceteer::{Facet, Item, KeyPart};
-use serde::{Deserialize, Serialize};
+use chrono::{DateTime, SecondsFormat, Utc};
+use faceteer::Item;
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, KeyPart, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum TaskStatus {
-    Open,
-    Completed,
-}
-
-impl TaskStatus {
-    fn text(self) -> &'static str {
-        match self {
-            TaskStatus::Open => "open",
-            TaskStatus::Completed => "completed",
-        }
-    }
-
-    fn from_text(text: &str) -> Option<Self> {
-        match text {
-            "open" => Some(TaskStatus::Open),
-            "completed" => Some(TaskStatus::Completed),
-            _ => None,
-        }
-    }
-}
-
-/// The README's task.
-#[derive(Debug, Clone, PartialEq, Facet, Serialize, Deserialize)]
-#[facet(name = "TASK", validator = check_task)]
-#[serde(rename_all = "camelCase")]
-pub struct Task {
-    #[pk(prefix = "#TEAM")]
-    #[gsi(n = 1, alias = "GSITeamDueDate", pk, prefix = "#TEAM")]
-    pub team_id: String,
-    #[sk(prefix = "#TASK")]
-    pub task_id: String,
-    #[gsi(n = 1, sk, prefix = "#TASK_DUE")]
-    #[serde(with = "faceteer::timestamp")]
-    pub date_due: DateTime<Utc>,
-    #[gsi(n = 2, alias = "GSIUserStatus", pk, prefix = "#USER_STATUS")]
-    pub assigned_user_id: Option<String>,
-    #[gsi(n = 2, pk)]
-    pub status: TaskStatus,
-    #[gsi(n = 2, sk, prefix = "#TASK_CREATED")]
-    #[serde(with = "faceteer::timestamp")]
-    pub date_created: DateTime<Utc>,
-    #[ttl]
-    #[serde(default, with = "faceteer::timestamp::option")]
-    pub expires_at: Option<DateTime<Utc>>,
-}
-
-/// The README's validator (every arm runs it on what it reads).
-pub fn check_task(task: &Task) -> Result<(), String> {
-    if task.date_due < task.date_created {
-        return Err("a task is due after it is created".into());
-    }
-    Ok(())
-}
-
-/// Task number `i` of team `team`: distinct keys and values; one in three unassigned (not
-/// in the user index), one in four expiring.
-pub fn task(team: &str, i: usize) -> Task {
-    let created = Utc.with_ymd_and_hms(2026, 1, 1, 0, 0, 0).unwrap()
-        + chrono::Duration::seconds(i as i64 * 611 + 7);
-    Task {
-        team_id: team.to_owned(),
-        task_id: format!("task-{i:08}"),
-        date_due: created + chrono::Duration::minutes(30 + (i % 500) as i64 * 17),
-        assigned_user_id: (!i.is_multiple_of(3)).then(|| format!("user-{:04}", i % 997)),
-        status: if i.is_multiple_of(4) {
-            TaskStatus::Completed
-        } else {
-            TaskStatus::Open
-        },
-        date_created: created,
-        expires_at: i
-            .is_multiple_of(4)
-            .then(|| created + chrono::Duration::days(90)),
-    }
-}
-
-/// One task.
-pub fn sample() -> Task {
-    task("team-2f1c9a", 1)
-}
+pub use crate::catalogue::{check_task, sample, task, Task, TaskStatus};
 
 /// A time as Faceteer stores it (`toISOString()`).
 fn iso(t: &DateTime<Utc>) -> String {

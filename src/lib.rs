@@ -17,6 +17,7 @@
 #![warn(missing_docs)]
 
 pub mod bench_task;
+pub mod catalogue;
 
 use std::future::Future;
 use std::io::{BufRead, BufReader};

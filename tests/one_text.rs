@@ -5,45 +5,14 @@
 
 use crate::common;
 use crate::item_vectors::{self, Device, Event, Order};
+use faceteer_suite::catalogue::{Task, TaskStatus};
 
 use std::collections::{BTreeMap, BTreeSet};
 
 use chrono::{DateTime, Duration, TimeZone, Utc};
 use common::{get_raw, get_record_item};
-use faceteer::{Error, Expr, Facet, KeyPart, Table};
+use faceteer::{Error, Expr, Facet, Table};
 use serde::{Deserialize, Serialize};
-
-#[derive(Debug, Clone, Copy, PartialEq, Eq, KeyPart, Serialize, Deserialize)]
-#[serde(rename_all = "lowercase")]
-pub enum TaskStatus {
-    Open,
-    Completed,
-}
-
-/// The README's `Task`, field for field.
-#[derive(Debug, Clone, PartialEq, Facet, Serialize, Deserialize)]
-#[facet(name = "TASK")]
-#[serde(rename_all = "camelCase")]
-pub struct Task {
-    #[pk(prefix = "#TEAM")]
-    #[gsi(n = 1, alias = "GSITeamDueDate", pk, prefix = "#TEAM")]
-    team_id: String,
-    #[sk(prefix = "#TASK")]
-    task_id: String,
-    #[gsi(n = 1, sk, prefix = "#TASK_DUE")]
-    #[serde(with = "faceteer::timestamp")]
-    date_due: DateTime<Utc>,
-    #[gsi(n = 2, alias = "GSIUserStatus", pk, prefix = "#USER_STATUS")]
-    assigned_user_id: Option<String>,
-    #[gsi(n = 2, pk)]
-    status: TaskStatus,
-    #[gsi(n = 2, sk, prefix = "#TASK_CREATED")]
-    #[serde(with = "faceteer::timestamp")]
-    date_created: DateTime<Utc>,
-    #[ttl]
-    #[serde(default, with = "faceteer::timestamp::option")]
-    expires_at: Option<DateTime<Utc>>,
-}
 
 /// A record with dates below its fields, none of them annotated, a date stored as epoch
 /// seconds by a codec of its own, and a string set.
@@ -110,6 +79,10 @@ fn base() -> DateTime<Utc> {
 /// `toISOString()` write differently, and where text order must equal time order.
 const OFFSETS_MS: [i64; 7] = [-1000, -1, 0, 1, 500, 999, 1000];
 
+/// How long before the earliest due date tasks are created: the creation times fall on the
+/// same whole-second and millisecond boundaries as the due dates, three seconds earlier.
+const CREATED_BEFORE_MS: i64 = 3000;
+
 fn at(ms: i64) -> DateTime<Utc> {
     base() + Duration::milliseconds(ms)
 }
@@ -126,7 +99,8 @@ fn task(i: usize) -> Task {
         } else {
             TaskStatus::Completed
         },
-        date_created: at(OFFSETS_MS[n - 1 - i % n]),
+        // Before every due date (the README's validator), at the same boundaries.
+        date_created: at(OFFSETS_MS[n - 1 - i % n] - CREATED_BEFORE_MS),
         expires_at: (i % 4 != 1).then(|| at(OFFSETS_MS[(i + 3) % n])),
     }
 }
@@ -162,6 +136,7 @@ async fn filters_compare_the_text_a_put_stores() {
     for ms in OFFSETS_MS {
         let p = at(ms);
         let next = p + Duration::milliseconds(1);
+        let c = at(ms - CREATED_BEFORE_MS);
         type Case<'a> = (&'a str, Expr<Task>, Box<dyn Fn(&Task) -> bool + 'a>);
         let cases: Vec<Case> = vec![
             (
@@ -198,13 +173,13 @@ async fn filters_compare_the_text_a_put_stores() {
             ),
             (
                 "created =",
-                f.date_created.eq(p),
-                Box::new(move |t| t.date_created == p),
+                f.date_created.eq(c),
+                Box::new(move |t| t.date_created == c),
             ),
             (
                 "created <",
-                f.date_created.lt(p),
-                Box::new(move |t| t.date_created < p),
+                f.date_created.lt(c),
+                Box::new(move |t| t.date_created < c),
             ),
             (
                 "expires =",
@@ -580,7 +555,7 @@ async fn updates_that_create_and_upserts() {
     // Merges, keeping the creation time and its index key, removing absent fields.
     let newer = Task {
         date_due: at(-1),
-        date_created: at(7777),
+        date_created: at(-7777),
         expires_at: None,
         assigned_user_id: None,
         ..fresh.clone()

@@ -135,11 +135,12 @@ enum Status {
     Done,
 }
 
-/// Faceteer README's task, reduced to the index by assignee and status.
+/// Faceteer README's task, reduced to the index by assignee and status, plus a fifth index by
+/// title (index numbers need not start at 1).
 #[derive(Debug, Clone, PartialEq, Facet, Serialize, Deserialize)]
 #[facet(name = "TASK")]
 #[serde(rename_all = "camelCase")]
-struct Task {
+struct TitledTask {
     #[pk(prefix = "#TEAM")]
     team_id: String,
     #[sk(prefix = "#TASK")]
@@ -165,11 +166,11 @@ struct Label {
 }
 
 faceteer::table! {
-    struct Tasks { Task, Label }
+    struct Tasks { TitledTask, Label }
 }
 
-fn task(id: &str, user: Option<&str>, status: Status) -> Task {
-    Task {
+fn task(id: &str, user: Option<&str>, status: Status) -> TitledTask {
+    TitledTask {
         team_id: "t1".into(),
         task_id: id.into(),
         assigned_user_id: user.map(Into::into),
@@ -217,12 +218,12 @@ async fn the_unassigned_partition_of_the_readme_is_queryable() {
     assert_eq!(item["GSI2PK"].as_s().unwrap(), "#USER_STATUS_open");
 
     let unassigned = table
-        .query(Task::by_gsi_user_status(None, Status::Open).list())
+        .query(TitledTask::by_gsi_user_status(None, Status::Open).list())
         .await
         .unwrap();
     assert_eq!(unassigned.records, vec![tasks[0].clone(), tasks[3].clone()]);
     let assigned = table
-        .query(Task::gsi2(Some("u1"), Status::Open).list())
+        .query(TitledTask::gsi2(Some("u1"), Status::Open).list())
         .await
         .unwrap();
     assert_eq!(assigned.records, vec![tasks[1].clone()]);

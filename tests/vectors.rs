@@ -198,11 +198,12 @@ fn derived_facets_match_every_shard_vector_in_base_and_index_keys() {
     assert!(multi > 0, "multi-field shard inputs are covered");
 }
 
-/// The item layout Faceteer writes for the README's Task facet with one index.
+/// The item layout Faceteer writes for the README's Task facet with one index, a counter and
+/// a TTL in epoch seconds.
 #[derive(Facet, Serialize, Deserialize)]
 #[facet(name = "TASK")]
 #[serde(rename_all = "camelCase")]
-struct Task {
+struct TaskLayout {
     #[pk(prefix = "#TEAM")]
     #[gsi(n = 1, alias = "GSITeamDueDate", pk, prefix = "#TEAM")]
     team_id: String,
@@ -221,7 +222,7 @@ struct Task {
 fn item_layout_is_faceteer_compatible() {
     use aws_sdk_dynamodb::types::AttributeValue as AV;
     use chrono::TimeZone;
-    let task = Task {
+    let task = TaskLayout {
         team_id: "team-1".into(),
         task_id: "task-1".into(),
         date_due: chrono::Utc.with_ymd_and_hms(2024, 1, 1, 0, 0, 0).unwrap(),
@@ -243,7 +244,7 @@ fn item_layout_is_faceteer_compatible() {
         !item.contains_key("assignedUserId"),
         "absent optionals are left out"
     );
-    let back: Task = faceteer::from_item(item).unwrap();
+    let back: TaskLayout = faceteer::from_item(item).unwrap();
     assert_eq!(back.task_id, "task-1");
     assert_eq!(back.assigned_user_id, None);
 }

@@ -1,0 +1,104 @@
+//! The catalogue the tests, examples and benchmarks share: the README's `Task` (as the
+//! tour declares it: an enum key part, an optional index key, a TTL and a validator) and
+//! generators of tasks.
+#![allow(missing_docs)] // The fields are the README's Task.
+
+use chrono::{DateTime, TimeZone, Utc};
+use faceteer::{Facet, KeyPart};
+use serde::{Deserialize, Serialize};
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq, KeyPart, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum TaskStatus {
+    Open,
+    Completed,
+}
+
+impl TaskStatus {
+    /// The status as stored (serde's name).
+    pub fn text(self) -> &'static str {
+        match self {
+            TaskStatus::Open => "open",
+            TaskStatus::Completed => "completed",
+        }
+    }
+
+    /// The status stored as `text`.
+    pub fn from_text(text: &str) -> Option<Self> {
+        match text {
+            "open" => Some(TaskStatus::Open),
+            "completed" => Some(TaskStatus::Completed),
+            _ => None,
+        }
+    }
+}
+
+/// The README's `Task`, declared as the tour declares it.
+#[derive(Debug, Clone, PartialEq, Facet, Serialize, Deserialize)]
+#[facet(
+    name = "TASK",
+    validator = check_task,
+    pk(prefix = "#TEAM", fields(team_id)),
+    sk(prefix = "#TASK", fields(task_id)),
+    gsi(
+        n = 1,
+        alias = "GSITeamDueDate",
+        pk(prefix = "#TEAM", fields(team_id)),
+        sk(prefix = "#TASK_DUE", fields(date_due)),
+    ),
+    gsi(
+        n = 2,
+        alias = "GSIUserStatus",
+        pk(prefix = "#USER_STATUS", fields(assigned_user_id, status)),
+        sk(prefix = "#TASK_CREATED", fields(date_created)),
+    ),
+)]
+#[serde(rename_all = "camelCase")]
+pub struct Task {
+    pub team_id: String,
+    pub task_id: String,
+    #[serde(with = "faceteer::timestamp")]
+    pub date_due: DateTime<Utc>,
+    pub assigned_user_id: Option<String>,
+    pub status: TaskStatus,
+    #[serde(with = "faceteer::timestamp")]
+    pub date_created: DateTime<Utc>,
+    #[ttl]
+    #[serde(default, with = "faceteer::timestamp::option")]
+    pub expires_at: Option<DateTime<Utc>>,
+}
+
+/// The README's validator (every arm runs it on what it reads).
+pub fn check_task(task: &Task) -> Result<(), String> {
+    if task.date_due < task.date_created {
+        return Err("a task is due after it is created".into());
+    }
+    Ok(())
+}
+
+/// Task number `i` of team `team`: distinct keys and values; one in three unassigned (not
+/// in the user index), one in four expiring.
+pub fn task(team: &str, i: usize) -> Task {
+    let created = Utc.with_ymd_and_hms(2026, 1, 1, 0, 0, 0).unwrap()
+        + chrono::Duration::seconds(i as i64 * 611 + 7);
+    Task {
+        team_id: team.to_owned(),
+        task_id: format!("task-{i:08}"),
+        date_due: created + chrono::Duration::minutes(30 + (i % 500) as i64 * 17),
+        assigned_user_id: (!i.is_multiple_of(3)).then(|| format!("user-{:04}", i % 997)),
+        status: if i.is_multiple_of(4) {
+            TaskStatus::Completed
+        } else {
+            TaskStatus::Open
+        },
+        date_created: created,
+        expires_at: i
+            .is_multiple_of(4)
+            .then(|| created + chrono::Duration::days(90)),
+    }
+}
+
+/// One task.
+pub fn sample() -> Task {
+    task("team-2f1c9a", 1)
+}
