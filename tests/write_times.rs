@@ -71,7 +71,50 @@ struct Jot {
 }
 
 faceteer::table! {
-    struct Docs { Doc, Jot }
+    struct Docs { Doc, Jot, Errand, Chore }
+}
+
+/// An errand, due by a date: a validator run on every write refuses one created after it
+/// is due. Its creation time is in no key.
+#[derive(Debug, Clone, PartialEq, Facet, Serialize, Deserialize)]
+#[facet(name = "ERRAND", validator = created_before_due, validate_on_write)]
+struct Errand {
+    #[pk(prefix = "#ERRAND")]
+    #[sk(prefix = "#ERRAND")]
+    id: String,
+    due: DateTime<Utc>,
+    #[created]
+    created: DateTime<Utc>,
+}
+
+/// A chore: an errand whose index lists it by creation time (a key built from a write
+/// time).
+#[derive(Debug, Clone, PartialEq, Facet, Serialize, Deserialize)]
+#[facet(
+    name = "CHORE",
+    validator = chore_created_before_due,
+    validate_on_write,
+    gsi(n = 1, alias = "ByAge", pk(prefix = "#CHORES", fields()), sk(prefix = "#CREATED", fields(created)))
+)]
+struct Chore {
+    #[pk(prefix = "#CHORE")]
+    #[sk(prefix = "#CHORE")]
+    id: String,
+    due: DateTime<Utc>,
+    #[created]
+    created: DateTime<Utc>,
+}
+
+fn created_before_due(e: &Errand) -> Result<(), String> {
+    (e.created <= e.due)
+        .then_some(())
+        .ok_or_else(|| "created after it is due".to_owned())
+}
+
+fn chore_created_before_due(c: &Chore) -> Result<(), String> {
+    (c.created <= c.due)
+        .then_some(())
+        .ok_or_else(|| "created after it is due".to_owned())
 }
 
 fn doc(id: &str, title: &str) -> Doc {
@@ -402,7 +445,82 @@ async fn random_writes_keep_time_keys_true() {
         .await;
 }
 
+/// A facet that validates on write is validated as it is stored, with the time of the
+/// write in its `#[created]` field, whether or not a key is built from it: a record the
+/// validator would refuse on every read is never written. The time given in the record is
+/// not the one validated.
+async fn the_validator_sees_the_stamped_times() {
+    let table = fresh_table::<Docs>("write-times-validator").await;
+    let long_ago = DateTime::parse_from_rfc3339("2001-01-01T00:00:00Z")
+        .unwrap()
+        .with_timezone(&Utc);
+    let far_ahead = DateTime::parse_from_rfc3339("2999-01-01T00:00:00Z")
+        .unwrap()
+        .with_timezone(&Utc);
+    let validation = |err: &faceteer::Error| {
+        matches!(
+            err,
+            faceteer::Error::Item(faceteer::error::ItemError::Validation { message, .. })
+                if message == "created after it is due"
+        )
+    };
+    // Due long ago: created now, it is refused, though the record says it was created before.
+    let errand = Errand {
+        id: "e1".into(),
+        due: long_ago,
+        created: DateTime::parse_from_rfc3339("2000-01-01T00:00:00Z")
+            .unwrap()
+            .with_timezone(&Utc),
+    };
+    let err = table.put(&errand).await.unwrap_err();
+    assert!(validation(&err), "{err:?}");
+    assert_eq!(table.get(&Errand::key("e1").unwrap()).await.unwrap(), None);
+    let chore = Chore {
+        id: "c1".into(),
+        due: long_ago,
+        created: errand.created,
+    };
+    let err = table.put(&chore).await.unwrap_err();
+    assert!(validation(&err), "{err:?}");
+    assert_eq!(table.get(&Chore::key("c1").unwrap()).await.unwrap(), None);
+    // Due far ahead: written, with the time of the write, though the record's own time
+    // (after the due date) would be refused.
+    let errand = Errand {
+        due: far_ahead,
+        created: DateTime::parse_from_rfc3339("3000-01-01T00:00:00Z")
+            .unwrap()
+            .with_timezone(&Utc),
+        ..errand
+    };
+    table.put(&errand).await.unwrap();
+    let stored = table
+        .get(&Errand::key("e1").unwrap())
+        .await
+        .unwrap()
+        .unwrap();
+    assert!(
+        stored.created < far_ahead && stored.created > long_ago,
+        "{stored:?}"
+    );
+    let chore = Chore {
+        due: far_ahead,
+        created: errand.created,
+        ..chore
+    };
+    table.put(&chore).await.unwrap();
+    let stored = table
+        .get(&Chore::key("c1").unwrap())
+        .await
+        .unwrap()
+        .unwrap();
+    assert!(
+        stored.created < far_ahead && stored.created > long_ago,
+        "{stored:?}"
+    );
+}
+
 faceteer_suite::engines!(
     every_write_sets_the_times_it_documents,
     random_writes_keep_time_keys_true,
+    the_validator_sees_the_stamped_times,
 );

@@ -66,7 +66,7 @@ pub(crate) fn primary_key<F: Facet>(record: &F) -> Result<crate::facet::Key<F>, 
 
 /// The record's own attributes, before the library adds its own: none of them may take
 /// their names.
-pub(crate) fn record_attributes<F: Facet>(record: &F) -> Result<Item, ItemError> {
+pub fn record_attributes<F: Facet>(record: &F) -> Result<Item, ItemError> {
     let facet = F::SCHEMA.name;
     // PK, SK, two per index, facet, ttl: room made once, so inserting them never rehashes.
     let room = 4 + 2 * F::SCHEMA.indexes.len();

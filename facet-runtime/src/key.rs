@@ -5,11 +5,12 @@
 //! enums through their serde name), [`Sortable`] (numbers written so that the text sorts as
 //! the number), [`Nullable`] (optional parts). The generated sort-key builders take their
 //! fields as a prefix of the sort key's fields: [`NoFields`], [`One`] … [`Four`] say how many
-//! are given, [`NoSortKey`] marks a facet or index without one.
+//! are given, [`NoSortKey`] marks a facet or index without one; [`KeyWriter`] is the writer
+//! every key is written with (the one its traits' `write` methods take).
 
 pub use faceteer_core::sort_key::{
     Four, NoFields, NoSortKey, One, SortKeyArg, SortKeyPrefix, Three, Two,
 };
 pub use faceteer_core::{
-    ttl_from_text, Key, KeyArg, KeyPart, Nullable, Sortable, SortableArg, TtlValue,
+    ttl_from_text, Key, KeyArg, KeyPart, KeyWriter, Nullable, Sortable, SortableArg, TtlValue,
 };

@@ -43,7 +43,7 @@ use crate::table::Table;
 use crate::wire::keys::key_pair;
 use crate::wire::stored::Stored;
 use faceteer_core::plan::put::put_plan;
-use faceteer_core::plan::stamp::Created;
+use faceteer_core::plan::stamp::{Created, WriteClock};
 use faceteer_core::plan::update::{first_differing, from_stored, update_plan, FromStored, Planned};
 
 /// Most actions in one transaction (DynamoDB's limit).
@@ -346,7 +346,14 @@ impl<'t> TransactWrite<'t> {
         when: Option<&Expr<F>>,
         extra: Option<Expr<F>>,
     ) -> Self {
-        self.put_step_with(record, item_exists, when, extra, Created::Now)
+        self.put_step_with(
+            record,
+            item_exists,
+            when,
+            extra,
+            Created::Now,
+            &write_time(),
+        )
     }
 
     /// [`Self::put_step`], leaving `created` in the `#[created]` field.
@@ -357,16 +364,17 @@ impl<'t> TransactWrite<'t> {
         when: Option<&Expr<F>>,
         extra: Option<Expr<F>>,
         created: Created,
+        now: &WriteClock,
     ) -> Self {
         let all = joined(when, extra);
-        let plan = put_plan(record, item_exists, all.as_ref(), created, &write_time());
+        let plan = put_plan(record, item_exists, all.as_ref(), created, now);
         let check = match (when, item_exists) {
             (Some(_), _) => OnlyCheck::Condition,
             (None, Some(false)) => OnlyCheck::Absent,
             (None, _) if F::VERSION.is_some() => OnlyCheck::Version,
             (None, _) => OnlyCheck::Condition,
         };
-        self.planned_put_step::<F>(plan.map_err(Error::from), check)
+        self.planned_put_step::<F>(plan.map_err(Error::from_plan), check)
     }
 
     /// A put step from its plan; `check` says what a failed condition means.
@@ -403,7 +411,7 @@ impl<'t> TransactWrite<'t> {
         when: Option<&Expr<F>>,
     ) -> Self {
         let planned =
-            update_plan(&key, &change, when, Returning::Nothing, None).map_err(Error::from);
+            update_plan(&key, &change, when, Returning::Nothing, None).map_err(Error::from_plan);
         let Err(Error::Expr(ExprError::KeyFieldNeeded { .. })) = planned else {
             return self.planned_update_step::<F>(key, planned);
         };
@@ -563,7 +571,7 @@ impl<'t> TransactWrite<'t> {
     /// Plan the deferred step `d` from `stored`, in its table's names; the plan.
     fn plan_deferred(&mut self, d: usize, stored: &Item) -> Result<Planned> {
         let deferred = &self.deferred[d];
-        let planned = (deferred.plan)(stored)?;
+        let planned = (deferred.plan)(stored).map_err(Error::from_plan)?;
         let table = &self.tables[deferred.index];
         let (item, checks) = update_write(table.name(), planned.clone())?;
         self.items[deferred.index] = item;

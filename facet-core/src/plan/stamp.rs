@@ -27,6 +27,18 @@ pub type WriteClock = chrono::DateTime<chrono::Utc>;
 #[cfg(not(feature = "chrono"))]
 pub type WriteClock = ();
 
+/// The time of a write, read now and truncated to the millisecond (as stored): what the
+/// runtime reads once per write and passes to every plan of it.
+#[cfg(feature = "chrono")]
+pub fn write_clock_now() -> WriteClock {
+    use chrono::SubsecRound;
+    chrono::Utc::now().trunc_subsecs(3)
+}
+
+/// The time of a write: without the `chrono` feature no field holds one.
+#[cfg(not(feature = "chrono"))]
+pub fn write_clock_now() -> WriteClock {}
+
 /// What a write leaves in the `#[created]` field.
 #[derive(Debug, Clone)]
 pub enum Created {
@@ -50,7 +62,8 @@ pub fn keys_built_from(schema: &FacetSchema, attribute: &str) -> bool {
 /// The item of `record` as a write at `now` stores it: the time of the write in its
 /// `#[updated]` field, `created` in its `#[created]` field, and every key and the TTL
 /// written from those values. The record is marshalled once; when a key is built from a
-/// write time, the stamped attributes are read back once for the keys.
+/// write time, or the facet validates on write, the stamped attributes are read back once:
+/// for the keys, and for the validator, which sees the record as it is stored.
 pub fn stamped_item<F: Facet>(
     record: &F,
     created: Created,
@@ -58,7 +71,8 @@ pub fn stamped_item<F: Facet>(
 ) -> Result<Item, ItemError> {
     #[cfg(feature = "chrono")]
     if F::CREATED.is_some() || F::UPDATED.is_some() {
-        validate_for_write(record)?;
+        // The key is checked before the attributes, as `to_item` checks them.
+        let key = primary_key(record)?;
         let mut item = record_attributes(record)?;
         let times = F::write_time_attributes(now)?;
         let mut put = |name: &str, value: Option<AttributeValue>| match value {
@@ -83,11 +97,11 @@ pub fn stamped_item<F: Facet>(
             .into_iter()
             .flatten()
             .any(|name| keys_built_from(F::SCHEMA, name));
-        if !rebuild {
-            let key = primary_key(record)?;
+        if !rebuild && !F::VALIDATE_ON_WRITE {
             return with_library_attributes(record, key, item);
         }
-        // The record as stored, for the keys built from its write times.
+        // The record as stored: the validator sees its write times, and the keys built from
+        // them are written from it.
         let stamped: F =
             crate::unmarshal::from_attributes(item.clone(), &|_, _| false).map_err(|source| {
                 ItemError::Deserialize {
@@ -96,6 +110,9 @@ pub fn stamped_item<F: Facet>(
                 }
             })?;
         validate_for_write(&stamped)?;
+        if !rebuild {
+            return with_library_attributes(record, key, item);
+        }
         let key = primary_key(&stamped)?;
         return with_library_attributes(&stamped, key, item);
     }

@@ -1,6 +1,7 @@
-//! The functions writing each key (base `PK`/`SK`, each index's), and the expressions
-//! calling them from a record, a key-fields struct, a builder's arguments or an update's
-//! values: every caller writes a key through the one generated function.
+//! The expressions writing each key (base `PK`/`SK`, each index's) from a record, a
+//! key-fields struct, a builder's arguments or an update's values: every caller writes a key
+//! through the core's one routine (`key::write_key`, with `shard::shard_of` for a sharded
+//! key's id), given the key's description and the values.
 
 use proc_macro2::TokenStream;
 use quote::{quote, quote_spanned};

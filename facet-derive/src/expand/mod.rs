@@ -2,8 +2,8 @@
 //! `<crate>::__private_<version>` (`::faceteer` unless `#[facet(crate = ..)]` says otherwise), so
 //! the generated code does not depend on the caller's imports.
 //!
-//! A facet's expansion ([`facet`]) is assembled from its keys (one generated function
-//! writes each key, for every caller), its schema, its queries, its field handles, its
+//! A facet's expansion ([`facet`]) is assembled from its keys (written by the core's one
+//! routine, `write_key`, for every caller), its schema, its queries, its field handles, its
 //! updates, its encoders and its projections; the other derives are [`pick`],
 //! [`key_part`] and [`collection`]. A failed derive emits [`fallback`].
 

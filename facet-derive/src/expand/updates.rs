@@ -142,7 +142,7 @@ fn sparse_index_keys(m: &FacetModel, i: &IndexModel, own: &[KeyRef]) -> TokenStr
 
 /// `Facet::derived_attributes`: for each index key and the TTL, when the update changes a
 /// field it is built from, the attribute rebuilt from the update's values — by the same
-/// generated key function a put uses.
+/// core key routine a put uses.
 pub fn derived_attributes(m: &FacetModel) -> TokenStream {
     let p = private(m);
     let base: Vec<usize> = m.pk.inputs().chain(m.sk.inputs()).collect();
@@ -196,8 +196,8 @@ pub fn derived_attributes(m: &FacetModel) -> TokenStream {
         return TokenStream::new();
     }
     quote! {
-        // Each key is built by the expression a put uses, inside a closure returning its
-        // `KeyError`.
+        // Each key is built by the routine a put uses; `derived_key` names its attribute in
+        // a `KeyError`.
         #[allow(clippy::needless_question_mark)]
         fn derived_attributes(
             __v: &mut #p::KeyedValues<'_, Self>,

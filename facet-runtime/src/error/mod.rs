@@ -373,8 +373,9 @@ impl FailureReason {
     }
 }
 
-impl From<faceteer_core::plan::update::PlanError> for Error {
-    fn from(e: faceteer_core::plan::update::PlanError) -> Self {
+impl Error {
+    /// What planning a write refused, as the error of the write.
+    pub(crate) fn from_plan(e: faceteer_core::plan::update::PlanError) -> Self {
         use faceteer_core::plan::update::PlanError;
         match e {
             PlanError::Expr(e) => e.into(),

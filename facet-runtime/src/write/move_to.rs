@@ -113,7 +113,8 @@ impl<'a, F: Facet> IntoFuture for MoveTo<'a, F> {
                 // the old one was.
                 let created = F::CREATED.and_then(|c| reads[0].as_ref()?.get(c).cloned());
                 let mut create =
-                    put_plan(record, None, None, Created::Keep(created), &write_time())?;
+                    put_plan(record, None, None, Created::Keep(created), &write_time())
+                        .map_err(Error::from_plan)?;
                 create.condition = RenderedCondition::all::<F>(Some(false), None)?;
                 let after = vec![None, Some(create.item.clone())];
                 let tx = table

@@ -114,7 +114,7 @@ impl<'a, F: Facet> Put<'a, F> {
             created,
             &write_time(),
         )
-        .map_err(Error::from)
+        .map_err(Error::from_plan)
     }
 
     /// Its table, record, existence condition and condition: a transaction's put step.
@@ -218,14 +218,11 @@ impl<'a, F: Facet> Put<'a, F> {
                         None if as_read => Created::AsIs,
                         None => Created::Now,
                     };
-                    let item = put_plan(
-                        record,
-                        item_exists,
-                        when.as_ref(),
-                        created.clone(),
-                        &write_time(),
-                    )?
-                    .item;
+                    // One time for the item returned and the item sent.
+                    let now = write_time();
+                    let item = put_plan(record, item_exists, when.as_ref(), created.clone(), &now)
+                        .map_err(Error::from_plan)?
+                        .item;
                     written = Some(item.clone());
                     Ok(unique::Built {
                         tx: table.guarded_transaction().put_step_with(
@@ -234,6 +231,7 @@ impl<'a, F: Facet> Put<'a, F> {
                             when.as_ref(),
                             Some(extra),
                             created,
+                            &now,
                         ),
                         after: vec![Some(item)],
                     })
@@ -323,7 +321,8 @@ async fn keeping_created<F: Facet>(
         Create,
         Replace(Option<aws_sdk_dynamodb::types::AttributeValue>),
     }
-    let own = match faceteer_core::to_item(record) {
+    // The record's own time, as stored (not validated: the validator sees the times written).
+    let own = match faceteer_core::convert::record_attributes(record) {
         Ok(item) => item.get(name).cloned(),
         Err(e) => return Err(Error::from(e).into()),
     };
@@ -362,7 +361,7 @@ async fn keeping_created<F: Facet>(
         };
         let plan = match plan {
             Ok(plan) => plan,
-            Err(e) => return Err(e.into()),
+            Err(e) => return Err(Error::from_plan(e).into()),
         };
         let key = key_pair(&plan.item);
         let request = once::Single::Put(plan.request(table.name()));

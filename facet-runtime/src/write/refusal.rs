@@ -47,12 +47,6 @@ impl From<Error> for Refusal {
     }
 }
 
-impl From<faceteer_core::plan::update::PlanError> for Refusal {
-    fn from(error: faceteer_core::plan::update::PlanError) -> Self {
-        Error::from(error).into()
-    }
-}
-
 /// The answer of a write, with the stored item when its condition failed.
 pub(crate) type Written<T> = std::result::Result<T, Refusal>;
 

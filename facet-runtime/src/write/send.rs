@@ -191,7 +191,9 @@ pub(crate) async fn run_plans<F: Facet>(
             // The record appeared since it was found missing: change it instead.
             last = Some(planned);
             existing = match (&stored, &plans.from_stored) {
-                (Some(s), Some(plan)) if plans.existing.is_none() => Some(plan(s)?),
+                (Some(s), Some(plan)) if plans.existing.is_none() => {
+                    Some(plan(s).map_err(Error::from_plan)?)
+                }
                 _ => plans.existing.clone(),
             };
             branch = Branch::Existing;
@@ -206,7 +208,7 @@ pub(crate) async fn run_plans<F: Facet>(
                 };
                 let key = &plans.key;
                 match crate::read::stored_item(table, op, key, F::SCHEMA.name).await? {
-                    Some(stored) => plan(&stored)?,
+                    Some(stored) => plan(&stored).map_err(Error::from_plan)?,
                     None if plans.missing.is_some() => {
                         branch = Branch::Missing;
                         turns += 1;
@@ -234,7 +236,7 @@ pub(crate) async fn run_plans<F: Facet>(
                     let wait = table.batch_options().backoff(replans);
                     tokio::time::sleep(wait.min(std::time::Duration::from_millis(200))).await;
                 }
-                existing = Some(plan(s)?);
+                existing = Some(plan(s).map_err(Error::from_plan)?);
             }
             // No record: create it.
             (None, _) if plans.missing.is_some() => {

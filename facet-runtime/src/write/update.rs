@@ -243,7 +243,7 @@ fn update_plans<F: Facet>(
         }
     }
     plans.existing = match stored {
-        Some(stored) => Some(from_stored(stored)?),
+        Some(stored) => Some(from_stored(stored).map_err(Error::from_plan)?),
         None => match update_plan(
             key,
             change,
@@ -251,7 +251,7 @@ fn update_plans<F: Facet>(
             returning,
             known.as_ref().map(|(t, i)| (*t, i)),
         )
-        .map_err(Error::from)
+        .map_err(Error::from_plan)
         {
             Ok(planned) => Some(planned),
             // A value the change does not give: read the stored record first.
@@ -266,7 +266,8 @@ fn update_plans<F: Facet>(
         return Ok(plans);
     };
     // The record to create: the template, changed; no stored values to check.
-    let (mut full, _) = with_derived(&change.applied_to(&item)?, Some(template), key)?;
+    let (mut full, _) =
+        with_derived(&change.applied_to(&item)?, Some(template), key).map_err(Error::from_plan)?;
     for name in item_attributes::<F>() {
         if let (false, Some(v)) = (full.touches(name), item.get(name)) {
             full = full.set_attribute(name, v.clone());
