@@ -86,10 +86,8 @@ pub(crate) fn with_library_attributes<F: Facet>(
     let facet = F::SCHEMA.name;
     // Key lengths are checked as the keys are added, the size once the item is whole.
     let mut keys = crate::limits::KeyLengths::default();
-    keys.partition(crate::schema::PK, &key.pk);
-    keys.sort(crate::schema::SK, &key.sk);
-    item.insert(crate::schema::PK.to_owned(), AttributeValue::S(key.pk));
-    item.insert(crate::schema::SK.to_owned(), AttributeValue::S(key.sk));
+    keys.insert(&mut item, PK, true, key.pk);
+    keys.insert(&mut item, SK, false, key.sk);
     record
         .write_index_keys(&mut item, &mut keys)
         .map_err(|source| ItemError::Key { facet, source })?;

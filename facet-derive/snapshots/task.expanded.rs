@@ -328,30 +328,24 @@ impl ::faceteer::__private_0_1_0::Facet for Task {
                 __item,
                 "GSI2PK",
                 true,
-                ::faceteer::__private_0_1_0::write_key(
-                    "#USER",
-                    "_",
-                    false,
-                    ::core::option::Option::Some(
-                        ::faceteer::__private_0_1_0::shard_of(
-                                4u32,
-                                ::core::option::Option::None,
-                                &["status"],
-                                &[
-                                    ::faceteer::__private_0_1_0::key_part::<
-                                        String,
-                                    >(&self.status),
-                                ],
-                            )?
-                            .as_str(),
-                    ),
-                    &["assigned_user_id"],
-                    &[
-                        ::faceteer::__private_0_1_0::key_part::<
-                            Option<String>,
-                        >(&self.assigned_user_id),
-                    ],
-                )?,
+                ::faceteer::__private_0_1_0::shard_of(
+                        4u32,
+                        ::core::option::Option::None,
+                        &["status"],
+                        &[::faceteer::__private_0_1_0::key_part::<String>(&self.status)],
+                    )
+                    .and_then(|__id| ::faceteer::__private_0_1_0::write_key(
+                        "#USER",
+                        "_",
+                        false,
+                        ::core::option::Option::Some(__id.as_str()),
+                        &["assigned_user_id"],
+                        &[
+                            ::faceteer::__private_0_1_0::key_part::<
+                                Option<String>,
+                            >(&self.assigned_user_id),
+                        ],
+                    ))?,
             );
         __keys
             .insert(

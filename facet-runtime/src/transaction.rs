@@ -34,7 +34,6 @@ use faceteer_core::plan::{split_condition, PutPlan, RenderedCondition, Returning
 use faceteer_core::{Facet, Item, Key};
 
 use crate::error::{CancelReason, Canceled, Error, OnlyCheck, Result, TxAction, TxStep};
-use crate::exec::clock::write_time;
 use crate::exec::future::{records, traced, BoxFuture};
 use crate::exec::once;
 use crate::exec::sdk;
@@ -43,7 +42,8 @@ use crate::table::Table;
 use crate::wire::keys::key_pair;
 use crate::wire::stored::Stored;
 use faceteer_core::plan::put::put_plan;
-use faceteer_core::plan::stamp::{Created, WriteClock};
+use faceteer_core::plan::stamp::write_clock_now;
+use faceteer_core::plan::stamp::Created;
 use faceteer_core::plan::update::{first_differing, from_stored, update_plan, FromStored, Planned};
 
 /// Most actions in one transaction (DynamoDB's limit).
@@ -166,6 +166,17 @@ pub(crate) fn delete_write(
 }
 
 /// `when` and `extra`, joined with `AND`.
+/// What a failed condition of a put step of `F` means: the caller's condition when one is
+/// given (`when_given`), else the absence or the version the put checks.
+pub(crate) fn put_check<F: Facet>(when_given: bool, item_exists: Option<bool>) -> OnlyCheck {
+    match (when_given, item_exists) {
+        (true, _) => OnlyCheck::Condition,
+        (false, Some(false)) => OnlyCheck::Absent,
+        (false, _) if F::VERSION.is_some() => OnlyCheck::Version,
+        (false, _) => OnlyCheck::Condition,
+    }
+}
+
 fn joined<F>(when: Option<&Expr<F>>, extra: Option<Expr<F>>) -> Option<Expr<F>> {
     match (when.cloned(), extra) {
         (Some(a), Some(b)) => Some(a.and(b)),
@@ -346,34 +357,15 @@ impl<'t> TransactWrite<'t> {
         when: Option<&Expr<F>>,
         extra: Option<Expr<F>>,
     ) -> Self {
-        self.put_step_with(
+        let all = joined(when, extra);
+        let plan = put_plan(
             record,
             item_exists,
-            when,
-            extra,
+            all.as_ref(),
             Created::Now,
-            &write_time(),
-        )
-    }
-
-    /// [`Self::put_step`], leaving `created` in the `#[created]` field.
-    pub(crate) fn put_step_with<F: Facet>(
-        self,
-        record: &F,
-        item_exists: Option<bool>,
-        when: Option<&Expr<F>>,
-        extra: Option<Expr<F>>,
-        created: Created,
-        now: &WriteClock,
-    ) -> Self {
-        let all = joined(when, extra);
-        let plan = put_plan(record, item_exists, all.as_ref(), created, now);
-        let check = match (when, item_exists) {
-            (Some(_), _) => OnlyCheck::Condition,
-            (None, Some(false)) => OnlyCheck::Absent,
-            (None, _) if F::VERSION.is_some() => OnlyCheck::Version,
-            (None, _) => OnlyCheck::Condition,
-        };
+            &write_clock_now(),
+        );
+        let check = put_check::<F>(when.is_some(), item_exists);
         self.planned_put_step::<F>(plan.map_err(Error::from_plan), check)
     }
 

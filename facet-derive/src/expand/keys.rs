@@ -191,15 +191,8 @@ pub fn key_result(m: &FacetModel, k: &KeyRef, src: Source) -> TokenStream {
 /// An expression of type `String` (inside a function returning `Result<_, KeyError>`): the
 /// complete key from `src`.
 pub fn key_expr(m: &FacetModel, k: &KeyRef, src: Source) -> TokenStream {
-    let shard = match &k.key.shard {
-        None => quote!(::core::option::Option::None),
-        Some(s) => {
-            let id = shard_call(m, s, src);
-            quote!(::core::option::Option::Some(#id?.as_str()))
-        }
-    };
-    let call = write_key_call(m, k, &k.key.prefix, shard, src);
-    quote!(#call?)
+    let key = key_result(m, k, src);
+    quote!(#key?)
 }
 
 /// The fields of a key in order, with their `sortable` flag.

@@ -1,7 +1,6 @@
 //! Sending requests: the SDK calls, their tracing, deadlines and retries, and the
 //! plumbing every awaitable builder shares.
 
-pub(crate) mod clock;
 pub(crate) mod future;
 pub(crate) mod once;
 pub(crate) mod retry;

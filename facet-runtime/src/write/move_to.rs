@@ -26,7 +26,6 @@ use faceteer_core::{Facet, Key};
 use aws_sdk_dynamodb::types::AttributeValue;
 
 use crate::error::{CancelReason, Error, OnlyCheck, Result};
-use crate::exec::clock::write_time;
 use crate::exec::future::{records, traced, BoxFuture};
 use crate::exec::trace::Op;
 use crate::table::Table;
@@ -34,6 +33,7 @@ use crate::unique;
 use crate::wire::keys::key_pair;
 use crate::write::condition::condition_failed;
 use faceteer_core::plan::put::put_plan;
+use faceteer_core::plan::stamp::write_clock_now;
 use faceteer_core::plan::stamp::Created;
 
 impl Table {
@@ -112,9 +112,14 @@ impl<'a, F: Facet> IntoFuture for MoveTo<'a, F> {
                 // The new one: created, whatever version the record is at, and created when
                 // the old one was.
                 let created = F::CREATED.and_then(|c| reads[0].as_ref()?.get(c).cloned());
-                let mut create =
-                    put_plan(record, None, None, Created::Keep(created), &write_time())
-                        .map_err(Error::from_plan)?;
+                let mut create = put_plan(
+                    record,
+                    None,
+                    None,
+                    Created::Keep(created),
+                    &write_clock_now(),
+                )
+                .map_err(Error::from_plan)?;
                 create.condition = RenderedCondition::all::<F>(Some(false), None)?;
                 let after = vec![None, Some(create.item.clone())];
                 let tx = table

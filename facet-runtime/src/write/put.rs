@@ -9,17 +9,18 @@ use faceteer_core::plan::PutPlan;
 use faceteer_core::{Facet, Item};
 
 use crate::error::{Error, Result};
-use crate::exec::clock::write_time;
 use crate::exec::future::{traced, BoxFuture};
 use crate::exec::once;
 use crate::exec::sdk::Reply;
 use crate::exec::trace::Op;
 use crate::table::Table;
+use crate::transaction::put_check;
 use crate::unique;
 use crate::wire::keys::key_pair;
 use crate::write::condition::{and, condition_failed};
 use crate::write::refusal::{self, Refusable, Refusal, StoredOnFailure, Written};
 use faceteer_core::plan::put::put_plan;
+use faceteer_core::plan::stamp::write_clock_now;
 use faceteer_core::plan::stamp::Created;
 
 impl Table {
@@ -112,7 +113,7 @@ impl<'a, F: Facet> Put<'a, F> {
             self.item_exists,
             self.when.as_ref(),
             created,
-            &write_time(),
+            &write_clock_now(),
         )
         .map_err(Error::from_plan)
     }
@@ -218,21 +219,23 @@ impl<'a, F: Facet> Put<'a, F> {
                         None if as_read => Created::AsIs,
                         None => Created::Now,
                     };
-                    // One time for the item returned and the item sent.
-                    let now = write_time();
-                    let item = put_plan(record, item_exists, when.as_ref(), created.clone(), &now)
-                        .map_err(Error::from_plan)?
-                        .item;
+                    // One plan for the item sent and the item returned.
+                    let all = and(when.clone(), extra);
+                    let plan = put_plan(
+                        record,
+                        item_exists,
+                        all.as_ref(),
+                        created,
+                        &write_clock_now(),
+                    )
+                    .map_err(Error::from_plan)?;
+                    let item = plan.item.clone();
                     written = Some(item.clone());
+                    let check = put_check::<F>(when.is_some(), item_exists);
                     Ok(unique::Built {
-                        tx: table.guarded_transaction().put_step_with(
-                            record,
-                            item_exists,
-                            when.as_ref(),
-                            Some(extra),
-                            created,
-                            &now,
-                        ),
+                        tx: table
+                            .guarded_transaction()
+                            .planned_put_step::<F>(Ok(plan), check),
                         after: vec![Some(item)],
                     })
                 })
@@ -341,7 +344,7 @@ async fn keeping_created<F: Facet>(
                     Some(false),
                     when.as_ref(),
                     Created::Now,
-                    &write_time(),
+                    &write_clock_now(),
                 ),
                 None,
             ),
@@ -354,7 +357,7 @@ async fn keeping_created<F: Facet>(
                     exists,
                     cond.as_ref(),
                     Created::Keep(created.clone()),
-                    &write_time(),
+                    &write_clock_now(),
                 );
                 (plan, Some(created.clone()))
             }

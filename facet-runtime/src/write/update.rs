@@ -37,7 +37,6 @@ use faceteer_core::plan::{Returning, UpdatePlan};
 use faceteer_core::{Facet, Item, Key};
 
 use crate::error::{Error, Result};
-use crate::exec::clock::write_time;
 use crate::exec::future::BoxFuture;
 use crate::table::Table;
 use crate::unique;
@@ -47,6 +46,7 @@ use crate::write::refusal::{self, Refusable, StoredOnFailure, Written};
 use crate::write::returns::{CanCreate, New, Nothing, Old, Returns};
 use crate::write::send::{item_attributes, item_for, send, Guarded, Plans};
 use faceteer_core::plan::stamp::stamp_update;
+use faceteer_core::plan::stamp::write_clock_now;
 use faceteer_core::plan::update::{
     derived_inputs, first_differing, from_stored, update_plan, with_derived, Planned,
 };
@@ -69,7 +69,7 @@ impl Table {
         UpdateItem {
             table: self,
             key: key.to_item(),
-            change: stamp_update(change, &write_time()),
+            change: stamp_update(change, &write_clock_now()),
             when: None,
             template: None,
             _returns: PhantomData,

@@ -10,13 +10,13 @@ use faceteer_core::schema::TTL_ATTRIBUTE;
 use faceteer_core::{Facet, Item};
 
 use crate::error::{Error, Result};
-use crate::exec::clock::write_time;
 use crate::exec::future::BoxFuture;
 use crate::table::Table;
 use crate::write::condition::and;
 use crate::write::refusal::{self, Refusable, StoredOnFailure, Written};
 use crate::write::returns::{New, Nothing, Returns};
 use crate::write::send::{checked_item, item_attributes, item_for, send, Guarded, Plans};
+use faceteer_core::plan::stamp::write_clock_now;
 use faceteer_core::plan::stamp::{keys_built_from, stamped_item, Created};
 use faceteer_core::plan::update::{version_check, Planned};
 
@@ -119,7 +119,7 @@ fn upsert_plans_with<F: Facet, R: Returns>(
         let keeps_stored = matches!(created, Created::Now);
         let item = checked_item::<F>(
             &key,
-            stamped_item(record, created, &write_time())?,
+            stamped_item(record, created, &write_clock_now())?,
             "record",
         )?;
         // An existing record keeps its `#[created]` time.
