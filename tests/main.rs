@@ -27,6 +27,7 @@ mod index_projections;
 mod item_vectors;
 mod items;
 mod key_designs;
+mod native_keys;
 mod one_text;
 mod projections;
 mod queries;

@@ -86,6 +86,7 @@ async fn every_difference_is_reported() {
     );
     assert!(v.differences.contains(&Difference::AttributeType {
         attribute: "SK".into(),
+        expected: "S".into(),
         found: "N".into()
     }));
     assert_eq!(v.unused_indexes, ["GSI3"]);

@@ -106,6 +106,7 @@ pub(crate) fn with_library_attributes<F: Facet>(
     }
     crate::limits::check_size(&item)
         .and_then(|()| keys.finish())
+        .and_then(|()| crate::limits::check_native_keys(&item, F::SCHEMA))
         .map_err(|source| ItemError::Limit { facet, source })?;
     Ok(item)
 }

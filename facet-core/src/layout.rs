@@ -85,13 +85,21 @@ impl TableNames {
             .map_or(index, |i| i.name)
     }
 
+    /// Key attribute `key` as this table names it.
+    fn key_attribute(&self, key: crate::schema::KeyAttribute) -> crate::schema::KeyAttribute {
+        crate::schema::KeyAttribute {
+            name: self.attribute(key.name),
+            ty: key.ty,
+        }
+    }
+
     /// `index` as this table names it: its name, key attributes and included attributes
     /// (sorted again, as renamed).
     pub fn index_of(&self, index: TableIndex) -> TableIndex {
         TableIndex {
             name: self.index_name(index.name),
-            pk: self.attribute(index.pk),
-            sk: index.sk.map(|sk| self.attribute(sk)),
+            pk: index.pk.iter().map(|k| self.key_attribute(*k)).collect(),
+            sk: index.sk.iter().map(|k| self.key_attribute(*k)).collect(),
             projection: index.projection.map(|attributes| {
                 let mut renamed: Vec<&'static str> =
                     attributes.into_iter().map(|a| self.attribute(a)).collect();

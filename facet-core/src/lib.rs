@@ -31,6 +31,7 @@ pub mod limits;
 pub mod marshal;
 pub mod merge;
 pub mod names;
+pub mod native;
 pub mod nullable;
 #[doc(hidden)]
 pub mod partition;

@@ -57,6 +57,23 @@ pub enum LimitError {
         /// `partition` or `sort`.
         role: &'static str,
     },
+    /// A record attribute that is part of a native index's key holds another type than the
+    /// index's key schema declares: DynamoDB would refuse the write.
+    #[error(
+        "attribute `{attribute}` is a key of native index {index}, declared `{expected}`, but \
+         holds `{found}`; store a `{expected}` value, or leave the attribute out to leave the \
+         record out of the index"
+    )]
+    KeyType {
+        /// The attribute.
+        attribute: String,
+        /// The index.
+        index: &'static str,
+        /// The type its key schema declares.
+        expected: crate::schema::ScalarType,
+        /// The type stored (`S`, `N`, `B`, `BOOL`, `NULL`, `L`, `M`, `SS`, …).
+        found: &'static str,
+    },
     /// A key attribute value is empty.
     #[error("key attribute `{attribute}` is empty; DynamoDB refuses empty key values")]
     EmptyKey {
@@ -147,8 +164,11 @@ fn key_limit(schema: &FacetSchema, name: &str) -> Option<usize> {
     if !matches!(name.as_bytes().first(), Some(b'P' | b'S' | b'G' | b'L')) {
         return None;
     }
-    let partition =
-        name == schema.pk.attribute || schema.indexes.iter().any(|i| i.pk.attribute == name);
+    let partition = name == schema.pk.attribute
+        || schema
+            .indexes
+            .iter()
+            .any(|i| i.native.is_none() && i.pk.attribute == name);
     let sort = name == schema.sk.attribute
         || schema
             .indexes
@@ -166,13 +186,60 @@ fn key_limit(schema: &FacetSchema, name: &str) -> Option<usize> {
 pub fn check_key_attributes(item: &Item, schema: &FacetSchema) -> Result<(), LimitError> {
     check_key(item, PK, MAX_PARTITION_KEY_BYTES)?;
     check_key(item, SK, MAX_SORT_KEY_BYTES)?;
-    for index in schema.indexes {
+    for index in schema.indexes.iter().filter(|i| i.native.is_none()) {
         check_key(item, index.pk.attribute, MAX_PARTITION_KEY_BYTES)?;
         if let Some(sk) = index.sk_attribute() {
             check_key(item, sk, MAX_SORT_KEY_BYTES)?;
         }
     }
+    check_native_keys(item, schema)
+}
+
+/// Check the attributes of `item` that are keys of a native (multi-attribute) index of
+/// `schema`: each present one holds its declared type, and a string or binary value is not
+/// empty and within DynamoDB's key lengths. An absent one leaves the record out of the index.
+pub fn check_native_keys(item: &Item, schema: &FacetSchema) -> Result<(), LimitError> {
+    for index in schema.indexes {
+        let Some(native) = index.native else { continue };
+        let roles = [
+            (native.pk, MAX_PARTITION_KEY_BYTES),
+            (native.sk, MAX_SORT_KEY_BYTES),
+        ];
+        for (attributes, max) in roles {
+            for key in attributes {
+                let Some(value) = item.get(key.name) else {
+                    continue;
+                };
+                if crate::schema::ScalarType::of(value) != Some(key.ty) {
+                    return Err(LimitError::KeyType {
+                        attribute: key.name.to_owned(),
+                        index: index.name,
+                        expected: key.ty,
+                        found: type_name(value),
+                    });
+                }
+                check_key_value(key.name, value, max)?;
+            }
+        }
+    }
     Ok(())
+}
+
+/// DynamoDB's name of the type of `value`.
+pub fn type_name(value: &AttributeValue) -> &'static str {
+    match value {
+        AttributeValue::S(_) => "S",
+        AttributeValue::N(_) => "N",
+        AttributeValue::B(_) => "B",
+        AttributeValue::Bool(_) => "BOOL",
+        AttributeValue::Null(_) => "NULL",
+        AttributeValue::L(_) => "L",
+        AttributeValue::M(_) => "M",
+        AttributeValue::Ss(_) => "SS",
+        AttributeValue::Ns(_) => "NS",
+        AttributeValue::Bs(_) => "BS",
+        _ => "an unknown type",
+    }
 }
 
 fn check_key(item: &Item, attribute: &str, max: usize) -> Result<(), LimitError> {

@@ -118,7 +118,82 @@ pub struct IndexSchema {
     /// is `None`) is left out of the index: its index key attributes are not written (and an
     /// update removes them). Faceteer writes such keys as the prefix alone.
     pub sparse: bool,
+    /// A native index (`gsi(native, ..)`): its keys are the record's own attributes, up to
+    /// four for the partition and four for the sort key, read by DynamoDB from the item
+    /// (multi-attribute keys). Nothing is written for it: `pk` and `sk` then name no stored
+    /// attribute (their `attribute` is empty) and list the key fields only.
+    pub native: Option<NativeKeys>,
 }
+
+/// The DynamoDB type of a key attribute (`ScalarAttributeType`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum ScalarType {
+    /// A string (`S`).
+    S,
+    /// A number (`N`).
+    N,
+    /// Binary (`B`).
+    B,
+}
+
+impl ScalarType {
+    /// `S`, `N` or `B`: DynamoDB's spelling.
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            ScalarType::S => "S",
+            ScalarType::N => "N",
+            ScalarType::B => "B",
+        }
+    }
+
+    /// The type of a stored value, if it is a scalar a key can hold.
+    pub fn of(value: &aws_sdk_dynamodb::types::AttributeValue) -> Option<ScalarType> {
+        use aws_sdk_dynamodb::types::AttributeValue as V;
+        match value {
+            V::S(_) => Some(ScalarType::S),
+            V::N(_) => Some(ScalarType::N),
+            V::B(_) => Some(ScalarType::B),
+            _ => None,
+        }
+    }
+}
+
+impl std::fmt::Display for ScalarType {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// One attribute of an index's DynamoDB key schema, with its type.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct KeyAttribute {
+    /// The attribute name.
+    pub name: &'static str,
+    /// Its DynamoDB type.
+    pub ty: ScalarType,
+}
+
+impl KeyAttribute {
+    /// A string attribute: every key faceteer writes (`PK`, `GSInPK`, …) is one.
+    pub const fn text(name: &'static str) -> Self {
+        KeyAttribute {
+            name,
+            ty: ScalarType::S,
+        }
+    }
+}
+
+/// The attributes of a native (multi-attribute) index key: the record's own attributes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct NativeKeys {
+    /// The partition key's attributes, in key-schema order (1 to 4).
+    pub pk: &'static [KeyAttribute],
+    /// The sort key's attributes, in key-schema order (0 to 4).
+    pub sk: &'static [KeyAttribute],
+}
+
+/// The largest number of attributes of one native key (partition or sort).
+pub const MAX_NATIVE_KEY_ATTRIBUTES: usize = 4;
 
 /// What a global secondary index projects of a facet's records, as declared with
 /// `#[facet(index(gsi = n, keys_only))]` or `#[facet(index(gsi = n, include(a, b)))]`.
@@ -240,25 +315,56 @@ impl KeySchema {
 }
 
 impl IndexSchema {
-    /// The key attributes of the index that the table's keys are not: `GSInPK` and
-    /// `GSInSK` of a global index, `LSInSK` of a local one.
+    /// The key attributes faceteer writes for the index, that the table's keys are not:
+    /// `GSInPK` and `GSInSK` of a global index, `LSInSK` of a local one, none for a native
+    /// index (its keys are the record's own attributes).
     pub fn own_key_attributes(&self) -> impl Iterator<Item = &'static str> {
+        let written = self.native.is_none();
         let pk = match self.kind {
-            IndexKind::Global => Some(self.pk.attribute),
-            IndexKind::Local => None,
+            IndexKind::Global if written => Some(self.pk.attribute),
+            _ => None,
         };
-        pk.into_iter().chain(self.sk.map(|k| k.attribute))
+        pk.into_iter()
+            .chain(self.sk.filter(|_| written).map(|k| k.attribute))
     }
 
     /// Whether `name` is one of [`IndexSchema::own_key_attributes`].
     pub fn is_key_attribute(&self, name: &str) -> bool {
-        (self.kind == IndexKind::Global && name == self.pk.attribute)
-            || self.sk.is_some_and(|k| k.attribute == name)
+        self.native.is_none()
+            && ((self.kind == IndexKind::Global && name == self.pk.attribute)
+                || self.sk.is_some_and(|k| k.attribute == name))
     }
 
-    /// The sort key's attribute, if the index has a sort key.
+    /// The sort key's written attribute, if the index has a sort key (`None` for a native
+    /// index, whose sort key is the record's own attributes).
     pub fn sk_attribute(&self) -> Option<&'static str> {
-        self.sk.map(|k| k.attribute)
+        self.sk
+            .filter(|_| self.native.is_none())
+            .map(|k| k.attribute)
+    }
+
+    /// The index's DynamoDB key schema: its partition key attributes, then its sort key
+    /// attributes, typed. One string attribute each for the keys faceteer writes
+    /// (`GSInPK`/`GSInSK`, `PK`/`LSInSK`); the record's own attributes for a native index.
+    pub fn key_schema(&self) -> (Vec<KeyAttribute>, Vec<KeyAttribute>) {
+        match self.native {
+            Some(n) => (n.pk.to_vec(), n.sk.to_vec()),
+            None => (
+                vec![KeyAttribute::text(self.pk.attribute)],
+                self.sk
+                    .iter()
+                    .map(|k| KeyAttribute::text(k.attribute))
+                    .collect(),
+            ),
+        }
+    }
+
+    /// Every attribute of the index's key schema ([`IndexSchema::key_schema`]), partition
+    /// first.
+    pub fn key_schema_attributes(&self) -> Vec<KeyAttribute> {
+        let (mut pk, sk) = self.key_schema();
+        pk.extend(sk);
+        pk
     }
 
     /// Every key the index is built from: its partition key, then its sort key.
@@ -287,8 +393,13 @@ impl IndexSchema {
             self.sk.as_ref(),
         ];
         let key_fields = keys.iter().flatten().flat_map(|k| k.inputs());
+        // A native index's key attributes are its keys: DynamoDB projects them itself and
+        // refuses them among the non-key attributes.
+        let native = self.key_schema_attributes();
+        let is_native_key =
+            |name: &str| self.native.is_some() && native.iter().any(|a| a.name == name);
         for name in key_fields.chain(include.iter().copied()) {
-            if !out.contains(&name) {
+            if !out.contains(&name) && !is_native_key(name) {
                 out.push(name);
             }
         }
@@ -401,10 +512,13 @@ pub struct TableIndex {
     pub number: u8,
     /// The DynamoDB index name (`GSI1`, `LSI1`, …).
     pub name: &'static str,
-    /// The partition-key attribute (`GSInPK`, or `PK` for a local index).
-    pub pk: &'static str,
-    /// The sort-key attribute, if the index has one.
-    pub sk: Option<&'static str>,
+    /// The partition key's attributes: `GSInPK` (`PK` for a local index), or a native
+    /// index's record attributes, typed.
+    pub pk: Vec<KeyAttribute>,
+    /// The sort key's attributes (empty when no facet gives the index a sort key).
+    pub sk: Vec<KeyAttribute>,
+    /// A native (multi-attribute) index: its keys are the records' own attributes.
+    pub native: bool,
     /// What it projects: `None` for whole items (`ALL`), else these non-key attributes
     /// ([`index_projection`]).
     pub projection: Option<Vec<&'static str>>,
@@ -421,7 +535,9 @@ pub fn table_indexes(facets: &[&FacetSchema]) -> Vec<TableIndex> {
         for index in facet.indexes {
             match out.iter_mut().find(|t| t.name == index.name) {
                 Some(t) => {
-                    t.sk = t.sk.or(index.sk_attribute());
+                    if t.sk.is_empty() {
+                        t.sk = index.key_schema().1;
+                    }
                     if !t.used_by.contains(&facet.name) {
                         t.used_by.push(facet.name);
                     }
@@ -430,8 +546,9 @@ pub fn table_indexes(facets: &[&FacetSchema]) -> Vec<TableIndex> {
                     kind: index.kind,
                     number: index.number,
                     name: index.name,
-                    pk: index.pk.attribute,
-                    sk: index.sk_attribute(),
+                    pk: index.key_schema().0,
+                    sk: index.key_schema().1,
+                    native: index.native.is_some(),
                     projection: index_projection(facets, index.name),
                     used_by: vec![facet.name],
                 }),

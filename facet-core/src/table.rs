@@ -16,7 +16,7 @@
 
 use crate::const_text::{same, Message};
 use crate::layout::TableNames;
-use crate::schema::{FacetSchema, KeySchema, FACET_ATTRIBUTE, PK, SK, TTL_ATTRIBUTE};
+use crate::schema::{FacetSchema, KeyAttribute, KeySchema, FACET_ATTRIBUTE, PK, SK, TTL_ATTRIBUTE};
 
 /// The facets stored in one table. Implement it with `faceteer::table!`.
 pub trait TableSchema: 'static {
@@ -66,6 +66,16 @@ pub enum Conflict {
         /// Position of the second.
         second: usize,
         /// The index (`GSI1`, `LSI2`, …).
+        index: &'static str,
+    },
+    /// Two facets use one index with different native (multi-attribute) keys: one native
+    /// and the other not, or other attribute names, order or types.
+    NativeKeys {
+        /// Position of the first facet in the declaration.
+        first: usize,
+        /// Position of the second.
+        second: usize,
+        /// The index (`GSI1`, …).
         index: &'static str,
     },
 }
@@ -185,6 +195,49 @@ pub const fn index_shapes_differ(a: &FacetSchema, b: &FacetSchema) -> Option<&'s
     None
 }
 
+/// The first index `a` and `b` both use whose native keys differ: native in one and not in
+/// the other, or other attributes (names, order or types).
+pub const fn native_keys_differ(a: &FacetSchema, b: &FacetSchema) -> Option<&'static str> {
+    let mut i = 0;
+    while i < a.indexes.len() {
+        let x = &a.indexes[i];
+        let mut j = 0;
+        while j < b.indexes.len() {
+            let y = &b.indexes[j];
+            if same(x.name, y.name) {
+                let differ = match (x.native, y.native) {
+                    (None, None) => false,
+                    (Some(p), Some(q)) => {
+                        !same_attributes(p.pk, q.pk) || !same_attributes(p.sk, q.sk)
+                    }
+                    _ => true,
+                };
+                if differ {
+                    return Some(x.name);
+                }
+            }
+            j += 1;
+        }
+        i += 1;
+    }
+    None
+}
+
+/// Whether two key schemas list the same attributes, in the same order, of the same types.
+const fn same_attributes(a: &[KeyAttribute], b: &[KeyAttribute]) -> bool {
+    if a.len() != b.len() {
+        return false;
+    }
+    let mut i = 0;
+    while i < a.len() {
+        if !same(a[i].name, b[i].name) || a[i].ty as u8 != b[i].ty as u8 {
+            return false;
+        }
+        i += 1;
+    }
+    true
+}
+
 /// The first conflict between the facets of a table, if any.
 pub const fn find_conflict(facets: &[&FacetSchema]) -> Option<Conflict> {
     let mut first = 0;
@@ -199,6 +252,13 @@ pub const fn find_conflict(facets: &[&FacetSchema]) -> Option<Conflict> {
             }
             if let Some(index) = index_shapes_differ(facets[first], facets[second]) {
                 return Some(Conflict::IndexShape {
+                    first,
+                    second,
+                    index,
+                });
+            }
+            if let Some(index) = native_keys_differ(facets[first], facets[second]) {
+                return Some(Conflict::NativeKeys {
                     first,
                     second,
                     index,
@@ -287,6 +347,21 @@ pub const fn assert_table(facets: &[&FacetSchema]) {
                 .push("` does not; an index has one key schema, so give both a sort key ")
                 .push("(`sk(prefix = \"..\", fields(..))`) or neither, or use another index")
         }
+        Conflict::NativeKeys {
+            first,
+            second,
+            index,
+        } => Message::new()
+            .push("facets `")
+            .push(facets[first].name)
+            .push("` and `")
+            .push(facets[second].name)
+            .push("` share index `")
+            .push(index)
+            .push("` with different keys: a native index is keyed by the records' own ")
+            .push("attributes, so both must declare it `native` with the same attribute names, ")
+            .push("in the same order, of the same types (`S`, `N` or `B`), or neither; rename ")
+            .push("a field (`#[serde(rename = \"..\")]`) or use another index"),
     };
     panic!("{}", m.as_str());
 }
@@ -405,6 +480,35 @@ pub fn check_table(facets: &[&FacetSchema]) -> Result<(), TableError> {
                 without_sort_key: without.name,
             })
         }
+        Some(Conflict::NativeKeys {
+            first,
+            second,
+            index,
+        }) => Err(TableError::NativeKeys {
+            index,
+            first: facets[first].name,
+            second: facets[second].name,
+            first_keys: describe_native(facets[first], index),
+            second_keys: describe_native(facets[second], index),
+        }),
+    }
+}
+
+/// Facet `f`'s keys of index `name`: `native (a S, b N | c S)` or `written (GSInPK, GSInSK)`.
+fn describe_native(f: &FacetSchema, name: &str) -> String {
+    let Some(index) = f.index(name) else {
+        return "not used".to_owned();
+    };
+    let (pk, sk) = index.key_schema();
+    let list = |keys: &[KeyAttribute]| {
+        keys.iter()
+            .map(|k| format!("{} {}", k.name, k.ty))
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    match index.native {
+        Some(_) => format!("native: {} | {}", list(&pk), list(&sk)),
+        None => format!("written: {} | {}", list(&pk), list(&sk)),
     }
 }
 
@@ -450,6 +554,25 @@ pub enum TableError {
         with_sort_key: &'static str,
         /// The facet whose index has none.
         without_sort_key: &'static str,
+    },
+    /// Two facets share an index with different native keys.
+    #[error(
+        "facets `{first}` ({first_keys}) and `{second}` ({second_keys}) share index `{index}` \
+         with different keys; a native index has one key schema of record attributes, so \
+         declare it `native` in both with the same attribute names, order and types, or in \
+         neither"
+    )]
+    NativeKeys {
+        /// The index.
+        index: &'static str,
+        /// The first facet.
+        first: &'static str,
+        /// The second.
+        second: &'static str,
+        /// The first facet's keys of the index.
+        first_keys: String,
+        /// The second's.
+        second_keys: String,
     },
 }
 

@@ -226,6 +226,7 @@ impl ::faceteer::__private_0_1_0::Facet for Task {
                 }),
                 projection: ::faceteer::__private_0_1_0::IndexProjection::All,
                 sparse: false,
+                native: ::core::option::Option::None,
             },
             ::faceteer::__private_0_1_0::IndexSchema {
                 kind: ::faceteer::__private_0_1_0::IndexKind::Global,
@@ -255,6 +256,7 @@ impl ::faceteer::__private_0_1_0::Facet for Task {
                 }),
                 projection: ::faceteer::__private_0_1_0::IndexProjection::All,
                 sparse: false,
+                native: ::core::option::Option::None,
             },
         ],
         ttl_field: ::core::option::Option::None,

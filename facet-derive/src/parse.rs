@@ -128,8 +128,8 @@ pub struct IndexDecl {
     pub sparse: darling::util::Flag,
 }
 
-/// An index declared on the struct with its keys: `gsi(n = .., alias = .., pk(..), sk(..),
-/// sparse, keys_only | include(..))`, or `lsi(..)` (no `pk`).
+/// An index declared on the struct with its keys: `gsi(n = .., alias = .., native, pk(..),
+/// sk(..), sparse, keys_only | include(..))`, or `lsi(..)` (no `pk`).
 #[derive(Debug, FromMeta)]
 pub struct IndexKeysDecl {
     pub n: SpannedValue<u32>,
@@ -141,6 +141,9 @@ pub struct IndexKeysDecl {
     #[darling(default)]
     pub keys_only: darling::util::Flag,
     pub include: Option<PathList>,
+    /// `native`: DynamoDB's multi-attribute keys, read from the key fields' own attributes.
+    #[darling(default)]
+    pub native: darling::util::Flag,
 }
 
 /// A key declared on the struct, naming its fields.

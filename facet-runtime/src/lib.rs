@@ -242,7 +242,7 @@ macro_rules! table {
 #[doc(hidden)]
 pub mod __private_0_1_0 {
     pub use crate::error::Error;
-    pub use crate::query::PartitionQuery;
+    pub use crate::query::{NativeQuery, PartitionQuery};
     pub use aws_sdk_dynamodb::types::AttributeValue;
     #[cfg(feature = "chrono")]
     pub use faceteer_core::chrono::{DateTime, Utc};
@@ -253,7 +253,7 @@ pub mod __private_0_1_0 {
         Attribute, Derived, KeyValue, KeyedValues, Need, PartOfAnIndexKeyOrTheTtl,
         PartOfThePrimaryKey, SetByTheLibrary, TheVersionCounter, Update,
     };
-    pub use faceteer_core::expr::{Encoded, ExprError, Field};
+    pub use faceteer_core::expr::{Encoded, ExprError, Field, FieldValue};
     #[cfg(feature = "chrono")]
     pub use faceteer_core::facet::WriteTime;
     pub use faceteer_core::facet::{
@@ -263,6 +263,7 @@ pub mod __private_0_1_0 {
     pub use faceteer_core::key::{key_part, write_key};
     pub use faceteer_core::limits::KeyLengths;
     pub use faceteer_core::marshal::to_attribute_value as encode_value;
+    pub use faceteer_core::native::KeyScalar;
     pub use faceteer_core::partition::{PartitionKey, ShardChoice};
     pub use faceteer_core::pick::{
         pick_field, read_attribute, BaseTable, FieldAt, FromPicked, IndexProjects, KeyFields,
@@ -272,7 +273,8 @@ pub mod __private_0_1_0 {
     pub use faceteer_core::schema::FALLBACK_SCHEMA;
     pub use faceteer_core::schema::TTL_ATTRIBUTE;
     pub use faceteer_core::schema::{
-        FacetSchema, IndexKind, IndexProjection, IndexSchema, KeySchema, ShardSchema,
+        FacetSchema, IndexKind, IndexProjection, IndexSchema, KeyAttribute, KeySchema, NativeKeys,
+        ScalarType, ShardSchema,
     };
     pub use faceteer_core::serde_key::write_serde_key;
     pub use faceteer_core::shard::{shard_of, ShardPeriod};

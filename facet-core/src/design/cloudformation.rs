@@ -4,7 +4,7 @@ use serde::Serialize;
 
 use super::layout::IndexDesign;
 use super::model::TableDesign;
-use crate::schema::{IndexKind, PK, SK};
+use crate::schema::{IndexKind, KeyAttribute, PK, SK};
 
 /// A CloudFormation template (JSON) with one `AWS::DynamoDB::Table` resource: the design's
 /// table, billed per request, with `PK`/`SK`, every index the facets use, `ttl` as its
@@ -28,12 +28,15 @@ pub fn cloudformation(design: &TableDesign<'_>) -> String {
         attribute_definitions: design
             .key_attributes()
             .into_iter()
-            .map(|attribute_name| AttributeDefinition {
-                attribute_name,
-                attribute_type: "S",
+            .map(|key| AttributeDefinition {
+                attribute_name: key.name,
+                attribute_type: key.ty.as_str(),
             })
             .collect(),
-        key_schema: key_schema(design.attribute(PK), Some(design.attribute(SK))),
+        key_schema: key_schema(
+            &[KeyAttribute::text(design.attribute(PK))],
+            &[KeyAttribute::text(design.attribute(SK))],
+        ),
         global_secondary_indexes: of_kind(IndexKind::Global),
         local_secondary_indexes: of_kind(IndexKind::Local),
         time_to_live_specification: design.ttl_attribute().map(|attribute_name| TimeToLive {
@@ -81,16 +84,17 @@ fn logical_id(name: &str) -> String {
     out
 }
 
-fn key_schema(hash: &'static str, range: Option<&'static str>) -> Vec<KeyElement> {
-    let hash = KeyElement {
-        attribute_name: hash,
-        key_type: "HASH",
+/// A `KeySchema`: the `HASH` attributes, then the `RANGE` ones, in order (a native
+/// index's multi-attribute keys list up to four of each).
+fn key_schema(hash: &[KeyAttribute], range: &[KeyAttribute]) -> Vec<KeyElement> {
+    let element = |key_type: &'static str| {
+        move |k: &KeyAttribute| KeyElement {
+            attribute_name: k.name,
+            key_type,
+        }
     };
-    let range = range.map(|attribute_name| KeyElement {
-        attribute_name,
-        key_type: "RANGE",
-    });
-    std::iter::once(hash).chain(range).collect()
+    let hash = hash.iter().map(element("HASH"));
+    hash.chain(range.iter().map(element("RANGE"))).collect()
 }
 
 #[derive(Serialize)]
@@ -153,7 +157,7 @@ impl<'a> From<&'a IndexDesign> for Index<'a> {
     fn from(index: &'a IndexDesign) -> Self {
         Index {
             index_name: index.name,
-            key_schema: key_schema(index.partition_key, index.sort_key),
+            key_schema: key_schema(&index.partition_key, &index.sort_key),
             projection: Projection::from(index),
         }
     }

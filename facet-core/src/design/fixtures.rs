@@ -43,6 +43,7 @@ const fn global(
         sk,
         projection,
         sparse,
+        native: None,
     }
 }
 
@@ -108,6 +109,7 @@ pub(crate) const ORDER: FacetSchema = FacetSchema {
             sk: Some(key("LSI1SK", "#TOTAL", &["total"], &[false])),
             projection: IndexProjection::All,
             sparse: false,
+            native: None,
         },
     ],
     ttl_field: None,

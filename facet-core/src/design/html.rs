@@ -244,13 +244,14 @@ fn indexes(out: &mut String, design: &TableDesign<'_>) {
     for row in index_rows(design) {
         let sort = row
             .sort_key
+            .as_deref()
             .map_or_else(|| "<span class=\"muted\">—</span>".to_owned(), code);
         let _ = writeln!(
             out,
             "<tr><td>{}</td><td>{}</td><td>{}</td><td>{sort}</td><td>{}</td><td>{}</td></tr>",
             code(row.name),
             row.kind,
-            code(row.partition_key),
+            code(&row.partition_key),
             escape(&row.projection),
             escape(&row.facets),
         );

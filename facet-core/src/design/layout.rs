@@ -4,7 +4,8 @@
 
 use super::model::{FacetDesign, TableDesign};
 use crate::schema::{
-    table_indexes, FacetSchema, IndexKind, IndexSchema, FACET_ATTRIBUTE, PK, SK, TTL_ATTRIBUTE,
+    table_indexes, FacetSchema, IndexKind, IndexSchema, KeyAttribute, FACET_ATTRIBUTE, PK, SK,
+    TTL_ATTRIBUTE,
 };
 
 /// One secondary index of a designed table, as its facets use it, by the table's names
@@ -20,12 +21,16 @@ pub struct IndexDesign {
     pub kind: IndexKind,
     /// The index number.
     pub number: u8,
-    /// The partition-key attribute, by the table's name (`GSInPK`; the table's partition
-    /// key for a local index).
-    pub partition_key: &'static str,
-    /// The sort-key attribute (`GSInSK`, `LSInSK`) by the table's name, when the index has
-    /// one.
-    pub sort_key: Option<&'static str>,
+    /// The partition key's attributes, by the table's names: `GSInPK` (the table's
+    /// partition key for a local index), or a native index's record attributes (one to
+    /// four, in key-schema order).
+    pub partition_key: Vec<KeyAttribute>,
+    /// The sort key's attributes (`GSInSK`, `LSInSK`, or a native index's up to four) by
+    /// the table's names; empty when the index has no sort key.
+    pub sort_key: Vec<KeyAttribute>,
+    /// A native index: its keys are the records' own attributes (DynamoDB's
+    /// multi-attribute keys), so nothing is written for it.
+    pub native: bool,
     /// What the index projects: `None` for whole items (`ALL`), else the non-key
     /// attributes it includes (`INCLUDE`): those
     /// [`index_projection`](crate::schema::index_projection) gives, by the table's names
@@ -82,6 +87,7 @@ impl TableDesign<'_> {
                     number: index.number,
                     partition_key: index.pk,
                     sort_key: index.sk,
+                    native: index.native,
                     projection: index.projection,
                     uses,
                 }
@@ -89,19 +95,22 @@ impl TableDesign<'_> {
             .collect()
     }
 
-    /// The key attributes the table defines, each once, by the table's names: `PK`, `SK`,
-    /// then each index's own (`GSInPK`, `GSInSK`, `LSInSK`) in [`TableDesign::indexes`]
-    /// order. All are strings.
-    pub fn key_attributes(&self) -> Vec<&'static str> {
-        let mut out = vec![self.attribute(PK), self.attribute(SK)];
+    /// The key attributes the table defines, each once, by the table's names, typed: `PK`,
+    /// `SK`, then each index's own (`GSInPK`, `GSInSK`, `LSInSK`, all strings; a native
+    /// index's record attributes with their types) in [`TableDesign::indexes`] order.
+    pub fn key_attributes(&self) -> Vec<KeyAttribute> {
+        let mut out = vec![
+            KeyAttribute::text(self.attribute(PK)),
+            KeyAttribute::text(self.attribute(SK)),
+        ];
         for index in self.indexes() {
             let own = match index.kind {
-                IndexKind::Global => Some(index.partition_key),
-                IndexKind::Local => None,
+                IndexKind::Global => index.partition_key,
+                IndexKind::Local => Vec::new(),
             };
-            for name in own.into_iter().chain(index.sort_key) {
-                if !out.contains(&name) {
-                    out.push(name);
+            for key in own.into_iter().chain(index.sort_key) {
+                if !out.iter().any(|k| k.name == key.name) {
+                    out.push(key);
                 }
             }
         }
@@ -176,6 +185,14 @@ mod tests {
     use super::super::fixtures;
     use super::*;
 
+    fn key_names(keys: &[KeyAttribute]) -> Vec<&'static str> {
+        keys.iter().map(|k| k.name).collect()
+    }
+
+    fn keys(index: &IndexDesign) -> (Vec<&'static str>, Vec<&'static str>) {
+        (key_names(&index.partition_key), key_names(&index.sort_key))
+    }
+
     #[test]
     fn indexes_are_those_the_facets_use_each_once() {
         let facets = fixtures::facets();
@@ -184,7 +201,7 @@ mod tests {
         let names: Vec<&str> = indexes.iter().map(|i| i.name).collect();
         assert_eq!(names, ["GSI1", "GSI2", "GSI3", "LSI1"]);
         let gsi1 = &indexes[0];
-        assert_eq!((gsi1.partition_key, gsi1.sort_key), ("GSI1PK", None));
+        assert_eq!(keys(gsi1), (vec!["GSI1PK"], vec![]));
         let users: Vec<&str> = gsi1.uses.iter().map(|u| u.facet).collect();
         assert_eq!(users, ["USER", "TEAM"]);
         assert_eq!(gsi1.projection, None);
@@ -198,7 +215,7 @@ mod tests {
         );
         let lsi = &indexes[3];
         assert_eq!(lsi.kind, IndexKind::Local);
-        assert_eq!((lsi.partition_key, lsi.sort_key), (PK, Some("LSI1SK")));
+        assert_eq!(keys(lsi), (vec![PK], vec!["LSI1SK"]));
     }
 
     #[test]
@@ -206,13 +223,13 @@ mod tests {
         let facets = fixtures::facets();
         let design = TableDesign::new("app", &facets);
         assert_eq!(
-            design.key_attributes(),
+            key_names(&design.key_attributes()),
             ["PK", "SK", "GSI1PK", "GSI2PK", "GSI2SK", "GSI3PK", "GSI3SK", "LSI1SK"]
         );
         assert!(design.has_ttl());
         let plain = [FacetDesign::new(&fixtures::PLAIN, &[])];
         let design = TableDesign::new("notes", &plain);
-        assert_eq!(design.key_attributes(), ["PK", "SK"]);
+        assert_eq!(key_names(&design.key_attributes()), ["PK", "SK"]);
         assert!(design.indexes().is_empty());
         assert!(!design.has_ttl());
     }
@@ -232,22 +249,16 @@ mod tests {
                 ("LSI1", "lsi1")
             ]
         );
-        assert_eq!(
-            (indexes[0].partition_key, indexes[0].sort_key),
-            ("gsi1pk", None)
-        );
+        assert_eq!(keys(&indexes[0]), (vec!["gsi1pk"], vec![]));
         assert_eq!(indexes[0].uses[1].index.name, "GSI1");
         // `facet` is included as `_type`, which sorts first.
         assert_eq!(
             indexes[1].projection.as_deref(),
             Some(&["_type", "day", "orderId", "status", "userId"][..])
         );
+        assert_eq!(keys(&indexes[3]), (vec!["pk"], vec!["lsi1sk"]));
         assert_eq!(
-            (indexes[3].partition_key, indexes[3].sort_key),
-            ("pk", Some("lsi1sk"))
-        );
-        assert_eq!(
-            design.key_attributes(),
+            key_names(&design.key_attributes()),
             ["pk", "sk", "gsi1pk", "GSI2PK", "GSI2SK", "GSI3PK", "GSI3SK", "lsi1sk"]
         );
         assert_eq!(design.ttl_attribute(), Some("expires"));
@@ -265,7 +276,7 @@ mod tests {
         );
         let plain = [FacetDesign::new(&fixtures::PLAIN, &[])];
         let design = TableDesign::new("notes", &plain).with_names(fixtures::ONETABLE);
-        assert_eq!(design.key_attributes(), ["pk", "sk"]);
+        assert_eq!(key_names(&design.key_attributes()), ["pk", "sk"]);
         assert_eq!(design.ttl_attribute(), None);
     }
 

@@ -21,8 +21,8 @@ pub fn access_patterns_markdown(design: &TableDesign<'_>) -> String {
             "| {} | {} | {} | {} | {} | {} |",
             code(row.name),
             row.kind,
-            code(row.partition_key),
-            row.sort_key.map_or_else(|| "—".to_owned(), code),
+            code(&row.partition_key),
+            row.sort_key.as_deref().map_or_else(|| "—".to_owned(), code),
             cell(&row.projection),
             cell(&row.facets),
         );

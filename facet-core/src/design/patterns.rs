@@ -216,8 +216,11 @@ fn time_text(seconds: i64) -> String {
 pub(crate) struct IndexRow {
     pub name: &'static str,
     pub kind: &'static str,
-    pub partition_key: &'static str,
-    pub sort_key: Option<&'static str>,
+    /// The partition key's attribute, or a native index's attributes with their types
+    /// (`team (S), status (S)`).
+    pub partition_key: String,
+    /// The sort key's, likewise, if the index has one.
+    pub sort_key: Option<String>,
     /// `ALL`, or `INCLUDE` and the attributes.
     pub projection: String,
     /// The facets that use the index, with their aliases: `USER (byEmail), TEAM`.
@@ -230,13 +233,26 @@ pub(crate) fn index_rows(design: &TableDesign<'_>) -> Vec<IndexRow> {
     let table = IndexRow {
         name: "table",
         kind: "table",
-        partition_key: design.attribute(PK),
-        sort_key: Some(design.attribute(SK)),
+        partition_key: design.attribute(PK).to_owned(),
+        sort_key: Some(design.attribute(SK).to_owned()),
         projection: "ALL".to_owned(),
         facets: all.join(", "),
     };
     let indexes = design.indexes().into_iter().map(|i| index_row(&i));
     std::iter::once(table).chain(indexes).collect()
+}
+
+/// A key's attributes as a page shows them: the attribute, or a native key's attributes
+/// with their types, in key-schema order.
+fn key_text(keys: &[crate::schema::KeyAttribute], native: bool) -> String {
+    if !native {
+        return keys.first().map_or_else(String::new, |k| k.name.to_owned());
+    }
+    let parts: Vec<String> = keys
+        .iter()
+        .map(|k| format!("{} ({})", k.name, k.ty))
+        .collect();
+    parts.join(", ")
 }
 
 fn index_row(index: &IndexDesign) -> IndexRow {
@@ -250,12 +266,13 @@ fn index_row(index: &IndexDesign) -> IndexRow {
         .collect();
     IndexRow {
         name: index.name,
-        kind: match index.kind {
-            IndexKind::Global => "global",
-            IndexKind::Local => "local",
+        kind: match (index.kind, index.native) {
+            (IndexKind::Global, true) => "global, multi-attribute keys",
+            (IndexKind::Global, false) => "global",
+            (IndexKind::Local, _) => "local",
         },
-        partition_key: index.partition_key,
-        sort_key: index.sort_key,
+        partition_key: key_text(&index.partition_key, index.native),
+        sort_key: (!index.sort_key.is_empty()).then(|| key_text(&index.sort_key, index.native)),
         projection: match &index.projection {
             None => "ALL".to_owned(),
             Some(attributes) => format!("INCLUDE {}", attributes.join(", ")),
@@ -404,6 +421,7 @@ mod tests {
             )),
             projection: IndexProjection::All,
             sparse: true,
+            native: None,
         };
         assert_eq!(sparse_fields(&local), ["tag"]);
         // Optional fields of both keys of a global index; no sort key at all.
@@ -451,7 +469,10 @@ mod tests {
             rows[2].projection,
             "INCLUDE day, facet, orderId, status, userId"
         );
-        assert_eq!((rows[4].kind, rows[4].partition_key), ("local", "PK"));
+        assert_eq!(
+            (rows[4].kind, rows[4].partition_key.as_str()),
+            ("local", "PK")
+        );
         let facets = fixtures::facets();
         assert_eq!(
             ttl_sources(&TableDesign::new("app", &facets)),

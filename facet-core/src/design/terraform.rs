@@ -26,10 +26,10 @@ pub fn terraform(design: &TableDesign<'_>) -> String {
         hcl.attr("stream_enabled", "true".to_owned());
         hcl.attr("stream_view_type", quote(view.as_str()));
     }
-    for name in design.key_attributes() {
+    for key in design.key_attributes() {
         hcl.open("attribute");
-        hcl.attr("name", quote(name));
-        hcl.attr("type", quote("S"));
+        hcl.attr("name", quote(key.name));
+        hcl.attr("type", quote(key.ty.as_str()));
         hcl.close();
     }
     for index in design.indexes() {
@@ -45,20 +45,34 @@ pub fn terraform(design: &TableDesign<'_>) -> String {
     hcl.out
 }
 
+/// One index. A native (multi-attribute) index lists its keys as `key_schema` blocks, the
+/// provider's spelling of multi-attribute keys (hashicorp/aws 6.30 and later); the others
+/// keep `hash_key`/`range_key`.
 fn index_block(hcl: &mut Hcl, index: &IndexDesign) {
     match index.kind {
         IndexKind::Global => {
             hcl.open("global_secondary_index");
             hcl.attr("name", quote(index.name));
-            hcl.attr("hash_key", quote(index.partition_key));
+            if !index.native {
+                let pk = index.partition_key.first().map_or("", |k| k.name);
+                hcl.attr("hash_key", quote(pk));
+            }
         }
         IndexKind::Local => {
             hcl.open("local_secondary_index");
             hcl.attr("name", quote(index.name));
         }
     }
-    if let Some(sk) = index.sort_key {
-        hcl.attr("range_key", quote(sk));
+    if index.native {
+        let hash = index.partition_key.iter().map(|k| (k, "HASH"));
+        for (key, key_type) in hash.chain(index.sort_key.iter().map(|k| (k, "RANGE"))) {
+            hcl.open("key_schema");
+            hcl.attr("attribute_name", quote(key.name));
+            hcl.attr("key_type", quote(key_type));
+            hcl.close();
+        }
+    } else if let Some(sk) = index.sort_key.first() {
+        hcl.attr("range_key", quote(sk.name));
     }
     match &index.projection {
         None => hcl.attr("projection_type", quote("ALL")),

@@ -5,7 +5,7 @@ use serde::Serialize;
 use super::layout::IndexDesign;
 use super::model::TableDesign;
 use super::patterns::key_pattern;
-use crate::schema::{IndexKind, PK, SK, TTL_ATTRIBUTE};
+use crate::schema::{IndexKind, KeyAttribute, PK, SK, TTL_ATTRIBUTE};
 
 /// The model's metadata (`ModelMetadata`), given by the caller: rendering reads no clock.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -46,10 +46,15 @@ pub fn workbench(design: &TableDesign<'_>, metadata: &WorkbenchMetadata<'_>) -> 
         })
         .collect();
     let ttl = design.attribute(TTL_ATTRIBUTE);
+    let keys = design.key_attributes();
     let mut attributes: Vec<Attribute> = Vec::new();
     for name in design.facets.iter().flat_map(|f| design.item_attributes(f)) {
         if !attributes.iter().any(|a| a.attribute_name == name) {
-            attributes.push(Attribute::new(name, ttl));
+            let key = keys.iter().find(|k| k.name == name);
+            attributes.push(match key {
+                Some(key) => Attribute::typed(*key),
+                None => Attribute::new(name, ttl),
+            });
         }
     }
     let indexes = design.indexes();
@@ -65,7 +70,10 @@ pub fn workbench(design: &TableDesign<'_>, metadata: &WorkbenchMetadata<'_>) -> 
         },
         data_model: [Table {
             table_name: design.table,
-            key_attributes: key_attributes(design.attribute(PK), Some(design.attribute(SK))),
+            key_attributes: key_attributes(
+                &[KeyAttribute::text(design.attribute(PK))],
+                &[KeyAttribute::text(design.attribute(SK))],
+            ),
             non_key_attributes: attributes,
             table_facets: facets,
             global_secondary_indexes: indexes
@@ -87,10 +95,14 @@ pub fn workbench(design: &TableDesign<'_>, metadata: &WorkbenchMetadata<'_>) -> 
 }
 
 /// Key attributes, all strings.
-fn key_attributes(pk: &'static str, sk: Option<&'static str>) -> KeyAttributes {
+/// The key attributes of a table or index. NoSQL Workbench's model has one partition and
+/// one sort key attribute per index: a native (multi-attribute) index shows its leading
+/// attributes there (the model format has no documented multi-attribute form); the other
+/// formats (CloudFormation, Terraform, the pages) list every attribute.
+fn key_attributes(pk: &[KeyAttribute], sk: &[KeyAttribute]) -> KeyAttributes {
     KeyAttributes {
-        partition_key: Attribute::string(pk),
-        sort_key: sk.map(Attribute::string),
+        partition_key: Attribute::typed(pk[0]),
+        sort_key: sk.first().copied().map(Attribute::typed),
     }
 }
 
@@ -153,10 +165,11 @@ impl Attribute {
         }
     }
 
-    fn string(attribute_name: &'static str) -> Self {
+    /// A key attribute, with its type.
+    fn typed(key: KeyAttribute) -> Self {
         Attribute {
-            attribute_name,
-            attribute_type: "S",
+            attribute_name: key.name,
+            attribute_type: key.ty.as_str(),
         }
     }
 }
@@ -200,7 +213,7 @@ impl<'a> From<&'a IndexDesign> for Index<'a> {
     fn from(index: &'a IndexDesign) -> Self {
         Index {
             index_name: index.name,
-            key_attributes: key_attributes(index.partition_key, index.sort_key),
+            key_attributes: key_attributes(&index.partition_key, &index.sort_key),
             projection: Projection {
                 projection_type: if index.projection.is_some() {
                     "INCLUDE"

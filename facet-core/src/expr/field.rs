@@ -127,6 +127,12 @@ impl<F, T, S, K> Field<F, T, S, K> {
         encode_operand(self.name, self.encode, value)
     }
 
+    /// `value` as the field stores it, for a key condition (generated and runtime code).
+    #[doc(hidden)]
+    pub fn key_operand(&self, value: T) -> Result<AttributeValue, ExprError> {
+        self.operand(value)
+    }
+
     /// The field's encoder.
     pub(crate) fn encoder(&self) -> Encoder<T> {
         self.encode

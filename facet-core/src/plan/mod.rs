@@ -9,6 +9,7 @@
 
 pub mod condition;
 pub mod get;
+pub mod native;
 pub mod put;
 pub mod query;
 pub mod scan;
@@ -20,6 +21,7 @@ pub use condition::{
     hide_expired, is_expired, split_condition, ttl_passed, ConditionParts, RenderedCondition,
 };
 pub use get::GetPlan;
+pub use native::{NativeCondition, NativeRange};
 pub use query::{render_projection, QueryPlan, SortCondition};
 pub use write::{DeletePlan, PutPlan, Returning, UpdatePlan};
 
@@ -43,6 +45,7 @@ mod tests {
             consistent_read: false,
             filter: None,
             projection: None,
+            native: None,
         }
     }
 

@@ -63,6 +63,9 @@ pub struct QueryPlan {
     pub filter: Option<RenderedCondition>,
     /// The attributes to read (`None`: whole items).
     pub projection: Option<Vec<&'static str>>,
+    /// The key condition of a native (multi-attribute) index; when given, it replaces
+    /// `pk_attribute`, `partition` and `sort` (which are then unused).
+    pub native: Option<super::native::NativeCondition>,
 }
 
 impl QueryPlan {
@@ -73,6 +76,9 @@ impl QueryPlan {
     /// `SK > :v` would). `less_than` is rendered as an inclusive `BETWEEN`; the runtime drops
     /// the one record equal to the bound ([`QueryPlan::excluded_sort_key`]).
     pub fn key_condition(&self, p: &mut Placeholders) -> String {
+        if let Some(native) = &self.native {
+            return native.key_condition(p);
+        }
         let pk = p.name(self.pk_attribute);
         let partition = p.value(AttributeValue::S(self.partition.clone()));
         // The whole partition: no sort-key placeholder (DynamoDB refuses unused ones).
@@ -144,6 +150,9 @@ impl QueryPlan {
     /// attribute holds the plan's partition and its sort key meets the condition (strict
     /// bounds included). The filter is not evaluated.
     pub fn holds(&self, item: &Item) -> bool {
+        if let Some(native) = &self.native {
+            return native.holds(item);
+        }
         let text = |name: &str| match item.get(name) {
             Some(AttributeValue::S(s)) => Some(s.as_str()),
             _ => None,
@@ -182,6 +191,9 @@ impl QueryPlan {
     pub fn check_start_key(&self, key: &Item) -> Result<(), crate::cursor::CursorError> {
         use crate::cursor::CursorError::ForeignKey;
         use crate::limits::{MAX_PARTITION_KEY_BYTES, MAX_SORT_KEY_BYTES};
+        if let Some(native) = &self.native {
+            return native.check_start_key(key);
+        }
         let mut expected = vec![
             (PK, MAX_PARTITION_KEY_BYTES),
             (SK, MAX_SORT_KEY_BYTES),
@@ -221,6 +233,9 @@ impl QueryPlan {
     /// `true` when the condition can match nothing (`between` with start after end, or a
     /// bound outside the facet's prefix); the runtime answers such queries without a request.
     pub fn is_empty_range(&self) -> bool {
+        if let Some(native) = &self.native {
+            return native.is_empty();
+        }
         match &self.sort {
             SortCondition::Between(a, b) => a > b,
             SortCondition::LessThan(x) => x.as_str() <= self.sort_prefix.as_str(),

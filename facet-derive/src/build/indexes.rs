@@ -33,6 +33,8 @@ pub struct IndexAcc {
     sparse: Option<Span>,
     /// What it projects, once declared.
     projection: Option<ProjectionModel>,
+    /// `native`, and where it was given.
+    native: Option<Span>,
 }
 
 impl IndexAcc {
@@ -47,6 +49,7 @@ impl IndexAcc {
             on_struct: false,
             sparse: None,
             projection: None,
+            native: None,
         }
     }
 
@@ -102,6 +105,9 @@ impl IndexAcc {
             return None;
         }
         let kind = self.kind;
+        if let Some(native) = self.native {
+            return self.finish_native(n, native, fields, cx);
+        }
         let key = |acc: KeyAcc, role: KeyRole| {
             let attribute = format!("{name}{}", role.attribute());
             let hint = if self.on_struct {
@@ -137,10 +143,42 @@ impl IndexAcc {
             sk,
             projection: self.projection.unwrap_or(ProjectionModel::All),
             sparse: self.sparse.is_some(),
+            native: false,
         };
         if let Some(span) = self.sparse {
             check::sparse_index_has_an_optional_field(cx, &model, fields, span);
         }
+        Some(model)
+    }
+}
+
+impl IndexAcc {
+    /// A native index (`gsi(n = .., native, ..)`): its keys are the fields' own attributes,
+    /// so they have no prefix, shard or sortable encoding, and no attribute of their own.
+    fn finish_native(self, n: u8, native: Span, fields: &[Field], cx: &Ctxt) -> Option<IndexModel> {
+        let name = format!("GSI{n}");
+        if let Some(span) = self.sparse {
+            check::native_index_is_not_sparse(cx, &name, span);
+        }
+        let key = |acc: KeyAcc, role: KeyRole| {
+            acc.finish_native(role, &format!("{} of {name}", role.what()), native, cx)
+        };
+        let pk = key(self.pk, KeyRole::Partition);
+        let sk = self.sk.declared().then(|| key(self.sk, KeyRole::Sort));
+        if let Some((alias, span)) = &self.alias {
+            check::alias_is_a_method_name(cx, alias, *span);
+        }
+        let model = IndexModel {
+            kind: self.kind,
+            n,
+            alias: self.alias.map(|(a, _)| a),
+            pk,
+            sk,
+            projection: self.projection.unwrap_or(ProjectionModel::All),
+            sparse: false,
+            native: true,
+        };
+        check::native_index_keys(cx, &model, fields, native);
         Some(model)
     }
 }
@@ -179,6 +217,12 @@ pub fn apply_struct_index(
     }
     let mut acc = IndexAcc::new(kind, decl.span());
     acc.on_struct = true;
+    if decl.native.is_present() {
+        let span = decl.native.span();
+        if check::native_index_is_global(cx, kind, span) {
+            acc.native = Some(span);
+        }
+    }
     if let Some(alias) = &decl.alias {
         acc.set_alias(&name, alias, cx);
     }

@@ -175,6 +175,46 @@ impl KeyAcc {
     }
 }
 
+impl KeyAcc {
+    /// The key of a native index: its fields alone. A prefix, `no_prefix`, a shard or a
+    /// sortable field is refused: DynamoDB reads the fields' own attributes.
+    pub fn finish_native(self, role: KeyRole, what: &str, at: Span, cx: &Ctxt) -> KeyModel {
+        let refuse = |span: Span, what_it_is: &str| {
+            cx.error_at(
+                span,
+                format!(
+                    "{what} is a native index key: DynamoDB reads its fields' own attributes, \
+                     so it has no {what_it_is}; remove it, or drop `native` to write the key \
+                     as one text attribute"
+                ),
+            )
+        };
+        if let Some((_, span)) = self.prefix {
+            refuse(span, "prefix");
+        }
+        if let Some(span) = self.no_prefix {
+            refuse(span, "`no_prefix`");
+        }
+        if let Some((_, span)) = self.shard {
+            refuse(span, "shard (shard by a field of the record instead)");
+        }
+        if self.parts.iter().any(|p| p.sortable) {
+            refuse(
+                self.span.unwrap_or(at),
+                "`sortable` encoding (numbers sort as numbers in a native key)",
+            );
+        }
+        KeyModel {
+            role,
+            attribute: String::new(),
+            prefix: String::new(),
+            no_prefix: false,
+            parts: self.parts,
+            shard: None,
+        }
+    }
+}
+
 /// A key declared on the struct: `#[facet(pk(prefix = .., fields(..), sortable(..),
 /// shard(..)))]`.
 pub fn apply_container_key(

@@ -5,7 +5,7 @@ use proc_macro2::Span;
 use syn::Ident;
 
 use crate::ctxt::Ctxt;
-use crate::model::{Field, IndexKind, IndexModel, KeyModel, KeyRole};
+use crate::model::{native_type, Field, IndexKind, IndexModel, KeyModel, KeyRole, NativeType};
 use crate::names::{alias_method, snake_case};
 
 /// Most sort-key fields a typed query supports.
@@ -285,5 +285,92 @@ pub fn alias_is_a_method_name(cx: &Ctxt, alias: &str, span: Span) {
             span,
             format!("alias {alias:?} does not give a valid method name"),
         );
+    }
+}
+
+/// Most fields of one native index key (partition or sort): DynamoDB's limit.
+pub const MAX_NATIVE_FIELDS: usize = 4;
+
+/// Only a global index has native keys: DynamoDB's table keys and local indexes take one
+/// attribute each.
+pub fn native_index_is_global(cx: &Ctxt, kind: IndexKind, span: Span) -> bool {
+    if kind == IndexKind::Local {
+        cx.error_at(
+            span,
+            "only a global index can be `native`: DynamoDB's multi-attribute keys are for \
+             global secondary indexes; declare it with `gsi(n = .., native, ..)`",
+        );
+    }
+    kind == IndexKind::Global
+}
+
+/// A native index holds exactly the records that have every key attribute: `sparse` says
+/// nothing more.
+pub fn native_index_is_not_sparse(cx: &Ctxt, name: &str, span: Span) {
+    cx.error_at(
+        span,
+        format!(
+            "{name} is native, so a record is in it exactly when it has every key attribute \
+             (an absent `Option` leaves it out); remove `sparse`"
+        ),
+    );
+}
+
+/// The keys of a native index: one to four partition fields, up to four sort fields, each
+/// a field stored as an attribute of its own, once, whose DynamoDB type can be told.
+pub fn native_index_keys(cx: &Ctxt, index: &IndexModel, fields: &[Field], span: Span) {
+    let name = index.name();
+    let keys = std::iter::once(&index.pk).chain(index.sk.as_ref());
+    let mut seen: Vec<usize> = Vec::new();
+    for key in keys {
+        let what = format!("{} of {name}", key.role.what());
+        if key.parts.len() > MAX_NATIVE_FIELDS {
+            cx.error_at(
+                span,
+                format!(
+                    "{what} has {} fields; a native key has at most {MAX_NATIVE_FIELDS} \
+                     (DynamoDB's limit for multi-attribute keys)",
+                    key.parts.len()
+                ),
+            );
+        }
+        if key.parts.is_empty() {
+            cx.error_at(span, format!("{what} names no field: give it `fields(..)`"));
+        }
+        for part in &key.parts {
+            let f = &fields[part.field];
+            if seen.contains(&part.field) {
+                cx.error_spanned_by(
+                    &f.ident,
+                    format!(
+                        "`{}` is named twice in the keys of {name}; DynamoDB's key schema \
+                         names each attribute once",
+                        f.ident
+                    ),
+                );
+            }
+            seen.push(part.field);
+            if !f.is_attribute {
+                cx.error_spanned_by(
+                    &f.ident,
+                    format!(
+                        "`{}` is not stored as an attribute of its own (serde skips or \
+                         flattens it), so it cannot key native index {name}",
+                        f.ident
+                    ),
+                );
+            } else if native_type(f) == NativeType::Unknown {
+                cx.error_spanned_by(
+                    &f.ident,
+                    format!(
+                        "`{}` is stored through its own codec, so faceteer cannot tell whether \
+                         native index {name} keys it as `S`, `N` or `B`; key it by a type \
+                         implementing `faceteer::key::KeyScalar` instead (a codec of \
+                         `chrono::serde::ts_*`, `serde_bytes` or `faceteer::timestamp` is known)",
+                        f.ident
+                    ),
+                );
+            }
+        }
     }
 }

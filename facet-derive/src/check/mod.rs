@@ -18,7 +18,8 @@ pub use fields::{
 pub use keys::{
     alias_is_a_method_name, facet_has_partition_key, facet_has_sort_key, gsi_names_its_key,
     gsi_number_in_range, index_has_partition_key, index_keys_declared_once, index_number_in_range,
-    key_declared_once, local_index_has_only_a_sort_key, no_prefix_is_a_sort_key_with_fields,
+    key_declared_once, local_index_has_only_a_sort_key, native_index_is_global,
+    native_index_is_not_sparse, native_index_keys, no_prefix_is_a_sort_key_with_fields,
     prefix_is_not_reserved, shard_declared_once, sort_key_fits_queries,
     sparse_index_has_an_optional_field,
 };

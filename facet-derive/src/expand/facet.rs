@@ -242,7 +242,7 @@ fn write_times(m: &FacetModel) -> Option<TokenStream> {
     let ident = &m.ident;
     let stamp = m.updated.map(|i| {
         let f = &m.fields[i].ident;
-        let keyed = m.ttl == Some(i) || m.indexes.iter().any(|x| x.uses(i));
+        let keyed = m.ttl == Some(i) || m.indexes.iter().any(|x| x.derives_from(i));
         let value = write_time_value(m, i);
         quote! {
             fn stamp_update(

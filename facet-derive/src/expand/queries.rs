@@ -8,7 +8,8 @@ use super::keys::{
 };
 use super::projection::{has_index_keys_struct, index_keys_ident};
 use super::tokens::{allow_many_args, lit, private};
-use crate::model::{FacetModel, Field, IndexKind, KeyModel};
+use super::updates::UpdateKind;
+use crate::model::{FacetModel, Field, IndexKind, IndexModel, KeyModel};
 use crate::types::is_string_like;
 
 /// The parameter type of a key builder or query for a key field: `impl KeyArg<T>` for a
@@ -120,6 +121,10 @@ pub fn query_fns(m: &FacetModel) -> TokenStream {
         .map(|(at, (i, (pk, sk)))| (Some((at, *i)), (pk, sk.as_ref())));
     let mut out = Vec::new();
     for (index, (pk, sk)) in base.chain(indexes) {
+        if let Some((at, i)) = index.filter(|(_, i)| i.native) {
+            out.push(native_query_fns(m, at, i));
+            continue;
+        }
         let args = key_fields(pk.key);
         // A sparse index holds only records whose key fields are present: its partition is
         // named by plain values.
@@ -209,6 +214,104 @@ pub fn query_fns(m: &FacetModel) -> TokenStream {
                 }
             });
         }
+    }
+    quote!(#(#out)*)
+}
+
+/// The entry points of native index `i` (the `at`-th of the schema): `gsiN` and its alias,
+/// taking a value for each partition field, each encoded by its field's handle, and giving a
+/// `NativeQuery` whose sort conditions follow the sort fields in order.
+fn native_query_fns(m: &FacetModel, at: usize, i: &IndexModel) -> TokenStream {
+    let p = private(m);
+    let ident = &m.ident;
+    let field_type = |f: usize| {
+        let field = &m.fields[f];
+        let (inner, ty) = (&field.inner, &field.ty);
+        let kind = UpdateKind::of(m, f).path(&p);
+        quote!(#p::Field<#ident, #inner, #ty, #kind>)
+    };
+    let pk: Vec<usize> = i.pk.parts.iter().map(|part| part.field).collect();
+    let sk: Vec<usize> =
+        i.sk.iter()
+            .flat_map(|k| k.parts.iter().map(|part| part.field))
+            .collect();
+    let params: Vec<TokenStream> = pk
+        .iter()
+        .map(|&f| {
+            let field = &m.fields[f];
+            let (name, inner) = (&field.ident, &field.inner);
+            quote!(#name: impl #p::FieldValue<#inner>)
+        })
+        .collect();
+    let values = pk.iter().map(|&f| {
+        let field = &m.fields[f];
+        let (name, stored) = (&field.ident, lit(&field.name));
+        quote!((#stored, __f.#name.key_operand(#p::FieldValue::into_field_value(#name))))
+    });
+    let mut rest_type = quote!(());
+    let mut rest_value = quote!(());
+    for &f in sk.iter().rev() {
+        let ty = field_type(f);
+        let name = &m.fields[f].ident;
+        rest_type = quote!((#ty, #rest_type));
+        rest_value = quote!((__f.#name, #rest_value));
+    }
+    let index_keys = if has_index_keys_struct(m, i) {
+        let name = index_keys_ident(m, i);
+        quote!(#name)
+    } else {
+        quote!(#p::BaseTable)
+    };
+    let method = format_ident!("{}", i.method());
+    let names = |fields: &[usize]| {
+        let names: Vec<String> = fields
+            .iter()
+            .map(|f| format!("`{}`", m.fields[*f].ident))
+            .collect();
+        names.join(", ")
+    };
+    let doc = format!(
+        "Query native index `{}`{} (multi-attribute keys) in the partition given by {}.\n\n\
+         Sort conditions follow the sort fields in order ({}): `eq` on each in turn, then at \
+         most one range (`gt`, `ge`, `lt`, `le`, `between`, `begins_with`); `list()` reads \
+         what the equalities select.",
+        i.name(),
+        i.alias
+            .as_ref()
+            .map(|a| format!(" (`{a}`)"))
+            .unwrap_or_default(),
+        names(&pk),
+        if sk.is_empty() {
+            "none: `list()` reads the partition".to_owned()
+        } else {
+            names(&sk)
+        },
+    );
+    let ret = quote!(#p::NativeQuery<Self, #rest_type, #index_keys>);
+    let allow = allow_many_args(params.len());
+    let mut out = vec![quote! {
+        #[doc = #doc]
+        #allow
+        pub fn #method(#(#params),*) -> #ret {
+            let __f = Self::fields();
+            #p::NativeQuery::new(
+                &<Self as #p::Facet>::SCHEMA.indexes[#at],
+                ::std::vec![#(#values),*],
+                #rest_value,
+            )
+        }
+    }];
+    if let Some(alias) = i.alias_method() {
+        let alias = format_ident!("{}", alias);
+        let args = pk.iter().map(|&f| &m.fields[f].ident);
+        let doc = format!("The same as [`Self::{method}`].");
+        out.push(quote! {
+            #[doc = #doc]
+            #allow
+            pub fn #alias(#(#params),*) -> #ret {
+                Self::#method(#(#args),*)
+            }
+        });
     }
     quote!(#(#out)*)
 }

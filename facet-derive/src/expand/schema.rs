@@ -1,11 +1,35 @@
 //! The `FacetSchema` constant: names, keys, indexes and TTL, as the runtime reads them.
 
 use proc_macro2::TokenStream;
-use quote::quote;
+use quote::{format_ident, quote, quote_spanned};
+use syn::spanned::Spanned;
 
 use super::keys::schedule;
 use super::tokens::{lit, private};
-use crate::model::{FacetModel, IndexKind, KeyModel, ProjectionModel};
+use crate::model::{native_type, FacetModel, IndexKind, KeyModel, NativeType, ProjectionModel};
+
+/// The typed attributes of a native index key: each field's stored name, and its type
+/// from its codec or, through `KeyScalar`, from its Rust type (spanned there, so a type
+/// without one is reported at the field).
+fn native_attributes(m: &FacetModel, key: &KeyModel) -> TokenStream {
+    let p = private(m);
+    let attributes = key.parts.iter().map(|part| {
+        let f = &m.fields[part.field];
+        let name = lit(&f.name);
+        let ty = match native_type(f) {
+            NativeType::Codec(t) => {
+                let t = format_ident!("{t}");
+                quote!(#p::ScalarType::#t)
+            }
+            NativeType::OfType | NativeType::Unknown => {
+                let inner = &f.inner;
+                quote_spanned!(inner.span()=> <#inner as #p::KeyScalar>::TYPE)
+            }
+        };
+        quote!(#p::KeyAttribute { name: #name, ty: #ty })
+    });
+    quote!(&[#(#attributes),*])
+}
 
 fn key_schema(m: &FacetModel, key: &KeyModel) -> TokenStream {
     let p = private(m);
@@ -82,6 +106,14 @@ pub fn schema(m: &FacetModel) -> TokenStream {
                 quote!(#p::IndexProjection::Include(&[#(#names),*]))
             }
         };
+        let native = if i.native {
+            let pk = native_attributes(m, &i.pk);
+            let sk = i.sk.as_ref().map(|k| native_attributes(m, k));
+            let sk = sk.unwrap_or_else(|| quote!(&[]));
+            quote!(::core::option::Option::Some(#p::NativeKeys { pk: #pk, sk: #sk }))
+        } else {
+            quote!(::core::option::Option::None)
+        };
         quote!(#p::IndexSchema {
             kind: #kind,
             number: #n,
@@ -91,6 +123,7 @@ pub fn schema(m: &FacetModel) -> TokenStream {
             sk: #sk,
             projection: #projection,
             sparse: #sparse,
+            native: #native,
         })
     });
     let ttl = match m.ttl {

@@ -33,7 +33,7 @@ impl UpdateKind {
             UpdateKind::SetByTheLibrary
         } else if m.pk.uses(i) || m.sk.uses(i) {
             UpdateKind::PartOfThePrimaryKey
-        } else if m.ttl == Some(i) || m.indexes.iter().any(|x| x.uses(i)) {
+        } else if m.ttl == Some(i) || m.indexes.iter().any(|x| x.derives_from(i)) {
             UpdateKind::PartOfAnIndexKeyOrTheTtl
         } else {
             UpdateKind::Attribute
@@ -225,7 +225,7 @@ pub fn key_values(m: &FacetModel) -> TokenStream {
         for k in base {
             for part in &k.parts {
                 let f = part.field;
-                let derived = m.ttl == Some(f) || m.indexes.iter().any(|i| i.uses(f));
+                let derived = m.ttl == Some(f) || m.indexes.iter().any(|i| i.derives_from(f));
                 if derived && !out.contains(&f) {
                     out.push(f);
                 }

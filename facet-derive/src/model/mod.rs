@@ -4,8 +4,10 @@
 //! [`FacetModel::fields`].
 
 mod key;
+mod native;
 
 pub use key::{KeyModel, KeyPartRef, KeyRole, ShardModel};
+pub use native::{native_type, NativeType};
 
 use proc_macro2::Span;
 use syn::{Ident, Type};
@@ -157,6 +159,10 @@ pub struct IndexModel {
     pub projection: ProjectionModel,
     /// A record whose optional key fields are not all present is left out of the index.
     pub sparse: bool,
+    /// `native`: the index is keyed by the key fields' own attributes (DynamoDB's
+    /// multi-attribute keys); `pk` and `sk` then name no stored attribute and nothing is
+    /// written for the index.
+    pub native: bool,
 }
 
 impl IndexModel {
@@ -170,16 +176,24 @@ impl IndexModel {
         format!("{}{}", self.kind.attr(), self.n)
     }
 
-    /// The keys the index has of its own: a global index's partition key and each index's
-    /// sort key (a local index's partition key is the table's).
+    /// The keys faceteer writes for the index: a global index's partition key and each
+    /// index's sort key (a local index's partition key is the table's); none for a native
+    /// index, whose keys are the record's own attributes.
     pub fn own_keys(&self) -> impl Iterator<Item = &KeyModel> {
-        let pk = (self.kind == IndexKind::Global).then_some(&self.pk);
-        pk.into_iter().chain(self.sk.as_ref())
+        let written = !self.native;
+        let pk = (written && self.kind == IndexKind::Global).then_some(&self.pk);
+        pk.into_iter().chain(self.sk.as_ref().filter(|_| written))
     }
 
     /// Whether field `i` is one of the index's key fields.
     pub fn uses(&self, i: usize) -> bool {
         self.pk.uses(i) || self.sk.as_ref().is_some_and(|k| k.uses(i))
+    }
+
+    /// Whether a key faceteer writes for the index is built from field `i` (never for a
+    /// native index: its keys are the fields' own attributes, updated as they are).
+    pub fn derives_from(&self, i: usize) -> bool {
+        !self.native && self.uses(i)
     }
 
     /// The alias's query method: `by_` + snake_case(alias), with one `by_`.
@@ -189,7 +203,7 @@ impl IndexModel {
 }
 
 impl FacetModel {
-    /// Every key written: `PK`, `SK`, then each index's own keys.
+    /// Every key written: `PK`, `SK`, then each index's own keys (none of a native index).
     pub fn all_keys(&self) -> Vec<&KeyModel> {
         [&self.pk, &self.sk]
             .into_iter()

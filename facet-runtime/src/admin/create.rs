@@ -10,7 +10,7 @@ use aws_sdk_dynamodb::types::{
 };
 
 use faceteer_core::schema::{
-    table_indexes, uses_ttl, IndexKind, TableIndex, PK, SK, TTL_ATTRIBUTE,
+    table_indexes, uses_ttl, IndexKind, KeyAttribute, ScalarType, TableIndex, PK, SK, TTL_ATTRIBUTE,
 };
 
 use super::stream::{stream_specification, StreamView};
@@ -18,21 +18,31 @@ use crate::error::{Error, Result};
 use crate::exec::sdk;
 use crate::table::Table;
 
-pub(crate) fn attribute(name: &str) -> Result<AttributeDefinition> {
+/// The definition of key attribute `key`, typed.
+pub(crate) fn attribute(key: KeyAttribute) -> Result<AttributeDefinition> {
+    let ty = match key.ty {
+        ScalarType::S => ScalarAttributeType::S,
+        ScalarType::N => ScalarAttributeType::N,
+        ScalarType::B => ScalarAttributeType::B,
+    };
     AttributeDefinition::builder()
-        .attribute_name(name)
-        .attribute_type(ScalarAttributeType::S)
+        .attribute_name(key.name)
+        .attribute_type(ty)
         .build()
         .map_err(|e| Error::TableSetup(e.to_string()))
 }
 
-/// The key schema of an index: `pk` (hash) and, if it has one, `sk` (range).
-fn key_elements(pk: &str, sk: Option<&str>) -> Result<Vec<KeySchemaElement>> {
-    let mut out = vec![key(pk, KeyType::Hash)?];
-    if let Some(sk) = sk {
-        out.push(key(sk, KeyType::Range)?);
-    }
-    Ok(out)
+/// The key schema of an index: its `pk` attributes (hash), then its `sk` ones (range), in
+/// order (a native index's multi-attribute keys have up to four of each).
+fn key_elements(pk: &[KeyAttribute], sk: &[KeyAttribute]) -> Result<Vec<KeySchemaElement>> {
+    let hash = pk.iter().map(|k| key(k.name, KeyType::Hash));
+    hash.chain(sk.iter().map(|k| key(k.name, KeyType::Range)))
+        .collect()
+}
+
+/// The attribute definitions an index needs: each of its key attributes.
+pub(crate) fn index_attributes(index: &TableIndex) -> impl Iterator<Item = KeyAttribute> + '_ {
+    index.pk.iter().chain(&index.sk).copied()
 }
 
 /// The key schema and projection of `index` (in the table's names).
@@ -46,7 +56,7 @@ pub(crate) fn index_definition(
             .set_non_key_attributes(Some(attributes.iter().map(|a| (*a).to_owned()).collect())),
     }
     .build();
-    Ok((key_elements(index.pk, index.sk)?, projection))
+    Ok((key_elements(&index.pk, &index.sk)?, projection))
 }
 
 fn key(name: &str, kind: KeyType) -> Result<KeySchemaElement> {
@@ -90,21 +100,21 @@ impl Table {
         let (pk, sk) = (names.attribute(PK), names.attribute(SK));
         let mut request = CreateTableInputBuilder::default()
             .billing_mode(BillingMode::PayPerRequest)
-            .attribute_definitions(attribute(pk)?)
-            .attribute_definitions(attribute(sk)?)
+            .attribute_definitions(attribute(KeyAttribute::text(pk))?)
+            .attribute_definitions(attribute(KeyAttribute::text(sk))?)
             .key_schema(key(pk, KeyType::Hash)?)
             .key_schema(key(sk, KeyType::Range)?);
         let mut defined = vec![pk, sk];
         for index in table_indexes(facets) {
             let index = names.index_of(index);
             let (keys, projection) = index_definition(&index)?;
-            let (index_pk, index_sk, index_name) = (index.pk, index.sk, index.name);
-            for name in [Some(index_pk), index_sk].into_iter().flatten() {
-                if !defined.contains(&name) {
-                    defined.push(name);
-                    request = request.attribute_definitions(attribute(name)?);
+            for key in index_attributes(&index) {
+                if !defined.contains(&key.name) {
+                    defined.push(key.name);
+                    request = request.attribute_definitions(attribute(key)?);
                 }
             }
+            let index_name = index.name;
             request = match index.kind {
                 IndexKind::Global => request.global_secondary_indexes(
                     GlobalSecondaryIndex::builder()

@@ -7,7 +7,7 @@ use aws_sdk_dynamodb::types::{
 };
 use faceteer_core::schema::{table_indexes, IndexKind};
 
-use super::create::{attribute, index_definition};
+use super::create::{attribute, index_attributes, index_definition};
 use crate::error::{Error, Result};
 use crate::exec::sdk;
 use crate::table::Table;
@@ -17,7 +17,9 @@ impl Table {
     /// `UpdateTable` at a time (DynamoDB adds one index per request), each waited for until
     /// active; returns their names. DynamoDB fills a new index from the items that already
     /// hold its key attributes: run a backfill ([`crate::backfill`]) to give them to the
-    /// records written before. A missing local index cannot be added to an existing table:
+    /// records written before (a native index is keyed by the records' own attributes, so
+    /// DynamoDB fills it from the records already stored, with no backfill). A missing
+    /// local index cannot be added to an existing table:
     /// [`Error::TableSetup`].
     pub async fn create_missing_indexes(&self) -> Result<Vec<String>> {
         let Some(facets) = self.facets() else {
@@ -65,10 +67,9 @@ impl Table {
                 .projection(projection)
                 .build()
                 .map_err(|e| Error::TableSetup(e.to_string()))?;
-            let mut definitions = vec![attribute(index.pk)?];
-            if let Some(sk) = index.sk {
-                definitions.push(attribute(sk)?);
-            }
+            let definitions = index_attributes(&index)
+                .map(attribute)
+                .collect::<Result<Vec<_>>>()?;
             sdk::add_index(
                 self,
                 definitions,

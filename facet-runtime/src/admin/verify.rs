@@ -5,7 +5,7 @@ use std::collections::BTreeMap;
 use aws_sdk_dynamodb::types::{KeySchemaElement, KeyType, TableDescription};
 use faceteer_core::layout::TableNames;
 use faceteer_core::schema::{
-    table_indexes, uses_ttl, IndexKind, TableIndex, PK, SK, TTL_ATTRIBUTE,
+    table_indexes, uses_ttl, IndexKind, KeyAttribute, TableIndex, PK, SK, TTL_ATTRIBUTE,
 };
 
 use crate::error::{Error, Result};
@@ -32,10 +32,13 @@ pub enum Difference {
         /// What the table has.
         found: String,
     },
-    /// A key attribute is not a string (`S`).
+    /// A key attribute has another type than the facets store (`S` for the keys faceteer
+    /// writes, the declared type for a native index's).
     AttributeType {
         /// The attribute.
         attribute: String,
+        /// The type the facets store.
+        expected: String,
         /// Its declared type.
         found: String,
     },
@@ -90,10 +93,14 @@ impl std::fmt::Display for Difference {
             Difference::TableKey { expected, found } => {
                 write!(f, "the table's key is {found}; the facets need {expected}")
             }
-            Difference::AttributeType { attribute, found } => {
+            Difference::AttributeType {
+                attribute,
+                expected,
+                found,
+            } => {
                 write!(
                     f,
-                    "key attribute `{attribute}` is of type {found}; the facets store S"
+                    "key attribute `{attribute}` is of type {found}; the facets store {expected}"
                 )
             }
             Difference::MissingIndex { index, used_by } => write!(
@@ -182,24 +189,36 @@ impl Verification {
     }
 }
 
+/// A key schema as text: its hash attributes, then its range ones, each in order.
 fn describe_key(elements: &[KeySchemaElement]) -> String {
     let part = |kind: KeyType| {
-        elements
+        let names: Vec<&str> = elements
             .iter()
-            .find(|e| e.key_type == kind)
+            .filter(|e| e.key_type == kind)
             .map(|e| e.attribute_name.as_str())
-            .unwrap_or("-")
-            .to_owned()
+            .collect();
+        names.join(", ")
     };
-    format!(
-        "{} (hash), {} (range)",
-        part(KeyType::Hash),
-        part(KeyType::Range)
-    )
+    key_text(&part(KeyType::Hash), &part(KeyType::Range))
 }
 
-fn expected_key(pk: &str, sk: Option<&str>) -> String {
-    format!("{pk} (hash), {} (range)", sk.unwrap_or("-"))
+fn expected_key(pk: &[KeyAttribute], sk: &[KeyAttribute]) -> String {
+    let names = |keys: &[KeyAttribute]| {
+        let names: Vec<&str> = keys.iter().map(|k| k.name).collect();
+        names.join(", ")
+    };
+    key_text(&names(pk), &names(sk))
+}
+
+fn key_text(hash: &str, range: &str) -> String {
+    let or_none = |s: &str| {
+        if s.is_empty() {
+            "-".to_owned()
+        } else {
+            s.to_owned()
+        }
+    };
+    format!("{} (hash), {} (range)", or_none(hash), or_none(range))
 }
 
 /// How the live `projection` of index `wanted` falls short of what its facets read from it,
@@ -257,7 +276,11 @@ fn compare(
         }
     }
     let found = describe_key(description.key_schema());
-    let expected = expected_key(names.attribute(PK), Some(names.attribute(SK)));
+    let table_key = [
+        KeyAttribute::text(names.attribute(PK)),
+        KeyAttribute::text(names.attribute(SK)),
+    ];
+    let expected = expected_key(&table_key[..1], &table_key[1..]);
     if found != expected {
         differences.push(Difference::TableKey { expected, found });
     }
@@ -266,17 +289,14 @@ fn compare(
         .iter()
         .map(|a| (a.attribute_name.as_str(), a.attribute_type.as_str()))
         .collect();
-    let mut key_attributes = vec![
-        names.attribute(PK).to_owned(),
-        names.attribute(SK).to_owned(),
-    ];
+    let mut key_attributes: Vec<KeyAttribute> = table_key.to_vec();
     // Every index the facets need, by the table's names.
     let wanted: Vec<_> = table_indexes(facets)
         .into_iter()
         .map(|index| names.index_of(index))
         .collect();
     for wanted in &wanted {
-        let (name, wanted_pk, wanted_sk) = (wanted.name, wanted.pk, wanted.sk);
+        let (name, wanted_pk, wanted_sk) = (wanted.name, &wanted.pk, &wanted.sk);
         let live = match wanted.kind {
             IndexKind::Global => description
                 .global_secondary_indexes()
@@ -302,12 +322,7 @@ fn compare(
             });
             continue;
         };
-        key_attributes.extend(
-            [Some(wanted_pk), wanted_sk]
-                .into_iter()
-                .flatten()
-                .map(str::to_owned),
-        );
+        key_attributes.extend(wanted_pk.iter().chain(wanted_sk).copied());
         let found = describe_key(keys);
         let expected = expected_key(wanted_pk, wanted_sk);
         if found != expected {
@@ -329,11 +344,17 @@ fn compare(
             }
         }
     }
-    for attribute in key_attributes {
-        if let Some(&t) = types.get(attribute.as_str()) {
-            if t != "S" {
+    let mut checked: Vec<&str> = Vec::new();
+    for key in key_attributes {
+        if checked.contains(&key.name) {
+            continue;
+        }
+        checked.push(key.name);
+        if let Some(&t) = types.get(key.name) {
+            if t != key.ty.as_str() {
                 differences.push(Difference::AttributeType {
-                    attribute,
+                    attribute: key.name.to_owned(),
+                    expected: key.ty.as_str().to_owned(),
                     found: t.to_owned(),
                 });
             }

@@ -7,7 +7,7 @@ use faceteer_core::cursor::{condition_fingerprint, decode_cursor, CursorScope};
 use faceteer_core::expr::Expr;
 use faceteer_core::partition::PartitionKey;
 use faceteer_core::pick::{BaseTable, KeyFields, ProjectedBy, Projection};
-use faceteer_core::plan::{QueryPlan, RenderedCondition, SortCondition};
+use faceteer_core::plan::{NativeCondition, QueryPlan, RenderedCondition, SortCondition};
 use faceteer_core::schema::{IndexSchema, PK, SK};
 use faceteer_core::{Facet, KeyError};
 
@@ -37,6 +37,8 @@ pub struct Query<F, I = BaseTable, R = Whole, M = Paged> {
     pub(crate) filter: Option<Expr<F>>,
     /// `None`: every shard at once, up to [`DEFAULT_SHARD_CONCURRENCY`](crate::query::DEFAULT_SHARD_CONCURRENCY).
     pub(crate) shard_concurrency: Option<usize>,
+    /// The key condition of a native index (`partition` then holds its text only).
+    pub(crate) native: Option<NativeCondition>,
     _types: PhantomData<QueryTypes<F, I, R, M>>,
 }
 
@@ -51,6 +53,7 @@ impl<F, I, R, M> Clone for Query<F, I, R, M> {
             shard: self.shard,
             filter: self.filter.clone(),
             shard_concurrency: self.shard_concurrency,
+            native: self.native.clone(),
             _types: PhantomData,
         }
     }
@@ -84,6 +87,7 @@ impl<F, I> Query<F, I> {
             shard: None,
             filter: None,
             shard_concurrency: None,
+            native: None,
             _types: PhantomData,
         }
     }
@@ -106,6 +110,7 @@ impl<F, I, R, M> Query<F, I, R, M> {
             shard: self.shard,
             filter: self.filter,
             shard_concurrency: self.shard_concurrency,
+            native: self.native,
             _types: PhantomData,
         }
     }
@@ -231,10 +236,14 @@ impl<F: Facet, I: KeyFields, R: Read<F, I>, M: Mode> Query<F, I, R, M> {
     /// The attributes read (`None`: whole items).
     #[doc(hidden)]
     pub fn attributes(&self) -> Option<Vec<&'static str>> {
-        let index_attributes: Vec<&'static str> = self
-            .index
-            .map(|i| i.own_key_attributes().collect())
-            .unwrap_or_default();
+        // A native index's keys are record attributes: read them too, for cursors.
+        let index_attributes: Vec<&'static str> = match self.index {
+            Some(i) if i.native.is_some() => {
+                i.key_schema_attributes().iter().map(|k| k.name).collect()
+            }
+            Some(i) => i.own_key_attributes().collect(),
+            None => Vec::new(),
+        };
         R::attributes(&index_attributes)
     }
 
@@ -243,7 +252,10 @@ impl<F: Facet, I: KeyFields, R: Read<F, I>, M: Mode> Query<F, I, R, M> {
             facet: F::SCHEMA.name.to_owned(),
             index: self.index.map(|i| i.name.to_owned()),
             partition: partition.to_owned(),
-            condition: condition_fingerprint(&self.sort.as_ref().ok(), &self.sort_prefix),
+            condition: match &self.native {
+                Some(native) => native.fingerprint(),
+                None => condition_fingerprint(&self.sort.as_ref().ok(), &self.sort_prefix),
+            },
             reverse: self.page.reverse,
         }
     }
@@ -273,6 +285,7 @@ impl<F: Facet, I: KeyFields, R: Read<F, I>, M: Mode> Query<F, I, R, M> {
                 .map(RenderedCondition::from_expr)
                 .transpose()?,
             projection: self.attributes(),
+            native: self.native.clone(),
         })
     }
 
@@ -282,6 +295,9 @@ impl<F: Facet, I: KeyFields, R: Read<F, I>, M: Mode> Query<F, I, R, M> {
         let (Some(index), Some(filter)) = (self.index, &self.filter) else {
             return Ok(());
         };
+        if index.native.is_some() {
+            return filter_is_not_on_keys::<F>(index, filter);
+        }
         let Some(projected) = index.projected_attributes(F::SCHEMA) else {
             return Ok(());
         };
@@ -343,5 +359,29 @@ impl<F: Facet, I: KeyFields, R: Read<F, I>, M: Mode> Query<F, I, R, M> {
             plan.check_start_key(start)?;
         }
         Ok(plan)
+    }
+}
+
+/// DynamoDB refuses a query filter on the queried index's key attributes: on a native index
+/// they are record fields, so a filter on one is refused here, with the way to say it.
+fn filter_is_not_on_keys<F: Facet>(index: &IndexSchema, filter: &Expr<F>) -> Result<()> {
+    let mut names = faceteer_core::names::Placeholders::new();
+    filter.render(&mut names)?;
+    let (names, _) = names.into_parts();
+    let keys = index.key_schema_attributes();
+    let on_key = names
+        .into_iter()
+        .flatten()
+        .map(|(_, name)| name)
+        .find(|n| keys.iter().any(|k| k.name == n));
+    match on_key {
+        None => Ok(()),
+        Some(name) => Err(Error::InvalidRequest(format!(
+            "the filter reads `{name}`, a key attribute of native index {}, and DynamoDB \
+             refuses filters on the keys of the index queried; put it in the key condition \
+             (`eq` on the sort fields in order, then one range), or filter the records \
+             after reading them",
+            index.name
+        ))),
     }
 }

@@ -197,6 +197,7 @@ impl<'t, C: Collection> CollectionRun<'t, C> {
             consistent_read: self.page.consistent,
             filter: None,
             projection: None,
+            native: None,
         };
         if let Some(start) = &plan.exclusive_start_key {
             plan.check_start_key(start)?;

@@ -422,6 +422,13 @@ impl<'t, F: Facet> Search<'t, F> {
                     )))
                 }
                 (Some(_), _) => {}
+                (None, _) if source.native.is_some() && self.sources.len() > 1 => {
+                    return Err(Error::InvalidRequest(format!(
+                        "source {n} of the search reads a native index, whose records are \
+                         ordered by typed attribute values, not by one key text to merge by; \
+                         merge by a field of the record with `.order_by(..)`"
+                    )))
+                }
                 (None, None) if self.sources.len() > 1 => {
                     return Err(Error::InvalidRequest(format!(
                         "source {n} of the search reads an index without a sort key, so its \

@@ -21,12 +21,34 @@ pub(crate) fn next_limit(limit: Option<usize>, have: usize) -> Option<u32> {
 
 /// The key attributes a cursor needs: the base key and, on an index, the index's key.
 pub(crate) fn key_of(index: Option<&IndexSchema>, item: &impl Attributes) -> Result<Item> {
+    if let Some(i) = index.filter(|i| i.native.is_some()) {
+        return native_key_of(i, item);
+    }
     let mut key = Item::with_capacity(4);
     let index_keys = index.into_iter().flat_map(|i| i.own_key_attributes());
     for name in [PK, SK].into_iter().chain(index_keys) {
         match item.text(name) {
             Some(text) => {
                 key.insert(name.to_owned(), AttributeValue::S(text.into_owned()));
+            }
+            None => return Err(crate::error::Error::MissingKeyAttribute(name.to_owned())),
+        }
+    }
+    Ok(key)
+}
+
+/// The key attributes a cursor on native index `index` needs: the base key and every
+/// attribute of the index's key schema, with its stored type.
+fn native_key_of(index: &IndexSchema, item: &impl Attributes) -> Result<Item> {
+    let attributes = index.key_schema_attributes();
+    let mut key = Item::with_capacity(2 + attributes.len());
+    let names = [PK, SK]
+        .into_iter()
+        .chain(attributes.iter().map(|k| k.name));
+    for name in names {
+        match item.value(name) {
+            Some(value) => {
+                key.insert(name.to_owned(), value);
             }
             None => return Err(crate::error::Error::MissingKeyAttribute(name.to_owned())),
         }

@@ -20,6 +20,9 @@ pub(crate) enum Stored {
 pub(crate) trait Attributes {
     /// The text of the string (`S`) attribute `name`, if it has one.
     fn text(&self, name: &str) -> Option<Cow<'_, str>>;
+
+    /// The key value (`S`, `N` or `B`) of attribute `name`, if it has one.
+    fn value(&self, name: &str) -> Option<AttributeValue>;
 }
 
 impl Attributes for Item {
@@ -29,6 +32,12 @@ impl Attributes for Item {
             _ => None,
         }
     }
+
+    fn value(&self, name: &str) -> Option<AttributeValue> {
+        self.get(name)
+            .filter(|v| faceteer_core::schema::ScalarType::of(v).is_some())
+            .cloned()
+    }
 }
 
 impl Attributes for Stored {
@@ -36,6 +45,19 @@ impl Attributes for Stored {
         match self {
             Stored::Tree(item) => item.text(name),
             Stored::Wire(wire) => wire.text(name),
+        }
+    }
+
+    fn value(&self, name: &str) -> Option<AttributeValue> {
+        match self {
+            Stored::Tree(item) => item.value(name),
+            // Once per page (the last item's key): a string or number read in place, binary
+            // through the item's tree.
+            Stored::Wire(wire) => match (wire.text(name), wire.number(name)) {
+                (Some(s), _) => Some(AttributeValue::S(s.into_owned())),
+                (None, Some(n)) => Some(AttributeValue::N(n.into_owned())),
+                (None, None) => wire.to_item().ok()?.value(name),
+            },
         }
     }
 }
