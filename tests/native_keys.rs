@@ -71,7 +71,7 @@ fn ticket(i: u32) -> Ticket {
         // 1..=12: as text "10" < "9", as numbers 9 < 10.
         priority: (i % 12 + 1) as u8,
         due: day(1 + i % 28),
-        assignee: (i % 2 == 0).then(|| format!("user{}", i % 3)),
+        assignee: i.is_multiple_of(2).then(|| format!("user{}", i % 3)),
         opened: day(1 + i % 20),
         title: format!("ticket {i}"),
     }

@@ -7,7 +7,7 @@
 
 pub use faceteer_core::layout::{IndexNames, TableNames};
 pub use faceteer_core::schema::{
-    FacetSchema, IndexKind, IndexProjection, IndexSchema, KeySchema, ShardSchema, TableIndex,
-    UniqueSchema,
+    FacetSchema, IndexKind, IndexProjection, IndexSchema, KeyAttribute, KeySchema, NativeKeys,
+    ScalarType, ShardSchema, TableIndex, UniqueSchema,
 };
 pub use faceteer_core::table::TableSchema;

@@ -340,6 +340,7 @@ const FLOORS: &[(&str, &[&[&str]])] = &[
                 "limits",
                 "unique",
                 "partition",
+                "native",
             ],
             &["expr"],
             &["facet"],

@@ -219,9 +219,10 @@ pub fn apply_struct_index(
     acc.on_struct = true;
     if decl.native.is_present() {
         let span = decl.native.span();
-        if check::native_index_is_global(cx, kind, span) {
-            acc.native = Some(span);
+        if !check::native_index_is_global(cx, kind, span) {
+            return;
         }
+        acc.native = Some(span);
     }
     if let Some(alias) = &decl.alias {
         acc.set_alias(&name, alias, cx);

@@ -359,7 +359,7 @@ pub fn native_index_keys(cx: &Ctxt, index: &IndexModel, fields: &[Field], span: 
                         f.ident
                     ),
                 );
-            } else if native_type(f) == NativeType::Unknown {
+            } else if native_type(f.serializer.as_ref()) == NativeType::Unknown {
                 cx.error_spanned_by(
                     &f.ident,
                     format!(

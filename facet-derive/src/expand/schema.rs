@@ -16,7 +16,7 @@ fn native_attributes(m: &FacetModel, key: &KeyModel) -> TokenStream {
     let attributes = key.parts.iter().map(|part| {
         let f = &m.fields[part.field];
         let name = lit(&f.name);
-        let ty = match native_type(f) {
+        let ty = match native_type(f.serializer.as_ref()) {
             NativeType::Codec(t) => {
                 let t = format_ident!("{t}");
                 quote!(#p::ScalarType::#t)

@@ -1,7 +1,5 @@
 //! The DynamoDB type of a native index key field, as far as its codec decides it.
 
-use crate::model::Field;
-
 /// How the DynamoDB type of a native key field is known.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum NativeType {
@@ -13,11 +11,11 @@ pub enum NativeType {
     Unknown,
 }
 
-/// The DynamoDB type of key field `f`: `chrono::serde::ts_*` codecs store epoch numbers,
-/// `serde_bytes` binary, faceteer's own `timestamp` codecs what the type stores; any other
-/// codec is unknown.
-pub fn native_type(f: &Field) -> NativeType {
-    let Some(path) = &f.serializer else {
+/// The DynamoDB type of a key field stored by `serializer` (its `serde(with)`, if any):
+/// `chrono::serde::ts_*` codecs store epoch numbers, `serde_bytes` binary, faceteer's own
+/// `timestamp` codecs what the type stores; any other codec is unknown.
+pub fn native_type(serializer: Option<&syn::Path>) -> NativeType {
+    let Some(path) = serializer else {
         return NativeType::OfType;
     };
     let mut words: Vec<String> = path.segments.iter().map(|s| s.ident.to_string()).collect();

@@ -43,7 +43,7 @@ pub(crate) mod walk;
 pub use builder::Query;
 pub use collection::{CollectionPage, CollectionPartition, CollectionRun};
 pub use mode::{Collected, FailedRecord, First, Mode, Page, Paged};
-pub use native::{NativeQuery, SortFieldsLeft};
+pub use native::{KeyConditionOpen, NativeQuery, SortFieldsLeft};
 pub use page::IntoCursor;
 pub use partition::PartitionQuery;
 pub use run::{QueryRun, DEFAULT_SHARD_CONCURRENCY};

@@ -138,9 +138,15 @@ impl<F: Facet, R, I: KeyFields> NativeQuery<F, R, I> {
     }
 }
 
-impl<F: Facet, R: SortFieldsLeft, I: KeyFields> NativeQuery<F, R, I> {
+// The operators' bound is on each method, not on the impl: with no sort field left, the
+// method is still found and the bound's message says the rule (an impl bound would let
+// rustc suggest `Iterator::eq` instead).
+impl<F: Facet, R, I: KeyFields> NativeQuery<F, R, I> {
     /// The next sort field equals `value`; conditions may follow on the fields after it.
-    pub fn eq(self, value: impl FieldValue<R::Value>) -> NativeQuery<F, R::Rest, I> {
+    pub fn eq(self, value: impl FieldValue<R::Value>) -> NativeQuery<F, R::Rest, I>
+    where
+        R: SortFieldsLeft,
+    {
         let v = self.rest.encode(value.into_field_value());
         let name = self.rest.name();
         let condition = self.condition.and_then(|mut c| {
@@ -155,7 +161,10 @@ impl<F: Facet, R: SortFieldsLeft, I: KeyFields> NativeQuery<F, R, I> {
         }
     }
 
-    fn one(self, value: R::Value, make: fn(AttributeValue) -> NativeRange) -> Query<F, I> {
+    fn one(self, value: R::Value, make: fn(AttributeValue) -> NativeRange) -> Query<F, I>
+    where
+        R: SortFieldsLeft,
+    {
         let name = self.rest.name();
         let v = self.rest.encode(value).map_err(|e| key_error(name, e));
         let condition = self.condition.and_then(|mut c| {
@@ -166,22 +175,34 @@ impl<F: Facet, R: SortFieldsLeft, I: KeyFields> NativeQuery<F, R, I> {
     }
 
     /// The next sort field is greater than `value`.
-    pub fn gt(self, value: impl FieldValue<R::Value>) -> Query<F, I> {
+    pub fn gt(self, value: impl FieldValue<R::Value>) -> Query<F, I>
+    where
+        R: SortFieldsLeft,
+    {
         self.one(value.into_field_value(), NativeRange::GreaterThan)
     }
 
     /// The next sort field is greater than or equal to `value`.
-    pub fn ge(self, value: impl FieldValue<R::Value>) -> Query<F, I> {
+    pub fn ge(self, value: impl FieldValue<R::Value>) -> Query<F, I>
+    where
+        R: SortFieldsLeft,
+    {
         self.one(value.into_field_value(), NativeRange::GreaterThanOrEqual)
     }
 
     /// The next sort field is less than `value`.
-    pub fn lt(self, value: impl FieldValue<R::Value>) -> Query<F, I> {
+    pub fn lt(self, value: impl FieldValue<R::Value>) -> Query<F, I>
+    where
+        R: SortFieldsLeft,
+    {
         self.one(value.into_field_value(), NativeRange::LessThan)
     }
 
     /// The next sort field is less than or equal to `value`.
-    pub fn le(self, value: impl FieldValue<R::Value>) -> Query<F, I> {
+    pub fn le(self, value: impl FieldValue<R::Value>) -> Query<F, I>
+    where
+        R: SortFieldsLeft,
+    {
         self.one(value.into_field_value(), NativeRange::LessThanOrEqual)
     }
 
@@ -191,7 +212,10 @@ impl<F: Facet, R: SortFieldsLeft, I: KeyFields> NativeQuery<F, R, I> {
         self,
         low: impl FieldValue<R::Value>,
         high: impl FieldValue<R::Value>,
-    ) -> Query<F, I> {
+    ) -> Query<F, I>
+    where
+        R: SortFieldsLeft,
+    {
         let name = self.rest.name();
         let low = self.rest.encode(low.into_field_value());
         let high = self.rest.encode(high.into_field_value());
@@ -205,7 +229,10 @@ impl<F: Facet, R: SortFieldsLeft, I: KeyFields> NativeQuery<F, R, I> {
     }
 
     /// The next sort field (a string or binary attribute) begins with `prefix`.
-    pub fn begins_with(self, prefix: impl FieldValue<R::Value>) -> Query<F, I> {
+    pub fn begins_with(self, prefix: impl FieldValue<R::Value>) -> Query<F, I>
+    where
+        R: SortFieldsLeft,
+    {
         self.one(prefix.into_field_value(), NativeRange::BeginsWith)
     }
 }
@@ -233,3 +260,34 @@ impl<F, I> Query<F, I> {
         query
     }
 }
+
+/// What a query whose key condition is complete is: no other key condition follows a range.
+#[diagnostic::on_unimplemented(
+    message = "a range condition ends the key condition of a native index",
+    label = "no key condition can follow the range",
+    note = "DynamoDB takes a multi-attribute sort key's conditions left to right: `eq` on its first \
+            fields, then at most one range (`gt`, `ge`, `lt`, `le`, `between`, `begins_with`) on the \
+            next, and nothing after it; filter other fields with `.filter(..)`"
+)]
+pub trait KeyConditionOpen {}
+
+/// A sort condition after a range: refused at compile time with the rule (these exist
+/// only so that the mistake gets that message rather than "not an iterator").
+macro_rules! no_condition_after_a_range {
+    ($($op:ident),*) => {
+        #[doc(hidden)]
+        impl<F, I, R, M> Query<F, I, R, M> {
+            $(
+                #[doc(hidden)]
+                pub fn $op<V>(self, _value: V) -> Self
+                where
+                    Self: KeyConditionOpen,
+                {
+                    self
+                }
+            )*
+        }
+    };
+}
+
+no_condition_after_a_range!(eq, gt, ge, lt, le, begins_with);
