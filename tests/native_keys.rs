@@ -530,6 +530,87 @@ fn key_schema(keys: &[(&str, &str)]) -> Vec<aws_sdk_dynamodb::types::KeySchemaEl
         .collect()
 }
 
+/// The design exports spell multi-attribute keys as DynamoDB's templates do: every `HASH`
+/// then every `RANGE` element in CloudFormation, `key_schema` blocks in Terraform, typed
+/// attribute definitions, and the attributes with their types on the pages.
+#[test]
+fn designs_show_multi_attribute_keys() {
+    use faceteer::design::{self, WorkbenchMetadata};
+    use faceteer::TableSchema;
+    let d = Support::design("support");
+    let cfn: serde_json::Value = serde_json::from_str(&design::cloudformation(&d)).unwrap();
+    let table = &cfn["Resources"]["Support"]["Properties"];
+    let gsi1 = table["GlobalSecondaryIndexes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|i| i["IndexName"] == "GSI1")
+        .unwrap();
+    let keys: Vec<(String, String)> = gsi1["KeySchema"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|k| {
+            (
+                k["AttributeName"].as_str().unwrap().to_owned(),
+                k["KeyType"].as_str().unwrap().to_owned(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        keys,
+        [
+            ("team", "HASH"),
+            ("status", "HASH"),
+            ("priority", "RANGE"),
+            ("due", "RANGE")
+        ]
+        .map(|(a, b)| (a.to_owned(), b.to_owned()))
+    );
+    let definitions = table["AttributeDefinitions"].as_array().unwrap();
+    let type_of = |name: &str| {
+        definitions
+            .iter()
+            .find(|a| a["AttributeName"] == name)
+            .map(|a| a["AttributeType"].as_str().unwrap().to_owned())
+    };
+    assert_eq!(type_of("priority").as_deref(), Some("N"));
+    assert_eq!(type_of("opened").as_deref(), Some("N"));
+    assert_eq!(type_of("due").as_deref(), Some("S"));
+    assert_eq!(
+        type_of("GSI1PK"),
+        None,
+        "no written key attribute for a native index"
+    );
+    let tf = design::terraform(&d);
+    assert!(tf.contains("key_schema {"), "{tf}");
+    assert!(tf.contains(r#"attribute_name = "priority""#), "{tf}");
+    assert!(tf.contains(r#"key_type       = "RANGE""#), "{tf}");
+    assert!(!tf.contains(r#"hash_key = "GSI1PK""#), "{tf}");
+    let md = design::access_patterns_markdown(&d);
+    assert!(md.contains("team (S), status (S)"), "{md}");
+    assert!(md.contains("priority (N), due (S)"), "{md}");
+    let html = design::access_patterns_html(&d);
+    assert!(html.contains("priority (N), due (S)"));
+    let meta = WorkbenchMetadata {
+        author: "faceteer",
+        created: "2026-11-26",
+        modified: "2026-11-26",
+        description: "support",
+    };
+    let wb: serde_json::Value = serde_json::from_str(&design::workbench(&d, &meta)).unwrap();
+    let attributes = wb["DataModel"][0]["KeyAttributes"].clone();
+    assert_eq!(attributes["PartitionKey"]["AttributeName"], "PK");
+    let gsi1 = wb["DataModel"][0]["GlobalSecondaryIndexes"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|i| i["IndexName"] == "GSI1")
+        .cloned()
+        .unwrap();
+    assert_eq!(gsi1["KeyAttributes"]["SortKey"]["AttributeType"], "N");
+}
+
 faceteer_suite::engines!(
     the_table_has_typed_multi_attribute_keys_and_puts_write_none,
     queries_follow_the_key_rules_with_numbers_as_numbers,

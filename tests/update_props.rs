@@ -29,7 +29,10 @@ enum Stage {
 /// GSI1: by assignee, sorted by stage then update time. GSI2: by stage, sharded over 4 by
 /// id, sorted by update time. GSI3: by organisation, sorted by update time then priority.
 /// GSI4 (declared on the struct, sparse): one constant partition of the tickets that expire
-/// and are assigned, sorted by expiry then assignee.
+/// and are assigned, sorted by expiry then assignee. GSI5 (native, multi-attribute keys):
+/// by organisation and stage, sorted by priority then assignee; nothing is derived for it,
+/// so no update needs another field's value for it, and a ticket without an assignee is not
+/// in it.
 #[derive(Debug, Clone, PartialEq, Facet, Serialize, Deserialize)]
 #[facet(
     name = "TICKET",
@@ -39,6 +42,13 @@ enum Stage {
         sparse,
         pk(prefix = "#EXPIRING", fields()),
         sk(prefix = "#AT", fields(expires, assignee))
+    ),
+    gsi(
+        n = 5,
+        native,
+        alias = "OrgQueue",
+        pk(fields(org, stage)),
+        sk(fields(priority, assignee))
     )
 )]
 #[serde(rename_all = "camelCase")]
@@ -400,10 +410,14 @@ async fn no_sequence_leaves_an_item_a_put_would_not_write() {
         failures[0]
     );
     // The sparse index holds exactly the final records with both its fields present.
-    let mut expected: Vec<Ticket> = results
+    let finals: Vec<Ticket> = results
         .into_iter()
         .filter_map(|r| r.ok().flatten())
+        .collect();
+    let mut expected: Vec<Ticket> = finals
+        .iter()
         .filter(|t| t.expires.is_some() && t.assignee.is_some())
+        .cloned()
         .collect();
     let mut indexed = table
         .query(Ticket::by_expiring().list())
@@ -418,6 +432,57 @@ async fn no_sequence_leaves_an_item_a_put_would_not_write() {
         "some sequences end in the sparse index"
     );
     assert_eq!(indexed, expected);
+    // The native index holds exactly the final records with an assignee, each in the
+    // partition of its organisation and stage, found by its typed sort values.
+    let checks: Vec<Result<(), String>> = futures::stream::iter(&finals)
+        .map(|t| {
+            let table = &table;
+            async move {
+                let in_partition = table
+                    .query(Ticket::by_org_queue(&t.org, t.stage).list())
+                    .all()
+                    .await
+                    .map_err(|e| e.to_string())?;
+                let want: Vec<Ticket> = t
+                    .assignee
+                    .is_some()
+                    .then(|| t.clone())
+                    .into_iter()
+                    .collect();
+                if in_partition != want {
+                    return Err(format!("GSI5 holds {in_partition:?} for {t:?}"));
+                }
+                if let Some(a) = &t.assignee {
+                    let exact = table
+                        .query(
+                            Ticket::by_org_queue(&t.org, t.stage)
+                                .eq(t.priority)
+                                .eq(a)
+                                .list(),
+                        )
+                        .all()
+                        .await
+                        .map_err(|e| e.to_string())?;
+                    if exact != want {
+                        return Err(format!(
+                            "GSI5 by priority and assignee: {exact:?} for {t:?}"
+                        ));
+                    }
+                }
+                Ok(())
+            }
+        })
+        .buffer_unordered(8)
+        .collect()
+        .await;
+    let wrong: Vec<&String> = checks.iter().filter_map(|r| r.as_ref().err()).collect();
+    assert!(
+        wrong.is_empty(),
+        "{} of {} native index checks failed; first: {}",
+        wrong.len(),
+        finals.len(),
+        wrong[0]
+    );
 }
 
 faceteer_suite::engines!(no_sequence_leaves_an_item_a_put_would_not_write,);

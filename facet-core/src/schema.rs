@@ -367,9 +367,17 @@ impl IndexSchema {
         pk
     }
 
-    /// Every key the index is built from: its partition key, then its sort key.
+    /// Every key of the index: its partition key, then its sort key (for a native index,
+    /// their fields only: see [`IndexSchema::written_keys`]).
     pub fn keys(&self) -> impl Iterator<Item = &KeySchema> {
         std::iter::once(&self.pk).chain(self.sk.as_ref())
+    }
+
+    /// The keys of the index faceteer builds into attributes of their own, with the fields
+    /// each is built from: [`IndexSchema::keys`], none for a native index (DynamoDB reads
+    /// its keys from the record's attributes; an update derives nothing for it).
+    pub fn written_keys(&self) -> impl Iterator<Item = &KeySchema> {
+        self.keys().filter(|_| self.native.is_none())
     }
 
     /// The non-key attributes the index must project for this facet (`None`: whole items).

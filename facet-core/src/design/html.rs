@@ -218,7 +218,7 @@ fn grid(out: &mut String, design: &TableDesign<'_>, members: &[usize]) {
 /// An example value of attribute `name` (faceteer's name) of an item of facet `s`: an index
 /// key's pattern, `{field}` for a field, the `#[ttl]` field for `ttl`.
 fn example_value(s: &FacetSchema, name: &str) -> String {
-    let keys = s.indexes.iter().flat_map(|i| i.keys());
+    let keys = s.indexes.iter().flat_map(|i| i.written_keys());
     if let Some(key) = keys.into_iter().find(|k| k.attribute == name) {
         return key_pattern(key, s.delimiter);
     }

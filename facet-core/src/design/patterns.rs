@@ -142,6 +142,9 @@ fn index_pattern(index: &IndexSchema, delimiter: &str, names: &TableNames) -> Ac
     if index.kind == IndexKind::Local {
         notes.push("local index: strongly consistent reads".to_owned());
     }
+    if let Some(native) = index.native {
+        return native_pattern(name, index_name, native, notes, names);
+    }
     AccessPattern {
         name,
         index: Some(index_name),
@@ -150,6 +153,36 @@ fn index_pattern(index: &IndexSchema, delimiter: &str, names: &TableNames) -> Ac
             let attribute = names.attribute(k.attribute);
             format!("{attribute}: {}", key_pattern(&k, delimiter))
         }),
+        notes,
+    }
+}
+
+/// The access pattern of a native (multi-attribute) index: equality on each partition
+/// attribute; its sort attributes, typed, compared left to right.
+fn native_pattern(
+    name: String,
+    index_name: &'static str,
+    native: crate::schema::NativeKeys,
+    mut notes: Vec<String>,
+    names: &TableNames,
+) -> AccessPattern {
+    let typed = |k: &crate::schema::KeyAttribute| format!("{} ({})", names.attribute(k.name), k.ty);
+    let partition: Vec<String> = native
+        .pk
+        .iter()
+        .map(|k| format!("{} = {{{}}}", names.attribute(k.name), k.name))
+        .collect();
+    let sort: Vec<String> = native.sk.iter().map(typed).collect();
+    notes.push(
+        "multi-attribute keys: the records' own attributes; a record missing one is not in \
+         the index; sort conditions: equalities on the first sort attributes, then one range"
+            .to_owned(),
+    );
+    AccessPattern {
+        name,
+        index: Some(index_name),
+        partition: partition.join(" AND "),
+        sort: (!sort.is_empty()).then(|| sort.join(", ")),
         notes,
     }
 }

@@ -54,7 +54,7 @@ pub enum Created {
 pub fn keys_built_from(schema: &FacetSchema, attribute: &str) -> bool {
     let keys = [&schema.pk, &schema.sk]
         .into_iter()
-        .chain(schema.indexes.iter().flat_map(|i| i.keys()));
+        .chain(schema.indexes.iter().flat_map(|i| i.written_keys()));
     keys.flat_map(|k| k.inputs()).any(|name| name == attribute)
         || schema.ttl_field == Some(attribute)
 }

@@ -198,7 +198,7 @@ pub fn from_stored<F: Facet>(
 
 /// The fields a derived attribute (an index key, the TTL) of `schema` is built from.
 pub fn derived_inputs(schema: &FacetSchema) -> Vec<&'static str> {
-    let keys = schema.indexes.iter().flat_map(|i| i.keys());
+    let keys = schema.indexes.iter().flat_map(|i| i.written_keys());
     let mut out: Vec<&'static str> = Vec::new();
     for name in keys.flat_map(|k| k.inputs()).chain(schema.ttl_field) {
         if !out.contains(&name) {

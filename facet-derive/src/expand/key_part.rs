@@ -1,7 +1,7 @@
 //! `#[derive(KeyPart)]`: key text through serde.
 
 use proc_macro2::TokenStream;
-use quote::quote;
+use quote::{quote, ToTokens};
 
 use crate::case::rename_variant;
 use crate::ctxt::Ctxt;
@@ -13,6 +13,14 @@ pub fn key_part(input: &syn::DeriveInput, cx: &Ctxt) -> TokenStream {
     distinct_variant_names(input, cx);
     let ident = &input.ident;
     let (impl_generics, ty_generics, where_clause) = input.generics.split_for_impl();
+    let scalar = is_text_enum(input).then(|| {
+        quote! {
+            #[automatically_derived]
+            impl #impl_generics #fp::KeyScalar for #ident #ty_generics #where_clause {
+                const TYPE: #fp::ScalarType = #fp::ScalarType::S;
+            }
+        }
+    });
     quote! {
         #[automatically_derived]
         impl #impl_generics #fp::KeyPart for #ident #ty_generics #where_clause {
@@ -23,7 +31,27 @@ pub fn key_part(input: &syn::DeriveInput, cx: &Ctxt) -> TokenStream {
                 #fp::write_serde_key(self, out)
             }
         }
+
+        #scalar
     }
+}
+
+/// An enum of unit variants serde writes as their names (text): a native index key field
+/// of its type is a string (`S`). Not with `#[serde(untagged)]` or another derive of
+/// `Serialize` (`serde_repr` writes numbers).
+fn is_text_enum(input: &syn::DeriveInput) -> bool {
+    let syn::Data::Enum(data) = &input.data else {
+        return false;
+    };
+    let units = data
+        .variants
+        .iter()
+        .all(|v| matches!(v.fields, syn::Fields::Unit));
+    let serde_default = input.attrs.iter().all(|a| {
+        let text = a.meta.to_token_stream().to_string();
+        !(text.contains("untagged") || text.contains("Serialize_repr") || text.contains("repr"))
+    });
+    units && serde_default
 }
 
 /// A key value is its serde name: two variants of one name would give two values one key.

@@ -135,8 +135,8 @@ fn upsert_plans_with<F: Facet, R: Returns>(
         // membership goes, from every field of both.
         let mut derived: Vec<(&'static str, Vec<&'static str>)> = Vec::new();
         for index in schema.indexes {
-            let all: Vec<&'static str> = index.keys().flat_map(|k| k.inputs()).collect();
-            for key in index.keys() {
+            let all: Vec<&'static str> = index.written_keys().flat_map(|k| k.inputs()).collect();
+            for key in index.written_keys() {
                 let inputs = if index.sparse {
                     all.clone()
                 } else {
