@@ -43,6 +43,7 @@ mod transactions;
 mod unique;
 mod update_props;
 mod updates;
+mod vector_indexes;
 mod vectors;
 mod verify;
 mod versions;

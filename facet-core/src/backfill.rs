@@ -63,6 +63,12 @@ impl Rewriter {
         let target = (self.put_item)(stored.clone())?;
         Ok(diff(stored, target, self.attributes))
     }
+
+    /// What to write to bring `stored` to `target`, the item a put of another record of
+    /// this facet writes (a record a function of the user's made from the stored one).
+    pub fn plan_to(&self, stored: &Item, target: Item) -> Rewrite {
+        diff(stored, target, self.attributes)
+    }
 }
 
 /// What a backfill writes for one stored item.

@@ -231,6 +231,86 @@ pub struct FacetSchema {
     pub ttl_field: Option<&'static str>,
     /// The `#[unique]` fields, each guarded by a guard item (see the `unique` module).
     pub unique: &'static [UniqueSchema],
+    /// The vector indexes over the facet's `#[vector(..)]` fields.
+    pub vectors: &'static [VectorSchema],
+}
+
+/// How a vector index measures how near two vectors are (`DistanceFunction`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum VectorDistance {
+    /// `COSINE`: scored by cosine distance, 1 − cosine similarity (0 is the same
+    /// direction, 2 the opposite): lower scores are nearer.
+    Cosine,
+    /// `EUCLIDEAN`: scored by the straight-line distance: lower scores are nearer.
+    Euclidean,
+    /// `DOT_PRODUCT`: scored by the dot product: higher scores are nearer.
+    DotProduct,
+}
+
+impl VectorDistance {
+    /// DynamoDB's spelling: `COSINE`, `EUCLIDEAN`, `DOT_PRODUCT`.
+    pub const fn as_str(self) -> &'static str {
+        match self {
+            VectorDistance::Cosine => "COSINE",
+            VectorDistance::Euclidean => "EUCLIDEAN",
+            VectorDistance::DotProduct => "DOT_PRODUCT",
+        }
+    }
+}
+
+/// The most dimensions a vector index has (DynamoDB's limit).
+pub const MAX_VECTOR_DIMENSIONS: u32 = 4096;
+/// The most results one vector search returns (`TopK`, DynamoDB's limit).
+pub const MAX_TOP_K: u32 = 100;
+/// The most vector indexes a table has (DynamoDB's limit).
+pub const MAX_VECTOR_INDEXES: usize = 5;
+
+/// A vector index over a facet's list-of-numbers field, declared with
+/// `#[vector(dimensions = N, distance = cosine, ..)]`: searched for the nearest records
+/// with `SearchVectors`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct VectorSchema {
+    /// The index name.
+    pub index: &'static str,
+    /// The attribute holding the vector (a list of numbers).
+    pub attribute: &'static str,
+    /// The vectors' dimension count.
+    pub dimensions: u32,
+    /// The distance function.
+    pub distance: VectorDistance,
+    /// The search schema's `HASH` attribute: every search names one value of it.
+    pub partition: Option<KeyAttribute>,
+    /// The search schema's `INLINE_FILTER` attributes: searches may filter on them.
+    pub filters: &'static [KeyAttribute],
+}
+
+impl VectorSchema {
+    /// The search schema's attributes: the partition attribute, then the filters.
+    pub fn search_attributes(&self) -> impl Iterator<Item = KeyAttribute> + '_ {
+        self.partition
+            .into_iter()
+            .chain(self.filters.iter().copied())
+    }
+}
+
+/// Every vector index the facets of a table use, each once, in declaration order. Facets
+/// sharing one agree on its definition when the table check passes
+/// ([`crate::table::check_table`]).
+pub fn table_vectors(facets: &[&FacetSchema]) -> Vec<(VectorSchema, Vec<&'static str>)> {
+    let mut out: Vec<(VectorSchema, Vec<&'static str>)> = Vec::new();
+    for facet in facets {
+        for v in facet.vectors {
+            match out.iter_mut().find(|(t, _)| t.index == v.index) {
+                Some((_, used_by)) => {
+                    if !used_by.contains(&facet.name) {
+                        used_by.push(facet.name);
+                    }
+                }
+                None => out.push((*v, vec![facet.name])),
+            }
+        }
+    }
+    out
 }
 
 /// A unique field of a facet.
@@ -274,6 +354,7 @@ pub const FALLBACK_SCHEMA: FacetSchema = FacetSchema {
     indexes: &[],
     ttl_field: None,
     unique: &[],
+    vectors: &[],
 };
 
 impl KeySchema {

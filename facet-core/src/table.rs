@@ -68,6 +68,21 @@ pub enum Conflict {
         /// The index (`GSI1`, `LSI2`, …).
         index: &'static str,
     },
+    /// Two facets declare one vector index differently (attribute, dimensions, distance or
+    /// search schema).
+    VectorIndex {
+        /// Position of the first facet in the declaration.
+        first: usize,
+        /// Position of the second.
+        second: usize,
+        /// The index.
+        index: &'static str,
+    },
+    /// The facets declare more vector indexes than a table can have.
+    TooManyVectorIndexes {
+        /// How many.
+        count: usize,
+    },
     /// Two facets use one index with different native (multi-attribute) keys: one native
     /// and the other not, or other attribute names, order or types.
     NativeKeys {
@@ -223,6 +238,68 @@ pub const fn native_keys_differ(a: &FacetSchema, b: &FacetSchema) -> Option<&'st
     None
 }
 
+/// The first vector index `a` and `b` both declare, differently.
+pub const fn vectors_differ(a: &FacetSchema, b: &FacetSchema) -> Option<&'static str> {
+    let mut i = 0;
+    while i < a.vectors.len() {
+        let x = &a.vectors[i];
+        let mut j = 0;
+        while j < b.vectors.len() {
+            let y = &b.vectors[j];
+            if same(x.index, y.index) {
+                let partition = match (x.partition, y.partition) {
+                    (None, None) => true,
+                    (Some(p), Some(q)) => same_attributes(&[p], &[q]),
+                    _ => false,
+                };
+                let same_definition = same(x.attribute, y.attribute)
+                    && x.dimensions == y.dimensions
+                    && x.distance as u8 == y.distance as u8
+                    && partition
+                    && same_attributes(x.filters, y.filters);
+                if !same_definition {
+                    return Some(x.index);
+                }
+            }
+            j += 1;
+        }
+        i += 1;
+    }
+    None
+}
+
+/// How many distinct vector indexes the facets declare.
+const fn vector_index_count(facets: &[&FacetSchema]) -> usize {
+    let mut count = 0;
+    let mut f = 0;
+    while f < facets.len() {
+        let mut v = 0;
+        while v < facets[f].vectors.len() {
+            let name = facets[f].vectors[v].index;
+            // Counted at its first declaration only.
+            let mut earlier = false;
+            let mut g = 0;
+            while g <= f && !earlier {
+                let upto = if g == f { v } else { facets[g].vectors.len() };
+                let mut w = 0;
+                while w < upto {
+                    if same(facets[g].vectors[w].index, name) {
+                        earlier = true;
+                    }
+                    w += 1;
+                }
+                g += 1;
+            }
+            if !earlier {
+                count += 1;
+            }
+            v += 1;
+        }
+        f += 1;
+    }
+    count
+}
+
 /// Whether two key schemas list the same attributes, in the same order, of the same types.
 const fn same_attributes(a: &[KeyAttribute], b: &[KeyAttribute]) -> bool {
     if a.len() != b.len() {
@@ -240,6 +317,10 @@ const fn same_attributes(a: &[KeyAttribute], b: &[KeyAttribute]) -> bool {
 
 /// The first conflict between the facets of a table, if any.
 pub const fn find_conflict(facets: &[&FacetSchema]) -> Option<Conflict> {
+    let count = vector_index_count(facets);
+    if count > crate::schema::MAX_VECTOR_INDEXES {
+        return Some(Conflict::TooManyVectorIndexes { count });
+    }
     let mut first = 0;
     while first < facets.len() {
         let mut second = first + 1;
@@ -252,6 +333,13 @@ pub const fn find_conflict(facets: &[&FacetSchema]) -> Option<Conflict> {
             }
             if let Some(index) = index_shapes_differ(facets[first], facets[second]) {
                 return Some(Conflict::IndexShape {
+                    first,
+                    second,
+                    index,
+                });
+            }
+            if let Some(index) = vectors_differ(facets[first], facets[second]) {
+                return Some(Conflict::VectorIndex {
                     first,
                     second,
                     index,
@@ -347,6 +435,24 @@ pub const fn assert_table(facets: &[&FacetSchema]) {
                 .push("` does not; an index has one key schema, so give both a sort key ")
                 .push("(`sk(prefix = \"..\", fields(..))`) or neither, or use another index")
         }
+        Conflict::VectorIndex {
+            first,
+            second,
+            index,
+        } => Message::new()
+            .push("facets `")
+            .push(facets[first].name)
+            .push("` and `")
+            .push(facets[second].name)
+            .push("` declare vector index `")
+            .push(index)
+            .push("` differently; a table has one definition of each index, so give both the ")
+            .push("same attribute, dimensions, distance and search schema, or name one of them ")
+            .push("otherwise (`#[vector(index = \"..\", ..)]`)"),
+        Conflict::TooManyVectorIndexes { .. } => Message::new()
+            .push("the facets of this table declare more than 5 vector indexes, DynamoDB's ")
+            .push("limit for one table; share an index between facets (the same ")
+            .push("`#[vector(index = \"..\", ..)]`) or drop one"),
         Conflict::NativeKeys {
             first,
             second,
@@ -480,6 +586,18 @@ pub fn check_table(facets: &[&FacetSchema]) -> Result<(), TableError> {
                 without_sort_key: without.name,
             })
         }
+        Some(Conflict::VectorIndex {
+            first,
+            second,
+            index,
+        }) => Err(TableError::VectorIndex {
+            index,
+            first: facets[first].name,
+            second: facets[second].name,
+        }),
+        Some(Conflict::TooManyVectorIndexes { count }) => {
+            Err(TableError::TooManyVectorIndexes { count })
+        }
         Some(Conflict::NativeKeys {
             first,
             second,
@@ -554,6 +672,25 @@ pub enum TableError {
         with_sort_key: &'static str,
         /// The facet whose index has none.
         without_sort_key: &'static str,
+    },
+    /// Two facets declare one vector index differently.
+    #[error(
+        "facets `{first}` and `{second}` declare vector index `{index}` differently; give both \
+         the same attribute, dimensions, distance and search schema, or another index name"
+    )]
+    VectorIndex {
+        /// The index.
+        index: &'static str,
+        /// The first facet.
+        first: &'static str,
+        /// The second.
+        second: &'static str,
+    },
+    /// More vector indexes than a table can have.
+    #[error("the facets declare {count} vector indexes; a DynamoDB table has at most 5")]
+    TooManyVectorIndexes {
+        /// How many.
+        count: usize,
     },
     /// Two facets share an index with different native keys.
     #[error(

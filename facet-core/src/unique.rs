@@ -253,6 +253,7 @@ mod tests {
             indexes: &[],
             ttl_field: None,
             unique: SCOPED,
+            vectors: &[],
         }
     }
 

@@ -47,7 +47,9 @@ pub fn derive_collection(input: TokenStream) -> TokenStream {
 /// Derive `faceteer::Facet`. See the `faceteer` crate documentation for the attributes.
 #[proc_macro_derive(
     Facet,
-    attributes(facet, pk, sk, gsi, shard, ttl, version, unique, created, updated)
+    attributes(
+        facet, pk, sk, gsi, shard, ttl, version, unique, created, updated, vector
+    )
 )]
 pub fn derive_facet(input: TokenStream) -> TokenStream {
     let input = syn::parse_macro_input!(input as syn::DeriveInput);

@@ -179,7 +179,9 @@ pub struct GrowAttr {
 
 /// One field, with its key attributes still raw.
 #[derive(Debug, FromField)]
-#[darling(forward_attrs(pk, sk, gsi, shard, ttl, version, unique, created, updated, serde))]
+#[darling(forward_attrs(
+    pk, sk, gsi, shard, ttl, version, unique, created, updated, vector, serde
+))]
 pub struct FieldInput {
     pub ident: Option<Ident>,
     pub ty: Type,
@@ -225,6 +227,23 @@ pub struct ShardAttr {
     pub time: Option<syn::Path>,
 }
 
+/// `#[vector(dimensions = N, distance = cosine, index = "..", partition = field,
+/// filters(a, b))]` on a list-of-numbers field: a vector index over it.
+#[derive(Debug, FromMeta)]
+pub struct VectorAttr {
+    /// The vectors' dimension count (1 to 4096).
+    pub dimensions: SpannedValue<u32>,
+    /// `cosine`, `euclidean` or `dot_product`.
+    pub distance: syn::Path,
+    /// The index name (default: the attribute's name and `_vector`).
+    pub index: Option<SpannedValue<String>>,
+    /// The search schema's `HASH` field: every search names one value of it.
+    pub partition: Option<syn::Path>,
+    /// The search schema's `INLINE_FILTER` fields.
+    #[darling(default)]
+    pub filters: darling::util::PathList,
+}
+
 /// `#[unique]` or `#[unique(scope(team, ..))]` on a field.
 #[derive(Debug, Default, FromMeta)]
 pub struct UniqueAttr {
@@ -245,6 +264,8 @@ pub struct FieldAttrs {
     pub version: Option<Span>,
     /// `#[unique(..)]`.
     pub unique: Option<(UniqueAttr, Span)>,
+    /// `#[vector(..)]`.
+    pub vector: Option<(VectorAttr, Span)>,
     /// `#[created]`: set when the record is created.
     pub created: Option<Span>,
     /// `#[updated]`: set by every write.
@@ -318,6 +339,19 @@ pub fn field_attrs(attrs: &[Attribute], cx: &Ctxt) -> FieldAttrs {
                 );
             }
             out.version = Some(span);
+        } else if path.is_ident("vector") {
+            if let Some(parsed) = cx.syntax(VectorAttr::from_meta(&attr.meta)) {
+                if out.vector.is_some() {
+                    cx.syntax_error(
+                        darling::Error::custom(
+                            "a field has one `#[vector(..)]`: one vector index per field",
+                        )
+                        .with_span(&span),
+                    );
+                } else {
+                    out.vector = Some((parsed, span));
+                }
+            }
         } else if path.is_ident("unique") {
             let parsed = match &attr.meta {
                 Meta::Path(_) => Some(UniqueAttr::default()),

@@ -169,6 +169,7 @@ mod table;
 pub mod testing;
 pub mod transaction;
 mod unique;
+pub mod vector;
 mod wire;
 pub mod write;
 
@@ -243,6 +244,7 @@ macro_rules! table {
 pub mod __private_0_1_0 {
     pub use crate::error::Error;
     pub use crate::query::{NativeQuery, PartitionQuery};
+    pub use crate::vector::VectorSearch;
     pub use aws_sdk_dynamodb::types::AttributeValue;
     #[cfg(feature = "chrono")]
     pub use faceteer_core::chrono::{DateTime, Utc};
@@ -274,7 +276,7 @@ pub mod __private_0_1_0 {
     pub use faceteer_core::schema::TTL_ATTRIBUTE;
     pub use faceteer_core::schema::{
         FacetSchema, IndexKind, IndexProjection, IndexSchema, KeyAttribute, KeySchema, NativeKeys,
-        ScalarType, ShardSchema,
+        ScalarType, ShardSchema, VectorDistance, VectorSchema,
     };
     pub use faceteer_core::serde_key::write_serde_key;
     pub use faceteer_core::shard::{shard_of, ShardPeriod};

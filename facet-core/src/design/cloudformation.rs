@@ -4,7 +4,7 @@ use serde::Serialize;
 
 use super::layout::IndexDesign;
 use super::model::TableDesign;
-use crate::schema::{IndexKind, KeyAttribute, PK, SK};
+use crate::schema::{IndexKind, KeyAttribute, VectorSchema, PK, SK};
 
 /// A CloudFormation template (JSON) with one `AWS::DynamoDB::Table` resource: the design's
 /// table, billed per request, with `PK`/`SK`, every index the facets use, `ttl` as its
@@ -39,6 +39,11 @@ pub fn cloudformation(design: &TableDesign<'_>) -> String {
         ),
         global_secondary_indexes: of_kind(IndexKind::Global),
         local_secondary_indexes: of_kind(IndexKind::Local),
+        vector_indexes: design
+            .vectors()
+            .iter()
+            .map(|(v, _)| Vector::from(v))
+            .collect(),
         time_to_live_specification: design.ttl_attribute().map(|attribute_name| TimeToLive {
             attribute_name,
             enabled: true,
@@ -125,6 +130,8 @@ struct Properties<'a> {
     global_secondary_indexes: Vec<Index<'a>>,
     #[serde(skip_serializing_if = "Vec::is_empty")]
     local_secondary_indexes: Vec<Index<'a>>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    vector_indexes: Vec<Vector>,
     #[serde(skip_serializing_if = "Option::is_none")]
     time_to_live_specification: Option<TimeToLive>,
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -180,6 +187,62 @@ impl<'a> From<&'a IndexDesign> for Projection<'a> {
                 "ALL"
             },
             non_key_attributes: index.projection.as_deref(),
+        }
+    }
+}
+
+/// `AWS::DynamoDB::Table VectorIndex`.
+#[derive(Serialize)]
+#[serde(rename_all = "PascalCase")]
+struct Vector {
+    index_name: &'static str,
+    vector_attribute: VectorAttribute,
+    dimensions: u32,
+    distance_function: &'static str,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    search_schema: Vec<SearchSchemaElement>,
+    projection: Projection<'static>,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "PascalCase")]
+struct VectorAttribute {
+    attribute_name: &'static str,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "PascalCase")]
+struct SearchSchemaElement {
+    attribute_name: &'static str,
+    search_schema_element_type: &'static str,
+}
+
+impl From<&VectorSchema> for Vector {
+    fn from(v: &VectorSchema) -> Self {
+        let roles = v
+            .partition
+            .iter()
+            .map(|k| (k.name, "HASH"))
+            .chain(v.filters.iter().map(|k| (k.name, "INLINE_FILTER")));
+        Vector {
+            index_name: v.index,
+            vector_attribute: VectorAttribute {
+                attribute_name: v.attribute,
+            },
+            dimensions: v.dimensions,
+            distance_function: v.distance.as_str(),
+            search_schema: roles
+                .map(
+                    |(attribute_name, search_schema_element_type)| SearchSchemaElement {
+                        attribute_name,
+                        search_schema_element_type,
+                    },
+                )
+                .collect(),
+            projection: Projection {
+                projection_type: "ALL",
+                non_key_attributes: None,
+            },
         }
     }
 }

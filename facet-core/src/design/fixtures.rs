@@ -64,6 +64,7 @@ pub(crate) const USER: FacetSchema = FacetSchema {
     )],
     ttl_field: Some("expiresAt"),
     unique: &[],
+    vectors: &[],
 };
 
 pub(crate) const ORDER: FacetSchema = FacetSchema {
@@ -114,6 +115,7 @@ pub(crate) const ORDER: FacetSchema = FacetSchema {
     ],
     ttl_field: None,
     unique: &[],
+    vectors: &[],
 };
 
 pub(crate) const TEAM: FacetSchema = FacetSchema {
@@ -131,6 +133,7 @@ pub(crate) const TEAM: FacetSchema = FacetSchema {
     )],
     ttl_field: None,
     unique: &[],
+    vectors: &[],
 };
 
 /// The three facets, with the user's and the order's attributes.
@@ -154,6 +157,7 @@ pub(crate) const PLAIN: FacetSchema = FacetSchema {
     indexes: &[],
     ttl_field: None,
     unique: &[],
+    vectors: &[],
 };
 
 /// OneTable's names (`pk`, `sk`, `_type`, `expires`, index `gsi1` keyed `gsi1pk`/`gsi1sk`),
@@ -196,6 +200,7 @@ pub(crate) const TASK: FacetSchema = FacetSchema {
     )],
     ttl_field: Some("expiresAt"),
     unique: &[],
+    vectors: &[],
 };
 
 /// The task with its attributes.

@@ -95,6 +95,11 @@ impl TableDesign<'_> {
             .collect()
     }
 
+    /// Every vector index the facets declare, each once, with the facets that use it.
+    pub fn vectors(&self) -> Vec<(crate::schema::VectorSchema, Vec<&'static str>)> {
+        crate::schema::table_vectors(&self.schemas())
+    }
+
     /// The key attributes the table defines, each once, by the table's names, typed: `PK`,
     /// `SK`, then each index's own (`GSInPK`, `GSInSK`, `LSInSK`, all strings; a native
     /// index's record attributes with their types) in [`TableDesign::indexes`] order.
@@ -109,6 +114,14 @@ impl TableDesign<'_> {
                 IndexKind::Local => Vec::new(),
             };
             for key in own.into_iter().chain(index.sort_key) {
+                if !out.iter().any(|k| k.name == key.name) {
+                    out.push(key);
+                }
+            }
+        }
+        // A vector index's search schema attributes are defined; its vector is not.
+        for (vector, _) in self.vectors() {
+            for key in vector.search_attributes() {
                 if !out.iter().any(|k| k.name == key.name) {
                     out.push(key);
                 }

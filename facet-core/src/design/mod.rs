@@ -39,6 +39,7 @@
 //!     indexes: &[],
 //!     ttl_field: None,
 //!     unique: &[],
+//!     vectors: &[],
 //! };
 //! // With a derived facet: `FacetDesign::of::<User>()`.
 //! let facets = [FacetDesign::new(&USER, &["userId", "name"])];

@@ -118,6 +118,7 @@ mod tests {
         indexes: &[],
         ttl_field: None,
         unique: &[],
+        vectors: &[],
     };
 
     impl Facet for Note {

@@ -272,7 +272,42 @@ pub(crate) fn index_rows(design: &TableDesign<'_>) -> Vec<IndexRow> {
         facets: all.join(", "),
     };
     let indexes = design.indexes().into_iter().map(|i| index_row(&i));
-    std::iter::once(table).chain(indexes).collect()
+    let vectors = design
+        .vectors()
+        .into_iter()
+        .map(|(v, used_by)| vector_row(&v, &used_by));
+    std::iter::once(table)
+        .chain(indexes)
+        .chain(vectors)
+        .collect()
+}
+
+/// A vector index as the summary lists it: its vector attribute with the dimensions and
+/// distance in the partition-key column, its search schema in the sort-key column.
+fn vector_row(v: &crate::schema::VectorSchema, used_by: &[&'static str]) -> IndexRow {
+    let roles: Vec<String> = v
+        .partition
+        .iter()
+        .map(|k| format!("{} ({}, HASH)", k.name, k.ty))
+        .chain(
+            v.filters
+                .iter()
+                .map(|k| format!("{} ({}, INLINE_FILTER)", k.name, k.ty)),
+        )
+        .collect();
+    IndexRow {
+        name: v.index,
+        kind: "vector",
+        partition_key: format!(
+            "{} ({} dimensions, {})",
+            v.attribute,
+            v.dimensions,
+            v.distance.as_str()
+        ),
+        sort_key: (!roles.is_empty()).then(|| roles.join(", ")),
+        projection: "ALL".to_owned(),
+        facets: used_by.join(", "),
+    }
 }
 
 /// A key's attributes as a page shows them: the attribute, or a native key's attributes

@@ -42,7 +42,47 @@ pub fn terraform(design: &TableDesign<'_>) -> String {
         hcl.close();
     }
     hcl.close();
+    for (vector, _) in design.vectors() {
+        vector_resource(&mut hcl, design.table, &vector);
+    }
     hcl.out
+}
+
+/// A vector index: the provider's `aws_dynamodb_vector_index` resource on the table
+/// (replaced when any argument changes).
+fn vector_resource(hcl: &mut Hcl, table: &str, v: &crate::schema::VectorSchema) {
+    hcl.open(&format!(
+        "resource {} {}",
+        quote("aws_dynamodb_vector_index"),
+        quote(&snake_name(v.index))
+    ));
+    hcl.attr(
+        "table_name",
+        format!("aws_dynamodb_table.{}.name", snake_name(table)),
+    );
+    hcl.attr("index_name", quote(v.index));
+    hcl.attr("dimensions", v.dimensions.to_string());
+    hcl.attr("distance_function", quote(v.distance.as_str()));
+    hcl.attr(
+        "vector_attribute",
+        format!("{{ attribute_name = {} }}", quote(v.attribute)),
+    );
+    hcl.open("projection");
+    hcl.attr("projection_type", quote("ALL"));
+    hcl.close();
+    let roles = v
+        .partition
+        .iter()
+        .map(|k| (k, "HASH"))
+        .chain(v.filters.iter().map(|k| (k, "INLINE_FILTER")));
+    for (key, role) in roles {
+        hcl.open("search_schema");
+        hcl.attr("attribute_name", quote(key.name));
+        hcl.attr("attribute_type", quote(key.ty.as_str()));
+        hcl.attr("type", quote(role));
+        hcl.close();
+    }
+    hcl.close();
 }
 
 /// One index. A native (multi-attribute) index lists its keys as `key_schema` blocks, the

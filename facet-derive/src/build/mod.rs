@@ -7,6 +7,7 @@ mod assembly;
 mod fields;
 mod indexes;
 mod key_acc;
+mod vectors;
 
 use self::assembly::{Assembly, Parts};
 use crate::check;
@@ -26,8 +27,17 @@ pub fn build(mut input: FacetInput, cx: &Ctxt) -> FacetModel {
     for (i, field_attrs) in attrs.iter().enumerate() {
         assembly.field(&input, i, field_attrs, &fields, cx);
     }
+    let vectors = attrs
+        .iter()
+        .enumerate()
+        .filter_map(|(i, a)| {
+            let (attr, span) = a.vector.as_ref()?;
+            vectors::vector(i, attr, *span, &fields, cx)
+        })
+        .collect();
     let parts = assembly.finish(&input, &fields, cx);
-    let model = facet(input, fields, parts, cx);
+    let mut model = facet(input, fields, parts, cx);
+    model.vectors = vectors;
     check::facet(cx, &model);
     model
 }
@@ -93,5 +103,6 @@ fn facet(input: FacetInput, fields: Vec<Field>, parts: Parts, cx: &Ctxt) -> Face
         created: parts.created,
         updated: parts.updated,
         schema_version,
+        vectors: Vec::new(),
     }
 }

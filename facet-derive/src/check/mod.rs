@@ -9,6 +9,7 @@ mod facet;
 mod fields;
 mod keys;
 mod markers;
+mod vectors;
 mod written;
 
 pub use facet::facet;
@@ -26,6 +27,10 @@ pub use keys::{
 pub use markers::{
     at_most_one_ttl, at_most_one_version, ttl_holds_a_time, version_is_a_counter,
     version_is_not_a_key,
+};
+pub use vectors::{
+    vector_dimensions_in_range, vector_distance_is_known, vector_field_holds_numbers,
+    vector_index_name_is_valid, vector_search_fields,
 };
 pub use written::{
     at_most_one_timestamp, timestamp_is_not_the_version, unique_field_is_stored,

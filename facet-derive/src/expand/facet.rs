@@ -101,6 +101,7 @@ pub fn facet(m: &FacetModel) -> TokenStream {
         field_list(m, &key_args)
     );
     let queries = query_fns(m);
+    let vector_searches = super::vectors::vector_fns(m);
     let (fields_decl, fields_ctor) = fields_struct(m);
     let fields_ident = format_ident!("{}Fields", ident);
     let projection = projection(m);
@@ -178,6 +179,7 @@ pub fn facet(m: &FacetModel) -> TokenStream {
             }
 
             #queries
+            #vector_searches
 
 
             #encoders

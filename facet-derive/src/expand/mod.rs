@@ -20,6 +20,7 @@ mod queries;
 mod schema;
 mod tokens;
 mod updates;
+mod vectors;
 
 pub use collection::collection;
 pub use facet::facet;

@@ -12,23 +12,58 @@ use crate::model::{native_type, FacetModel, IndexKind, KeyModel, NativeType, Pro
 /// from its codec or, through `KeyScalar`, from its Rust type (spanned there, so a type
 /// without one is reported at the field).
 fn native_attributes(m: &FacetModel, key: &KeyModel) -> TokenStream {
-    let p = private(m);
-    let attributes = key.parts.iter().map(|part| {
-        let f = &m.fields[part.field];
-        let name = lit(&f.name);
-        let ty = match native_type(f.serializer.as_ref()) {
-            NativeType::Codec(t) => {
-                let t = format_ident!("{t}");
-                quote!(#p::ScalarType::#t)
-            }
-            NativeType::OfType | NativeType::Unknown => {
-                let inner = &f.inner;
-                quote_spanned!(inner.span()=> <#inner as #p::KeyScalar>::TYPE)
-            }
-        };
-        quote!(#p::KeyAttribute { name: #name, ty: #ty })
-    });
+    let attributes = key.parts.iter().map(|part| key_attribute(m, part.field));
     quote!(&[#(#attributes),*])
+}
+
+/// The typed key attribute of field `i`: its stored name, and its type from its codec or,
+/// through `KeyScalar`, from its Rust type (spanned there, so a type without one is
+/// reported at the field).
+fn key_attribute(m: &FacetModel, i: usize) -> TokenStream {
+    let p = private(m);
+    let f = &m.fields[i];
+    let name = lit(&f.name);
+    let ty = match native_type(f.serializer.as_ref()) {
+        NativeType::Codec(t) => {
+            let t = format_ident!("{t}");
+            quote!(#p::ScalarType::#t)
+        }
+        NativeType::OfType | NativeType::Unknown => {
+            let inner = &f.inner;
+            quote_spanned!(inner.span()=> <#inner as #p::KeyScalar>::TYPE)
+        }
+    };
+    quote!(#p::KeyAttribute { name: #name, ty: #ty })
+}
+
+/// The `VectorSchema` of each `#[vector(..)]` field.
+fn vector_schemas(m: &FacetModel) -> Vec<TokenStream> {
+    let p = private(m);
+    m.vectors
+        .iter()
+        .map(|v| {
+            let index = lit(&v.index);
+            let attribute = lit(&m.fields[v.field].name);
+            let dimensions = v.dimensions;
+            let distance = format_ident!("{}", v.distance);
+            let partition = match v.partition {
+                Some(f) => {
+                    let a = key_attribute(m, f);
+                    quote!(::core::option::Option::Some(#a))
+                }
+                None => quote!(::core::option::Option::None),
+            };
+            let filters = v.filters.iter().map(|f| key_attribute(m, *f));
+            quote!(#p::VectorSchema {
+                index: #index,
+                attribute: #attribute,
+                dimensions: #dimensions,
+                distance: #p::VectorDistance::#distance,
+                partition: #partition,
+                filters: &[#(#filters),*],
+            })
+        })
+        .collect()
 }
 
 fn key_schema(m: &FacetModel, key: &KeyModel) -> TokenStream {
@@ -138,6 +173,7 @@ pub fn schema(m: &FacetModel) -> TokenStream {
         let scope = u.scope.iter().map(|f| lit(&m.fields[*f].name));
         quote!(#p::UniqueSchema { attribute: #attribute, scope: &[#(#scope),*] })
     });
+    let vectors = vector_schemas(m);
     quote!(&#p::FacetSchema {
         name: #name,
         delimiter: #delimiter,
@@ -146,5 +182,6 @@ pub fn schema(m: &FacetModel) -> TokenStream {
         indexes: &[#(#indexes),*],
         ttl_field: #ttl,
         unique: &[#(#unique),*],
+        vectors: &[#(#vectors),*],
     })
 }

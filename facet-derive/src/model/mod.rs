@@ -54,6 +54,24 @@ pub struct FacetModel {
     pub updated: Option<usize>,
     /// `#[facet(schema_version = N, upgrade(..))]`.
     pub schema_version: Option<SchemaVersion>,
+    /// The `#[vector(..)]` fields, each with its index.
+    pub vectors: Vec<VectorModel>,
+}
+
+/// A vector index over a `#[vector(..)]` field.
+pub struct VectorModel {
+    /// The vector field.
+    pub field: usize,
+    /// The index name.
+    pub index: String,
+    /// The dimension count.
+    pub dimensions: u32,
+    /// `Cosine`, `Euclidean` or `DotProduct` (the core enum's variant).
+    pub distance: &'static str,
+    /// The search schema's `HASH` field.
+    pub partition: Option<usize>,
+    /// The search schema's `INLINE_FILTER` fields.
+    pub filters: Vec<usize>,
 }
 
 /// The schema version a facet declares, with the functions upgrading older records.

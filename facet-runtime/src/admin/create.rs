@@ -6,11 +6,13 @@ use aws_sdk_dynamodb::operation::create_table::builders::CreateTableInputBuilder
 use aws_sdk_dynamodb::types::{
     AttributeDefinition, BillingMode, GlobalSecondaryIndex, IndexStatus, KeySchemaElement, KeyType,
     LocalSecondaryIndex, Projection as IndexProjection, ProjectionType, ScalarAttributeType,
-    TableStatus,
+    SearchSchemaElement, SearchSchemaElementType, TableStatus, VectorAttributeDefinition,
+    VectorDistanceFunction, VectorIndex,
 };
 
 use faceteer_core::schema::{
-    table_indexes, uses_ttl, IndexKind, KeyAttribute, ScalarType, TableIndex, PK, SK, TTL_ATTRIBUTE,
+    table_indexes, table_vectors, uses_ttl, IndexKind, KeyAttribute, ScalarType, TableIndex,
+    VectorDistance, VectorSchema, PK, SK, TTL_ATTRIBUTE,
 };
 
 use super::stream::{stream_specification, StreamView};
@@ -57,6 +59,66 @@ pub(crate) fn index_definition(
     }
     .build();
     Ok((key_elements(&index.pk, &index.sk)?, projection))
+}
+
+/// The definition of vector index `v`: its attribute, dimensions, distance and search
+/// schema, projecting whole items (a search decodes records).
+pub(crate) fn vector_index(v: &VectorSchema) -> Result<VectorIndex> {
+    let (attribute, schema, projection) = vector_parts(v)?;
+    VectorIndex::builder()
+        .index_name(v.index)
+        .vector_attribute(attribute)
+        .dimensions(i64::from(v.dimensions))
+        .distance_function(distance(v.distance))
+        .set_search_schema((!schema.is_empty()).then_some(schema))
+        .projection(projection)
+        .build()
+        .map_err(|e| Error::TableSetup(e.to_string()))
+}
+
+/// The vector attribute, search schema and projection of vector index `v`.
+pub(crate) fn vector_parts(
+    v: &VectorSchema,
+) -> Result<(
+    VectorAttributeDefinition,
+    Vec<SearchSchemaElement>,
+    IndexProjection,
+)> {
+    let attribute = VectorAttributeDefinition::builder()
+        .attribute_name(v.attribute)
+        .build()
+        .map_err(|e| Error::TableSetup(e.to_string()))?;
+    let roles = v
+        .partition
+        .iter()
+        .map(|k| (k, SearchSchemaElementType::Hash))
+        .chain(
+            v.filters
+                .iter()
+                .map(|k| (k, SearchSchemaElementType::InlineFilter)),
+        );
+    let schema = roles
+        .map(|(k, role)| {
+            SearchSchemaElement::builder()
+                .attribute_name(k.name)
+                .search_schema_element_type(role)
+                .build()
+                .map_err(|e| Error::TableSetup(e.to_string()))
+        })
+        .collect::<Result<Vec<_>>>()?;
+    let projection = IndexProjection::builder()
+        .projection_type(ProjectionType::All)
+        .build();
+    Ok((attribute, schema, projection))
+}
+
+/// The SDK's distance function.
+pub(crate) fn distance(d: VectorDistance) -> VectorDistanceFunction {
+    match d {
+        VectorDistance::Cosine => VectorDistanceFunction::Cosine,
+        VectorDistance::Euclidean => VectorDistanceFunction::Euclidean,
+        VectorDistance::DotProduct => VectorDistanceFunction::DotProduct,
+    }
 }
 
 fn key(name: &str, kind: KeyType) -> Result<KeySchemaElement> {
@@ -133,6 +195,15 @@ impl Table {
                         .map_err(|e| Error::TableSetup(e.to_string()))?,
                 ),
             };
+        }
+        for (vector, _) in table_vectors(facets) {
+            for key in vector.search_attributes() {
+                if !defined.contains(&key.name) {
+                    defined.push(key.name);
+                    request = request.attribute_definitions(attribute(key)?);
+                }
+            }
+            request = request.vector_indexes(vector_index(&vector)?);
         }
         if let Some(view) = stream {
             request = request.stream_specification(stream_specification(Some(view))?);

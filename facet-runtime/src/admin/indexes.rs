@@ -2,12 +2,15 @@
 
 use std::time::Duration;
 
+use aws_sdk_dynamodb::types::{AttributeValue, CreateVectorIndexAction, VectorIndexUpdate};
 use aws_sdk_dynamodb::types::{
     CreateGlobalSecondaryIndexAction, GlobalSecondaryIndexUpdate, IndexStatus, TableStatus,
 };
-use faceteer_core::schema::{table_indexes, IndexKind};
+use faceteer_core::schema::{
+    table_indexes, table_vectors, IndexKind, KeyAttribute, ScalarType, VectorSchema,
+};
 
-use super::create::{attribute, index_attributes, index_definition};
+use super::create::{attribute, distance, index_attributes, index_definition, vector_parts};
 use crate::error::{Error, Result};
 use crate::exec::sdk;
 use crate::table::Table;
@@ -79,8 +82,91 @@ impl Table {
             wait_until_active(self).await?;
             created.push(index.name.to_owned());
         }
+        let live_vectors: Vec<&str> = live
+            .vector_indexes()
+            .iter()
+            .filter_map(|v| v.index_name())
+            .collect();
+        for (vector, _) in table_vectors(facets) {
+            if live_vectors.contains(&vector.index) {
+                continue;
+            }
+            let (vector_attribute, schema, projection) = vector_parts(&vector)?;
+            let action = CreateVectorIndexAction::builder()
+                .index_name(vector.index)
+                .vector_attribute(vector_attribute)
+                .dimensions(i64::from(vector.dimensions))
+                .distance_function(distance(vector.distance))
+                .set_search_schema((!schema.is_empty()).then_some(schema))
+                .projection(projection)
+                .build()
+                .map_err(|e| Error::TableSetup(e.to_string()))?;
+            let definitions = vector
+                .search_attributes()
+                .map(attribute)
+                .collect::<Result<Vec<_>>>()?;
+            sdk::add_vector_index(
+                self,
+                definitions,
+                VectorIndexUpdate::builder().create(action).build(),
+            )
+            .await?;
+            wait_until_searchable(self, &vector).await?;
+            created.push(vector.index.to_owned());
+        }
         Ok(created)
     }
+}
+
+/// Wait until vector index `v` answers searches. DynamoDB reports a new vector index
+/// `ACTIVE` before it will answer (a search is refused while it backfills), so readiness is
+/// a search that is not refused: one of the nearest record, for any partition value.
+async fn wait_until_searchable(table: &Table, v: &VectorSchema) -> Result<()> {
+    let probe_value = |k: KeyAttribute| match k.ty {
+        ScalarType::S => AttributeValue::S("faceteer-probe".into()),
+        ScalarType::N => AttributeValue::N("0".into()),
+        ScalarType::B => AttributeValue::B(aws_sdk_dynamodb::primitives::Blob::new(b"p".to_vec())),
+    };
+    let mut last = String::new();
+    for attempt in 0..600u64 {
+        let mut request = table
+            .client()
+            .search_vectors()
+            .table_name(table.name())
+            .index_name(v.index)
+            .set_search_vector(Some(
+                (0..v.dimensions)
+                    .map(|_| AttributeValue::N("1".into()))
+                    .collect(),
+            ))
+            .top_k(1);
+        if let Some(k) = v.partition {
+            request = request
+                .search_condition_expression("#p = :p")
+                .expression_attribute_names("#p", k.name)
+                .expression_attribute_values(":p", probe_value(k));
+        }
+        match request.send().await {
+            Ok(_) => return Ok(()),
+            Err(e) => {
+                let e = sdk::error_of("SearchVectors", table, e);
+                last = e.to_string();
+                let not_yet = last.contains("backfilling")
+                    || last.contains("ResourceNotFound")
+                    || last.contains("not found")
+                    || last.contains("CREATING");
+                if !not_yet {
+                    return Err(e);
+                }
+            }
+        }
+        tokio::time::sleep(Duration::from_millis((100 * (attempt + 1)).min(2000))).await;
+    }
+    Err(Error::TableSetup(format!(
+        "vector index {} of table {} did not answer searches in time (last refusal: {last})",
+        v.index,
+        table.name()
+    )))
 }
 
 /// Wait until the table and every index are active.

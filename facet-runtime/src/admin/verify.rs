@@ -5,7 +5,8 @@ use std::collections::BTreeMap;
 use aws_sdk_dynamodb::types::{KeySchemaElement, KeyType, TableDescription};
 use faceteer_core::layout::TableNames;
 use faceteer_core::schema::{
-    table_indexes, uses_ttl, IndexKind, KeyAttribute, TableIndex, PK, SK, TTL_ATTRIBUTE,
+    table_indexes, table_vectors, uses_ttl, IndexKind, KeyAttribute, TableIndex, VectorSchema, PK,
+    SK, TTL_ATTRIBUTE,
 };
 
 use crate::error::{Error, Result};
@@ -40,6 +41,16 @@ pub enum Difference {
         /// The type the facets store.
         expected: String,
         /// Its declared type.
+        found: String,
+    },
+    /// A vector index is defined otherwise than the facets declare it (attribute,
+    /// dimensions, distance or search schema).
+    VectorIndex {
+        /// The index name.
+        index: String,
+        /// What the facets declare.
+        expected: String,
+        /// What the table has.
         found: String,
     },
     /// An index the facets query is missing.
@@ -103,6 +114,14 @@ impl std::fmt::Display for Difference {
                     "key attribute `{attribute}` is of type {found}; the facets store {expected}"
                 )
             }
+            Difference::VectorIndex {
+                index,
+                expected,
+                found,
+            } => write!(
+                f,
+                "vector index {index} is {found}; the facets declare {expected}"
+            ),
             Difference::MissingIndex { index, used_by } => write!(
                 f,
                 "index {index} is missing; used by {}",
@@ -187,6 +206,52 @@ impl Verification {
     pub fn is_ok(&self) -> bool {
         self.differences.is_empty()
     }
+}
+
+/// A vector index as the facets declare it: `embedding, 768 dimensions, COSINE, search
+/// schema tenant (HASH), team (INLINE_FILTER)`.
+fn describe_vector(v: &VectorSchema) -> String {
+    let roles = v
+        .partition
+        .iter()
+        .map(|k| (k.name, "HASH"))
+        .chain(v.filters.iter().map(|k| (k.name, "INLINE_FILTER")));
+    vector_text(
+        v.attribute,
+        i64::from(v.dimensions),
+        v.distance.as_str(),
+        roles,
+    )
+}
+
+/// A live vector index, as [`describe_vector`] writes one.
+fn describe_live_vector(v: &aws_sdk_dynamodb::types::VectorIndexDescription) -> String {
+    let attribute = v
+        .vector_attribute()
+        .map_or("-", |a| a.attribute_name.as_str());
+    let distance = v.distance_function().map_or("-", |d| d.as_str());
+    let roles = v.search_schema().iter().map(|e| {
+        (
+            e.attribute_name.as_str(),
+            e.search_schema_element_type.as_str(),
+        )
+    });
+    vector_text(attribute, v.dimensions().unwrap_or(0), distance, roles)
+}
+
+fn vector_text<'a>(
+    attribute: &str,
+    dimensions: i64,
+    distance: &str,
+    roles: impl Iterator<Item = (&'a str, &'a str)>,
+) -> String {
+    let roles: Vec<String> = roles.map(|(n, r)| format!("{n} ({r})")).collect();
+    let schema = if roles.is_empty() {
+        "no search schema".to_owned()
+    } else {
+        format!("search schema {}", roles.join(", "))
+    };
+    format!("`{attribute}`, {dimensions} dimensions, {distance}, {schema}")
 }
 
 /// A key schema as text: its hash attributes, then its range ones, each in order.
@@ -344,6 +409,37 @@ fn compare(
             }
         }
     }
+    for (vector, used_by) in table_vectors(facets) {
+        let live = description
+            .vector_indexes()
+            .iter()
+            .find(|v| v.index_name() == Some(vector.index));
+        let Some(live) = live else {
+            differences.push(Difference::MissingIndex {
+                index: vector.index.to_owned(),
+                used_by,
+            });
+            continue;
+        };
+        key_attributes.extend(vector.search_attributes());
+        let expected = describe_vector(&vector);
+        let found = describe_live_vector(live);
+        if found != expected {
+            differences.push(Difference::VectorIndex {
+                index: vector.index.to_owned(),
+                expected,
+                found,
+            });
+        }
+        if let Some(status) = &live.index_status {
+            if status.as_str() != "ACTIVE" {
+                differences.push(Difference::NotActive {
+                    what: format!("vector index {}", vector.index),
+                    status: status.as_str().to_owned(),
+                });
+            }
+        }
+    }
     let mut checked: Vec<&str> = Vec::new();
     for key in key_attributes {
         if checked.contains(&key.name) {
@@ -370,15 +466,23 @@ fn compare(
                 .iter()
                 .filter_map(|i| i.index_name.clone()),
         );
+    let vectors = table_vectors(facets);
+    let live_vectors = description
+        .vector_indexes()
+        .iter()
+        .filter_map(|v| v.index_name.clone())
+        .filter(|name| !vectors.iter().any(|(v, _)| v.index == name));
     let unused = live_names
         .filter(|name| !wanted.iter().any(|w| w.name == name))
+        .chain(live_vectors)
         .collect();
     (differences, unused)
 }
 
 impl Table {
     /// Compare the live table with what its declared facets need — its key, every global
-    /// and local index they query (key and projection), the key attributes' types, and
+    /// and local index they query (key and projection), every vector index (attribute,
+    /// dimensions, distance, search schema), the key attributes' types, and
     /// expiry on `ttl` when a facet has a `#[ttl]` field — and report each difference,
     /// typed. Needs a declared table.
     pub async fn verify(&self) -> Result<Verification> {

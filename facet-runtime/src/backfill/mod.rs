@@ -72,6 +72,11 @@ const WRITES_PER_SEGMENT: usize = 4;
 
 type OnProgress = Arc<dyn Fn(&Progress) + Send + Sync>;
 
+/// A function of the user's rewriting each stored record of one facet: the stored item in,
+/// the item a put of the rewritten record writes out.
+type Transform =
+    Arc<dyn Fn(Item) -> BoxFuture<'static, std::result::Result<Item, Why>> + Send + Sync>;
+
 /// A backfill, configured by its methods and run by `.await` (see the [module](self)).
 #[must_use = "a backfill does nothing until awaited"]
 pub struct Backfill {
@@ -85,9 +90,59 @@ pub struct Backfill {
     resume: Option<Checkpoint>,
     progress: Option<OnProgress>,
     attempts: u32,
+    transform: Option<Transform>,
 }
 
 impl Table {
+    /// Rewrite the stored records of facet `F` with `f`, an async function of yours (fill
+    /// a new field such as an embedding from the record's text, say), then bring each to
+    /// what a put of the rewritten record writes: like [`Table::backfill`], only the
+    /// attributes that differ are written, on condition the item is still as read,
+    /// segmented, resumable ([`Backfill::resume_from`]), rate-limited
+    /// ([`Backfill::capacity_per_second`]) and reported exactly. When another writer
+    /// changes a record first, `f` runs again on what it wrote. A record `f` refuses (its
+    /// `Err`) is left as it is and reported ([`Why::Transform`]).
+    ///
+    /// ```no_run
+    /// # use faceteer::{Facet, Table};
+    /// # use serde::{Deserialize, Serialize};
+    /// # #[derive(Facet, Serialize, Deserialize)]
+    /// # struct Doc { #[pk(prefix = "#DOC")] #[sk(prefix = "#DOC")] id: String, text: String,
+    /// #   #[vector(dimensions = 2, distance = cosine)] embedding: Option<Vec<f32>> }
+    /// # async fn embed(text: &str) -> Result<Vec<f32>, std::io::Error> { Ok(vec![0.0, 1.0]) }
+    /// # async fn run(table: Table) -> faceteer::Result<()> {
+    /// let report = table
+    ///     .backfill_with(|mut doc: Doc| async move {
+    ///         if doc.embedding.is_none() {
+    ///             doc.embedding = Some(embed(&doc.text).await?);
+    ///         }
+    ///         Ok::<_, std::io::Error>(doc)
+    ///     })
+    ///     .capacity_per_second(100.0)
+    ///     .await?;
+    /// assert!(report.is_complete());
+    /// # Ok(()) }
+    /// ```
+    pub fn backfill_with<F, Fut, E>(&self, f: impl Fn(F) -> Fut + Send + Sync + 'static) -> Backfill
+    where
+        F: Facet + Send + 'static,
+        Fut: std::future::Future<Output = std::result::Result<F, E>> + Send + 'static,
+        E: std::fmt::Display,
+    {
+        let f = Arc::new(f);
+        let transform: Transform = Arc::new(move |item: Item| {
+            let f = Arc::clone(&f);
+            Box::pin(async move {
+                let record = faceteer_core::from_item::<F>(item).map_err(Why::Unreadable)?;
+                let record = f(record).await.map_err(|e| Why::Transform(e.to_string()))?;
+                faceteer_core::to_item(&record).map_err(Why::Unreadable)
+            })
+        });
+        let mut backfill = self.backfill::<F>();
+        backfill.transform = Some(transform);
+        backfill
+    }
+
     /// Bring the stored records of facet `F` to what a put of each writes now (see
     /// [`backfill`](crate::backfill)). Items of other facets are read and counted as
     /// skipped.
@@ -124,6 +179,7 @@ impl Backfill {
             resume: None,
             progress: None,
             attempts: DEFAULT_ATTEMPTS,
+            transform: None,
         }
     }
 
@@ -213,6 +269,7 @@ impl Backfill {
             attempts: self.attempts,
             budget: self.capacity.map(Budget::new),
             progress: self.progress,
+            transform: self.transform,
             state: Mutex::new(State {
                 totals: Progress::new(checkpoint.clone()),
                 facets: Default::default(),
@@ -279,6 +336,7 @@ struct Run {
     attempts: u32,
     budget: Option<Budget>,
     progress: Option<OnProgress>,
+    transform: Option<Transform>,
     state: Mutex<State>,
 }
 
@@ -496,9 +554,15 @@ impl Run {
                 return Settled::Skipped;
             };
             let facet = rewriter.schema().name;
-            let plan = match rewriter.plan(&stored) {
-                Ok(plan) => plan,
-                Err(e) => return Settled::Failed(Why::Unreadable(e)),
+            let plan = match &self.transform {
+                Some(transform) => match transform(stored.clone()).await {
+                    Ok(target) => rewriter.plan_to(&stored, target),
+                    Err(why) => return Settled::Failed(why),
+                },
+                None => match rewriter.plan(&stored) {
+                    Ok(plan) => plan,
+                    Err(e) => return Settled::Failed(Why::Unreadable(e)),
+                },
             };
             let mut changed: Vec<String> = plan
                 .changed_attributes()

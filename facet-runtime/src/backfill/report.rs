@@ -104,6 +104,9 @@ pub enum Why {
     },
     /// DynamoDB refused the rewrite.
     Refused(Error),
+    /// The function of a [`Table::backfill_with`](crate::Table::backfill_with) refused the
+    /// record (its error, as text): it was left as it is.
+    Transform(String),
     /// Other writers changed the item before every one of this many rewrites.
     Contended {
         /// Rewrites tried.
@@ -135,6 +138,7 @@ impl fmt::Display for Why {
                  the two values"
             ),
             Why::Refused(e) => write!(f, "{e}"),
+            Why::Transform(e) => write!(f, "the backfill's function refused it: {e}"),
             Why::Contended { attempts } => write!(
                 f,
                 "other writers changed it before each of {attempts} rewrites"

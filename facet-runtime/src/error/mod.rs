@@ -207,6 +207,9 @@ pub enum Error {
     /// consistent read of an index). Nothing was sent.
     #[error("invalid request: {0}")]
     InvalidRequest(String),
+    /// A vector search refused before sending.
+    #[error(transparent)]
+    Vector(#[from] crate::vector::VectorError),
     /// The facets given to [`Table::with_facets`](crate::Table::with_facets) cannot share a
     /// table.
     #[error(transparent)]

@@ -602,6 +602,25 @@ pub(crate) async fn add_index(
     Ok(())
 }
 
+/// UpdateTable adding a vector index (one per request), with the search schema's
+/// attribute definitions.
+pub(crate) async fn add_vector_index(
+    table: &Table,
+    definitions: Vec<aws_sdk_dynamodb::types::AttributeDefinition>,
+    update: aws_sdk_dynamodb::types::VectorIndexUpdate,
+) -> Result<()> {
+    table
+        .client()
+        .update_table()
+        .table_name(table.name())
+        .set_attribute_definitions((!definitions.is_empty()).then_some(definitions))
+        .vector_index_updates(update)
+        .send()
+        .await
+        .map_err(|e| Error::dynamo("UpdateTable", table_context(table), e))?;
+    Ok(())
+}
+
 /// UpdateTable, turning the stream on or off.
 pub(crate) async fn update_stream(
     table: &Table,
@@ -636,6 +655,20 @@ pub(crate) async fn describe_table(table: &Table) -> Result<Option<TableDescript
         .await
         .map_err(|e| Error::dynamo("DescribeTable", table_context(table), e))?;
     Ok(out.table)
+}
+
+/// An error of operation `operation` on `table`, with the table's context.
+pub(crate) fn error_of<E>(
+    operation: &'static str,
+    table: &Table,
+    e: aws_sdk_dynamodb::error::SdkError<E, aws_sdk_dynamodb::config::http::HttpResponse>,
+) -> Error
+where
+    E: aws_sdk_dynamodb::error::ProvideErrorMetadata + std::error::Error + Send + Sync + 'static,
+    aws_sdk_dynamodb::Error:
+        From<aws_sdk_dynamodb::error::SdkError<E, aws_sdk_dynamodb::config::http::HttpResponse>>,
+{
+    Error::dynamo(operation, table_context(table), e)
 }
 
 /// DeleteTable.
