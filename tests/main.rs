@@ -28,6 +28,7 @@ mod item_vectors;
 mod items;
 mod key_designs;
 mod native_keys;
+mod native_migration;
 mod one_text;
 mod projections;
 mod queries;

@@ -33,6 +33,8 @@ enum Stage {
 /// by organisation and stage, sorted by priority then assignee; nothing is derived for it,
 /// so no update needs another field's value for it, and a ticket without an assignee is not
 /// in it.
+// Two `gsi(..)` declarations in one `#[facet(..)]` are two indexes, not a repeat.
+#[allow(clippy::duplicated_attributes)]
 #[derive(Debug, Clone, PartialEq, Facet, Serialize, Deserialize)]
 #[facet(
     name = "TICKET",

@@ -82,7 +82,7 @@ fn doc(i: u32) -> Doc {
     Doc {
         tenant: "acme".into(),
         id: format!("d{i:02}"),
-        team: if i % 2 == 0 { "core" } else { "edge" }.into(),
+        team: if i.is_multiple_of(2) { "core" } else { "edge" }.into(),
         text: format!("document {i}"),
         embedding: Some(at(i as f32 * 10.0)),
     }

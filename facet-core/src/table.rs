@@ -743,6 +743,7 @@ mod tests {
             indexes: &[],
             ttl_field: None,
             unique: &[],
+            vectors: &[],
         }
     }
 

@@ -405,6 +405,7 @@ static GUARDED: FacetSchema = FacetSchema {
         attribute: "email",
         scope: &["team"],
     }],
+    vectors: &[],
 };
 
 /// The guard of `email` in `team`.

@@ -179,9 +179,8 @@ pub struct GrowAttr {
 
 /// One field, with its key attributes still raw.
 #[derive(Debug, FromField)]
-#[darling(forward_attrs(
-    pk, sk, gsi, shard, ttl, version, unique, created, updated, vector, serde
-))]
+#[rustfmt::skip]
+#[darling(forward_attrs(pk, sk, gsi, shard, ttl, version, unique, created, updated, vector, serde))]
 pub struct FieldInput {
     pub ident: Option<Ident>,
     pub ty: Type,

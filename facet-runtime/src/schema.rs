@@ -8,6 +8,6 @@
 pub use faceteer_core::layout::{IndexNames, TableNames};
 pub use faceteer_core::schema::{
     FacetSchema, IndexKind, IndexProjection, IndexSchema, KeyAttribute, KeySchema, NativeKeys,
-    ScalarType, ShardSchema, TableIndex, UniqueSchema,
+    ScalarType, ShardSchema, TableIndex, UniqueSchema, VectorDistance, VectorSchema,
 };
 pub use faceteer_core::table::TableSchema;

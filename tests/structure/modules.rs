@@ -371,7 +371,7 @@ const FLOORS: &[(&str, &[&[&str]])] = &[
             &["read"],
             &["transaction"],
             &["unique"],
-            &["write", "query", "batch"],
+            &["write", "query", "batch", "vector"],
             &["admin"],
             &[
                 "backfill", "stream", "embedded", "design", "plan", "guide", "testing",

@@ -123,10 +123,10 @@ impl Table {
     /// assert!(report.is_complete());
     /// # Ok(()) }
     /// ```
-    pub fn backfill_with<F, Fut, E>(&self, f: impl Fn(F) -> Fut + Send + Sync + 'static) -> Backfill
+    pub fn backfill_with<F, R, E>(&self, f: impl Fn(F) -> R + Send + Sync + 'static) -> Backfill
     where
         F: Facet + Send + 'static,
-        Fut: std::future::Future<Output = std::result::Result<F, E>> + Send + 'static,
+        R: std::future::Future<Output = std::result::Result<F, E>> + Send + 'static,
         E: std::fmt::Display,
     {
         let f = Arc::new(f);

@@ -13,6 +13,7 @@ mod dynamo;
 #[cfg(feature = "embedded")]
 mod engine;
 mod stream;
+mod vector;
 
 pub(crate) use cancel::OnlyCheck;
 pub use cancel::{CancelReason, Canceled, TxAction, TxStep};
@@ -21,6 +22,7 @@ pub use dynamo::{DynamoError, FailureKind};
 #[cfg(feature = "embedded")]
 pub use engine::EngineError;
 pub use stream::StreamError;
+pub use vector::VectorError;
 
 // The errors of the parts an `Error` wraps: keys, items, expressions, cursors, limits.
 pub use faceteer_core::cursor::CursorError;
@@ -209,7 +211,7 @@ pub enum Error {
     InvalidRequest(String),
     /// A vector search refused before sending.
     #[error(transparent)]
-    Vector(#[from] crate::vector::VectorError),
+    Vector(#[from] VectorError),
     /// The facets given to [`Table::with_facets`](crate::Table::with_facets) cannot share a
     /// table.
     #[error(transparent)]

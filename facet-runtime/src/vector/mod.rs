@@ -34,8 +34,7 @@
 //! The embedded engine answers with exact nearest neighbours; DynamoDB's index is
 //! approximate, so a search there may miss a near record. moto has no vector search.
 
-mod error;
 mod search;
 
-pub use error::VectorError;
+pub use crate::error::VectorError;
 pub use search::{Scored, VectorResults, VectorSearch};

@@ -11,8 +11,8 @@ use faceteer_core::plan::is_expired;
 use faceteer_core::schema::{VectorSchema, MAX_TOP_K};
 use faceteer_core::Facet;
 
-use super::VectorError;
 use crate::error::Result;
+use crate::error::VectorError;
 use crate::exec::trace::Op;
 use crate::query::FailedRecord;
 use crate::table::Table;
