@@ -1,7 +1,9 @@
 //! Item building and reading per record, on the README's `Task` (2,048 distinct records):
 //! faceteer's derived conversion against a hand-written `aws-sdk-dynamodb` mapping and
 //! serde_dynamo with hand-built keys, each producing the same items and records; and
-//! faceteer's direct read of an item's JSON (what the direct read path does per item).
+//! faceteer's direct read of an item's JSON (what the direct read path does per item); and
+//! a put's item with the `Task`'s two indexes native against the same indexes concatenated
+//! (bytes and CPU).
 //!
 //! `cargo bench --bench items`
 
@@ -15,6 +17,7 @@ use faceteer::Item;
 use faceteer_suite::bench_task::{
     dynamo_from_item, dynamo_to_item, hand_from_item, hand_to_item, task, Task,
 };
+use faceteer_suite::catalogue::NativeTask;
 use support::thread_cpu;
 
 const N: usize = 2_048;
@@ -96,6 +99,46 @@ fn bench(c: &mut Criterion) {
             ("hand-written", &hand),
             ("serde_dynamo", &dynamo),
         ],
+    );
+    g.finish();
+
+    // The same two indexes, concatenated (the README's `Task`) and native (`NativeTask`):
+    // a put builds an item without the four index key attributes. Both arms build the same
+    // record attributes; the native item is the concatenated one less its GSI attributes.
+    let natives: Vec<NativeTask> = tasks.iter().map(NativeTask::from).collect();
+    let index_keys = ["GSI1PK", "GSI1SK", "GSI2PK", "GSI2SK"];
+    let (mut concatenated_bytes, mut native_bytes) = (0usize, 0usize);
+    for (t, n) in tasks.iter().zip(&natives) {
+        let mut concatenated = faceteer::to_item(t).unwrap();
+        let native = faceteer::to_item(n).unwrap();
+        concatenated_bytes += faceteer_core::limits::item_size(&concatenated).unwrap();
+        native_bytes += faceteer_core::limits::item_size(&native).unwrap();
+        for k in index_keys {
+            concatenated.remove(k);
+        }
+        assert_eq!(concatenated, native);
+    }
+    println!(
+        "item bytes, two indexes: concatenated {:.1}, native {:.1} per record ({:.3}x)",
+        concatenated_bytes as f64 / N as f64,
+        native_bytes as f64 / N as f64,
+        native_bytes as f64 / concatenated_bytes as f64
+    );
+    let mut g = c.benchmark_group("put item, two indexes (per record)");
+    let concatenated = || {
+        for t in &tasks {
+            drop(black_box(faceteer::to_item(t).unwrap()));
+        }
+    };
+    let native = || {
+        for t in &natives {
+            drop(black_box(faceteer::to_item(t).unwrap()));
+        }
+    };
+    rotate(
+        &mut g,
+        &|| {},
+        &[("concatenated", &concatenated), ("native", &native)],
     );
     g.finish();
 

@@ -9,7 +9,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 if [[ "${1:-}" != "--tables" ]]; then
-    cargo bench --bench items --bench reads --bench shards
+    cargo bench --bench items | grep "^item bytes" > target/criterion/native-bytes.txt
+    cargo bench --bench reads --bench shards
     FACETEER_BENCH_LATENCY_MS=10 cargo bench --bench shards
     cargo bench --bench batches 2>/dev/null | grep "^peak memory" > target/criterion/peak-memory.txt
     cargo bench --bench compile 2>/dev/null | grep "^expanded lines" > target/criterion/expanded-lines.txt

@@ -43,6 +43,16 @@ print("|---|---|")
 for label, name in [("`get_many` of 10,000 keys", "get_many 10k"), ("100-page query", "query 100 pages")]:
     print(row(label, "client CPU", f"{name}_faceteer-sdk-path", [f"{name}_hand-written"]))
 print()
+group = "put item, two indexes (per record)"
+if (ROOT / group).exists():
+    print("| the README's `Task`, its two indexes native ÷ concatenated (`benches/items.rs`) | ratio |")
+    print("|---|---|")
+    print(row("build a put's item, client CPU", group, "native", ["concatenated"]))
+    native_bytes = ROOT / "native-bytes.txt"
+    if native_bytes.exists():
+        print()
+        print(native_bytes.read_text().strip())
+    print()
 memory = ROOT / "peak-memory.txt"
 if memory.exists():
     print("Peak heap (`benches/batches.rs`):")

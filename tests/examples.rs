@@ -10,6 +10,9 @@ pub mod existing_table;
 #[path = "../examples/orders.rs"]
 #[allow(dead_code)]
 pub mod orders;
+#[path = "../examples/support.rs"]
+#[allow(dead_code)]
+pub mod support;
 #[path = "../examples/tasks.rs"]
 #[allow(dead_code)]
 pub mod tasks;
@@ -35,6 +38,17 @@ async fn the_user_service_example_runs() {
 async fn the_existing_table_example_runs() {
     let table = fresh_table::<existing_table::OneTableApp>("example-onetable").await;
     existing_table::run(&table).await.unwrap();
+}
+
+async fn the_support_example_runs() {
+    let table = fresh_table::<support::SupportDesk>("example-support").await;
+    support::run(&table).await.unwrap();
+}
+
+/// Vector search runs on the embedded engine only (moto has none).
+#[test]
+fn the_support_example_runs_embedded() {
+    faceteer_suite::run(faceteer_suite::Engine::Embedded, the_support_example_runs())
 }
 
 faceteer_suite::engines!(
