@@ -65,7 +65,7 @@ faceteer::table! {
 /// A toy embedding of `text`: each word hashed into one of the dimensions, normalised. Words
 /// in common make vectors near; a real application calls a model here.
 pub fn embed(text: &str) -> Vec<f32> {
-    let mut v = vec![0.0f32; DIMENSIONS];
+    let mut v = [0.0f32; DIMENSIONS];
     for word in text
         .split(|c: char| !c.is_alphanumeric())
         .filter(|w| w.len() > 2)

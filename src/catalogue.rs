@@ -70,7 +70,12 @@ pub struct Task {
 
 /// The README's validator (every arm runs it on what it reads).
 pub fn check_task(task: &Task) -> Result<(), String> {
-    if task.date_due < task.date_created {
+    due_after_created(task.date_due, task.date_created)
+}
+
+/// The README validator's rule: a task is due after it is created.
+fn due_after_created(due: DateTime<Utc>, created: DateTime<Utc>) -> Result<(), String> {
+    if due < created {
         return Err("a task is due after it is created".into());
     }
     Ok(())
@@ -138,10 +143,7 @@ pub struct NativeTask {
 
 /// The README's validator, on the native twin.
 pub fn check_native_task(task: &NativeTask) -> Result<(), String> {
-    if task.date_due < task.date_created {
-        return Err("a task is due after it is created".into());
-    }
-    Ok(())
+    due_after_created(task.date_due, task.date_created)
 }
 
 impl From<&Task> for NativeTask {

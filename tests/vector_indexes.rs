@@ -109,15 +109,7 @@ async fn seeded() -> Table {
 
 async fn the_table_is_created_with_its_vector_index() {
     let table = seeded().await;
-    let description = table
-        .client()
-        .describe_table()
-        .table_name(table.name())
-        .send()
-        .await
-        .unwrap()
-        .table
-        .unwrap();
+    let description = crate::common::describe(&table).await;
     let vectors = description.vector_indexes();
     assert_eq!(vectors.len(), 1, "one index, shared by both facets");
     let v = &vectors[0];
@@ -239,7 +231,27 @@ async fn bad_searches_are_refused_before_sending() {
             "{refused:?}"
         );
     }
+    // A vector DynamoDB would refuse is refused at the put and the update.
+    let mut wrong = doc(1);
+    wrong.embedding = Some(vec![1.0, 0.0]);
+    let refused = table.put(&wrong).await;
+    assert!(
+        matches!(&refused, Err(Error::Item(e)) if e.to_string().contains("3 dimensions, not 2")),
+        "{refused:?}"
+    );
     let f = Doc::fields();
+    let key = Doc::key("acme", "d01").unwrap();
+    let refused = table
+        .update(&key, f.embedding.set(vec![1.0, 0.0, 0.0, 0.0]))
+        .await;
+    assert!(
+        matches!(&refused, Err(Error::Item(e)) if e.to_string().contains("3 dimensions, not 4")),
+        "{refused:?}"
+    );
+    let refused = table
+        .update(&key, f.embedding.set(vec![1.0, f32::INFINITY, 0.0]))
+        .await;
+    assert!(matches!(&refused, Err(Error::Expr(_))), "{refused:?}");
     let refused = table
         .search_vectors(Doc::similar("acme", at(0.0)).filter(f.text.eq("x")))
         .await;

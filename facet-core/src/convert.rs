@@ -107,6 +107,7 @@ pub(crate) fn with_library_attributes<F: Facet>(
     crate::limits::check_size(&item)
         .and_then(|()| keys.finish())
         .and_then(|()| crate::limits::check_native_keys(&item, F::SCHEMA))
+        .and_then(|()| crate::limits::check_vector_values(F::SCHEMA, |name| item.get(name)))
         .map_err(|source| ItemError::Limit { facet, source })?;
     Ok(item)
 }

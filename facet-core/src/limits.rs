@@ -74,6 +74,18 @@ pub enum LimitError {
         /// The type stored (`S`, `N`, `B`, `BOOL`, `NULL`, `L`, `M`, `SS`, …).
         found: &'static str,
     },
+    /// A value a vector index would refuse: a vector of another dimension count or with a
+    /// value that is not a finite 32-bit float, or a search attribute of another type or
+    /// empty.
+    #[error("attribute `{attribute}` of vector index {index}: {reason}")]
+    Vector {
+        /// The attribute.
+        attribute: String,
+        /// The index.
+        index: &'static str,
+        /// What is wrong.
+        reason: String,
+    },
     /// A key attribute value is empty.
     #[error("key attribute `{attribute}` is empty; DynamoDB refuses empty key values")]
     EmptyKey {
@@ -199,6 +211,17 @@ pub fn check_key_attributes(item: &Item, schema: &FacetSchema) -> Result<(), Lim
 /// `schema`: each present one holds its declared type, and a string or binary value is not
 /// empty and within DynamoDB's key lengths. An absent one leaves the record out of the index.
 pub fn check_native_keys(item: &Item, schema: &FacetSchema) -> Result<(), LimitError> {
+    check_native_values(schema, |name| item.get(name))
+}
+
+/// Check the values `value_of` gives the attributes that are keys of a native index of
+/// `schema` (`None`: the attribute is not written): each of its declared type, and a string
+/// or binary value not empty and within DynamoDB's key lengths. A put checks its item, an
+/// update the values it sets.
+pub fn check_native_values<'a>(
+    schema: &FacetSchema,
+    value_of: impl Fn(&str) -> Option<&'a AttributeValue>,
+) -> Result<(), LimitError> {
     for index in schema.indexes {
         let Some(native) = index.native else { continue };
         let roles = [
@@ -207,7 +230,7 @@ pub fn check_native_keys(item: &Item, schema: &FacetSchema) -> Result<(), LimitE
         ];
         for (attributes, max) in roles {
             for key in attributes {
-                let Some(value) = item.get(key.name) else {
+                let Some(value) = value_of(key.name) else {
                     continue;
                 };
                 if crate::schema::ScalarType::of(value) != Some(key.ty) {
@@ -219,6 +242,76 @@ pub fn check_native_keys(item: &Item, schema: &FacetSchema) -> Result<(), LimitE
                     });
                 }
                 check_key_value(key.name, value, max)?;
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Check the values `value_of` gives the attributes of the vector indexes of `schema`
+/// (`None`: not written): a vector is a list of `dimensions` numbers, each a finite 32-bit
+/// float; a search attribute holds its declared type, not empty. DynamoDB refuses a write
+/// breaking either.
+pub fn check_vector_values<'a>(
+    schema: &FacetSchema,
+    value_of: impl Fn(&str) -> Option<&'a AttributeValue>,
+) -> Result<(), LimitError> {
+    for v in schema.vectors {
+        let refuse = |attribute: &str, reason: String| LimitError::Vector {
+            attribute: attribute.to_owned(),
+            index: v.index,
+            reason,
+        };
+        if let Some(value) = value_of(v.attribute) {
+            let AttributeValue::L(list) = value else {
+                return Err(refuse(
+                    v.attribute,
+                    format!("a vector is a list of numbers, not `{}`", type_name(value)),
+                ));
+            };
+            if list.len() != v.dimensions as usize {
+                return Err(refuse(
+                    v.attribute,
+                    format!("{} dimensions, not {}", v.dimensions, list.len()),
+                ));
+            }
+            let finite_f32 = |n: &AttributeValue| match n {
+                AttributeValue::N(n) => n
+                    .parse::<f64>()
+                    .is_ok_and(|x| x.is_finite() && x.abs() <= f64::from(f32::MAX)),
+                _ => false,
+            };
+            if let Some(at) = list.iter().position(|n| !finite_f32(n)) {
+                return Err(refuse(
+                    v.attribute,
+                    format!("value {at} is not a finite 32-bit float"),
+                ));
+            }
+        }
+        for key in v.search_attributes() {
+            let Some(value) = value_of(key.name) else {
+                continue;
+            };
+            if crate::schema::ScalarType::of(value) != Some(key.ty) {
+                return Err(refuse(
+                    key.name,
+                    format!(
+                        "a search attribute declared `{}` holds `{}`",
+                        key.ty,
+                        type_name(value)
+                    ),
+                ));
+            }
+            let empty = match value {
+                AttributeValue::S(s) => s.is_empty(),
+                AttributeValue::B(b) => b.as_ref().is_empty(),
+                _ => false,
+            };
+            if empty {
+                return Err(refuse(
+                    key.name,
+                    "a search attribute cannot be empty".into(),
+                ));
             }
         }
     }

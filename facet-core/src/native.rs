@@ -28,9 +28,12 @@ use crate::schema::ScalarType;
 /// }
 /// ```
 ///
-/// A put checks every native key attribute it writes against its declared type
-/// ([`LimitError::KeyType`](crate::limits::LimitError::KeyType)), so a wrong declaration is
-/// an error before the request, never an item DynamoDB refuses or indexes wrongly.
+/// A put, and an update setting the field, check every native key value they write against
+/// its declared type ([`LimitError::KeyType`](crate::limits::LimitError::KeyType)) and
+/// DynamoDB's key rules (not empty, within the key lengths), so a wrong declaration or value
+/// is an error before the request. A write DynamoDB could still refuse: an attribute of the
+/// same name another facet stores with another type, when that facet does not declare the
+/// index (`faceteer::table!` refuses two facets declaring it with two types).
 #[diagnostic::on_unimplemented(
     message = "`{Self}` has no DynamoDB key type, so it cannot be a field of a native index key",
     label = "a native index key field must be stored as `S`, `N` or `B`",

@@ -291,6 +291,13 @@ impl VectorSchema {
             .into_iter()
             .chain(self.filters.iter().copied())
     }
+
+    /// The search schema as DynamoDB spells it: each attribute with its role, `HASH` (the
+    /// partition) then `INLINE_FILTER` (the filters).
+    pub fn search_schema(&self) -> impl Iterator<Item = (KeyAttribute, &'static str)> + '_ {
+        let hash = self.partition.into_iter().map(|k| (k, "HASH"));
+        hash.chain(self.filters.iter().map(|k| (*k, "INLINE_FILTER")))
+    }
 }
 
 /// Every vector index the facets of a table use, each once, in declaration order. Facets

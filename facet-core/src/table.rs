@@ -78,6 +78,16 @@ pub enum Conflict {
         /// The index.
         index: &'static str,
     },
+    /// Two facets key an attribute of one name with two types (a native index key or a
+    /// vector index's search attribute): the table defines each attribute once.
+    KeyType {
+        /// Position of the first facet in the declaration.
+        first: usize,
+        /// Position of the second.
+        second: usize,
+        /// The attribute.
+        attribute: &'static str,
+    },
     /// The facets declare more vector indexes than a table can have.
     TooManyVectorIndexes {
         /// How many.
@@ -268,6 +278,60 @@ pub const fn vectors_differ(a: &FacetSchema, b: &FacetSchema) -> Option<&'static
     None
 }
 
+/// The typed attributes `f` declares to DynamoDB besides its keys: its native index keys
+/// and its vector indexes' search attributes, the `n`-th of them (`None` past the last).
+const fn typed_attribute(f: &FacetSchema, n: usize) -> Option<KeyAttribute> {
+    let mut seen = 0;
+    let mut i = 0;
+    while i < f.indexes.len() {
+        if let Some(native) = f.indexes[i].native {
+            let keys = [native.pk, native.sk];
+            let mut k = 0;
+            while k < 2 {
+                if n < seen + keys[k].len() {
+                    return Some(keys[k][n - seen]);
+                }
+                seen += keys[k].len();
+                k += 1;
+            }
+        }
+        i += 1;
+    }
+    let mut v = 0;
+    while v < f.vectors.len() {
+        if let Some(p) = f.vectors[v].partition {
+            if n == seen {
+                return Some(p);
+            }
+            seen += 1;
+        }
+        let filters = f.vectors[v].filters;
+        if n < seen + filters.len() {
+            return Some(filters[n - seen]);
+        }
+        seen += filters.len();
+        v += 1;
+    }
+    None
+}
+
+/// The first attribute `a` and `b` both declare to DynamoDB (a native index key, a vector
+/// search attribute) with two types.
+pub const fn key_types_differ(a: &FacetSchema, b: &FacetSchema) -> Option<&'static str> {
+    let mut i = 0;
+    while let Some(x) = typed_attribute(a, i) {
+        let mut j = 0;
+        while let Some(y) = typed_attribute(b, j) {
+            if same(x.name, y.name) && x.ty as u8 != y.ty as u8 {
+                return Some(x.name);
+            }
+            j += 1;
+        }
+        i += 1;
+    }
+    None
+}
+
 /// How many distinct vector indexes the facets declare.
 const fn vector_index_count(facets: &[&FacetSchema]) -> usize {
     let mut count = 0;
@@ -350,6 +414,13 @@ pub const fn find_conflict(facets: &[&FacetSchema]) -> Option<Conflict> {
                     first,
                     second,
                     index,
+                });
+            }
+            if let Some(attribute) = key_types_differ(facets[first], facets[second]) {
+                return Some(Conflict::KeyType {
+                    first,
+                    second,
+                    attribute,
                 });
             }
             second += 1;
@@ -449,6 +520,20 @@ pub const fn assert_table(facets: &[&FacetSchema]) {
             .push("` differently; a table has one definition of each index, so give both the ")
             .push("same attribute, dimensions, distance and search schema, or name one of them ")
             .push("otherwise (`#[vector(index = \"..\", ..)]`)"),
+        Conflict::KeyType {
+            first,
+            second,
+            attribute,
+        } => Message::new()
+            .push("facets `")
+            .push(facets[first].name)
+            .push("` and `")
+            .push(facets[second].name)
+            .push("` key attribute `")
+            .push(attribute)
+            .push("` with two types (a native index key or a vector search attribute); a ")
+            .push("table defines each attribute once, so DynamoDB would refuse one facet's ")
+            .push("writes: give both fields one type, or rename one (`#[serde(rename = \"..\")]`)"),
         Conflict::TooManyVectorIndexes { .. } => Message::new()
             .push("the facets of this table declare more than 5 vector indexes, DynamoDB's ")
             .push("limit for one table; share an index between facets (the same ")
@@ -595,6 +680,15 @@ pub fn check_table(facets: &[&FacetSchema]) -> Result<(), TableError> {
             first: facets[first].name,
             second: facets[second].name,
         }),
+        Some(Conflict::KeyType {
+            first,
+            second,
+            attribute,
+        }) => Err(TableError::KeyType {
+            attribute,
+            first: facets[first].name,
+            second: facets[second].name,
+        }),
         Some(Conflict::TooManyVectorIndexes { count }) => {
             Err(TableError::TooManyVectorIndexes { count })
         }
@@ -681,6 +775,19 @@ pub enum TableError {
     VectorIndex {
         /// The index.
         index: &'static str,
+        /// The first facet.
+        first: &'static str,
+        /// The second.
+        second: &'static str,
+    },
+    /// Two facets key one attribute with two types.
+    #[error(
+        "facets `{first}` and `{second}` key attribute `{attribute}` with two types; a table \
+         defines each attribute once: give both one type, or rename one"
+    )]
+    KeyType {
+        /// The attribute.
+        attribute: &'static str,
         /// The first facet.
         first: &'static str,
         /// The second.

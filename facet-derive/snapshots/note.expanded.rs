@@ -47,6 +47,7 @@ impl ::faceteer::__private_0_1_0::Facet for Note {
         indexes: &[],
         ttl_field: ::core::option::Option::None,
         unique: &[],
+        vectors: &[],
     };
     const VALIDATE_ON_WRITE: bool = false;
     type Fields = NoteFields;

@@ -261,6 +261,7 @@ impl ::faceteer::__private_0_1_0::Facet for Task {
         ],
         ttl_field: ::core::option::Option::None,
         unique: &[],
+        vectors: &[],
     };
     const VALIDATE_ON_WRITE: bool = false;
     type Fields = TaskFields;

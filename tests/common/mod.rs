@@ -459,3 +459,16 @@ mod strategies {
         })
     }
 }
+
+/// The live description of `table` (`DescribeTable`).
+pub async fn describe(table: &faceteer::Table) -> aws_sdk_dynamodb::types::TableDescription {
+    table
+        .client()
+        .describe_table()
+        .table_name(table.name())
+        .send()
+        .await
+        .unwrap()
+        .table
+        .unwrap()
+}

@@ -27,4 +27,28 @@ faceteer::table! {
     struct Support { Ticket, Alert }
 }
 
+/// `level` keys GSI2 as a number here ...
+#[derive(Facet, Serialize, Deserialize)]
+#[facet(name = "PAGE", gsi(n = 2, native, pk(fields(level))))]
+struct Page {
+    #[pk(prefix = "#PAGE")]
+    #[sk(prefix = "#PAGE")]
+    id: String,
+    level: u8,
+}
+
+/// ... and GSI3 as text here: the table defines `level` once.
+#[derive(Facet, Serialize, Deserialize)]
+#[facet(name = "NOTICE", gsi(n = 3, native, pk(fields(level))))]
+struct Notice {
+    #[pk(prefix = "#NOTICE")]
+    #[sk(prefix = "#NOTICE")]
+    id: String,
+    level: String,
+}
+
+faceteer::table! {
+    struct Alerts { Page, Notice }
+}
+
 fn main() {}

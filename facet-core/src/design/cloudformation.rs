@@ -26,7 +26,7 @@ pub fn cloudformation(design: &TableDesign<'_>) -> String {
         table_name: design.table,
         billing_mode: "PAY_PER_REQUEST",
         attribute_definitions: design
-            .key_attributes()
+            .defined_attributes()
             .into_iter()
             .map(|key| AttributeDefinition {
                 attribute_name: key.name,
@@ -231,11 +231,6 @@ struct SearchSchemaElement {
 
 impl From<&VectorSchema> for Vector {
     fn from(v: &VectorSchema) -> Self {
-        let roles = v
-            .partition
-            .iter()
-            .map(|k| (k.name, "HASH"))
-            .chain(v.filters.iter().map(|k| (k.name, "INLINE_FILTER")));
         Vector {
             index_name: v.index,
             vector_attribute: VectorAttribute {
@@ -243,13 +238,12 @@ impl From<&VectorSchema> for Vector {
             },
             dimensions: v.dimensions,
             distance_function: v.distance.as_str(),
-            search_schema: roles
-                .map(
-                    |(attribute_name, search_schema_element_type)| SearchSchemaElement {
-                        attribute_name,
-                        search_schema_element_type,
-                    },
-                )
+            search_schema: v
+                .search_schema()
+                .map(|(key, search_schema_element_type)| SearchSchemaElement {
+                    attribute_name: key.name,
+                    search_schema_element_type,
+                })
                 .collect(),
             projection: Projection {
                 projection_type: "ALL",

@@ -119,7 +119,13 @@ impl TableDesign<'_> {
                 }
             }
         }
-        // A vector index's search schema attributes are defined; its vector is not.
+        out
+    }
+
+    /// The attributes the table's `CreateTable` defines: [`TableDesign::key_attributes`],
+    /// then each vector index's search-schema attributes (its vector is not defined).
+    pub fn defined_attributes(&self) -> Vec<KeyAttribute> {
+        let mut out = self.key_attributes();
         for (vector, _) in self.vectors() {
             for key in vector.search_attributes() {
                 if !out.iter().any(|k| k.name == key.name) {

@@ -286,14 +286,8 @@ pub(crate) fn index_rows(design: &TableDesign<'_>) -> Vec<IndexRow> {
 /// distance in the partition-key column, its search schema in the sort-key column.
 fn vector_row(v: &crate::schema::VectorSchema, used_by: &[&'static str]) -> IndexRow {
     let roles: Vec<String> = v
-        .partition
-        .iter()
-        .map(|k| format!("{} ({}, HASH)", k.name, k.ty))
-        .chain(
-            v.filters
-                .iter()
-                .map(|k| format!("{} ({}, INLINE_FILTER)", k.name, k.ty)),
-        )
+        .search_schema()
+        .map(|(k, role)| format!("{} ({}, {role})", k.name, k.ty))
         .collect();
     IndexRow {
         name: v.index,

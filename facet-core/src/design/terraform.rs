@@ -26,6 +26,8 @@ pub fn terraform(design: &TableDesign<'_>) -> String {
         hcl.attr("stream_enabled", "true".to_owned());
         hcl.attr("stream_view_type", quote(view.as_str()));
     }
+    // Only the keys of the table and its secondary indexes: the provider refuses an
+    // attribute no key uses, and a vector index resource types its search schema itself.
     for key in design.key_attributes() {
         hcl.open("attribute");
         hcl.attr("name", quote(key.name));
@@ -70,12 +72,7 @@ fn vector_resource(hcl: &mut Hcl, table: &str, v: &crate::schema::VectorSchema) 
     hcl.open("projection");
     hcl.attr("projection_type", quote("ALL"));
     hcl.close();
-    let roles = v
-        .partition
-        .iter()
-        .map(|k| (k, "HASH"))
-        .chain(v.filters.iter().map(|k| (k, "INLINE_FILTER")));
-    for (key, role) in roles {
+    for (key, role) in v.search_schema() {
         hcl.open("search_schema");
         hcl.attr("attribute_name", quote(key.name));
         hcl.attr("attribute_type", quote(key.ty.as_str()));

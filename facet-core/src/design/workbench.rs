@@ -46,7 +46,7 @@ pub fn workbench(design: &TableDesign<'_>, metadata: &WorkbenchMetadata<'_>) -> 
         })
         .collect();
     let ttl = design.attribute(TTL_ATTRIBUTE);
-    let keys = design.key_attributes();
+    let keys = design.defined_attributes();
     let mut attributes: Vec<Attribute> = Vec::new();
     for name in design.facets.iter().flat_map(|f| design.item_attributes(f)) {
         if !attributes.iter().any(|a| a.attribute_name == name) {

@@ -127,10 +127,18 @@ impl NativeCondition {
         }
     }
 
-    /// `true` when the condition can match nothing (`between` with its start after its
-    /// end): DynamoDB refuses such a condition, so the query is answered without a request.
+    /// `true` when the condition can match nothing: `between` with its start after its end,
+    /// or an empty string or binary value to equal (no stored record holds one: puts and
+    /// updates refuse them). DynamoDB refuses both, so the query is answered without a
+    /// request.
     pub fn is_empty(&self) -> bool {
-        matches!(&self.range, Some(NativeRange::Between(a, b)) if compare(a, b) == Some(Ordering::Greater))
+        let empty = |v: &AttributeValue| match v {
+            AttributeValue::S(s) => s.is_empty(),
+            AttributeValue::B(b) => b.as_ref().is_empty(),
+            _ => false,
+        };
+        let backward = matches!(&self.range, Some(NativeRange::Between(a, b)) if compare(a, b) == Some(Ordering::Greater));
+        backward || self.partition.iter().chain(&self.equal).any(empty)
     }
 
     /// Check a start key taken from a cursor: the table's keys and every attribute of the
@@ -225,31 +233,79 @@ pub fn compare(a: &AttributeValue, b: &AttributeValue) -> Option<Ordering> {
     }
 }
 
-/// A DynamoDB number, as an exact integer when it is one, else as a float.
-enum Number {
-    Int(i128),
-    Float(f64),
+/// A DynamoDB number, exactly: its sign, its significant digits (no leading or trailing
+/// zeros) and the power of ten of its first digit. Zero has no digits.
+#[derive(Debug, PartialEq, Eq)]
+struct Decimal {
+    negative: bool,
+    digits: Vec<u8>,
+    exponent: i64,
 }
 
-fn number(n: &str) -> Option<Number> {
+/// `n` as DynamoDB stores numbers (`-12.50e3`, `.5`, `7E-2`), or `None` if it is not one.
+fn number(n: &str) -> Option<Decimal> {
     let n = n.trim();
-    match n.parse::<i128>() {
-        Ok(i) => Some(Number::Int(i)),
-        Err(_) => n
-            .parse::<f64>()
-            .ok()
-            .filter(|f| f.is_finite())
-            .map(Number::Float),
+    let (negative, rest) = match n.as_bytes().first()? {
+        b'-' => (true, &n[1..]),
+        b'+' => (false, &n[1..]),
+        _ => (false, n),
+    };
+    let (mantissa, exp) = match rest.find(['e', 'E']) {
+        Some(at) => (&rest[..at], rest[at + 1..].parse::<i64>().ok()?),
+        None => (rest, 0),
+    };
+    let (int, frac) = match mantissa.split_once('.') {
+        Some((i, f)) => (i, f),
+        None => (mantissa, ""),
+    };
+    if int.is_empty() && frac.is_empty()
+        || !int.bytes().chain(frac.bytes()).all(|b| b.is_ascii_digit())
+    {
+        return None;
     }
+    let all: Vec<u8> = int.bytes().chain(frac.bytes()).map(|b| b - b'0').collect();
+    let Some(first) = all.iter().position(|d| *d != 0) else {
+        return Some(Decimal {
+            negative: false,
+            digits: Vec::new(),
+            exponent: 0,
+        });
+    };
+    let last = all.iter().rposition(|d| *d != 0).unwrap_or(first);
+    Some(Decimal {
+        negative,
+        digits: all[first..=last].to_vec(),
+        // The first significant digit's power of ten.
+        exponent: int.len() as i64 - 1 - first as i64 + exp,
+    })
+}
+
+/// Whether `n` is a number DynamoDB could have stored.
+pub(crate) fn is_number(n: &str) -> bool {
+    number(n).is_some()
 }
 
 fn compare_numbers(a: &str, b: &str) -> Option<Ordering> {
-    match (number(a)?, number(b)?) {
-        (Number::Int(a), Number::Int(b)) => Some(a.cmp(&b)),
-        (Number::Int(a), Number::Float(b)) => (a as f64).partial_cmp(&b),
-        (Number::Float(a), Number::Int(b)) => a.partial_cmp(&(b as f64)),
-        (Number::Float(a), Number::Float(b)) => a.partial_cmp(&b),
-    }
+    let (a, b) = (number(a)?, number(b)?);
+    let magnitude = |x: &Decimal, y: &Decimal| match (x.digits.is_empty(), y.digits.is_empty()) {
+        (true, true) => Ordering::Equal,
+        (true, false) => Ordering::Less,
+        (false, true) => Ordering::Greater,
+        (false, false) => x
+            .exponent
+            .cmp(&y.exponent)
+            .then_with(|| x.digits.cmp(&y.digits)),
+    };
+    let sign = |x: &Decimal| match (x.digits.is_empty(), x.negative) {
+        (true, _) => 0,
+        (false, true) => -1,
+        (false, false) => 1,
+    };
+    Some(match sign(&a).cmp(&sign(&b)) {
+        Ordering::Equal if sign(&a) < 0 => magnitude(&b, &a),
+        Ordering::Equal => magnitude(&a, &b),
+        other => other,
+    })
 }
 
 #[cfg(test)]
@@ -320,6 +376,20 @@ mod tests {
         assert_eq!(compare(&n("1e3"), &n("999")), Some(Ordering::Greater));
         assert_eq!(compare(&s("10"), &s("9")), Some(Ordering::Less));
         assert_eq!(compare(&s("1"), &n("1")), None);
+        // Exactly, beyond a float's digits, and in every spelling.
+        let big = "12345678901234567890123456789012345678";
+        let bigger = "12345678901234567890123456789012345679";
+        assert_eq!(compare(&n(big), &n(bigger)), Some(Ordering::Less));
+        assert_eq!(
+            compare(&n("0.10000000000000000001"), &n("0.1")),
+            Some(Ordering::Greater)
+        );
+        assert_eq!(compare(&n("1.50"), &n("15E-1")), Some(Ordering::Equal));
+        assert_eq!(compare(&n("-0"), &n("0.000")), Some(Ordering::Equal));
+        assert_eq!(compare(&n("-2"), &n("-10")), Some(Ordering::Greater));
+        assert_eq!(compare(&n("-0.5"), &n("0.25")), Some(Ordering::Less));
+        assert_eq!(compare(&n(".5"), &n("0.5")), Some(Ordering::Equal));
+        assert_eq!(compare(&n("abc"), &n("1")), None);
         let mut c = NativeCondition::new(KEYS, vec![s("a"), s("open")]);
         c.range = Some(NativeRange::Between(n("2"), n("10")));
         assert!(c.holds(&item("9", "x")));

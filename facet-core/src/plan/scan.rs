@@ -19,9 +19,10 @@ pub struct ScanPlan {
     pub facets: Vec<&'static str>,
     /// The index scanned (`None`: the table).
     pub index: Option<&'static str>,
-    /// The index's own key attributes, which a start key holds besides `PK` and `SK`, each
-    /// with its length limit.
-    pub index_keys: Vec<(&'static str, usize)>,
+    /// The index's key attributes (the table's keys excepted), each with its type and the
+    /// most bytes a value of it holds: `GSInPK`/`GSInSK` strings, or a native index's
+    /// record attributes.
+    pub index_keys: Vec<(crate::schema::KeyAttribute, usize)>,
     /// `(segment, total)` of a parallel scan.
     pub segment: Option<(u32, u32)>,
     /// Items to evaluate (DynamoDB's `Limit`, counted before the filter).
@@ -74,17 +75,33 @@ impl ScanPlan {
             .set_consistent_read(self.consistent_read.then_some(true))
     }
 
-    /// Check a start key taken from a cursor: exactly `PK`, `SK` and the index's own key
-    /// attributes, as non-empty strings within DynamoDB's key lengths.
+    /// Check a start key taken from a cursor: exactly `PK`, `SK` and the index's key
+    /// attributes, each of its type (strings and binary non-empty, within DynamoDB's key
+    /// lengths; numbers numbers).
     pub fn check_start_key(&self, key: &Item) -> Result<(), CursorError> {
-        let base = [(PK, MAX_PARTITION_KEY_BYTES), (SK, MAX_SORT_KEY_BYTES)];
-        for (name, max) in base.into_iter().chain(self.index_keys.iter().copied()) {
-            match key.get(name) {
-                Some(AttributeValue::S(v)) if !v.is_empty() && v.len() <= max => {}
-                _ => return Err(CursorError::ForeignKey(format!("no valid `{name}` string"))),
+        use crate::schema::{KeyAttribute, ScalarType};
+        let base = [
+            (KeyAttribute::text(PK), MAX_PARTITION_KEY_BYTES),
+            (KeyAttribute::text(SK), MAX_SORT_KEY_BYTES),
+        ];
+        for (k, max) in base.into_iter().chain(self.index_keys.iter().copied()) {
+            let ok = match (key.get(k.name), k.ty) {
+                (Some(AttributeValue::S(v)), ScalarType::S) => !v.is_empty() && v.len() <= max,
+                (Some(AttributeValue::B(v)), ScalarType::B) => {
+                    !v.as_ref().is_empty() && v.as_ref().len() <= max
+                }
+                (Some(AttributeValue::N(v)), ScalarType::N) => crate::plan::native::is_number(v),
+                _ => false,
+            };
+            if !ok {
+                return Err(CursorError::ForeignKey(format!(
+                    "no valid `{}` {} value",
+                    k.name, k.ty
+                )));
             }
         }
-        let known = |k: &str| k == PK || k == SK || self.index_keys.iter().any(|(n, _)| *n == k);
+        let known =
+            |k: &str| k == PK || k == SK || self.index_keys.iter().any(|(n, _)| n.name == k);
         if let Some(extra) = key.keys().find(|k| !known(k)) {
             return Err(CursorError::ForeignKey(format!(
                 "unexpected attribute `{extra}`"

@@ -123,6 +123,41 @@ pub fn version_check<F: Facet>() -> Vec<(&'static str, Option<AttributeValue>)> 
         .collect()
 }
 
+/// The values `update` sets on native index keys and vector index attributes, checked as a
+/// put checks them: DynamoDB refuses an empty key value, one of another type than the index
+/// declares, or a vector of another dimension count.
+fn check_native_sets<F: Facet>(update: &Update<F>) -> Result<(), PlanError> {
+    let schema = F::SCHEMA;
+    if schema.vectors.is_empty() && schema.indexes.iter().all(|i| i.native.is_none()) {
+        return Ok(());
+    }
+    let native = schema
+        .indexes
+        .iter()
+        .filter_map(|i| i.native)
+        .flat_map(|n| n.pk.iter().chain(n.sk).map(|k| k.name));
+    let vectors = schema
+        .vectors
+        .iter()
+        .flat_map(|v| std::iter::once(v.attribute).chain(v.search_attributes().map(|k| k.name)));
+    let set: Vec<(&'static str, AttributeValue)> = native
+        .chain(vectors)
+        .filter_map(|name| match update.assigned(name) {
+            Ok(Some(Some(v))) => Some((name, v)),
+            _ => None,
+        })
+        .collect();
+    let value_of = |name: &str| set.iter().find(|(n, _)| *n == name).map(|(_, v)| v);
+    crate::limits::check_native_values(schema, value_of)
+        .and_then(|()| crate::limits::check_vector_values(schema, value_of))
+        .map_err(|source| {
+            PlanError::Item(ItemError::Limit {
+                facet: F::SCHEMA.name,
+                source,
+            })
+        })
+}
+
 /// The plan of an update of the existing record under `key` (shared with transactions):
 /// `change` plus every derived attribute it makes stale, conditioned on the values named
 /// unchanged (and those taken from `known`: the record to create, or the stored record read
@@ -137,6 +172,7 @@ pub fn update_plan<F: Facet>(
     let mut checked = change.unchanged()?;
     checked.extend(version_check::<F>());
     let (full, from_known) = with_derived(change, known.map(|(t, _)| t), key)?;
+    check_native_sets::<F>(&full)?;
     let mut assumed = Vec::new();
     if let Some((_, item)) = known {
         for name in from_known {

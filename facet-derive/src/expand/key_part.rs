@@ -1,7 +1,7 @@
 //! `#[derive(KeyPart)]`: key text through serde.
 
 use proc_macro2::TokenStream;
-use quote::{quote, ToTokens};
+use quote::quote;
 
 use crate::case::rename_variant;
 use crate::ctxt::Ctxt;
@@ -37,8 +37,8 @@ pub fn key_part(input: &syn::DeriveInput, cx: &Ctxt) -> TokenStream {
 }
 
 /// An enum of unit variants serde writes as their names (text): a native index key field
-/// of its type is a string (`S`). Not with `#[serde(untagged)]` or another derive of
-/// `Serialize` (`serde_repr` writes numbers).
+/// of its type is a string (`S`). Not with `#[serde(untagged)]`, or with `Serialize_repr`
+/// (serde_repr writes numbers) among its derives.
 fn is_text_enum(input: &syn::DeriveInput) -> bool {
     let syn::Data::Enum(data) = &input.data else {
         return false;
@@ -47,11 +47,36 @@ fn is_text_enum(input: &syn::DeriveInput) -> bool {
         .variants
         .iter()
         .all(|v| matches!(v.fields, syn::Fields::Unit));
-    let serde_default = input.attrs.iter().all(|a| {
-        let text = a.meta.to_token_stream().to_string();
-        !(text.contains("untagged") || text.contains("Serialize_repr") || text.contains("repr"))
-    });
-    units && serde_default
+    let mut text = true;
+    for attr in &input.attrs {
+        if attr.path().is_ident("serde") {
+            let _ = attr.parse_nested_meta(|meta| {
+                if meta.path.is_ident("untagged") {
+                    text = false;
+                }
+                // Skip any value (`rename_all = ".."`, `tag = ".."`).
+                if meta.input.peek(syn::Token![=]) {
+                    let _: syn::Expr = meta.value()?.parse()?;
+                } else if meta.input.peek(syn::token::Paren) {
+                    let _ = meta.parse_nested_meta(|_| Ok(()));
+                }
+                Ok(())
+            });
+        } else if attr.path().is_ident("derive") {
+            let _ = attr.parse_nested_meta(|meta| {
+                if meta
+                    .path
+                    .segments
+                    .last()
+                    .is_some_and(|s| s.ident == "Serialize_repr")
+                {
+                    text = false;
+                }
+                Ok(())
+            });
+        }
+    }
+    units && text
 }
 
 /// A key value is its serde name: two variants of one name would give two values one key.

@@ -88,20 +88,12 @@ pub(crate) fn vector_parts(
         .attribute_name(v.attribute)
         .build()
         .map_err(|e| Error::TableSetup(e.to_string()))?;
-    let roles = v
-        .partition
-        .iter()
-        .map(|k| (k, SearchSchemaElementType::Hash))
-        .chain(
-            v.filters
-                .iter()
-                .map(|k| (k, SearchSchemaElementType::InlineFilter)),
-        );
-    let schema = roles
+    let schema = v
+        .search_schema()
         .map(|(k, role)| {
             SearchSchemaElement::builder()
                 .attribute_name(k.name)
-                .search_schema_element_type(role)
+                .search_schema_element_type(SearchSchemaElementType::from(role))
                 .build()
                 .map_err(|e| Error::TableSetup(e.to_string()))
         })
@@ -214,6 +206,9 @@ impl Table {
                 t.table_status == Some(TableStatus::Active)
                     && t.global_secondary_indexes().iter().all(|i| {
                         i.index_status.is_none() || i.index_status == Some(IndexStatus::Active)
+                    })
+                    && t.vector_indexes().iter().all(|v| {
+                        v.index_status.is_none() || v.index_status == Some(IndexStatus::Active)
                     })
             });
             if ready {

@@ -211,11 +211,7 @@ impl Verification {
 /// A vector index as the facets declare it: `embedding, 768 dimensions, COSINE, search
 /// schema tenant (HASH), team (INLINE_FILTER)`.
 fn describe_vector(v: &VectorSchema) -> String {
-    let roles = v
-        .partition
-        .iter()
-        .map(|k| (k.name, "HASH"))
-        .chain(v.filters.iter().map(|k| (k.name, "INLINE_FILTER")));
+    let roles = v.search_schema().map(|(k, role)| (k.name, role));
     vector_text(
         v.attribute,
         i64::from(v.dimensions),

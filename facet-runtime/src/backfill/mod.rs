@@ -101,7 +101,9 @@ impl Table {
     /// segmented, resumable ([`Backfill::resume_from`]), rate-limited
     /// ([`Backfill::capacity_per_second`]) and reported exactly. When another writer
     /// changes a record first, `f` runs again on what it wrote. A record `f` refuses (its
-    /// `Err`) is left as it is and reported ([`Why::Transform`]).
+    /// `Err`), or whose rewritten record cannot be stored, is left as it is and reported
+    /// ([`Why::Transform`]). A dry run ([`Backfill::dry_run`]) runs `f` too (it is what says
+    /// what would change) and writes nothing: mind what `f` costs.
     ///
     /// ```no_run
     /// # use faceteer::{Facet, Table};
@@ -135,7 +137,9 @@ impl Table {
             Box::pin(async move {
                 let record = faceteer_core::from_item::<F>(item).map_err(Why::Unreadable)?;
                 let record = f(record).await.map_err(|e| Why::Transform(e.to_string()))?;
-                faceteer_core::to_item(&record).map_err(Why::Unreadable)
+                faceteer_core::to_item(&record).map_err(|e| {
+                    Why::Transform(format!("the rewritten record cannot be stored: {e}"))
+                })
             })
         });
         let mut backfill = self.backfill::<F>();

@@ -296,7 +296,7 @@ impl<F: Facet, I: KeyFields, R: Read<F, I>, M: Mode> Query<F, I, R, M> {
             return Ok(());
         };
         if index.native.is_some() {
-            return filter_is_not_on_keys::<F>(index, filter);
+            filter_is_not_on_keys::<F>(index, filter)?;
         }
         let Some(projected) = index.projected_attributes(F::SCHEMA) else {
             return Ok(());

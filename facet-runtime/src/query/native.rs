@@ -228,12 +228,34 @@ impl<F: Facet, R, I: KeyFields> NativeQuery<F, R, I> {
         Query::native(self.index, condition)
     }
 
-    /// The next sort field (a string or binary attribute) begins with `prefix`.
+    /// The next sort field (a string or binary attribute) begins with `prefix`; an empty
+    /// prefix is every value ([`list`](Self::list)). On a number field it is an error
+    /// (DynamoDB has no `begins_with` on numbers): compare with `ge` and `lt`.
     pub fn begins_with(self, prefix: impl FieldValue<R::Value>) -> Query<F, I>
     where
         R: SortFieldsLeft,
     {
-        self.one(prefix.into_field_value(), NativeRange::BeginsWith)
+        let name = self.rest.name();
+        let v = self.rest.encode(prefix.into_field_value());
+        let condition = self.condition.and_then(|mut c| {
+            match v.map_err(|e| key_error(name, e))? {
+                AttributeValue::S(s) if s.is_empty() => {}
+                AttributeValue::B(b) if b.as_ref().is_empty() => {}
+                v @ (AttributeValue::S(_) | AttributeValue::B(_)) => {
+                    c.range = Some(NativeRange::BeginsWith(v))
+                }
+                _ => {
+                    return Err(KeyError::Unrepresentable {
+                        field: name,
+                        reason: "`begins_with` compares strings and binary values; this \
+                                 field is a number: compare it with `ge` and `lt`"
+                            .into(),
+                    })
+                }
+            }
+            Ok(c)
+        });
+        Query::native(self.index, condition)
     }
 }
 

@@ -301,23 +301,7 @@ impl<'t, F: Send + 'static, T: ScanTarget> ScanRun<'t, F, T> {
         Ok(ScanPlan {
             facets: T::facets(),
             index: index.map(|i| i.name),
-            index_keys: index
-                .map(|i| {
-                    i.own_key_attributes()
-                        .map(|a| {
-                            let sort = i.sk_attribute() == Some(a);
-                            (
-                                a,
-                                if sort {
-                                    MAX_SORT_KEY_BYTES
-                                } else {
-                                    MAX_PARTITION_KEY_BYTES
-                                },
-                            )
-                        })
-                        .collect()
-                })
-                .unwrap_or_default(),
+            index_keys: index.map(index_key_limits).unwrap_or_default(),
             segment: (self.segments > 1).then_some((segment, self.segments)),
             limit: self.page.limit,
             exclusive_start_key: start,
@@ -530,4 +514,31 @@ async fn fetch(
             Some(last) => plan.exclusive_start_key = Some(last),
         }
     }
+}
+
+/// The key attributes of index `i` a scan's start key holds besides the table's keys, each
+/// with its type and length limit: `GSInPK`/`GSInSK` (`LSInSK`), or a native index's
+/// record attributes.
+fn index_key_limits(
+    i: &faceteer_core::schema::IndexSchema,
+) -> Vec<(faceteer_core::schema::KeyAttribute, usize)> {
+    use faceteer_core::schema::KeyAttribute;
+    if i.native.is_some() {
+        let (pk, sk) = i.key_schema();
+        let pk = pk.into_iter().map(|k| (k, MAX_PARTITION_KEY_BYTES));
+        return pk
+            .chain(sk.into_iter().map(|k| (k, MAX_SORT_KEY_BYTES)))
+            .collect();
+    }
+    i.own_key_attributes()
+        .map(|a| {
+            let sort = i.sk_attribute() == Some(a);
+            let max = if sort {
+                MAX_SORT_KEY_BYTES
+            } else {
+                MAX_PARTITION_KEY_BYTES
+            };
+            (KeyAttribute::text(a), max)
+        })
+        .collect()
 }

@@ -422,7 +422,7 @@ impl<'t, F: Facet> Search<'t, F> {
                     )))
                 }
                 (Some(_), _) => {}
-                (None, _) if source.native.is_some() && self.sources.len() > 1 => {
+                (None, _) if source.native.is_some() => {
                     return Err(Error::InvalidRequest(format!(
                         "source {n} of the search reads a native index, whose records are \
                          ordered by typed attribute values, not by one key text to merge by; \

@@ -10,6 +10,7 @@ use aws_sdk_dynamodb::operation::get_item::builders::GetItemInputBuilder;
 use aws_sdk_dynamodb::operation::put_item::builders::PutItemInputBuilder;
 use aws_sdk_dynamodb::operation::query::builders::QueryInputBuilder;
 use aws_sdk_dynamodb::operation::scan::builders::ScanInputBuilder;
+use aws_sdk_dynamodb::operation::search_vectors::builders::SearchVectorsInputBuilder;
 use aws_sdk_dynamodb::operation::update_item::builders::UpdateItemInputBuilder;
 use aws_sdk_dynamodb::types::{
     KeysAndAttributes, TransactGetItem, TransactWriteItem, WriteRequest,
@@ -114,6 +115,12 @@ impl Renamer {
         b.set_exclusive_start_key(self.opt_out(start))
             .set_expression_attribute_names(self.names_out(names))
             .set_index_name(self.index_out(index))
+    }
+
+    /// A SearchVectors request, in the table's names.
+    pub(crate) fn search_vectors(&self, b: SearchVectorsInputBuilder) -> SearchVectorsInputBuilder {
+        let names = b.get_expression_attribute_names().clone();
+        b.set_expression_attribute_names(self.names_out(names))
     }
 
     /// Items of an answer (a page, found items), in faceteer's names.

@@ -3,6 +3,7 @@
 use std::marker::PhantomData;
 use std::sync::Arc;
 
+use aws_sdk_dynamodb::operation::search_vectors::SearchVectorsInput;
 use aws_sdk_dynamodb::types::{AttributeValue, ReturnConsumedCapacity};
 use faceteer_core::collection::facet_of;
 use faceteer_core::expr::{Expr, ExprError};
@@ -178,23 +179,32 @@ impl Table {
         &self,
         search: VectorSearch<F>,
     ) -> Result<VectorResults<F>> {
-        search.check()?;
-        let (condition, placeholders) = search.condition()?;
-        let (names, values) = placeholders.into_parts();
         let op = Op::new(
             "SearchVectors",
             self,
             F::SCHEMA.name,
             Some(search.index.index),
         );
+        let result = self.search_in(&op, search).await;
+        op.finish(result.as_ref().map(|found| found.results.len()));
+        result
+    }
+
+    /// [`Table::search_vectors`], within the span of `op`.
+    async fn search_in<F: Facet>(
+        &self,
+        op: &Op,
+        search: VectorSearch<F>,
+    ) -> Result<VectorResults<F>> {
+        search.check()?;
+        let (condition, placeholders) = search.condition()?;
+        let (names, values) = placeholders.into_parts();
         let vector = search
             .vector
             .iter()
             .map(|v| AttributeValue::N(v.to_string()))
             .collect();
-        let request = self
-            .client()
-            .search_vectors()
+        let request = SearchVectorsInput::builder()
             .table_name(self.name())
             .index_name(search.index.index)
             .set_search_vector(Some(vector))
@@ -203,10 +213,15 @@ impl Table {
             .set_expression_attribute_names(names)
             .set_expression_attribute_values(values)
             .return_consumed_capacity(ReturnConsumedCapacity::Total);
+        // A table in other attribute names is searched, and answers, in its own.
+        let request = match self.renamer() {
+            Some(r) => r.search_vectors(request),
+            None => request,
+        };
         let out = op
             .within(async {
                 request
-                    .send()
+                    .send_with(self.client())
                     .await
                     .map_err(|e| crate::exec::sdk::error_of("SearchVectors", self, e))
             })
@@ -221,6 +236,10 @@ impl Table {
         };
         for hit in out.search_results.unwrap_or_default() {
             let item = hit.item.unwrap_or_default();
+            let item = match self.renamer() {
+                Some(r) => r.item_in(item),
+                None => item,
+            };
             if facet_of(&item) != Some(F::SCHEMA.name) {
                 found.skipped += 1;
                 continue;
