@@ -59,6 +59,13 @@ faceteer::table! {
     struct Support { Ticket, Incident }
 }
 
+/// Tickets and incidents of one queue, read together from the native index's partition.
+#[derive(Debug, Clone, PartialEq, faceteer::Collection)]
+enum Queue {
+    Ticket(Ticket),
+    Incident(Incident),
+}
+
 fn day(d: u32) -> DateTime<Utc> {
     Utc.with_ymd_and_hms(2026, 12, d, 9, 0, 0).unwrap()
 }
@@ -392,6 +399,171 @@ async fn pages_cursors_first_reverse_filters_projections_counts() {
     table.delete_table().await.unwrap();
 }
 
+async fn collections_and_ordered_searches_read_native_partitions() {
+    let (table, tickets) = seeded().await;
+    let open = open_in_order(&tickets);
+    // The partition holds both facets; the collection reads both, in the index's order.
+    let queue = table
+        .collection::<Queue>(Ticket::by_queue("core", "open"))
+        .all()
+        .await
+        .unwrap();
+    assert_eq!(queue.len(), open.len() + 1);
+    assert!(matches!(&queue[0], Queue::Incident(_) | Queue::Ticket(_)));
+    let mut priorities = Vec::new();
+    for item in &queue {
+        priorities.push(match item {
+            Queue::Ticket(t) => t.priority,
+            Queue::Incident(i) => i.priority,
+        });
+    }
+    assert!(
+        priorities.windows(2).all(|w| w[0] <= w[1]),
+        "{priorities:?}"
+    );
+    // With the equalities given, paged by its cursor.
+    let mut seen = Vec::new();
+    let mut cursor: Option<String> = None;
+    loop {
+        let mut run = table
+            .collection::<Queue>(Ticket::by_queue("core", "open").eq(1))
+            .limit(1);
+        if let Some(c) = cursor.take() {
+            run = run.cursor(c);
+        }
+        let page = run.await.unwrap();
+        seen.extend(page.records);
+        match page.cursor {
+            Some(c) => cursor = Some(c),
+            None => break,
+        }
+    }
+    let p1 = open.iter().filter(|t| t.priority == 1).count();
+    assert_eq!(
+        seen.len(),
+        p1 + 1,
+        "the priority-1 tickets and the incident"
+    );
+    // A search over two native partitions, merged by their first sort field: each source
+    // is sorted by it, so the merge is too, each ticket once.
+    let f = Ticket::fields();
+    let merged = table
+        .search(Ticket::by_queue("core", "open").list())
+        .or(Ticket::by_queue("core", "closed").list())
+        .order_by(f.priority)
+        .all()
+        .await
+        .unwrap();
+    assert!(merged.windows(2).all(|w| w[0].priority <= w[1].priority));
+    let mut ids: Vec<&str> = merged.iter().map(|t| t.id.as_str()).collect();
+    ids.sort_unstable();
+    ids.dedup();
+    assert_eq!(ids.len(), tickets.len());
+    table.delete_table().await.unwrap();
+}
+
+/// A native key of binary values (`B`), through a type of the user's.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Digest([u8; 4]);
+
+impl Serialize for Digest {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_bytes(&self.0)
+    }
+}
+
+impl<'de> Deserialize<'de> for Digest {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        let bytes: serde_bytes_like::Bytes = Deserialize::deserialize(d)?;
+        let array: [u8; 4] = bytes
+            .0
+            .try_into()
+            .map_err(|_| serde::de::Error::custom("a digest is 4 bytes"))?;
+        Ok(Digest(array))
+    }
+}
+
+impl faceteer::key::KeyScalar for Digest {
+    const TYPE: faceteer::schema::ScalarType = faceteer::schema::ScalarType::B;
+}
+
+/// Bytes, deserialized from a byte string or a sequence.
+mod serde_bytes_like {
+    pub struct Bytes(pub Vec<u8>);
+
+    impl<'de> serde::Deserialize<'de> for Bytes {
+        fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+            struct Visit;
+            impl<'de> serde::de::Visitor<'de> for Visit {
+                type Value = Bytes;
+                fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                    f.write_str("bytes")
+                }
+                fn visit_bytes<E>(self, v: &[u8]) -> Result<Bytes, E> {
+                    Ok(Bytes(v.to_vec()))
+                }
+                fn visit_byte_buf<E>(self, v: Vec<u8>) -> Result<Bytes, E> {
+                    Ok(Bytes(v))
+                }
+                fn visit_seq<A: serde::de::SeqAccess<'de>>(
+                    self,
+                    mut a: A,
+                ) -> Result<Bytes, A::Error> {
+                    let mut out = Vec::new();
+                    while let Some(b) = a.next_element()? {
+                        out.push(b);
+                    }
+                    Ok(Bytes(out))
+                }
+            }
+            d.deserialize_byte_buf(Visit)
+        }
+    }
+}
+
+#[derive(Debug, Clone, PartialEq, Facet, Serialize, Deserialize)]
+#[facet(
+    name = "BLOB",
+    gsi(n = 3, native, pk(fields(digest)), sk(fields(size)))
+)]
+struct Blob {
+    #[pk(prefix = "#BLOB")]
+    #[sk(prefix = "#BLOB")]
+    id: String,
+    digest: Digest,
+    size: u64,
+}
+
+faceteer::table! {
+    struct Blobs { Blob }
+}
+
+async fn binary_keys_are_typed_b() {
+    let table = fresh_table::<Blobs>("native-keys-binary").await;
+    let description = crate::common::describe(&table).await;
+    let digest_type = description
+        .attribute_definitions()
+        .iter()
+        .find(|a| a.attribute_name == "digest")
+        .map(|a| a.attribute_type.as_str().to_owned());
+    assert_eq!(digest_type.as_deref(), Some("B"));
+    let d = Digest([0xde, 0xad, 0xbe, 0xef]);
+    for (i, size) in [(1, 300u64), (2, 20), (3, 1000)] {
+        let blob = Blob {
+            id: format!("b{i}"),
+            digest: if i == 3 { Digest([1, 2, 3, 4]) } else { d },
+            size,
+        };
+        table.put(&blob).await.unwrap();
+    }
+    let same = table.query(Blob::gsi3(d).list()).all().await.unwrap();
+    let sizes: Vec<u64> = same.iter().map(|b| b.size).collect();
+    assert_eq!(sizes, [20, 300], "numbers sort as numbers");
+    let big = table.query(Blob::gsi3(d).gt(100u64)).all().await.unwrap();
+    assert_eq!(big.len(), 1);
+    table.delete_table().await.unwrap();
+}
+
 async fn an_update_of_one_key_field_moves_the_record_and_presence_decides_membership() {
     let (table, tickets) = seeded().await;
     let f = Ticket::fields();
@@ -668,6 +840,8 @@ fn designs_show_multi_attribute_keys() {
 }
 
 faceteer_suite::engines!(
+    collections_and_ordered_searches_read_native_partitions,
+    binary_keys_are_typed_b,
     the_table_has_typed_multi_attribute_keys_and_puts_write_none,
     queries_follow_the_key_rules_with_numbers_as_numbers,
     pages_cursors_first_reverse_filters_projections_counts,

@@ -34,7 +34,7 @@ use faceteer_core::collection::Collection;
 use faceteer_core::cursor::{condition_fingerprint, decode_cursor, encode_cursor, CursorScope};
 use faceteer_core::partition::PartitionKey;
 use faceteer_core::pick::{KeyFields, WholeRecords};
-use faceteer_core::plan::{QueryPlan, SortCondition};
+use faceteer_core::plan::{NativeCondition, QueryPlan, SortCondition};
 use faceteer_core::schema::{IndexSchema, FACET_ATTRIBUTE, SK};
 use faceteer_core::Facet;
 use futures::{Stream, TryStreamExt};
@@ -44,6 +44,7 @@ use crate::exec::future::{records, traced, BoxFuture};
 use crate::exec::sdk;
 use crate::exec::trace::Op;
 use crate::query::mode::{FailedRecord, Page};
+use crate::query::native::NativeQuery;
 use crate::query::page::{page_setters, PageOptions};
 use crate::query::partition::PartitionQuery;
 use crate::query::run::read_ahead;
@@ -53,10 +54,12 @@ use crate::table::Table;
 use crate::wire::stored::{Attributes, Stored};
 
 /// The partition a collection reads: a facet's partition query (`Team::query("t1")`,
-/// `User::by_email(..)`), whose partition the collection's facets share.
+/// `User::by_email(..)`, a native index's `Ticket::by_queue(..)` with its equalities),
+/// whose partition the collection's facets share.
 pub struct CollectionPartition {
     index: Option<&'static IndexSchema>,
     partition: PartitionKey,
+    native: Option<std::result::Result<NativeCondition, faceteer_core::KeyError>>,
 }
 
 /// Only through an index that holds whole records (`I: WholeRecords`): a collection reads
@@ -66,7 +69,30 @@ impl<F: Facet, S, I: KeyFields + WholeRecords> From<PartitionQuery<F, S, I>>
 {
     fn from(query: PartitionQuery<F, S, I>) -> Self {
         let (index, partition) = query.into_parts();
-        CollectionPartition { index, partition }
+        CollectionPartition {
+            index,
+            partition,
+            native: None,
+        }
+    }
+}
+
+/// A native index's partition (and the sort equalities given), through an index that holds
+/// whole records.
+impl<F: Facet, R, I: KeyFields + WholeRecords> From<NativeQuery<F, R, I>> for CollectionPartition {
+    fn from(query: NativeQuery<F, R, I>) -> Self {
+        let query = query.list();
+        CollectionPartition {
+            index: query.index,
+            partition: query.partition,
+            native: Some(query.native.ok_or_else(|| match query.sort {
+                Err(e) => e,
+                Ok(_) => faceteer_core::KeyError::Unrepresentable {
+                    field: "",
+                    reason: "a native query without its condition".into(),
+                },
+            })),
+        }
     }
 }
 
@@ -83,11 +109,16 @@ impl Table {
         &self,
         partition: impl Into<CollectionPartition>,
     ) -> CollectionRun<'_, C> {
-        let CollectionPartition { index, partition } = partition.into();
+        let CollectionPartition {
+            index,
+            partition,
+            native,
+        } = partition.into();
         CollectionRun {
             table: self,
             index,
             partition,
+            native,
             sort: SortCondition::Any,
             page: PageOptions::default(),
             _collection: PhantomData,
@@ -115,6 +146,7 @@ pub struct CollectionRun<'t, C> {
     table: &'t Table,
     index: Option<&'static IndexSchema>,
     partition: PartitionKey,
+    native: Option<std::result::Result<NativeCondition, faceteer_core::KeyError>>,
     sort: SortCondition,
     page: PageOptions,
     _collection: PhantomData<fn() -> C>,
@@ -126,6 +158,7 @@ impl<C> Clone for CollectionRun<'_, C> {
             table: self.table,
             index: self.index,
             partition: self.partition.clone(),
+            native: self.native.clone(),
             sort: self.sort.clone(),
             page: self.page.clone(),
             _collection: PhantomData,
@@ -164,7 +197,10 @@ impl<'t, C: Collection> CollectionRun<'t, C> {
                 .join("|"),
             index: self.index.map(|i| i.name.to_owned()),
             partition: partition.to_owned(),
-            condition: condition_fingerprint(&self.sort, ""),
+            condition: match &self.native {
+                Some(Ok(native)) => native.fingerprint(),
+                _ => condition_fingerprint(&self.sort, ""),
+            },
             reverse: self.page.reverse,
         }
     }
@@ -176,6 +212,15 @@ impl<'t, C: Collection> CollectionRun<'t, C> {
             return Err(Error::InvalidRequest(
                 "the partition is sharded and its shard is not known from the query; a \
                  collection reads one partition"
+                    .into(),
+            ));
+        }
+        let native = self.native.clone().transpose()?;
+        if native.is_some() && self.sort != SortCondition::Any {
+            return Err(Error::InvalidRequest(
+                "`begins_with` and `between` of a collection compare one sort-key text; a \
+                 native index's sort key is typed attributes: give its equalities and range \
+                 to the partition query instead (`Facet::gsiN(..).eq(..)`)"
                     .into(),
             ));
         }
@@ -197,7 +242,7 @@ impl<'t, C: Collection> CollectionRun<'t, C> {
             consistent_read: self.page.consistent,
             filter: None,
             projection: None,
-            native: None,
+            native,
         };
         if let Some(start) = &plan.exclusive_start_key {
             plan.check_start_key(start)?;
@@ -259,6 +304,15 @@ fn page<'a, C: Collection>(
             |r, c| r.cursor(c),
         )?;
         let mut plan = run.plan()?;
+        // A condition DynamoDB would refuse that can match nothing: no request.
+        if plan.is_empty_range() {
+            return Ok(CollectionPage {
+                records: Vec::new(),
+                failed: Vec::new(),
+                skipped: 0,
+                cursor: None,
+            });
+        }
         table.filter_expired(C::FACETS.iter().copied(), &mut plan.filter);
         let scope = run.scope(&plan.partition);
         let limit = run.page.limit.map(|l| l as usize);
