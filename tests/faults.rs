@@ -133,9 +133,12 @@ async fn lost_answers_leave_every_outcome_exact() {
         ..FaultConfig::default()
     };
     let (proxy, table, direct) = proxied(faults, "lost").await;
+    // A stalled answer is given up after 2 s (an unknown outcome). The whole call has 20 s,
+    // well beyond what its retries take, so that on a loaded machine a throttled request
+    // still runs out of retries (a failed outcome) before the call runs out of time.
     let timeouts = Timeouts {
         attempt: Duration::from_secs(2),
-        operation: Duration::from_secs(4),
+        operation: Duration::from_secs(20),
         ..table.timeouts()
     };
     let table = table
