@@ -67,15 +67,7 @@ fn card(i: u32) -> Card {
 
 async fn the_table_is_created_with_the_declared_projections() {
     let table = fresh_table::<CardTable>("index-projections-create").await;
-    let description = table
-        .client()
-        .describe_table()
-        .table_name(table.name())
-        .send()
-        .await
-        .unwrap()
-        .table
-        .unwrap();
+    let description = crate::common::describe(&table).await;
     let projection = |name: &str| {
         let index = description
             .global_secondary_indexes()

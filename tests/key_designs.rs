@@ -120,15 +120,7 @@ async fn the_table_has_every_declared_index_and_verifies() {
     let (table, _) = seeded().await;
     let v = table.verify().await.unwrap();
     assert!(v.is_ok(), "{:?}", v.differences);
-    let description = table
-        .client()
-        .describe_table()
-        .table_name(table.name())
-        .send()
-        .await
-        .unwrap()
-        .table
-        .unwrap();
+    let description = crate::common::describe(&table).await;
     let mut local: Vec<(String, Vec<String>)> = description
         .local_secondary_indexes()
         .iter()

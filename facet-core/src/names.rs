@@ -40,6 +40,11 @@ impl Placeholders {
         p
     }
 
+    /// The attribute names registered, in no particular order.
+    pub fn attribute_names(&self) -> impl Iterator<Item = &str> {
+        self.names.keys().map(String::as_str)
+    }
+
     /// Split into (`ExpressionAttributeNames`, `ExpressionAttributeValues`), each `None` when
     /// empty, as DynamoDB requires.
     #[allow(clippy::type_complexity)]

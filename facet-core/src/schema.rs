@@ -447,6 +447,22 @@ impl IndexSchema {
         }
     }
 
+    /// The attributes a key of an item read through the index holds besides the table's
+    /// `PK` and `SK` (a `LastEvaluatedKey`, a cursor), typed, each with whether it is of the
+    /// sort key: `GSInPK`/`GSInSK` (`LSInSK`) strings, or a native index's record attributes.
+    pub fn read_key_attributes(&self) -> Vec<(KeyAttribute, bool)> {
+        match self.native {
+            Some(n) => {
+                let pk = n.pk.iter().map(|k| (*k, false));
+                pk.chain(n.sk.iter().map(|k| (*k, true))).collect()
+            }
+            None => self
+                .own_key_attributes()
+                .map(|a| (KeyAttribute::text(a), self.sk_attribute() == Some(a)))
+                .collect(),
+        }
+    }
+
     /// Every attribute of the index's key schema ([`IndexSchema::key_schema`]), partition
     /// first.
     pub fn key_schema_attributes(&self) -> Vec<KeyAttribute> {
@@ -629,10 +645,11 @@ pub fn table_indexes(facets: &[&FacetSchema]) -> Vec<TableIndex> {
     let mut out: Vec<TableIndex> = Vec::new();
     for facet in facets {
         for index in facet.indexes {
+            let (pk, sk) = index.key_schema();
             match out.iter_mut().find(|t| t.name == index.name) {
                 Some(t) => {
                     if t.sk.is_empty() {
-                        t.sk = index.key_schema().1;
+                        t.sk = sk;
                     }
                     if !t.used_by.contains(&facet.name) {
                         t.used_by.push(facet.name);
@@ -642,8 +659,8 @@ pub fn table_indexes(facets: &[&FacetSchema]) -> Vec<TableIndex> {
                     kind: index.kind,
                     number: index.number,
                     name: index.name,
-                    pk: index.key_schema().0,
-                    sk: index.key_schema().1,
+                    pk,
+                    sk,
                     native: index.native.is_some(),
                     projection: index_projection(facets, index.name),
                     used_by: vec![facet.name],

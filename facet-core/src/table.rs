@@ -16,7 +16,9 @@
 
 use crate::const_text::{same, Message};
 use crate::layout::TableNames;
-use crate::schema::{FacetSchema, KeyAttribute, KeySchema, FACET_ATTRIBUTE, PK, SK, TTL_ATTRIBUTE};
+use crate::schema::{
+    FacetSchema, IndexSchema, KeyAttribute, KeySchema, FACET_ATTRIBUTE, PK, SK, TTL_ATTRIBUTE,
+};
 
 /// The facets stored in one table. Implement it with `faceteer::table!`.
 pub trait TableSchema: 'static {
@@ -202,18 +204,27 @@ pub const fn keys_can_collide(a: &FacetSchema, b: &FacetSchema) -> bool {
         && KeySpace::of(&a.sk, a.delimiter).meets(&KeySpace::of(&b.sk, b.delimiter))
 }
 
+/// Facet `f`'s index named `name`, if it uses one.
+const fn index_named<'a>(f: &'a FacetSchema, name: &str) -> Option<&'a IndexSchema> {
+    let mut i = 0;
+    while i < f.indexes.len() {
+        if same(f.indexes[i].name, name) {
+            return Some(&f.indexes[i]);
+        }
+        i += 1;
+    }
+    None
+}
+
 /// The first index `a` and `b` both use with a sort key in one and none in the other.
 pub const fn index_shapes_differ(a: &FacetSchema, b: &FacetSchema) -> Option<&'static str> {
     let mut i = 0;
     while i < a.indexes.len() {
         let x = &a.indexes[i];
-        let mut j = 0;
-        while j < b.indexes.len() {
-            let y = &b.indexes[j];
-            if same(x.name, y.name) && x.sk.is_some() != y.sk.is_some() {
+        if let Some(y) = index_named(b, x.name) {
+            if x.sk.is_some() != y.sk.is_some() {
                 return Some(x.name);
             }
-            j += 1;
         }
         i += 1;
     }
@@ -226,22 +237,15 @@ pub const fn native_keys_differ(a: &FacetSchema, b: &FacetSchema) -> Option<&'st
     let mut i = 0;
     while i < a.indexes.len() {
         let x = &a.indexes[i];
-        let mut j = 0;
-        while j < b.indexes.len() {
-            let y = &b.indexes[j];
-            if same(x.name, y.name) {
-                let differ = match (x.native, y.native) {
-                    (None, None) => false,
-                    (Some(p), Some(q)) => {
-                        !same_attributes(p.pk, q.pk) || !same_attributes(p.sk, q.sk)
-                    }
-                    _ => true,
-                };
-                if differ {
-                    return Some(x.name);
-                }
+        if let Some(y) = index_named(b, x.name) {
+            let differ = match (x.native, y.native) {
+                (None, None) => false,
+                (Some(p), Some(q)) => !same_attributes(p.pk, q.pk) || !same_attributes(p.sk, q.sk),
+                _ => true,
+            };
+            if differ {
+                return Some(x.name);
             }
-            j += 1;
         }
         i += 1;
     }
@@ -559,14 +563,10 @@ pub const fn assert_table(facets: &[&FacetSchema]) {
 
 /// Whether `facet`'s index `name` has a sort key.
 const fn has_sort_key(facet: &FacetSchema, name: &str) -> bool {
-    let mut i = 0;
-    while i < facet.indexes.len() {
-        if same(facet.indexes[i].name, name) {
-            return facet.indexes[i].sk.is_some();
-        }
-        i += 1;
+    match index_named(facet, name) {
+        Some(index) => index.sk.is_some(),
+        None => false,
     }
-    false
 }
 
 /// The check of [`check_names`](crate::layout::check_names) for a table declared with `faceteer::table! { .. } names =

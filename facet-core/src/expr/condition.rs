@@ -132,6 +132,15 @@ impl<F> Expr<F> {
     pub fn render(&self, p: &mut Placeholders) -> Result<String, ExprError> {
         render(&self.node, p)
     }
+
+    /// The attribute names the expression reads (what a check of where it may be evaluated
+    /// needs), each once.
+    #[doc(hidden)]
+    pub fn attribute_names(&self) -> Result<Vec<String>, ExprError> {
+        let mut p = Placeholders::new();
+        self.render(&mut p)?;
+        Ok(p.attribute_names().map(str::to_owned).collect())
+    }
 }
 
 impl<F> BitAnd for Expr<F> {

@@ -154,19 +154,7 @@ impl NativeCondition {
             } else {
                 MAX_PARTITION_KEY_BYTES
             };
-            let ok = match key.get(k.name) {
-                Some(AttributeValue::S(s)) => {
-                    k.ty == ScalarType::S && !s.is_empty() && s.len() <= max
-                }
-                Some(AttributeValue::B(b)) => {
-                    k.ty == ScalarType::B && !b.as_ref().is_empty() && b.as_ref().len() <= max
-                }
-                Some(AttributeValue::N(n)) => k.ty == ScalarType::N && number(n).is_some(),
-                _ => false,
-            };
-            if !ok {
-                return Err(ForeignKey(format!("no valid `{}` {} value", k.name, k.ty)));
-            }
+            check_key_value(key, *k, max)?;
         }
         let expected = 2 + self.keys.pk.len() + self.keys.sk.len();
         if key.len() != expected {
@@ -280,9 +268,24 @@ fn number(n: &str) -> Option<Decimal> {
     })
 }
 
-/// Whether `n` is a number DynamoDB could have stored.
-pub(crate) fn is_number(n: &str) -> bool {
-    number(n).is_some()
+/// Check key attribute `k` of a start key taken from a cursor: a value of its type, a
+/// string or binary one not empty and at most `max` bytes, a number one DynamoDB stores.
+pub(crate) fn check_key_value(key: &Item, k: KeyAttribute, max: usize) -> Result<(), CursorError> {
+    let ok = match (key.get(k.name), k.ty) {
+        (Some(AttributeValue::S(s)), ScalarType::S) => !s.is_empty() && s.len() <= max,
+        (Some(AttributeValue::B(b)), ScalarType::B) => {
+            !b.as_ref().is_empty() && b.as_ref().len() <= max
+        }
+        (Some(AttributeValue::N(n)), ScalarType::N) => number(n).is_some(),
+        _ => false,
+    };
+    if ok {
+        return Ok(());
+    }
+    Err(CursorError::ForeignKey(format!(
+        "no valid `{}` {} value",
+        k.name, k.ty
+    )))
 }
 
 fn compare_numbers(a: &str, b: &str) -> Option<Ordering> {

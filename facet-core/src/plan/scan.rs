@@ -79,26 +79,13 @@ impl ScanPlan {
     /// attributes, each of its type (strings and binary non-empty, within DynamoDB's key
     /// lengths; numbers numbers).
     pub fn check_start_key(&self, key: &Item) -> Result<(), CursorError> {
-        use crate::schema::{KeyAttribute, ScalarType};
+        use crate::schema::KeyAttribute;
         let base = [
             (KeyAttribute::text(PK), MAX_PARTITION_KEY_BYTES),
             (KeyAttribute::text(SK), MAX_SORT_KEY_BYTES),
         ];
         for (k, max) in base.into_iter().chain(self.index_keys.iter().copied()) {
-            let ok = match (key.get(k.name), k.ty) {
-                (Some(AttributeValue::S(v)), ScalarType::S) => !v.is_empty() && v.len() <= max,
-                (Some(AttributeValue::B(v)), ScalarType::B) => {
-                    !v.as_ref().is_empty() && v.as_ref().len() <= max
-                }
-                (Some(AttributeValue::N(v)), ScalarType::N) => crate::plan::native::is_number(v),
-                _ => false,
-            };
-            if !ok {
-                return Err(CursorError::ForeignKey(format!(
-                    "no valid `{}` {} value",
-                    k.name, k.ty
-                )));
-            }
+            super::native::check_key_value(key, k, max)?;
         }
         let known =
             |k: &str| k == PK || k == SK || self.index_keys.iter().any(|(n, _)| n.name == k);

@@ -236,14 +236,16 @@ impl<F: Facet, I: KeyFields, R: Read<F, I>, M: Mode> Query<F, I, R, M> {
     /// The attributes read (`None`: whole items).
     #[doc(hidden)]
     pub fn attributes(&self) -> Option<Vec<&'static str>> {
-        // A native index's keys are record attributes: read them too, for cursors.
-        let index_attributes: Vec<&'static str> = match self.index {
-            Some(i) if i.native.is_some() => {
-                i.key_schema_attributes().iter().map(|k| k.name).collect()
-            }
-            Some(i) => i.own_key_attributes().collect(),
-            None => Vec::new(),
-        };
+        // The index's keys, for cursors (a native index's are record attributes).
+        let index_attributes: Vec<&'static str> = self
+            .index
+            .map(|i| {
+                i.read_key_attributes()
+                    .iter()
+                    .map(|(k, _)| k.name)
+                    .collect()
+            })
+            .unwrap_or_default();
         R::attributes(&index_attributes)
     }
 
@@ -295,15 +297,13 @@ impl<F: Facet, I: KeyFields, R: Read<F, I>, M: Mode> Query<F, I, R, M> {
         let (Some(index), Some(filter)) = (self.index, &self.filter) else {
             return Ok(());
         };
+        let names = filter.attribute_names()?;
         if index.native.is_some() {
-            filter_is_not_on_keys::<F>(index, filter)?;
+            filter_is_not_on_keys(index, &names)?;
         }
         let Some(projected) = index.projected_attributes(F::SCHEMA) else {
             return Ok(());
         };
-        let mut names = faceteer_core::names::Placeholders::new();
-        filter.render(&mut names)?;
-        let (names, _) = names.into_parts();
         let keys = [
             Some(PK),
             Some(SK),
@@ -312,8 +312,6 @@ impl<F: Facet, I: KeyFields, R: Read<F, I>, M: Mode> Query<F, I, R, M> {
         ];
         let mut outside: Vec<String> = names
             .into_iter()
-            .flatten()
-            .map(|(_, name)| name)
             .filter(|n| !projected.contains(&n.as_str()) && !keys.contains(&Some(n.as_str())))
             .collect();
         if outside.is_empty() {
@@ -364,16 +362,11 @@ impl<F: Facet, I: KeyFields, R: Read<F, I>, M: Mode> Query<F, I, R, M> {
 
 /// DynamoDB refuses a query filter on the queried index's key attributes: on a native index
 /// they are record fields, so a filter on one is refused here, with the way to say it.
-fn filter_is_not_on_keys<F: Facet>(index: &IndexSchema, filter: &Expr<F>) -> Result<()> {
-    let mut names = faceteer_core::names::Placeholders::new();
-    filter.render(&mut names)?;
-    let (names, _) = names.into_parts();
+fn filter_is_not_on_keys(index: &IndexSchema, names: &[String]) -> Result<()> {
     let keys = index.key_schema_attributes();
     let on_key = names
-        .into_iter()
-        .flatten()
-        .map(|(_, name)| name)
-        .find(|n| keys.iter().any(|k| k.name == n));
+        .iter()
+        .find(|n| keys.iter().any(|k| k.name == n.as_str()));
     match on_key {
         None => Ok(()),
         Some(name) => Err(Error::InvalidRequest(format!(

@@ -517,28 +517,19 @@ async fn fetch(
 }
 
 /// The key attributes of index `i` a scan's start key holds besides the table's keys, each
-/// with its type and length limit: `GSInPK`/`GSInSK` (`LSInSK`), or a native index's
-/// record attributes.
+/// with its type and length limit.
 fn index_key_limits(
     i: &faceteer_core::schema::IndexSchema,
 ) -> Vec<(faceteer_core::schema::KeyAttribute, usize)> {
-    use faceteer_core::schema::KeyAttribute;
-    if i.native.is_some() {
-        let (pk, sk) = i.key_schema();
-        let pk = pk.into_iter().map(|k| (k, MAX_PARTITION_KEY_BYTES));
-        return pk
-            .chain(sk.into_iter().map(|k| (k, MAX_SORT_KEY_BYTES)))
-            .collect();
-    }
-    i.own_key_attributes()
-        .map(|a| {
-            let sort = i.sk_attribute() == Some(a);
-            let max = if sort {
-                MAX_SORT_KEY_BYTES
-            } else {
-                MAX_PARTITION_KEY_BYTES
-            };
-            (KeyAttribute::text(a), max)
-        })
+    let max = |sort: bool| {
+        if sort {
+            MAX_SORT_KEY_BYTES
+        } else {
+            MAX_PARTITION_KEY_BYTES
+        }
+    };
+    i.read_key_attributes()
+        .into_iter()
+        .map(|(k, sort)| (k, max(sort)))
         .collect()
 }

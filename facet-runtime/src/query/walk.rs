@@ -2,8 +2,7 @@
 
 use std::sync::Arc;
 
-use aws_sdk_dynamodb::types::AttributeValue;
-use faceteer_core::schema::{IndexSchema, PK, SK};
+use faceteer_core::schema::{IndexSchema, KeyAttribute, ScalarType, PK, SK};
 use faceteer_core::{Item, ItemError};
 use futures::{Stream, StreamExt, TryStreamExt};
 
@@ -19,38 +18,24 @@ pub(crate) fn next_limit(limit: Option<usize>, have: usize) -> Option<u32> {
     limit.map(|l| (l + 1 - have).min(u32::MAX as usize) as u32)
 }
 
-/// The key attributes a cursor needs: the base key and, on an index, the index's key.
+/// The key attributes a cursor needs: the base key and, on an index, the index's key
+/// ([`IndexSchema::read_key_attributes`]), each of its type.
 pub(crate) fn key_of(index: Option<&IndexSchema>, item: &impl Attributes) -> Result<Item> {
-    if let Some(i) = index.filter(|i| i.native.is_some()) {
-        return native_key_of(i, item);
-    }
-    let mut key = Item::with_capacity(4);
-    let index_keys = index.into_iter().flat_map(|i| i.own_key_attributes());
-    for name in [PK, SK].into_iter().chain(index_keys) {
-        match item.text(name) {
-            Some(text) => {
-                key.insert(name.to_owned(), AttributeValue::S(text.into_owned()));
-            }
-            None => return Err(crate::error::Error::MissingKeyAttribute(name.to_owned())),
-        }
-    }
-    Ok(key)
-}
-
-/// The key attributes a cursor on native index `index` needs: the base key and every
-/// attribute of the index's key schema, with its stored type.
-fn native_key_of(index: &IndexSchema, item: &impl Attributes) -> Result<Item> {
-    let attributes = index.key_schema_attributes();
-    let mut key = Item::with_capacity(2 + attributes.len());
-    let names = [PK, SK]
+    let index_keys = index.map(|i| i.read_key_attributes()).unwrap_or_default();
+    let mut key = Item::with_capacity(2 + index_keys.len());
+    let base = [KeyAttribute::text(PK), KeyAttribute::text(SK)];
+    for k in base
         .into_iter()
-        .chain(attributes.iter().map(|k| k.name));
-    for name in names {
-        match item.value(name) {
+        .chain(index_keys.into_iter().map(|(k, _)| k))
+    {
+        match item
+            .value(k.name)
+            .filter(|v| ScalarType::of(v) == Some(k.ty))
+        {
             Some(value) => {
-                key.insert(name.to_owned(), value);
+                key.insert(k.name.to_owned(), value);
             }
-            None => return Err(crate::error::Error::MissingKeyAttribute(name.to_owned())),
+            None => return Err(crate::error::Error::MissingKeyAttribute(k.name.to_owned())),
         }
     }
     Ok(key)

@@ -117,14 +117,10 @@ impl<F: Facet> VectorSearch<F> {
             parts.push(format!("{name} = {value}"));
         }
         if let Some(filter) = &self.filter {
-            let mut names = Placeholders::new();
-            filter.render(&mut names)?;
-            let (names, _) = names.into_parts();
             let allowed: Vec<&str> = self.index.filters.iter().map(|k| k.name).collect();
-            if let Some(outside) = names
+            if let Some(outside) = filter
+                .attribute_names()?
                 .into_iter()
-                .flatten()
-                .map(|(_, n)| n)
                 .find(|n| !allowed.contains(&n.as_str()))
             {
                 return Err(VectorError::FilterAttribute {
