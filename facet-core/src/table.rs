@@ -35,11 +35,18 @@ pub trait TableSchema: 'static {
     /// in (a hand-written implementation without it backfills no facet).
     const REWRITERS: &'static [crate::backfill::Rewriter] = &[];
 
+    /// The table's settings (`faceteer::table! { .. } settings = ..`): capacity, recovery,
+    /// deletion protection, encryption, class, tags, warm throughput
+    /// ([`crate::settings`]).
+    const SETTINGS: crate::settings::TableSettings = crate::settings::TableSettings::DEFAULT;
+
     /// The design of the table named `table`, with the table's names ([`TableSchema::NAMES`]):
     /// its infrastructure code, NoSQL Workbench model and access patterns come from it
     /// ([`crate::design`]).
     fn design(table: &str) -> crate::design::TableDesign<'_> {
-        crate::design::TableDesign::new(table, Self::DESIGNS).with_names(Self::NAMES)
+        crate::design::TableDesign::new(table, Self::DESIGNS)
+            .with_names(Self::NAMES)
+            .with_settings(Self::SETTINGS)
     }
 }
 

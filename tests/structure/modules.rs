@@ -341,6 +341,7 @@ const FLOORS: &[(&str, &[&[&str]])] = &[
                 "unique",
                 "partition",
                 "native",
+                "settings",
             ],
             &["expr"],
             &["facet"],

@@ -19,12 +19,21 @@ pub fn cloudformation(design: &TableDesign<'_>) -> String {
         indexes
             .iter()
             .filter(|i| i.kind == kind)
-            .map(Index::from)
+            .map(|i| {
+                let mut index = Index::from(i);
+                if kind == IndexKind::Global {
+                    index.settings = super::settings::cloudformation::index_properties(design, i.index);
+                }
+                index
+            })
             .collect()
     };
     let properties = Properties {
         table_name: design.table,
-        billing_mode: "PAY_PER_REQUEST",
+        billing_mode: design
+            .settings
+            .capacity
+            .map_or("PAY_PER_REQUEST", |c| c.billing_mode()),
         attribute_definitions: design
             .defined_attributes()
             .into_iter()
@@ -51,6 +60,7 @@ pub fn cloudformation(design: &TableDesign<'_>) -> String {
         stream_specification: design.stream.map(|view| Stream {
             stream_view_type: view.as_str(),
         }),
+        settings: super::settings::cloudformation::table_properties(design),
     };
     // DynamoDB requires every vector index's search-schema attributes among the attribute
     // definitions; cfn-lint's E3039 (1.58) matches definitions against table and secondary
@@ -62,6 +72,7 @@ pub fn cloudformation(design: &TableDesign<'_>) -> String {
     let metadata = searched
         .then(|| serde_json::json!({ "cfn-lint": { "config": { "ignore_checks": ["E3039"] } } }));
     let facets: Vec<&str> = design.facets.iter().map(|f| f.schema.name).collect();
+    let logical = logical_id(design.table);
     let template = Template {
         version: "2010-09-09",
         description: format!(
@@ -69,15 +80,20 @@ pub fn cloudformation(design: &TableDesign<'_>) -> String {
             design.table,
             facets.join(", ")
         ),
-        resources: [(
-            logical_id(design.table),
-            Resource {
+        resources: std::iter::once((
+            logical.clone(),
+            AnyResource::Table(Resource {
                 kind: "AWS::DynamoDB::Table",
                 metadata,
                 properties,
-            },
-        )]
-        .into(),
+            }),
+        ))
+        .chain(
+            super::settings::cloudformation::scaling_resources(design, &logical)
+                .into_iter()
+                .map(|(name, resource)| (name, AnyResource::Other(resource))),
+        )
+        .collect(),
     };
     serde_json::to_string_pretty(&template).expect("a template serializes")
 }
@@ -118,7 +134,15 @@ struct Template<'a> {
     #[serde(rename = "AWSTemplateFormatVersion")]
     version: &'static str,
     description: String,
-    resources: std::collections::BTreeMap<String, Resource<'a>>,
+    resources: std::collections::BTreeMap<String, AnyResource<'a>>,
+}
+
+/// The table, or another resource (auto scaling) built as JSON.
+#[derive(Serialize)]
+#[serde(untagged)]
+enum AnyResource<'a> {
+    Table(Resource<'a>),
+    Other(serde_json::Value),
 }
 
 #[derive(Serialize)]
@@ -148,6 +172,9 @@ struct Properties<'a> {
     time_to_live_specification: Option<TimeToLive>,
     #[serde(skip_serializing_if = "Option::is_none")]
     stream_specification: Option<Stream>,
+    /// The declared settings ([`TableDesign::settings`]).
+    #[serde(flatten)]
+    settings: serde_json::Map<String, serde_json::Value>,
 }
 
 #[derive(Serialize)]
@@ -170,6 +197,9 @@ struct Index<'a> {
     index_name: &'static str,
     key_schema: Vec<KeyElement>,
     projection: Projection<'a>,
+    /// A global index's declared capacity and warm throughput.
+    #[serde(flatten)]
+    settings: serde_json::Map<String, serde_json::Value>,
 }
 
 impl<'a> From<&'a IndexDesign> for Index<'a> {
@@ -178,6 +208,7 @@ impl<'a> From<&'a IndexDesign> for Index<'a> {
             index_name: index.name,
             key_schema: key_schema(&index.partition_key, &index.sort_key),
             projection: Projection::from(index),
+            settings: serde_json::Map::new(),
         }
     }
 }

@@ -54,6 +54,7 @@ mod layout;
 mod markdown;
 mod model;
 mod patterns;
+mod settings;
 mod terraform;
 mod workbench;
 

@@ -3,6 +3,7 @@
 use crate::facet::Facet;
 use crate::layout::TableNames;
 use crate::schema::FacetSchema;
+use crate::settings::TableSettings;
 
 /// One facet of a designed table: its schema and the names of its attributes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -69,6 +70,9 @@ pub struct TableDesign<'a> {
     /// The table's names of its key attributes, indexes, facet attribute and TTL attribute:
     /// every renderer writes these, not faceteer's (the facets' schemas keep faceteer's).
     pub names: TableNames,
+    /// The table's settings (capacity, recovery, encryption, …): [`TableSettings::DEFAULT`]
+    /// unless declared.
+    pub settings: TableSettings,
 }
 
 impl<'a> TableDesign<'a> {
@@ -79,7 +83,15 @@ impl<'a> TableDesign<'a> {
             facets,
             stream: None,
             names: TableNames::DEFAULT,
+            settings: TableSettings::DEFAULT,
         }
+    }
+
+    /// The same table with `settings` (as
+    /// [`TableSchema::SETTINGS`](crate::table::TableSchema::SETTINGS) declares them).
+    pub const fn with_settings(mut self, settings: TableSettings) -> Self {
+        self.settings = settings;
+        self
     }
 
     /// The same table with its attributes and indexes named by `names` (a table laid out

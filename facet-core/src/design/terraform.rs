@@ -4,6 +4,7 @@ use std::fmt::Write as _;
 
 use super::layout::IndexDesign;
 use super::model::TableDesign;
+use super::settings::terraform::{self as settings, Entry};
 use crate::schema::{IndexKind, PK, SK};
 
 /// The design's table as a Terraform `aws_dynamodb_table` resource (HCL, laid out as
@@ -19,9 +20,12 @@ pub fn terraform(design: &TableDesign<'_>) -> String {
         quote(&snake_name(design.table))
     ));
     hcl.attr("name", quote(design.table));
-    hcl.attr("billing_mode", quote("PAY_PER_REQUEST"));
+    let capacity = settings::capacity(design);
+    let (billing, capacity) = capacity.split_at(1);
+    hcl.entries(billing);
     hcl.attr("hash_key", quote(design.attribute(PK)));
     hcl.attr("range_key", quote(design.attribute(SK)));
+    hcl.entries(capacity);
     if let Some(view) = design.stream {
         hcl.attr("stream_enabled", "true".to_owned());
         hcl.attr("stream_view_type", quote(view.as_str()));
@@ -35,7 +39,7 @@ pub fn terraform(design: &TableDesign<'_>) -> String {
         hcl.close();
     }
     for index in design.indexes() {
-        index_block(&mut hcl, &index);
+        index_block(&mut hcl, design, &index);
     }
     if let Some(ttl) = design.ttl_attribute() {
         hcl.open("ttl");
@@ -43,9 +47,19 @@ pub fn terraform(design: &TableDesign<'_>) -> String {
         hcl.attr("enabled", "true".to_owned());
         hcl.close();
     }
+    hcl.entries(&settings::table_settings(design));
     hcl.close();
     for (vector, _) in design.vectors() {
         vector_resource(&mut hcl, design.table, &vector);
+    }
+    for resource in settings::scaling_resources(design, &snake_name(design.table)) {
+        hcl.open(&format!(
+            "resource {} {}",
+            quote(resource.kind),
+            quote(&resource.name)
+        ));
+        hcl.entries(&resource.body);
+        hcl.close();
     }
     hcl.out
 }
@@ -85,7 +99,7 @@ fn vector_resource(hcl: &mut Hcl, table: &str, v: &crate::schema::VectorSchema) 
 /// One index. A native (multi-attribute) index lists its keys as `key_schema` blocks, the
 /// provider's spelling of multi-attribute keys (hashicorp/aws 6.30 and later); the others
 /// keep `hash_key`/`range_key`.
-fn index_block(hcl: &mut Hcl, index: &IndexDesign) {
+fn index_block(hcl: &mut Hcl, design: &TableDesign<'_>, index: &IndexDesign) {
     match index.kind {
         IndexKind::Global => {
             hcl.open("global_secondary_index");
@@ -119,6 +133,9 @@ fn index_block(hcl: &mut Hcl, index: &IndexDesign) {
             hcl.attr("non_key_attributes", format!("[{}]", list.join(", ")));
         }
     }
+    if index.kind == IndexKind::Global {
+        hcl.entries(&settings::index_settings(design, index.index));
+    }
     hcl.close();
 }
 
@@ -137,6 +154,33 @@ struct Hcl {
 impl Hcl {
     fn attr(&mut self, name: &'static str, value: String) {
         self.pending.push((name, value));
+    }
+
+    /// Write `entries`: arguments, maps and blocks.
+    fn entries(&mut self, entries: &[Entry]) {
+        for entry in entries {
+            match entry {
+                Entry::Text(name, text) => self.attr(name, quote(text)),
+                Entry::Attr(name, value) => self.attr(name, value.clone()),
+                Entry::Map(name, pairs) => {
+                    let keys: Vec<String> = pairs.iter().map(|(k, _)| quote(k)).collect();
+                    let width = keys.iter().map(String::len).max().unwrap_or(0);
+                    let inner = "  ".repeat(self.depth + 1);
+                    let mut value = String::from("{\n");
+                    for (key, (_, v)) in keys.iter().zip(pairs) {
+                        let _ = writeln!(value, "{inner}{key:width$} = {}", quote(v));
+                    }
+                    value.push_str(&"  ".repeat(self.depth));
+                    value.push('}');
+                    self.attr(name, value);
+                }
+                Entry::Block(name, body) => {
+                    self.open(name);
+                    self.entries(body);
+                    self.close();
+                }
+            }
+        }
     }
 
     fn open(&mut self, header: &str) {
