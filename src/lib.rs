@@ -391,7 +391,8 @@ pub async fn fresh_facet_table<F: Facet>(label: &str) -> Table {
     create(table).await
 }
 
-fn unique_name(label: &str) -> String {
+/// A table name no other test uses, from `label`.
+pub fn unique_name(label: &str) -> String {
     let n = COUNTER.fetch_add(1, Ordering::Relaxed);
     let nanos = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)

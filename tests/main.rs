@@ -35,6 +35,7 @@ mod queries;
 mod reserved_names;
 mod scans;
 mod search;
+mod settings;
 mod shard_schedules;
 mod shards;
 mod streams;

@@ -376,9 +376,7 @@ impl TableSettings {
             }
             match global_index_named(facets, index.index) {
                 IndexFound::Global => {}
-                IndexFound::Local => {
-                    return Err(SettingsError::LocalIndex { index: index.index })
-                }
+                IndexFound::Local => return Err(SettingsError::LocalIndex { index: index.index }),
                 IndexFound::None if facets.is_empty() => {}
                 IndexFound::None => return Err(SettingsError::UnknownIndex { index: index.index }),
             }
@@ -534,6 +532,68 @@ const fn check_tags(tags: &[(&'static str, &'static str)]) -> Result<(), Setting
     Ok(())
 }
 
+/// One setting of a table, as `verify`, `create_table` and `apply_settings` name it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[non_exhaustive]
+pub enum Setting {
+    /// On demand or provisioned.
+    BillingMode,
+    /// The table's provisioned read and write capacity units.
+    ProvisionedThroughput,
+    /// The table's on-demand maximum request units.
+    OnDemandMaximum,
+    /// Point-in-time recovery and its period.
+    PointInTimeRecovery,
+    /// Deletion protection.
+    DeletionProtection,
+    /// Encryption at rest.
+    Encryption,
+    /// The table class.
+    TableClass,
+    /// The declared tags.
+    Tags,
+    /// The table's warm throughput.
+    WarmThroughput,
+    /// A global index's capacity (provisioned units or on-demand maximum).
+    IndexCapacity(&'static str),
+    /// A global index's warm throughput.
+    IndexWarmThroughput(&'static str),
+}
+
+impl std::fmt::Display for Setting {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Setting::BillingMode => f.write_str("billing mode"),
+            Setting::ProvisionedThroughput => f.write_str("provisioned throughput"),
+            Setting::OnDemandMaximum => f.write_str("on-demand maximum"),
+            Setting::PointInTimeRecovery => f.write_str("point-in-time recovery"),
+            Setting::DeletionProtection => f.write_str("deletion protection"),
+            Setting::Encryption => f.write_str("encryption"),
+            Setting::TableClass => f.write_str("table class"),
+            Setting::Tags => f.write_str("tags"),
+            Setting::WarmThroughput => f.write_str("warm throughput"),
+            Setting::IndexCapacity(index) => write!(f, "index {index} capacity"),
+            Setting::IndexWarmThroughput(index) => write!(f, "index {index} warm throughput"),
+        }
+    }
+}
+
+/// A declared setting a live table did not take: the engine refused the change, or
+/// accepted it without putting it in effect.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Refused {
+    /// The setting.
+    pub setting: Setting,
+    /// The engine's answer, or what the table has instead.
+    pub why: String,
+}
+
+impl std::fmt::Display for Refused {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}: {}", self.setting, self.why)
+    }
+}
+
 /// Why declared settings cannot be applied.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
 #[non_exhaustive]
@@ -565,7 +625,9 @@ pub enum SettingsError {
         days: u8,
     },
     /// A customer-managed key named by an empty string.
-    #[error("encryption with a customer-managed key needs its ARN, id or alias, not an empty string")]
+    #[error(
+        "encryption with a customer-managed key needs its ARN, id or alias, not an empty string"
+    )]
     EmptyKmsKey,
     /// Warm throughput below what the table or index already has.
     #[error("{}warm throughput must be at least {} reads and {} writes per second (its capacity, or on demand DynamoDB's starting 12,000 and 4,000)", on(*.index), .least.read, .least.write)]
@@ -672,7 +734,7 @@ pub const fn assert_settings(settings: &TableSettings, facets: &[&FacetSchema]) 
             SettingsError::IndexBilling { index } => Message::new()
                 .push("index ")
                 .push(index)
-                .push(" declares another billing mode than its table"),
+                .push(" declares another billing mode than its table: give it the table's, or no capacity to follow the table's"),
         },
     };
     panic!("{}", message.as_str());
@@ -703,7 +765,10 @@ mod tests {
         let s = TableSettings::DEFAULT.capacity(Capacity::provisioned(0, 5));
         assert_eq!(s.check(&[]), Err(SettingsError::ZeroUnits { index: None }));
         let s = TableSettings::DEFAULT.point_in_time_recovery(Recovery::On { days: 36 });
-        assert_eq!(s.check(&[]), Err(SettingsError::RecoveryPeriod { days: 36 }));
+        assert_eq!(
+            s.check(&[]),
+            Err(SettingsError::RecoveryPeriod { days: 36 })
+        );
         let s = TableSettings::DEFAULT.tags(&[("aws:owner", "x")]);
         assert_eq!(s.check(&[]), Err(SettingsError::Tag { key: "aws:owner" }));
         let s = TableSettings::DEFAULT.tags(&[("a", "x"), ("a", "y")]);

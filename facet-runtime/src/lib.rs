@@ -67,7 +67,8 @@
 //! * conditions, filters and updates: [`expr`]; keys and key parts: [`key`]; projections:
 //!   [`pick`]; items and conversions: [`item`];
 //! * the error's parts: [`error`]; descriptions of facets and tables: [`schema`];
-//! * operating a table: [`admin`] (create, verify), [`backfill`], [`stream`], [`design`],
+//! * operating a table: [`admin`] (create, verify, apply settings), [`settings`],
+//!   [`backfill`], [`stream`], [`design`],
 //!   [`plan`] (the requests an operation would send);
 //! * tests: `embedded` (an in-process engine) and `testing` (a fault proxy, a history
 //!   checker), behind cargo features;
@@ -162,6 +163,7 @@ pub mod plan;
 pub mod query;
 pub mod read;
 pub mod schema;
+pub mod settings;
 mod setup;
 pub mod stream;
 mod table;
@@ -216,7 +218,7 @@ pub use table::{BatchOptions, LostAnswers, ReadPath, Table, Timeouts};
 #[macro_export]
 macro_rules! table {
     ($(#[$meta:meta])* $vis:vis struct $name:ident { $($facet:ty),+ $(,)? }
-     $(names = $names:expr $(;)?)?) => {
+     $($option:ident = $value:expr);* $(;)?) => {
         $(#[$meta])*
         #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
         $vis struct $name;
@@ -228,7 +230,7 @@ macro_rules! table {
                 &[$($crate::design::FacetDesign::of::<$facet>()),+];
             const REWRITERS: &'static [$crate::backfill::Rewriter] =
                 &[$($crate::backfill::Rewriter::of::<$facet>()),+];
-            $(const NAMES: $crate::schema::TableNames = $names;)?
+            $($crate::table!(@option $option $value);)*
         }
 
         const _: () = $crate::__private_0_1_0::assert_table(<$name as $crate::TableSchema>::FACETS);
@@ -236,6 +238,24 @@ macro_rules! table {
             <$name as $crate::TableSchema>::DESIGNS,
             &<$name as $crate::TableSchema>::NAMES,
         );
+        const _: () = $crate::__private_0_1_0::assert_settings(
+            &<$name as $crate::TableSchema>::SETTINGS,
+            <$name as $crate::TableSchema>::FACETS,
+        );
+    };
+    (@option names $value:expr) => {
+        const NAMES: $crate::schema::TableNames = $value;
+    };
+    (@option settings $value:expr) => {
+        const SETTINGS: $crate::settings::TableSettings = $value;
+    };
+    (@option $other:ident $value:expr) => {
+        ::core::compile_error!(::core::concat!(
+            "`faceteer::table!` has no option `",
+            ::core::stringify!($other),
+            "`: its options are `names = ..` (the table's attribute and index names) and \
+             `settings = ..` (capacity, recovery, protection, encryption, class, tags)"
+        ));
     };
 }
 
@@ -279,6 +299,7 @@ pub mod __private_0_1_0 {
         ScalarType, ShardSchema, VectorDistance, VectorSchema,
     };
     pub use faceteer_core::serde_key::write_serde_key;
+    pub use faceteer_core::settings::assert_settings;
     pub use faceteer_core::shard::{shard_of, ShardPeriod};
     pub use faceteer_core::sort_key::{Four, NoFields, NoSortKey, One, Three, Two};
     pub use faceteer_core::table::assert_names;

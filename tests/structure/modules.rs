@@ -365,7 +365,9 @@ const FLOORS: &[(&str, &[&[&str]])] = &[
         "facet-runtime",
         &[
             // `expr`, `item`, `key`, `pick`, `schema`: the core's public items, by audience.
-            &["error", "codec", "expr", "item", "key", "pick", "schema"],
+            &[
+                "error", "codec", "expr", "item", "key", "pick", "schema", "settings",
+            ],
             &["wire"],
             &["table"],
             &["exec", "setup"],

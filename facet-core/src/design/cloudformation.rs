@@ -22,7 +22,8 @@ pub fn cloudformation(design: &TableDesign<'_>) -> String {
             .map(|i| {
                 let mut index = Index::from(i);
                 if kind == IndexKind::Global {
-                    index.settings = super::settings::cloudformation::index_properties(design, i.index);
+                    index.settings =
+                        super::settings::cloudformation::index_properties(design, i.index);
                 }
                 index
             })
@@ -82,11 +83,11 @@ pub fn cloudformation(design: &TableDesign<'_>) -> String {
         ),
         resources: std::iter::once((
             logical.clone(),
-            AnyResource::Table(Resource {
+            AnyResource::Table(Box::new(Resource {
                 kind: "AWS::DynamoDB::Table",
                 metadata,
                 properties,
-            }),
+            })),
         ))
         .chain(
             super::settings::cloudformation::scaling_resources(design, &logical)
@@ -141,7 +142,7 @@ struct Template<'a> {
 #[derive(Serialize)]
 #[serde(untagged)]
 enum AnyResource<'a> {
-    Table(Resource<'a>),
+    Table(Box<Resource<'a>>),
     Other(serde_json::Value),
 }
 

@@ -4,7 +4,7 @@ use std::time::Duration;
 
 use aws_sdk_dynamodb::operation::create_table::builders::CreateTableInputBuilder;
 use aws_sdk_dynamodb::types::{
-    AttributeDefinition, BillingMode, GlobalSecondaryIndex, IndexStatus, KeySchemaElement, KeyType,
+    AttributeDefinition, GlobalSecondaryIndex, IndexStatus, KeySchemaElement, KeyType,
     LocalSecondaryIndex, Projection as IndexProjection, ProjectionType, ScalarAttributeType,
     SearchSchemaElement, SearchSchemaElementType, TableStatus, VectorAttributeDefinition,
     VectorDistanceFunction, VectorIndex,
@@ -126,10 +126,18 @@ impl Table {
     /// keyed `GSInPK` and, if it has a sort key, `GSInSK`; a local index keyed `PK` and
     /// `LSInSK`), each projecting all attributes or, when every facet using it declares a
     /// narrower projection, `INCLUDE` of what they need
-    /// ([`index_projection`](faceteer_core::schema::index_projection)); billed per request.
+    /// ([`index_projection`](faceteer_core::schema::index_projection)); with the declared
+    /// settings ([`crate::settings`]; billed per request unless they say otherwise).
     /// Waits until the table is active, then, when a facet has a `#[ttl]` field, switches
-    /// on expiry of the `ttl` attribute (`UpdateTimeToLive`). Meant for tests, examples and first-time setup; production tables are usually
-    /// managed by infrastructure code. Needs a declared table ([`Table::declared`]).
+    /// on expiry of the `ttl` attribute (`UpdateTimeToLive`), and point-in-time recovery
+    /// when declared (`UpdateContinuousBackups`). Meant for tests, examples and first-time
+    /// setup; production tables are usually managed by infrastructure code (see
+    /// [`crate::design`]). Needs a declared table ([`Table::declared`]).
+    ///
+    /// # Errors
+    /// [`Error::SettingsRefused`] when the table was created but declared settings did not
+    /// take (the engine refused or ignored them), naming each; [`Error::Settings`] when they
+    /// break DynamoDB's rules (nothing is sent).
     pub async fn create_table(&self) -> Result<()> {
         self.create(None).await
     }
@@ -152,14 +160,17 @@ impl Table {
         // Every name as the table names it ([`Table::with_names`]).
         let names = *self.names();
         let (pk, sk) = (names.attribute(PK), names.attribute(SK));
-        let mut request = CreateTableInputBuilder::default()
-            .billing_mode(BillingMode::PayPerRequest)
-            .attribute_definitions(attribute(KeyAttribute::text(pk))?)
-            .attribute_definitions(attribute(KeyAttribute::text(sk))?)
-            .key_schema(key(pk, KeyType::Hash)?)
-            .key_schema(key(sk, KeyType::Range)?);
+        let settings = *self.settings();
+        settings.check(facets)?;
+        let mut request =
+            super::settings::request::create_table(CreateTableInputBuilder::default(), &settings)?
+                .attribute_definitions(attribute(KeyAttribute::text(pk))?)
+                .attribute_definitions(attribute(KeyAttribute::text(sk))?)
+                .key_schema(key(pk, KeyType::Hash)?)
+                .key_schema(key(sk, KeyType::Range)?);
         let mut defined = vec![pk, sk];
         for index in table_indexes(facets) {
+            let declared = index.name;
             let index = names.index_of(index);
             let (keys, projection) = index_definition(&index)?;
             for key in index_attributes(&index) {
@@ -171,12 +182,16 @@ impl Table {
             let index_name = index.name;
             request = match index.kind {
                 IndexKind::Global => request.global_secondary_indexes(
-                    GlobalSecondaryIndex::builder()
-                        .index_name(index_name)
-                        .set_key_schema(Some(keys))
-                        .projection(projection)
-                        .build()
-                        .map_err(|e| Error::TableSetup(e.to_string()))?,
+                    super::settings::request::create_index(
+                        GlobalSecondaryIndex::builder()
+                            .index_name(index_name)
+                            .set_key_schema(Some(keys))
+                            .projection(projection),
+                        &settings,
+                        declared,
+                    )?
+                    .build()
+                    .map_err(|e| Error::TableSetup(e.to_string()))?,
                 ),
                 IndexKind::Local => request.local_secondary_indexes(
                     LocalSecondaryIndex::builder()
@@ -215,7 +230,7 @@ impl Table {
                 if uses_ttl(facets) {
                     sdk::enable_time_to_live(self, names.attribute(TTL_ATTRIBUTE)).await?;
                 }
-                return Ok(());
+                return self.settings_taken(&settings, facets).await;
             }
             tokio::time::sleep(Duration::from_millis((100 * (attempt + 1)).min(2000))).await;
         }
@@ -223,6 +238,46 @@ impl Table {
             "table {} did not become active in time",
             self.name()
         )))
+    }
+
+    /// After creation: point-in-time recovery (not a `CreateTable` parameter), then a check
+    /// that every declared setting took.
+    async fn settings_taken(
+        &self,
+        settings: &faceteer_core::settings::TableSettings,
+        facets: &[&faceteer_core::schema::FacetSchema],
+    ) -> Result<()> {
+        use faceteer_core::settings::{Recovery, Refused, Setting};
+        if settings.is_default() {
+            return Ok(());
+        }
+        let mut refused = Vec::new();
+        if let Some(Recovery::On { days }) = settings.point_in_time_recovery {
+            if let Err(e) = sdk::update_continuous_backups(self, true, Some(i32::from(days))).await
+            {
+                refused.push(Refused {
+                    setting: Setting::PointInTimeRecovery,
+                    why: super::settings::live::refusal(e)?,
+                });
+            }
+        }
+        let live = super::settings::live::read(self, settings).await?;
+        for m in super::settings::mismatches(settings, facets, self.names(), &live) {
+            if !refused.iter().any(|r| r.setting == m.setting) {
+                refused.push(Refused {
+                    setting: m.setting,
+                    why: super::settings::not_in_effect(&m),
+                });
+            }
+        }
+        if refused.is_empty() {
+            Ok(())
+        } else {
+            Err(Error::SettingsRefused {
+                table: self.name().to_owned(),
+                refused,
+            })
+        }
     }
 
     /// Delete the table (tests and examples).

@@ -3,14 +3,13 @@
 use std::time::Duration;
 
 use aws_sdk_dynamodb::types::{AttributeValue, CreateVectorIndexAction, VectorIndexUpdate};
-use aws_sdk_dynamodb::types::{
-    CreateGlobalSecondaryIndexAction, GlobalSecondaryIndexUpdate, IndexStatus, TableStatus,
-};
+use aws_sdk_dynamodb::types::{CreateGlobalSecondaryIndexAction, GlobalSecondaryIndexUpdate};
 use faceteer_core::schema::{
     table_indexes, table_vectors, IndexKind, KeyAttribute, ScalarType, VectorSchema,
 };
 
 use super::create::{attribute, distance, index_attributes, index_definition, vector_parts};
+use super::wait::wait_until_active;
 use crate::error::{Error, Result};
 use crate::exec::sdk;
 use crate::table::Table;
@@ -51,6 +50,7 @@ impl Table {
         };
         let mut created = Vec::new();
         for index in table_indexes(facets) {
+            let declared = index.name;
             let index = names.index_of(index);
             if has(index.name) {
                 continue;
@@ -67,7 +67,9 @@ impl Table {
             let action = CreateGlobalSecondaryIndexAction::builder()
                 .index_name(index.name)
                 .set_key_schema(Some(keys))
-                .projection(projection)
+                .projection(projection);
+            // A provisioned table's new index needs its capacity.
+            let action = super::settings::request::add_index(action, self.settings(), declared)?
                 .build()
                 .map_err(|e| Error::TableSetup(e.to_string()))?;
             let definitions = index_attributes(&index)
@@ -165,26 +167,6 @@ async fn wait_until_searchable(table: &Table, v: &VectorSchema) -> Result<()> {
     Err(Error::TableSetup(format!(
         "vector index {} of table {} did not answer searches in time (last refusal: {last})",
         v.index,
-        table.name()
-    )))
-}
-
-/// Wait until the table and every index are active.
-async fn wait_until_active(table: &Table) -> Result<()> {
-    for attempt in 0..300u64 {
-        let ready = sdk::describe_table(table).await?.is_some_and(|t| {
-            t.table_status == Some(TableStatus::Active)
-                && t.global_secondary_indexes().iter().all(|i| {
-                    i.index_status.is_none() || i.index_status == Some(IndexStatus::Active)
-                })
-        });
-        if ready {
-            return Ok(());
-        }
-        tokio::time::sleep(Duration::from_millis((100 * (attempt + 1)).min(2000))).await;
-    }
-    Err(Error::TableSetup(format!(
-        "the new indexes of table {} did not become active in time",
         table.name()
     )))
 }

@@ -3,7 +3,10 @@
 
 mod create;
 mod indexes;
+pub(crate) mod settings;
 pub(crate) mod stream;
 mod verify;
+mod wait;
 
+pub use settings::SettingsReport;
 pub use verify::{Difference, Verification};

@@ -82,6 +82,16 @@ pub enum Difference {
         /// What the index has.
         found: String,
     },
+    /// A declared setting ([`crate::settings`]) the table lacks: fix it with
+    /// [`Table::apply_settings`].
+    Setting {
+        /// The setting.
+        setting: faceteer_core::settings::Setting,
+        /// What the table declares.
+        expected: String,
+        /// What the live table has.
+        found: String,
+    },
     /// An index does not project what the facets read from it.
     IndexProjection {
         /// The index name.
@@ -100,6 +110,11 @@ impl std::fmt::Display for Difference {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
             Difference::MissingTable => f.write_str("the table does not exist"),
+            Difference::Setting {
+                setting,
+                expected,
+                found,
+            } => write!(f, "{setting} is {found}; the table declares {expected}"),
             Difference::NotActive { what, status } => write!(f, "{what} is {status}, not ACTIVE"),
             Difference::TableKey { expected, found } => {
                 write!(f, "the table's key is {found}; the facets need {expected}")
@@ -479,7 +494,9 @@ impl Table {
     /// Compare the live table with what its declared facets need — its key, every global
     /// and local index they query (key and projection), every vector index (attribute,
     /// dimensions, distance, search schema), the key attributes' types, and
-    /// expiry on `ttl` when a facet has a `#[ttl]` field — and report each difference,
+    /// expiry on `ttl` when a facet has a `#[ttl]` field, and each declared setting
+    /// ([`crate::settings`]: warm throughput at least as declared, an auto scaled capacity
+    /// within its ranges, declared tags among the table's) — and report each difference,
     /// typed. Needs a declared table.
     pub async fn verify(&self) -> Result<Verification> {
         let Some(facets) = self.facets() else {
@@ -519,6 +536,19 @@ impl Table {
                     expected: names.attribute(TTL_ATTRIBUTE).to_owned(),
                 });
             }
+        }
+        let settings = self.settings();
+        if !settings.is_default() {
+            let live = super::settings::live::read(self, settings).await?;
+            differences.extend(
+                super::settings::mismatches(settings, facets, &names, &live)
+                    .into_iter()
+                    .map(|m| Difference::Setting {
+                        setting: m.setting,
+                        expected: m.expected,
+                        found: m.found,
+                    }),
+            );
         }
         let spec = description.stream_specification();
         let stream = spec

@@ -242,6 +242,25 @@ pub enum Error {
     /// [`Table::create_table`](crate::Table::create_table) could not set up the table as asked.
     #[error("table setup: {0}")]
     TableSetup(String),
+    /// The declared settings break one of DynamoDB's rules ([`crate::settings`]); nothing
+    /// was sent.
+    #[error("table settings: {0}")]
+    Settings(#[from] faceteer_core::settings::SettingsError),
+    /// [`Table::create_table`](crate::Table::create_table) created the table, but settings
+    /// it declares did not take (the engine refused them, or accepted them without putting
+    /// them in effect); [`Table::apply_settings`](crate::Table::apply_settings) tries them
+    /// again.
+    #[error(
+        "table {table} was created, but {} of its settings did not take: {}",
+        refused.len(),
+        refused.iter().map(ToString::to_string).collect::<Vec<_>>().join("; ")
+    )]
+    SettingsRefused {
+        /// The table.
+        table: String,
+        /// Each setting that did not take, and why.
+        refused: Vec<faceteer_core::settings::Refused>,
+    },
     /// The client could not be set up from the environment
     /// ([`connect`](crate::connect), [`Table::from_env`](crate::Table::from_env)).
     #[error("setup from the environment: {0}")]

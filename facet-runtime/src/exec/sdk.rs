@@ -712,3 +712,119 @@ pub(crate) async fn describe_time_to_live(table: &Table) -> Result<(String, Opti
         .map_or_else(|| "DISABLED".to_owned(), |s| s.as_str().to_owned());
     Ok((status, description.and_then(|d| d.attribute_name)))
 }
+
+/// UpdateTable with the changes `request` holds (DynamoDB takes one kind of change per
+/// call).
+pub(crate) async fn update_table(
+    table: &Table,
+    request: aws_sdk_dynamodb::operation::update_table::builders::UpdateTableInputBuilder,
+) -> Result<()> {
+    request
+        .table_name(table.name())
+        .send_with(table.client())
+        .await
+        .map_err(|e| Error::dynamo("UpdateTable", table_context(table), e))?;
+    Ok(())
+}
+
+/// UpdateContinuousBackups: point-in-time recovery on (with its period) or off.
+pub(crate) async fn update_continuous_backups(
+    table: &Table,
+    enabled: bool,
+    days: Option<i32>,
+) -> Result<()> {
+    use aws_sdk_dynamodb::types::PointInTimeRecoverySpecification;
+    let spec = PointInTimeRecoverySpecification::builder()
+        .point_in_time_recovery_enabled(enabled)
+        .set_recovery_period_in_days(days)
+        .build()
+        .map_err(|e| Error::TableSetup(e.to_string()))?;
+    table
+        .client()
+        .update_continuous_backups()
+        .table_name(table.name())
+        .point_in_time_recovery_specification(spec)
+        .send()
+        .await
+        .map_err(|e| Error::dynamo("UpdateContinuousBackups", table_context(table), e))?;
+    Ok(())
+}
+
+/// DescribeContinuousBackups: whether point-in-time recovery is on, and its period.
+pub(crate) async fn describe_continuous_backups(table: &Table) -> Result<(bool, Option<i32>)> {
+    let out = table
+        .client()
+        .describe_continuous_backups()
+        .table_name(table.name())
+        .send()
+        .await
+        .map_err(|e| Error::dynamo("DescribeContinuousBackups", table_context(table), e))?;
+    let recovery = out
+        .continuous_backups_description()
+        .and_then(|d| d.point_in_time_recovery_description());
+    let on = recovery
+        .and_then(|r| r.point_in_time_recovery_status())
+        .is_some_and(|s| s.as_str() == "ENABLED");
+    Ok((on, recovery.and_then(|r| r.recovery_period_in_days())))
+}
+
+/// TagResource: add or replace `tags` on the table `arn`.
+pub(crate) async fn tag_resource(table: &Table, arn: &str, tags: &[(&str, &str)]) -> Result<()> {
+    let tags = tags
+        .iter()
+        .map(|(k, v)| {
+            aws_sdk_dynamodb::types::Tag::builder()
+                .key(*k)
+                .value(*v)
+                .build()
+                .map_err(|e| Error::TableSetup(e.to_string()))
+        })
+        .collect::<Result<Vec<_>>>()?;
+    table
+        .client()
+        .tag_resource()
+        .resource_arn(arn)
+        .set_tags(Some(tags))
+        .send()
+        .await
+        .map_err(|e| Error::dynamo("TagResource", table_context(table), e))?;
+    Ok(())
+}
+
+/// UntagResource: remove the tags `keys` from the table `arn`.
+pub(crate) async fn untag_resource(table: &Table, arn: &str, keys: &[&str]) -> Result<()> {
+    table
+        .client()
+        .untag_resource()
+        .resource_arn(arn)
+        .set_tag_keys(Some(keys.iter().map(|k| (*k).to_owned()).collect()))
+        .send()
+        .await
+        .map_err(|e| Error::dynamo("UntagResource", table_context(table), e))?;
+    Ok(())
+}
+
+/// ListTagsOfResource, every page: the tags of the table `arn`.
+pub(crate) async fn list_tags(table: &Table, arn: &str) -> Result<Vec<(String, String)>> {
+    let mut tags = Vec::new();
+    let mut next: Option<String> = None;
+    loop {
+        let out = table
+            .client()
+            .list_tags_of_resource()
+            .resource_arn(arn)
+            .set_next_token(next.take())
+            .send()
+            .await
+            .map_err(|e| Error::dynamo("ListTagsOfResource", table_context(table), e))?;
+        tags.extend(
+            out.tags()
+                .iter()
+                .map(|t| (t.key().to_owned(), t.value().to_owned())),
+        );
+        match out.next_token {
+            Some(token) if !token.is_empty() => next = Some(token),
+            _ => return Ok(tags),
+        }
+    }
+}

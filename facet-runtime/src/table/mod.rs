@@ -5,6 +5,7 @@ use std::sync::Arc;
 use aws_sdk_dynamodb::Client;
 use faceteer_core::layout::{check_names, TableNames};
 use faceteer_core::schema::FacetSchema;
+use faceteer_core::settings::TableSettings;
 use faceteer_core::table::{check_table, TableSchema};
 use faceteer_core::Facet;
 
@@ -63,6 +64,8 @@ pub struct Table {
     read_path: ReadPath,
     /// What writes do when an answer is lost ([`Table::with_lost_answers`]).
     lost_answers: LostAnswers,
+    /// The table's declared settings ([`Table::with_settings`]).
+    settings: TableSettings,
 }
 
 /// How a table's reads decode DynamoDB's answers ([`Table::with_read_path`]).
@@ -133,7 +136,26 @@ impl Table {
             renamer: None,
             read_path: ReadPath::Direct,
             lost_answers: LostAnswers::Report,
+            settings: TableSettings::DEFAULT,
         }
+    }
+
+    /// The same table with `settings` (capacity, recovery, protection, encryption, class,
+    /// tags, warm throughput; see [`crate::settings`]), which
+    /// [`Table::create_table`], [`Table::apply_settings`] and [`Table::verify`] use. A table
+    /// declared with `faceteer::table! { .. } settings = ..` has them already.
+    ///
+    /// Refused when they break one of DynamoDB's rules, or name an index the declared facets
+    /// do not use ([`Error::Settings`]).
+    pub fn with_settings(mut self, settings: TableSettings) -> Result<Self> {
+        settings.check(self.facets().unwrap_or(&[]))?;
+        self.settings = settings;
+        Ok(self)
+    }
+
+    /// The table's declared settings.
+    pub fn settings(&self) -> &TableSettings {
+        &self.settings
     }
 
     /// The same table, decoding the answers to its reads as `path` says: directly from
@@ -292,6 +314,8 @@ impl Table {
         // `faceteer::table!` checked the names at compile time.
         table.renamer = Renamer::of(S::NAMES).map(Arc::new);
         table.names = S::NAMES;
+        // And the settings.
+        table.settings = S::SETTINGS;
         table
     }
 

@@ -8,7 +8,7 @@ use crate::settings::{Capacity, Encryption, Recovery, Throughput};
 
 /// The table's settings as properties of its `AWS::DynamoDB::Table` (billing mode aside),
 /// in the order CloudFormation's documentation lists them.
-pub(in crate::design) fn table_properties(design: &TableDesign<'_>) -> Map<String, Value> {
+pub(crate) fn table_properties(design: &TableDesign<'_>) -> Map<String, Value> {
     let settings = &design.settings;
     let mut out = Map::new();
     match settings.capacity {
@@ -64,10 +64,7 @@ pub(in crate::design) fn table_properties(design: &TableDesign<'_>) -> Map<Strin
 }
 
 /// The settings of global index `index` (faceteer's name) as properties of its entry.
-pub(in crate::design) fn index_properties(
-    design: &TableDesign<'_>,
-    index: &str,
-) -> Map<String, Value> {
+pub(crate) fn index_properties(design: &TableDesign<'_>, index: &str) -> Map<String, Value> {
     let settings = &design.settings;
     let mut out = Map::new();
     match settings.index_capacity(index) {
@@ -100,10 +97,7 @@ fn warm_throughput(warm: Throughput) -> Value {
 /// The auto scaling resources of `design`, whose table resource is `logical`: per scaled
 /// dimension, a scalable target and a target-tracking policy, named
 /// `{logical}[{Index}]{Read|Write}Target` and `…Policy`.
-pub(in crate::design) fn scaling_resources(
-    design: &TableDesign<'_>,
-    logical: &str,
-) -> Vec<(String, Value)> {
+pub(crate) fn scaling_resources(design: &TableDesign<'_>, logical: &str) -> Vec<(String, Value)> {
     let mut out = Vec::new();
     for scaled in super::scaled(design) {
         let name = format!(

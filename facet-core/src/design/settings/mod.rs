@@ -169,7 +169,10 @@ mod tests {
             assert!(index.get("ProvisionedThroughput").is_none());
         }
         let target = &resources["AppReadTarget"];
-        assert_eq!(target["Type"], "AWS::ApplicationAutoScaling::ScalableTarget");
+        assert_eq!(
+            target["Type"],
+            "AWS::ApplicationAutoScaling::ScalableTarget"
+        );
         assert_eq!(
             target["Properties"]["ScalableDimension"],
             "dynamodb:table:ReadCapacityUnits"

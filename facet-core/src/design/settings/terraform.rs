@@ -5,7 +5,7 @@ use super::super::model::TableDesign;
 use crate::settings::{Capacity, Encryption, Recovery, Throughput};
 
 /// One entry of an HCL body, for the Terraform writer to lay out and quote.
-pub(in crate::design) enum Entry {
+pub(crate) enum Entry {
     /// `name = "text"`: a string the writer quotes.
     Text(&'static str, String),
     /// `name = value`: a number, boolean, reference or list, written as it is.
@@ -17,7 +17,7 @@ pub(in crate::design) enum Entry {
 }
 
 /// A resource after the table: its type, name and body.
-pub(in crate::design) struct Resource {
+pub(crate) struct Resource {
     pub kind: &'static str,
     pub name: String,
     pub body: Vec<Entry>,
@@ -25,11 +25,13 @@ pub(in crate::design) struct Resource {
 
 /// The billing mode and capacity arguments of the table (`billing_mode`, `read_capacity`,
 /// `write_capacity`, `on_demand_throughput`).
-pub(in crate::design) fn capacity(design: &TableDesign<'_>) -> Vec<Entry> {
+pub(crate) fn capacity(design: &TableDesign<'_>) -> Vec<Entry> {
     let capacity = design.settings.capacity;
     let mut out = vec![Entry::Text(
         "billing_mode",
-        capacity.map_or("PAY_PER_REQUEST", |c| c.billing_mode()).to_owned(),
+        capacity
+            .map_or("PAY_PER_REQUEST", |c| c.billing_mode())
+            .to_owned(),
     )];
     out.extend(capacity_entries(capacity));
     out
@@ -65,7 +67,7 @@ fn warm(warm: Throughput) -> Entry {
 /// The other settings of the table, after its indexes and TTL: recovery, protection,
 /// encryption, class, warm throughput, tags, and `ignore_changes` of an auto scaled
 /// capacity.
-pub(in crate::design) fn table_settings(design: &TableDesign<'_>) -> Vec<Entry> {
+pub(crate) fn table_settings(design: &TableDesign<'_>) -> Vec<Entry> {
     let settings = &design.settings;
     let mut out = Vec::new();
     if let Some(recovery) = settings.point_in_time_recovery {
@@ -117,14 +119,17 @@ pub(in crate::design) fn table_settings(design: &TableDesign<'_>) -> Vec<Entry> 
     if !ignored.is_empty() {
         out.push(Entry::Block(
             "lifecycle",
-            vec![Entry::Attr("ignore_changes", format!("[{}]", ignored.join(", ")))],
+            vec![Entry::Attr(
+                "ignore_changes",
+                format!("[{}]", ignored.join(", ")),
+            )],
         ));
     }
     out
 }
 
 /// The capacity and warm throughput of global index `index` (faceteer's name).
-pub(in crate::design) fn index_settings(design: &TableDesign<'_>, index: &str) -> Vec<Entry> {
+pub(crate) fn index_settings(design: &TableDesign<'_>, index: &str) -> Vec<Entry> {
     let settings = &design.settings;
     let mut out = capacity_entries(settings.index_capacity(index));
     if let Some(w) = settings.index(index).and_then(|i| i.warm_throughput) {
@@ -135,7 +140,7 @@ pub(in crate::design) fn index_settings(design: &TableDesign<'_>, index: &str) -
 
 /// The auto scaling resources: per scaled dimension an `aws_appautoscaling_target` and
 /// an `aws_appautoscaling_policy`, named `{table}_{index_}{read|write}`.
-pub(in crate::design) fn scaling_resources(design: &TableDesign<'_>, table: &str) -> Vec<Resource> {
+pub(crate) fn scaling_resources(design: &TableDesign<'_>, table: &str) -> Vec<Resource> {
     let mut out = Vec::new();
     for scaled in super::scaled(design) {
         let name = format!(
@@ -191,6 +196,12 @@ pub(in crate::design) fn scaling_resources(design: &TableDesign<'_>, table: &str
 
 fn snake(name: &str) -> String {
     name.chars()
-        .map(|c| if c.is_ascii_alphanumeric() { c.to_ascii_lowercase() } else { '_' })
+        .map(|c| {
+            if c.is_ascii_alphanumeric() {
+                c.to_ascii_lowercase()
+            } else {
+                '_'
+            }
+        })
         .collect()
 }
