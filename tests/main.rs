@@ -41,6 +41,7 @@ mod shards;
 mod streams;
 mod strict_readers;
 mod tables;
+mod telemetry;
 mod transactions;
 mod unique;
 mod update_props;

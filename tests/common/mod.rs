@@ -1,5 +1,7 @@
 //! Facets shared by the integration tests.
 
+pub mod spans;
+
 use faceteer::{Facet, KeyPart};
 use serde::{Deserialize, Serialize};
 

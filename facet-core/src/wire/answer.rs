@@ -92,14 +92,15 @@ impl WireItem {
     }
 }
 
-/// The capacity an answer reports, one object or a list of them (`ConsumedCapacity`).
-#[derive(Deserialize, Default)]
-#[serde(untagged)]
-enum Consumed {
-    One(Capacity),
-    Many(Vec<Capacity>),
-    #[default]
-    None,
+/// The capacity an answer reports (`ConsumedCapacity`, one object or a list of them):
+/// the capacity units summed, and each object's JSON text as the answer wrote it (what
+/// OpenTelemetry's `aws.dynamodb.consumed_capacity` records).
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Consumed {
+    /// The capacity units, summed.
+    pub units: f64,
+    /// Each `ConsumedCapacity` object's JSON text.
+    pub json: Vec<String>,
 }
 
 #[derive(Deserialize)]
@@ -109,12 +110,25 @@ struct Capacity {
 }
 
 impl Consumed {
-    fn units(&self) -> f64 {
-        match self {
-            Consumed::One(c) => c.units.unwrap_or(0.0),
-            Consumed::Many(cs) => cs.iter().filter_map(|c| c.units).sum(),
-            Consumed::None => 0.0,
+    /// Read an answer's `ConsumedCapacity` value, if it has one.
+    fn of(raw: Option<&RawValue>) -> Result<Consumed, serde_json::Error> {
+        let Some(raw) = raw else {
+            return Ok(Consumed::default());
+        };
+        let objects: Vec<&RawValue> = if raw.get().trim_start().starts_with('[') {
+            serde_json::from_str(raw.get())?
+        } else if raw.get().trim() == "null" {
+            Vec::new()
+        } else {
+            vec![raw]
+        };
+        let mut out = Consumed::default();
+        for object in objects {
+            let c: Capacity = serde_json::from_str(object.get())?;
+            out.units += c.units.unwrap_or(0.0);
+            out.json.push(object.get().to_owned());
         }
+        Ok(out)
     }
 }
 
@@ -135,8 +149,12 @@ pub struct Page {
     pub last_evaluated_key: Option<Item>,
     /// `Count`: the items matched (after a filter).
     pub count: u64,
+    /// `ScannedCount`: the items read (before a filter).
+    pub scanned_count: u64,
     /// The capacity units the request consumed.
     pub capacity_units: f64,
+    /// The capacity the answer reports, object by object.
+    pub consumed: Consumed,
 }
 
 /// Read a Query or Scan answer.
@@ -149,11 +167,14 @@ pub fn page(body: String) -> Result<Page, serde_json::Error> {
         last: Option<&'a RawValue>,
         #[serde(rename = "Count", default)]
         count: u64,
-        #[serde(rename = "ConsumedCapacity", default)]
-        consumed: Consumed,
+        #[serde(rename = "ScannedCount", default)]
+        scanned_count: u64,
+        #[serde(rename = "ConsumedCapacity", borrow, default)]
+        consumed: Option<&'a RawValue>,
     }
     let body = Arc::new(body);
     let raw: Raw<'_> = serde_json::from_str(&body)?;
+    let consumed = Consumed::of(raw.consumed)?;
     let last = match raw.last {
         Some(k) if !is_empty(k) => Some(tree::item(k.get())?),
         _ => None,
@@ -166,18 +187,20 @@ pub fn page(body: String) -> Result<Page, serde_json::Error> {
             .collect(),
         last_evaluated_key: last,
         count: raw.count,
-        capacity_units: raw.consumed.units(),
+        scanned_count: raw.scanned_count,
+        capacity_units: consumed.units,
+        consumed,
     })
 }
 
-/// Read a GetItem answer: the item, if any, and the capacity units.
-pub fn get(body: String) -> Result<(Option<WireItem>, f64), serde_json::Error> {
+/// Read a GetItem answer: the item, if any, and the capacity consumed.
+pub fn get(body: String) -> Result<(Option<WireItem>, Consumed), serde_json::Error> {
     #[derive(Deserialize)]
     struct Raw<'a> {
         #[serde(rename = "Item", borrow, default)]
         item: Option<&'a RawValue>,
-        #[serde(rename = "ConsumedCapacity", default)]
-        consumed: Consumed,
+        #[serde(rename = "ConsumedCapacity", borrow, default)]
+        consumed: Option<&'a RawValue>,
     }
     let body = Arc::new(body);
     let raw: Raw<'_> = serde_json::from_str(&body)?;
@@ -185,7 +208,7 @@ pub fn get(body: String) -> Result<(Option<WireItem>, f64), serde_json::Error> {
         .item
         .filter(|i| !is_empty(i))
         .map(|i| WireItem::within(&body, i));
-    Ok((item, raw.consumed.units()))
+    Ok((item, Consumed::of(raw.consumed)?))
 }
 
 /// A BatchGetItem answer, for one table.
@@ -197,6 +220,8 @@ pub struct BatchGet {
     pub unprocessed: Vec<Item>,
     /// The capacity units the request consumed.
     pub capacity_units: f64,
+    /// The capacity the answer reports, object by object.
+    pub consumed: Consumed,
 }
 
 /// Read a BatchGetItem answer for table `table`.
@@ -212,8 +237,8 @@ pub fn batch_get(body: String, table: &str) -> Result<BatchGet, serde_json::Erro
         responses: HashMap<Cow<'a, str>, Vec<&'a RawValue>>,
         #[serde(rename = "UnprocessedKeys", borrow, default)]
         unprocessed: HashMap<Cow<'a, str>, Keys<'a>>,
-        #[serde(rename = "ConsumedCapacity", default)]
-        consumed: Consumed,
+        #[serde(rename = "ConsumedCapacity", borrow, default)]
+        consumed: Option<&'a RawValue>,
     }
     let body = Arc::new(body);
     let raw: Raw<'_> = serde_json::from_str(&body)?;
@@ -230,16 +255,18 @@ pub fn batch_get(body: String, table: &str) -> Result<BatchGet, serde_json::Erro
             .collect::<Result<_, _>>()?,
         None => Vec::new(),
     };
+    let consumed = Consumed::of(raw.consumed)?;
     Ok(BatchGet {
         found,
         unprocessed,
-        capacity_units: raw.consumed.units(),
+        capacity_units: consumed.units,
+        consumed,
     })
 }
 
 /// Read a TransactGetItems answer: each step's item (`None` for no item), in order, and the
-/// capacity units.
-pub fn transact_get(body: String) -> Result<(Vec<Option<WireItem>>, f64), serde_json::Error> {
+/// capacity consumed.
+pub fn transact_get(body: String) -> Result<(Vec<Option<WireItem>>, Consumed), serde_json::Error> {
     #[derive(Deserialize)]
     struct Response<'a> {
         #[serde(rename = "Item", borrow, default)]
@@ -249,8 +276,8 @@ pub fn transact_get(body: String) -> Result<(Vec<Option<WireItem>>, f64), serde_
     struct Raw<'a> {
         #[serde(rename = "Responses", borrow, default)]
         responses: Vec<Response<'a>>,
-        #[serde(rename = "ConsumedCapacity", default)]
-        consumed: Consumed,
+        #[serde(rename = "ConsumedCapacity", borrow, default)]
+        consumed: Option<&'a RawValue>,
     }
     let body = Arc::new(body);
     let raw: Raw<'_> = serde_json::from_str(&body)?;
@@ -263,5 +290,5 @@ pub fn transact_get(body: String) -> Result<(Vec<Option<WireItem>>, f64), serde_
                 .map(|i| WireItem::within(&body, i))
         })
         .collect();
-    Ok((items, raw.consumed.units()))
+    Ok((items, Consumed::of(raw.consumed)?))
 }

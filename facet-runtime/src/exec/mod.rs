@@ -2,6 +2,7 @@
 //! plumbing every awaitable builder shares.
 
 pub(crate) mod future;
+pub(crate) mod metrics;
 pub(crate) mod once;
 pub(crate) mod retry;
 pub(crate) mod sdk;

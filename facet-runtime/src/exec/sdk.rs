@@ -27,10 +27,11 @@ use faceteer_core::Item;
 
 use crate::error::Context;
 use crate::error::{Error, Result};
-use crate::exec::trace::Op;
+use crate::exec::trace::{Op, Params};
 use crate::table::Table;
 use crate::wire::stored::Stored;
 use crate::wire::tap::{self, Answer, Failure};
+use aws_sdk_dynamodb::operation::RequestId;
 use faceteer_core::wire::answer as wire;
 
 /// Send a read (`send` sends `request` once) on the table's read path: directly
@@ -38,7 +39,7 @@ use faceteer_core::wire::answer as wire;
 /// again after a pause, as the SDK tries again a response error, up to the client's
 /// attempts (once on a client without retries: its caller retries). The request is copied
 /// only when another try may follow.
-async fn read<T, E, R, Fut>(
+async fn read<T: RequestId, E, R, Fut>(
     table: &Table,
     client: &aws_sdk_dynamodb::Client,
     request: R,
@@ -150,6 +151,11 @@ pub(crate) async fn get_item(
         None => request,
     };
     let request = request.return_consumed_capacity(ReturnConsumedCapacity::Total);
+    op.note_request(&Params {
+        consistent_read: request.get_consistent_read().to_owned(),
+        projection: request.get_projection_expression().as_deref(),
+        ..Params::default()
+    });
     let out = op
         .within(async {
             read(table, table.client(), request, |r| {
@@ -161,13 +167,15 @@ pub(crate) async fn get_item(
         .await?;
     match out {
         Answer::Decoded(out) => {
+            op.note_request_id(out.request_id());
             op.request(out.consumed_capacity.as_slice());
             Ok(answer_one(table, out.item).map(Stored::Tree))
         }
-        Answer::Json(json) => {
-            let (item, units) =
+        Answer::Json(json, id) => {
+            op.note_request_id(id.as_deref());
+            let (item, consumed) =
                 wire::get(json).map_err(|e| unreadable::<GetItemError>("GetItem", context, e))?;
-            op.request_units(units);
+            op.request_read(consumed);
             Ok(item.map(Stored::Wire))
         }
     }
@@ -191,18 +199,22 @@ macro_rules! send_write {
                     .return_values_on_condition_check_failure(
                         aws_sdk_dynamodb::types::ReturnValuesOnConditionCheckFailure::AllOld,
                     )
+                    .set_return_item_collection_metrics(item_collection_metrics($table))
                     .send_with($table.batch_client())
                     .await)
             })
             .await?;
         match result {
             Ok(out) => {
+                $op.note_request_id(out.request_id());
+                $op.note_item_collection(out.item_collection_metrics());
                 $op.request(out.consumed_capacity.as_slice());
                 let attributes = out.attributes.filter(|a| !a.is_empty());
                 Ok(Reply::Applied(answer_one($table, attributes)))
             }
             Err(e) => {
                 $op.request(&[]);
+                $op.note_request_id(e.request_id());
                 match e.as_service_error() {
                     Some($error::ConditionalCheckFailedException(failed)) => {
                         let stored = failed.item.clone().filter(|i| !i.is_empty());
@@ -278,6 +290,11 @@ macro_rules! send_page {
             .await?;
         match out {
             Answer::Decoded(out) => {
+                $op.note_request_id(out.request_id());
+                $op.note_counts(
+                    u64::try_from(out.count).unwrap_or(0),
+                    u64::try_from(out.scanned_count).unwrap_or(0),
+                );
                 $op.request(out.consumed_capacity.as_slice());
                 let units: f64 = out
                     .consumed_capacity
@@ -288,15 +305,46 @@ macro_rules! send_page {
                 let items = answer($table, out.items.unwrap_or_default());
                 Ok((items.into_iter().map(Stored::Tree).collect(), last, units))
             }
-            Answer::Json(json) => {
+            Answer::Json(json, id) => {
+                $op.note_request_id(id.as_deref());
                 let page =
                     wire::page(json).map_err(|e| unreadable::<$error>($operation, $context, e))?;
-                $op.request_units(page.capacity_units);
+                $op.note_counts(page.count, page.scanned_count);
+                let units = page.capacity_units;
+                $op.request_read(page.consumed);
                 let items = page.items.into_iter().map(Stored::Wire).collect();
-                Ok((items, page.last_evaluated_key, page.capacity_units))
+                Ok((items, page.last_evaluated_key, units))
             }
         }
     }};
+}
+
+/// Record a Query's parameters on its operation's span.
+fn note_query(op: &Op, request: &QueryInputBuilder) {
+    op.note_request(&Params {
+        consistent_read: request.get_consistent_read().to_owned(),
+        projection: request.get_projection_expression().as_deref(),
+        limit: request.get_limit().to_owned(),
+        select: request.get_select().as_ref().map(|s| s.as_str()),
+        scan_forward: request.get_scan_index_forward().to_owned(),
+        index: request.get_index_name().as_deref(),
+        ..Params::default()
+    });
+}
+
+/// `ReturnItemCollectionMetrics` for a single-item write: `SIZE` on a table with a local
+/// index (DynamoDB reports item collections only there), else not asked.
+fn item_collection_metrics(
+    table: &Table,
+) -> Option<aws_sdk_dynamodb::types::ReturnItemCollectionMetrics> {
+    let local = table.facets().is_some_and(|facets| {
+        facets.iter().any(|f| {
+            f.indexes
+                .iter()
+                .any(|i| i.kind == faceteer_core::schema::IndexKind::Local)
+        })
+    });
+    local.then_some(aws_sdk_dynamodb::types::ReturnItemCollectionMetrics::Size)
 }
 
 /// One Query request to `partition`: the items and `LastEvaluatedKey`.
@@ -311,6 +359,7 @@ pub(crate) async fn query(
         Some(r) => r.query(request),
         None => request,
     };
+    note_query(op, &request);
     let page: Result<(Vec<Stored>, Option<Item>, f64)> =
         send_page!(table, op, "Query", QueryError, request, {
             let mut context = op.context();
@@ -332,6 +381,7 @@ pub(crate) async fn count(
         Some(r) => r.query(request),
         None => request,
     };
+    note_query(op, &request);
     let out = op
         .within(async {
             request
@@ -345,6 +395,11 @@ pub(crate) async fn count(
                 })
         })
         .await?;
+    op.note_request_id(out.request_id());
+    op.note_counts(
+        u64::try_from(out.count).unwrap_or(0),
+        u64::try_from(out.scanned_count).unwrap_or(0),
+    );
     op.request(out.consumed_capacity.as_slice());
     let last = answer_one(table, out.last_evaluated_key.filter(|k| !k.is_empty()));
     Ok((u64::try_from(out.count).unwrap_or(0), last))
@@ -361,6 +416,16 @@ pub(crate) async fn scan(
         Some(r) => r.scan(request),
         None => request,
     };
+    op.note_request(&Params {
+        consistent_read: request.get_consistent_read().to_owned(),
+        projection: request.get_projection_expression().as_deref(),
+        limit: request.get_limit().to_owned(),
+        select: request.get_select().as_ref().map(|s| s.as_str()),
+        segment: request.get_segment().to_owned(),
+        total_segments: request.get_total_segments().to_owned(),
+        index: request.get_index_name().as_deref(),
+        ..Params::default()
+    });
     send_page!(table, op, "Scan", ScanError, request, op.context())
 }
 
@@ -389,6 +454,7 @@ pub(crate) async fn batch_write(
         .await?;
     match result {
         Ok(out) => {
+            op.note_request_id(out.request_id());
             op.request(out.consumed_capacity.as_deref().unwrap_or_default());
             let unprocessed = out
                 .unprocessed_items
@@ -426,6 +492,7 @@ pub(crate) async fn batch_get(
         .await?;
     match result {
         Ok(Answer::Decoded(out)) => {
+            op.note_request_id(out.request_id());
             op.request(out.consumed_capacity.as_deref().unwrap_or_default());
             let found = out
                 .responses
@@ -439,9 +506,10 @@ pub(crate) async fn batch_get(
             let found = answer(table, found).into_iter().map(Stored::Tree).collect();
             Ok((found, answer(table, unprocessed)))
         }
-        Ok(Answer::Json(json)) => match wire::batch_get(json, table.name()) {
+        Ok(Answer::Json(json, id)) => match wire::batch_get(json, table.name()) {
             Ok(answer) => {
-                op.request_units(answer.capacity_units);
+                op.note_request_id(id.as_deref());
+                op.request_read(answer.consumed);
                 let found = answer.found.into_iter().map(Stored::Wire).collect();
                 Ok((found, answer.unprocessed))
             }
@@ -488,6 +556,7 @@ pub(crate) async fn transact_write(
         .await?;
     match result {
         Ok(out) => {
+            op.note_request_id(out.request_id());
             op.request(out.consumed_capacity.as_deref().unwrap_or_default());
             Ok(Ok(()))
         }
@@ -524,6 +593,7 @@ pub(crate) async fn transact_get(
         .await?;
     match result {
         Ok(Answer::Decoded(out)) => {
+            op.note_request_id(out.request_id());
             op.request(out.consumed_capacity.as_deref().unwrap_or_default());
             Ok(Ok(out
                 .responses
@@ -532,11 +602,12 @@ pub(crate) async fn transact_get(
                 .map(|r| answer_one(table, r.item.filter(|i| !i.is_empty())).map(Stored::Tree))
                 .collect()))
         }
-        Ok(Answer::Json(json)) => {
-            let (items, units) = wire::transact_get(json).map_err(|e| {
+        Ok(Answer::Json(json, id)) => {
+            op.note_request_id(id.as_deref());
+            let (items, consumed) = wire::transact_get(json).map_err(|e| {
                 unreadable::<TransactGetItemsError>("TransactGetItems", op.context(), e)
             })?;
-            op.request_units(units);
+            op.request_read(consumed);
             Ok(Ok(items.into_iter().map(|i| i.map(Stored::Wire)).collect()))
         }
         Err(e) => cancellation(Some(table), op, "TransactGetItems", e, |e| match e {
@@ -584,22 +655,129 @@ where
     Err(Error::dynamo(operation, op.context(), e))
 }
 
+/// Run administration call `operation` on `table` in its own span (see
+/// [`crate::exec::trace`]): `note` records the request's fields, `call` sends it.
+async fn admin<T>(
+    table: &Table,
+    operation: &'static str,
+    note: impl FnOnce(&Op),
+    call: impl std::future::Future<Output = Result<T>>,
+) -> Result<T> {
+    use tracing::Instrument;
+    let op = Op::admin(operation, table);
+    note(&op);
+    let result = call.instrument(op.span()).await;
+    op.request(&[]);
+    op.finish(result.as_ref().map(|_| 0));
+    result
+}
+
+/// A key schema as DynamoDB writes it in JSON.
+fn key_schema_json(keys: &[aws_sdk_dynamodb::types::KeySchemaElement]) -> serde_json::Value {
+    keys.iter()
+        .map(|k| serde_json::json!({"AttributeName": k.attribute_name(), "KeyType": k.key_type().as_str()}))
+        .collect()
+}
+
+fn projection_json(p: Option<&aws_sdk_dynamodb::types::Projection>) -> serde_json::Value {
+    let mut o = serde_json::Map::new();
+    if let Some(p) = p {
+        if let Some(t) = p.projection_type() {
+            o.insert("ProjectionType".into(), t.as_str().into());
+        }
+        if !p.non_key_attributes().is_empty() {
+            o.insert("NonKeyAttributes".into(), p.non_key_attributes().into());
+        }
+    }
+    o.into()
+}
+
+fn throughput_json(
+    p: Option<&aws_sdk_dynamodb::types::ProvisionedThroughput>,
+) -> Option<serde_json::Value> {
+    p.map(|p| {
+        serde_json::json!({
+            "ReadCapacityUnits": p.read_capacity_units(),
+            "WriteCapacityUnits": p.write_capacity_units(),
+        })
+    })
+}
+
+/// Each element of `items` as JSON, in one JSON list of strings (the conventions'
+/// `string[]`).
+fn json_strings(items: impl Iterator<Item = serde_json::Value>) -> String {
+    let texts: Vec<String> = items.map(|v| v.to_string()).collect();
+    serde_json::to_string(&texts).unwrap_or_else(|_| "[]".to_owned())
+}
+
+/// Record an UpdateTable request's attribute definitions and index updates.
+fn note_update(
+    op: &Op,
+    request: &aws_sdk_dynamodb::operation::update_table::builders::UpdateTableInputBuilder,
+) {
+    if let Some(defs) = request.get_attribute_definitions() {
+        let list = json_strings(defs.iter().map(|d| {
+            serde_json::json!({"AttributeName": d.attribute_name(), "AttributeType": d.attribute_type().as_str()})
+        }));
+        op.note("aws.dynamodb.attribute_definitions", &list.as_str());
+    }
+    if let Some(updates) = request.get_global_secondary_index_updates() {
+        let list = json_strings(updates.iter().map(|u| {
+            let mut o = serde_json::Map::new();
+            if let Some(c) = u.create() {
+                o.insert(
+                    "Create".into(),
+                    serde_json::json!({
+                        "IndexName": c.index_name(),
+                        "KeySchema": key_schema_json(c.key_schema()),
+                        "Projection": projection_json(c.projection()),
+                    }),
+                );
+            }
+            if let Some(up) = u.update() {
+                let mut update = serde_json::Map::new();
+                update.insert("IndexName".into(), up.index_name().into());
+                if let Some(t) = throughput_json(up.provisioned_throughput()) {
+                    update.insert("ProvisionedThroughput".into(), t);
+                }
+                o.insert("Update".into(), update.into());
+            }
+            if let Some(d) = u.delete() {
+                o.insert(
+                    "Delete".into(),
+                    serde_json::json!({"IndexName": d.index_name()}),
+                );
+            }
+            serde_json::Value::Object(o)
+        }));
+        op.note(
+            "aws.dynamodb.global_secondary_index_updates",
+            &list.as_str(),
+        );
+    }
+    if let Some(p) = request.get_provisioned_throughput() {
+        op.note(
+            "aws.dynamodb.provisioned_read_capacity",
+            &(p.read_capacity_units() as f64),
+        );
+        op.note(
+            "aws.dynamodb.provisioned_write_capacity",
+            &(p.write_capacity_units() as f64),
+        );
+    }
+}
+
 /// UpdateTable, creating one global index (with its key attributes' definitions).
 pub(crate) async fn add_index(
     table: &Table,
     definitions: Vec<aws_sdk_dynamodb::types::AttributeDefinition>,
     update: aws_sdk_dynamodb::types::GlobalSecondaryIndexUpdate,
 ) -> Result<()> {
-    table
-        .client()
-        .update_table()
-        .table_name(table.name())
-        .set_attribute_definitions(Some(definitions))
-        .global_secondary_index_updates(update)
-        .send()
-        .await
-        .map_err(|e| Error::dynamo("UpdateTable", table_context(table), e))?;
-    Ok(())
+    let request =
+        aws_sdk_dynamodb::operation::update_table::builders::UpdateTableInputBuilder::default()
+            .set_attribute_definitions(Some(definitions))
+            .global_secondary_index_updates(update);
+    update_table(table, request).await
 }
 
 /// UpdateTable adding a vector index (one per request), with the search schema's
@@ -609,16 +787,11 @@ pub(crate) async fn add_vector_index(
     definitions: Vec<aws_sdk_dynamodb::types::AttributeDefinition>,
     update: aws_sdk_dynamodb::types::VectorIndexUpdate,
 ) -> Result<()> {
-    table
-        .client()
-        .update_table()
-        .table_name(table.name())
-        .set_attribute_definitions((!definitions.is_empty()).then_some(definitions))
-        .vector_index_updates(update)
-        .send()
-        .await
-        .map_err(|e| Error::dynamo("UpdateTable", table_context(table), e))?;
-    Ok(())
+    let request =
+        aws_sdk_dynamodb::operation::update_table::builders::UpdateTableInputBuilder::default()
+            .set_attribute_definitions((!definitions.is_empty()).then_some(definitions))
+            .vector_index_updates(update);
+    update_table(table, request).await
 }
 
 /// UpdateTable, turning the stream on or off.
@@ -626,35 +799,104 @@ pub(crate) async fn update_stream(
     table: &Table,
     spec: aws_sdk_dynamodb::types::StreamSpecification,
 ) -> Result<()> {
-    table
-        .client()
-        .update_table()
-        .table_name(table.name())
-        .stream_specification(spec)
-        .send()
-        .await
-        .map_err(|e| Error::dynamo("UpdateTable", table_context(table), e))?;
-    Ok(())
+    let request =
+        aws_sdk_dynamodb::operation::update_table::builders::UpdateTableInputBuilder::default()
+            .stream_specification(spec);
+    update_table(table, request).await
+}
+
+/// UpdateTable with the changes `request` holds (DynamoDB takes one kind of change per
+/// call).
+pub(crate) async fn update_table(
+    table: &Table,
+    request: aws_sdk_dynamodb::operation::update_table::builders::UpdateTableInputBuilder,
+) -> Result<()> {
+    admin(
+        table,
+        "UpdateTable",
+        |op| note_update(op, &request),
+        async {
+            request
+                .clone()
+                .table_name(table.name())
+                .send_with(table.client())
+                .await
+                .map_err(|e| Error::dynamo("UpdateTable", table_context(table), e))
+        },
+    )
+    .await
+    .map(|_| ())
 }
 
 /// CreateTable.
 pub(crate) async fn create_table(table: &Table, request: CreateTableInputBuilder) -> Result<()> {
-    request
-        .table_name(table.name())
-        .send_with(table.client())
-        .await
-        .map_err(|e| Error::dynamo("CreateTable", table_context(table), e))?;
-    Ok(())
+    let note = |op: &Op| {
+        let global = request
+            .get_global_secondary_indexes()
+            .as_deref()
+            .unwrap_or_default();
+        if !global.is_empty() {
+            let list = json_strings(global.iter().map(|g| {
+                let mut o = serde_json::json!({
+                    "IndexName": g.index_name(),
+                    "KeySchema": key_schema_json(g.key_schema()),
+                    "Projection": projection_json(g.projection()),
+                });
+                if let Some(t) = throughput_json(g.provisioned_throughput()) {
+                    o["ProvisionedThroughput"] = t;
+                }
+                o
+            }));
+            op.note("aws.dynamodb.global_secondary_indexes", &list.as_str());
+        }
+        let local = request
+            .get_local_secondary_indexes()
+            .as_deref()
+            .unwrap_or_default();
+        if !local.is_empty() {
+            let list = json_strings(local.iter().map(|l| {
+                serde_json::json!({
+                    "IndexName": l.index_name(),
+                    "KeySchema": key_schema_json(l.key_schema()),
+                    "Projection": projection_json(l.projection()),
+                })
+            }));
+            op.note("aws.dynamodb.local_secondary_indexes", &list.as_str());
+        }
+        if let Some(p) = request.get_provisioned_throughput() {
+            op.note(
+                "aws.dynamodb.provisioned_read_capacity",
+                &(p.read_capacity_units() as f64),
+            );
+            op.note(
+                "aws.dynamodb.provisioned_write_capacity",
+                &(p.write_capacity_units() as f64),
+            );
+        }
+    };
+    admin(table, "CreateTable", note, async {
+        request
+            .clone()
+            .table_name(table.name())
+            .send_with(table.client())
+            .await
+            .map_err(|e| Error::dynamo("CreateTable", table_context(table), e))
+    })
+    .await
+    .map(|_| ())
 }
 
 /// DescribeTable.
 pub(crate) async fn describe_table(table: &Table) -> Result<Option<TableDescription>> {
-    let out = DescribeTableInputBuilder::default()
-        .table_name(table.name())
-        .send_with(table.client())
-        .await
-        .map_err(|e| Error::dynamo("DescribeTable", table_context(table), e))?;
-    Ok(out.table)
+    admin(table, "DescribeTable", |_| {}, async {
+        DescribeTableInputBuilder::default()
+            .table_name(table.name())
+            .send_with(table.client())
+            .await
+            .map_err(|e| Error::dynamo("DescribeTable", table_context(table), e))
+    })
+    .await
+    .map(|out| out.table)
 }
 
 /// An error of operation `operation` on `table`, with the table's context.
@@ -673,12 +915,15 @@ where
 
 /// DeleteTable.
 pub(crate) async fn delete_table(table: &Table) -> Result<()> {
-    aws_sdk_dynamodb::operation::delete_table::builders::DeleteTableInputBuilder::default()
-        .table_name(table.name())
-        .send_with(table.client())
-        .await
-        .map_err(|e| Error::dynamo("DeleteTable", table_context(table), e))?;
-    Ok(())
+    admin(table, "DeleteTable", |_| {}, async {
+        aws_sdk_dynamodb::operation::delete_table::builders::DeleteTableInputBuilder::default()
+            .table_name(table.name())
+            .send_with(table.client())
+            .await
+            .map_err(|e| Error::dynamo("DeleteTable", table_context(table), e))
+    })
+    .await
+    .map(|_| ())
 }
 
 /// UpdateTimeToLive: enable expiry on `attribute`.
@@ -689,42 +934,34 @@ pub(crate) async fn enable_time_to_live(table: &Table, attribute: &str) -> Resul
         .enabled(true)
         .build()
         .map_err(|e| Error::TableSetup(e.to_string()))?;
-    aws_sdk_dynamodb::operation::update_time_to_live::builders::UpdateTimeToLiveInputBuilder::default()
-        .table_name(table.name())
-        .time_to_live_specification(spec)
-        .send_with(table.client())
-        .await
-        .map_err(|e| Error::dynamo("UpdateTimeToLive", table_context(table), e))?;
-    Ok(())
+    admin(table, "UpdateTimeToLive", |_| {}, async {
+        aws_sdk_dynamodb::operation::update_time_to_live::builders::UpdateTimeToLiveInputBuilder::default()
+            .table_name(table.name())
+            .time_to_live_specification(spec)
+            .send_with(table.client())
+            .await
+            .map_err(|e| Error::dynamo("UpdateTimeToLive", table_context(table), e))
+    })
+    .await
+    .map(|_| ())
 }
 
 /// DescribeTimeToLive: the status (`ENABLED`, `DISABLED`, …) and attribute, if any.
 pub(crate) async fn describe_time_to_live(table: &Table) -> Result<(String, Option<String>)> {
-    let out = aws_sdk_dynamodb::operation::describe_time_to_live::builders::DescribeTimeToLiveInputBuilder::default()
-        .table_name(table.name())
-        .send_with(table.client())
-        .await
-        .map_err(|e| Error::dynamo("DescribeTimeToLive", table_context(table), e))?;
+    let out = admin(table, "DescribeTimeToLive", |_| {}, async {
+        aws_sdk_dynamodb::operation::describe_time_to_live::builders::DescribeTimeToLiveInputBuilder::default()
+            .table_name(table.name())
+            .send_with(table.client())
+            .await
+            .map_err(|e| Error::dynamo("DescribeTimeToLive", table_context(table), e))
+    })
+    .await?;
     let description = out.time_to_live_description;
     let status = description
         .as_ref()
         .and_then(|d| d.time_to_live_status.as_ref())
         .map_or_else(|| "DISABLED".to_owned(), |s| s.as_str().to_owned());
     Ok((status, description.and_then(|d| d.attribute_name)))
-}
-
-/// UpdateTable with the changes `request` holds (DynamoDB takes one kind of change per
-/// call).
-pub(crate) async fn update_table(
-    table: &Table,
-    request: aws_sdk_dynamodb::operation::update_table::builders::UpdateTableInputBuilder,
-) -> Result<()> {
-    request
-        .table_name(table.name())
-        .send_with(table.client())
-        .await
-        .map_err(|e| Error::dynamo("UpdateTable", table_context(table), e))?;
-    Ok(())
 }
 
 /// UpdateContinuousBackups: point-in-time recovery on (with its period) or off.
@@ -739,26 +976,32 @@ pub(crate) async fn update_continuous_backups(
         .set_recovery_period_in_days(days)
         .build()
         .map_err(|e| Error::TableSetup(e.to_string()))?;
-    table
-        .client()
-        .update_continuous_backups()
-        .table_name(table.name())
-        .point_in_time_recovery_specification(spec)
-        .send()
-        .await
-        .map_err(|e| Error::dynamo("UpdateContinuousBackups", table_context(table), e))?;
-    Ok(())
+    admin(table, "UpdateContinuousBackups", |_| {}, async {
+        table
+            .client()
+            .update_continuous_backups()
+            .table_name(table.name())
+            .point_in_time_recovery_specification(spec)
+            .send()
+            .await
+            .map_err(|e| Error::dynamo("UpdateContinuousBackups", table_context(table), e))
+    })
+    .await
+    .map(|_| ())
 }
 
 /// DescribeContinuousBackups: whether point-in-time recovery is on, and its period.
 pub(crate) async fn describe_continuous_backups(table: &Table) -> Result<(bool, Option<i32>)> {
-    let out = table
-        .client()
-        .describe_continuous_backups()
-        .table_name(table.name())
-        .send()
-        .await
-        .map_err(|e| Error::dynamo("DescribeContinuousBackups", table_context(table), e))?;
+    let out = admin(table, "DescribeContinuousBackups", |_| {}, async {
+        table
+            .client()
+            .describe_continuous_backups()
+            .table_name(table.name())
+            .send()
+            .await
+            .map_err(|e| Error::dynamo("DescribeContinuousBackups", table_context(table), e))
+    })
+    .await?;
     let recovery = out
         .continuous_backups_description()
         .and_then(|d| d.point_in_time_recovery_description());
@@ -780,51 +1023,60 @@ pub(crate) async fn tag_resource(table: &Table, arn: &str, tags: &[(&str, &str)]
                 .map_err(|e| Error::TableSetup(e.to_string()))
         })
         .collect::<Result<Vec<_>>>()?;
-    table
-        .client()
-        .tag_resource()
-        .resource_arn(arn)
-        .set_tags(Some(tags))
-        .send()
-        .await
-        .map_err(|e| Error::dynamo("TagResource", table_context(table), e))?;
-    Ok(())
+    admin(table, "TagResource", |_| {}, async {
+        table
+            .client()
+            .tag_resource()
+            .resource_arn(arn)
+            .set_tags(Some(tags))
+            .send()
+            .await
+            .map_err(|e| Error::dynamo("TagResource", table_context(table), e))
+    })
+    .await
+    .map(|_| ())
 }
 
 /// UntagResource: remove the tags `keys` from the table `arn`.
 pub(crate) async fn untag_resource(table: &Table, arn: &str, keys: &[&str]) -> Result<()> {
-    table
-        .client()
-        .untag_resource()
-        .resource_arn(arn)
-        .set_tag_keys(Some(keys.iter().map(|k| (*k).to_owned()).collect()))
-        .send()
-        .await
-        .map_err(|e| Error::dynamo("UntagResource", table_context(table), e))?;
-    Ok(())
+    admin(table, "UntagResource", |_| {}, async {
+        table
+            .client()
+            .untag_resource()
+            .resource_arn(arn)
+            .set_tag_keys(Some(keys.iter().map(|k| (*k).to_owned()).collect()))
+            .send()
+            .await
+            .map_err(|e| Error::dynamo("UntagResource", table_context(table), e))
+    })
+    .await
+    .map(|_| ())
 }
 
 /// ListTagsOfResource, every page: the tags of the table `arn`.
 pub(crate) async fn list_tags(table: &Table, arn: &str) -> Result<Vec<(String, String)>> {
-    let mut tags = Vec::new();
-    let mut next: Option<String> = None;
-    loop {
-        let out = table
-            .client()
-            .list_tags_of_resource()
-            .resource_arn(arn)
-            .set_next_token(next.take())
-            .send()
-            .await
-            .map_err(|e| Error::dynamo("ListTagsOfResource", table_context(table), e))?;
-        tags.extend(
-            out.tags()
-                .iter()
-                .map(|t| (t.key().to_owned(), t.value().to_owned())),
-        );
-        match out.next_token {
-            Some(token) if !token.is_empty() => next = Some(token),
-            _ => return Ok(tags),
+    admin(table, "ListTagsOfResource", |_| {}, async {
+        let mut tags = Vec::new();
+        let mut next: Option<String> = None;
+        loop {
+            let out = table
+                .client()
+                .list_tags_of_resource()
+                .resource_arn(arn)
+                .set_next_token(next.take())
+                .send()
+                .await
+                .map_err(|e| Error::dynamo("ListTagsOfResource", table_context(table), e))?;
+            tags.extend(
+                out.tags()
+                    .iter()
+                    .map(|t| (t.key().to_owned(), t.value().to_owned())),
+            );
+            match out.next_token {
+                Some(token) if !token.is_empty() => next = Some(token),
+                _ => return Ok(tags),
+            }
         }
-    }
+    })
+    .await
 }

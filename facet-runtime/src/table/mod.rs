@@ -66,6 +66,8 @@ pub struct Table {
     lost_answers: LostAnswers,
     /// The table's declared settings ([`Table::with_settings`]).
     settings: TableSettings,
+    /// The server its requests went to, once one was sent (for spans).
+    server: crate::wire::tap::Server,
 }
 
 /// How a table's reads decode DynamoDB's answers ([`Table::with_read_path`]).
@@ -119,7 +121,7 @@ impl Table {
     pub fn new(client: Client, name: impl Into<String>) -> Self {
         let name: String = name.into();
         let timeouts = Timeouts::of(&client, Timeouts::default());
-        let client = crate::wire::tap::with_tap(&timeouts.apply(&client));
+        let (client, server) = crate::wire::tap::with_tap(&timeouts.apply(&client));
         Table {
             batch_client: without_retries(&client),
             call_timeout: timeouts.call,
@@ -137,6 +139,7 @@ impl Table {
             read_path: ReadPath::Direct,
             lost_answers: LostAnswers::Report,
             settings: TableSettings::DEFAULT,
+            server,
         }
     }
 
@@ -275,6 +278,11 @@ impl Table {
     pub(crate) fn at_endpoint(mut self, endpoint: Option<&str>) -> Self {
         self.endpoint = endpoint.map(Arc::from);
         self
+    }
+
+    /// The server requests went to (host, port), once one was sent.
+    pub(crate) fn server(&self) -> &crate::wire::tap::Server {
+        &self.server
     }
 
     /// The endpoint errors name, when faceteer set the client up.

@@ -23,13 +23,34 @@ tokio::task_local! {
     static SLOT: RefCell<Option<SdkBody>>;
 }
 
-/// Takes the body of a successful answer to a request sent inside [`tapped`].
+/// The server a client's requests go to (host, port), once one was sent: what spans
+/// name as `server.address` and `server.port`.
+pub(crate) type Server = std::sync::Arc<std::sync::OnceLock<(String, Option<i64>)>>;
+
+/// Takes the body of a successful answer to a request sent inside [`tapped`], and notes
+/// the server requests go to.
 #[derive(Debug)]
-pub(crate) struct Tap;
+pub(crate) struct Tap {
+    server: Server,
+}
 
 impl Intercept for Tap {
     fn name(&self) -> &'static str {
         "faceteer::DirectRead"
+    }
+
+    fn read_before_transmit(
+        &self,
+        context: &aws_sdk_dynamodb::config::interceptors::BeforeTransmitInterceptorContextRef<'_>,
+        _: &RuntimeComponents,
+        _: &mut ConfigBag,
+    ) -> Result<(), BoxError> {
+        if self.server.get().is_none() {
+            if let Some(server) = server_of(context.request().uri()) {
+                let _ = self.server.set(server);
+            }
+        }
+        Ok(())
     }
 
     fn modify_before_deserialization(
@@ -54,18 +75,40 @@ impl Intercept for Tap {
     }
 }
 
-/// `client` with the [`Tap`] (inert outside [`tapped`]).
-pub(crate) fn with_tap(client: &aws_sdk_dynamodb::Client) -> aws_sdk_dynamodb::Client {
-    let config = client.config().to_builder().interceptor(Tap).build();
-    aws_sdk_dynamodb::Client::from_conf(config)
+/// The host and port of an endpoint URL.
+fn server_of(endpoint: &str) -> Option<(String, Option<i64>)> {
+    let (scheme, rest) = endpoint.split_once("://").unwrap_or(("", endpoint));
+    let default_port = match scheme {
+        "https" => Some(443),
+        "http" => Some(80),
+        _ => None,
+    };
+    let authority = rest.split('/').next()?;
+    let authority = authority.rsplit_once('@').map_or(authority, |(_, a)| a);
+    match authority.rsplit_once(':') {
+        Some((host, port)) if port.bytes().all(|b| b.is_ascii_digit()) => {
+            Some((host.to_owned(), port.parse().ok()))
+        }
+        _ => Some((authority.to_owned(), default_port)),
+    }
+}
+
+/// `client` with the [`Tap`] (inert outside [`tapped`]), and where it notes the server.
+pub(crate) fn with_tap(client: &aws_sdk_dynamodb::Client) -> (aws_sdk_dynamodb::Client, Server) {
+    let server = Server::default();
+    let tap = Tap {
+        server: server.clone(),
+    };
+    let config = client.config().to_builder().interceptor(tap).build();
+    (aws_sdk_dynamodb::Client::from_conf(config), server)
 }
 
 /// What a tapped request answered.
 pub(crate) enum Answer<T> {
     /// The SDK decoded it (the client has no tap).
     Decoded(T),
-    /// Its JSON text, for faceteer to read.
-    Json(String),
+    /// Its JSON text, for faceteer to read, and its request id.
+    Json(String, Option<String>),
 }
 
 /// Why a tapped request has no answer (returned once per try: its size does not matter).
@@ -92,7 +135,7 @@ impl<E> Failure<E> {
 
 /// Send a request (`send`: the SDK's `send()`) with its answer's body taken before the SDK
 /// decodes it, then read that body within `timeout`.
-pub(crate) async fn tapped<T, E>(
+pub(crate) async fn tapped<T: aws_sdk_dynamodb::operation::RequestId, E>(
     timeout: Duration,
     send: impl Future<Output = Result<T, SdkError<E, HttpResponse>>>,
 ) -> Result<Answer<T>, Failure<E>> {
@@ -115,8 +158,9 @@ pub(crate) async fn tapped<T, E>(
             return Err(Failure::BodyUnread(why.into()));
         }
     };
+    let id = output.request_id().map(str::to_owned);
     String::from_utf8(Vec::from(bytes))
-        .map(Answer::Json)
+        .map(|json| Answer::Json(json, id))
         .map_err(|e| Failure::Sdk(unreadable(e)))
 }
 
@@ -127,4 +171,21 @@ pub(crate) fn unreadable<E>(cause: impl Into<BoxError>) -> SdkError<E, HttpRespo
         SdkBody::empty(),
     );
     SdkError::response_error(cause, raw)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::server_of;
+
+    #[test]
+    fn servers_are_host_and_port() {
+        assert_eq!(
+            server_of("http://127.0.0.1:8000/"),
+            Some(("127.0.0.1".into(), Some(8000)))
+        );
+        assert_eq!(
+            server_of("https://dynamodb.eu-west-1.amazonaws.com/"),
+            Some(("dynamodb.eu-west-1.amazonaws.com".into(), Some(443)))
+        );
+    }
 }
