@@ -9,7 +9,7 @@
 //! * [`workbench`]: a data model to import into NoSQL Workbench, one facet per facet;
 //! * [`access_patterns_markdown`] and [`access_patterns_html`]: each facet's key patterns
 //!   and the reads they allow, and (HTML) a picture of the partitions the facets share;
-//! * [`iam_policies`]: least-privilege IAM policy
+//! * [`iam_policies`] and [`cloudformation_with_policies`]: least-privilege IAM policy
 //!   documents, one per role and one per access pattern, scoped to a principal tag's
 //!   partitions where a facet's partition key is built from a scope field ([`iam`]).
 //!
@@ -64,7 +64,8 @@ mod workbench;
 pub use cloudformation::cloudformation;
 pub use html::access_patterns_html;
 pub use iam::{
-    iam_policies, IamError, IamOptions, IamPolicy, IamScope, IamTarget, PolicyKind, Role,
+    cloudformation_with_policies, iam_policies, IamError, IamOptions, IamPolicy, IamScope,
+    IamTarget, PolicyKind, Role,
 };
 pub use layout::{IndexDesign, IndexUse};
 pub use markdown::access_patterns_markdown;

@@ -8,7 +8,9 @@ fn place(facet: &str, index: &Option<&'static str>) -> String {
     }
 }
 
-/// Why [`iam_policies`](super::iam_policies) cannot write a design's policies: each names the facet, index, field or policy at fault.
+/// Why [`iam_policies`](super::iam_policies) or
+/// [`cloudformation_with_policies`](super::cloudformation_with_policies) cannot write a
+/// design's policies: each names the facet, index, field or policy at fault.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[non_exhaustive]
 pub enum IamError {

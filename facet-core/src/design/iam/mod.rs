@@ -3,7 +3,9 @@
 //! DynamoDB actions and the table, index and stream ARNs each needs.
 //!
 //! [`iam_policies`] writes them with concrete ARNs ([`IamTarget`]: partition, region,
-//! account, `aws`, `*`, `*` unless told).
+//! account, `aws`, `*`, `*` unless told); [`cloudformation_with_policies`] adds them to the
+//! [`cloudformation`](super::cloudformation) template as `AWS::IAM::ManagedPolicy`
+//! resources whose ARNs refer to the table resource.
 //!
 //! # Roles
 //!
@@ -102,6 +104,7 @@
 //! ```
 
 mod actions;
+mod cloudformation;
 mod document;
 mod error;
 mod glob;
@@ -115,6 +118,7 @@ mod scope;
 #[cfg(test)]
 mod tests;
 
+pub use cloudformation::cloudformation_with_policies;
 pub use document::MAX_POLICY_CHARS;
 pub use error::IamError;
 pub use scope::MAX_SCOPED_SHARDS;

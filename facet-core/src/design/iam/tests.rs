@@ -699,4 +699,68 @@ fn documents_longer_than_iam_allows_are_refused() {
         matches!(&err, IamError::TooLarge { policy, limit: 6144, .. } if policy == "BigReadOnly"),
         "{err}"
     );
+    assert_eq!(cloudformation_with_policies(&design, &options), Err(err));
+}
+
+#[test]
+fn the_template_attaches_every_policy() {
+    let facets = fixtures::projects();
+    let design = TableDesign::new("projects", &facets).with_stream(StreamView::KeysOnly);
+    let options = IamOptions::new().scoped(&TEAM);
+    let text = cloudformation_with_policies(&design, &options).unwrap();
+    let template: Value = serde_json::from_str(&text).unwrap();
+    let plain: Value = serde_json::from_str(&crate::design::cloudformation(&design)).unwrap();
+    assert_eq!(
+        template["Resources"]["Projects"],
+        plain["Resources"]["Projects"]
+    );
+    assert_eq!(template["Description"], plain["Description"]);
+    let policies = iam_policies(&design, &options).unwrap();
+    let resources = template["Resources"].as_object().unwrap();
+    assert_eq!(resources.len(), policies.len() + 1);
+    for p in &policies {
+        let r = &resources[&p.name];
+        assert_eq!(r["Type"], "AWS::IAM::ManagedPolicy");
+        assert_eq!(r["Properties"]["Description"], p.description.as_str());
+        let roles = format!("{}Roles", p.name);
+        let has_roles = format!("{}HasRoles", p.name);
+        assert_eq!(
+            r["Properties"]["Roles"],
+            json!({"Fn::If": [has_roles, {"Ref": roles}, {"Ref": "AWS::NoValue"}]})
+        );
+        assert_eq!(template["Parameters"][&roles]["Type"], "CommaDelimitedList");
+        assert_eq!(template["Parameters"][&roles]["Default"], "");
+        assert!(template["Conditions"][&has_roles].is_object());
+        assert_eq!(
+            template["Outputs"][format!("{}Arn", p.name)]["Value"],
+            json!({"Ref": p.name})
+        );
+        // The same statements, the ARNs referring to the table.
+        let cfn = r["Properties"]["PolicyDocument"]["Statement"]
+            .as_array()
+            .unwrap();
+        let concrete = p.document["Statement"].as_array().unwrap();
+        assert_eq!(cfn.len(), concrete.len());
+        for (c, s) in cfn.iter().zip(concrete) {
+            assert_eq!(c["Condition"], s["Condition"]);
+            assert_eq!(c["Action"], s["Action"]);
+        }
+    }
+    let writer = &resources["ProjectsWriter"]["Properties"]["PolicyDocument"]["Statement"];
+    assert_eq!(
+        writer[0]["Resource"],
+        json!([{"Fn::GetAtt": ["Projects", "Arn"]}])
+    );
+    assert_eq!(
+        writer[1]["Resource"],
+        json!([{"Fn::Sub": "${Projects.Arn}/index/GSI1"}])
+    );
+    let ops = &resources["ProjectsOperations"]["Properties"]["PolicyDocument"]["Statement"];
+    assert_eq!(
+        ops[3]["Resource"],
+        json!([{"Fn::Sub": "${Projects.Arn}/stream/*"}])
+    );
+    // Tags stay plain strings, outside any Fn::Sub.
+    assert!(text.contains("\"#TEAM_${aws:PrincipalTag/team}\""));
+    assert!(!text.contains("${!"));
 }
