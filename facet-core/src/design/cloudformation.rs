@@ -101,7 +101,7 @@ pub fn cloudformation(design: &TableDesign<'_>) -> String {
 
 /// A CloudFormation logical id (alphanumeric) for table `name`: its words in `PascalCase`,
 /// `Table` when it has none or starts with a digit.
-fn logical_id(name: &str) -> String {
+pub(crate) fn logical_id(name: &str) -> String {
     let mut out = String::new();
     for word in name.split(|c: char| !c.is_ascii_alphanumeric()) {
         let mut chars = word.chars();

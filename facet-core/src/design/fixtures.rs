@@ -1,12 +1,15 @@
 //! The facets the design tests render: a user with a TTL and a global index without a sort
 //! key; an order with a sharded keys-only index, a sparse index projecting one attribute and
 //! a local index; a team sharing the user's index, whose attributes are not given. And
-//! OneTable's names for a table: [`ONETABLE`], with [`TASK`], a facet of such a table.
+//! OneTable's names for a table: [`ONETABLE`], with [`TASK`], a facet of such a table. And
+//! a table whose partitions are scoped by team ([`projects`]): [`PROJECT`], [`EVENT`],
+//! [`PLAN`].
 
 use super::model::FacetDesign;
 use crate::layout::{IndexNames, TableNames};
 use crate::schema::{
-    FacetSchema, IndexKind, IndexProjection, IndexSchema, KeySchema, ShardSchema, PK, SK,
+    FacetSchema, IndexKind, IndexProjection, IndexSchema, KeyAttribute, KeySchema, ShardSchema,
+    UniqueSchema, VectorDistance, VectorSchema, PK, SK,
 };
 
 pub(crate) const fn key(
@@ -209,4 +212,94 @@ pub(crate) fn tasks() -> [FacetDesign<'static>; 1] {
         &TASK,
         &["teamId", "taskId", "status", "due", "title", "expiresAt"],
     )]
+}
+
+/// A project of a team: its partition is the team's; an index by the team and the owner
+/// (scoped), one by its slug (unique within the team, and keyed by no scope field), a
+/// vector index.
+pub(crate) const PROJECT: FacetSchema = FacetSchema {
+    name: "PROJECT",
+    delimiter: "_",
+    pk: key(PK, "#TEAM", &["team"], &[false]),
+    sk: key(SK, "#PROJECT", &["projectId"], &[false]),
+    indexes: &[
+        global(
+            1,
+            Some("byOwner"),
+            key("GSI1PK", "#OWNER", &["team", "owner"], &[false, false]),
+            Some(key("GSI1SK", "#PROJECT", &["projectId"], &[false])),
+            IndexProjection::All,
+            false,
+        ),
+        global(
+            2,
+            Some("bySlug"),
+            key("GSI2PK", "#SLUG", &["slug"], &[false]),
+            None,
+            IndexProjection::All,
+            false,
+        ),
+    ],
+    ttl_field: None,
+    unique: &[UniqueSchema {
+        attribute: "slug",
+        scope: &["team"],
+    }],
+    vectors: &[VectorSchema {
+        index: "byEmbedding",
+        attribute: "embedding",
+        dimensions: 3,
+        distance: VectorDistance::Cosine,
+        partition: Some(KeyAttribute::text("team")),
+        filters: &[],
+    }],
+};
+
+/// An event of a team, delimited by `#`: its partition sharded 4 ways by its id, then the
+/// team and the day.
+pub(crate) const EVENT: FacetSchema = FacetSchema {
+    name: "EVENT",
+    delimiter: "#",
+    pk: KeySchema {
+        shard: Some(ShardSchema {
+            count: 4,
+            fields: &["eventId"],
+            schedule: &[],
+            time_field: None,
+        }),
+        ..key(PK, "EVENT", &["team", "day"], &[false, false])
+    },
+    sk: key(SK, "EVENT", &["eventId"], &[false]),
+    indexes: &[],
+    ttl_field: None,
+    unique: &[],
+    vectors: &[],
+};
+
+/// A plan every team reads (bound to no scope), sharing the project's owner index.
+pub(crate) const PLAN: FacetSchema = FacetSchema {
+    name: "PLAN",
+    delimiter: "_",
+    pk: key(PK, "#PLAN", &["planId"], &[false]),
+    sk: key(SK, "#PLAN", &[], &[]),
+    indexes: &[global(
+        1,
+        Some("byTier"),
+        key("GSI1PK", "#TIER", &["tier"], &[false]),
+        Some(key("GSI1SK", "#PLAN", &["planId"], &[false])),
+        IndexProjection::All,
+        false,
+    )],
+    ttl_field: None,
+    unique: &[],
+    vectors: &[],
+};
+
+/// The team-scoped table's facets.
+pub(crate) fn projects() -> [FacetDesign<'static>; 3] {
+    [
+        FacetDesign::new(&PROJECT, &[]),
+        FacetDesign::new(&EVENT, &[]),
+        FacetDesign::new(&PLAN, &[]),
+    ]
 }

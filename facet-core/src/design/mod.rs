@@ -8,7 +8,10 @@
 //! * [`terraform`]: the same table as a Terraform `aws_dynamodb_table` resource;
 //! * [`workbench`]: a data model to import into NoSQL Workbench, one facet per facet;
 //! * [`access_patterns_markdown`] and [`access_patterns_html`]: each facet's key patterns
-//!   and the reads they allow, and (HTML) a picture of the partitions the facets share.
+//!   and the reads they allow, and (HTML) a picture of the partitions the facets share;
+//! * [`iam_policies`] and [`cloudformation_with_policies`]: least-privilege IAM policy
+//!   documents, one per role and one per access pattern, scoped to a principal tag's
+//!   partitions where a facet's partition key is built from a scope field ([`iam`]).
 //!
 //! The table has exactly what the facets need: `PK` and `SK`, every secondary index some
 //! facet uses (each projecting what [`index_projection`](crate::schema::index_projection)
@@ -50,6 +53,7 @@
 
 mod cloudformation;
 mod html;
+pub mod iam;
 mod layout;
 mod markdown;
 mod model;
@@ -60,6 +64,10 @@ mod workbench;
 
 pub use cloudformation::cloudformation;
 pub use html::access_patterns_html;
+pub use iam::{
+    cloudformation_with_policies, iam_policies, IamError, IamOptions, IamPolicy, IamScope,
+    IamTarget, PolicyKind, Role,
+};
 pub use layout::{IndexDesign, IndexUse};
 pub use markdown::access_patterns_markdown;
 pub use model::{FacetDesign, StreamView, TableDesign};
