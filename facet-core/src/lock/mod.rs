@@ -44,7 +44,7 @@
 //! };
 //! const V2: FacetSchema = FacetSchema { pk: key("PK", "#MEMO"), ..V1 };
 //!
-//! let lock = |schema| {
+//! let lock = |schema: &'static FacetSchema| {
 //!     let facets = [FacetDesign::new(schema, &[])];
 //!     DesignLock::of_design(&TableDesign::new("notes", &facets))
 //! };
@@ -85,6 +85,9 @@ mod json;
 mod report;
 mod rules;
 mod types;
+
+#[cfg(test)]
+mod tests;
 
 pub use compare::compare;
 pub use json::LockError;
