@@ -55,8 +55,8 @@ fn change(
     }
 }
 
-/// The lock with the order of facets, and of the facets using each index, left out: the
-/// order `faceteer::table!` lists facets in changes nothing stored.
+/// The lock with the order of facets, of vector indexes and of the facets using each index
+/// left out: the order `faceteer::table!` lists facets in changes nothing stored.
 fn normalized(lock: &DesignLock) -> DesignLock {
     let mut lock = lock.clone();
     lock.format = 0;
@@ -64,6 +64,7 @@ fn normalized(lock: &DesignLock) -> DesignLock {
     for i in &mut lock.table.indexes {
         i.used_by.sort();
     }
+    lock.table.vectors.sort_by(|a, b| a.index.cmp(&b.index));
     for v in &mut lock.table.vectors {
         v.used_by.sort();
     }

@@ -354,3 +354,18 @@ fn vector_dimensions_changed_recreate_the_index_and_break_the_vectors() {
     let change = one(&report, Class::NeedsIndex);
     assert_eq!(action(change), Some(IndexAction::Recreate));
 }
+
+#[test]
+fn the_order_of_facets_sharing_vector_indexes_changes_nothing() {
+    static ONE: [VectorSchema; 1] = [EMBEDDING];
+    static OTHER: [VectorSchema; 1] = [VectorSchema {
+        index: "summary_vector",
+        attribute: "summary",
+        ..EMBEDDING
+    }];
+    let o = with_vector(&ONE);
+    let mut t = team();
+    t.schema.vectors = &OTHER;
+    t.fields.push(req("summary", "Vec<f32>"));
+    assert!(diff(&[&o, &t], &[&t, &o]).is_clean());
+}
