@@ -80,10 +80,14 @@
 
 mod build;
 mod compare;
+mod facet_changes;
+mod field_changes;
 mod hints;
+mod index_changes;
 mod json;
 mod report;
 mod rules;
+mod table_changes;
 mod types;
 
 #[cfg(test)]

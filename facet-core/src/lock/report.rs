@@ -321,3 +321,21 @@ impl fmt::Display for LockReport {
         Ok(())
     }
 }
+
+/// A change of `facet` (or the table).
+pub(super) fn change(
+    facet: Option<&str>,
+    subject: &str,
+    before: Option<String>,
+    after: Option<String>,
+    effects: Vec<Effect>,
+) -> Change {
+    Change {
+        facet: facet.map(str::to_owned),
+        subject: subject.to_owned(),
+        before,
+        after,
+        effects,
+        hint: None,
+    }
+}
