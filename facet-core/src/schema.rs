@@ -336,6 +336,43 @@ impl UniqueSchema {
     }
 }
 
+/// One field of a facet's record type, as `#[derive(Facet)]` declares it: what a design lock
+/// ([`crate::lock`]) records to tell whether stored records still read after a change.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct FieldSchema {
+    /// The field's Rust name.
+    pub field: &'static str,
+    /// The stored attribute name (after serde renaming).
+    pub attribute: &'static str,
+    /// The declared Rust type, as tidied token text (`Option<String>`, `Vec<u8>`).
+    pub rust_type: &'static str,
+    /// Stored as an attribute of its own: not skipped (`#[serde(skip)]`,
+    /// `skip_serializing`) or flattened.
+    pub stored: bool,
+    /// The declared type is an `Option`: a record without the attribute reads as `None`.
+    pub optional: bool,
+    /// `#[serde(default)]` on the field or the struct: a record without the attribute
+    /// reads the default.
+    pub default: bool,
+    /// The field's own serde codec, as declared: the `with` path (`faceteer::timestamp`), or
+    /// `serialize_with = ..` and `deserialize_with = ..`.
+    pub codec: Option<&'static str>,
+    /// The epoch unit of a `#[created(..)]` or `#[updated(..)]` field holding a number:
+    /// `seconds` or `millis`.
+    pub epoch: Option<&'static str>,
+    /// The key attributes (`SK`, `GSI1SK`, …) the field is written to with the
+    /// order-preserving integer encoding (`sortable`).
+    pub sortable_in: &'static [&'static str],
+}
+
+impl FieldSchema {
+    /// Whether a stored record without the attribute still reads: the field is an `Option`
+    /// or has a serde `default`.
+    pub const fn reads_when_absent(&self) -> bool {
+        self.optional || self.default
+    }
+}
+
 /// The schema of a facet whose derive failed: never used, since the crate does not compile,
 /// but it lets the fallback impl type-check so that one mistake gives one error.
 #[doc(hidden)]

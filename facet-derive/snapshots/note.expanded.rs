@@ -91,6 +91,41 @@ impl ::faceteer::__private_0_1_0::Facet for Note {
         ::core::option::Option::None
     }
     const ATTRIBUTES: &'static [&'static str] = &["book", "note_id", "body"];
+    const FIELDS: &'static [::faceteer::__private_0_1_0::FieldSchema] = &[
+        ::faceteer::__private_0_1_0::FieldSchema {
+            field: "book",
+            attribute: "book",
+            rust_type: "String",
+            stored: true,
+            optional: false,
+            default: false,
+            codec: ::core::option::Option::None,
+            epoch: ::core::option::Option::None,
+            sortable_in: &[],
+        },
+        ::faceteer::__private_0_1_0::FieldSchema {
+            field: "note_id",
+            attribute: "note_id",
+            rust_type: "String",
+            stored: true,
+            optional: false,
+            default: false,
+            codec: ::core::option::Option::None,
+            epoch: ::core::option::Option::None,
+            sortable_in: &[],
+        },
+        ::faceteer::__private_0_1_0::FieldSchema {
+            field: "body",
+            attribute: "body",
+            rust_type: "String",
+            stored: true,
+            optional: false,
+            default: false,
+            codec: ::core::option::Option::None,
+            epoch: ::core::option::Option::None,
+            sortable_in: &[],
+        },
+    ];
 }
 #[automatically_derived]
 impl ::faceteer::__private_0_1_0::BatchDeletable for Note {}

@@ -81,6 +81,9 @@ pub struct SerdeField {
     /// The function serializing the field (`<with>::serialize`, or `serialize_with`), when
     /// its path parses.
     pub serializer: Option<syn::Path>,
+    /// The field's own codec as declared, for the design lock: the `with` path, or
+    /// `serialize_with = ..` and `deserialize_with = ..`, joined by `, `.
+    pub codec: Option<String>,
     /// `default`.
     pub default: bool,
     /// `skip_serializing_if = ".."`: the predicate leaving the attribute out.
@@ -136,6 +139,21 @@ pub fn container(attrs: &[Attribute], cx: &Ctxt) -> SerdeContainer {
     out
 }
 
+/// Add `item` (`with = "path"`, `serialize_with = "path"`, …) to a field's codec text: a
+/// `with` path as written, the others as `name = path`.
+fn add_codec(codec: &mut Option<String>, item: &SerdeItem) {
+    let path = item.text.clone().unwrap_or_default();
+    let text = if item.name == "with" {
+        path
+    } else {
+        format!("{} = {path}", item.name)
+    };
+    *codec = Some(match codec.take() {
+        Some(before) => format!("{before}, {text}"),
+        None => text,
+    });
+}
+
 /// Read one field's serde options, reporting those faceteer cannot follow.
 pub fn field(attrs: &[Attribute], cx: &Ctxt) -> SerdeField {
     let mut out = SerdeField::default();
@@ -145,6 +163,7 @@ pub fn field(attrs: &[Attribute], cx: &Ctxt) -> SerdeField {
             "rename" => out.rename = item.text,
             "with" | "serialize_with" => {
                 out.custom_serialize = true;
+                add_codec(&mut out.codec, &item);
                 let path = item
                     .text
                     .as_deref()
@@ -158,6 +177,7 @@ pub fn field(attrs: &[Attribute], cx: &Ctxt) -> SerdeField {
                     (_, path) => path,
                 };
             }
+            "deserialize_with" => add_codec(&mut out.codec, &item),
             "default" => out.default = true,
             "skip_serializing_if" => match item.text.as_deref().map(syn::parse_str) {
                 Some(Ok(path)) => out.skip_if = Some(path),

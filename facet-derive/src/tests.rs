@@ -249,3 +249,57 @@ fn key_prefixes_in_the_guards_partition_are_refused() {
         )
     });
 }
+
+#[test]
+fn fields_give_their_types_codecs_and_defaults() {
+    let m = model(parse_quote! {
+        #[facet(name = "EVENT")]
+        #[serde(rename_all = "camelCase")]
+        struct Event {
+            #[pk(prefix = "#E")]
+            event_id: String,
+            #[sk(prefix = "#SEQ", sortable)]
+            #[gsi(n = 1, sk, prefix = "#SEQ", sortable)]
+            seq: u32,
+            #[created(seconds)]
+            created_at: i64,
+            #[gsi(n = 1, pk, prefix = "#K")]
+            kind: String,
+            #[serde(default, with = "my::codec")]
+            due: Option<chrono::DateTime<Utc>>,
+            #[serde(skip)]
+            cache: Vec<u8>,
+        }
+    })
+    .expect("valid facet");
+    let fields = expand::field_schemas_of(&m);
+    let text = |f: &str| fields.replace(' ', "").contains(&f.replace(' ', ""));
+    assert!(
+        text(
+            "FieldSchema { field: \"seq\", attribute: \"seq\", rust_type: \"u32\", \
+             stored: true, optional: false, default: false, codec: ::core::option::Option::None, \
+             epoch: ::core::option::Option::None, sortable_in: &[\"SK\", \"GSI1SK\"], }"
+        ),
+        "{fields}"
+    );
+    assert!(
+        text(
+            "FieldSchema { field: \"due\", attribute: \"due\", \
+             rust_type: \"Option<chrono::DateTime<Utc>>\", stored: true, optional: true, \
+             default: true, codec: ::core::option::Option::Some(\"my::codec\")"
+        ),
+        "{fields}"
+    );
+    assert!(
+        text(
+            "attribute: \"createdAt\", rust_type: \"i64\", stored: true, optional: false, \
+             default: false, codec: ::core::option::Option::None, \
+             epoch: ::core::option::Option::Some(\"seconds\"), sortable_in: &[], }"
+        ),
+        "{fields}"
+    );
+    assert!(
+        text("field: \"cache\", attribute: \"cache\", rust_type: \"Vec<u8>\", stored: false"),
+        "{fields}"
+    );
+}

@@ -80,10 +80,59 @@ pub fn wide_integer(ty: &Type) -> Option<&'static str> {
         })
 }
 
+/// A type as tidy text, as it is written in code: `Option<String>`, `Vec<(u32, String)>`,
+/// `&'static str`, `[f32; 3]`, `chrono::DateTime<Utc>` (the token text without the spaces
+/// token printing puts around punctuation).
+pub fn type_text(ty: &Type) -> String {
+    let text = quote::ToTokens::to_token_stream(ty).to_string();
+    let mut out = String::with_capacity(text.len());
+    let chars: Vec<char> = text.chars().collect();
+    for (i, &c) in chars.iter().enumerate() {
+        if c != ' ' {
+            out.push(c);
+            continue;
+        }
+        let before = out.chars().last();
+        let after = chars.get(i + 1).copied();
+        // Glued to what precedes: `<`, `>`, `,`, `;`, `:`, `)`, `]`; to what follows:
+        // after `<`, `(`, `[`, `&`, `:`.
+        let glued_after = matches!(after, Some('<' | '>' | ',' | ';' | ')' | ']' | ':'))
+            || after == Some('(') && before.is_some_and(|b| b.is_alphanumeric());
+        let glued_before = matches!(before, Some('<' | '(' | '[' | '&' | ':'));
+        if !glued_after && !glued_before {
+            out.push(' ');
+        }
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use syn::parse_quote;
+
+    #[test]
+    fn types_are_written_as_in_code() {
+        let cases: [(Type, &str); 8] = [
+            (parse_quote!(Option<String>), "Option<String>"),
+            (parse_quote!(Vec<Option<u8>>), "Vec<Option<u8>>"),
+            (parse_quote!(HashMap<String, u32>), "HashMap<String, u32>"),
+            (parse_quote!(&'static str), "&'static str"),
+            (parse_quote!([f32; 3]), "[f32; 3]"),
+            (
+                parse_quote!(::chrono::DateTime<Utc>),
+                "::chrono::DateTime<Utc>",
+            ),
+            (parse_quote!((u32, String)), "(u32, String)"),
+            (
+                parse_quote!(Option<Vec<(u8, i64)>>),
+                "Option<Vec<(u8, i64)>>",
+            ),
+        ];
+        for (ty, want) in cases {
+            assert_eq!(type_text(&ty), want);
+        }
+    }
 
     #[test]
     fn integers_are_recognised() {

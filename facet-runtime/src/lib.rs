@@ -291,13 +291,13 @@ pub mod __private_0_1_0 {
         pick_field, read_attribute, BaseTable, FieldAt, FromPicked, IndexProjects, KeyFields,
         PickValidator, ProjectedBy, Projection, WholeRecords,
     };
-    pub use faceteer_core::schema::UniqueSchema;
     pub use faceteer_core::schema::FALLBACK_SCHEMA;
     pub use faceteer_core::schema::TTL_ATTRIBUTE;
     pub use faceteer_core::schema::{
         FacetSchema, IndexKind, IndexProjection, IndexSchema, KeyAttribute, KeySchema, NativeKeys,
         ScalarType, ShardSchema, VectorDistance, VectorSchema,
     };
+    pub use faceteer_core::schema::{FieldSchema, UniqueSchema};
     pub use faceteer_core::serde_key::write_serde_key;
     pub use faceteer_core::settings::assert_settings;
     pub use faceteer_core::shard::{shard_of, ShardPeriod};

@@ -348,6 +348,8 @@ const FLOORS: &[(&str, &[&[&str]])] = &[
             &["pick", "collection", "wire", "convert"],
             &["plan", "merge", "cursor", "backfill"],
             &["design", "table"],
+            // The design lock reads a table's design and its facets' schemas.
+            &["lock"],
         ],
     ),
     (

@@ -71,6 +71,7 @@ pub use iam::{
 pub use layout::{IndexDesign, IndexUse};
 pub use markdown::access_patterns_markdown;
 pub use model::{FacetDesign, StreamView, TableDesign};
+pub(crate) use patterns::time_text;
 pub use patterns::{access_patterns, key_pattern, AccessPattern};
 pub use terraform::terraform;
 pub use workbench::{workbench, WorkbenchMetadata};

@@ -2,10 +2,11 @@
 
 use crate::facet::Facet;
 use crate::layout::TableNames;
-use crate::schema::FacetSchema;
+use crate::schema::{FacetSchema, FieldSchema};
 use crate::settings::TableSettings;
 
-/// One facet of a designed table: its schema and the names of its attributes.
+/// One facet of a designed table: its schema, the names of its attributes and, for a
+/// derived facet, its fields and versions (what a design lock records: [`crate::lock`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct FacetDesign<'a> {
     /// The facet's keys and indexes.
@@ -13,19 +14,65 @@ pub struct FacetDesign<'a> {
     /// The attribute names of the facet's fields (after serde renaming), in declaration
     /// order. Empty when unknown: the design then shows the fields the keys are built from.
     pub attributes: &'a [&'static str],
+    /// The facet's fields with their types and codecs ([`Facet::FIELDS`]). Empty when
+    /// unknown.
+    pub fields: &'a [FieldSchema],
+    /// The schema version records are written at (`#[facet(schema_version = N)]`,
+    /// [`Facet::SCHEMA_VERSION`]).
+    pub schema_version: Option<u32>,
+    /// The attribute of the `#[version]` field ([`Facet::VERSION`]).
+    pub version_field: Option<&'static str>,
+    /// The attribute of the `#[created]` field ([`Facet::CREATED`]).
+    pub created: Option<&'static str>,
+    /// The attribute of the `#[updated]` field ([`Facet::UPDATED`]).
+    pub updated: Option<&'static str>,
 }
 
 impl<'a> FacetDesign<'a> {
-    /// A facet from its schema and its attribute names.
+    /// A facet from its schema and its attribute names; its fields and versions unknown
+    /// (set them with [`FacetDesign::with_fields`] and [`FacetDesign::with_versions`]).
     pub const fn new(schema: &'a FacetSchema, attributes: &'a [&'static str]) -> Self {
-        FacetDesign { schema, attributes }
+        FacetDesign {
+            schema,
+            attributes,
+            fields: &[],
+            schema_version: None,
+            version_field: None,
+            created: None,
+            updated: None,
+        }
+    }
+
+    /// The same facet with its fields.
+    pub const fn with_fields(mut self, fields: &'a [FieldSchema]) -> Self {
+        self.fields = fields;
+        self
+    }
+
+    /// The same facet with its schema version and the attributes of its `#[version]`,
+    /// `#[created]` and `#[updated]` fields.
+    pub const fn with_versions(
+        mut self,
+        schema_version: Option<u32>,
+        version_field: Option<&'static str>,
+        created: Option<&'static str>,
+        updated: Option<&'static str>,
+    ) -> Self {
+        self.schema_version = schema_version;
+        self.version_field = version_field;
+        self.created = created;
+        self.updated = updated;
+        self
     }
 }
 
 impl FacetDesign<'static> {
-    /// The design of a facet type (`#[derive(Facet)]`): its schema and its attributes.
+    /// The design of a facet type (`#[derive(Facet)]`): its schema, attributes, fields and
+    /// versions.
     pub const fn of<F: Facet>() -> Self {
         FacetDesign::new(F::SCHEMA, F::ATTRIBUTES)
+            .with_fields(F::FIELDS)
+            .with_versions(F::SCHEMA_VERSION, F::VERSION, F::CREATED, F::UPDATED)
     }
 }
 
@@ -151,13 +198,38 @@ mod tests {
             None
         }
         const ATTRIBUTES: &'static [&'static str] = &["id", "body"];
+        const FIELDS: &'static [FieldSchema] = &NOTE_FIELDS;
+        const SCHEMA_VERSION: Option<u32> = Some(2);
+        const UPDATED: Option<&'static str> = Some("body");
     }
+
+    const fn text_field(name: &'static str) -> FieldSchema {
+        FieldSchema {
+            field: name,
+            attribute: name,
+            rust_type: "String",
+            stored: true,
+            optional: false,
+            default: false,
+            codec: None,
+            epoch: None,
+            sortable_in: &[],
+        }
+    }
+
+    const NOTE_FIELDS: [FieldSchema; 2] = [text_field("id"), text_field("body")];
 
     #[test]
     fn a_facet_type_gives_its_schema_and_attributes() {
         let design = FacetDesign::of::<Note>();
         assert_eq!(design.schema, &NOTE);
         assert_eq!(design.attributes, &["id", "body"]);
+        assert_eq!(design.fields, &NOTE_FIELDS);
+        assert_eq!(design.schema_version, Some(2));
+        assert_eq!((design.version_field, design.created), (None, None));
+        assert_eq!(design.updated, Some("body"));
+        let bare = FacetDesign::new(&NOTE, &[]);
+        assert!(bare.fields.is_empty() && bare.schema_version.is_none());
     }
 
     #[test]

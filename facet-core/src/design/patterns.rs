@@ -236,7 +236,7 @@ fn shard_note(attribute: &str, shard: &ShardSchema) -> String {
 }
 
 /// Epoch seconds as an RFC 3339 time (as epoch seconds without the `chrono` feature).
-fn time_text(seconds: i64) -> String {
+pub(crate) fn time_text(seconds: i64) -> String {
     #[cfg(feature = "chrono")]
     if let Some(t) = chrono::DateTime::from_timestamp(seconds, 0) {
         return t.to_rfc3339_opts(chrono::SecondsFormat::Secs, true);

@@ -47,5 +47,7 @@ fn field(f: FieldInput, attrs: &FieldAttrs, serde: &SerdeContainer) -> Field {
         serializer: attrs.serde.serializer.clone(),
         skip_if: attrs.serde.skip_if.clone(),
         epoch: attrs.epoch,
+        default: attrs.serde.default || serde.default,
+        codec: attrs.serde.codec.clone(),
     }
 }

@@ -6,6 +6,7 @@ use quote::{format_ident, quote, quote_spanned};
 use syn::spanned::Spanned;
 
 use super::encoders::encoders;
+use super::field_schemas::field_schemas;
 use super::fields::fields_struct;
 use super::keys::{all_key_fields, key_expr, keys, own_key_refs, sparse_membership, Source};
 use super::projection::{index_key_types, projection};
@@ -114,6 +115,7 @@ pub fn facet(m: &FacetModel) -> TokenStream {
         .iter()
         .filter(|f| f.is_attribute)
         .map(|f| lit(&f.name));
+    let field_schemas = field_schemas(m);
 
     quote! {
         #fields_decl
@@ -149,6 +151,8 @@ pub fn facet(m: &FacetModel) -> TokenStream {
             }
 
             const ATTRIBUTES: &'static [&'static str] = &[#(#attribute_names),*];
+
+            const FIELDS: &'static [#p::FieldSchema] = #field_schemas;
 
             #derived
 

@@ -11,6 +11,7 @@ mod collection;
 mod encoders;
 mod facet;
 pub mod fallback;
+mod field_schemas;
 mod fields;
 mod key_part;
 mod keys;
@@ -26,3 +27,9 @@ pub use collection::collection;
 pub use facet::facet;
 pub use key_part::key_part;
 pub use pick::pick;
+
+/// The `FIELDS` constant's tokens of `m`, as text (for the model tests).
+#[cfg(test)]
+pub fn field_schemas_of(m: &crate::model::FacetModel) -> String {
+    field_schemas::field_schemas(m).to_string()
+}

@@ -122,6 +122,12 @@ pub struct Field {
     pub skip_if: Option<syn::ExprPath>,
     /// For a `#[created]` or `#[updated]` field holding an epoch number, its unit.
     pub epoch: Option<crate::parse::EpochUnit>,
+    /// A record without the attribute reads the default (`#[serde(default)]` on the field
+    /// or the struct).
+    pub default: bool,
+    /// The field's own serde codec as declared (`with`, `serialize_with`,
+    /// `deserialize_with`), for the design lock.
+    pub codec: Option<String>,
 }
 
 /// What an index projects of the facet's records.
