@@ -344,6 +344,10 @@ fn write_design() -> std::io::Result<()> {
             design::access_patterns_markdown(&table),
         ),
         ("access-patterns.html", design::access_patterns_html(&table)),
+        (
+            "design.lock.json",
+            faceteer::lock::DesignLock::of::<TasksTable>().to_json(),
+        ),
     ];
     println!("\nthe table's design:");
     for (name, text) in files {

@@ -13,6 +13,8 @@ cd "$(dirname "${BASH_SOURCE[0]}")/.."
 if [ -z "${FACETEER_DYNAMODB_ENDPOINT:-}" ] && [ -z "${FACETEER_REAL_AWS:-}" ]; then
   bash scripts/ensure-moto.sh
 fi
+# The linters the design exports are checked with (parliament, cfn-lint), installed once.
+bash scripts/ensure-lint.sh >/dev/null
 # Four tests at a time on two cores: many integration tests wait (on moto, on deadlines,
 # on a proxy holding requests back) more than they compute.
 export RUST_TEST_THREADS="${RUST_TEST_THREADS:-4}"

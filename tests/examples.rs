@@ -20,6 +20,17 @@ pub mod tasks;
 #[allow(dead_code)]
 pub mod user_service;
 
+/// The tasks table's design is the one locked in `docs/design/design.lock.json`: the one
+/// line a user puts in their own tests (`FACETEER_BLESS=1` rewrites the file after a
+/// change that breaks nothing).
+#[test]
+fn the_tasks_design_is_the_locked_one() {
+    faceteer::lock::assert_current::<tasks::TasksTable>(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/docs/design/design.lock.json"
+    ));
+}
+
 async fn the_tasks_example_runs() {
     let table = fresh_table::<tasks::TasksTable>("example-tasks").await;
     tasks::run(&table).await.unwrap();

@@ -16,8 +16,13 @@
 //! let page = faceteer::design::access_patterns_markdown(&design);
 //! assert!(page.contains("#TEAM_{team}"));
 //! ```
+pub use faceteer_core::design::iam;
 pub use faceteer_core::design::{
     access_patterns, access_patterns_html, access_patterns_markdown, cloudformation, key_pattern,
     terraform, workbench, AccessPattern, FacetDesign, IndexDesign, IndexUse, StreamView,
     TableDesign, WorkbenchMetadata,
+};
+pub use faceteer_core::design::{
+    cloudformation_with_policies, iam_policies, IamError, IamOptions, IamPolicy, IamScope,
+    IamTarget, PolicyKind, Role,
 };

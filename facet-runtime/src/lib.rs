@@ -67,7 +67,8 @@
 //! * conditions, filters and updates: [`expr`]; keys and key parts: [`key`]; projections:
 //!   [`pick`]; items and conversions: [`item`];
 //! * the error's parts: [`error`]; descriptions of facets and tables: [`schema`];
-//! * operating a table: [`admin`] (create, verify, apply settings), [`settings`],
+//! * operating a table: [`admin`] (create, verify, apply settings), [`settings`], [`lock`]
+//!   (the design lock and its change check),
 //!   [`backfill`], [`stream`], [`design`],
 //!   [`plan`] (the requests an operation would send);
 //! * tests: `embedded` (an in-process engine) and `testing` (a fault proxy, a history
@@ -158,6 +159,7 @@ pub mod expr;
 pub mod guide;
 pub mod item;
 pub mod key;
+pub mod lock;
 pub mod pick;
 pub mod plan;
 pub mod query;

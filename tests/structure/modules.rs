@@ -379,7 +379,7 @@ const FLOORS: &[(&str, &[&[&str]])] = &[
             &["write", "query", "batch", "vector"],
             &["admin"],
             &[
-                "backfill", "stream", "embedded", "design", "plan", "guide", "testing",
+                "backfill", "stream", "embedded", "design", "plan", "guide", "testing", "lock",
             ],
         ],
     ),

@@ -24,17 +24,22 @@ impl DesignLock {
         }
         let designs: Vec<FacetDesign<'_>> =
             S::FACETS.iter().map(|s| FacetDesign::new(s, &[])).collect();
-        DesignLock::of_design(&TableDesign::new("", &designs).with_names(S::NAMES))
+        DesignLock::of_design(
+            &TableDesign::new("", &designs)
+                .with_names(S::NAMES)
+                .with_settings(S::SETTINGS),
+        )
     }
 
-    /// The design lock of `design` (its table name left out), without settings.
+    /// The design lock of `design` (its table name left out), with its declared settings
+    /// ([`TableDesign::settings`]; none recorded when none is declared).
     pub fn of_design(design: &TableDesign<'_>) -> DesignLock {
         DesignLock {
             format: LOCK_FORMAT,
             names: names(design),
             table: table(design),
             facets: design.facets.iter().map(facet).collect(),
-            settings: None,
+            settings: super::settings_json::settings_json(&design.settings),
         }
     }
 

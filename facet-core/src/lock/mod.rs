@@ -87,6 +87,7 @@ mod index_changes;
 mod json;
 mod report;
 mod rules;
+mod settings_json;
 mod table_changes;
 mod types;
 

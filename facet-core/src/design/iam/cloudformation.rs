@@ -2,9 +2,13 @@
 
 use serde_json::{json, Map, Value};
 
+use super::document::MAX_POLICY_CHARS;
 use super::document::{policy_chars, Resource};
-use super::{json, plan, IamError, IamOptions, MAX_POLICY_CHARS};
-use crate::design::TableDesign;
+use super::error::IamError;
+use super::json;
+use super::options::IamOptions;
+use super::plan::plan;
+use crate::design::model::TableDesign;
 
 /// CloudFormation's longest `AWS::IAM::ManagedPolicy` description.
 const MAX_DESCRIPTION: usize = 1000;
@@ -28,8 +32,9 @@ pub fn cloudformation_with_policies(
     options: &IamOptions<'_>,
 ) -> Result<String, IamError> {
     let planned = plan(design, options)?;
-    let mut template: Value = serde_json::from_str(&crate::design::cloudformation(design))
-        .expect("the table's template is JSON");
+    let mut template: Value =
+        serde_json::from_str(&crate::design::cloudformation::cloudformation(design))
+            .expect("the table's template is JSON");
     let table = crate::design::cloudformation::logical_id(design.table);
     let arn = |r: &Resource| match r {
         Resource::Table => json!({ "Fn::GetAtt": [table, "Arn"] }),

@@ -6,7 +6,7 @@ use serde_json::{json, Map, Value};
 
 use super::actions::{LEADING_KEYS, ON_INDEX};
 use super::glob::{escape, Glob};
-use super::IamTarget;
+use super::options::IamTarget;
 
 /// A resource of the designed table.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

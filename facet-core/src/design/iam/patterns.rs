@@ -5,10 +5,12 @@
 use super::actions::{GET, QUERY, SEARCH};
 use super::document::{Document, Statement};
 use super::grant::facet_grant;
+use super::options::PolicyKind;
+use super::planned::Planned;
 use super::reach::{Area, Reaches};
 use super::roles::scope_text;
-use super::{Planned, PolicyKind};
-use crate::design::{access_patterns, FacetDesign, TableDesign};
+use crate::design::model::{FacetDesign, TableDesign};
+use crate::design::patterns::access_patterns;
 
 /// The access-pattern policies of every facet of `design`, in declaration order, each
 /// facet's in [`access_patterns`] order, then its vector searches.

@@ -11,9 +11,9 @@
 use super::document::Resource;
 use super::error::IamError;
 use super::glob::{Glob, Part};
+use super::options::IamScope;
 use super::scope::{open_globs, scoped_globs, tag_of, KeyPlace};
-use super::IamScope;
-use crate::design::{FacetDesign, TableDesign};
+use crate::design::model::{FacetDesign, TableDesign};
 use crate::schema::IndexSchema;
 use crate::unique::GUARD_PREFIX;
 

@@ -6,9 +6,10 @@ use super::actions::{
 use super::document::{Condition, Document, Resource, Statement};
 use super::grant::area_grant;
 use super::names::pascal;
+use super::options::{PolicyKind, Role};
+use super::planned::Planned;
 use super::reach::Reaches;
-use super::{Planned, PolicyKind, Role};
-use crate::design::TableDesign;
+use crate::design::model::TableDesign;
 
 /// The three role policies of `design`, in [`Role`] order.
 pub(crate) fn roles(design: &TableDesign<'_>, reaches: &Reaches) -> Vec<Planned> {

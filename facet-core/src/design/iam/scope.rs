@@ -10,8 +10,9 @@
 
 use super::error::IamError;
 use super::glob::{Glob, Part};
-use super::IamScope;
-use crate::design::{key_pattern, TableDesign};
+use super::options::IamScope;
+use crate::design::model::TableDesign;
+use crate::design::patterns::key_pattern;
 use crate::schema::KeySchema;
 use crate::shard::shard_ids;
 

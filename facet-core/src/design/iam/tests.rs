@@ -4,7 +4,7 @@ use serde_json::{json, Value};
 
 use super::actions::{LEADING_KEYS, ON_INDEX};
 use super::*;
-use crate::design::{fixtures, FacetDesign, StreamView};
+use crate::design::{fixtures, FacetDesign, StreamView, TableDesign};
 use crate::schema::{
     FacetSchema, IndexKind, IndexProjection, IndexSchema, KeyAttribute, KeySchema, NativeKeys,
     ShardSchema, PK, SK,
@@ -709,7 +709,8 @@ fn the_template_attaches_every_policy() {
     let options = IamOptions::new().scoped(&TEAM);
     let text = cloudformation_with_policies(&design, &options).unwrap();
     let template: Value = serde_json::from_str(&text).unwrap();
-    let plain: Value = serde_json::from_str(&crate::design::cloudformation(&design)).unwrap();
+    let plain: Value =
+        serde_json::from_str(&crate::design::cloudformation::cloudformation(&design)).unwrap();
     assert_eq!(
         template["Resources"]["Projects"],
         plain["Resources"]["Projects"]
