@@ -18,6 +18,7 @@
 
 pub mod bench_task;
 pub mod catalogue;
+pub mod metrics_recorder;
 
 use std::future::Future;
 use std::io::{BufRead, BufReader};

@@ -16,6 +16,9 @@ pub mod support;
 #[path = "../examples/tasks.rs"]
 #[allow(dead_code)]
 pub mod tasks;
+#[path = "../examples/telemetry.rs"]
+#[allow(dead_code)]
+pub mod telemetry;
 #[path = "../examples/user_service.rs"]
 #[allow(dead_code)]
 pub mod user_service;
@@ -34,6 +37,28 @@ fn the_tasks_design_is_the_locked_one() {
 async fn the_tasks_example_runs() {
     let table = fresh_table::<tasks::TasksTable>("example-tasks").await;
     tasks::run(&table).await.unwrap();
+}
+
+/// The telemetry example's operations record the conventions' metrics.
+async fn the_telemetry_example_records_its_metrics() {
+    let samples = faceteer_suite::metrics_recorder::global();
+    let table = fresh_table::<telemetry::NotesTable>("example-telemetry").await;
+    telemetry::run(&table).await.unwrap();
+    let mine = samples.of_table(table.name());
+    let operations: std::collections::BTreeSet<&str> = mine
+        .iter()
+        .filter(|(name, _, _)| name == "db.client.operation.duration")
+        .map(|(_, labels, _)| labels["db.operation.name"].as_str())
+        .collect();
+    for operation in ["PutItem", "BatchWriteItem", "GetItem", "Query"] {
+        assert!(operations.contains(operation), "{operations:?}");
+    }
+    let summary = samples.summary();
+    assert!(
+        summary.contains("db.client.operation.duration{"),
+        "{summary}"
+    );
+    assert!(summary.contains("error.type="), "{summary}");
 }
 
 async fn the_orders_example_runs() {
@@ -63,6 +88,7 @@ fn the_support_example_runs_embedded() {
 }
 
 faceteer_suite::engines!(
+    the_telemetry_example_records_its_metrics,
     the_tasks_example_runs,
     the_orders_example_runs,
     the_user_service_example_runs,

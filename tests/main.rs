@@ -32,6 +32,7 @@ mod lock;
 mod native_keys;
 mod native_migration;
 mod one_text;
+mod ops;
 mod projections;
 mod queries;
 mod reserved_names;

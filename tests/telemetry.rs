@@ -2,7 +2,6 @@
 //! attributes that apply to it, and every operation records its metrics.
 
 use std::collections::BTreeMap;
-use std::sync::{Arc, Mutex, OnceLock};
 
 use crate::common::spans::{traced, SpanFields};
 use faceteer::{Error, Table};
@@ -257,97 +256,8 @@ faceteer_suite::engines!(
     create_table_spans_name_its_indexes,
 );
 
-/// A recorder keeping every sample, for the whole test binary (a process has one global
-/// recorder); each test reads its own table's.
-#[derive(Default, Clone)]
-struct Samples(Arc<Mutex<Vec<Sample>>>);
-
-/// One recorded value: the metric's name, its labels, the value.
-type Sample = (String, BTreeMap<String, String>, f64);
-
-struct Handle {
-    samples: Samples,
-    name: String,
-    labels: BTreeMap<String, String>,
-}
-
-impl metrics::HistogramFn for Handle {
-    fn record(&self, value: f64) {
-        let sample = (self.name.clone(), self.labels.clone(), value);
-        self.samples.0.lock().unwrap().push(sample);
-    }
-}
-
-impl metrics::CounterFn for Handle {
-    fn increment(&self, value: u64) {
-        metrics::HistogramFn::record(self, value as f64);
-    }
-    fn absolute(&self, value: u64) {
-        metrics::HistogramFn::record(self, value as f64);
-    }
-}
-
-impl Samples {
-    fn handle(&self, key: &metrics::Key) -> Arc<Handle> {
-        Arc::new(Handle {
-            samples: self.clone(),
-            name: key.name().to_owned(),
-            labels: key
-                .labels()
-                .map(|l| (l.key().to_owned(), l.value().to_owned()))
-                .collect(),
-        })
-    }
-}
-
-impl metrics::Recorder for Samples {
-    fn describe_counter(
-        &self,
-        _: metrics::KeyName,
-        _: Option<metrics::Unit>,
-        _: metrics::SharedString,
-    ) {
-    }
-    fn describe_gauge(
-        &self,
-        _: metrics::KeyName,
-        _: Option<metrics::Unit>,
-        _: metrics::SharedString,
-    ) {
-    }
-    fn describe_histogram(
-        &self,
-        _: metrics::KeyName,
-        _: Option<metrics::Unit>,
-        _: metrics::SharedString,
-    ) {
-    }
-    fn register_counter(&self, key: &metrics::Key, _: &metrics::Metadata<'_>) -> metrics::Counter {
-        metrics::Counter::from_arc(self.handle(key))
-    }
-    fn register_gauge(&self, _: &metrics::Key, _: &metrics::Metadata<'_>) -> metrics::Gauge {
-        metrics::Gauge::noop()
-    }
-    fn register_histogram(
-        &self,
-        key: &metrics::Key,
-        _: &metrics::Metadata<'_>,
-    ) -> metrics::Histogram {
-        metrics::Histogram::from_arc(self.handle(key))
-    }
-}
-
-fn samples() -> &'static Samples {
-    static SAMPLES: OnceLock<Samples> = OnceLock::new();
-    SAMPLES.get_or_init(|| {
-        let samples = Samples::default();
-        metrics::set_global_recorder(samples.clone()).expect("the only recorder");
-        samples
-    })
-}
-
 async fn every_operation_records_its_metrics() {
-    let samples = samples();
+    let samples = faceteer_suite::metrics_recorder::global();
     let table = faceteer_suite::fresh_table::<Tasks>("telemetry-metrics").await;
     let t = task("team-1", 1);
     table.put(&t).await.unwrap();
@@ -361,16 +271,7 @@ async fn every_operation_records_its_metrics() {
     })
     .await;
     let get_span = one(spans.of("GetItem"), "GetItem");
-    let mine: Vec<_> = samples
-        .0
-        .lock()
-        .unwrap()
-        .iter()
-        .filter(|(_, labels, _)| {
-            labels.get("db.collection.name").map(String::as_str) == Some(table.name())
-        })
-        .cloned()
-        .collect();
+    let mine = samples.of_table(table.name());
     let of = |name: &str, operation: &str| -> Vec<(BTreeMap<String, String>, f64)> {
         mine.iter()
             .filter(|(n, l, _)| n == name && l["db.operation.name"] == operation)

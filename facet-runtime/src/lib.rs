@@ -153,6 +153,7 @@ mod codec;
 pub mod design;
 #[cfg(feature = "embedded")]
 pub mod embedded;
+pub mod erased;
 pub mod error;
 mod exec;
 pub mod expr;
@@ -160,6 +161,8 @@ pub mod guide;
 pub mod item;
 pub mod key;
 pub mod lock;
+#[cfg(feature = "ops")]
+pub mod ops;
 pub mod pick;
 pub mod plan;
 pub mod query;
@@ -233,6 +236,14 @@ macro_rules! table {
             const REWRITERS: &'static [$crate::backfill::Rewriter] =
                 &[$($crate::backfill::Rewriter::of::<$facet>()),+];
             $($crate::table!(@option $option $value);)*
+        }
+
+        impl $crate::erased::TableFacets for $name {
+            fn any_facets() -> ::std::vec::Vec<$crate::erased::AnyFacet> {
+                #[allow(unused_imports)]
+                use $crate::erased::{ViaBatch as _, ViaPut as _};
+                ::std::vec![$((&$crate::erased::Seeder::<$facet>::NEW).any_facet()),+]
+            }
         }
 
         const _: () = $crate::__private_0_1_0::assert_table(<$name as $crate::TableSchema>::FACETS);

@@ -380,7 +380,9 @@ const FLOORS: &[(&str, &[&[&str]])] = &[
             &["admin"],
             &[
                 "backfill", "stream", "embedded", "design", "plan", "guide", "testing", "lock",
+                "erased",
             ],
+            &["ops"],
         ],
     ),
 ];

@@ -525,6 +525,7 @@ const FOREIGN: &[&str] = &[
     "PathBuf",
     "ExitCode",
     "OsString",
+    "Write",
     "Client",
     "AttributeValue",
     "Stream",

@@ -187,6 +187,22 @@ impl Backfill {
         }
     }
 
+    /// Rewrite only the facets named `names` (of those this backfill covers); the items of
+    /// the others are read and counted as skipped. A name the backfill does not cover
+    /// refuses it ([`Error::InvalidRequest`]).
+    pub fn only(mut self, names: &[&str]) -> Self {
+        if let Some(unknown) = names
+            .iter()
+            .find(|n| !self.rewriters.iter().any(|r| r.schema().name == **n))
+        {
+            self.refused.get_or_insert(Error::InvalidRequest(format!(
+                "the backfill covers no facet `{unknown}`"
+            )));
+        }
+        self.rewriters.retain(|r| names.contains(&r.schema().name));
+        self
+    }
+
     /// Scan in `n` parallel segments (1 to 1,000,000; default 4). A resumed backfill keeps
     /// its checkpoint's count.
     pub fn segments(mut self, n: u32) -> Self {

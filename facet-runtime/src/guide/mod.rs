@@ -17,6 +17,8 @@
 //!   fields;
 //! * [`evolving`]: a live table's new indexes, shards and schema versions, brought to every
 //!   record by backfills; change streams;
+//! * [`operating`]: the design lock and its change check, the operations runner, table
+//!   settings, least-privilege IAM policies, telemetry by OpenTelemetry's conventions;
 //! * [`testing`]: the embedded engine and the fault proxy for your own tests;
 //! * [`attributes`]: every attribute and option the derives read;
 //! * [`exactly_once`]: every write reported exactly; what a lost answer gives and costs;
@@ -31,6 +33,7 @@ pub mod evolving;
 pub mod exactly_once;
 pub mod faceteer;
 pub mod keys;
+pub mod operating;
 pub mod projections;
 pub mod queries;
 pub mod tables;
