@@ -58,6 +58,16 @@ shop!(new_index, [gsi(n = 1, alias = "ByStatus", pk(prefix = "#STATUS", fields(s
     pub status: String,
 });
 
+// The index's sort key changed: the keys stored for it are rewritten by a backfill.
+shop!(new_index_key, [gsi(n = 1, alias = "ByStatus", pk(prefix = "#STATUS", fields(status)), sk(prefix = "#O", fields(id)))], {
+    #[pk(prefix = "#CUSTOMER")]
+    pub customer: String,
+    #[sk(prefix = "#ORDER")]
+    pub id: String,
+    pub amount: u32,
+    pub status: String,
+});
+
 // A new local index: only a new table has it.
 shop!(new_local_index, [lsi(n = 1, sk(prefix = "#STATUS", fields(status)))], {
     #[pk(prefix = "#CUSTOMER")]
@@ -165,6 +175,19 @@ fn a_new_index_needs_creating_and_a_backfill() {
     assert!(text.contains("GSI1"), "{text}");
     assert!(text.contains("create_missing_indexes"), "{text}");
     assert!(text.to_lowercase().contains("backfill"), "{text}");
+}
+
+#[test]
+fn a_changed_index_key_needs_a_backfill() {
+    let report = faceteer::lock::compare(
+        &DesignLock::of::<new_index::Shop>(),
+        &DesignLock::of::<new_index_key::Shop>(),
+        0,
+    );
+    let text = report.to_string();
+    assert_eq!(report.class(), Some(Class::NeedsBackfill), "{text}");
+    assert!(text.contains("backfill"), "{text}");
+    assert!(text.contains("#O_{id}"), "{text}");
 }
 
 #[test]
