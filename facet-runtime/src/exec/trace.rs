@@ -66,6 +66,48 @@ use crate::error::Context;
 use crate::error::{Error, Result};
 use crate::table::Table;
 
+/// Where an operation's requests go: the client's region and, once known, the server.
+struct Origin {
+    region: Option<String>,
+    server: Option<(String, Option<i64>)>,
+    /// Where the server will be noted, when it is not known yet.
+    handle: Option<crate::wire::tap::Server>,
+}
+
+impl Origin {
+    fn of(table: &Table) -> Origin {
+        let server = table.server().get().cloned();
+        Origin {
+            region: table.client().config().region().map(|r| r.to_string()),
+            handle: server.is_none().then(|| table.server().clone()),
+            server,
+        }
+    }
+}
+
+/// The `dynamodb` span of `$operation` on table `$name` from `$origin`, with the
+/// attributes every operation has, then `$fields`.
+macro_rules! op_span {
+    ($operation:expr, $name:expr, $origin:expr; $($fields:tt)*) => {
+        tracing::info_span!(
+            "dynamodb",
+            otel.name = %format_args!("{} {}", $operation, $name),
+            otel.kind = "client",
+            db.system.name = "aws.dynamodb",
+            db.operation.name = $operation,
+            db.collection.name = $name,
+            rpc.system = "aws-api",
+            rpc.service = "DynamoDB",
+            rpc.method = $operation,
+            cloud.region = $origin.region.as_deref(),
+            server.address = $origin.server.as_ref().map(|s| s.0.as_str()),
+            server.port = $origin.server.as_ref().and_then(|s| s.1),
+            aws.dynamodb.table_names = %json_list(&[$name]),
+            $($fields)*
+        )
+    };
+}
+
 /// One operation's span and its running totals.
 pub(crate) struct Op {
     operation: &'static str,
@@ -92,26 +134,9 @@ impl Op {
         facet: &'static str,
         index: Option<&'static str>,
     ) -> Op {
-        let deadline = table.call_deadline();
-        let endpoint = table.endpoint().cloned();
-        let region = table.client().config().region().map(|r| r.to_string());
-        let server = table.server().get().cloned();
-        let server_handle = server.is_none().then(|| table.server().clone());
-        let table = table.name();
-        let span = tracing::info_span!(
-            "dynamodb",
-            otel.name = %format_args!("{operation} {table}"),
-            otel.kind = "client",
-            db.system.name = "aws.dynamodb",
-            db.operation.name = operation,
-            db.collection.name = table,
-            rpc.system = "aws-api",
-            rpc.service = "DynamoDB",
-            rpc.method = operation,
-            cloud.region = region,
-            server.address = server.as_ref().map(|s| s.0.as_str()),
-            server.port = server.as_ref().and_then(|s| s.1),
-            aws.dynamodb.table_names = %json_list(&[table]),
+        let origin = Origin::of(table);
+        let name = table.name();
+        let span = op_span!(operation, name, origin;
             aws.dynamodb.index_name = index,
             aws.dynamodb.consistent_read = Empty,
             aws.dynamodb.projection = Empty,
@@ -132,48 +157,15 @@ impl Op {
             faceteer.duration_ms = Empty,
             error.type = Empty,
         );
-        Op {
-            operation,
-            context: Context {
-                table: table.to_owned(),
-                facet: Some(facet),
-                index,
-                key: None,
-                endpoint,
-            },
-            span,
-            start: Instant::now(),
-            requests: AtomicU32::new(0),
-            answers: Mutex::new(Answers::default()),
-            deadline,
-            conflict_expected: false,
-            server: server_handle,
-        }
+        Op::with_span(operation, table, Some(facet), index, span, origin)
     }
 
     /// Open the span of administration call `operation` (CreateTable, UpdateTable,
     /// DescribeTable, …) on `table`.
     pub(crate) fn admin(operation: &'static str, table: &Table) -> Op {
-        let deadline = table.call_deadline();
-        let endpoint = table.endpoint().cloned();
-        let region = table.client().config().region().map(|r| r.to_string());
-        let server = table.server().get().cloned();
-        let server_handle = server.is_none().then(|| table.server().clone());
+        let origin = Origin::of(table);
         let name = table.name();
-        let span = tracing::info_span!(
-            "dynamodb",
-            otel.name = %format_args!("{operation} {name}"),
-            otel.kind = "client",
-            db.system.name = "aws.dynamodb",
-            db.operation.name = operation,
-            db.collection.name = name,
-            rpc.system = "aws-api",
-            rpc.service = "DynamoDB",
-            rpc.method = operation,
-            cloud.region = region,
-            server.address = server.as_ref().map(|s| s.0.as_str()),
-            server.port = server.as_ref().and_then(|s| s.1),
-            aws.dynamodb.table_names = %json_list(&[name]),
+        let span = op_span!(operation, name, origin;
             aws.dynamodb.global_secondary_indexes = Empty,
             aws.dynamodb.local_secondary_indexes = Empty,
             aws.dynamodb.provisioned_read_capacity = Empty,
@@ -188,22 +180,34 @@ impl Op {
             faceteer.records = Empty,
             error.type = Empty,
         );
+        Op::with_span(operation, table, None, None, span, origin)
+    }
+
+    /// The operation of `span` on `table`.
+    fn with_span(
+        operation: &'static str,
+        table: &Table,
+        facet: Option<&'static str>,
+        index: Option<&'static str>,
+        span: Span,
+        origin: Origin,
+    ) -> Op {
         Op {
             operation,
             context: Context {
-                table: name.to_owned(),
-                facet: None,
-                index: None,
+                table: table.name().to_owned(),
+                facet,
+                index,
                 key: None,
-                endpoint,
+                endpoint: table.endpoint().cloned(),
             },
             span,
             start: Instant::now(),
             requests: AtomicU32::new(0),
             answers: Mutex::new(Answers::default()),
-            deadline,
+            deadline: table.call_deadline(),
             conflict_expected: false,
-            server: server_handle,
+            server: origin.handle,
         }
     }
 

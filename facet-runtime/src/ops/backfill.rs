@@ -65,9 +65,7 @@ pub(super) async fn run<S: TableFacets>(ctx: &mut Ctx<'_>) -> Result<u8, Stop> {
         let path = checkpoint_file
             .as_ref()
             .expect("clap requires --checkpoint");
-        let text = std::fs::read_to_string(path)
-            .map_err(|e| Stop::Input(format!("reading {}: {e}", path.display())))?;
-        let checkpoint = Checkpoint::from_text(text.trim())
+        let checkpoint = Checkpoint::from_text(&super::read_checkpoint(path)?)
             .map_err(|e| Stop::Input(format!("{}: {e}", path.display())))?;
         if checkpoint.is_done() {
             writeln!(

@@ -291,6 +291,13 @@ impl<S: TableFacets> Runner<S> {
     }
 }
 
+/// The text of the checkpoint file `path`, for a resume.
+pub(crate) fn read_checkpoint(path: &std::path::Path) -> Result<String, Stop> {
+    std::fs::read_to_string(path)
+        .map(|t| t.trim().to_owned())
+        .map_err(|e| Stop::Input(format!("reading {}: {e}", path.display())))
+}
+
 /// Write `text` to `path` whole: a temporary file, then renamed over it.
 pub(crate) fn write_atomically(path: &std::path::Path, text: &str) -> std::io::Result<()> {
     let mut temporary = path.as_os_str().to_owned();

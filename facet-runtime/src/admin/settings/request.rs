@@ -114,46 +114,43 @@ pub(crate) fn create_table(
     Ok(request)
 }
 
-/// A global index's capacity and warm throughput at creation (faceteer's name `index`).
+/// `$index` (a builder of a new global index: at the table's creation or added to a live
+/// table) with the capacity and warm throughput `settings` declare for index `name`.
+macro_rules! with_index_settings {
+    ($index:expr, $settings:expr, $name:expr) => {{
+        let mut index = $index;
+        match $settings.index_capacity($name) {
+            Some(Capacity::Provisioned { units, .. }) => {
+                index = index.provisioned_throughput(provisioned(units)?);
+            }
+            Some(Capacity::OnDemand { max: Some(max) }) => {
+                index = index.on_demand_throughput(maximum(Some(max)));
+            }
+            _ => {}
+        }
+        if let Some(w) = $settings.index($name).and_then(|i| i.warm_throughput) {
+            index = index.warm_throughput(warm(w));
+        }
+        Ok(index)
+    }};
+}
+
+/// A global index's capacity and warm throughput at creation (faceteer's name `name`).
 pub(crate) fn create_index(
-    mut index: aws_sdk_dynamodb::types::builders::GlobalSecondaryIndexBuilder,
+    index: aws_sdk_dynamodb::types::builders::GlobalSecondaryIndexBuilder,
     settings: &TableSettings,
     name: &str,
 ) -> Result<aws_sdk_dynamodb::types::builders::GlobalSecondaryIndexBuilder> {
-    match settings.index_capacity(name) {
-        Some(Capacity::Provisioned { units, .. }) => {
-            index = index.provisioned_throughput(provisioned(units)?);
-        }
-        Some(Capacity::OnDemand { max: Some(max) }) => {
-            index = index.on_demand_throughput(maximum(Some(max)));
-        }
-        _ => {}
-    }
-    if let Some(w) = settings.index(name).and_then(|i| i.warm_throughput) {
-        index = index.warm_throughput(warm(w));
-    }
-    Ok(index)
+    with_index_settings!(index, settings, name)
 }
 
 /// The same for an index added to a live table.
 pub(crate) fn add_index(
-    mut index: aws_sdk_dynamodb::types::builders::CreateGlobalSecondaryIndexActionBuilder,
+    index: aws_sdk_dynamodb::types::builders::CreateGlobalSecondaryIndexActionBuilder,
     settings: &TableSettings,
     name: &str,
 ) -> Result<aws_sdk_dynamodb::types::builders::CreateGlobalSecondaryIndexActionBuilder> {
-    match settings.index_capacity(name) {
-        Some(Capacity::Provisioned { units, .. }) => {
-            index = index.provisioned_throughput(provisioned(units)?);
-        }
-        Some(Capacity::OnDemand { max: Some(max) }) => {
-            index = index.on_demand_throughput(maximum(Some(max)));
-        }
-        _ => {}
-    }
-    if let Some(w) = settings.index(name).and_then(|i| i.warm_throughput) {
-        index = index.warm_throughput(warm(w));
-    }
-    Ok(index)
+    with_index_settings!(index, settings, name)
 }
 
 /// An `UpdateTable` changing one global index (`table_name`: the table's name of it).
