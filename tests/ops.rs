@@ -438,6 +438,20 @@ fn bad_input_and_help() {
         assert!(r.stderr.contains("--table NAME"), "{r:?}");
         let r = runner.capture(["table", "frobnicate"]).await;
         assert_eq!(r.code, 2, "{r:?}");
+        // A dry run writes no checkpoint: a real run resumed from one would skip work.
+        let r = runner
+            .capture([
+                "table",
+                "--table",
+                "t",
+                "backfill",
+                "--dry-run",
+                "--checkpoint",
+                "f.ckpt",
+            ])
+            .await;
+        assert_eq!(r.code, 2, "{r:?}");
+        assert!(r.stderr.contains("cannot be used with"), "{r:?}");
         // Every help text, as a golden file.
         let mut help = String::new();
         for command in [

@@ -144,6 +144,12 @@ impl Recovery {
 }
 
 /// Which key encrypts the table at rest.
+///
+/// DynamoDB describes the key by its ARN and does not say whose it is, so `verify` and
+/// `apply_settings` can tell apart only what the ARN shows: a customer key given by ARN (or
+/// by key id) is checked exactly; [`Encryption::AwsManaged`] and a key given by alias are
+/// checked as "a KMS key", which the AWS-managed key and any customer key both are. Give
+/// the ARN to have the key itself checked.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Encryption {
     /// A key DynamoDB owns (the default; free).
@@ -455,6 +461,13 @@ const fn check_capacity(
                 {
                     return Err(SettingsError::ScalingRange { index });
                 }
+                if units.read < s.read.min
+                    || units.read > s.read.max
+                    || units.write < s.write.min
+                    || units.write > s.write.max
+                {
+                    return Err(SettingsError::ScalingRange { index });
+                }
                 if s.target_percent < 20 || s.target_percent > 90 {
                     return Err(SettingsError::ScalingTarget {
                         index,
@@ -604,8 +617,9 @@ pub enum SettingsError {
         /// The index, or `None` for the table.
         index: Option<&'static str>,
     },
-    /// An auto scaling range with a minimum of zero or above its maximum.
-    #[error("{}auto scaling needs 1 ≤ min ≤ max for reads and writes", on(*.index))]
+    /// An auto scaling range with a minimum of zero or above its maximum, or provisioned
+    /// units outside it.
+    #[error("{}auto scaling needs 1 ≤ min ≤ provisioned units ≤ max for reads and writes", on(*.index))]
     ScalingRange {
         /// The index, or `None` for the table.
         index: Option<&'static str>,
@@ -696,7 +710,7 @@ pub const fn assert_settings(settings: &TableSettings, facets: &[&FacetSchema]) 
                 Message::new().push("capacity and maximums need at least 1 read and 1 write unit")
             }
             SettingsError::ScalingRange { .. } => {
-                Message::new().push("auto scaling needs 1 <= min <= max for reads and writes")
+                Message::new().push("auto scaling needs 1 <= min <= provisioned units <= max for reads and writes")
             }
             SettingsError::ScalingTarget { .. } => Message::new()
                 .push("auto scaling's target utilisation must be 20 to 90 percent"),
@@ -802,6 +816,22 @@ mod tests {
         assert!(SettingsError::IndexBilling { index: "GSI1" }
             .to_string()
             .contains("GSI1"));
+    }
+
+    #[test]
+    fn provisioned_units_lie_within_their_auto_scaling() {
+        let scaling = AutoScaling {
+            read: ScalingRange { min: 1, max: 50 },
+            write: ScalingRange { min: 1, max: 50 },
+            target_percent: 70,
+        };
+        let s = TableSettings::DEFAULT.capacity(Capacity::provisioned(100, 5).auto_scaled(scaling));
+        assert_eq!(
+            s.check(&[]),
+            Err(SettingsError::ScalingRange { index: None })
+        );
+        let s = TableSettings::DEFAULT.capacity(Capacity::provisioned(50, 5).auto_scaled(scaling));
+        assert_eq!(s.check(&[]), Ok(()));
     }
 
     #[test]

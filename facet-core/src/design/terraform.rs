@@ -179,6 +179,12 @@ impl Hcl {
                     self.entries(body);
                     self.close();
                 }
+                Entry::Comment(text) => {
+                    self.flush();
+                    self.indent();
+                    let _ = writeln!(self.out, "# {text}");
+                    self.started = true;
+                }
             }
         }
     }

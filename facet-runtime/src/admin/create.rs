@@ -253,8 +253,7 @@ impl Table {
         }
         let mut refused = Vec::new();
         if let Some(Recovery::On { days }) = settings.point_in_time_recovery {
-            if let Err(e) = sdk::update_continuous_backups(self, true, Some(i32::from(days))).await
-            {
+            if let Err(e) = super::settings::set_recovery(self, true, Some(i32::from(days))).await {
                 refused.push(Refused {
                     setting: Setting::PointInTimeRecovery,
                     why: super::settings::live::refusal(e)?,

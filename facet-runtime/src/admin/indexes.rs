@@ -68,8 +68,16 @@ impl Table {
                 .index_name(index.name)
                 .set_key_schema(Some(keys))
                 .projection(projection);
-            // A provisioned table's new index needs its capacity.
-            let action = super::settings::request::add_index(action, self.settings(), declared)?
+            // A provisioned table's new index needs its capacity: the declared one, else
+            // the live table's.
+            let mut action =
+                super::settings::request::add_index(action, self.settings(), declared)?;
+            if self.settings().index_capacity(declared).is_none() {
+                if let Some(units) = live_provisioned(&live) {
+                    action = action.provisioned_throughput(units);
+                }
+            }
+            let action = action
                 .build()
                 .map_err(|e| Error::TableSetup(e.to_string()))?;
             let definitions = index_attributes(&index)
@@ -118,6 +126,26 @@ impl Table {
         }
         Ok(created)
     }
+}
+
+/// The provisioned throughput of a live provisioned table (`None` on demand).
+fn live_provisioned(
+    live: &aws_sdk_dynamodb::types::TableDescription,
+) -> Option<aws_sdk_dynamodb::types::ProvisionedThroughput> {
+    let billing = live.billing_mode_summary().and_then(|b| b.billing_mode());
+    if billing.is_some_and(|b| b.as_str() != "PROVISIONED") {
+        return None;
+    }
+    let pt = live.provisioned_throughput()?;
+    let (read, write) = (pt.read_capacity_units()?, pt.write_capacity_units()?);
+    if read < 1 || write < 1 {
+        return None;
+    }
+    aws_sdk_dynamodb::types::ProvisionedThroughput::builder()
+        .read_capacity_units(read)
+        .write_capacity_units(write)
+        .build()
+        .ok()
 }
 
 /// Wait until vector index `v` answers searches. DynamoDB reports a new vector index

@@ -33,22 +33,20 @@ pub(crate) fn record(
     error_type: Option<String>,
 ) {
     DESCRIBED.call_once(describe);
-    let base = [
-        ("db.system.name", "aws.dynamodb".to_owned()),
-        ("db.operation.name", operation.to_owned()),
-        ("db.collection.name", table.to_owned()),
+    let base = vec![
+        metrics::Label::new("db.system.name", "aws.dynamodb"),
+        metrics::Label::new("db.operation.name", operation),
+        metrics::Label::new("db.collection.name", table.to_owned()),
     ];
+    let seconds = elapsed.as_secs_f64();
     match error_type {
         Some(kind) => {
-            let mut labels = base.to_vec();
-            labels.push(("error.type", kind));
-            metrics::histogram!("db.client.operation.duration", &labels)
-                .record(elapsed.as_secs_f64());
+            let mut labels = base.clone();
+            labels.push(metrics::Label::new("error.type", kind));
+            metrics::histogram!("db.client.operation.duration", labels).record(seconds);
         }
-        None => {
-            metrics::histogram!("db.client.operation.duration", &base).record(elapsed.as_secs_f64())
-        }
+        None => metrics::histogram!("db.client.operation.duration", base.clone()).record(seconds),
     }
-    metrics::histogram!("faceteer.dynamodb.consumed_capacity", &base).record(capacity_units);
-    metrics::counter!("faceteer.dynamodb.requests", &base).increment(u64::from(requests));
+    metrics::histogram!("faceteer.dynamodb.consumed_capacity", base.clone()).record(capacity_units);
+    metrics::counter!("faceteer.dynamodb.requests", base).increment(u64::from(requests));
 }

@@ -51,8 +51,11 @@
 //! | `faceteer.dynamodb.consumed_capacity` | histogram, capacity units per operation (its sum is the capacity consumed) | the same, without `error.type` |
 //! | `faceteer.dynamodb.requests` | counter, requests sent | the same |
 //!
-//! With no recorder installed, recording costs an atomic load. The conventions' bucket
-//! boundaries for the duration (0.005 s to 10 s) are the recorder's to set.
+//! With no recorder installed, the facade's calls do nothing but build their labels; with no
+//! subscriber recording the span, no attribute is built. At most 16 `ConsumedCapacity`
+//! objects are kept on a span (then `{"faceteer.left_out": n}`); `faceteer.capacity_units`
+//! sums them all. The conventions' bucket boundaries for the duration (0.005 s to 10 s)
+//! are the recorder's to set.
 
 use std::sync::atomic::{AtomicU32, Ordering};
 use std::sync::Mutex;
@@ -66,19 +69,20 @@ use crate::error::Context;
 use crate::error::{Error, Result};
 use crate::table::Table;
 
-/// Where an operation's requests go: the client's region and, once known, the server.
-struct Origin {
-    region: Option<String>,
-    server: Option<(String, Option<i64>)>,
+/// Where an operation's requests go: the client's region and, once known, the server
+/// (borrowed from the table: nothing is copied for a span that no subscriber records).
+struct Origin<'t> {
+    region: Option<&'t str>,
+    server: Option<&'t (String, Option<i64>)>,
     /// Where the server will be noted, when it is not known yet.
     handle: Option<crate::wire::tap::Server>,
 }
 
-impl Origin {
-    fn of(table: &Table) -> Origin {
-        let server = table.server().get().cloned();
+impl<'t> Origin<'t> {
+    fn of(table: &'t Table) -> Origin<'t> {
+        let server = table.server().get();
         Origin {
-            region: table.client().config().region().map(|r| r.to_string()),
+            region: table.client().config().region().map(|r| r.as_ref()),
             handle: server.is_none().then(|| table.server().clone()),
             server,
         }
@@ -99,7 +103,7 @@ macro_rules! op_span {
             rpc.system = "aws-api",
             rpc.service = "DynamoDB",
             rpc.method = $operation,
-            cloud.region = $origin.region.as_deref(),
+            cloud.region = $origin.region,
             server.address = $origin.server.as_ref().map(|s| s.0.as_str()),
             server.port = $origin.server.as_ref().and_then(|s| s.1),
             aws.dynamodb.table_names = %json_list(&[$name]),
@@ -190,7 +194,7 @@ impl Op {
         facet: Option<&'static str>,
         index: Option<&'static str>,
         span: Span,
-        origin: Origin,
+        origin: Origin<'_>,
     ) -> Op {
         Op {
             operation,
@@ -277,10 +281,13 @@ impl Op {
     /// Count one request and the capacity it consumed, as the SDK decoded it.
     pub(crate) fn request(&self, consumed: &[ConsumedCapacity]) {
         self.requests.fetch_add(1, Ordering::Relaxed);
+        let recorded = !self.span.is_disabled();
         if let Ok(mut answers) = self.answers.lock() {
             for c in consumed {
                 answers.units += c.capacity_units.unwrap_or(0.0);
-                answers.capacity.push(capacity_json(c));
+                if recorded {
+                    answers.keep(|| capacity_json(c));
+                }
             }
         }
     }
@@ -288,9 +295,14 @@ impl Op {
     /// Count one request whose answer faceteer read directly, and the capacity it reports.
     pub(crate) fn request_read(&self, consumed: faceteer_core::wire::answer::Consumed) {
         self.requests.fetch_add(1, Ordering::Relaxed);
+        let recorded = !self.span.is_disabled();
         if let Ok(mut answers) = self.answers.lock() {
             answers.units += consumed.units;
-            answers.capacity.extend(consumed.json);
+            if recorded {
+                for json in consumed.json {
+                    answers.keep(|| json);
+                }
+            }
         }
     }
 
@@ -401,8 +413,12 @@ impl Op {
                 if let Error::Dynamo(d) = e {
                     self.note_request_id(d.request_id());
                 }
-                error_type = Some(kind);
-                let expected = self.conflict_expected && matches!(e, Error::VersionConflict { .. });
+                // A version conflict a `modify` handles, or a table a `Describe*` finds
+                // absent (`verify`, `create --if-missing`), is an answer, not a failure.
+                let absent =
+                    self.operation.starts_with("Describe") && kind == "ResourceNotFoundException";
+                let expected = absent
+                    || (self.conflict_expected && matches!(e, Error::VersionConflict { .. }));
                 if !expected {
                     tracing::warn!(
                     parent: &self.span,
@@ -413,6 +429,7 @@ impl Op {
                     self.operation
                     );
                 }
+                error_type = Some(kind);
             }
         }
         if let Some((host, port)) = self.server.as_ref().and_then(|s| s.get()) {
@@ -427,11 +444,13 @@ impl Op {
             Ok(answers) => {
                 self.span.record("faceteer.capacity_units", answers.units);
                 if !answers.capacity.is_empty() {
+                    let mut list = answers.capacity.clone();
+                    if answers.left_out > 0 {
+                        list.push(format!("{{\"faceteer.left_out\":{}}}", answers.left_out));
+                    }
                     self.span.record(
                         "aws.dynamodb.consumed_capacity",
-                        serde_json::to_string(&answers.capacity)
-                            .unwrap_or_default()
-                            .as_str(),
+                        serde_json::to_string(&list).unwrap_or_default().as_str(),
                     );
                 }
                 if let (Some(count), Some(scanned)) = (answers.count, answers.scanned) {
@@ -469,13 +488,30 @@ pub(crate) struct Params<'a> {
     pub index: Option<&'a str>,
 }
 
+/// At most this many `ConsumedCapacity` objects are kept on a span: an operation of many
+/// pages (a count of a whole table) records the first, and how many more it left out.
+const KEPT_CAPACITY: usize = 16;
+
 /// What an operation's answers reported.
 #[derive(Default)]
 struct Answers {
     units: f64,
     capacity: Vec<String>,
+    /// Capacity objects left out past [`KEPT_CAPACITY`].
+    left_out: u64,
     count: Option<u64>,
     scanned: Option<u64>,
+}
+
+impl Answers {
+    /// Keep one capacity object's JSON, within the bound.
+    fn keep(&mut self, json: impl FnOnce() -> String) {
+        if self.capacity.len() < KEPT_CAPACITY {
+            self.capacity.push(json());
+        } else {
+            self.left_out += 1;
+        }
+    }
 }
 
 /// `error.type`: DynamoDB's error code, or faceteer's error kind (the variant's name).

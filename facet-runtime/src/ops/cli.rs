@@ -153,7 +153,8 @@ pub(super) fn command(bin: &'static str, about: String) -> Command {
                     Arg::new("dry-run")
                         .long("dry-run")
                         .action(ArgAction::SetTrue)
-                        .help("Count what would be rewritten; write nothing"),
+                        .conflicts_with("checkpoint")
+                        .help("Count what would be rewritten; write nothing (no checkpoint: a real run starts over)"),
                 )
                 .arg(checkpoint())
                 .arg(resume())

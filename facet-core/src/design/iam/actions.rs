@@ -17,8 +17,14 @@ pub(crate) const READ: &[&str] = &["BatchGetItem", "ConditionCheckItem", "GetIte
 pub(crate) const WRITE: &[&str] = &["BatchWriteItem", "DeleteItem", "PutItem", "UpdateItem"];
 /// What a write does to the guard items of unique values (in its transaction).
 pub(crate) const GUARD: &[&str] = &["DeleteItem", "PutItem"];
-/// The table's description, which faceteer reads to check a table against its facets.
-pub(crate) const DESCRIBE: &[&str] = &["DescribeTable"];
+/// The table's description, which faceteer reads to check a table against its facets
+/// (`verify`: its keys, indexes and settings, expiry, backups and tags).
+pub(crate) const DESCRIBE: &[&str] = &[
+    "DescribeContinuousBackups",
+    "DescribeTable",
+    "DescribeTimeToLive",
+    "ListTagsOfResource",
+];
 /// Creating and changing the table: its indexes, stream, TTL, backups and tags.
 pub(crate) const MANAGE: &[&str] = &[
     "CreateTable",

@@ -11,7 +11,8 @@
 //!
 //! * read-only: `GetItem`, `BatchGetItem`, `Query`, `ConditionCheckItem` on the table,
 //!   `Query` on each secondary index, `SearchVectors` on each vector index, and
-//!   `DescribeTable` (faceteer checks a table against its facets with it);
+//!   `DescribeTable`, `DescribeTimeToLive`, `DescribeContinuousBackups` and
+//!   `ListTagsOfResource` (`verify` checks a table against its facets and settings with them);
 //! * writer: the same, and `PutItem`, `UpdateItem`, `DeleteItem`, `BatchWriteItem`;
 //! * operations: creating and updating the table (`CreateTable`, `UpdateTable`, TTL,
 //!   continuous backups, tags), every item action and `Scan` on the table and `Query`/`Scan`

@@ -107,7 +107,7 @@ impl Default for IamOptions<'_> {
 /// A role a service takes on the table.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Role {
-    /// Reads of items and indexes, vector searches, `DescribeTable`.
+    /// Reads of items and indexes, vector searches, the table's description (what `verify` reads).
     ReadOnly,
     /// Reads and writes of items.
     Writer,

@@ -138,6 +138,13 @@ fn operations(design: &TableDesign<'_>, reaches: &Reaches) -> Planned {
                 .to_owned(),
         );
     }
+    if let Some(crate::settings::Encryption::CustomerKey(key)) = design.settings.encryption {
+        notes.push(format!(
+            "not included: creating or updating the table encrypted with customer-managed \
+             key {key} also needs kms:DescribeKey and kms:CreateGrant on that key (a KMS \
+             key policy or a statement of your own)"
+        ));
+    }
     let description = format!(
         "Operations on DynamoDB table {}: creating and updating it (indexes, TTL, backups, \
          tags), scans and backfills of its items and indexes{}; not scoped",

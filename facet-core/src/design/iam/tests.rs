@@ -108,7 +108,7 @@ fn unscoped_roles_name_the_table_and_every_index() {
         .map(|i| format!("{table}/index/{i}"))
         .collect();
     let indexes: Vec<&str> = indexes.iter().map(String::as_str).collect();
-    let describe = allow("DescribeTable", &["DescribeTable"], &[&table]);
+    let describe = allow("DescribeTable", super::actions::DESCRIBE, &[&table]);
     assert_eq!(policies[0].kind, PolicyKind::Role(Role::ReadOnly));
     assert_eq!(
         policies[0].document,
@@ -264,7 +264,7 @@ fn a_scoped_reader_reaches_its_teams_partitions_only() {
         document(vec![
             leading(allow("ReadItems", READ, &[&table]), &partitions, &["team"]),
             leading(allow("QueryGsi1", &["Query"], &[&gsi1]), &owners, &["team"]),
-            allow("DescribeTable", &["DescribeTable"], &[&table]),
+            allow("DescribeTable", super::actions::DESCRIBE, &[&table]),
             deny_team("DenyUnsafeTeamTagReadItems", READ, &[&table], &unsafe_table),
             deny_team(
                 "DenyUnsafeTeamTagQueryGsi1",
@@ -296,7 +296,7 @@ fn a_scoped_reader_reaches_its_teams_partitions_only() {
                 &["${$}unique#PROJECT#slug#*"],
                 &[]
             ),
-            allow("DescribeTable", &["DescribeTable"], &[&table]),
+            allow("DescribeTable", super::actions::DESCRIBE, &[&table]),
             deny_team(
                 "DenyUnsafeTeamTagReadWriteItems",
                 READ_WRITE,

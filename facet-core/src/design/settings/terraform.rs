@@ -14,6 +14,8 @@ pub(crate) enum Entry {
     Map(&'static str, Vec<(&'static str, &'static str)>),
     /// `name { .. }`.
     Block(&'static str, Vec<Entry>),
+    /// `# text`, a line of comment.
+    Comment(&'static str),
 }
 
 /// A resource after the table: its type, name and body.
@@ -112,18 +114,32 @@ pub(crate) fn table_settings(design: &TableDesign<'_>) -> Vec<Entry> {
     if scaled.iter().any(|s| s.index.is_none()) {
         ignored.extend(["read_capacity", "write_capacity"]);
     }
-    if scaled.iter().any(|s| s.index.is_some()) {
+    let indexes_ignored = scaled.iter().any(|s| s.index.is_some());
+    if indexes_ignored {
         // The provider cannot ignore one index's capacity: it ignores the index blocks'.
         ignored.push("global_secondary_index");
     }
     if !ignored.is_empty() {
-        out.push(Entry::Block(
-            "lifecycle",
-            vec![Entry::Attr(
-                "ignore_changes",
-                format!("[{}]", ignored.join(", ")),
-            )],
+        let mut body = Vec::new();
+        if indexes_ignored {
+            body.extend([
+                Entry::Comment(
+                    "Auto scaling changes the indexes' capacity, so Terraform ignores the",
+                ),
+                Entry::Comment(
+                    "global_secondary_index blocks: it neither adds, changes nor removes an",
+                ),
+                Entry::Comment(
+                    "index. Add new ones with `create_missing_indexes` (or `table verify --fix`),",
+                ),
+                Entry::Comment("or remove `global_secondary_index` here for one apply."),
+            ]);
+        }
+        body.push(Entry::Attr(
+            "ignore_changes",
+            format!("[{}]", ignored.join(", ")),
         ));
+        out.push(Entry::Block("lifecycle", body));
     }
     out
 }

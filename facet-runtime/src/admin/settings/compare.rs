@@ -273,13 +273,18 @@ pub(crate) fn mismatches(
         }
     }
     if let Some(warm) = settings.warm_throughput {
+        // Raising warm throughput takes a while: a table still updating it is on its way.
+        let updating = d
+            .warm_throughput()
+            .and_then(|w| w.status())
+            .is_some_and(|s| s.as_str() == "UPDATING");
         let found = d.warm_throughput().map(|w| {
             (
                 w.read_units_per_second().unwrap_or(0),
                 w.write_units_per_second().unwrap_or(0),
             )
         });
-        if !warm_reaches(found, warm) {
+        if !updating && !warm_reaches(found, warm) {
             push(
                 Setting::WarmThroughput,
                 format!("at least {} per second", units(warm)),
@@ -323,13 +328,17 @@ pub(crate) fn mismatches(
             }
         }
         if let Some(warm) = settings.index(index).and_then(|i| i.warm_throughput) {
+            let updating = live_index
+                .warm_throughput()
+                .and_then(|w| w.status())
+                .is_some_and(|s| s.as_str() == "UPDATING");
             let found = live_index.warm_throughput().map(|w| {
                 (
                     w.read_units_per_second().unwrap_or(0),
                     w.write_units_per_second().unwrap_or(0),
                 )
             });
-            if !warm_reaches(found, warm) {
+            if !updating && !warm_reaches(found, warm) {
                 push(
                     Setting::IndexWarmThroughput(index),
                     format!("at least {} per second", units(warm)),

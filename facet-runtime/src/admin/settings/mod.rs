@@ -113,7 +113,8 @@ impl Table {
     /// Settings the table does not declare are left as they are, and so are other tags.
     /// Warm throughput is only raised. An auto scaled capacity within its ranges is left
     /// to auto scaling. Switching to provisioned capacity sets every global index's
-    /// capacity in the same request.
+    /// capacity in the same request (the declared one, else the table's); after a switch of
+    /// billing mode, what the new mode still lacks (an index's maximum) is changed next.
     ///
     /// The report names each setting applied, already in place, or refused (the engine's
     /// answer, or what the table has instead when it accepted a change without putting it
@@ -132,22 +133,20 @@ impl Table {
         let lacking = mismatches(&settings, facets, &names, &before);
         let mut report = SettingsReport::default();
         let mut sent = Vec::new();
-        for m in &lacking {
-            // A switch of billing mode carries the table's and every index's capacity.
-            if matches!(
-                m.setting,
-                Setting::ProvisionedThroughput | Setting::IndexCapacity(_)
-            ) && sent.contains(&Setting::BillingMode)
-            {
-                continue;
-            }
-            match self.change(&settings, facets, m.setting, &before).await {
-                Ok(()) => sent.push(m.setting),
-                Err(e) => report.refused.push(Refused {
-                    setting: m.setting,
-                    why: live::refusal(e)?,
-                }),
-            }
+        self.send_changes(&settings, facets, &lacking, &before, &mut sent, &mut report)
+            .await?;
+        // After a switch of billing mode, what the new mode still lacks (an index's
+        // maximum, a capacity the switch did not carry) is changed in a second pass.
+        let switched = sent.contains(&Setting::BillingMode);
+        if switched {
+            let middle = live::read(self, &settings).await?;
+            let rest: Vec<Mismatch> = mismatches(&settings, facets, &names, &middle)
+                .into_iter()
+                .filter(|m| !sent.contains(&m.setting))
+                .filter(|m| !report.refused.iter().any(|r| r.setting == m.setting))
+                .collect();
+            self.send_changes(&settings, facets, &rest, &middle, &mut sent, &mut report)
+                .await?;
         }
         let after = live::read(self, &settings).await?;
         let still = mismatches(&settings, facets, &names, &after);
@@ -155,18 +154,61 @@ impl Table {
             if report.refused.iter().any(|r| r.setting == setting) {
                 continue;
             }
+            let capacity = matches!(
+                setting,
+                Setting::ProvisionedThroughput
+                    | Setting::OnDemandMaximum
+                    | Setting::IndexCapacity(_)
+            );
             if let Some(m) = still.iter().find(|m| m.setting == setting) {
                 report.refused.push(Refused {
                     setting,
                     why: not_in_effect(m),
                 });
-            } else if lacking.iter().any(|m| m.setting == setting) {
+            } else if sent.contains(&setting)
+                || lacking.iter().any(|m| m.setting == setting)
+                || (switched && capacity)
+            {
                 report.applied.push(setting);
             } else {
                 report.unchanged.push(setting);
             }
         }
         Ok(report)
+    }
+
+    /// Send the change of each setting of `lacking`, recording what was sent and what the
+    /// engine refused.
+    async fn send_changes(
+        &self,
+        settings: &TableSettings,
+        facets: &[&faceteer_core::schema::FacetSchema],
+        lacking: &[Mismatch],
+        live: &live::Live,
+        sent: &mut Vec<Setting>,
+        report: &mut SettingsReport,
+    ) -> Result<()> {
+        for m in lacking {
+            // A switch of billing mode carries the table's capacity (and, to provisioned,
+            // every index's).
+            let carried = matches!(
+                m.setting,
+                Setting::ProvisionedThroughput
+                    | Setting::OnDemandMaximum
+                    | Setting::IndexCapacity(_)
+            ) && sent.contains(&Setting::BillingMode);
+            if carried || sent.contains(&m.setting) {
+                continue;
+            }
+            match self.change(settings, facets, m.setting, live).await? {
+                Ok(()) => sent.push(m.setting),
+                Err(e) => report.refused.push(Refused {
+                    setting: m.setting,
+                    why: live::refusal(e)?,
+                }),
+            }
+        }
+        Ok(())
     }
 
     /// The declared facets, or an error saying what needs them.
@@ -183,40 +225,43 @@ impl Table {
         })
     }
 
-    /// Send the one change that gives the table `setting`.
+    /// Send the one change that gives the table `setting`, and wait until the table is
+    /// active again: `Ok(Err(_))` when the engine refused the change, `Err(_)` when the
+    /// wait failed after it was accepted.
     async fn change(
         &self,
         settings: &TableSettings,
         facets: &[&faceteer_core::schema::FacetSchema],
         setting: Setting,
         live: &live::Live,
-    ) -> Result<()> {
+    ) -> Result<Result<()>> {
         let names = *self.names();
         let update = UpdateTableInputBuilder::default();
         let update = match setting {
             Setting::BillingMode | Setting::ProvisionedThroughput | Setting::OnDemandMaximum => {
                 let Some(capacity) = settings.capacity else {
-                    return Ok(());
+                    return Ok(Ok(()));
                 };
                 let mut update = update.billing_mode(request::billing(&capacity));
                 match capacity {
                     Capacity::Provisioned { units, .. } => {
                         update = update.provisioned_throughput(request::provisioned(units)?);
                         if setting == Setting::BillingMode {
-                            for index in global_indexes(facets) {
-                                let capacity = settings.index_capacity(index);
-                                let Some(capacity) = capacity else { continue };
-                                let exists = live
-                                    .description
-                                    .global_secondary_indexes()
-                                    .iter()
-                                    .any(|g| g.index_name() == Some(names.index_name(index)));
-                                if exists {
-                                    update = update.global_secondary_index_updates(index_update(
-                                        names.index_name(index),
-                                        &capacity,
-                                    )?);
-                                }
+                            // DynamoDB refuses the switch unless every index of the table
+                            // gets capacity: the declared one, else the table's.
+                            for index in live.description.global_secondary_indexes() {
+                                let Some(live_name) = index.index_name() else {
+                                    continue;
+                                };
+                                let declared = global_indexes(facets)
+                                    .into_iter()
+                                    .find(|i| names.index_name(i) == live_name);
+                                let capacity = declared
+                                    .and_then(|i| settings.index_capacity(i))
+                                    .unwrap_or(capacity);
+                                update = update.global_secondary_index_updates(index_update(
+                                    live_name, &capacity,
+                                )?);
                             }
                         }
                     }
@@ -233,24 +278,24 @@ impl Table {
                     Some(Recovery::On { days }) => (true, Some(i32::from(days))),
                     _ => (false, None),
                 };
-                return sdk::update_continuous_backups(self, on, days).await;
+                return Ok(set_recovery(self, on, days).await);
             }
             Setting::DeletionProtection => {
                 update.deletion_protection_enabled(settings.deletion_protection.unwrap_or(false))
             }
             Setting::Encryption => match settings.encryption {
                 Some(e) => update.sse_specification(request::sse(e)),
-                None => return Ok(()),
+                None => return Ok(Ok(())),
             },
             Setting::TableClass => match settings.table_class {
                 Some(c) => update.table_class(request::class(c)),
-                None => return Ok(()),
+                None => return Ok(Ok(())),
             },
             Setting::WarmThroughput => match settings.warm_throughput {
                 Some(w) => update.warm_throughput(request::warm(w)),
-                None => return Ok(()),
+                None => return Ok(Ok(())),
             },
-            Setting::Tags => return self.apply_tags(settings, live).await,
+            Setting::Tags => return Ok(self.apply_tags(settings, live).await),
             Setting::IndexCapacity(index) => {
                 let capacity = settings.index_capacity(index);
                 request::update_index(names.index_name(index), capacity.as_ref(), None)?
@@ -259,10 +304,12 @@ impl Table {
                 let warm = settings.index(index).and_then(|i| i.warm_throughput);
                 request::update_index(names.index_name(index), None, warm)?
             }
-            _ => return Ok(()),
+            _ => return Ok(Ok(())),
         };
-        sdk::update_table(self, update).await?;
-        wait_until_active(self).await
+        if let Err(refused) = sdk::update_table(self, update).await {
+            return Ok(Err(refused));
+        }
+        wait_until_active(self).await.map(Ok)
     }
 
     /// Replace the tags whose declared value differs, add the missing ones.
@@ -289,6 +336,27 @@ impl Table {
             .copied()
             .collect();
         sdk::tag_resource(self, arn, &missing).await
+    }
+}
+
+/// UpdateContinuousBackups, tried again while DynamoDB answers that backups are still being
+/// enabled for a new table (`ContinuousBackupsUnavailableException`), for up to five
+/// minutes.
+pub(crate) async fn set_recovery(table: &Table, on: bool, days: Option<i32>) -> Result<()> {
+    let started = std::time::Instant::now();
+    let mut attempt: u32 = 0;
+    loop {
+        match sdk::update_continuous_backups(table, on, days).await {
+            Err(Error::Dynamo(d))
+                if d.code() == Some("ContinuousBackupsUnavailableException")
+                    && started.elapsed() < std::time::Duration::from_secs(300) =>
+            {
+                let pause = 500u64.saturating_mul(1 << attempt.min(5)).min(15_000);
+                tokio::time::sleep(std::time::Duration::from_millis(pause)).await;
+                attempt += 1;
+            }
+            other => return other,
+        }
     }
 }
 
