@@ -196,9 +196,30 @@ fn diff_backfill_resume_and_lock() {
         assert!(r.stdout.contains("stopped after 1 pages"), "{r:?}");
         assert!(r.stderr.contains("page 1: "), "{r:?}");
         let saved = std::fs::read_to_string(&checkpoint).unwrap();
-        assert!(!faceteer::backfill::Checkpoint::from_text(saved.trim())
+        let (saved, scope) = saved.trim().split_once('\n').unwrap();
+        assert_eq!(scope, "# backfill of every facet");
+        assert!(!faceteer::backfill::Checkpoint::from_text(saved)
             .unwrap()
             .is_done());
+        // Resumed with other facets, it would skip what the first run scanned: refused.
+        let r = ran::<v2::Shop>(
+            &t2,
+            &[
+                "backfill",
+                "--checkpoint",
+                ckpt,
+                "--resume",
+                "--facet",
+                "ORDER",
+            ],
+        )
+        .await;
+        assert_eq!(r.code, 2, "{r:?}");
+        assert!(
+            r.stderr
+                .contains("is the checkpoint of a backfill of every facet"),
+            "{r:?}"
+        );
         let r = ran::<v2::Shop>(
             &t2,
             &[
@@ -213,7 +234,8 @@ fn diff_backfill_resume_and_lock() {
         .await;
         assert_eq!(r.code, 0, "{r:?}");
         let saved = std::fs::read_to_string(&checkpoint).unwrap();
-        assert!(faceteer::backfill::Checkpoint::from_text(saved.trim())
+        let saved = saved.lines().next().unwrap();
+        assert!(faceteer::backfill::Checkpoint::from_text(saved)
             .unwrap()
             .is_done());
         // Every order is now in GSI1.

@@ -16,6 +16,39 @@ pub(super) fn print_report(out: &mut dyn Write, report: &Report) -> std::io::Res
     Ok(())
 }
 
+/// The facets a backfill rewrites, as its checkpoint file records them.
+fn scope_of(facets: &[&str]) -> String {
+    if facets.is_empty() {
+        "every facet".to_owned()
+    } else {
+        format!("facets {}", facets.join(", "))
+    }
+}
+
+/// The checkpoint file's text: the checkpoint, then a line naming what it backfills (a
+/// resume with other `--facet` options would skip what the first run scanned).
+fn with_scope(checkpoint: &Checkpoint, facets: &[&str]) -> String {
+    format!(
+        "{}\n# backfill of {}\n",
+        checkpoint.to_text(),
+        scope_of(facets)
+    )
+}
+
+/// A checkpoint file's checkpoint and what it backfills (every facet when not said).
+fn split_scope(text: &str) -> (&str, String) {
+    let mut checkpoint = text;
+    let mut scope = "every facet".to_owned();
+    for line in text.lines() {
+        match line.strip_prefix("# backfill of ") {
+            Some(s) => scope = s.trim().to_owned(),
+            None if !line.trim().is_empty() => checkpoint = line.trim(),
+            None => {}
+        }
+    }
+    (checkpoint, scope)
+}
+
 fn counts(p: &Progress) -> String {
     format!(
         "{} read, {} rewritten, {} already right, {} skipped, {} failed, {} unknown",
@@ -65,7 +98,17 @@ pub(super) async fn run<S: TableFacets>(ctx: &mut Ctx<'_>) -> Result<u8, Stop> {
         let path = checkpoint_file
             .as_ref()
             .expect("clap requires --checkpoint");
-        let checkpoint = Checkpoint::from_text(&super::read_checkpoint(path)?)
+        let text = super::read_checkpoint(path)?;
+        let (text, written_for) = split_scope(&text);
+        if written_for != scope_of(&facets) {
+            return Err(Stop::Input(format!(
+                "{} is the checkpoint of a backfill of {written_for}: resume it with the same --facet \
+                 options (this one is of {})",
+                path.display(),
+                scope_of(&facets)
+            )));
+        }
+        let checkpoint = Checkpoint::from_text(text)
             .map_err(|e| Stop::Input(format!("{}: {e}", path.display())))?;
         if checkpoint.is_done() {
             writeln!(
@@ -111,7 +154,7 @@ pub(super) async fn run<S: TableFacets>(ctx: &mut Ctx<'_>) -> Result<u8, Stop> {
             Some(p) = receiver.recv() => {
                 seen += 1;
                 if let Some(path) = &checkpoint_file {
-                    write_atomically(path, &p.checkpoint.to_text())?;
+                    write_atomically(path, &with_scope(&p.checkpoint, &facets))?;
                 }
                 if let Some(bar) = &bar {
                     bar.set_position(p.checkpoint.segments_done() as u64);
@@ -155,7 +198,7 @@ pub(super) async fn run<S: TableFacets>(ctx: &mut Ctx<'_>) -> Result<u8, Stop> {
         last = Some(p);
     }
     if let (Some(path), Some(p)) = (&checkpoint_file, &last) {
-        write_atomically(path, &p.checkpoint.to_text())?;
+        write_atomically(path, &with_scope(&p.checkpoint, &facets))?;
     }
     if dry_run {
         writeln!(ctx.out, "dry run: nothing written")?;

@@ -266,6 +266,8 @@ pub(crate) fn unsafe_tag_patterns(delimiters: &[&str]) -> Vec<String> {
     }
     add("*${*}*".to_owned());
     add("*${?}*".to_owned());
+    // An empty tag value would reach the partitions of records whose scope field is empty.
+    add(String::new());
     out
 }
 
@@ -284,10 +286,10 @@ mod tests {
 
     #[test]
     fn unsafe_tags_hold_a_delimiter_its_start_or_a_wildcard() {
-        assert_eq!(unsafe_tag_patterns(&["_"]), ["*_*", "*${*}*", "*${?}*"]);
+        assert_eq!(unsafe_tag_patterns(&["_"]), ["*_*", "*${*}*", "*${?}*", ""]);
         assert_eq!(
             unsafe_tag_patterns(&["#", "::", "*"]),
-            ["*#*", "*::*", "*:", "*${*}*", "*${?}*"]
+            ["*#*", "*::*", "*:", "*${*}*", "*${?}*", ""]
         );
     }
 

@@ -255,8 +255,8 @@ fn a_scoped_reader_reaches_its_teams_partitions_only() {
         "#PLAN_*",
     ];
     let owners = ["#OWNER_${aws:PrincipalTag/team}_*", "#TIER_*"];
-    let unsafe_table = ["*_*", "*#*", "*${*}*", "*${?}*"];
-    let unsafe_index = ["*_*", "*${*}*", "*${?}*"];
+    let unsafe_table = ["*_*", "*#*", "*${*}*", "*${?}*", ""];
+    let unsafe_index = ["*_*", "*${*}*", "*${?}*", ""];
     let read = &policies[0];
     assert_eq!(read.name, "ProjectsReadOnly");
     assert_eq!(
@@ -339,7 +339,7 @@ fn scoped_patterns_name_their_partitions() {
                 "DenyUnsafeTeamTagGetOne",
                 &["BatchGetItem", "GetItem"],
                 &[&table],
-                &["*#*", "*${*}*", "*${?}*"]
+                &["*#*", "*${*}*", "*${?}*", ""]
             ),
         ])
     );
@@ -356,7 +356,7 @@ fn scoped_patterns_name_their_partitions() {
                 "DenyUnsafeTeamTagQueryIndex",
                 &["Query"],
                 &[&gsi1],
-                &["*_*", "*${*}*", "*${?}*"]
+                &["*_*", "*${*}*", "*${?}*", ""]
             ),
         ])
     );
