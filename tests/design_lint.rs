@@ -121,6 +121,22 @@ fn every_policy_lints_clean_and_attaches_to_the_template() {
                 ok,
                 "parliament found problems in {name}'s policies:\n{text}"
             );
+            if name == "settled" {
+                // The table's customer-managed key: described, and granted to DynamoDB only.
+                let ops = policies
+                    .iter()
+                    .find(|p| p.name == "SettledOperations")
+                    .unwrap();
+                let text = ops.to_json();
+                assert!(
+                    text.contains("kms:CreateGrant") && text.contains("kms:GrantIsForAWSResource"),
+                    "{text}"
+                );
+                assert!(
+                    text.contains("arn:aws:kms:us-east-1:123456789012:key/"),
+                    "{text}"
+                );
+            }
             if !options.scopes.is_empty() {
                 let scoped = policies
                     .iter()

@@ -38,6 +38,12 @@ pub(crate) const MANAGE: &[&str] = &[
     "UpdateTable",
     "UpdateTimeToLive",
 ];
+/// What creating or updating a table encrypted with a customer-managed KMS key needs on
+/// the key: DynamoDB describes it, and creates a grant in the caller's name (allowed only
+/// for AWS resources).
+pub(crate) const KMS_DESCRIBE_KEY: &[&str] = &["kms:DescribeKey"];
+/// See [`KMS_DESCRIBE_KEY`].
+pub(crate) const KMS_GRANT: &[&str] = &["kms:CreateGrant"];
 /// Backfills, counts and repairs: every item action, scans among them.
 pub(crate) const BACKFILL: &[&str] = &[
     "BatchGetItem",

@@ -38,6 +38,7 @@ pub fn cloudformation_with_policies(
     let table = crate::design::cloudformation::logical_id(design.table);
     let arn = |r: &Resource| match r {
         Resource::Table => json!({ "Fn::GetAtt": [table, "Arn"] }),
+        Resource::Key(arn) => json!(arn),
         other => json!({ "Fn::Sub": format!("${{{table}.Arn}}{}", other.suffix()) }),
     };
     let (mut parameters, mut conditions, mut resources, mut outputs) =

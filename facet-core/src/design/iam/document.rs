@@ -17,6 +17,8 @@ pub(crate) enum Resource {
     Index(&'static str),
     /// Every stream of the table (`table/<name>/stream/*`).
     Stream,
+    /// A KMS key, by its ARN (the table's customer-managed key).
+    Key(&'static str),
 }
 
 impl Resource {
@@ -26,6 +28,7 @@ impl Resource {
             Resource::Table => format!("table `{table}`"),
             Resource::Index(name) => format!("index `{name}`"),
             Resource::Stream => format!("the stream of `{table}`"),
+            Resource::Key(arn) => format!("KMS key `{arn}`"),
         }
     }
 
@@ -35,11 +38,15 @@ impl Resource {
             Resource::Table => String::new(),
             Resource::Index(name) => format!("/index/{name}"),
             Resource::Stream => "/stream/*".to_owned(),
+            Resource::Key(_) => String::new(),
         }
     }
 
     /// The resource's ARN in `target`'s partition, region and account.
     pub(crate) fn arn(&self, table: &str, target: &IamTarget<'_>) -> String {
+        if let Resource::Key(arn) = self {
+            return (*arn).to_owned();
+        }
         format!(
             "arn:{}:dynamodb:{}:{}:table/{table}{}",
             target.partition,
@@ -68,6 +75,12 @@ pub(crate) enum Condition {
         globs: Vec<Glob>,
         /// Each tag with the delimiter of a key it is a value of.
         tags: Vec<(String, &'static str)>,
+    },
+    /// Boolean condition key `key` is true (`Bool`): `kms:GrantIsForAWSResource`, so a
+    /// grant can only be created for an AWS service using the key on the caller's behalf.
+    IsTrue {
+        /// The condition key.
+        key: &'static str,
     },
     /// The principal's tag `tag` is like one of `patterns` (`StringLike`).
     TagLike {
@@ -102,6 +115,7 @@ impl Condition {
             Condition::TagLike { tag, patterns } => {
                 json!({ "StringLike": { format!("aws:PrincipalTag/{tag}"): patterns } })
             }
+            Condition::IsTrue { key } => json!({ "Bool": { *key: "true" } }),
         }
     }
 }
@@ -167,7 +181,13 @@ impl Statement {
         let actions: Vec<String> = self
             .actions
             .iter()
-            .map(|a| format!("dynamodb:{a}"))
+            .map(|a| {
+                if a.contains(':') {
+                    (*a).to_owned()
+                } else {
+                    format!("dynamodb:{a}")
+                }
+            })
             .collect();
         let resources: Vec<Value> = self.resources.iter().map(arn).collect();
         let mut out = Map::new();

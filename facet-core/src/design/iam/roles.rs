@@ -1,7 +1,8 @@
 //! The role policies: read-only, writer and operations.
 
 use super::actions::{
-    BACKFILL, DESCRIBE, GUARD, MANAGE, QUERY, READ, SCAN_INDEX, SEARCH, STREAM, WRITE,
+    BACKFILL, DESCRIBE, GUARD, KMS_DESCRIBE_KEY, KMS_GRANT, MANAGE, QUERY, READ, SCAN_INDEX,
+    SEARCH, STREAM, WRITE,
 };
 use super::document::{Condition, Document, Resource, Statement};
 use super::grant::area_grant;
@@ -138,12 +139,29 @@ fn operations(design: &TableDesign<'_>, reaches: &Reaches) -> Planned {
                 .to_owned(),
         );
     }
-    if let Some(crate::settings::Encryption::CustomerKey(key)) = design.settings.encryption {
-        notes.push(format!(
+    match design.settings.encryption {
+        // Creating or updating a table encrypted with a customer-managed key: DynamoDB
+        // describes the key and creates a grant on it in the caller's name.
+        Some(crate::settings::Encryption::CustomerKey(key)) if key.starts_with("arn:") => {
+            doc.push(Statement::allow(
+                "DescribeTableKey",
+                KMS_DESCRIBE_KEY,
+                vec![Resource::Key(key)],
+            ));
+            doc.push(
+                Statement::allow("GrantTableKey", KMS_GRANT, vec![Resource::Key(key)]).when(
+                    Condition::IsTrue {
+                        key: "kms:GrantIsForAWSResource",
+                    },
+                ),
+            );
+        }
+        Some(crate::settings::Encryption::CustomerKey(key)) => notes.push(format!(
             "not included: creating or updating the table encrypted with customer-managed \
-             key {key} also needs kms:DescribeKey and kms:CreateGrant on that key (a KMS \
-             key policy or a statement of your own)"
-        ));
+             key {key} also needs kms:DescribeKey and kms:CreateGrant on that key; declare \
+             the key by its ARN to have them here"
+        )),
+        _ => {}
     }
     let description = format!(
         "Operations on DynamoDB table {}: creating and updating it (indexes, TTL, backups, \
