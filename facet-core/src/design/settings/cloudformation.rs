@@ -99,11 +99,15 @@ fn warm_throughput(warm: Throughput) -> Value {
 /// `{logical}[{Index}]{Read|Write}Target` and `…Policy`.
 pub(crate) fn scaling_resources(design: &TableDesign<'_>, logical: &str) -> Vec<(String, Value)> {
     let mut out = Vec::new();
+    let mut used = std::collections::BTreeSet::new();
     for scaled in super::scaled(design) {
-        let name = format!(
-            "{logical}{}{}",
-            scaled.index.map_or_else(String::new, alphanumeric),
-            scaled.dimension
+        let name = super::unique_name(
+            &mut used,
+            format!(
+                "{logical}{}{}",
+                scaled.index.map_or_else(String::new, alphanumeric),
+                scaled.dimension
+            ),
         );
         let resource_id = match scaled.index {
             Some(index) => json!({ "Fn::Sub": format!("table/${{{logical}}}/index/{index}") }),

@@ -37,6 +37,19 @@ impl Scaled<'_> {
     }
 }
 
+/// `name`, or, when `used` holds it already (two index names that differ only in
+/// punctuation), `name` with the first free number after it; then held in `used`.
+pub(super) fn unique_name(used: &mut std::collections::BTreeSet<String>, name: String) -> String {
+    let mut candidate = name.clone();
+    let mut n = 2;
+    while used.contains(&candidate) {
+        candidate = format!("{name}{n}");
+        n += 1;
+    }
+    used.insert(candidate.clone());
+    candidate
+}
+
 /// Every auto scaled dimension of `design`: the table's, then each global index's (its own
 /// or, undeclared, the table's), reads before writes.
 pub(super) fn scaled<'a>(design: &'a TableDesign<'_>) -> Vec<Scaled<'a>> {
@@ -199,6 +212,19 @@ mod tests {
         ] {
             assert!(hcl.contains(line), "{line} in\n{hcl}");
         }
+    }
+
+    #[test]
+    fn resource_names_never_collide() {
+        let mut used = std::collections::BTreeSet::new();
+        let names: Vec<String> = ["AppByStatusRead", "AppByStatusRead", "AppByStatusRead"]
+            .into_iter()
+            .map(|n| super::unique_name(&mut used, n.to_owned()))
+            .collect();
+        assert_eq!(
+            names,
+            ["AppByStatusRead", "AppByStatusRead2", "AppByStatusRead3"]
+        );
     }
 
     #[test]

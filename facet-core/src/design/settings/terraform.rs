@@ -158,6 +158,7 @@ pub(crate) fn index_settings(design: &TableDesign<'_>, index: &str) -> Vec<Entry
 /// an `aws_appautoscaling_policy`, named `{table}_{index_}{read|write}`.
 pub(crate) fn scaling_resources(design: &TableDesign<'_>, table: &str) -> Vec<Resource> {
     let mut out = Vec::new();
+    let mut used = std::collections::BTreeSet::new();
     for scaled in super::scaled(design) {
         let name = format!(
             "{table}_{}{}",
@@ -166,6 +167,7 @@ pub(crate) fn scaling_resources(design: &TableDesign<'_>, table: &str) -> Vec<Re
                 .map_or_else(String::new, |i| format!("{}_", snake(i))),
             scaled.dimension.to_ascii_lowercase()
         );
+        let name = super::unique_name(&mut used, name);
         let resource_id = match scaled.index {
             Some(index) => format!("\"table/${{aws_dynamodb_table.{table}.name}}/index/{index}\""),
             None => format!("\"table/${{aws_dynamodb_table.{table}.name}}\""),
