@@ -251,10 +251,39 @@ async fn create_table_spans_name_its_indexes() {
     table.delete_table().await.unwrap();
 }
 
+/// A vector search's span: the index searched, the request id.
+async fn vector_searches_carry_the_conventions_attributes() {
+    use crate::vector_indexes::{at, seeded, Doc};
+    let table = seeded().await;
+    let (found, spans) = traced(async {
+        table
+            .search_vectors(Doc::similar("acme", at(35.0)).top_k(2))
+            .await
+            .unwrap()
+    })
+    .await;
+    assert_eq!(found.results.len(), 2);
+    let search = one(spans.of("SearchVectors"), "SearchVectors");
+    assert_common(&search, "SearchVectors", &table);
+    assert_eq!(field(&search, "aws.dynamodb.index_name"), "DocEmbedding");
+    assert_eq!(field(&search, "faceteer.records"), "2");
+    assert!(!field(&search, "aws.request_id").is_empty());
+    table.delete_table().await.unwrap();
+}
+
 faceteer_suite::engines!(
     every_operation_carries_the_conventions_attributes,
     create_table_spans_name_its_indexes,
 );
+
+/// Vector search runs on the embedded engine only (moto has no vector indexes).
+#[test]
+fn vector_searches_carry_the_conventions_attributes_embedded() {
+    faceteer_suite::run(
+        faceteer_suite::Engine::Embedded,
+        vector_searches_carry_the_conventions_attributes(),
+    );
+}
 
 async fn every_operation_records_its_metrics() {
     let samples = faceteer_suite::metrics_recorder::global();

@@ -15,7 +15,7 @@ use serde::{Deserialize, Serialize};
 /// A document, searched by its embedding within its tenant, filtered by team.
 #[derive(Debug, Clone, PartialEq, Facet, Serialize, Deserialize)]
 #[facet(name = "DOC")]
-struct Doc {
+pub(crate) struct Doc {
     #[pk(prefix = "#TENANT")]
     tenant: String,
     #[sk(prefix = "#DOC")]
@@ -73,7 +73,7 @@ faceteer::table! {
 }
 
 /// A unit vector at `angle` degrees in the x-y plane.
-fn at(angle: f32) -> Vec<f32> {
+pub(crate) fn at(angle: f32) -> Vec<f32> {
     let r = angle.to_radians();
     vec![r.cos(), r.sin(), 0.0]
 }
@@ -88,7 +88,8 @@ fn doc(i: u32) -> Doc {
     }
 }
 
-async fn seeded() -> Table {
+/// A table with the vector index, seeded with documents (and a note sharing the index).
+pub(crate) async fn seeded() -> Table {
     let table = fresh_table::<Library>("vectors").await;
     for i in 0..9 {
         table.put(&doc(i)).await.unwrap();

@@ -223,6 +223,7 @@ impl Table {
             })
             .await?;
         op.request(&[]);
+        op.note_request_id(aws_sdk_dynamodb::operation::RequestId::request_id(&out));
         let now = chrono_now();
         let mut found = VectorResults {
             results: Vec::new(),
