@@ -36,6 +36,7 @@ mod ops;
 mod projections;
 mod queries;
 mod reserved_names;
+mod saves;
 mod scans;
 mod search;
 mod settings;

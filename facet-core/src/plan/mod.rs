@@ -12,6 +12,7 @@ pub mod get;
 pub mod native;
 pub mod put;
 pub mod query;
+pub mod save;
 pub mod scan;
 pub mod stamp;
 pub mod update;

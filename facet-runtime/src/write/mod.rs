@@ -1,5 +1,5 @@
 //! Writes: awaitable builders made by [`Table::put`](crate::Table::put), [`Table::delete`](crate::Table::delete), [`Table::update`](crate::Table::update),
-//! [`Table::upsert`](crate::Table::upsert), [`Table::modify`](crate::Table::modify) and [`Table::move_to`](crate::Table::move_to), with the same options
+//! [`Table::upsert`](crate::Table::upsert), [`Table::modify`](crate::Table::modify), [`Table::save`](crate::Table::save) and [`Table::move_to`](crate::Table::move_to), with the same options
 //! everywhere, exactly once. Reads of one record are in [`crate::read`].
 //!
 //! ```no_run
@@ -25,6 +25,7 @@ pub(crate) mod move_to;
 pub(crate) mod put;
 pub(crate) mod refusal;
 pub(crate) mod returns;
+pub(crate) mod save;
 mod send;
 mod transact;
 pub(crate) mod update;
@@ -37,5 +38,6 @@ pub use move_to::MoveTo;
 pub use put::{Put, PutReturning};
 pub use refusal::{Conditional, Refusable, StoredOnFailure};
 pub use returns::{CanCreate, New, Nothing, Old, Returns};
+pub use save::{Save, Saved};
 pub use update::UpdateItem;
 pub use upsert::Upsert;

@@ -77,6 +77,25 @@ impl Table {
     }
 }
 
+impl Table {
+    /// An update whose `#[updated]` time is already in `change` (a save stamps the whole
+    /// record as a put does).
+    pub(crate) fn update_stamped<F: Facet>(
+        &self,
+        key: &Key<F>,
+        change: Update<F>,
+    ) -> UpdateItem<'_, F> {
+        UpdateItem {
+            table: self,
+            key: key.to_item(),
+            change,
+            when: None,
+            template: None,
+            _returns: PhantomData,
+        }
+    }
+}
+
 /// An update of one record: [`Table::update`]. Await it.
 #[must_use = "an update does nothing until it is awaited"]
 pub struct UpdateItem<'a, F, R = Nothing> {

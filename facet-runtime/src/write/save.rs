@@ -1,0 +1,169 @@
+//! Saves of what changed: [`Table::save`].
+
+use std::future::IntoFuture;
+
+use faceteer_core::expr::{same_value, Expr};
+use faceteer_core::plan::save::{save_diff, SaveError};
+use faceteer_core::plan::stamp::write_clock_now;
+use faceteer_core::Facet;
+
+use crate::error::{Error, Result};
+use crate::exec::future::BoxFuture;
+use crate::table::Table;
+use crate::write::refusal::Conditional;
+
+/// What a [`Table::save`] did.
+#[derive(Debug, Clone, PartialEq, Eq)]
+#[non_exhaustive]
+pub enum Saved {
+    /// The attributes that differed were written (index keys, the TTL and `#[updated]` they
+    /// move among them).
+    Written {
+        /// The attributes written.
+        attributes: Vec<&'static str>,
+    },
+    /// Nothing differed: nothing was sent.
+    Unchanged,
+}
+
+impl Table {
+    /// Write what changed between `before`, a record as read, and `after`, the same record
+    /// changed: one `UpdateItem` that sets only the attributes whose values differ and
+    /// removes those `after` leaves out, with the index keys, TTL and `#[updated]` time they
+    /// move — byte for byte what a put of `after` would store, without sending the rest.
+    ///
+    /// Concurrent writers' work is kept where it does not clash:
+    ///
+    /// * a facet with a `#[version]` counter: the save is conditioned on the counter as read
+    ///   (and moves it), so any concurrent write fails it with [`Error::VersionConflict`];
+    /// * otherwise, on the read value of each field it changes and of each field an index
+    ///   key it moves is built from: another writer's change of another field is kept, one
+    ///   of the same field fails the save with [`Error::StoredValueDiffers`] naming it.
+    ///
+    /// A missing record fails it as an update does. `after` must keep `before`'s key (move a
+    /// record with [`Table::move_to`]), `#[version]` and `#[created]`; a record holding
+    /// attributes no field names (a flattened field's) is saved with a put. Unique values
+    /// it changes move their guards in the same transaction; a lost answer is reported as an
+    /// update's is ([`Error::OutcomeUnknown`], or resent under
+    /// [`LostAnswers::Resend`](crate::LostAnswers::Resend)).
+    ///
+    /// ```no_run
+    /// # use faceteer::{Facet, Table};
+    /// # use serde::{Deserialize, Serialize};
+    /// # #[derive(Clone, Facet, Serialize, Deserialize)]
+    /// # struct Task { #[pk(prefix = "#TEAM")] team: String, #[sk(prefix = "#TASK")] id: String, status: String, title: String }
+    /// # async fn demo(table: &Table) -> faceteer::Result<()> {
+    /// let before = table.get(&Task::key("t1", "k1")?).consistent().await?.unwrap();
+    /// let mut after = before.clone();
+    /// after.status = "done".into();
+    /// table.save(&before, &after).await?;   // SET status, conditioned on the status read
+    /// # Ok(()) }
+    /// ```
+    pub fn save<'a, F: Facet>(&'a self, before: &'a F, after: &'a F) -> Save<'a, F> {
+        Save {
+            table: self,
+            before,
+            after,
+            when: None,
+        }
+    }
+}
+
+/// A save of what changed: [`Table::save`]. Await it.
+#[must_use = "a save does nothing until it is awaited"]
+pub struct Save<'a, F> {
+    table: &'a Table,
+    before: &'a F,
+    after: &'a F,
+    when: Option<Expr<F>>,
+}
+
+impl<F: Facet> Save<'_, F> {
+    /// Save only when `cond` also holds for the stored record; otherwise fail with
+    /// [`Error::ConditionFailed`] and change nothing.
+    pub fn when(mut self, cond: Expr<F>) -> Self {
+        self.when = Some(match self.when.take() {
+            Some(w) => w.and(cond),
+            None => cond,
+        });
+        self
+    }
+}
+
+fn refused(e: SaveError) -> Error {
+    match e {
+        SaveError::Item(e) => Error::Item(e),
+        other => Error::InvalidRequest(other.to_string()),
+    }
+}
+
+impl<'a, F: Facet> IntoFuture for Save<'a, F> {
+    type Output = Result<Saved>;
+    type IntoFuture = BoxFuture<'a, Self::Output>;
+
+    fn into_future(self) -> Self::IntoFuture {
+        Box::pin(async move {
+            let Save {
+                table,
+                before,
+                after,
+                when,
+            } = self;
+            table.check_declared::<F>()?;
+            let Some(diff) = save_diff(before, after, &write_clock_now()).map_err(refused)? else {
+                return Ok(Saved::Unchanged);
+            };
+            let key = after.primary_key()?;
+            let mut update = table.update_stamped(&key, diff.change);
+            for (name, value) in &diff.expected {
+                update = update.when(Expr::stored_as(name, value.clone()));
+            }
+            if let Some(when) = when {
+                update = update.when(when);
+            }
+            match update.stored_on_failure().await? {
+                Conditional::Applied(()) => Ok(Saved::Written {
+                    attributes: diff.changed,
+                }),
+                // Which expectation the stored record (returned with the refusal) breaks.
+                Conditional::Failed { error, stored } => {
+                    let stored = stored.and_then(|r| faceteer_core::to_item(&r).ok());
+                    let differs = stored.as_ref().and_then(|item| {
+                        diff.expected
+                            .iter()
+                            .find(|(name, value)| !same_value(item.get(*name), value.as_ref()))
+                            .map(|(name, _)| *name)
+                    });
+                    let (pk, sk) = (key.pk().to_owned(), key.sk().to_owned());
+                    Err(match differs {
+                        Some(field) if Some(field) == F::VERSION => Error::VersionConflict {
+                            facet: F::SCHEMA.name,
+                            pk,
+                            sk,
+                            version: version_of(before),
+                        },
+                        Some(field) => Error::StoredValueDiffers {
+                            facet: F::SCHEMA.name,
+                            field,
+                            pk,
+                            sk,
+                        },
+                        None => error,
+                    })
+                }
+            }
+        })
+    }
+}
+
+/// The `#[version]` counter of `record`, as stored.
+fn version_of<F: Facet>(record: &F) -> u64 {
+    let Some(field) = F::VERSION else { return 0 };
+    match faceteer_core::to_item(record)
+        .ok()
+        .and_then(|i| i.get(field).cloned())
+    {
+        Some(aws_sdk_dynamodb::types::AttributeValue::N(n)) => n.parse().unwrap_or(0),
+        _ => 0,
+    }
+}

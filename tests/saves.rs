@@ -1,0 +1,158 @@
+//! Saves of what changed: `table.save(&before, &after)` writes only the attributes that
+//! differ, with the index keys and TTL they move, keeps concurrent writers' changes of other
+//! fields and refuses those of the same field.
+
+use crate::common::{get_raw, Stock, TestTable};
+use faceteer::write::Saved;
+use faceteer::{Error, Table};
+use faceteer_suite::catalogue::{task, Task, TaskStatus};
+
+faceteer::table! {
+    /// The README's tasks.
+    pub struct Tasks { Task }
+}
+
+async fn stored(table: &Table, t: &Task) -> Task {
+    let key = Task::key(&t.team_id, &t.task_id).unwrap();
+    table.get(&key).consistent().await.unwrap().unwrap()
+}
+
+/// What is stored is exactly what a put of the expected record stores: every index key and
+/// the TTL follow the saved fields.
+async fn assert_stored_as_put(table: &Table, expected: &Task) {
+    let key = Task::key(&expected.team_id, &expected.task_id).unwrap();
+    let raw = get_raw(table, key.to_item()).await.unwrap();
+    assert_eq!(raw, faceteer::to_item(expected).unwrap());
+}
+
+async fn disjoint_saves_both_apply() {
+    let table = faceteer_suite::fresh_table::<Tasks>("saves-disjoint").await;
+    let t = task("team-1", 1);
+    assert_eq!(t.status, TaskStatus::Open);
+    table.put(&t).await.unwrap();
+    // Two writers read the same record and change different fields.
+    let (a, b) = (stored(&table, &t).await, stored(&table, &t).await);
+    let mut a2 = a.clone();
+    a2.status = TaskStatus::Completed;
+    let mut b2 = b.clone();
+    b2.date_due += chrono::Duration::days(1);
+    let saved = table.save(&a, &a2).await.unwrap();
+    assert_eq!(
+        saved,
+        Saved::Written {
+            attributes: vec!["status", "GSI2PK"]
+        }
+    );
+    let saved = table.save(&b, &b2).await.unwrap();
+    assert_eq!(
+        saved,
+        Saved::Written {
+            attributes: vec!["dateDue", "GSI1SK"]
+        }
+    );
+    // Both changes are kept, and every key is what a put of the merged record writes.
+    let mut merged = t.clone();
+    merged.status = TaskStatus::Completed;
+    merged.date_due = b2.date_due;
+    assert_eq!(stored(&table, &t).await, merged);
+    assert_stored_as_put(&table, &merged).await;
+}
+
+async fn a_clash_on_one_field_is_refused() {
+    let table = faceteer_suite::fresh_table::<Tasks>("saves-clash").await;
+    let t = task("team-1", 2);
+    table.put(&t).await.unwrap();
+    let (a, b) = (stored(&table, &t).await, stored(&table, &t).await);
+    let mut a2 = a.clone();
+    a2.status = TaskStatus::Completed;
+    table.save(&a, &a2).await.unwrap();
+    // `b` read the status `a` changed: its save would overwrite it.
+    let mut b2 = b.clone();
+    b2.status = TaskStatus::Completed;
+    b2.assigned_user_id = Some("user-9".into());
+    match table.save(&b, &b2).await {
+        Err(Error::StoredValueDiffers { field, .. }) => {
+            assert!(field == "status" || field == "assignedUserId", "{field}")
+        }
+        other => panic!("{other:?}"),
+    }
+    let mut expected = t.clone();
+    expected.status = TaskStatus::Completed;
+    assert_stored_as_put(&table, &expected).await;
+}
+
+async fn nothing_changed_sends_nothing_and_keys_stay() {
+    let table = faceteer_suite::fresh_table::<Tasks>("saves-refused").await;
+    let t = task("team-1", 3);
+    table.put(&t).await.unwrap();
+    let read = stored(&table, &t).await;
+    assert_eq!(
+        table.save(&read, &read.clone()).await.unwrap(),
+        Saved::Unchanged
+    );
+    // A save keeps the key: moving is `move_to`'s.
+    let mut moved = read.clone();
+    moved.task_id = "elsewhere".into();
+    match table.save(&read, &moved).await {
+        Err(Error::InvalidRequest(why)) => assert!(why.contains("move_to"), "{why}"),
+        other => panic!("{other:?}"),
+    }
+    // The TTL follows its field: set, then removed.
+    let mut expiring = read.clone();
+    expiring.expires_at = Some(read.date_created + chrono::Duration::days(30));
+    let saved = table.save(&read, &expiring).await.unwrap();
+    assert_eq!(
+        saved,
+        Saved::Written {
+            attributes: vec!["expiresAt", "ttl"]
+        }
+    );
+    assert_stored_as_put(&table, &expiring).await;
+    let mut kept = expiring.clone();
+    kept.expires_at = None;
+    table.save(&expiring, &kept).await.unwrap();
+    assert_stored_as_put(&table, &kept).await;
+    // A record that was never stored: the update finds nothing, and nothing is created.
+    let ghost = task("team-1", 99);
+    let mut ghost2 = ghost.clone();
+    ghost2.status = TaskStatus::Completed;
+    assert!(table.save(&ghost, &ghost2).await.is_err());
+    let key = Task::key(&ghost.team_id, &ghost.task_id).unwrap();
+    assert_eq!(table.get(&key).await.unwrap(), None);
+}
+
+async fn a_stale_version_is_a_conflict() {
+    let table = faceteer_suite::fresh_table::<TestTable>("saves-version").await;
+    let s = Stock {
+        sku: "sku-1".into(),
+        on_hand: 5,
+        version: 0,
+    };
+    table.put(&s).await.unwrap();
+    let key = Stock::key("sku-1").unwrap();
+    let read = table.get(&key).consistent().await.unwrap().unwrap();
+    let mut taken = read.clone();
+    taken.on_hand -= 1;
+    table.save(&read, &taken).await.unwrap();
+    let now = table.get(&key).consistent().await.unwrap().unwrap();
+    assert_eq!((now.on_hand, now.version), (4, read.version + 1));
+    // The same read again: another write (ours) came first.
+    match table.save(&read, &taken).await {
+        Err(Error::VersionConflict { .. }) => {}
+        other => panic!("{other:?}"),
+    }
+    // The counter is the save's to move.
+    let mut bumped = now.clone();
+    bumped.version += 1;
+    match table.save(&now, &bumped).await {
+        Err(Error::InvalidRequest(why)) => assert!(why.contains("version"), "{why}"),
+        other => panic!("{other:?}"),
+    }
+}
+
+faceteer_suite::engines!(
+    disjoint_saves_both_apply,
+    a_clash_on_one_field_is_refused,
+    nothing_changed_sends_nothing_and_keys_stay,
+    a_stale_version_is_a_conflict,
+);
