@@ -1,7 +1,6 @@
 //! Writing records given as JSON, exactly reported.
 
 use faceteer_core::Facet;
-use futures::StreamExt;
 
 use super::record::parse_record;
 use crate::table::Table;
@@ -89,8 +88,8 @@ where
     SeedReport { outcomes }
 }
 
-/// One put per record (a facet with `#[unique]` fields: each put writes its guards in one
-/// transaction), a few at a time.
+/// One put per record, in order (a facet with `#[unique]` fields: each put writes its guards
+/// in one transaction).
 pub(super) async fn one_by_one<F>(table: &Table, values: Vec<serde_json::Value>) -> SeedReport
 where
     F: Facet,
@@ -99,17 +98,16 @@ where
         Ok(r) => r,
         Err(report) => return report,
     };
-    let outcomes = futures::stream::iter(records)
-        .map(|record| async move {
-            match table.put(&record).await {
-                Ok(_) => SeedOutcome::Written,
-                Err(e) if e.is_outcome_unknown() => SeedOutcome::Unknown(e.to_string()),
-                Err(e) => SeedOutcome::Failed(e.to_string()),
-            }
-        })
-        .buffered(8)
-        .collect()
-        .await;
+    // In the file's order: of two records claiming one unique value, the first one given
+    // takes it, whatever the timing.
+    let mut outcomes = Vec::with_capacity(records.len());
+    for record in &records {
+        outcomes.push(match table.put(record).await {
+            Ok(_) => SeedOutcome::Written,
+            Err(e) if e.is_outcome_unknown() => SeedOutcome::Unknown(e.to_string()),
+            Err(e) => SeedOutcome::Failed(e.to_string()),
+        });
+    }
     SeedReport { outcomes }
 }
 
