@@ -150,13 +150,7 @@ impl Table {
     }
 
     async fn create(&self, stream: Option<StreamView>) -> Result<()> {
-        let Some(facets) = self.facets() else {
-            return Err(Error::TableSetup(format!(
-                "table {} has no declared facets, so its indexes are unknown; open it with \
-                 `Table::declared` (after `faceteer::table!`) or `Table::with_facets`",
-                self.name()
-            )));
-        };
+        let facets = self.declared_facets(", so its indexes are unknown")?;
         // Every name as the table names it ([`Table::with_names`]).
         let names = *self.names();
         let (pk, sk) = (names.attribute(PK), names.attribute(SK));

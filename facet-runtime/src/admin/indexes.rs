@@ -24,12 +24,7 @@ impl Table {
     /// local index cannot be added to an existing table:
     /// [`Error::TableSetup`].
     pub async fn create_missing_indexes(&self) -> Result<Vec<String>> {
-        let Some(facets) = self.facets() else {
-            return Err(Error::TableSetup(format!(
-                "table {} has no declared facets, so its indexes are unknown",
-                self.name()
-            )));
-        };
+        let facets = self.declared_facets(", so its indexes are unknown")?;
         let names = *self.names();
         let Some(live) = sdk::describe_table(self).await? else {
             return Err(Error::TableSetup(format!(

@@ -499,13 +499,7 @@ impl Table {
     /// within its ranges, declared tags among the table's) — and report each difference,
     /// typed. Needs a declared table.
     pub async fn verify(&self) -> Result<Verification> {
-        let Some(facets) = self.facets() else {
-            return Err(Error::TableSetup(format!(
-                "table {} has no declared facets to verify it against; open it with \
-                 `Table::declared` or `Table::with_facets`",
-                self.name()
-            )));
-        };
+        let facets = self.declared_facets(" to verify it against")?;
         let description = match sdk::describe_table(self).await {
             Ok(Some(d)) => d,
             Ok(None) => TableDescription::builder().build(),
@@ -537,9 +531,15 @@ impl Table {
                 });
             }
         }
+        let spec = description.stream_specification();
+        let stream = spec
+            .filter(|s| s.stream_enabled)
+            .and_then(|s| s.stream_view_type())
+            .and_then(|v| super::stream::view_named(v.as_str()));
         let settings = self.settings();
         if !settings.is_default() {
-            let live = super::settings::live::read(self, settings).await?;
+            // The description read above: only what it does not say is read again.
+            let live = super::settings::live::read_beside(self, settings, description).await?;
             differences.extend(
                 super::settings::mismatches(settings, facets, &names, &live)
                     .into_iter()
@@ -550,11 +550,6 @@ impl Table {
                     }),
             );
         }
-        let spec = description.stream_specification();
-        let stream = spec
-            .filter(|s| s.stream_enabled)
-            .and_then(|s| s.stream_view_type())
-            .and_then(|v| super::stream::view_named(v.as_str()));
         Ok(Verification {
             table: self.name().to_owned(),
             differences,

@@ -710,6 +710,20 @@ fn json_strings(items: impl Iterator<Item = serde_json::Value>) -> String {
     serde_json::to_string(&texts).unwrap_or_else(|_| "[]".to_owned())
 }
 
+/// Record a request's provisioned capacity (CreateTable, UpdateTable).
+fn note_provisioned(op: &Op, p: Option<&aws_sdk_dynamodb::types::ProvisionedThroughput>) {
+    if let Some(p) = p {
+        op.note(
+            "aws.dynamodb.provisioned_read_capacity",
+            &(p.read_capacity_units() as f64),
+        );
+        op.note(
+            "aws.dynamodb.provisioned_write_capacity",
+            &(p.write_capacity_units() as f64),
+        );
+    }
+}
+
 /// Record an UpdateTable request's attribute definitions and index updates.
 fn note_update(
     op: &Op,
@@ -755,16 +769,7 @@ fn note_update(
             &list.as_str(),
         );
     }
-    if let Some(p) = request.get_provisioned_throughput() {
-        op.note(
-            "aws.dynamodb.provisioned_read_capacity",
-            &(p.read_capacity_units() as f64),
-        );
-        op.note(
-            "aws.dynamodb.provisioned_write_capacity",
-            &(p.write_capacity_units() as f64),
-        );
-    }
+    note_provisioned(op, request.get_provisioned_throughput().as_ref());
 }
 
 /// UpdateTable, creating one global index (with its key attributes' definitions).
@@ -863,16 +868,7 @@ pub(crate) async fn create_table(table: &Table, request: CreateTableInputBuilder
             }));
             op.note("aws.dynamodb.local_secondary_indexes", &list.as_str());
         }
-        if let Some(p) = request.get_provisioned_throughput() {
-            op.note(
-                "aws.dynamodb.provisioned_read_capacity",
-                &(p.read_capacity_units() as f64),
-            );
-            op.note(
-                "aws.dynamodb.provisioned_write_capacity",
-                &(p.write_capacity_units() as f64),
-            );
-        }
+        note_provisioned(op, request.get_provisioned_throughput().as_ref());
     };
     admin(table, "CreateTable", note, async {
         request
@@ -1011,17 +1007,20 @@ pub(crate) async fn describe_continuous_backups(table: &Table) -> Result<(bool, 
     Ok((on, recovery.and_then(|r| r.recovery_period_in_days())))
 }
 
+/// The tag `key` = `value`.
+pub(crate) fn tag(key: &str, value: &str) -> Result<aws_sdk_dynamodb::types::Tag> {
+    aws_sdk_dynamodb::types::Tag::builder()
+        .key(key)
+        .value(value)
+        .build()
+        .map_err(|e| Error::TableSetup(e.to_string()))
+}
+
 /// TagResource: add or replace `tags` on the table `arn`.
 pub(crate) async fn tag_resource(table: &Table, arn: &str, tags: &[(&str, &str)]) -> Result<()> {
     let tags = tags
         .iter()
-        .map(|(k, v)| {
-            aws_sdk_dynamodb::types::Tag::builder()
-                .key(*k)
-                .value(*v)
-                .build()
-                .map_err(|e| Error::TableSetup(e.to_string()))
-        })
+        .map(|(k, v)| tag(k, v))
         .collect::<Result<Vec<_>>>()?;
     admin(table, "TagResource", |_| {}, async {
         table

@@ -444,10 +444,14 @@ impl Op {
             Ok(answers) => {
                 self.span.record("faceteer.capacity_units", answers.units);
                 if !answers.capacity.is_empty() {
-                    let mut list = answers.capacity.clone();
-                    if answers.left_out > 0 {
-                        list.push(format!("{{\"faceteer.left_out\":{}}}", answers.left_out));
-                    }
+                    let left_out = (answers.left_out > 0)
+                        .then(|| format!("{{\"faceteer.left_out\":{}}}", answers.left_out));
+                    let list: Vec<&str> = answers
+                        .capacity
+                        .iter()
+                        .map(String::as_str)
+                        .chain(left_out.as_deref())
+                        .collect();
                     self.span.record(
                         "aws.dynamodb.consumed_capacity",
                         serde_json::to_string(&list).unwrap_or_default().as_str(),

@@ -140,7 +140,7 @@ impl<'a, F: Facet> IntoFuture for Save<'a, F> {
                             facet: F::SCHEMA.name,
                             pk,
                             sk,
-                            version: version_of(before),
+                            version: version_read(&diff.expected, field),
                         },
                         Some(field) => Error::StoredValueDiffers {
                             facet: F::SCHEMA.name,
@@ -156,14 +156,16 @@ impl<'a, F: Facet> IntoFuture for Save<'a, F> {
     }
 }
 
-/// The `#[version]` counter of `record`, as stored.
-fn version_of<F: Facet>(record: &F) -> u64 {
-    let Some(field) = F::VERSION else { return 0 };
-    match faceteer_core::to_item(record)
-        .ok()
-        .and_then(|i| i.get(field).cloned())
-    {
-        Some(aws_sdk_dynamodb::types::AttributeValue::N(n)) => n.parse().unwrap_or(0),
+/// The `#[version]` counter `field` a save expected (as read).
+fn version_read(
+    expected: &[(
+        &'static str,
+        Option<aws_sdk_dynamodb::types::AttributeValue>,
+    )],
+    field: &str,
+) -> u64 {
+    match expected.iter().find(|(n, _)| *n == field) {
+        Some((_, Some(aws_sdk_dynamodb::types::AttributeValue::N(n)))) => n.parse().unwrap_or(0),
         _ => 0,
     }
 }

@@ -109,6 +109,45 @@ fn maximum_expected(max: Option<Throughput>) -> Option<(i64, i64)> {
     max.map(|m| (i64::from(m.read), i64::from(m.write)))
 }
 
+/// What declared warm throughput `declared` lacks, described as (expected, found), given the
+/// live `(read, write)` units and status: nothing while it is still being raised
+/// (`UPDATING`: it takes a while).
+fn warm_mismatch(
+    declared: Throughput,
+    live: Option<(i64, i64)>,
+    status: Option<&str>,
+) -> Option<(String, String)> {
+    if status == Some("UPDATING") || warm_reaches(live, declared) {
+        return None;
+    }
+    Some((
+        format!("at least {} per second", units(declared)),
+        warm_text(live),
+    ))
+}
+
+/// What declared `capacity` lacks, as (expected, found), given the live provisioned
+/// throughput and on-demand maximum (of the table, or of an index).
+fn capacity_mismatch(
+    capacity: &Capacity,
+    provisioned: Option<&ProvisionedThroughputDescription>,
+    on_demand: Option<&OnDemandThroughput>,
+) -> Option<(String, String)> {
+    match capacity {
+        Capacity::Provisioned { .. } => (!provisioned_matches(provisioned, capacity)).then(|| {
+            (
+                provisioned_expected(capacity),
+                provisioned_text(provisioned),
+            )
+        }),
+        Capacity::OnDemand { max } => {
+            let found = live_maximum(on_demand);
+            (found != maximum_expected(*max))
+                .then(|| (maximum_text(maximum_expected(*max)), maximum_text(found)))
+        }
+    }
+}
+
 /// Whether warm throughput `(read, write)` reaches `declared`.
 fn warm_reaches(live: Option<(i64, i64)>, declared: Throughput) -> bool {
     live.is_some_and(|(r, w)| r >= i64::from(declared.read) && w >= i64::from(declared.write))
@@ -157,30 +196,18 @@ pub(crate) fn mismatches(
             push(
                 Setting::BillingMode,
                 capacity.billing_mode().to_owned(),
-                billing.clone(),
+                billing,
             );
-        } else {
-            match capacity {
-                Capacity::Provisioned { .. } => {
-                    if !provisioned_matches(d.provisioned_throughput(), capacity) {
-                        push(
-                            Setting::ProvisionedThroughput,
-                            provisioned_expected(capacity),
-                            provisioned_text(d.provisioned_throughput()),
-                        );
-                    }
-                }
-                Capacity::OnDemand { max } => {
-                    let found = live_maximum(d.on_demand_throughput());
-                    if found != maximum_expected(*max) {
-                        push(
-                            Setting::OnDemandMaximum,
-                            maximum_text(maximum_expected(*max)),
-                            maximum_text(found),
-                        );
-                    }
-                }
-            }
+        } else if let Some((expected, found)) = capacity_mismatch(
+            capacity,
+            d.provisioned_throughput(),
+            d.on_demand_throughput(),
+        ) {
+            let setting = match capacity {
+                Capacity::Provisioned { .. } => Setting::ProvisionedThroughput,
+                Capacity::OnDemand { .. } => Setting::OnDemandMaximum,
+            };
+            push(setting, expected, found);
         }
     }
     if let (Some(declared), Some(found)) = (settings.point_in_time_recovery, &live.recovery) {
@@ -273,23 +300,16 @@ pub(crate) fn mismatches(
         }
     }
     if let Some(warm) = settings.warm_throughput {
-        // Raising warm throughput takes a while: a table still updating it is on its way.
-        let updating = d
-            .warm_throughput()
-            .and_then(|w| w.status())
-            .is_some_and(|s| s.as_str() == "UPDATING");
-        let found = d.warm_throughput().map(|w| {
+        let live_warm = d.warm_throughput();
+        let found = live_warm.map(|w| {
             (
                 w.read_units_per_second().unwrap_or(0),
                 w.write_units_per_second().unwrap_or(0),
             )
         });
-        if !updating && !warm_reaches(found, warm) {
-            push(
-                Setting::WarmThroughput,
-                format!("at least {} per second", units(warm)),
-                warm_text(found),
-            );
+        let status = live_warm.and_then(|w| w.status()).map(|s| s.as_str());
+        if let Some((expected, found)) = warm_mismatch(warm, found, status) {
+            push(Setting::WarmThroughput, expected, found);
         }
     }
     // Index capacity follows the table's billing mode: checked once the mode is right.
@@ -305,45 +325,25 @@ pub(crate) fn mismatches(
             continue; // a missing index is verify's MissingIndex
         };
         if let (true, Some(capacity)) = (billing_ok, settings.index_capacity(index)) {
-            match capacity {
-                Capacity::Provisioned { .. } => {
-                    if !provisioned_matches(live_index.provisioned_throughput(), &capacity) {
-                        push(
-                            Setting::IndexCapacity(index),
-                            provisioned_expected(&capacity),
-                            provisioned_text(live_index.provisioned_throughput()),
-                        );
-                    }
-                }
-                Capacity::OnDemand { max } => {
-                    let found = live_maximum(live_index.on_demand_throughput());
-                    if found != maximum_expected(max) {
-                        push(
-                            Setting::IndexCapacity(index),
-                            maximum_text(maximum_expected(max)),
-                            maximum_text(found),
-                        );
-                    }
-                }
+            if let Some((expected, found)) = capacity_mismatch(
+                &capacity,
+                live_index.provisioned_throughput(),
+                live_index.on_demand_throughput(),
+            ) {
+                push(Setting::IndexCapacity(index), expected, found);
             }
         }
         if let Some(warm) = settings.index(index).and_then(|i| i.warm_throughput) {
-            let updating = live_index
-                .warm_throughput()
-                .and_then(|w| w.status())
-                .is_some_and(|s| s.as_str() == "UPDATING");
-            let found = live_index.warm_throughput().map(|w| {
+            let live_warm = live_index.warm_throughput();
+            let found = live_warm.map(|w| {
                 (
                     w.read_units_per_second().unwrap_or(0),
                     w.write_units_per_second().unwrap_or(0),
                 )
             });
-            if !updating && !warm_reaches(found, warm) {
-                push(
-                    Setting::IndexWarmThroughput(index),
-                    format!("at least {} per second", units(warm)),
-                    warm_text(found),
-                );
+            let status = live_warm.and_then(|w| w.status()).map(|s| s.as_str());
+            if let Some((expected, found)) = warm_mismatch(warm, found, status) {
+                push(Setting::IndexWarmThroughput(index), expected, found);
             }
         }
     }

@@ -36,6 +36,16 @@ pub(crate) async fn read(table: &Table, settings: &TableSettings) -> Result<Live
     let description = sdk::describe_table(table)
         .await?
         .unwrap_or_else(|| TableDescription::builder().build());
+    read_beside(table, settings, description).await
+}
+
+/// What `table`, described as `description`, has of `settings`: what `DescribeTable` does
+/// not say is read (recovery and tags, when declared).
+pub(crate) async fn read_beside(
+    table: &Table,
+    settings: &TableSettings,
+    description: TableDescription,
+) -> Result<Live> {
     let recovery = match settings.point_in_time_recovery {
         None => None,
         Some(_) => Some(match sdk::describe_continuous_backups(table).await {

@@ -125,7 +125,7 @@ impl Table {
     /// when the table has no declared facets, and the error of a request that failed
     /// without an answer.
     pub async fn apply_settings(&self) -> Result<SettingsReport> {
-        let facets = self.declared_facets("apply its settings")?;
+        let facets = self.declared_facets(" to apply its settings to")?;
         let settings = *self.settings();
         settings.check(facets)?;
         let names = *self.names();
@@ -209,20 +209,6 @@ impl Table {
             }
         }
         Ok(())
-    }
-
-    /// The declared facets, or an error saying what needs them.
-    pub(crate) fn declared_facets(
-        &self,
-        to: &str,
-    ) -> Result<&[&'static faceteer_core::schema::FacetSchema]> {
-        self.facets().ok_or_else(|| {
-            Error::TableSetup(format!(
-                "table {} has no declared facets to {to}; open it with `Table::declared` \
-                 (after `faceteer::table!`) or `Table::with_facets`",
-                self.name()
-            ))
-        })
     }
 
     /// Send the one change that gives the table `setting`, and wait until the table is

@@ -100,13 +100,7 @@ pub(crate) fn create_table(
         request = request.table_class(class(c));
     }
     for (key, value) in settings.tags {
-        request = request.tags(
-            aws_sdk_dynamodb::types::Tag::builder()
-                .key(*key)
-                .value(*value)
-                .build()
-                .map_err(setup)?,
-        );
+        request = request.tags(crate::exec::sdk::tag(key, value)?);
     }
     if let Some(w) = settings.warm_throughput {
         request = request.warm_throughput(warm(w));
