@@ -31,6 +31,7 @@ mod key_designs;
 mod lock;
 mod native_keys;
 mod native_migration;
+mod nested;
 mod one_text;
 mod ops;
 mod projections;

@@ -1,5 +1,5 @@
-//! `#[derive(Facet)]`, `#[derive(Pick)]`, `#[derive(KeyPart)]` and `#[derive(Collection)]`
-//! for [faceteer](https://docs.rs/faceteer).
+//! `#[derive(Facet)]`, `#[derive(Pick)]`, `#[derive(KeyPart)]`, `#[derive(Collection)]` and
+//! `#[derive(Nested)]` for [faceteer](https://docs.rs/faceteer).
 //!
 //! Use them through the `faceteer` crate, which re-exports them and documents the
 //! attributes. The facet derive works in the shape of serde_derive:
@@ -48,12 +48,21 @@ pub fn derive_collection(input: TokenStream) -> TokenStream {
 #[proc_macro_derive(
     Facet,
     attributes(
-        facet, pk, sk, gsi, shard, ttl, version, unique, created, updated, vector
+        facet, pk, sk, gsi, shard, ttl, version, unique, created, updated, vector, nested
     )
 )]
 pub fn derive_facet(input: TokenStream) -> TokenStream {
     let input = syn::parse_macro_input!(input as syn::DeriveInput);
     expand_facet(&input).into()
+}
+
+/// Derive `faceteer::Nested` for a struct stored as a map inside a facet's attribute: mark
+/// the facet's field `#[nested]` and its handle reaches each member
+/// (`Task::fields().address.city.eq("Oslo")`).
+#[proc_macro_derive(Nested, attributes(nested))]
+pub fn derive_nested(input: TokenStream) -> TokenStream {
+    let input = syn::parse_macro_input!(input as syn::DeriveInput);
+    with_errors(|cx| expand::nested(&input, cx)).into()
 }
 
 /// Derive `faceteer::pick::Projection` for a struct naming some fields of a facet:

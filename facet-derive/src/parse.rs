@@ -98,6 +98,17 @@ impl FacetInput {
     }
 }
 
+/// A struct deriving `Nested`: a value stored as a map inside a facet's attribute.
+#[derive(Debug, FromDeriveInput)]
+#[darling(supports(struct_named), forward_attrs(serde))]
+pub struct NestedInput {
+    pub ident: Ident,
+    pub vis: syn::Visibility,
+    pub generics: syn::Generics,
+    pub data: darling::ast::Data<(), FieldInput>,
+    pub attrs: Vec<Attribute>,
+}
+
 /// `#[pick(facet = Path)]` on a projection struct.
 #[derive(Debug, FromDeriveInput)]
 #[darling(attributes(pick), supports(struct_named))]
@@ -180,7 +191,7 @@ pub struct GrowAttr {
 /// One field, with its key attributes still raw.
 #[derive(Debug, FromField)]
 #[rustfmt::skip]
-#[darling(forward_attrs(pk, sk, gsi, shard, ttl, version, unique, created, updated, vector, serde))]
+#[darling(forward_attrs(pk, sk, gsi, shard, ttl, version, unique, created, updated, vector, nested, serde))]
 pub struct FieldInput {
     pub ident: Option<Ident>,
     pub ty: Type,
@@ -271,6 +282,8 @@ pub struct FieldAttrs {
     pub updated: Option<Span>,
     /// `#[created(seconds)]`, `#[updated(millis)]`: the write time is an epoch number.
     pub epoch: Option<EpochUnit>,
+    /// `#[nested]`: the field's type derives `Nested`, and its members get handles.
+    pub nested: Option<Span>,
     /// What serde does with the field.
     pub serde: crate::serde_attrs::SerdeField,
 }
@@ -331,6 +344,13 @@ pub fn field_attrs(attrs: &[Attribute], cx: &Ctxt) -> FieldAttrs {
                 );
             }
             out.ttl = Some(span);
+        } else if path.is_ident("nested") {
+            if !matches!(attr.meta, Meta::Path(_)) {
+                cx.syntax_error(
+                    darling::Error::custom("`#[nested]` takes no arguments").with_span(&span),
+                );
+            }
+            out.nested = Some(span);
         } else if path.is_ident("version") {
             if !matches!(attr.meta, Meta::Path(_)) {
                 cx.syntax_error(

@@ -127,8 +127,8 @@ pub fn container(attrs: &[Attribute], cx: &Ctxt) -> SerdeContainer {
                 item.span,
                 format!(
                     "`#[serde({})]` makes serde store something other than this struct's \
-                     fields, so faceteer cannot know the stored attribute names; a facet is \
-                     stored field by field",
+                     fields, so faceteer cannot know the stored attribute names; a facet (or \
+                     a struct that derives `Nested`) is stored field by field",
                     item.name
                 ),
             ),

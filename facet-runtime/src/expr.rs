@@ -10,6 +10,7 @@
 //!   may set, each refused with a message saying what to do instead.
 
 pub use faceteer_core::expr::{
-    Attribute, Expr, ExprError, Field, FieldValue, Member, Numeric, PartOfAnIndexKeyOrTheTtl,
-    PartOfThePrimaryKey, SetByTheLibrary, Settable, Size, TheVersionCounter, Updatable, Update,
+    Attribute, Expr, ExprError, Field, FieldValue, IfAbsent, Member, Nested, NestedAttribute,
+    Numeric, Operand, PartOfAnIndexKeyOrTheTtl, PartOfThePrimaryKey, Path, SetByTheLibrary,
+    SetValue, Settable, Size, Sum, Term, TheVersionCounter, TopLevel, Updatable, Update,
 };

@@ -186,7 +186,7 @@ pub mod write;
 pub use error::{Error, Result};
 pub use exec::future::BoxFuture;
 pub use faceteer_core::collection::Collection;
-pub use faceteer_core::expr::{Expr, Field, Update};
+pub use faceteer_core::expr::{Expr, Field, Nested, Update};
 pub use faceteer_core::facet::EpochTime;
 #[cfg(feature = "chrono")]
 pub use faceteer_core::facet::WriteTime;
@@ -196,7 +196,7 @@ pub use faceteer_core::timestamp;
 pub use faceteer_core::{
     from_item, to_item, Facet, Item, Key, KeyPart, Nullable, Sortable, TtlValue,
 };
-pub use faceteer_derive::{Collection, Facet, KeyPart, Pick};
+pub use faceteer_derive::{Collection, Facet, KeyPart, Nested, Pick};
 pub use query::Page;
 pub use setup::{connect, local_client, ENDPOINT_VARIABLE};
 pub use table::{BatchOptions, LostAnswers, ReadPath, Table, Timeouts};
@@ -284,6 +284,7 @@ pub mod __private_0_1_0 {
     pub use faceteer_core::collection::{facet_of, variant as collection_variant, Collection};
     pub use faceteer_core::convert::upgrade_with;
     pub use faceteer_core::expr::{derived_key, from_key_text, key_pieces};
+    pub use faceteer_core::expr::{encode_plain, Nested, NestedAttribute};
     pub use faceteer_core::expr::{
         Attribute, Derived, KeyValue, KeyedValues, Need, PartOfAnIndexKeyOrTheTtl,
         PartOfThePrimaryKey, SetByTheLibrary, TheVersionCounter, Update,

@@ -8,7 +8,10 @@ use aws_sdk_dynamodb::types::AttributeValue;
 use crate::names::Placeholders;
 
 use super::error::ExprError;
-use super::field::{only_member, Field, FieldValue, Value};
+use super::field::{only_member, Collection, Field, FieldValue, Value};
+use super::member::Member;
+use super::operand::{Operand, Side};
+use super::path::Path;
 
 /// A comparison operator.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -42,19 +45,48 @@ impl Comparator {
 
 #[derive(Debug, Clone, PartialEq)]
 enum Node {
-    Compare(&'static str, Comparator, Value),
-    Between(&'static str, Value, Value),
-    BeginsWith(&'static str, Value),
-    Contains(&'static str, Value),
-    In(&'static str, Vec<Value>),
-    Exists(&'static str),
-    NotExists(&'static str),
+    Compare(Path, Comparator, Side),
+    Between(Path, Side, Side),
+    BeginsWith(Path, Value),
+    Contains(Path, Value),
+    In(Path, Vec<Value>),
+    Exists(Path),
+    NotExists(Path),
     /// `attribute_not_exists(a) OR attribute_type(a, NULL)`: no value (a `None`).
-    AbsentOrNull(&'static str),
-    Size(&'static str, Comparator, u64),
+    AbsentOrNull(Path),
+    Size(Path, Comparator, u64),
     And(Box<Node>, Box<Node>),
     Or(Box<Node>, Box<Node>),
     Not(Box<Node>),
+}
+
+impl Node {
+    /// Every path the node reads, in order (the compared attribute first, then references).
+    fn paths<'a>(&'a self, out: &mut Vec<&'a Path>) {
+        match self {
+            Node::Compare(p, _, side) => {
+                out.push(p);
+                side.paths(out);
+            }
+            Node::Between(p, a, b) => {
+                out.push(p);
+                a.paths(out);
+                b.paths(out);
+            }
+            Node::BeginsWith(p, _)
+            | Node::Contains(p, _)
+            | Node::In(p, _)
+            | Node::Exists(p)
+            | Node::NotExists(p)
+            | Node::AbsentOrNull(p)
+            | Node::Size(p, _, _) => out.push(p),
+            Node::And(a, b) | Node::Or(a, b) => {
+                a.paths(out);
+                b.paths(out);
+            }
+            Node::Not(a) => a.paths(out),
+        }
+    }
 }
 
 /// A condition or filter expression over the fields of facet `F`.
@@ -114,9 +146,10 @@ impl<F> Expr<F> {
     /// [`same_value`]).
     #[doc(hidden)]
     pub fn stored_as(attribute: &'static str, value: Option<AttributeValue>) -> Expr<F> {
+        let path = Path::new(attribute);
         Expr::new(match value {
-            Some(v) => Node::Compare(attribute, Comparator::Eq, Ok(v)),
-            None => Node::AbsentOrNull(attribute),
+            Some(v) => Node::Compare(path, Comparator::Eq, Side::Value(Ok(v))),
+            None => Node::AbsentOrNull(path),
         })
     }
 
@@ -124,7 +157,7 @@ impl<F> Expr<F> {
     /// attribute.
     #[doc(hidden)]
     pub fn absent(attribute: &'static str) -> Expr<F> {
-        Expr::new(Node::NotExists(attribute))
+        Expr::new(Node::NotExists(Path::new(attribute)))
     }
 
     /// Render the expression, registering its names and values in `p`.
@@ -133,13 +166,26 @@ impl<F> Expr<F> {
         render(&self.node, p)
     }
 
-    /// The attribute names the expression reads (what a check of where it may be evaluated
-    /// needs), each once.
+    /// The top-level attributes the expression reads (what a check of where it may be
+    /// evaluated needs: `address` for `address.city`), each once; an error when the
+    /// expression cannot be rendered.
     #[doc(hidden)]
     pub fn attribute_names(&self) -> Result<Vec<String>, ExprError> {
-        let mut p = Placeholders::new();
-        self.render(&mut p)?;
-        Ok(p.attribute_names().map(str::to_owned).collect())
+        self.render(&mut Placeholders::new())?;
+        let mut names: Vec<String> = Vec::new();
+        for path in self.paths() {
+            if !names.iter().any(|n| n == path.root()) {
+                names.push(path.root().to_owned());
+            }
+        }
+        Ok(names)
+    }
+
+    /// Every document path the expression reads, in order (`address.city`, `tags[0]`).
+    pub fn paths(&self) -> Vec<&Path> {
+        let mut out = Vec::new();
+        self.node.paths(&mut out);
+        out
     }
 }
 
@@ -168,52 +214,64 @@ fn value(p: &mut Placeholders, v: &Value) -> Result<String, ExprError> {
     Ok(p.value(v.clone()?))
 }
 
+fn side(p: &mut Placeholders, s: &Side) -> Result<String, ExprError> {
+    match s {
+        Side::Value(v) => value(p, v),
+        Side::Path(path) => Ok(path.render(p)),
+        // Conditions take values and paths only (the types allow nothing else).
+        Side::IfAbsent(..) | Side::Sum(..) => Err(ExprError::Value {
+            field: "",
+            reason: "a condition compares with a value or an attribute, not a sum".into(),
+        }),
+    }
+}
+
 fn render(node: &Node, p: &mut Placeholders) -> Result<String, ExprError> {
     Ok(match node {
-        Node::Compare(field, op, v) => {
-            let n = p.name(field);
-            let v = value(p, v)?;
+        Node::Compare(path, op, v) => {
+            let n = path.render(p);
+            let v = side(p, v)?;
             format!("{n} {} {v}", op.symbol())
         }
-        Node::Between(field, a, b) => {
-            let n = p.name(field);
-            let a = value(p, a)?;
-            let b = value(p, b)?;
+        Node::Between(path, a, b) => {
+            let n = path.render(p);
+            let a = side(p, a)?;
+            let b = side(p, b)?;
             format!("{n} BETWEEN {a} AND {b}")
         }
-        Node::BeginsWith(field, v) => {
-            let n = p.name(field);
+        Node::BeginsWith(path, v) => {
+            let n = path.render(p);
             let v = value(p, v)?;
             format!("begins_with({n}, {v})")
         }
-        Node::Contains(field, v) => {
-            let n = p.name(field);
+        Node::Contains(path, v) => {
+            let n = path.render(p);
             let v = value(p, v)?;
             format!("contains({n}, {v})")
         }
-        Node::In(field, values) => {
+        Node::In(path, values) => {
             if values.is_empty() || values.len() > 100 {
                 return Err(ExprError::InListSize {
-                    field,
+                    field: path.root(),
                     count: values.len(),
                 });
             }
-            let n = p.name(field);
+            let n = path.render(p);
             let vs = values
                 .iter()
                 .map(|v| value(p, v))
                 .collect::<Result<Vec<_>, _>>()?;
             format!("{n} IN ({})", vs.join(", "))
         }
-        Node::Exists(field) => format!("attribute_exists({})", p.name(field)),
-        Node::NotExists(field) => format!("attribute_not_exists({})", p.name(field)),
-        Node::AbsentOrNull(field) => {
-            let n = p.name(field);
+        Node::Exists(path) => format!("attribute_exists({})", path.render(p)),
+        Node::NotExists(path) => format!("attribute_not_exists({})", path.render(p)),
+        Node::AbsentOrNull(path) => {
+            let n = path.render(p);
             let null = p.value(AttributeValue::S("NULL".into()));
             format!("attribute_not_exists({n}) OR attribute_type({n}, {null})")
         }
-        Node::Size(field, op, size) => {
-            let n = p.name(field);
+        Node::Size(path, op, size) => {
+            let n = path.render(p);
             let v = p.value(AttributeValue::N(size.to_string()));
             format!("size({n}) {} {v}", op.symbol())
         }
@@ -294,126 +352,161 @@ fn decimal(text: &str) -> (bool, String, i128) {
     (negative, significant.to_owned(), position)
 }
 
-impl<F, T, S, K> Field<F, T, S, K> {
-    fn compare(&self, op: Comparator, v: impl FieldValue<T>) -> Expr<F> {
-        Expr::new(Node::Compare(
-            self.name,
-            op,
-            self.operand(v.into_field_value()),
-        ))
-    }
-
-    /// `field = v`
-    pub fn eq(&self, v: impl FieldValue<T>) -> Expr<F> {
-        self.compare(Comparator::Eq, v)
-    }
-
-    /// `field <> v`
-    pub fn ne(&self, v: impl FieldValue<T>) -> Expr<F> {
-        self.compare(Comparator::Ne, v)
-    }
-
-    /// `field < v`
-    pub fn lt(&self, v: impl FieldValue<T>) -> Expr<F> {
-        self.compare(Comparator::Lt, v)
-    }
-
-    /// `field <= v`
-    pub fn le(&self, v: impl FieldValue<T>) -> Expr<F> {
-        self.compare(Comparator::Le, v)
-    }
-
-    /// `field > v`
-    pub fn gt(&self, v: impl FieldValue<T>) -> Expr<F> {
-        self.compare(Comparator::Gt, v)
-    }
-
-    /// `field >= v`
-    pub fn ge(&self, v: impl FieldValue<T>) -> Expr<F> {
-        self.compare(Comparator::Ge, v)
-    }
-
-    /// `field BETWEEN a AND b` (both included).
-    pub fn between(&self, a: impl FieldValue<T>, b: impl FieldValue<T>) -> Expr<F> {
-        Expr::new(Node::Between(
-            self.name,
-            self.operand(a.into_field_value()),
-            self.operand(b.into_field_value()),
-        ))
-    }
-
-    /// `field IN (v1, v2, …)` (1 to 100 values).
-    pub fn is_in<V: FieldValue<T>>(&self, values: impl IntoIterator<Item = V>) -> Expr<F> {
-        Expr::new(Node::In(
-            self.name,
-            values
-                .into_iter()
-                .map(|v| self.operand(v.into_field_value()))
-                .collect(),
-        ))
-    }
-
-    /// `attribute_exists(field)`: the attribute is present (an optional field is `Some`).
-    pub fn exists(&self) -> Expr<F> {
-        Expr::new(Node::Exists(self.name))
-    }
-
-    /// `attribute_not_exists(field)`.
-    pub fn not_exists(&self) -> Expr<F> {
-        Expr::new(Node::NotExists(self.name))
-    }
-
-    /// `size(field)`: compare the length of a string, binary, list, map or set.
-    pub fn size(&self) -> Size<F> {
-        Size {
-            name: self.name,
-            _facet: PhantomData,
+/// The comparisons, the same on a field and on a member inside one (`$path` gives the
+/// document path, `$rhs` resolves an operand against it).
+macro_rules! compare_ops {
+    () => {
+        fn compare(&self, op: Comparator, v: impl Operand<F, T>) -> Expr<F> {
+            Expr::new(Node::Compare(self.cond_path(), op, self.side(v)))
         }
+
+        /// `field = v`: `v` is a value, or another field of the record holding the same type
+        /// (compared on the server).
+        pub fn eq(&self, v: impl Operand<F, T>) -> Expr<F> {
+            self.compare(Comparator::Eq, v)
+        }
+
+        /// `field <> v`
+        pub fn ne(&self, v: impl Operand<F, T>) -> Expr<F> {
+            self.compare(Comparator::Ne, v)
+        }
+
+        /// `field < v`
+        pub fn lt(&self, v: impl Operand<F, T>) -> Expr<F> {
+            self.compare(Comparator::Lt, v)
+        }
+
+        /// `field <= v`
+        pub fn le(&self, v: impl Operand<F, T>) -> Expr<F> {
+            self.compare(Comparator::Le, v)
+        }
+
+        /// `field > v`
+        pub fn gt(&self, v: impl Operand<F, T>) -> Expr<F> {
+            self.compare(Comparator::Gt, v)
+        }
+
+        /// `field >= v`
+        pub fn ge(&self, v: impl Operand<F, T>) -> Expr<F> {
+            self.compare(Comparator::Ge, v)
+        }
+
+        /// `field BETWEEN a AND b` (both included; values or fields).
+        pub fn between(&self, a: impl Operand<F, T>, b: impl Operand<F, T>) -> Expr<F> {
+            Expr::new(Node::Between(self.cond_path(), self.side(a), self.side(b)))
+        }
+
+        /// `field IN (v1, v2, …)` (1 to 100 values).
+        pub fn is_in<V: FieldValue<T>>(&self, values: impl IntoIterator<Item = V>) -> Expr<F> {
+            Expr::new(Node::In(
+                self.cond_path(),
+                values
+                    .into_iter()
+                    .map(|v| self.operand(v.into_field_value()))
+                    .collect(),
+            ))
+        }
+
+        /// `attribute_exists(field)`: the attribute is present (an optional field is `Some`).
+        pub fn exists(&self) -> Expr<F> {
+            Expr::new(Node::Exists(self.cond_path()))
+        }
+
+        /// `attribute_not_exists(field)`.
+        pub fn not_exists(&self) -> Expr<F> {
+            Expr::new(Node::NotExists(self.cond_path()))
+        }
+
+        /// `size(field)`: compare the length of a string, binary, list, map or set.
+        pub fn size(&self) -> Size<F> {
+            Size {
+                path: self.cond_path(),
+                _facet: PhantomData,
+            }
+        }
+    };
+}
+
+/// `begins_with` and `contains` on string values.
+macro_rules! string_ops {
+    () => {
+        /// `begins_with(field, prefix)`.
+        pub fn begins_with(&self, prefix: impl FieldValue<String>) -> Expr<F> {
+            Expr::new(Node::BeginsWith(
+                self.cond_path(),
+                self.operand(prefix.into_field_value()),
+            ))
+        }
+
+        /// `contains(field, part)`: the string contains `part`.
+        pub fn contains(&self, part: impl FieldValue<String>) -> Expr<F> {
+            Expr::new(Node::Contains(
+                self.cond_path(),
+                self.operand(part.into_field_value()),
+            ))
+        }
+    };
+}
+
+impl<F, T, S, K> Field<F, T, S, K> {
+    fn cond_path(&self) -> Path {
+        self.path()
     }
+
+    fn side(&self, v: impl Operand<F, T>) -> Side {
+        let path = self.path();
+        v.into_rhs()
+            .resolve(&path, self.codec(), &|v| self.operand(v))
+    }
+
+    compare_ops!();
 }
 
 impl<F, S, K> Field<F, String, S, K> {
-    /// `begins_with(field, prefix)`.
-    pub fn begins_with(&self, prefix: impl FieldValue<String>) -> Expr<F> {
-        Expr::new(Node::BeginsWith(
-            self.name,
-            self.operand(prefix.into_field_value()),
-        ))
-    }
-
-    /// `contains(field, part)`: the string contains `part`.
-    pub fn contains(&self, part: impl FieldValue<String>) -> Expr<F> {
-        Expr::new(Node::Contains(
-            self.name,
-            self.operand(part.into_field_value()),
-        ))
-    }
+    string_ops!();
 }
 
 impl<F, T, S, K> Field<F, T, S, K>
 where
-    T: super::field::Collection,
+    T: Collection,
 {
     /// `contains(field, element)`: the list or set contains `element` (as the field stores
     /// its elements).
     pub fn contains_element(&self, element: impl FieldValue<T::Element>) -> Expr<F> {
         let one: T = std::iter::once(element.into_field_value()).collect();
         Expr::new(Node::Contains(
-            self.name,
-            only_member(self.name, self.operand(one)),
+            self.path(),
+            only_member(self.name(), self.operand(one)),
         ))
     }
 }
 
+impl<F, T> Member<F, T> {
+    fn cond_path(&self) -> Path {
+        self.path().clone()
+    }
+
+    fn side(&self, v: impl Operand<F, T>) -> Side {
+        v.into_rhs()
+            .resolve(self.path(), self.codec_text(), &|v| self.operand(v))
+    }
+
+    compare_ops!();
+}
+
+impl<F> Member<F, String> {
+    string_ops!();
+}
+
 /// `size(field)` of a [`Field`], compared with a length.
 pub struct Size<F> {
-    name: &'static str,
+    path: Path,
     _facet: PhantomData<fn() -> F>,
 }
 
 impl<F> Size<F> {
     fn compare(&self, op: Comparator, n: u64) -> Expr<F> {
-        Expr::new(Node::Size(self.name, op, n))
+        Expr::new(Node::Size(self.path.clone(), op, n))
     }
     /// `size(field) = n`
     pub fn eq(&self, n: u64) -> Expr<F> {
@@ -496,6 +589,50 @@ mod tests {
             Some(&A::L(vec![n("1.50")])),
             Some(&A::L(vec![n("1.5")]))
         ));
+    }
+
+    #[test]
+    fn members_and_references_render_as_paths() {
+        #[derive(serde::Serialize)]
+        struct Addr;
+        let address: Field<T, Addr> = Field::new("address");
+        let city: Field<T, String, String, crate::expr::NestedAttribute> =
+            address.__member("city", crate::expr::encode_plain::<String>, "");
+        let created: Field<T, u64> = Field::new("created");
+        let updated: Field<T, u64> = Field::new("updated");
+        let e = city.eq("Oslo") & updated.gt(created) & updated.between(created, 9u64);
+        let mut p = Placeholders::new();
+        let text = e.render(&mut p).unwrap();
+        assert_eq!(
+            text,
+            "((#n0.#n1 = :v0) AND (#n2 > #n3)) AND (#n2 BETWEEN #n3 AND :v1)"
+        );
+        // Checks of where a filter may run see the top-level attributes, each once.
+        assert_eq!(
+            e.attribute_names().unwrap(),
+            ["address", "updated", "created"]
+        );
+        let paths: Vec<String> = e.paths().iter().map(|p| p.to_string()).collect();
+        assert_eq!(paths[0], "address.city");
+    }
+
+    #[test]
+    fn references_between_differently_stored_fields_are_refused() {
+        fn seconds(v: u64) -> (crate::expr::Encoded, u64) {
+            (Ok(Some(AttributeValue::N(v.to_string()))), v)
+        }
+        let a: Field<T, u64> = Field::new("a");
+        let b: Field<T, u64> =
+            Field::coded("b", 1, seconds).with_codec("chrono::serde::ts_seconds");
+        let c: Field<T, u64> =
+            Field::coded("c", 2, seconds).with_codec("chrono::serde::ts_seconds_option");
+        let err = a.lt(b).render(&mut Placeholders::new()).unwrap_err();
+        assert!(
+            matches!(&err, ExprError::CodecMismatch { left, right, .. } if left == "a" && right == "b"),
+            "{err:?}"
+        );
+        // `_option` codecs store their values as the plain one does.
+        assert!(b.lt(c).render(&mut Placeholders::new()).is_ok());
     }
 
     #[test]

@@ -71,4 +71,22 @@ pub enum ExprError {
         /// How many values were given.
         count: usize,
     },
+    /// An attribute is compared with or assigned from another attribute whose values are
+    /// stored by another serializer (a `DateTime` kept as text against one kept as epoch
+    /// seconds): DynamoDB would compare a string with a number, so the request is not sent.
+    #[error(
+        "`{left}` (stored by {left_codec}) and `{right}` (stored by {right_codec}) hold the \
+         same type but store it differently, so DynamoDB cannot compare or copy one into the \
+         other; compare with a value, or store both alike"
+    )]
+    CodecMismatch {
+        /// The attribute compared or assigned.
+        left: String,
+        /// Its serializer.
+        left_codec: &'static str,
+        /// The attribute referred to.
+        right: String,
+        /// Its serializer.
+        right_codec: &'static str,
+    },
 }

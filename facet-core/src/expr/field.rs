@@ -7,6 +7,7 @@ use aws_sdk_dynamodb::types::AttributeValue;
 use serde::Serialize;
 
 use super::error::ExprError;
+use super::path::{Nest, Path};
 
 /// An operand's value, or why it could not be encoded.
 pub(crate) type Value = Result<AttributeValue, ExprError>;
@@ -19,6 +20,11 @@ pub(crate) type Value = Result<AttributeValue, ExprError>;
 pub struct Field<F, T, S = T, K = Attribute> {
     pub(super) name: &'static str,
     pub(super) position: u16,
+    /// The members from the attribute down to the value (none: the whole attribute).
+    pub(super) nest: Nest,
+    /// The serializer the value is stored with, as text (`""`: faceteer's marshalling), so
+    /// that two fields compared or assigned one to the other store alike.
+    pub(super) codec: &'static str,
     pub(super) encode: Encoder<T>,
     _types: PhantomData<FieldTypes<F, T, S, K>>,
 }
@@ -36,7 +42,7 @@ impl<F, T, S, K> Copy for Field<F, T, S, K> {}
 
 impl<F, T, S, K> std::fmt::Debug for Field<F, T, S, K> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "Field({})", self.name)
+        write!(f, "Field({})", self.path())
     }
 }
 
@@ -117,14 +123,70 @@ impl<F, T, S, K> Field<F, T, S, K> {
         Field {
             name,
             position,
+            nest: Nest::TOP,
+            codec: "",
             encode,
             _types: PhantomData,
         }
     }
 
+    /// The same handle, its values stored by the serializer `codec` names (generated code:
+    /// the normalised path of a `serde(with)` or `serialize_with`).
+    #[doc(hidden)]
+    pub const fn with_codec(mut self, codec: &'static str) -> Self {
+        self.codec = codec;
+        self
+    }
+
+    /// A handle on member `name` of this field's values (a struct that derives
+    /// [`Nested`](super::Nested)), holding values of type `U` stored by `encode` (generated
+    /// code).
+    #[doc(hidden)]
+    pub const fn __member<U, S2>(
+        self,
+        name: &'static str,
+        encode: Encoder<U>,
+        codec: &'static str,
+    ) -> Field<F, U, S2, NestedAttribute> {
+        Field {
+            name: self.name,
+            position: self.position,
+            nest: self.nest.child(name),
+            codec,
+            encode,
+            _types: PhantomData,
+        }
+    }
+
+    /// The handle itself (generated code reaches a handle through this in `const` code, where
+    /// the `Deref` of a nested field's handles does not run).
+    #[doc(hidden)]
+    pub const fn __faceteer_field(self) -> Self {
+        self
+    }
+
+    /// The document path of the value: the attribute, and the members down to it.
+    pub fn path(&self) -> Path {
+        self.nest.path(self.name)
+    }
+
+    /// The serializer text (`""`: faceteer's marshalling).
+    pub(crate) fn codec(&self) -> &'static str {
+        self.codec
+    }
+
     /// `value` as the field stores it (an absent value is an error).
     pub(crate) fn operand(&self, value: T) -> Value {
-        encode_operand(self.name, self.encode, value)
+        if self.nest.is_top() {
+            return encode_operand(self.name, self.encode, value);
+        }
+        encode_operand(self.name, self.encode, value).map_err(|e| match e {
+            ExprError::Value { field, reason } => ExprError::Value {
+                field,
+                reason: format!("at `{}`: {reason}", self.path()),
+            },
+            other => other,
+        })
     }
 
     /// `value` as the field stores it, for a key condition (generated and runtime code).
@@ -138,9 +200,14 @@ impl<F, T, S, K> Field<F, T, S, K> {
         self.encode
     }
 
-    /// The attribute name.
+    /// The attribute name (for a nested member, the top-level attribute holding it).
     pub const fn name(&self) -> &'static str {
         self.name
+    }
+
+    /// Whether the handle is a whole attribute rather than a member inside one.
+    pub const fn is_top_level(&self) -> bool {
+        self.nest.is_top()
     }
 
     /// The field's position among the facet's fields (`u16::MAX` for handles not made by
@@ -233,6 +300,30 @@ impl Updatable for Attribute {}
 impl Settable for Attribute {
     const KEYED: bool = false;
 }
+
+/// The kind of a member inside a field's value (`f.address.city`, reached through a struct
+/// that derives [`Nested`](super::Nested)): it has every update operation, and keys are never
+/// built from it.
+#[derive(Debug, Clone, Copy)]
+pub enum NestedAttribute {}
+impl Updatable for NestedAttribute {}
+impl Settable for NestedAttribute {
+    const KEYED: bool = false;
+}
+
+/// The kinds of handles that are one whole attribute (every kind but [`NestedAttribute`]):
+/// what an API that keeps, orders by or names a whole attribute takes.
+#[diagnostic::on_unimplemented(
+    message = "this API takes a whole attribute, not a member inside one",
+    label = "a member of a nested value",
+    note = "name the field that holds it (`f.address`, not `f.address.city`)"
+)]
+pub trait TopLevel {}
+impl TopLevel for Attribute {}
+impl TopLevel for PartOfThePrimaryKey {}
+impl TopLevel for PartOfAnIndexKeyOrTheTtl {}
+impl TopLevel for SetByTheLibrary {}
+impl TopLevel for TheVersionCounter {}
 
 /// The kind of a field the table's partition or sort key is built from.
 #[derive(Debug, Clone, Copy)]

@@ -16,16 +16,23 @@
 mod condition;
 mod error;
 mod field;
+mod member;
+mod nested;
+mod operand;
+mod path;
 mod update;
 
 pub use condition::{same_value, Comparator, Expr, Size};
 pub use error::ExprError;
 pub use field::{
-    encode_plain, Attribute, Collection, Encoded, Encoder, Field, FieldValue, Numeric,
-    PartOfAnIndexKeyOrTheTtl, PartOfThePrimaryKey, SetByTheLibrary, Settable, TheVersionCounter,
-    Updatable,
+    encode_plain, Attribute, Collection, Encoded, Encoder, Field, FieldValue, NestedAttribute,
+    Numeric, PartOfAnIndexKeyOrTheTtl, PartOfThePrimaryKey, SetByTheLibrary, Settable,
+    TheVersionCounter, TopLevel, Updatable,
 };
+pub use member::Member;
+pub use nested::Nested;
+pub use operand::{IfAbsent, Operand, Rhs, SetValue, Sum, Term};
+pub use path::{Nest, Path, NEST_DEPTH};
 pub use update::{
-    derived_key, from_key_text, key_pieces, Derived, KeyValue, Keyed, KeyedValues, Member, Need,
-    Path, Update,
+    derived_key, from_key_text, key_pieces, Derived, KeyValue, Keyed, KeyedValues, Need, Update,
 };

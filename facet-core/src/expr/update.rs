@@ -38,81 +38,21 @@ use serde::Serialize;
 
 use super::error::ExprError;
 use super::field::{
-    encode_operand, only_member, value_error, Collection, Encoder, Field, FieldValue, Numeric,
-    Settable, Updatable, Value,
+    value_error, Collection, Field, FieldValue, NestedAttribute, Numeric, Settable, TopLevel,
+    Updatable, Value,
 };
+use super::member::{only_entry, Member};
+use super::operand::{IfAbsent, Rhs, SetValue, Side};
+use super::path::{Path, Segment};
+use crate::item::Item;
 use crate::names::Placeholders;
-
-/// One step below an attribute: a map member or a list element.
-#[derive(Debug, Clone, PartialEq, Eq)]
-enum Segment {
-    Member(String),
-    Index(usize),
-}
-
-/// A document path: an attribute and the steps into it.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct Path {
-    root: &'static str,
-    steps: Vec<Segment>,
-}
-
-impl Path {
-    fn new(root: &'static str) -> Self {
-        Path {
-            root,
-            steps: Vec::new(),
-        }
-    }
-
-    fn child(&self, step: Segment) -> Path {
-        let mut steps = self.steps.clone();
-        steps.push(step);
-        Path {
-            root: self.root,
-            steps,
-        }
-    }
-
-    /// `#n0.#n1[2]`.
-    fn render(&self, p: &mut Placeholders) -> String {
-        let mut out = p.name(self.root);
-        for step in &self.steps {
-            match step {
-                Segment::Member(name) => {
-                    out.push('.');
-                    out.push_str(&p.name(name));
-                }
-                Segment::Index(i) => out.push_str(&format!("[{i}]")),
-            }
-        }
-        out
-    }
-
-    /// Whether one path is the other or lies inside it (DynamoDB refuses two actions on
-    /// overlapping paths).
-    fn overlaps(&self, other: &Path) -> bool {
-        self.root == other.root && self.steps.iter().zip(&other.steps).all(|(a, b)| a == b)
-    }
-}
-
-impl std::fmt::Display for Path {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str(self.root)?;
-        for step in &self.steps {
-            match step {
-                Segment::Member(name) => write!(f, ".{name}")?,
-                Segment::Index(i) => write!(f, "[{i}]")?,
-            }
-        }
-        Ok(())
-    }
-}
 
 /// The right-hand side of a `SET`.
 #[derive(Debug, Clone, PartialEq)]
 enum Operand {
     Value(Value),
+    /// Another attribute of the record.
+    Path(Path),
     /// `if_not_exists(path, value)`.
     IfNotExists(Path, Value),
     /// `a + b` / `a - b`.
@@ -121,30 +61,58 @@ enum Operand {
     ListAppend(Box<Operand>, Box<Operand>),
 }
 
-impl Operand {
-    /// The operand evaluated where `path` holds `value` though the item does not exist yet:
-    /// `if_not_exists(path, ..)` gives `value`.
-    fn seeded(&self, path: &Path, value: &AttributeValue) -> Operand {
-        match self {
-            Operand::IfNotExists(p, _) if p == path => {
-                Operand::IfNotExists(p.clone(), Ok(value.clone()))
+impl From<Side> for Operand {
+    fn from(side: Side) -> Operand {
+        match side {
+            Side::Value(v) => Operand::Value(v),
+            Side::Path(p) => Operand::Path(p),
+            Side::IfAbsent(p, v) => Operand::IfNotExists(p, v),
+            Side::Sum(a, op, b) => {
+                Operand::Arithmetic(Box::new((*a).into()), op, Box::new((*b).into()))
             }
-            Operand::Arithmetic(a, op, b) => Operand::Arithmetic(
-                Box::new(a.seeded(path, value)),
-                *op,
-                Box::new(b.seeded(path, value)),
-            ),
-            Operand::ListAppend(a, b) => Operand::ListAppend(
-                Box::new(a.seeded(path, value)),
-                Box::new(b.seeded(path, value)),
-            ),
-            other => other.clone(),
         }
+    }
+}
+
+impl Operand {
+    /// The operand evaluated on a record that does not exist yet and whose attributes would
+    /// be `template`'s: a path reads the template (a path it does not hold is an error: the
+    /// server would refuse it), and `if_not_exists(path, ..)` gives the template's value, or
+    /// its own when the template has none.
+    fn seeded(&self, template: &Item) -> Result<Operand, ExprError> {
+        Ok(match self {
+            Operand::Path(p) => match p.find(template) {
+                Some(v) => Operand::Value(Ok(v.clone())),
+                None => {
+                    return Err(ExprError::Value {
+                        field: p.root(),
+                        reason: format!(
+                            "an update that may create the record reads `{p}`, which the \
+                             record to create does not hold"
+                        ),
+                    })
+                }
+            },
+            Operand::IfNotExists(p, v) => Operand::Value(
+                p.find(template)
+                    .map_or_else(|| v.clone(), |t| Ok(t.clone())),
+            ),
+            Operand::Arithmetic(a, op, b) => Operand::Arithmetic(
+                Box::new(a.seeded(template)?),
+                *op,
+                Box::new(b.seeded(template)?),
+            ),
+            Operand::ListAppend(a, b) => {
+                Operand::ListAppend(Box::new(a.seeded(template)?), Box::new(b.seeded(template)?))
+            }
+            Operand::Value(v) => Operand::Value(v.clone()),
+        })
     }
 
     fn render(&self, p: &mut Placeholders) -> Result<String, ExprError> {
         Ok(match self {
             Operand::Value(v) => p.value(v.clone()?),
+            Operand::Path(path) => path.render(p),
             Operand::IfNotExists(path, v) => {
                 let path = path.render(p);
                 format!("if_not_exists({path}, {})", p.value(v.clone()?))
@@ -304,10 +272,10 @@ impl<F> Update<F> {
     #[doc(hidden)]
     pub fn assigned(&self, name: &str) -> Result<Option<Option<AttributeValue>>, String> {
         let mut out = None;
-        for action in self.actions.iter().filter(|a| a.path().root == name) {
+        for action in self.actions.iter().filter(|a| a.path().root() == name) {
             out = Some(match action {
-                Action::Set(p, Operand::Value(Ok(v))) if p.steps.is_empty() => Some(v.clone()),
-                Action::Remove(p) if p.steps.is_empty() => None,
+                Action::Set(p, Operand::Value(Ok(v))) if p.is_top_level() => Some(v.clone()),
+                Action::Remove(p) if p.is_top_level() => None,
                 other => return Err(format!("{other:?}")),
             });
         }
@@ -321,10 +289,22 @@ impl<F> Update<F> {
         self.keyed.iter().any(|k| k.unchanged.is_none())
     }
 
+    /// The paths this update changes inside an attribute (a member, an element), as the
+    /// attribute and the path's text.
+    #[doc(hidden)]
+    pub fn paths_inside(&self) -> Vec<(&'static str, String)> {
+        self.actions
+            .iter()
+            .map(Action::path)
+            .filter(|p| !p.is_top_level())
+            .map(|p| (p.root(), p.to_string()))
+            .collect()
+    }
+
     /// Whether an action of this update writes attribute `name` or a path inside it.
     #[doc(hidden)]
     pub fn touches(&self, name: &str) -> bool {
-        self.actions.iter().any(|a| a.path().root == name)
+        self.actions.iter().any(|a| a.path().root() == name)
     }
 
     /// The same changes, applied to a record that does not exist yet and whose attributes
@@ -333,17 +313,20 @@ impl<F> Update<F> {
     /// `set_if_not_exists` keeps the template's value). A change inside a template attribute
     /// (a member, an element) is refused: set the whole field.
     #[doc(hidden)]
-    pub fn applied_to(&self, template: &crate::item::Item) -> Result<Update<F>, ExprError> {
+    pub fn applied_to(&self, template: &Item) -> Result<Update<F>, ExprError> {
         let mut actions = Vec::with_capacity(self.actions.len());
         for action in &self.actions {
             let path = action.path();
-            let Some(held) = template.get(path.root) else {
-                actions.push(action.clone());
+            let Some(held) = template.get(path.root()) else {
+                actions.push(match action {
+                    Action::Set(p, operand) => Action::Set(p.clone(), operand.seeded(template)?),
+                    other => other.clone(),
+                });
                 continue;
             };
-            if !path.steps.is_empty() {
+            if !path.is_top_level() {
                 return Err(ExprError::Value {
-                    field: path.root,
+                    field: path.root(),
                     reason: format!(
                         "an update that may create the record changes `{path}`, inside a \
                          value the record to create holds; set the whole field instead"
@@ -351,7 +334,7 @@ impl<F> Update<F> {
                 });
             }
             actions.push(match action {
-                Action::Set(p, operand) => Action::Set(p.clone(), operand.seeded(p, held)),
+                Action::Set(p, operand) => Action::Set(p.clone(), operand.seeded(template)?),
                 Action::Remove(p) => Action::Remove(p.clone()),
                 Action::Add(p, Ok(AttributeValue::N(n))) => Action::Set(
                     p.clone(),
@@ -368,7 +351,7 @@ impl<F> Update<F> {
                         Some(None) => Action::Remove(p.clone()),
                         None => {
                             return Err(ExprError::Value {
-                                field: path.root,
+                                field: path.root(),
                                 reason: format!(
                                     "the record to create holds `{path}` as another kind than \
                                      the set the update changes"
@@ -673,20 +656,6 @@ pub fn derived_key(
     }
 }
 
-/// `value` as an operand of `path`'s update, through `encode`.
-fn operand_of<T>(path: &Path, encode: Encoder<T>, value: T) -> Value {
-    encode_operand(path.root, encode, value).map_err(|e| match e {
-        ExprError::Value { field, reason } if path.steps.is_empty() => {
-            ExprError::Value { field, reason }
-        }
-        ExprError::Value { field, reason } => ExprError::Value {
-            field,
-            reason: format!("at `{path}`: {reason}"),
-        },
-        other => other,
-    })
-}
-
 /// `v` when it is of the kind `kind` accepts, else an error saying what `path` needs.
 fn of_kind(path: &Path, v: Value, kind: impl Fn(&AttributeValue) -> bool, needs: &str) -> Value {
     let v = v?;
@@ -694,7 +663,7 @@ fn of_kind(path: &Path, v: Value, kind: impl Fn(&AttributeValue) -> bool, needs:
         Ok(v)
     } else {
         Err(ExprError::Value {
-            field: path.root,
+            field: path.root(),
             reason: format!("`{path}` {needs}"),
         })
     }
@@ -741,57 +710,6 @@ fn set_len(v: &AttributeValue) -> Option<usize> {
     }
 }
 
-/// How a nested member's values are stored.
-enum MemberCodec<T> {
-    /// Faceteer's marshalling of the value (map members).
-    Plain(Encoder<T>),
-    /// As an element of the list field whose encoder this is.
-    Element(Encoder<Vec<T>>),
-}
-
-impl<T> Clone for MemberCodec<T> {
-    fn clone(&self) -> Self {
-        match self {
-            MemberCodec::Plain(e) => MemberCodec::Plain(*e),
-            MemberCodec::Element(e) => MemberCodec::Element(*e),
-        }
-    }
-}
-
-/// A nested path below a field: a map member or a list element, typed by what it holds.
-pub struct Member<F, T> {
-    path: Path,
-    codec: MemberCodec<T>,
-    _facet: PhantomData<fn() -> F>,
-}
-
-impl<F, T> Clone for Member<F, T> {
-    fn clone(&self) -> Self {
-        Member {
-            path: self.path.clone(),
-            codec: self.codec.clone(),
-            _facet: PhantomData,
-        }
-    }
-}
-
-impl<F, T> std::fmt::Debug for Member<F, T> {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "Member({})", self.path)
-    }
-}
-
-impl<F, T> Member<F, T> {
-    fn operand(&self, value: T) -> Value {
-        match &self.codec {
-            MemberCodec::Plain(encode) => operand_of(&self.path, *encode, value),
-            MemberCodec::Element(encode) => {
-                only_member(self.path.root, operand_of(&self.path, *encode, vec![value]))
-            }
-        }
-    }
-}
-
 /// The update operations, the same on a field (`$bound: Updatable`) and on a nested member.
 macro_rules! update_ops {
     ($path:ident $(, $bound:ty)?) => {
@@ -809,11 +727,16 @@ macro_rules! update_ops {
         pub fn member<U: Serialize>(&self, name: impl Into<String>) -> Member<F, U>
         $(where $bound: Updatable)?
         {
-            Member {
-                path: self.$path().child(Segment::Member(name.into())),
-                codec: MemberCodec::Plain(super::field::encode_plain::<U>),
-                _facet: PhantomData,
-            }
+            Member::plain(
+                self.$path().child(Segment::Member(name.into().into())),
+                super::field::encode_plain::<U>,
+            )
+        }
+
+        /// Its value, or `value` when it has none (`if_not_exists`): for a sum or a `set`
+        /// (`f.balance.set(f.balance.or(0) + f.pending.or(0))`).
+        pub fn or(&self, value: impl FieldValue<T>) -> IfAbsent<F, T> {
+            IfAbsent::new(self.$path(), self.codec_text(), value.into_field_value())
         }
     };
 }
@@ -887,17 +810,45 @@ macro_rules! list_ops {
 
 impl<F, T, S, K> Field<F, T, S, K> {
     fn update_path(&self) -> Path {
-        Path::new(self.name())
+        self.path()
+    }
+
+    fn codec_text(&self) -> &'static str {
+        self.codec()
     }
 
     /// Set it to `value`. On a field an index key or the TTL is built from, the update also
     /// rebuilds those attributes when it is sent (see the [module docs](crate::expr)).
-    pub fn set(&self, value: impl FieldValue<T>) -> Update<F>
+    ///
+    /// A plain attribute or a nested member may also be set from the record's own
+    /// attributes, computed on the server: another field holding the same type
+    /// (`f.a.set(f.b)`), a sum (`f.balance.set(f.balance + f.pending)`, `f.n.set(f.n - 1)`)
+    /// or a default for a missing one (`f.total.set(f.total.or(0) + 5)`).
+    pub fn set(&self, value: impl SetValue<F, T, K>) -> Update<F>
     where
         K: Settable,
         T: Send + Sync + 'static,
     {
-        self.assign(value.into_field_value(), K::KEYED)
+        match value.into_rhs() {
+            Rhs::Value(v) => self.assign(v, K::KEYED),
+            rhs if K::KEYED => Update::one(Action::Set(
+                self.path(),
+                Operand::Value(Err(ExprError::Value {
+                    field: self.name(),
+                    reason: format!(
+                        "index keys or the TTL are built from `{}`: it is set to a value, \
+                         not computed from other attributes ({})",
+                        self.path(),
+                        rhs_kind(&rhs)
+                    ),
+                })),
+            )),
+            rhs => {
+                let path = self.path();
+                let side = rhs.resolve(&path, self.codec(), &|v| self.operand(v));
+                Update::one(Action::Set(path, side.into()))
+            }
+        }
     }
 
     /// Set it to the time of the write (the `#[created]` and `#[updated]` fields, which have
@@ -942,6 +893,7 @@ impl<F, T, S, K> Field<F, T, S, K> {
     pub fn unchanged(&self, value: impl FieldValue<T>) -> Update<F>
     where
         T: Send + Sync + 'static,
+        K: TopLevel,
     {
         let (encoded, value) = self.encoder()(value.into_field_value());
         let held: Arc<dyn Any + Send + Sync> = Arc::new(value);
@@ -974,7 +926,7 @@ impl<F, T, K> Field<F, T, Option<T>, K> {
     where
         K: Settable,
     {
-        let action = Action::Remove(Path::new(self.name()));
+        let action = Action::Remove(self.path());
         if !K::KEYED {
             return Update::one(action);
         }
@@ -983,7 +935,10 @@ impl<F, T, K> Field<F, T, Option<T>, K> {
 
     /// The attribute is absent (the field is `None`) and the update leaves it so: the
     /// [`Field::unchanged`] of an absent value.
-    pub fn unchanged_absent(&self) -> Update<F> {
+    pub fn unchanged_absent(&self) -> Update<F>
+    where
+        K: TopLevel,
+    {
         Update::keyed(self.keyed_entry(None, Some(None)), None)
     }
 }
@@ -1000,11 +955,69 @@ impl<F, E, S, K> Field<F, Vec<E>, S, K> {
     where
         K: Updatable,
     {
-        Member {
-            path: self.update_path().child(Segment::Index(i)),
-            codec: MemberCodec::Element(self.encoder()),
-            _facet: PhantomData,
-        }
+        Member::element(
+            self.update_path().child(Segment::Index(i)),
+            self.encoder(),
+            self.codec(),
+        )
+    }
+}
+
+/// The entry under `key` of a map field, its values encoded as the field stores its entries.
+fn entry<F, V, M, S, K>(field: &Field<F, M, S, K>, key: String) -> Member<F, V>
+where
+    M: FromIterator<(String, V)> + 'static,
+    F: 'static,
+    S: 'static,
+    K: 'static,
+{
+    let field = *field;
+    let encode_key = key.clone();
+    Member::via(
+        field.path().child(Segment::Member(key.into())),
+        Arc::new(move |v: V| {
+            let one: M = std::iter::once((encode_key.clone(), v)).collect();
+            only_entry(field.name(), field.operand(one))
+        }),
+        field.codec(),
+    )
+}
+
+impl<F: 'static, V: 'static, H, S: 'static, K: 'static>
+    Field<F, std::collections::HashMap<String, V, H>, S, K>
+where
+    H: std::hash::BuildHasher + Default + 'static,
+{
+    /// The entry under `key` of the map (`f.scores.key("alice").add(2)`), its values encoded
+    /// as the field stores its entries.
+    pub fn key(&self, key: impl Into<String>) -> Member<F, V>
+    where
+        K: Updatable,
+    {
+        entry(self, key.into())
+    }
+}
+
+impl<F: 'static, V: 'static, S: 'static, K: 'static>
+    Field<F, std::collections::BTreeMap<String, V>, S, K>
+{
+    /// The entry under `key` of the map (`f.scores.key("alice").add(2)`), its values encoded
+    /// as the field stores its entries.
+    pub fn key(&self, key: impl Into<String>) -> Member<F, V>
+    where
+        K: Updatable,
+    {
+        entry(self, key.into())
+    }
+}
+
+/// What a right-hand side that is not a value is, for messages.
+fn rhs_kind<T>(rhs: &Rhs<T>) -> &'static str {
+    match rhs {
+        Rhs::Value(_) => "a value",
+        Rhs::Path(..) => "another attribute",
+        Rhs::IfAbsent(..) => "an `or(..)` default",
+        Rhs::Sum(..) => "a sum",
     }
 }
 
@@ -1022,7 +1035,7 @@ impl<F, T: Collection, S, K> Field<F, T, S, K> {
                 ),
             };
             Err(ExprError::Value {
-                field: path.root,
+                field: path.root(),
                 reason,
             })
         });
@@ -1051,13 +1064,16 @@ impl<F, T: Collection, S, K> Field<F, T, S, K> {
 
 impl<F, T> Member<F, T> {
     fn member_path(&self) -> Path {
-        self.path.clone()
+        self.path().clone()
     }
 
-    /// Set it to `value`.
-    pub fn set(&self, value: impl FieldValue<T>) -> Update<F> {
-        let v = self.operand(value.into_field_value());
-        Update::one(Action::Set(self.member_path(), Operand::Value(v)))
+    /// Set it to `value`, or to another attribute, a sum or an `or(..)` default computed on
+    /// the server (as [`Field::set`]).
+    pub fn set(&self, value: impl SetValue<F, T, NestedAttribute>) -> Update<F> {
+        let side = value
+            .into_rhs()
+            .resolve(self.path(), self.codec_text(), &|v| self.operand(v));
+        Update::one(Action::Set(self.member_path(), side.into()))
     }
 
     update_ops!(member_path);
@@ -1077,11 +1093,11 @@ impl<F, E: Serialize> Member<F, Vec<E>> {
 
     /// Element `i` of the list.
     pub fn at(&self, i: usize) -> Member<F, E> {
-        Member {
-            path: self.member_path().child(Segment::Index(i)),
-            codec: MemberCodec::Element(super::field::encode_plain::<Vec<E>>),
-            _facet: PhantomData,
-        }
+        Member::element(
+            self.member_path().child(Segment::Index(i)),
+            super::field::encode_plain::<Vec<E>>,
+            "",
+        )
     }
 }
 
@@ -1179,6 +1195,61 @@ mod tests {
         assert_eq!(
             p.into_parts().1.unwrap()[":v0"],
             AttributeValue::S("x".into())
+        );
+    }
+
+    #[test]
+    fn references_sums_and_defaults_render_on_the_server() {
+        let balance: Field<Doc, i64, i64> = Field::new("balance");
+        let pending: Field<Doc, i64, i64> = Field::new("pending");
+        let other: Field<Doc, i64, i64> = Field::new("other");
+        let (text, _) = render(
+            &(balance.set(balance + pending) & pending.set(pending.or(0) - 5) & other.set(balance)),
+        );
+        assert_eq!(
+            text,
+            "SET #n0 = #n0 + #n1, #n1 = if_not_exists(#n1, :v0) - :v1, #n2 = #n0"
+        );
+        // A record to create reads the references from the template.
+        let template: Item = [
+            ("balance".to_owned(), AttributeValue::N("10".into())),
+            ("pending".to_owned(), AttributeValue::N("3".into())),
+        ]
+        .into();
+        let seeded = (other.set(balance + pending) & pending.set(pending.or(0) - 1))
+            .applied_to(&template)
+            .unwrap();
+        let (text, p) = render(&seeded);
+        assert_eq!(text, "SET #n0 = :v0 + :v1, #n1 = :v2 - :v3");
+        let values = p.into_parts().1.unwrap();
+        assert_eq!(values[":v0"], AttributeValue::N("10".into()));
+        assert_eq!(values[":v2"], AttributeValue::N("3".into()));
+        // A reference the template does not hold is refused before sending.
+        let missing: Field<Doc, i64, i64> = Field::new("missing");
+        assert!(other.set(missing).applied_to(&template).is_err());
+    }
+
+    #[test]
+    fn map_entries_and_nested_members_encode_as_their_field() {
+        use std::collections::BTreeMap;
+        let scores: Field<Doc, BTreeMap<String, u32>, BTreeMap<String, u32>> = Field::new("scores");
+        #[derive(Serialize)]
+        struct Meta;
+        let meta: Field<Doc, Meta, Meta> = Field::new("meta");
+        let hits: Field<Doc, u32, u32, super::NestedAttribute> =
+            meta.__member("hits", super::super::field::encode_plain::<u32>, "");
+        let u = scores.key("ann").add(2) & hits.add(1) & scores.key("bob").set(3);
+        let (text, p) = render(&u);
+        assert_eq!(text, "SET #n0.#n4 = :v2 ADD #n0.#n1 :v0, #n2.#n3 :v1");
+        let names = p.into_parts().0.unwrap();
+        assert_eq!(names["#n1"], "ann");
+        assert_eq!(names["#n3"], "hits");
+        assert_eq!(
+            u.paths_inside()
+                .into_iter()
+                .map(|(root, _)| root)
+                .collect::<Vec<_>>(),
+            ["scores", "meta", "scores"]
         );
     }
 

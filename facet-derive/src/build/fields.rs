@@ -23,6 +23,7 @@ pub fn fields(
         check::stored_name_is_not_reserved(cx, &field);
         check::nullable_reads_absent(cx, &field, &parsed.serde, serde);
         check::no_wide_integers(cx, &field, &parsed.serde);
+        check::nested_holds_a_plain_struct(cx, &field);
         fields.push(field);
         attrs.push(parsed);
     }
@@ -30,7 +31,7 @@ pub fn fields(
 }
 
 /// One field, renamed as serde renames it.
-fn field(f: FieldInput, attrs: &FieldAttrs, serde: &SerdeContainer) -> Field {
+pub fn field(f: FieldInput, attrs: &FieldAttrs, serde: &SerdeContainer) -> Field {
     let ident = f.ident.expect("named fields");
     let name = match &attrs.serde.rename {
         Some(n) => n.clone(),
@@ -49,5 +50,6 @@ fn field(f: FieldInput, attrs: &FieldAttrs, serde: &SerdeContainer) -> Field {
         epoch: attrs.epoch,
         default: attrs.serde.default || serde.default,
         codec: attrs.serde.codec.clone(),
+        nested: attrs.nested,
     }
 }

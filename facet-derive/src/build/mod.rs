@@ -4,7 +4,7 @@
 //! [`Ctxt`].
 
 mod assembly;
-mod fields;
+pub mod fields;
 mod indexes;
 mod key_acc;
 mod vectors;

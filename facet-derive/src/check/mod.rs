@@ -9,6 +9,7 @@ mod facet;
 mod fields;
 mod keys;
 mod markers;
+mod nested;
 mod vectors;
 mod written;
 
@@ -28,6 +29,7 @@ pub use markers::{
     at_most_one_ttl, at_most_one_version, ttl_holds_a_time, version_is_a_counter,
     version_is_not_a_key,
 };
+pub use nested::{nested_has_no_generics, nested_holds_a_plain_struct};
 pub use vectors::{
     vector_dimensions_in_range, vector_distance_is_known, vector_field_holds_numbers,
     vector_index_name_is_valid, vector_search_fields,

@@ -5,15 +5,21 @@ use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 use syn::Ident;
 
-use super::tokens::private;
+use super::tokens::private_in;
 use crate::model::{FacetModel, Field};
 
 /// The encoder of each field whose values faceteer's marshalling alone would not store as
 /// a put does (a codec of its own, a `skip_serializing_if`): conditions, filters and
 /// updates send a value exactly as a put stores the field.
 pub fn encoders(m: &FacetModel) -> TokenStream {
-    let p = private(m);
-    let fns = m.fields.iter().filter(|f| has_encoder(m, f)).map(|f| {
+    encoder_fns(&m.fields, &m.krate)
+}
+
+/// The encoder functions of `fields` (of a facet, or of a struct that derives `Nested`),
+/// with the `faceteer` crate at `krate`.
+pub fn encoder_fns(fields: &[Field], krate: &syn::Path) -> TokenStream {
+    let p = private_in(krate);
+    let fns = fields.iter().filter(|f| has_encoder(krate, f)).map(|f| {
         let (ty, inner) = (&f.ty, &f.inner);
         let name = encoder_ident(f);
         let (wrap, unwrap) = if f.optional {
@@ -27,7 +33,7 @@ pub fn encoders(m: &FacetModel) -> TokenStream {
         } else {
             (quote!(__v), quote!(__o))
         };
-        let encode = match own_codec(m, f) {
+        let encode = match own_codec(krate, f) {
             Some(path) => quote! {{
                 struct __Field<'a>(&'a #ty);
                 #[automatically_derived]
@@ -63,22 +69,29 @@ pub fn encoders(m: &FacetModel) -> TokenStream {
 
 /// Whether a field's values are encoded by a generated function rather than faceteer's
 /// marshalling of the value: a codec of its own, or a `skip_serializing_if`.
-pub fn has_encoder(m: &FacetModel, f: &Field) -> bool {
-    f.is_attribute && (own_codec(m, f).is_some() || f.skip_if.is_some())
+pub fn has_encoder(krate: &syn::Path, f: &Field) -> bool {
+    f.is_attribute && (own_codec(krate, f).is_some() || f.skip_if.is_some())
+}
+
+/// The text of the serializer a field's values are stored by (`""`: faceteer's marshalling),
+/// carried by its handle so that references between fields stored differently are refused.
+pub fn codec_text(krate: &syn::Path, f: &Field) -> String {
+    own_codec(krate, f).map_or_else(String::new, |path| {
+        path.segments
+            .iter()
+            .map(|s| s.ident.to_string())
+            .collect::<Vec<_>>()
+            .join("::")
+    })
 }
 
 /// The serialize function of a field whose codec is not faceteer's own marshalling: none
 /// for `faceteer::timestamp` (and `::option`), which write what faceteer's marshaller
 /// writes for a `DateTime<Utc>` anyway.
-fn own_codec<'f>(m: &FacetModel, f: &'f Field) -> Option<&'f syn::Path> {
+fn own_codec<'f>(krate: &syn::Path, f: &'f Field) -> Option<&'f syn::Path> {
     let path = f.serializer.as_ref()?;
     let words: Vec<String> = path.segments.iter().map(|s| s.ident.to_string()).collect();
-    let krate: Vec<String> = m
-        .krate
-        .segments
-        .iter()
-        .map(|s| s.ident.to_string())
-        .collect();
+    let krate: Vec<String> = krate.segments.iter().map(|s| s.ident.to_string()).collect();
     let tail = words
         .strip_prefix(krate.as_slice())
         .or_else(|| words.strip_prefix(&["faceteer".to_owned()][..]));

@@ -4,7 +4,7 @@
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 
-use super::encoders::{encoder_ident, has_encoder};
+use super::encoders::{codec_text, encoder_ident, has_encoder};
 use super::tokens::{lit, private};
 use super::updates::UpdateKind;
 use crate::model::{FacetModel, Field};
@@ -26,19 +26,42 @@ pub fn fields_struct(m: &FacetModel) -> (TokenStream, TokenStream) {
         let (inner, ty) = (&f.inner, &f.ty);
         let doc = format!("The `{}` attribute.", f.name);
         let kind = UpdateKind::of(m, i).path(&p);
+        if f.nested.is_some() {
+            let doc = format!("The `{}` attribute, and handles on its members.", f.name);
+            return quote!(#[doc = #doc] pub #fid: <#inner as #p::Nested>::Members<#ident, #ty, #kind>);
+        }
         quote!(#[doc = #doc] pub #fid: #p::Field<#ident, #inner, #ty, #kind>)
     });
-    let inits = attribute_fields.iter().map(|(i, f)| {
+    let inits = attribute_fields.iter().map(|&(i, f)| {
         let fid = &f.ident;
         let name = lit(&f.name);
-        let position = *i as u16;
-        if has_encoder(m, f) {
+        let position = i as u16;
+        let codec = codec_text(&m.krate, f);
+        let codec = (!codec.is_empty()).then(|| {
+            let codec = lit(&codec);
+            quote!(.with_codec(#codec))
+        });
+        let handle = if has_encoder(&m.krate, f) {
             let encoder = encoder_ident(f);
-            quote!(#fid: #p::Field::coded(#name, #position, Self::#encoder))
+            quote!(#p::Field::coded(#name, #position, Self::#encoder)#codec)
         } else {
-            quote!(#fid: #p::Field::numbered(#name, #position))
+            quote!(#p::Field::numbered(#name, #position)#codec)
+        };
+        if f.nested.is_some() {
+            let (ty, inner) = (&f.ty, &f.inner);
+            let kind = UpdateKind::of(m, i).path(&p);
+            quote!(#fid: <#inner>::__faceteer_members::<#ident, #ty, #kind>(#handle))
+        } else {
+            quote!(#fid: #handle)
         }
     });
+    // Build the handles once at compile time: a nesting too deep fails here, with its
+    // message.
+    let built = m
+        .fields
+        .iter()
+        .any(|f| f.nested.is_some())
+        .then(|| quote!(const _: () = { let _ = #ident::fields(); };));
     let doc = format!(
         "Typed handles on the attributes of `{ident}`, for conditions and filters \
          (`{ident}::fields()`)."
@@ -49,6 +72,7 @@ pub fn fields_struct(m: &FacetModel) -> (TokenStream, TokenStream) {
         #vis struct #fields_ident {
             #(#decls,)*
         }
+        #built
     };
     let ctor = quote! {
         #[doc = #doc]

@@ -15,6 +15,7 @@ mod field_schemas;
 mod fields;
 mod key_part;
 mod keys;
+mod nested;
 mod pick;
 mod projection;
 mod queries;
@@ -26,6 +27,7 @@ mod vectors;
 pub use collection::collection;
 pub use facet::facet;
 pub use key_part::key_part;
+pub use nested::nested;
 pub use pick::pick;
 
 /// The `FIELDS` constant's tokens of `m`, as text (for the model tests).

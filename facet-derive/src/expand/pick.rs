@@ -42,7 +42,7 @@ pub fn pick(input: &syn::DeriveInput, cx: &Ctxt) -> TokenStream {
         let id = f.ident.as_ref().expect("named fields");
         let ty = &f.ty;
         let check = quote_spanned!(ty.span()=> declared_as::<#ty>());
-        quote!(#fp::pick_field(__f.#id).#check)
+        quote!(#fp::pick_field(__f.#id.__faceteer_field()).#check)
     });
     let reads = fields.iter().enumerate().map(|(i, f)| {
         let id = f.ident.as_ref().expect("named fields");
@@ -56,7 +56,7 @@ pub fn pick(input: &syn::DeriveInput, cx: &Ctxt) -> TokenStream {
         let module = syn::Ident::new(&module.to_string(), id.span());
         quote_spanned! {id.span()=>
             __I: ::faceteer::#module::IndexProjects<
-                ::faceteer::#module::FieldAt<#facet, { <#facet>::fields().#id.position() }>,
+                ::faceteer::#module::FieldAt<#facet, { <#facet>::fields().#id.__faceteer_field().position() }>,
             >
         }
     });

@@ -128,6 +128,8 @@ pub struct Field {
     /// The field's own serde codec as declared (`with`, `serialize_with`,
     /// `deserialize_with`), for the design lock.
     pub codec: Option<String>,
+    /// `#[nested]`: where it is declared; the field's type derives `Nested`.
+    pub nested: Option<proc_macro2::Span>,
 }
 
 /// What an index projects of the facet's records.

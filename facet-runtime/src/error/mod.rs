@@ -209,6 +209,27 @@ pub enum Error {
     /// consistent read of an index). Nothing was sent.
     #[error("invalid request: {0}")]
     InvalidRequest(String),
+    /// An update changes a member or an element inside an attribute the stored record does
+    /// not hold as a map or a list (absent, or of another type): DynamoDB refused the whole
+    /// update, and nothing was written.
+    #[error(
+        "the update of `{facet}` record ({pk}, {sk}) changes {paths}, inside an attribute the \
+         stored record does not hold as a map or list (absent?); nothing was written: set the \
+         whole attribute first (`f.{root}.set(..)`), or condition the update on \
+         `f.{root}.exists()`"
+    )]
+    NoSuchPath {
+        /// The facet.
+        facet: &'static str,
+        /// The record's partition key.
+        pk: String,
+        /// The record's sort key.
+        sk: String,
+        /// The paths the update changes inside attributes (`billing.city`), joined.
+        paths: String,
+        /// The first of their attributes.
+        root: &'static str,
+    },
     /// A vector search refused before sending.
     #[error(transparent)]
     Vector(#[from] VectorError),

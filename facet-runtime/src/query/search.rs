@@ -143,7 +143,10 @@ impl<'t, F: Facet> Search<'t, F> {
     /// records unless the search is exhausted, and one cursor resumes every source and
     /// shard. Every source must apply the same filter (or none), so that which sources
     /// hold a record is known from its keys.
-    pub fn order_by<T, S, K>(mut self, field: Field<F, T, S, K>) -> Self {
+    pub fn order_by<T, S, K: faceteer_core::expr::TopLevel>(
+        mut self,
+        field: Field<F, T, S, K>,
+    ) -> Self {
         self.order = Some(field.name());
         self
     }

@@ -118,10 +118,13 @@ impl<F: Facet> VectorSearch<F> {
         }
         if let Some(filter) = &self.filter {
             let allowed: Vec<&str> = self.index.filters.iter().map(|k| k.name).collect();
+            // Inline filters are whole scalar attributes: a member inside one is not.
+            filter.attribute_names()?;
             if let Some(outside) = filter
-                .attribute_names()?
+                .paths()
                 .into_iter()
-                .find(|n| !allowed.contains(&n.as_str()))
+                .find(|p| !p.is_top_level() || !allowed.contains(&p.root()))
+                .map(|p| p.to_string())
             {
                 return Err(VectorError::FilterAttribute {
                     index: self.index.index,

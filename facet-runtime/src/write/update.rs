@@ -387,8 +387,47 @@ impl<'a, F: Facet, R: Returns> Refusable<'a> for UpdateItem<'a, F, R> {
     type Value = R::Output<F>;
 
     fn send(self) -> BoxFuture<'a, Written<R::Output<F>>> {
+        let inside = self.change.paths_inside();
         let plans = self.plans();
         let guarded = self.guarded();
-        send::<F, R>(self.table, plans, guarded)
+        let sent = send::<F, R>(self.table, plans, guarded);
+        if inside.is_empty() {
+            return sent;
+        }
+        Box::pin(async move {
+            sent.await.map_err(|mut refusal| {
+                refusal.error = no_such_path::<F>(refusal.error, &inside);
+                refusal
+            })
+        })
+    }
+}
+
+/// `error`, when it is DynamoDB refusing a document path of an update that changes `inside`
+/// paths (a member or element of an attribute the record does not hold as a map or list), as
+/// [`Error::NoSuchPath`] naming them.
+fn no_such_path<F: Facet>(error: Error, inside: &[(&'static str, String)]) -> Error {
+    let Error::Dynamo(d) = &error else {
+        return error;
+    };
+    let refused = d.code() == Some("ValidationException")
+        && d.message()
+            .is_some_and(|m| m.to_ascii_lowercase().contains("document path"));
+    let Some((root, _)) = inside.first() else {
+        return error;
+    };
+    if !refused {
+        return error;
+    }
+    let (pk, sk) = d.key().map_or_else(Default::default, |(pk, sk)| {
+        (pk.to_owned(), sk.unwrap_or_default().to_owned())
+    });
+    let paths: Vec<String> = inside.iter().map(|(_, p)| format!("`{p}`")).collect();
+    Error::NoSuchPath {
+        facet: F::SCHEMA.name,
+        pk,
+        sk,
+        paths: paths.join(", "),
+        root,
     }
 }

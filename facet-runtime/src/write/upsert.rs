@@ -55,7 +55,10 @@ impl<'a, F: Facet, R: Returns> Upsert<'a, F, R> {
     /// time, a counter. An index key or the TTL built from kept fields is kept with
     /// them; one built from a kept field and a field that is written is refused before
     /// sending (it could not be right both when the record exists and when it does not).
-    pub fn keep<T, S, K>(mut self, field: Field<F, T, S, K>) -> Self {
+    pub fn keep<T, S, K: faceteer_core::expr::TopLevel>(
+        mut self,
+        field: Field<F, T, S, K>,
+    ) -> Self {
         self.keep.push(field.name());
         self
     }
