@@ -71,12 +71,15 @@ faceteer::table! {
     pub struct Customers { Customer }
 }
 
-/// A projection of a whole nested field.
+/// A projection of a whole nested field, and of members of others.
 #[derive(Debug, Pick)]
 #[pick(facet = Customer)]
 struct Where {
     address: Address,
-    metrics: Metrics,
+    #[pick(at = metrics.views)]
+    views: u64,
+    #[pick(at = billing.city)]
+    billing_city: String,
 }
 
 fn at(secs: i64) -> DateTime<Utc> {
@@ -196,6 +199,10 @@ async fn nested_filters_and_projections() {
     for (i, city) in ["Oslo", "Bergen", "Oslo", "Bodø"].into_iter().enumerate() {
         let mut c = customer("t1", &format!("c{i}"), city);
         c.metrics.views = i as u64;
+        c.billing = Some(Address {
+            city: format!("Billing {i}"),
+            ..c.address.clone()
+        });
         table.put(&c).await.unwrap();
     }
     let f = Customer::fields();
@@ -222,7 +229,8 @@ async fn nested_filters_and_projections() {
         .unwrap();
     assert_eq!(picked.len(), 4);
     assert_eq!(picked[1].address.city, "Bergen");
-    assert_eq!(picked[3].metrics.views, 3);
+    assert_eq!(picked[3].views, 3);
+    assert_eq!(picked[2].billing_city, "Billing 2");
     assert_eq!(picked[3].keys.id, "c3");
 }
 

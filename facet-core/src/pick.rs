@@ -229,6 +229,23 @@ pub fn read_attribute<T: DeserializeOwned>(
     }
 }
 
+/// The value at `path` (a member of a `#[nested]` field) of a projected item, as `T`: absent
+/// when a map on the way is missing (an `Option` reads `None`).
+#[doc(hidden)]
+pub fn read_path<T: DeserializeOwned>(
+    item: &Item,
+    path: &crate::expr::Path,
+) -> Result<T, serde_dynamo::Error> {
+    match path.find(item) {
+        Some(v) => crate::unmarshal::from_attribute_value(v.clone()),
+        None => crate::unmarshal::from_attribute_value(AttributeValue::Null(true)).map_err(|_| {
+            <serde_dynamo::Error as serde::de::Error>::custom(format!(
+                "the projected item has no `{path}`"
+            ))
+        }),
+    }
+}
+
 /// Holds when a projection declares a field with the facet's own type. Used by
 /// `#[derive(Pick)]` to check projections at compile time.
 #[diagnostic::on_unimplemented(

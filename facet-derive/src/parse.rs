@@ -120,11 +120,14 @@ pub struct PickInput {
     pub facet: syn::Path,
 }
 
-/// One field of a projection.
+/// One field of a projection: `#[pick(at = address.city)]` reads a member of a
+/// `#[nested]` field instead of the facet field of the same name.
 #[derive(Debug, FromField)]
+#[darling(attributes(pick))]
 pub struct PickField {
     pub ident: Option<Ident>,
     pub ty: Type,
+    pub at: Option<syn::Expr>,
 }
 
 /// `index(gsi = n, keys_only)`, `index(gsi = n, include(a, b))` or `index(gsi = n, sparse)`

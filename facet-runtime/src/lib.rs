@@ -302,8 +302,8 @@ pub mod __private_0_1_0 {
     pub use faceteer_core::native::KeyScalar;
     pub use faceteer_core::partition::{PartitionKey, ShardChoice};
     pub use faceteer_core::pick::{
-        pick_field, read_attribute, BaseTable, FieldAt, FromPicked, IndexProjects, KeyFields,
-        PickValidator, ProjectedBy, Projection, WholeRecords,
+        pick_field, read_attribute, read_path, BaseTable, FieldAt, FromPicked, IndexProjects,
+        KeyFields, PickValidator, ProjectedBy, Projection, WholeRecords,
     };
     pub use faceteer_core::schema::FALLBACK_SCHEMA;
     pub use faceteer_core::schema::TTL_ATTRIBUTE;

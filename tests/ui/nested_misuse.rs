@@ -1,4 +1,4 @@
-use faceteer::{Facet, Nested};
+use faceteer::{Facet, Nested, Pick};
 use serde::{Deserialize, Serialize};
 
 #[derive(Serialize, Deserialize, Nested)]
@@ -39,6 +39,7 @@ struct Underived {
 }
 
 #[derive(Facet, Serialize, Deserialize)]
+#[facet(pick_validator = trust)]
 struct Whole {
     #[pk(prefix = "#W")]
     #[sk(prefix = "#W")]
@@ -50,6 +51,14 @@ struct Whole {
 async fn keep_a_member(table: &faceteer::Table, w: &Whole) {
     // `keep` takes a whole attribute.
     let _ = table.upsert(w).keep(Whole::fields().address.city).await;
+}
+
+/// A member read as another type than it holds.
+#[derive(Pick)]
+#[pick(facet = Whole)]
+struct WrongMember {
+    #[pick(at = address.city)]
+    city: u32,
 }
 
 fn main() {}

@@ -78,7 +78,8 @@ impl Path {
 
     /// The value at this path in `item` (a stored item, or the record an update creates):
     /// `None` when an attribute, member or element on the way is missing.
-    pub(crate) fn find<'i>(&self, item: &'i crate::item::Item) -> Option<&'i AttributeValue> {
+    #[doc(hidden)]
+    pub fn find<'i>(&self, item: &'i crate::item::Item) -> Option<&'i AttributeValue> {
         let mut at = item.get(self.root)?;
         for step in &self.steps {
             at = match (step, at) {

@@ -38,25 +38,47 @@ pub fn pick(input: &syn::DeriveInput, cx: &Ctxt) -> TokenStream {
     }
     // One reference to each facet field: a missing field or a different type is one error,
     // at the projection's field.
-    let checks = fields.iter().map(|f| {
-        let id = f.ident.as_ref().expect("named fields");
+    // The handle each field reads: the facet field of its name, or the member `at` names.
+    let handles: Vec<TokenStream> = fields
+        .iter()
+        .map(|f| match &f.at {
+            Some(at) => quote!(__f.#at),
+            None => {
+                let id = f.ident.as_ref().expect("named fields");
+                quote!(__f.#id)
+            }
+        })
+        .collect();
+    let checks = fields.iter().zip(&handles).map(|(f, handle)| {
         let ty = &f.ty;
         let check = quote_spanned!(ty.span()=> declared_as::<#ty>());
-        quote!(#fp::pick_field(__f.#id.__faceteer_field()).#check)
+        quote!(#fp::pick_field(#handle.__faceteer_field()).#check)
     });
-    let reads = fields.iter().enumerate().map(|(i, f)| {
-        let id = f.ident.as_ref().expect("named fields");
-        quote!(#id: #fp::read_attribute(__item, Self::ATTRIBUTES[#i])?)
-    });
+    let reads = fields
+        .iter()
+        .zip(&handles)
+        .enumerate()
+        .map(|(i, (f, handle))| {
+            let id = f.ident.as_ref().expect("named fields");
+            match &f.at {
+                Some(_) => quote! {
+                    #id: {
+                        let __f = <#facet>::fields();
+                        #fp::read_path(__item, &#handle.__faceteer_field().path())?
+                    }
+                },
+                None => quote!(#id: #fp::read_attribute(__item, Self::ATTRIBUTES[#i])?),
+            }
+        });
     // Each field must be projected by the index read through (`__I`, its key-fields type).
-    let projected = fields.iter().map(|f| {
+    let projected = fields.iter().zip(&handles).map(|(f, handle)| {
         let id = f.ident.as_ref().expect("named fields");
         // The bound is spanned at the field, so an unprojected field is reported there.
         let module = super::tokens::private_module();
         let module = syn::Ident::new(&module.to_string(), id.span());
         quote_spanned! {id.span()=>
             __I: ::faceteer::#module::IndexProjects<
-                ::faceteer::#module::FieldAt<#facet, { <#facet>::fields().#id.__faceteer_field().position() }>,
+                ::faceteer::#module::FieldAt<#facet, { let __f = <#facet>::fields(); #handle.__faceteer_field().position() }>,
             >
         }
     });
