@@ -2,7 +2,8 @@
 //! differ, with the index keys and TTL they move, keeps concurrent writers' changes of other
 //! fields and refuses those of the same field.
 
-use crate::common::{get_raw, Stock, TestTable};
+use crate::common::spans::traced;
+use crate::common::{get_raw, patient, Stock, TestTable};
 use faceteer::write::Saved;
 use faceteer::{Error, Table};
 use faceteer_suite::catalogue::{task, Task, TaskStatus};
@@ -150,9 +151,75 @@ async fn a_stale_version_is_a_conflict() {
     }
 }
 
+/// A modify sends only the attributes its change changed (one `UpdateItem`), nothing when it
+/// changes nothing, and the whole record when the stored item is not the one a put of the
+/// record as read writes, which brings it to that shape.
+async fn modify_sends_only_what_changed() {
+    let table = faceteer_suite::fresh_table::<TestTable>("saves-modify").await;
+    let stock = Stock {
+        sku: "s1".into(),
+        on_hand: 5,
+        version: 0,
+    };
+    table.put(&stock).await.unwrap();
+    let key = Stock::key("s1").unwrap();
+    let raw = || get_raw(&table, key.to_item());
+
+    let (got, spans) = traced(async { table.modify(&key, |s| s.on_hand -= 1).await }).await;
+    let expected = Stock {
+        on_hand: 4,
+        version: 2,
+        ..stock.clone()
+    };
+    assert_eq!(got.unwrap(), Some(expected.clone()));
+    assert_eq!(spans.of("UpdateItem").len(), 1, "{:#?}", spans.closed());
+    assert!(spans.of("PutItem").is_empty() && spans.of("TransactWriteItems").is_empty());
+    assert_eq!(raw().await.unwrap(), faceteer::to_item(&expected).unwrap());
+
+    // A change that changes nothing sends nothing, and the record stays at its version.
+    let (got, spans) = traced(async { table.modify(&key, |_| {}).await }).await;
+    assert_eq!(got.unwrap(), Some(expected.clone()));
+    assert_eq!(spans.of("GetItem").len(), 1);
+    assert!(spans.of("UpdateItem").is_empty() && spans.of("PutItem").is_empty());
+
+    // An item holding an attribute no field names is put whole, which drops it.
+    let mut odd = faceteer::to_item(&expected).unwrap();
+    odd.insert(
+        "legacy".into(),
+        aws_sdk_dynamodb::types::AttributeValue::S("x".into()),
+    );
+    patient(&table)
+        .put_item()
+        .table_name(table.name())
+        .set_item(Some(odd))
+        .send()
+        .await
+        .unwrap();
+    let (got, spans) = traced(async { table.modify(&key, |s| s.on_hand += 10).await }).await;
+    let expected = Stock {
+        on_hand: 14,
+        version: 3,
+        ..stock
+    };
+    assert_eq!(got.unwrap(), Some(expected.clone()));
+    assert_eq!(spans.of("PutItem").len(), 1);
+    assert_eq!(raw().await.unwrap(), faceteer::to_item(&expected).unwrap());
+
+    // Concurrent modifies of one record each apply once.
+    let runs = (0..4).map(|_| {
+        std::future::IntoFuture::into_future(table.modify(&key, |s| s.on_hand += 1).attempts(50))
+    });
+    for got in futures::future::join_all(runs).await {
+        got.unwrap();
+    }
+    let now: Stock = table.get(&key).consistent().await.unwrap().unwrap();
+    assert_eq!((now.on_hand, now.version), (18, 7));
+}
+
 faceteer_suite::engines!(
     disjoint_saves_both_apply,
     a_clash_on_one_field_is_refused,
     nothing_changed_sends_nothing_and_keys_stay,
     a_stale_version_is_a_conflict,
+    modify_sends_only_what_changed,
 );

@@ -81,6 +81,10 @@ pub struct SaveDiff<F> {
     pub change: Update<F>,
     /// The attributes the change writes.
     pub changed: Vec<&'static str>,
+    /// The item a put of the changed record would store (its `#[updated]` stamped), which
+    /// the record holds after the save when no other writer changed it (the `#[version]`
+    /// counter as read: the save moves it).
+    pub written: Item,
     /// The stored values the save expects: the `#[version]` counter as read, or, without
     /// one, the read value of each field it changes and of each field an index key it moves
     /// is built from (so a concurrent change of another field is kept, and one of the same
@@ -115,7 +119,16 @@ pub fn save_diff<F: Facet>(
     after: &F,
     now: &WriteClock,
 ) -> Result<Option<SaveDiff<F>>, SaveError> {
-    let read = crate::convert::to_item(before)?;
+    save_diff_from(crate::convert::to_item(before)?, after, now)
+}
+
+/// [`save_diff`] from `read`, the item a put of the record as read writes
+/// (`to_item(before)`).
+pub fn save_diff_from<F: Facet>(
+    read: Item,
+    after: &F,
+    now: &WriteClock,
+) -> Result<Option<SaveDiff<F>>, SaveError> {
     let plain = crate::convert::to_item(after)?;
     if read.get(PK) != plain.get(PK) || read.get(SK) != plain.get(SK) {
         return Err(SaveError::KeyChanged {
@@ -197,6 +210,7 @@ pub fn save_diff<F: Facet>(
         change,
         changed,
         expected,
+        written,
     }))
 }
 

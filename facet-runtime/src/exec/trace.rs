@@ -368,8 +368,8 @@ impl Op {
         self.answers.lock().map_or(0.0, |a| a.units)
     }
 
-    /// The same operation, expecting version conflicts: a caller that handles them (a
-    /// `modify` reads again) gets no WARN event for one.
+    /// The same operation, expecting version conflicts (or refused conditions): a caller
+    /// that handles them (a `modify` reads again) gets no WARN event for one.
     pub(crate) fn expecting_conflicts(mut self) -> Op {
         self.conflict_expected = true;
         self
@@ -418,7 +418,11 @@ impl Op {
                 let absent =
                     self.operation.starts_with("Describe") && kind == "ResourceNotFoundException";
                 let expected = absent
-                    || (self.conflict_expected && matches!(e, Error::VersionConflict { .. }));
+                    || (self.conflict_expected
+                        && matches!(
+                            e,
+                            Error::VersionConflict { .. } | Error::ConditionFailed { .. }
+                        ));
                 if !expected {
                     tracing::warn!(
                     parent: &self.span,

@@ -8,7 +8,7 @@ use faceteer_core::pick::{BaseTable, Projection};
 use faceteer_core::plan::GetPlan;
 use faceteer_core::{Facet, Item, Key};
 
-use super::mode::{decode_stored, Read, Select, Whole};
+use super::mode::{decode_stored, AsStored, Read, Select, Whole};
 use crate::error::Result;
 use crate::exec::future::{records, traced, BoxFuture};
 use crate::exec::sdk;
@@ -44,6 +44,16 @@ impl<'t, F: Facet, R> Get<'t, F, R> {
     pub fn consistent(mut self) -> Self {
         self.consistent = true;
         self
+    }
+
+    /// The record with the item it was decoded from (a modify plans its save from both).
+    pub(crate) fn with_stored_item(self) -> Get<'t, F, AsStored> {
+        Get {
+            table: self.table,
+            key: self.key,
+            consistent: self.consistent,
+            _read: PhantomData,
+        }
     }
 
     /// Read only the fields of projection `P` (plus the key fields), with a

@@ -79,6 +79,24 @@ impl<F: Facet, I: KeyFields + WholeRecords> Read<F, I> for Whole {
     }
 }
 
+/// Whole records with the items they were decoded from: what a modify plans its save from
+/// (crate-private: [`Get::with_stored_item`](super::get::Get)).
+pub(crate) enum AsStored {}
+
+impl sealed::Sealed for AsStored {}
+
+impl<F: Facet> Read<F, faceteer_core::pick::BaseTable> for AsStored {
+    type Record = (F, Item);
+
+    fn attributes(_: &[&'static str]) -> Option<Vec<&'static str>> {
+        None
+    }
+
+    fn decode(item: Item, _: Option<&[&'static str]>) -> Result<(F, Item), ItemError> {
+        Ok((from_item(item.clone())?, item))
+    }
+}
+
 impl<F: Facet, I: KeyFields> Read<F, I> for Fetched {
     type Record = F;
 

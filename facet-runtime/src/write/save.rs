@@ -3,9 +3,9 @@
 use std::future::IntoFuture;
 
 use faceteer_core::expr::{same_value, Expr};
-use faceteer_core::plan::save::{save_diff, SaveError};
+use faceteer_core::plan::save::{save_diff, SaveDiff, SaveError};
 use faceteer_core::plan::stamp::write_clock_now;
-use faceteer_core::Facet;
+use faceteer_core::{Facet, Key};
 
 use crate::error::{Error, Result};
 use crate::exec::future::BoxFuture;
@@ -90,7 +90,7 @@ impl<F: Facet> Save<'_, F> {
     }
 }
 
-fn refused(e: SaveError) -> Error {
+pub(crate) fn refused(e: SaveError) -> Error {
     match e {
         SaveError::Item(e) => Error::Item(e),
         other => Error::InvalidRequest(other.to_string()),
@@ -114,45 +114,61 @@ impl<'a, F: Facet> IntoFuture for Save<'a, F> {
                 return Ok(Saved::Unchanged);
             };
             let key = after.primary_key()?;
-            let mut update = table.update_stamped(&key, diff.change);
-            for (name, value) in &diff.expected {
-                update = update.when(Expr::stored_as(name, value.clone()));
-            }
-            if let Some(when) = when {
-                update = update.when(when);
-            }
-            match update.stored_on_failure().await? {
-                Conditional::Applied(()) => Ok(Saved::Written {
-                    attributes: diff.changed,
-                }),
-                // Which expectation the stored record (returned with the refusal) breaks.
-                Conditional::Failed { error, stored } => {
-                    let stored = stored.and_then(|r| faceteer_core::to_item(&r).ok());
-                    let differs = stored.as_ref().and_then(|item| {
-                        diff.expected
-                            .iter()
-                            .find(|(name, value)| !same_value(item.get(*name), value.as_ref()))
-                            .map(|(name, _)| *name)
-                    });
-                    let (pk, sk) = (key.pk().to_owned(), key.sk().to_owned());
-                    Err(match differs {
-                        Some(field) if Some(field) == F::VERSION => Error::VersionConflict {
-                            facet: F::SCHEMA.name,
-                            pk,
-                            sk,
-                            version: version_read(&diff.expected, field),
-                        },
-                        Some(field) => Error::StoredValueDiffers {
-                            facet: F::SCHEMA.name,
-                            field,
-                            pk,
-                            sk,
-                        },
-                        None => error,
-                    })
-                }
-            }
+            send_diff(table, &key, diff, when, false).await
         })
+    }
+}
+
+/// Send `diff`, the save of the record under `key`, also on condition `when`; a refusal is
+/// named from the stored record returned with it (the expectation it breaks).
+/// `conflicts_expected`: a caller reads again on a conflict (no WARN event for one).
+pub(crate) async fn send_diff<F: Facet>(
+    table: &Table,
+    key: &Key<F>,
+    diff: SaveDiff<F>,
+    when: Option<Expr<F>>,
+    conflicts_expected: bool,
+) -> Result<Saved> {
+    let mut update = table.update_stamped(key, diff.change);
+    if conflicts_expected {
+        update = update.expecting_conflicts();
+    }
+    for (name, value) in &diff.expected {
+        update = update.when(Expr::stored_as(name, value.clone()));
+    }
+    if let Some(when) = when {
+        update = update.when(when);
+    }
+    match update.stored_on_failure().await? {
+        Conditional::Applied(()) => Ok(Saved::Written {
+            attributes: diff.changed,
+        }),
+        // Which expectation the stored record (returned with the refusal) breaks.
+        Conditional::Failed { error, stored } => {
+            let stored = stored.and_then(|r| faceteer_core::to_item(&r).ok());
+            let differs = stored.as_ref().and_then(|item| {
+                diff.expected
+                    .iter()
+                    .find(|(name, value)| !same_value(item.get(*name), value.as_ref()))
+                    .map(|(name, _)| *name)
+            });
+            let (pk, sk) = (key.pk().to_owned(), key.sk().to_owned());
+            Err(match differs {
+                Some(field) if Some(field) == F::VERSION => Error::VersionConflict {
+                    facet: F::SCHEMA.name,
+                    pk,
+                    sk,
+                    version: version_read(&diff.expected, field),
+                },
+                Some(field) => Error::StoredValueDiffers {
+                    facet: F::SCHEMA.name,
+                    field,
+                    pk,
+                    sk,
+                },
+                None => error,
+            })
+        }
     }
 }
 

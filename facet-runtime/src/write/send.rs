@@ -280,8 +280,12 @@ pub(crate) fn send<'a, F: Facet, R: Returns>(
     table: &'a Table,
     plans: Result<Plans>,
     guarded: Option<Guarded<'a, F>>,
+    conflicts_expected: bool,
 ) -> BoxFuture<'a, Written<R::Output<F>>> {
-    let op = Op::new("UpdateItem", table, F::SCHEMA.name, None);
+    let mut op = Op::new("UpdateItem", table, F::SCHEMA.name, None);
+    if conflicts_expected {
+        op = op.expecting_conflicts();
+    }
     let plans = table.check_declared::<F>().and(plans);
     if let Some(guarded) = guarded {
         let work = move |op: Arc<Op>| async move {

@@ -72,6 +72,7 @@ impl Table {
             change: stamp_update(change, &write_clock_now()),
             when: None,
             template: None,
+            conflicts_expected: false,
             _returns: PhantomData,
         }
     }
@@ -91,6 +92,7 @@ impl Table {
             change,
             when: None,
             template: None,
+            conflicts_expected: false,
             _returns: PhantomData,
         }
     }
@@ -105,6 +107,8 @@ pub struct UpdateItem<'a, F, R = Nothing> {
     when: Option<Expr<F>>,
     /// The record to create when none exists ([`UpdateItem::or_create`]).
     template: Option<&'a F>,
+    /// A caller handles a refused condition (a `modify` reads again): no WARN event for one.
+    conflicts_expected: bool,
     _returns: PhantomData<fn() -> R>,
 }
 
@@ -131,6 +135,13 @@ impl<'a, F: Facet, R: Returns> UpdateItem<'a, F, R> {
         )
     }
 
+    /// Expect the condition to be refused at times (a caller reads again): the refusal is
+    /// not logged as a failure.
+    pub(crate) fn expecting_conflicts(mut self) -> Self {
+        self.conflicts_expected = true;
+        self
+    }
+
     fn returning<R2>(self) -> UpdateItem<'a, F, R2> {
         UpdateItem {
             table: self.table,
@@ -138,6 +149,7 @@ impl<'a, F: Facet, R: Returns> UpdateItem<'a, F, R> {
             change: self.change,
             when: self.when,
             template: self.template,
+            conflicts_expected: self.conflicts_expected,
             _returns: PhantomData,
         }
     }
@@ -390,7 +402,7 @@ impl<'a, F: Facet, R: Returns> Refusable<'a> for UpdateItem<'a, F, R> {
         let inside = self.change.paths_inside();
         let plans = self.plans();
         let guarded = self.guarded();
-        let sent = send::<F, R>(self.table, plans, guarded);
+        let sent = send::<F, R>(self.table, plans, guarded, self.conflicts_expected);
         if inside.is_empty() {
             return sent;
         }

@@ -279,6 +279,6 @@ impl<'a, F: Facet, R: Returns> Refusable<'a> for Upsert<'a, F, R> {
             Some(_) => Ok(Plans::fixed(Item::new(), None, None)),
             None => self.plans(),
         };
-        send::<F, R>(self.table, plans, guarded)
+        send::<F, R>(self.table, plans, guarded, false)
     }
 }
