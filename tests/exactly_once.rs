@@ -303,6 +303,33 @@ async fn counters_never_count_twice() {
     let counts = balances(&direct, "add", KEYS).await;
     within("update add", &tallies, counts);
 
+    // An `ADD` inside a `#[nested]` map, the same: its counter counts each applied once.
+    for k in 0..KEYS {
+        direct
+            .put(&account_with(format!("nest{k}"), 0))
+            .await
+            .unwrap();
+    }
+    let tallies = per_key_writes(KEYS, per_key, |k| {
+        let (table, f) = (&table, &f);
+        Box::pin(async move {
+            let key = Account::key(format!("nest{k}")).unwrap();
+            table
+                .update(&key, f.profile.visits.add(1))
+                .await
+                .map(|_| ())
+        })
+    })
+    .await;
+    let mut counts = Vec::new();
+    for k in 0..KEYS {
+        let key = Account::key(format!("nest{k}")).unwrap();
+        let stored = direct.get(&key).consistent().await.unwrap().unwrap();
+        // Every account starts with one visit.
+        counts.push(i64::from(stored.profile.visits) - 1);
+    }
+    within("nested add", &tallies, counts);
+
     // Update that creates: the first creates the record from the template (balance 0,
     // changed: 1), every later one adds 1.
     let tallies = per_key_writes(KEYS, per_key, |k| {

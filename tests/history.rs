@@ -10,8 +10,9 @@
 //! conserve the total, every record's counter matches its list, every index entry matches
 //! its record, and no unique value has two owners.
 //!
-//! Every kind of write runs: `update` (`append` and `add`), an update that creates, `modify`,
-//! versioned `put`, `upsert` on condition, `put().if_not_exists()`, `delete().if_exists()`,
+//! Every kind of write runs: `update` (`append` and `add`, and an `ADD` inside a `#[nested]`
+//! map), an update that creates, `modify` (which sends what changed), versioned `put`,
+//! `upsert` on condition, `save` of what changed, `put().if_not_exists()`, `delete().if_exists()`,
 //! two-record transactions, and puts, updates, moves and deletes of a facet with a unique
 //! field;
 //! reads are consistent gets, transactional gets of every record, and index queries.
@@ -51,8 +52,17 @@ struct Log {
     elements: Vec<u64>,
     /// Moved only by transfers between records.
     balance: i64,
+    /// Counts the appends too, inside a map (nested `ADD`s, and whole-record writes).
+    #[nested]
+    stats: Stats,
     #[version]
     version: u64,
+}
+
+/// A map inside the record.
+#[derive(Debug, Clone, PartialEq, faceteer::Nested, Serialize, Deserialize)]
+struct Stats {
+    appended: i64,
 }
 
 /// A claim on a code no other claim may hold.
@@ -83,6 +93,9 @@ fn log(id: &str, elements: Vec<u64>, balance: i64) -> Log {
         id: id.into(),
         group: GROUP.into(),
         count: elements.len() as i64,
+        stats: Stats {
+            appended: elements.len() as i64,
+        },
         elements,
         balance,
         version: 0,
@@ -135,8 +148,14 @@ fn settle<T>(pending: Pending, result: &faceteer::Result<T>) {
 /// Anomalies only the records tell, found by reads: (what, which read).
 type Broken = Arc<Mutex<Vec<String>>>;
 
-/// Check what one consistent view of a record must hold: its counter counts its list.
+/// Check what one consistent view of a record must hold: its counters count its list.
 fn check_record(r: &Log, broken: &Broken, seen_by: &str) {
+    if r.stats.appended != r.count {
+        broken.lock().unwrap().push(format!(
+            "{seen_by}: record {} counts {} in its map but {} beside it",
+            r.id, r.stats.appended, r.count
+        ));
+    }
     if r.count != r.elements.len() as i64 {
         broken.lock().unwrap().push(format!(
             "{seen_by}: record {} counts {} but holds {} elements",
@@ -178,14 +197,15 @@ async fn client(
             0 | 1 => {
                 let k = any(&mut rng);
                 let p = history.invoke(process, append(&[k], false));
-                let change = f.elements.append([e]) & f.count.add(1);
+                let change = f.elements.append([e]) & f.count.add(1) & f.stats.appended.add(1);
                 settle(p, &table.update(&Log::key(k).unwrap(), change).await);
             }
             // An update that creates.
             2 => {
                 let k = any(&mut rng);
                 let p = history.invoke(process, append(&[k], true));
-                let change = f.elements.append([e]) & f.count.add(1);
+                // The nested `ADD` also applies to the record it would create.
+                let change = f.elements.append([e]) & f.count.add(1) & f.stats.appended.add(1);
                 let template = log(k, Vec::new(), 0);
                 let result = table
                     .update(&Log::key(k).unwrap(), change)
@@ -204,6 +224,7 @@ async fn client(
                     .modify(&Log::key(k).unwrap(), |r: &mut Log| {
                         r.elements.push(e);
                         r.count += 1;
+                        r.stats.appended += 1;
                     })
                     .await;
                 match result {
@@ -223,16 +244,18 @@ async fn client(
                 let mut next_r = r.clone();
                 next_r.elements.push(e);
                 next_r.count += 1;
+                next_r.stats.appended += 1;
                 // Only on records never deleted, as `modify` (and an upsert creates a missing
                 // record whatever its condition).
-                let result = if rng.bool() {
-                    table.put(&next_r).await
-                } else {
-                    table
+                let result = match rng.u8(..3) {
+                    0 => table.put(&next_r).await,
+                    1 => table
                         .upsert(&next_r)
                         .when(f.version.eq(r.version))
                         .await
-                        .map(|_| ())
+                        .map(|_| ()),
+                    // A save of what changed, conditioned on the version read.
+                    _ => table.save(&r, &next_r).await.map(|_| ()),
                 };
                 settle(p, &result);
             }
@@ -259,8 +282,12 @@ async fn client(
                 let j = (i + 1 + rng.usize(..STABLE.len() - 1)) % STABLE.len();
                 let (from, to) = (STABLE[i], STABLE[j]);
                 let p = history.invoke(process, append(&[from, to], false));
-                let step =
-                    |amount: i64| f.elements.append([e]) & f.count.add(1) & f.balance.add(amount);
+                let step = |amount: i64| {
+                    f.elements.append([e])
+                        & f.count.add(1)
+                        & f.stats.appended.add(1)
+                        & f.balance.add(amount)
+                };
                 let result = table
                     .transact_write()
                     .update(table.update(&Log::key(from).unwrap(), step(-1)))

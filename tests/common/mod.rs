@@ -328,10 +328,11 @@ pub struct Account {
     pub tags: Vec<String>,
     pub history: Vec<String>,
     pub note: Option<String>,
+    #[nested]
     pub profile: Profile,
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, faceteer::Nested)]
 pub struct Profile {
     pub city: String,
     pub visits: u32,

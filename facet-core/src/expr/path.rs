@@ -50,6 +50,11 @@ impl Path {
         self.root
     }
 
+    /// The steps into the attribute.
+    pub(crate) fn steps(&self) -> &[Segment] {
+        &self.steps
+    }
+
     /// Whether the path is a whole attribute (no step into it).
     pub fn is_top_level(&self) -> bool {
         self.steps.is_empty()

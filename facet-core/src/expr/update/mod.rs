@@ -36,6 +36,8 @@ use std::sync::Arc;
 use aws_sdk_dynamodb::types::AttributeValue;
 use serde::Serialize;
 
+mod apply;
+
 use super::error::ExprError;
 use super::field::{
     value_error, Collection, Field, FieldValue, NestedAttribute, Numeric, Settable, TopLevel,
@@ -310,11 +312,14 @@ impl<F> Update<F> {
     /// The same changes, applied to a record that does not exist yet and whose attributes
     /// would be `template`'s: what an update that creates writes for the attributes it
     /// changes (`ADD 1` to a template's 10 gives 11; an append follows the template's list;
-    /// `set_if_not_exists` keeps the template's value). A change inside a template attribute
-    /// (a member, an element) is refused: set the whole field.
+    /// `set_if_not_exists` keeps the template's value). Changes inside a template attribute
+    /// (a member, an element) are applied to the template's value, and the whole attribute
+    /// set to the result (DynamoDB cannot change a member of a map the request creates).
     #[doc(hidden)]
     pub fn applied_to(&self, template: &Item) -> Result<Update<F>, ExprError> {
         let mut actions = Vec::with_capacity(self.actions.len());
+        // The template's attributes changed inside, in the order first changed.
+        let mut inside: Vec<(&'static str, AttributeValue)> = Vec::new();
         for action in &self.actions {
             let path = action.path();
             let Some(held) = template.get(path.root()) else {
@@ -325,13 +330,15 @@ impl<F> Update<F> {
                 continue;
             };
             if !path.is_top_level() {
-                return Err(ExprError::Value {
-                    field: path.root(),
-                    reason: format!(
-                        "an update that may create the record changes `{path}`, inside a \
-                         value the record to create holds; set the whole field instead"
-                    ),
-                });
+                let i = match inside.iter().position(|(r, _)| *r == path.root()) {
+                    Some(i) => i,
+                    None => {
+                        inside.push((path.root(), held.clone()));
+                        inside.len() - 1
+                    }
+                };
+                apply::apply_inside(&mut inside[i].1, action, template)?;
+                continue;
             }
             actions.push(match action {
                 Action::Set(p, operand) => Action::Set(p.clone(), operand.seeded(template)?),
@@ -362,6 +369,9 @@ impl<F> Update<F> {
                 }
                 other => other.clone(),
             });
+        }
+        for (root, value) in inside {
+            actions.push(Action::Set(Path::new(root), Operand::Value(Ok(value))));
         }
         Ok(Update {
             actions,
@@ -1250,6 +1260,43 @@ mod tests {
                 .map(|(root, _)| root)
                 .collect::<Vec<_>>(),
             ["scores", "meta", "scores"]
+        );
+    }
+
+    #[test]
+    fn changes_inside_a_template_attribute_apply_to_its_value() {
+        #[derive(Serialize)]
+        struct Stats;
+        let stats: Field<Doc, Stats, Stats> = Field::new("stats");
+        let hits: Field<Doc, u32, u32, NestedAttribute> =
+            stats.__member("hits", super::super::field::encode_plain::<u32>, "");
+        let tags: Field<Doc, Vec<String>, Vec<String>, NestedAttribute> =
+            stats.__member("tags", super::super::field::encode_plain::<Vec<String>>, "");
+        let template: Item = [(
+            "stats".to_owned(),
+            AttributeValue::M(
+                [
+                    ("hits".to_owned(), AttributeValue::N("10".into())),
+                    ("note".to_owned(), AttributeValue::S("x".into())),
+                    ("tags".to_owned(), AttributeValue::L(vec![])),
+                ]
+                .into(),
+            ),
+        )]
+        .into();
+        let u = hits.add(2) & tags.append(["a".to_owned()]);
+        let seeded = u.applied_to(&template).unwrap();
+        let (text, p) = render(&seeded);
+        assert_eq!(text, "SET #n0 = :v0");
+        let values = p.into_parts().1.unwrap();
+        let AttributeValue::M(m) = &values[":v0"] else {
+            panic!("{values:?}")
+        };
+        assert_eq!(m["hits"], AttributeValue::N("12".into()));
+        assert_eq!(m["note"], AttributeValue::S("x".into()));
+        assert_eq!(
+            m["tags"],
+            AttributeValue::L(vec![AttributeValue::S("a".into())])
         );
     }
 
