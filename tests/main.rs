@@ -24,6 +24,7 @@ mod expiry;
 mod faults;
 mod fuzz;
 mod history;
+mod hooks;
 mod index_projections;
 mod item_vectors;
 mod items;

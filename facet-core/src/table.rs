@@ -40,6 +40,14 @@ pub trait TableSchema: 'static {
     /// ([`crate::settings`]).
     const SETTINGS: crate::settings::TableSettings = crate::settings::TableSettings::DEFAULT;
 
+    /// Call `visitor` with each facet type of the table; `faceteer::table!` fills it in (a
+    /// hand-written implementation without it visits none, which what needs every facet,
+    /// such as a table-wide hook, reports).
+    #[doc(hidden)]
+    fn visit_facets<V: FacetVisitor>(visitor: &mut V) {
+        let _ = visitor;
+    }
+
     /// The design of the table named `table`, with the table's names ([`TableSchema::NAMES`]):
     /// its infrastructure code, NoSQL Workbench model and access patterns come from it
     /// ([`crate::design`]).
@@ -48,6 +56,13 @@ pub trait TableSchema: 'static {
             .with_names(Self::NAMES)
             .with_settings(Self::SETTINGS)
     }
+}
+
+/// What visits each facet type of a table ([`TableSchema::visit_facets`]).
+#[doc(hidden)]
+pub trait FacetVisitor {
+    /// Visit facet `F`.
+    fn visit<F: crate::Facet>(&mut self);
 }
 
 /// Why the facets of a table cannot share it.

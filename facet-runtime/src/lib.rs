@@ -158,6 +158,7 @@ pub mod error;
 mod exec;
 pub mod expr;
 pub mod guide;
+pub mod hook;
 pub mod item;
 pub mod key;
 pub mod lock;
@@ -236,6 +237,10 @@ macro_rules! table {
             const REWRITERS: &'static [$crate::backfill::Rewriter] =
                 &[$($crate::backfill::Rewriter::of::<$facet>()),+];
             $($crate::table!(@option $option $value);)*
+
+            fn visit_facets<__V: $crate::__private_0_1_0::FacetVisitor>(__visitor: &mut __V) {
+                $(__visitor.visit::<$facet>();)+
+            }
         }
 
         impl $crate::erased::TableFacets for $name {
@@ -318,6 +323,7 @@ pub mod __private_0_1_0 {
     pub use faceteer_core::sort_key::{Four, NoFields, NoSortKey, One, Three, Two};
     pub use faceteer_core::table::assert_names;
     pub use faceteer_core::table::assert_table;
+    pub use faceteer_core::table::FacetVisitor;
     pub use faceteer_core::{
         Facet, Item, ItemError, Key, KeyArg, KeyError, KeyPart, Sortable, SortableArg, TtlValue,
     };

@@ -371,6 +371,7 @@ const FLOORS: &[(&str, &[&[&str]])] = &[
                 "error", "codec", "expr", "item", "key", "pick", "schema", "settings",
             ],
             &["wire"],
+            &["hook"],
             &["table"],
             &["exec", "setup"],
             &["read"],

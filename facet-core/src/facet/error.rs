@@ -50,6 +50,16 @@ pub enum ItemError {
         /// The validator's message.
         message: String,
     },
+    /// A hook refused the record ([`Veto`](super::veto::Veto)): a record read that a hook's
+    /// `after_read` refused, or one of a batch a hook's `before_write` refused (nothing of it
+    /// was written).
+    #[error("a `{facet}` record was refused: {veto}")]
+    Refused {
+        /// The facet name.
+        facet: &'static str,
+        /// The hook's refusal.
+        veto: super::veto::Veto,
+    },
     /// The item was stored at a schema version the facet cannot read: newer than the one it
     /// declares (written by newer code), older with no upgrade, or not a version number.
     #[error(

@@ -7,6 +7,7 @@ mod key;
 mod markers;
 mod record;
 mod times;
+mod veto;
 
 pub use error::ItemError;
 pub use key::Key;
@@ -15,3 +16,4 @@ pub use record::Facet;
 #[cfg(feature = "chrono")]
 pub use times::WriteTime;
 pub use times::{ttl_from_text, EpochTime, TtlValue, WriteTimeAttributes};
+pub use veto::{Refused, Veto};

@@ -209,6 +209,22 @@ pub enum Error {
     /// consistent read of an index). Nothing was sent.
     #[error("invalid request: {0}")]
     InvalidRequest(String),
+    /// A hook refused the write before anything was sent, or the stored record did not hold
+    /// what a hook required ([`Write::require`](crate::hook::Write::require)); nothing was
+    /// written. The hook's own error is in the [`Veto`](crate::hook::Veto).
+    #[error("`{operation}` of the `{facet}` record ({pk}, {sk}) was refused: {veto}")]
+    Refused {
+        /// The operation (`PutItem`, `UpdateItem`, …).
+        operation: &'static str,
+        /// The facet.
+        facet: &'static str,
+        /// The record's partition key (empty when the record's key could not be built).
+        pk: String,
+        /// The record's sort key.
+        sk: String,
+        /// The hook's refusal.
+        veto: faceteer_core::facet::Veto,
+    },
     /// An update changes a member or an element inside an attribute the stored record does
     /// not hold as a map or a list (absent, or of another type): DynamoDB refused the whole
     /// update, and nothing was written.
@@ -340,6 +356,16 @@ impl Error {
     /// `true` for [`Error::ConditionFailed`].
     pub fn is_condition_failed(&self) -> bool {
         matches!(self, Error::ConditionFailed { .. })
+    }
+
+    /// A hook's refusal: of a write ([`Error::Refused`]) or of a record
+    /// ([`ItemError::Refused`]).
+    pub fn refusal(&self) -> Option<&faceteer_core::facet::Veto> {
+        match self {
+            Error::Refused { veto, .. } => Some(veto),
+            Error::Item(faceteer_core::facet::ItemError::Refused { veto, .. }) => Some(veto),
+            _ => None,
+        }
     }
 
     /// `true` for [`Error::VersionConflict`].

@@ -31,6 +31,7 @@ pub(crate) mod budget;
 mod builder;
 pub(crate) mod collection;
 mod count;
+pub(crate) mod hooks;
 mod mode;
 mod native;
 mod page;

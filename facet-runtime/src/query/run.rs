@@ -178,9 +178,17 @@ where
         } else {
             raw
         };
-        let (records, failed) = walk::decode(raw, |item| {
+        let (mut records, mut failed) = walk::decode(raw, |item| {
             decode_stored::<F, I, R>(item, attributes.as_deref())
         });
+        crate::query::hooks::after_read_page::<F, _>(
+            table,
+            crate::hook::ReadKind::Query,
+            &mut records,
+            &mut failed,
+            R::record_mut,
+        )
+        .await;
         Ok(Page {
             records,
             failed,

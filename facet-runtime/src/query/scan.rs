@@ -90,6 +90,17 @@ pub trait ScanTarget: Send + Sync + 'static {
     fn decode_wire(item: &WireItem) -> std::result::Result<Self::Record, ItemError> {
         Self::decode(item.to_item_of("")?)
     }
+    /// Run the facets' `after_read` hooks on a page's records, moving those refused to
+    /// `failed`.
+    #[doc(hidden)]
+    fn after_read<'a>(
+        table: &'a Table,
+        records: &'a mut Vec<Self::Record>,
+        failed: &'a mut Vec<super::mode::FailedRecord>,
+    ) -> crate::exec::future::BoxFuture<'a, ()> {
+        let _ = (table, records, failed);
+        Box::pin(async {})
+    }
 }
 
 /// The records of facet `F`: the default target of [`ScanRun`].
@@ -108,6 +119,19 @@ impl<F: Facet> ScanTarget for OfFacet<F> {
     }
     fn decode_wire(item: &WireItem) -> std::result::Result<F, ItemError> {
         item.decode::<F>()
+    }
+    fn after_read<'a>(
+        table: &'a Table,
+        records: &'a mut Vec<F>,
+        failed: &'a mut Vec<super::mode::FailedRecord>,
+    ) -> crate::exec::future::BoxFuture<'a, ()> {
+        Box::pin(crate::query::hooks::after_read_page::<F, F>(
+            table,
+            crate::hook::ReadKind::Scan,
+            records,
+            failed,
+            crate::hook::whole,
+        ))
     }
 }
 
@@ -468,10 +492,11 @@ fn page<'a, F: Send + 'static, T: ScanTarget>(
                 Some(encode_shards_cursor(&scope, &positions)?),
             )
         };
-        let (records, failed) = walk::decode(raw, |item| match item {
+        let (mut records, mut failed) = walk::decode(raw, |item| match item {
             Stored::Tree(item) => T::decode(item),
             Stored::Wire(wire) => T::decode_wire(&wire),
         });
+        T::after_read(table, &mut records, &mut failed).await;
         Ok(Page {
             records,
             failed,

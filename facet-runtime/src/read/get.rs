@@ -95,10 +95,14 @@ impl<'t, F: Facet, R: Read<F, BaseTable>> IntoFuture for Get<'t, F, R> {
                 Some(item)
                     if !item.is_foreign(F::SCHEMA.name) && !table.hides(F::SCHEMA, &item) =>
                 {
-                    Ok(Some(decode_stored::<F, BaseTable, R>(
-                        item,
-                        plan.projection.as_deref(),
-                    )?))
+                    let mut record =
+                        decode_stored::<F, BaseTable, R>(item, plan.projection.as_deref())?;
+                    if let (Some(hooked), Some(whole)) =
+                        (table.hooks_for::<F>(), R::record_mut(&mut record))
+                    {
+                        hooked.after_read(whole, crate::hook::ReadKind::Get).await?;
+                    }
+                    Ok(Some(record))
                 }
                 _ => Ok(None),
             }

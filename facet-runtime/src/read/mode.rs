@@ -61,6 +61,14 @@ pub trait Read<F: Facet, I: KeyFields>: sealed::Sealed + Send + Sync + 'static {
     /// Whether the items read are keys of the records to read from the table.
     #[doc(hidden)]
     const FETCH_BY_KEY: bool = false;
+
+    /// The whole record a read gave, for the facet's `after_read` hooks (`None`: a
+    /// projection, which they do not see).
+    #[doc(hidden)]
+    fn record_mut(record: &mut Self::Record) -> Option<&mut F> {
+        let _ = record;
+        None
+    }
 }
 
 impl<F: Facet, I: KeyFields + WholeRecords> Read<F, I> for Whole {
@@ -76,6 +84,10 @@ impl<F: Facet, I: KeyFields + WholeRecords> Read<F, I> for Whole {
 
     fn decode_wire(item: &WireItem, _: Option<&[&'static str]>) -> Result<F, ItemError> {
         item.decode::<F>()
+    }
+
+    fn record_mut(record: &mut F) -> Option<&mut F> {
+        Some(record)
     }
 }
 
@@ -94,6 +106,10 @@ impl<F: Facet> Read<F, faceteer_core::pick::BaseTable> for AsStored {
 
     fn decode(item: Item, _: Option<&[&'static str]>) -> Result<(F, Item), ItemError> {
         Ok((from_item(item.clone())?, item))
+    }
+
+    fn record_mut(record: &mut (F, Item)) -> Option<&mut F> {
+        Some(&mut record.0)
     }
 }
 
@@ -116,6 +132,10 @@ impl<F: Facet, I: KeyFields> Read<F, I> for Fetched {
     }
 
     const FETCH_BY_KEY: bool = true;
+
+    fn record_mut(record: &mut F) -> Option<&mut F> {
+        Some(record)
+    }
 }
 
 impl<P, I> Read<P::Facet, I> for Select<P>

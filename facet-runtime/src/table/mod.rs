@@ -12,6 +12,7 @@ use faceteer_core::Facet;
 use crate::error::{Error, Result};
 
 mod batch_options;
+mod hooks;
 mod lost_answers;
 pub(crate) mod rename;
 pub(crate) mod signing;
@@ -68,6 +69,10 @@ pub struct Table {
     settings: TableSettings,
     /// The server its requests went to, once one was sent (for spans).
     server: crate::wire::tap::Server,
+    /// The hooks its calls run ([`Table::with_hooks`]).
+    hooks: Option<Arc<crate::hook::Hooks>>,
+    /// The values its hooks see ([`Table::with_context`]).
+    context: crate::hook::Context,
 }
 
 /// How a table's reads decode DynamoDB's answers ([`Table::with_read_path`]).
@@ -140,7 +145,33 @@ impl Table {
             lost_answers: LostAnswers::Report,
             settings: TableSettings::DEFAULT,
             server,
+            hooks: None,
+            context: crate::hook::Context::default(),
         }
+    }
+
+    /// The same table, running `hooks` on its calls (replacing hooks set before): each
+    /// facet's `before_write` before every write of its records, `after_read` after every
+    /// read ([`crate::hook`]). Fails when a hook is on a facet the table does not declare,
+    /// or a table hook could not reach every facet of its table.
+    pub fn with_hooks(mut self, hooks: crate::hook::Hooks) -> Result<Self> {
+        if let Some(problem) = hooks.problems().first() {
+            return Err(Error::InvalidRequest(problem.clone()));
+        }
+        if let Some(facets) = &self.facets {
+            if let Some(name) = hooks
+                .facet_names()
+                .iter()
+                .find(|n| !facets.iter().any(|f| f.name == **n))
+            {
+                return Err(Error::UndeclaredFacet {
+                    facet: name,
+                    table: self.name.to_string(),
+                });
+            }
+        }
+        self.hooks = Some(Arc::new(hooks));
+        Ok(self)
     }
 
     /// The same table with `settings` (capacity, recovery, protection, encryption, class,

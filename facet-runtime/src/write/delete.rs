@@ -31,6 +31,7 @@ impl Table {
             key: key.clone(),
             item_exists: None,
             when: None,
+            hooked: false,
         }
     }
 }
@@ -42,6 +43,8 @@ pub struct Delete<'a, F> {
     key: Key<F>,
     item_exists: Option<bool>,
     when: Option<Expr<F>>,
+    /// The hooks ran: this is the delete they let through.
+    hooked: bool,
 }
 
 impl<'a, F: Facet> Delete<'a, F> {
@@ -96,7 +99,24 @@ impl<'a, F: Facet> Refusable<'a> for Delete<'a, F> {
     type Facet = F;
     type Value = ();
 
-    fn send(self) -> BoxFuture<'a, Written<()>> {
+    fn send(mut self) -> BoxFuture<'a, Written<()>> {
+        if !self.hooked {
+            if let Some(hooked) = self.table.hooks_for::<F>() {
+                return Box::pin(async move {
+                    let requires = hooked
+                        .delete(&self.key, crate::hook::WritePath::Delete)
+                        .await?;
+                    let key = self.key.clone();
+                    self.hooked = true;
+                    if let Some(required) = requires.condition(false) {
+                        self.when = and(self.when.take(), required);
+                    }
+                    self.send().await.map_err(|r| {
+                        crate::write::refusal::named::<F>(&requires, "DeleteItem", Some(&key), r)
+                    })
+                });
+            }
+        }
         let table = self.table;
         let op = Op::new("DeleteItem", table, F::SCHEMA.name, None);
         let plan = table.check_declared::<F>().and_then(|()| self.plan());

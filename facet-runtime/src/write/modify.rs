@@ -10,6 +10,7 @@ use faceteer_core::{Facet, Item, Key};
 
 use crate::error::{Error, Result};
 use crate::exec::future::BoxFuture;
+use crate::hook::{Requires, WritePath};
 use crate::table::Table;
 use crate::write::save::send_diff;
 
@@ -113,18 +114,24 @@ where
                 change(&mut record);
                 // The change cannot move the counter: the check is against what was read.
                 let record = record.with_version(read_version);
+                // The hooks see the changed record once per try; both writes send what they
+                // leave.
+                let (record, requires) = match table.hooks_for::<F>() {
+                    Some(hooks) => hooks.record("UpdateItem", &record, WritePath::Put).await?,
+                    None => (record, Requires::default()),
+                };
                 // Its last try's conflict is the caller's error, and is reported.
                 let last = tried >= attempts;
                 let written = match plan(&stored, read, &record)? {
                     Plan::Nothing => return Ok(Some(record)),
                     Plan::Save(diff) => {
                         let written = diff.written.clone();
-                        send_diff(table, &key, *diff, None, !last)
+                        send_diff(table, &key, *diff, None, &requires, !last)
                             .await
                             .map(|_| Some(written))
                     }
                     Plan::Put => {
-                        let put = table.put(&record).created_as_read();
+                        let put = table.put(&record).created_as_read().hooks_ran(&requires);
                         let put = if last { put } else { put.expecting_conflicts() };
                         put.await.map(|()| None)
                     }

@@ -28,6 +28,7 @@ use aws_sdk_dynamodb::types::AttributeValue;
 use crate::error::{CancelReason, Error, OnlyCheck, Result};
 use crate::exec::future::{records, traced, BoxFuture};
 use crate::exec::trace::Op;
+use crate::hook::WritePath;
 use crate::table::Table;
 use crate::unique;
 use crate::wire::keys::key_pair;
@@ -77,6 +78,18 @@ impl<'a, F: Facet> IntoFuture for MoveTo<'a, F> {
         let op = Op::new("TransactWriteItems", table, F::SCHEMA.name, None);
         let work = move |op: Arc<Op>| async move {
             table.check_declared::<F>()?;
+            // The hooks see the record at its new key, and the delete of the old one.
+            let (owned, required) = match table.hooks_for::<F>() {
+                Some(hooks) => {
+                    let (record, _) = hooks
+                        .record("TransactWriteItems", record, WritePath::Move)
+                        .await?;
+                    let required = hooks.delete(&old_key, WritePath::Move).await?;
+                    (Some(record), Some(required))
+                }
+                None => (None, None),
+            };
+            let record = owned.as_ref().unwrap_or(record);
             let new_key = record.primary_key()?.to_item();
             if key_pair(&new_key) == key_pair(&old) {
                 return Err(Error::InvalidRequest(
@@ -100,6 +113,9 @@ impl<'a, F: Facet> IntoFuture for MoveTo<'a, F> {
             let answer = unique::run(table, &op, &targets, |reads| {
                 // The old record: it exists, at the version, and still owns what was read.
                 let mut cond: Expr<F> = unique::unchanged(&targets[0], reads[0].as_ref());
+                if let Some(required) = required.as_ref().and_then(|r| r.condition(false)) {
+                    cond = cond.and(required);
+                }
                 if let Some((name, v)) = version {
                     let v = AttributeValue::N(v.to_string());
                     cond = cond.and(Expr::stored_as(name, Some(v)));

@@ -13,6 +13,7 @@ use crate::exec::future::{traced, BoxFuture};
 use crate::exec::once;
 use crate::exec::sdk::Reply;
 use crate::exec::trace::Op;
+use crate::hook::{Hooked, WritePath};
 use crate::table::Table;
 use crate::transaction::put_check;
 use crate::unique;
@@ -41,6 +42,8 @@ impl Table {
             conflict_expected: false,
             created_now: false,
             created_as_is: false,
+            hook_when: None,
+            hooked: false,
         }
     }
 }
@@ -58,6 +61,11 @@ pub struct Put<'a, F> {
     created_now: bool,
     /// Write the record's own `#[created]` value (a record read and written back).
     created_as_is: bool,
+    /// What the hooks require of the stored record (not a condition of the caller's: a
+    /// failed version check is still a version conflict).
+    hook_when: Option<Expr<F>>,
+    /// The hooks ran: this is the put of the record they left.
+    hooked: bool,
 }
 
 impl<'a, F: Facet> Put<'a, F> {
@@ -118,6 +126,13 @@ impl<'a, F: Facet> Put<'a, F> {
         .map_err(Error::from_plan)
     }
 
+    /// The same put of a record the hooks already ran on, with what they `required`.
+    pub(crate) fn hooks_ran(mut self, required: &crate::hook::Requires) -> Self {
+        self.hooked = true;
+        self.hook_when = required.condition(true);
+        self
+    }
+
     /// Its table, record, existence condition and condition: a transaction's put step.
     pub(crate) fn into_step(self) -> (&'a Table, &'a F, Option<bool>, Option<Expr<F>>) {
         (self.table, self.record, self.item_exists, self.when)
@@ -166,17 +181,50 @@ impl<'a, F: Facet> Put<'a, F> {
         PutReturning(self)
     }
 
+    /// Run the hooks on a copy of the record, then put the copy, on condition that the
+    /// stored record holds what they require (or none is stored).
+    fn send_hooked(self, hooked: Hooked<'a, F>) -> BoxFuture<'a, Written<Item>> {
+        Box::pin(async move {
+            let key = self.record.primary_key().ok();
+            let (record, requires) = hooked
+                .record("PutItem", self.record, WritePath::Put)
+                .await?;
+            let put = Put {
+                table: self.table,
+                record: &record,
+                item_exists: self.item_exists,
+                when: self.when,
+                conflict_expected: self.conflict_expected,
+                created_now: self.created_now,
+                created_as_is: self.created_as_is,
+                hook_when: requires.condition(true),
+                hooked: true,
+            };
+            put.send_item().await.map_err(|r| {
+                crate::write::refusal::named::<F>(&requires, "PutItem", key.as_ref(), r)
+            })
+        })
+    }
+
     /// Send the put; the item stored.
-    fn send_item(self) -> BoxFuture<'a, Written<Item>> {
+    fn send_item(mut self) -> BoxFuture<'a, Written<Item>> {
+        if !self.hooked {
+            if let Some(hooked) = self.table.hooks_for::<F>() {
+                return self.send_hooked(hooked);
+            }
+        }
         let table = self.table;
         let mut op = Op::new("PutItem", table, F::SCHEMA.name, None);
         if self.conflict_expected {
             op = op.expecting_conflicts();
         }
-        let plan = table.check_declared::<F>().and_then(|()| self.plan());
         // Without a condition of the caller's, a failed condition of a versioned put is the
         // version check.
         let version_only = self.item_exists.is_none() && self.when.is_none();
+        if let Some(required) = self.hook_when.take() {
+            self.when = and(self.when.take(), required);
+        }
+        let plan = table.check_declared::<F>().and_then(|()| self.plan());
         let version = self.record.version();
         let versioned = F::VERSION.is_some() && version_only;
         let refused = move |item: &Item, stored: Option<Item>| {

@@ -154,3 +154,24 @@ impl<'a, W: Refusable<'a>> IntoFuture for StoredOnFailure<'a, W> {
 pub(crate) fn plain<'a, T: Send + 'a>(sent: BoxFuture<'a, Written<T>>) -> BoxFuture<'a, Result<T>> {
     Box::pin(async move { sent.await.map_err(|r| r.error) })
 }
+
+/// `refusal`, a refused write of `F` under `key`, as the refusal of the hook whose
+/// requirement the stored record it returned breaks (when it was refused by its condition).
+pub(crate) fn named<F: faceteer_core::Facet>(
+    requires: &crate::hook::Requires,
+    operation: &'static str,
+    key: Option<&faceteer_core::Key<F>>,
+    refusal: Refusal,
+) -> Refusal {
+    let by_condition = matches!(
+        refusal.error,
+        Error::ConditionFailed { .. } | Error::VersionConflict { .. }
+    );
+    match requires.broken(refusal.stored.as_ref()) {
+        Some(veto) if by_condition => Refusal {
+            error: crate::hook::refused::<F>(operation, key, veto),
+            stored: refusal.stored,
+        },
+        _ => refusal,
+    }
+}

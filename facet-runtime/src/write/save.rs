@@ -9,6 +9,7 @@ use faceteer_core::{Facet, Key};
 
 use crate::error::{Error, Result};
 use crate::exec::future::BoxFuture;
+use crate::hook::{Requires, WritePath};
 use crate::table::Table;
 use crate::write::refusal::Conditional;
 
@@ -110,11 +111,20 @@ impl<'a, F: Facet> IntoFuture for Save<'a, F> {
                 when,
             } = self;
             table.check_declared::<F>()?;
+            // The hooks see the record as changed; what they change is saved too.
+            let hooked = match table.hooks_for::<F>() {
+                Some(hooks) => Some(hooks.record("UpdateItem", after, WritePath::Update).await?),
+                None => None,
+            };
+            let (after, requires) = match &hooked {
+                Some((record, requires)) => (record, requires.clone()),
+                None => (after, Requires::default()),
+            };
             let Some(diff) = save_diff(before, after, &write_clock_now()).map_err(refused)? else {
                 return Ok(Saved::Unchanged);
             };
             let key = after.primary_key()?;
-            send_diff(table, &key, diff, when, false).await
+            send_diff(table, &key, diff, when, &requires, false).await
         })
     }
 }
@@ -127,9 +137,14 @@ pub(crate) async fn send_diff<F: Facet>(
     key: &Key<F>,
     diff: SaveDiff<F>,
     when: Option<Expr<F>>,
+    requires: &Requires,
     conflicts_expected: bool,
 ) -> Result<Saved> {
-    let mut update = table.update_stamped(key, diff.change);
+    // The hooks ran on the record saved.
+    let mut update = table.update_stamped(key, diff.change).hooks_ran();
+    if let Some(required) = requires.condition(false) {
+        update = update.when(required);
+    }
     if conflicts_expected {
         update = update.expecting_conflicts();
     }
@@ -146,6 +161,9 @@ pub(crate) async fn send_diff<F: Facet>(
         // Which expectation the stored record (returned with the refusal) breaks.
         Conditional::Failed { error, stored } => {
             let stored = stored.and_then(|r| faceteer_core::to_item(&r).ok());
+            if let Some(veto) = requires.broken(stored.as_ref()) {
+                return Err(crate::hook::refused::<F>("UpdateItem", Some(key), veto));
+            }
             let differs = stored.as_ref().and_then(|item| {
                 diff.expected
                     .iter()

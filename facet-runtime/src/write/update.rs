@@ -73,6 +73,7 @@ impl Table {
             when: None,
             template: None,
             conflicts_expected: false,
+            hooked: false,
             _returns: PhantomData,
         }
     }
@@ -93,6 +94,7 @@ impl Table {
             when: None,
             template: None,
             conflicts_expected: false,
+            hooked: false,
             _returns: PhantomData,
         }
     }
@@ -109,6 +111,8 @@ pub struct UpdateItem<'a, F, R = Nothing> {
     template: Option<&'a F>,
     /// A caller handles a refused condition (a `modify` reads again): no WARN event for one.
     conflicts_expected: bool,
+    /// The hooks ran: this is the update they let through.
+    hooked: bool,
     _returns: PhantomData<fn() -> R>,
 }
 
@@ -135,6 +139,12 @@ impl<'a, F: Facet, R: Returns> UpdateItem<'a, F, R> {
         )
     }
 
+    /// The same update of a change the hooks already ran on (a save's record).
+    pub(crate) fn hooks_ran(mut self) -> Self {
+        self.hooked = true;
+        self
+    }
+
     /// Expect the condition to be refused at times (a caller reads again): the refusal is
     /// not logged as a failure.
     pub(crate) fn expecting_conflicts(mut self) -> Self {
@@ -150,6 +160,7 @@ impl<'a, F: Facet, R: Returns> UpdateItem<'a, F, R> {
             when: self.when,
             template: self.template,
             conflicts_expected: self.conflicts_expected,
+            hooked: self.hooked,
             _returns: PhantomData,
         }
     }
@@ -394,11 +405,54 @@ impl<'a, F: Facet, R: Returns> IntoFuture for UpdateItem<'a, F, R> {
     }
 }
 
+impl<'a, F: Facet, R: Returns> UpdateItem<'a, F, R> {
+    /// Run the hooks on the change (and a copy of the record it may create), then send the
+    /// update they leave, on condition that the stored record holds what they require.
+    fn send_hooked(
+        mut self,
+        hooked: crate::hook::Hooked<'a, F>,
+    ) -> BoxFuture<'a, Written<R::Output<F>>> {
+        Box::pin(async move {
+            let (pk, sk) = key_pair(&self.key);
+            let key = Key::<F>::from_parts(pk, sk);
+            let mut create = match self.template {
+                Some(t) => Some(crate::hook::copy_of(t).map_err(Error::from)?),
+                None => None,
+            };
+            let requires = hooked
+                .change(&key, &mut self.change, create.as_mut())
+                .await?;
+            let when = match requires.condition(false) {
+                Some(required) => and(self.when.take(), required),
+                None => self.when.take(),
+            };
+            let update = UpdateItem::<F, R> {
+                table: self.table,
+                key: self.key,
+                change: self.change,
+                when,
+                template: create.as_ref(),
+                conflicts_expected: self.conflicts_expected,
+                hooked: true,
+                _returns: PhantomData,
+            };
+            Refusable::send(update).await.map_err(|r| {
+                crate::write::refusal::named::<F>(&requires, "UpdateItem", Some(&key), r)
+            })
+        })
+    }
+}
+
 impl<'a, F: Facet, R: Returns> Refusable<'a> for UpdateItem<'a, F, R> {
     type Facet = F;
     type Value = R::Output<F>;
 
     fn send(self) -> BoxFuture<'a, Written<R::Output<F>>> {
+        if !self.hooked {
+            if let Some(hooked) = self.table.hooks_for::<F>() {
+                return self.send_hooked(hooked);
+            }
+        }
         let inside = self.change.paths_inside();
         let plans = self.plans();
         let guarded = self.guarded();

@@ -34,6 +34,7 @@ impl Table {
             record,
             keep: Vec::new(),
             when: None,
+            hooked: false,
             _returns: PhantomData,
         }
     }
@@ -47,6 +48,8 @@ pub struct Upsert<'a, F, R = Nothing> {
     record: &'a F,
     keep: Vec<&'static str>,
     when: Option<Expr<F>>,
+    /// The hooks ran: this is the upsert of the record they left.
+    hooked: bool,
     _returns: PhantomData<fn() -> R>,
 }
 
@@ -77,6 +80,7 @@ impl<'a, F: Facet, R: Returns> Upsert<'a, F, R> {
             record: self.record,
             keep: self.keep,
             when: self.when,
+            hooked: self.hooked,
             _returns: PhantomData,
         }
     }
@@ -273,6 +277,31 @@ impl<'a, F: Facet, R: Returns> Refusable<'a> for Upsert<'a, F, R> {
     type Value = R::Output<F>;
 
     fn send(self) -> BoxFuture<'a, Written<R::Output<F>>> {
+        if !self.hooked {
+            if let Some(hooked) = self.table.hooks_for::<F>() {
+                return Box::pin(async move {
+                    let key = self.record.primary_key().ok();
+                    let (record, requires) = hooked
+                        .record("UpdateItem", self.record, crate::hook::WritePath::Upsert)
+                        .await?;
+                    let when = match requires.condition(true) {
+                        Some(required) => and(self.when, required),
+                        None => self.when,
+                    };
+                    let upsert = Upsert::<F, R> {
+                        table: self.table,
+                        record: &record,
+                        keep: self.keep,
+                        when,
+                        hooked: true,
+                        _returns: PhantomData,
+                    };
+                    Refusable::send(upsert).await.map_err(|r| {
+                        crate::write::refusal::named::<F>(&requires, "UpdateItem", key.as_ref(), r)
+                    })
+                });
+            }
+        }
         let guarded = self.guarded();
         // A guarded upsert plans its requests from the record it reads.
         let plans = match guarded {

@@ -1,0 +1,34 @@
+//! Hooks: code of yours that runs on every write and read of a facet's records.
+//!
+//! A [`FacetHook`] (one facet) or a [`TableHook`] (every facet of a table), registered in
+//! [`Hooks`] and given to [`Table::with_hooks`](crate::Table::with_hooks):
+//!
+//! * **`before_write`** runs once per call, before anything is built from the record (keys,
+//!   index keys, unique guards, the validator, write times): it may change the record (or
+//!   the update), require values of the stored record ([`Write::require`], checked on the
+//!   server in the write's own condition), or refuse the write with a [`Veto`] — the call
+//!   then fails with [`Error::Refused`](crate::Error::Refused) and nothing is sent.
+//! * **`after_read`** runs on each record read, in reverse registration order: it may change
+//!   the record or refuse it ([`ItemError::Refused`](crate::error::ItemError::Refused)).
+//!
+//! Hooks are async and see the call's [`Context`]: values set on the handle
+//! ([`Table::with_context`](crate::Table::with_context)) or around a task ([`scope`]).
+//! With no hooks, a call costs what it did without them.
+//!
+//! Where they run: puts (every variant), upserts, updates (and the record an update
+//! creates), deletes, saves, `modify`, moves; gets and queries and scans.
+
+mod context;
+mod registry;
+mod run;
+mod traits;
+mod write;
+
+pub use context::{scope, Context};
+pub use faceteer_core::facet::{Refused, Veto};
+pub use registry::Hooks;
+pub use traits::{FacetHook, ReadKind, Reading, TableHook};
+pub use write::{Target, Write, WritePath};
+
+pub(crate) use context::current;
+pub(crate) use run::{copy_of, refused, whole, Hooked, Requires};

@@ -1,0 +1,201 @@
+//! Running a facet's hooks: before a write (on an owned copy of the record, collecting what
+//! they require of the stored record) and after a read.
+
+use aws_sdk_dynamodb::types::AttributeValue;
+use faceteer_core::expr::{same_value, Expr, Update};
+use faceteer_core::facet::{ItemError, Veto};
+use faceteer_core::schema::PK;
+use faceteer_core::{Facet, Item, Key};
+
+use super::context::Context;
+use super::registry::FacetHooks;
+use super::traits::{ReadKind, Reading};
+use super::write::{Requirement, Target, Write, WritePath};
+use crate::error::{Error, Result};
+
+/// The hooks of facet `F` on one call of a table, with the call's context.
+pub(crate) struct Hooked<'t, F> {
+    hooks: &'t FacetHooks<F>,
+    context: Context,
+    table: &'t str,
+}
+
+impl<'t, F: Facet> Hooked<'t, F> {
+    /// The hooks of `F` among `hooks`, for a call on table `table` with `context`.
+    pub(crate) fn of(hooks: &'t super::registry::Hooks, context: Context, table: &'t str) -> Option<Self> {
+        Some(Hooked {
+            hooks: hooks.of::<F>()?,
+            context,
+            table,
+        })
+    }
+}
+
+/// What the hooks required of the stored record, checked in a write's condition.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct Requires(pub(crate) Vec<Requirement>);
+
+impl Requires {
+    /// The condition: the stored record holds each value; `may_create`: or none is stored.
+    pub(crate) fn condition<F>(&self, may_create: bool) -> Option<Expr<F>> {
+        let all = self
+            .0
+            .iter()
+            .map(|r| Expr::stored_as(r.attribute, r.value.clone()))
+            .reduce(Expr::and)?;
+        Some(if may_create {
+            Expr::absent(PK).or(all)
+        } else {
+            all
+        })
+    }
+
+    /// The first requirement `stored` breaks (a refused write's stored record), as the
+    /// refusal of its hook.
+    pub(crate) fn broken(&self, stored: Option<&Item>) -> Option<Veto> {
+        let stored = stored?;
+        self.0
+            .iter()
+            .find(|r| !same_value(stored.get(r.attribute), r.value.as_ref()))
+            .map(|r| {
+                Veto::because(
+                    r.hook,
+                    format!(
+                        "the stored record's `{}` is {}, not {}",
+                        r.attribute,
+                        shown(stored.get(r.attribute)),
+                        shown(r.value.as_ref())
+                    ),
+                )
+            })
+    }
+}
+
+fn shown(v: Option<&AttributeValue>) -> String {
+    match v {
+        None => "absent".into(),
+        Some(AttributeValue::S(s)) => format!("{s:?}"),
+        Some(AttributeValue::N(n)) => n.clone(),
+        Some(other) => format!("{other:?}"),
+    }
+}
+
+/// A whole record, as itself (for the `after_read` hooks of a page).
+pub(crate) fn whole<F>(record: &mut F) -> Option<&mut F> {
+    Some(record)
+}
+
+/// An owned copy of `record` (through its attributes: facets need not be `Clone`).
+pub(crate) fn copy_of<F: Facet>(record: &F) -> std::result::Result<F, ItemError> {
+    let item = faceteer_core::convert::record_attributes(record)?;
+    faceteer_core::unmarshal::from_attributes(item, &|_, _| false).map_err(|source| {
+        ItemError::Deserialize {
+            facet: F::SCHEMA.name,
+            source,
+        }
+    })
+}
+
+/// A hook's refusal of a write of `F` under `key`, as the error of `operation`.
+pub(crate) fn refused<F: Facet>(
+    operation: &'static str,
+    key: Option<&Key<F>>,
+    veto: Veto,
+) -> Error {
+    let (pk, sk) = key.map_or_else(Default::default, |k| (k.pk().to_owned(), k.sk().to_owned()));
+    Error::Refused {
+        operation,
+        facet: F::SCHEMA.name,
+        pk,
+        sk,
+        veto,
+    }
+}
+
+impl<F: Facet> Hooked<'_, F> {
+    async fn run(
+        &self,
+        target: Target<'_, F>,
+        path: WritePath,
+    ) -> std::result::Result<Requires, Veto> {
+        let mut requires = Vec::new();
+        let mut write = Write {
+            target,
+            path,
+            context: &self.context,
+            table: self.table,
+            hook: "",
+            requires: &mut requires,
+        };
+        for hook in &self.hooks.list {
+            write.hook = hook.name();
+            hook.before_write(&mut write).await?;
+        }
+        Ok(Requires(requires))
+    }
+
+    /// Before a write of `record` on `path` (by `operation`): the record as the hooks leave
+    /// it, and what they require of the stored record.
+    pub(crate) async fn record(
+        &self,
+        operation: &'static str,
+        record: &F,
+        path: WritePath,
+    ) -> Result<(F, Requires)> {
+        let mut owned = copy_of(record)?;
+        match self.run(Target::Record(&mut owned), path).await {
+            Ok(requires) => Ok((owned, requires)),
+            Err(veto) => Err(refused::<F>(
+                operation,
+                record.primary_key().ok().as_ref(),
+                veto,
+            )),
+        }
+    }
+
+    /// Before an update of the record under `key` (and the record it creates).
+    pub(crate) async fn change(
+        &self,
+        key: &Key<F>,
+        change: &mut Update<F>,
+        create: Option<&mut F>,
+    ) -> Result<Requires> {
+        let target = Target::Change {
+            key,
+            change,
+            create,
+        };
+        self.run(target, WritePath::Update)
+            .await
+            .map_err(|veto| refused::<F>("UpdateItem", Some(key), veto))
+    }
+
+    /// Before a delete of the record under `key`.
+    pub(crate) async fn delete(&self, key: &Key<F>, path: WritePath) -> Result<Requires> {
+        self.run(Target::Delete { key }, path)
+            .await
+            .map_err(|veto| refused::<F>("DeleteItem", Some(key), veto))
+    }
+
+    /// After a read of `record` (hooks in reverse order).
+    pub(crate) async fn after_read(
+        &self,
+        record: &mut F,
+        kind: ReadKind,
+    ) -> std::result::Result<(), ItemError> {
+        let read = Reading {
+            kind,
+            context: &self.context,
+            table: self.table,
+        };
+        for hook in self.hooks.list.iter().rev() {
+            hook.after_read(record, &read)
+                .await
+                .map_err(|veto| ItemError::Refused {
+                    facet: F::SCHEMA.name,
+                    veto,
+                })?;
+        }
+        Ok(())
+    }
+}

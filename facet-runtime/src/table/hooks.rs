@@ -1,0 +1,30 @@
+//! The hooks and context of a handle: [`Table::with_context`], and the hooks of a call.
+
+use faceteer_core::Facet;
+
+use super::Table;
+use crate::hook::{current, Hooked};
+
+impl Table {
+    /// The same table, with `value` in the context its hooks see (replacing one of its
+    /// type): cheap, like every handle option.
+    ///
+    /// ```no_run
+    /// # async fn demo(table: &faceteer::Table) {
+    /// #[derive(Clone)]
+    /// struct UserId(String);
+    /// let as_ann = table.with_context(UserId("ann".into()));
+    /// # }
+    /// ```
+    pub fn with_context<T: Send + Sync + 'static>(&self, value: T) -> Table {
+        let mut table = self.clone();
+        table.context = self.context.clone().with(value);
+        table
+    }
+
+    /// The hooks of facet `F` for a call starting now (with the call's context), or `None`
+    /// when it has none.
+    pub(crate) fn hooks_for<F: Facet>(&self) -> Option<Hooked<'_, F>> {
+        Hooked::of(self.hooks.as_deref()?, current(&self.context), self.name())
+    }
+}

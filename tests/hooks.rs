@@ -1,0 +1,364 @@
+//! Hooks on a real DynamoDB-API server: `before_write` amends a record before its keys,
+//! index keys and validator are built, requires values of the stored record in the write's
+//! own condition, or refuses the write (nothing is sent or written); `after_read` amends or
+//! refuses the records of every read; hooks compose in order (reads in reverse) and see the
+//! call's context.
+
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Arc;
+
+use faceteer::hook::Veto;
+use faceteer::hook::{FacetHook, Hooks, ReadKind, Reading, TableHook, Target, Write, WritePath};
+use faceteer::{Error, Facet, Table};
+use serde::{Deserialize, Serialize};
+
+use crate::common::get_raw;
+
+#[derive(Debug, Clone, PartialEq, Facet, Serialize, Deserialize)]
+#[facet(name = "MEMO", validator = check_memo, validate_on_write)]
+#[serde(rename_all = "camelCase")]
+pub struct Memo {
+    #[pk(prefix = "#OWNER")]
+    pub owner: String,
+    #[sk(prefix = "#MEMO")]
+    pub id: String,
+    /// An index key a hook sets.
+    #[gsi(n = 1, alias = "MemosByLabel", pk, prefix = "#LABEL")]
+    pub label: String,
+    pub tenant: String,
+    pub body: String,
+    /// What each hook did, in order.
+    pub trail: Vec<String>,
+}
+
+fn check_memo(m: &Memo) -> Result<(), String> {
+    if m.label.is_empty() {
+        return Err("a memo has a label".into());
+    }
+    Ok(())
+}
+
+faceteer::table! {
+    /// Memos.
+    pub struct Memos { Memo }
+}
+
+fn memo(id: &str, tenant: &str, body: &str) -> Memo {
+    Memo {
+        owner: "o1".into(),
+        id: id.into(),
+        label: String::new(),
+        tenant: tenant.into(),
+        body: body.into(),
+        trail: Vec::new(),
+    }
+}
+
+/// The tenant of a call, set on the handle or around a task.
+#[derive(Debug, Clone)]
+struct TenantId(String);
+
+/// The hook's own error.
+#[derive(Debug, thiserror::Error)]
+#[error("{0}")]
+struct Forbidden(String);
+
+/// Labels memos by their body's first word (an index key the validator needs), refuses
+/// bodies saying "forbidden", stamps the tenant of the context and requires it of the
+/// stored record; on reads, refuses records of another tenant and marks the others.
+struct Labeller {
+    reads: Arc<AtomicUsize>,
+}
+
+impl FacetHook<Memo> for Labeller {
+    fn name(&self) -> &'static str {
+        "labeller"
+    }
+
+    async fn before_write(&self, write: &mut Write<'_, Memo>) -> Result<(), Veto> {
+        let tenant = write.context::<TenantId>().map(|t| t.0.clone());
+        if let Some(memo) = write.record() {
+            if memo.body.contains("forbidden") {
+                return Err(Veto::new("labeller", Forbidden(memo.body.clone())));
+            }
+            memo.label = memo.body.split(' ').next().unwrap_or_default().to_owned();
+            memo.trail.push("labeller".into());
+            if let Some(t) = &tenant {
+                memo.tenant = t.clone();
+            }
+        }
+        if let Some(t) = tenant {
+            write.require(Memo::fields().tenant, t)?;
+        }
+        Ok(())
+    }
+
+    async fn after_read(&self, memo: &mut Memo, read: &Reading<'_>) -> Result<(), Veto> {
+        self.reads.fetch_add(1, Ordering::Relaxed);
+        if let Some(t) = read.context::<TenantId>() {
+            if memo.tenant != t.0 {
+                return Err(Veto::new(
+                    "labeller",
+                    Forbidden(format!("{} is not {}'s", memo.id, t.0)),
+                ));
+            }
+        }
+        memo.body = format!("{} (read)", memo.body);
+        Ok(())
+    }
+}
+
+async fn hooked_table(label: &str) -> (Table, Table, Arc<AtomicUsize>) {
+    let plain = faceteer_suite::fresh_table::<Memos>(label).await;
+    let reads = Arc::new(AtomicUsize::new(0));
+    let hooked = plain
+        .clone()
+        .with_hooks(Hooks::new().facet::<Memo, _>(Labeller {
+            reads: reads.clone(),
+        }))
+        .unwrap();
+    (hooked, plain, reads)
+}
+
+async fn stored(plain: &Table, id: &str) -> Option<Memo> {
+    plain
+        .get(&Memo::key("o1", id).unwrap())
+        .consistent()
+        .await
+        .unwrap()
+}
+
+async fn before_write_amends_before_keys_and_validators() {
+    let (table, plain, _) = hooked_table("hooks-amend").await;
+    // Without the hook the memo has no label: the validator refuses it.
+    let bare = memo("m1", "t1", "urgent call the bank");
+    assert!(matches!(plain.put(&bare).await, Err(Error::Item(_))));
+    // With it, the label is set before the validator and the index key are built.
+    table.put(&bare).await.unwrap();
+    let m = stored(&plain, "m1").await.unwrap();
+    assert_eq!((m.label.as_str(), m.trail.len()), ("urgent", 1));
+    let found = plain
+        .query(Memo::by_memos_by_label("urgent").list())
+        .all()
+        .await
+        .unwrap();
+    assert_eq!(found.len(), 1);
+    let raw = get_raw(&plain, Memo::key("o1", "m1").unwrap().to_item())
+        .await
+        .unwrap();
+    assert_eq!(raw, faceteer::to_item(&m).unwrap());
+
+    // An upsert and a save are amended the same way.
+    let other = memo("m2", "t1", "later review the plan");
+    table.upsert(&other).await.unwrap();
+    assert_eq!(stored(&plain, "m2").await.unwrap().label, "later");
+    let before = stored(&plain, "m2").await.unwrap();
+    let mut after = before.clone();
+    after.body = "soon review".into();
+    table.save(&before, &after).await.unwrap();
+    let saved = stored(&plain, "m2").await.unwrap();
+    assert_eq!((saved.label.as_str(), saved.trail.len()), ("soon", 2));
+}
+
+async fn refusals_are_typed_and_nothing_is_written() {
+    let (table, plain, _) = hooked_table("hooks-refuse").await;
+    let bad = memo("m1", "t1", "forbidden words");
+    let key = Memo::key("o1", "m1").unwrap();
+    let refused = |e: Error| {
+        let veto = e
+            .refusal()
+            .unwrap_or_else(|| panic!("not a refusal: {e:?}"));
+        assert_eq!(veto.hook(), "labeller");
+        assert!(veto.downcast_ref::<Forbidden>().is_some(), "{veto:?}");
+        assert!(matches!(e, Error::Refused { facet: "MEMO", .. }), "{e:?}");
+    };
+    refused(table.put(&bad).await.unwrap_err());
+    refused(table.put(&bad).if_not_exists().await.unwrap_err());
+    refused(table.upsert(&bad).await.unwrap_err());
+    assert!(get_raw(&plain, key.to_item()).await.is_none());
+
+    // The record an update may create is the hook's too.
+    let f = Memo::fields();
+    let err = table
+        .update(&key, f.body.set("x".to_owned()))
+        .or_create(&bad)
+        .await
+        .unwrap_err();
+    refused(err);
+    assert!(get_raw(&plain, key.to_item()).await.is_none());
+
+    // A save and a modify of a stored record into a refused one.
+    let good = memo("m1", "t1", "fine words");
+    table.put(&good).await.unwrap();
+    let before = stored(&plain, "m1").await.unwrap();
+    let mut after = before.clone();
+    after.body = "forbidden now".into();
+    refused(table.save(&before, &after).await.unwrap_err());
+    let moved = Memo {
+        id: "m9".into(),
+        ..after.clone()
+    };
+    refused(table.move_to(&key, &moved).await.unwrap_err());
+    assert_eq!(stored(&plain, "m1").await.unwrap(), before);
+    assert!(stored(&plain, "m9").await.is_none());
+}
+
+async fn requirements_are_checked_on_the_server() {
+    let (table, plain, _) = hooked_table("hooks-require").await;
+    let t1 = table.with_context(TenantId("t1".into()));
+    let t2 = table.with_context(TenantId("t2".into()));
+    // Created for t1 (the hook stamps the tenant whatever the record says).
+    t1.put(&memo("m1", "t2", "note one")).await.unwrap();
+    assert_eq!(stored(&plain, "m1").await.unwrap().tenant, "t1");
+    // Another tenant cannot replace, update or delete it: the server refuses, and the
+    // refusal names the hook.
+    let key = Memo::key("o1", "m1").unwrap();
+    let f = Memo::fields();
+    for err in [
+        t2.put(&memo("m1", "t2", "mine now")).await.unwrap_err(),
+        t2.update(&key, f.body.set("mine".to_owned()))
+            .await
+            .unwrap_err(),
+        t2.delete(&key).await.unwrap_err(),
+    ] {
+        let veto = err.refusal().unwrap_or_else(|| panic!("{err:?}"));
+        assert!(veto.to_string().contains("tenant"), "{veto}");
+    }
+    assert_eq!(stored(&plain, "m1").await.unwrap().body, "note one");
+    // Its own tenant can, and a task-scoped tenant counts when the handle sets none.
+    faceteer::hook::scope(TenantId("t1".into()), async {
+        table
+            .update(&key, f.body.set("edited".to_owned()))
+            .await
+            .unwrap();
+    })
+    .await;
+    assert_eq!(stored(&plain, "m1").await.unwrap().body, "edited");
+    t1.delete(&key).await.unwrap();
+    assert!(stored(&plain, "m1").await.is_none());
+}
+
+async fn after_read_runs_on_reads() {
+    let (table, plain, reads) = hooked_table("hooks-read").await;
+    for (i, tenant) in ["t1", "t2", "t1"].into_iter().enumerate() {
+        let m = memo(&format!("m{i}"), tenant, "topic body");
+        plain
+            .put(&Memo {
+                label: "topic".into(),
+                ..m
+            })
+            .await
+            .unwrap();
+    }
+    let t1 = table.with_context(TenantId("t1".into()));
+    // A get: amended, or refused as an item error.
+    let got = t1
+        .get(&Memo::key("o1", "m0").unwrap())
+        .await
+        .unwrap()
+        .unwrap();
+    assert_eq!(got.body, "topic body (read)");
+    let err = t1.get(&Memo::key("o1", "m1").unwrap()).await.unwrap_err();
+    assert_eq!(err.refusal().map(|v| v.hook()), Some("labeller"));
+    // A query and a scan: refused records are set apart, the others amended.
+    let page = t1
+        .query(Memo::query("o1").list())
+        .all_with_failures()
+        .await
+        .unwrap();
+    assert_eq!(page.records.len(), 2);
+    assert!(page.records.iter().all(|m| m.body.ends_with("(read)")));
+    assert_eq!(page.failed.len(), 1);
+    assert_eq!(page.failed[0].sk, "#MEMO_m1");
+    let scanned = t1.scan::<Memo>().all_with_failures().await.unwrap();
+    assert_eq!((scanned.records.len(), scanned.failed.len()), (2, 1));
+    // Projections are not whole records: hooks do not see them.
+    let before = reads.load(Ordering::Relaxed);
+    assert!(before >= 8, "{before}");
+}
+
+/// Appends its name to the trail on writes, and on reads checks the trail ends with it (what
+/// it wrote last), then removes it: reads unwind in reverse.
+struct Stage(&'static str);
+
+impl FacetHook<Memo> for Stage {
+    fn name(&self) -> &'static str {
+        self.0
+    }
+
+    async fn before_write(&self, write: &mut Write<'_, Memo>) -> Result<(), Veto> {
+        assert_eq!(write.path(), WritePath::Put);
+        if let Target::Record(memo) = write.target() {
+            memo.trail.push(self.0.into());
+        }
+        Ok(())
+    }
+
+    async fn after_read(&self, memo: &mut Memo, read: &Reading<'_>) -> Result<(), Veto> {
+        assert_eq!(read.kind(), ReadKind::Get);
+        match memo.trail.pop() {
+            Some(last) if last == self.0 => Ok(()),
+            other => Err(Veto::because(self.0, format!("read {other:?} last"))),
+        }
+    }
+}
+
+/// Counts the writes of every facet of the table.
+struct Counter(Arc<AtomicUsize>);
+
+impl TableHook for Counter {
+    fn name(&self) -> &'static str {
+        "counter"
+    }
+
+    async fn before_write<F: Facet>(&self, _: &mut Write<'_, F>) -> Result<(), Veto> {
+        self.0.fetch_add(1, Ordering::Relaxed);
+        Ok(())
+    }
+}
+
+async fn hooks_compose_in_order() {
+    let plain = faceteer_suite::fresh_table::<Memos>("hooks-order").await;
+    let writes = Arc::new(AtomicUsize::new(0));
+    let table = plain
+        .clone()
+        .with_hooks(
+            Hooks::new()
+                .facet::<Memo, _>(Stage("first"))
+                .facet::<Memo, _>(Stage("second"))
+                .table::<Memos, _>(Counter(writes.clone())),
+        )
+        .unwrap();
+    let m = Memo {
+        label: "x".into(),
+        ..memo("m1", "t1", "x")
+    };
+    table.put(&m).await.unwrap();
+    let raw = stored(&plain, "m1").await.unwrap();
+    assert_eq!(raw.trail, ["first", "second"]);
+    let read = table.get(&Memo::key("o1", "m1").unwrap()).await.unwrap();
+    assert_eq!(read.unwrap().trail, Vec::<String>::new());
+    assert_eq!(writes.load(Ordering::Relaxed), 1);
+    // A hook on a facet the table does not declare is refused.
+    let err = plain
+        .clone()
+        .with_hooks(Hooks::new().facet::<crate::common::Note, _>(NoteHook))
+        .unwrap_err();
+    assert!(matches!(err, Error::UndeclaredFacet { .. }), "{err:?}");
+}
+
+struct NoteHook;
+
+impl FacetHook<crate::common::Note> for NoteHook {
+    fn name(&self) -> &'static str {
+        "note"
+    }
+}
+
+faceteer_suite::engines!(
+    before_write_amends_before_keys_and_validators,
+    refusals_are_typed_and_nothing_is_written,
+    requirements_are_checked_on_the_server,
+    after_read_runs_on_reads,
+    hooks_compose_in_order,
+);
