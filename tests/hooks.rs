@@ -355,7 +355,83 @@ impl FacetHook<crate::common::Note> for NoteHook {
     }
 }
 
+async fn batches_and_transactions_run_hooks() {
+    use faceteer::error::{FailureReason, ItemError};
+    let (table, plain, _) = hooked_table("hooks-batch").await;
+    let memos: Vec<Memo> = (0..30)
+        .map(|i| {
+            let body = if i % 7 == 0 {
+                "forbidden x"
+            } else {
+                "batch body"
+            };
+            memo(&format!("b{i:02}"), "t1", body)
+        })
+        .collect();
+    let report = table.put_many(memos).await;
+    assert_eq!((report.written.len(), report.failed.len()), (25, 5));
+    assert!(report.written.iter().all(|m| m.label == "batch"));
+    for failed in &report.failed {
+        assert!(
+            matches!(&failed.reason, FailureReason::Item(ItemError::Refused { veto, .. })
+                if veto.downcast_ref::<Forbidden>().is_some()),
+            "{:?}",
+            failed.reason
+        );
+        assert!(stored(&plain, &failed.item.id).await.is_none());
+    }
+    assert_eq!(stored(&plain, "b01").await.unwrap().label, "batch");
+
+    // Reads of many: amended, or refused one by one.
+    let keys: Vec<_> = (1..4)
+        .map(|i| Memo::key("o1", format!("b{i:02}")).unwrap())
+        .collect();
+    let got = table.get_many(keys.clone()).await;
+    assert_eq!(got.found.len(), 3);
+    assert!(got.found.iter().all(|m| m.body.ends_with("(read)")));
+    let other = table.with_context(TenantId("t2".into()));
+    let got = other.get_many(keys.clone()).await;
+    assert_eq!((got.found.len(), got.failed.len()), (0, 3));
+
+    // A hook that requires stored values refuses batch writes (they carry no condition).
+    let t1 = table.with_context(TenantId("t1".into()));
+    let report = t1.delete_many(keys.clone()).await;
+    assert_eq!(report.failed.len(), 3);
+    assert!(stored(&plain, "b01").await.is_some());
+
+    // Transactions: each step's hooks run when it is sent; what they require joins its
+    // condition; a refusal sends nothing.
+    let f = Memo::fields();
+    let refused = t1
+        .transact_write()
+        .put(t1.put(&memo("x1", "t1", "tx body")))
+        .put(t1.put(&memo("x2", "t1", "forbidden")))
+        .await
+        .unwrap_err();
+    assert_eq!(refused.refusal().map(|v| v.hook()), Some("labeller"));
+    assert!(stored(&plain, "x1").await.is_none());
+    t1.transact_write()
+        .put(t1.put(&memo("x1", "t1", "tx body")))
+        .update(t1.update(&keys[0], f.body.set("tx change".to_owned())))
+        .delete(t1.delete(&keys[1]))
+        .await
+        .unwrap();
+    assert_eq!(stored(&plain, "x1").await.unwrap().label, "tx");
+    assert_eq!(stored(&plain, "b01").await.unwrap().body, "tx change");
+    assert!(stored(&plain, "b02").await.is_none());
+    // Another tenant's steps fail on the server: the stored records are t1's.
+    let t2 = table.with_context(TenantId("t2".into()));
+    let err = t2
+        .transact_write()
+        .update(t2.update(&keys[0], f.body.set("stolen".to_owned())))
+        .await
+        .unwrap_err();
+    assert!(matches!(err, Error::TransactionCanceled { .. }), "{err:?}");
+    assert_eq!(stored(&plain, "b01").await.unwrap().body, "tx change");
+}
+
 faceteer_suite::engines!(
+    batches_and_transactions_run_hooks,
     before_write_amends_before_keys_and_validators,
     refusals_are_typed_and_nothing_is_written,
     requirements_are_checked_on_the_server,

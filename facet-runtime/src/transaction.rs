@@ -208,6 +208,20 @@ pub struct TransactWrite<'t> {
     /// The update steps planned from the record stored under their keys, read when the
     /// transaction is sent.
     deferred: Vec<Deferred>,
+    /// The steps of facets with hooks: the hooks run when the transaction is sent, then the
+    /// step is built from what they leave.
+    hooked: Vec<HookedStep<'t>>,
+}
+
+/// Adds one step to a transaction (built after a step's hooks ran).
+pub(crate) type Applier<'t> = Box<dyn FnOnce(TransactWrite<'t>) -> TransactWrite<'t> + Send + 't>;
+
+/// A step whose hooks run when the transaction is sent: a placeholder holds its place.
+struct HookedStep<'t> {
+    /// The step's index.
+    index: usize,
+    /// Runs the hooks; then what adds the step.
+    resolve: BoxFuture<'t, Result<Applier<'t>>>,
 }
 
 /// An update step whose derived keys need stored values the change does not give: the
@@ -248,6 +262,7 @@ impl Table {
             fresh_token: crate::exec::once::fresh_token(),
             guards: false,
             deferred: Vec::new(),
+            hooked: Vec::new(),
         }
     }
 
@@ -578,6 +593,7 @@ impl<'t> TransactWrite<'t> {
         if let Some(e) = self.error.take() {
             return Err(e);
         }
+        self.resolve_hooked().await?;
         self.check_request()?;
         let mut planned = Vec::with_capacity(self.deferred.len());
         for d in 0..self.deferred.len() {
@@ -787,5 +803,68 @@ impl TransactGot {
             }
             _ => Ok(None),
         }
+    }
+}
+
+impl<'t> TransactWrite<'t> {
+    /// A step of facet `F` (on `table`, under `key`) whose hooks run when the transaction is
+    /// sent: `resolve` runs them and gives what adds the step, built from what they leave.
+    pub(crate) fn hooked_step<F: Facet>(
+        self,
+        table: &Table,
+        action: TxAction,
+        key: (String, String),
+        resolve: BoxFuture<'t, Result<Applier<'t>>>,
+    ) -> Self {
+        let index = self.steps.len();
+        let placeholder = Ok((TransactWriteItem::builder().build(), Vec::new()));
+        let mut tx = self.on_table(table, |tx| {
+            tx.checked_step::<F>(action, key, OnlyCheck::Condition, placeholder)
+        });
+        if tx.error.is_none() {
+            tx.hooked.push(HookedStep { index, resolve });
+        }
+        tx
+    }
+
+    /// Run the hooks of the hooked steps, and put each step built from what they leave in
+    /// its place.
+    async fn resolve_hooked(&mut self) -> Result<()> {
+        for hooked in std::mem::take(&mut self.hooked) {
+            let index = hooked.index;
+            let apply = hooked.resolve.await?;
+            let alone = TransactWrite {
+                table: self.table,
+                current: self.tables[index].clone(),
+                tables: Vec::new(),
+                items: Vec::new(),
+                steps: Vec::new(),
+                checks: Vec::new(),
+                error: None,
+                token: None,
+                fresh_token: String::new(),
+                guards: self.guards,
+                deferred: Vec::new(),
+                hooked: Vec::new(),
+            };
+            let mut built = apply(alone);
+            if let Some(e) = built.error.take() {
+                return Err(e);
+            }
+            let (Some(item), Some(mut step), Some(checks)) =
+                (built.items.pop(), built.steps.pop(), built.checks.pop())
+            else {
+                return Err(Error::InvalidRequest("a hooked step built no step".into()));
+            };
+            step.index = index;
+            self.items[index] = item;
+            self.steps[index] = step;
+            self.checks[index] = checks;
+            for mut d in built.deferred {
+                d.index = index;
+                self.deferred.push(d);
+            }
+        }
+        Ok(())
     }
 }

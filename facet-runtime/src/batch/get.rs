@@ -21,6 +21,7 @@ use crate::exec::future::{traced, BoxFuture};
 use crate::exec::retry::{Deadline, Effect};
 use crate::exec::sdk;
 use crate::exec::trace::Op;
+use crate::hook::ReadKind;
 use crate::read::{decode_stored, Read, Select, Whole};
 use crate::table::Table;
 use crate::wire::stored::Stored;
@@ -403,7 +404,7 @@ async fn read_chunk<F: Facet, R: Read<F, BaseTable>>(
     for at in given.iter().flatten() {
         left[*at] += 1;
     }
-    given
+    let mut outcomes = given
         .into_iter()
         .map(|given| {
             let at = match given {
@@ -437,7 +438,26 @@ async fn read_chunk<F: Facet, R: Read<F, BaseTable>>(
                 },
             }
         })
-        .collect()
+        .collect::<Vec<_>>();
+    if let Some(hooked) = table.hooks_for::<F>() {
+        for outcome in &mut outcomes {
+            let GetOutcome::Found(record) = outcome else {
+                continue;
+            };
+            let Some(whole) = R::record_mut(record) else {
+                continue;
+            };
+            if let Err(e) = hooked.after_read(whole, ReadKind::BatchGet).await {
+                if let Ok(key) = whole.primary_key() {
+                    *outcome = GetOutcome::Failed(Failed {
+                        item: key,
+                        reason: FailureReason::Item(e),
+                    });
+                }
+            }
+        }
+    }
+    outcomes
 }
 
 impl<'t, F, R, I> IntoFuture for GetMany<'t, F, R, I>
@@ -493,6 +513,18 @@ where
                 }
             }
             drop(results);
+            // The records the hooks refuse fail.
+            if let Some(hooked) = table.hooks_for::<F>() {
+                for slot in &mut slots {
+                    let Some(Ok(record)) = slot else { continue };
+                    let Some(whole) = R::record_mut(record) else {
+                        continue;
+                    };
+                    if let Err(e) = hooked.after_read(whole, ReadKind::BatchGet).await {
+                        *slot = Some(Err(FailureReason::Item(e)));
+                    }
+                }
+            }
 
             let mut out = GetReport {
                 found: Vec::with_capacity(set.keys.len()),

@@ -6,15 +6,18 @@ use std::sync::Arc;
 
 use faceteer_core::facet::{BatchDeletable, BatchWritable};
 use faceteer_core::{Facet, Key};
-use futures::Stream;
+use futures::future::Either;
+use futures::{stream, Stream, StreamExt};
 
 use crate::batch::pump::{gather, write_stream, Outcome};
 use crate::batch::report::{DeleteReport, PutReport};
 use crate::batch::write::*;
-use crate::error::FailureReason;
+use crate::error::{Error, FailureReason};
 use crate::exec::future::{traced, BoxFuture};
 use crate::exec::trace::Op;
+use crate::hook::{Requires, WritePath};
 use crate::table::Table;
+use faceteer_core::facet::ItemError;
 
 impl Table {
     /// Write many records with `BatchWriteItem` (25 per request), retrying what DynamoDB
@@ -85,6 +88,40 @@ where
 
     fn stream_in(self, op: Arc<Op>) -> impl Stream<Item = Outcome<F>> + Send + 't {
         let PutMany { table, records, .. } = self;
+        let rebuild = |record: &F| put_write(record).ok().and_then(|w| w.request);
+        if let (Some(hooked), Ok(())) = (table.hooks_for::<F>(), table.check_declared::<F>()) {
+            // The hooks run first, on every record (a few at a time); the records they leave
+            // are written.
+            return Either::Left(
+                stream::once(async move {
+                    let concurrency = table.batch_options().concurrency.max(1);
+                    let prepared: Vec<_> = stream::iter(records)
+                        .map(|record| {
+                            let hooked = &hooked;
+                            async move {
+                                match hooked
+                                    .record("BatchWriteItem", &record, WritePath::Batch)
+                                    .await
+                                {
+                                    Ok((record, requires)) if requires.0.is_empty() => {
+                                        let write = put_write(&record);
+                                        (record, write)
+                                    }
+                                    Ok((record, requires)) => {
+                                        (record, Err(unconditioned::<F>(&requires)))
+                                    }
+                                    Err(e) => (record, Err(batch_failure(e))),
+                                }
+                            }
+                        })
+                        .buffered(concurrency)
+                        .collect()
+                        .await;
+                    write_stream(table, op, prepared.into_iter(), rebuild)
+                })
+                .flatten(),
+            );
+        }
         let refusal = table.check_declared::<F>().err().map(Arc::new);
         let prepared = records.map(move |record| {
             let write = match &refusal {
@@ -93,8 +130,7 @@ where
             };
             (record, write)
         });
-        let rebuild = |record: &F| put_write(record).ok().and_then(|w| w.request);
-        write_stream(table, op, prepared, rebuild)
+        Either::Right(write_stream(table, op, prepared, rebuild))
     }
 }
 
@@ -154,6 +190,24 @@ where
 
     fn stream_in(self, op: Arc<Op>) -> impl Stream<Item = Outcome<Key<F>>> + Send + 't {
         let DeleteMany { table, keys, .. } = self;
+        let rebuild = |key: &Key<F>| delete_write(key).ok().and_then(|w| w.request);
+        if let (Some(hooked), Ok(())) = (table.hooks_for::<F>(), table.check_declared::<F>()) {
+            return Either::Left(
+                stream::once(async move {
+                    let mut prepared = Vec::new();
+                    for key in keys {
+                        let write = match hooked.delete(&key, WritePath::Batch).await {
+                            Ok(requires) if requires.0.is_empty() => delete_write(&key),
+                            Ok(requires) => Err(unconditioned::<F>(&requires)),
+                            Err(e) => Err(batch_failure(e)),
+                        };
+                        prepared.push((key, write));
+                    }
+                    write_stream(table, op, prepared.into_iter(), rebuild)
+                })
+                .flatten(),
+            );
+        }
         let refusal = table.check_declared::<F>().err().map(Arc::new);
         let prepared = keys.map(move |key| {
             let write = match &refusal {
@@ -162,8 +216,7 @@ where
             };
             (key, write)
         });
-        let rebuild = |key: &Key<F>| delete_write(key).ok().and_then(|w| w.request);
-        write_stream(table, op, prepared, rebuild)
+        Either::Right(write_stream(table, op, prepared, rebuild))
     }
 }
 
@@ -198,4 +251,30 @@ where
             work,
         )
     }
+}
+
+/// A hook's refusal of one input of a batch (or its record that could not be copied), as
+/// the input's failure.
+fn batch_failure(e: Error) -> FailureReason {
+    match e {
+        Error::Refused { facet, veto, .. } => {
+            FailureReason::Item(ItemError::Refused { facet, veto })
+        }
+        Error::Item(e) => FailureReason::Item(e),
+        other => FailureReason::Request(Arc::new(other)),
+    }
+}
+
+/// A batch write a hook requires values of the stored record for: a batch carries no
+/// condition, so it is refused (write it with a single put or delete).
+fn unconditioned<F: Facet>(requires: &Requires) -> FailureReason {
+    let hook = requires.0.first().map_or("", |r| r.hook);
+    FailureReason::Item(ItemError::Refused {
+        facet: F::SCHEMA.name,
+        veto: faceteer_core::facet::Veto::because(
+            hook,
+            "the hook requires values of the stored record, and a batch write carries no \
+             condition: write this record with a single put or delete",
+        ),
+    })
 }
