@@ -430,7 +430,75 @@ async fn batches_and_transactions_run_hooks() {
     assert_eq!(stored(&plain, "b01").await.unwrap().body, "tx change");
 }
 
+async fn the_tenant_hook_keeps_tenants_apart() {
+    use faceteer::hook::{Tenant, TenantError};
+    let plain = faceteer_suite::fresh_table::<Memos>("hooks-tenant").await;
+    let table = plain
+        .clone()
+        .with_hooks(Hooks::new().table::<Memos, _>(Tenant::new("tenant")))
+        .unwrap();
+    let (acme, globex) = (table.for_tenant("acme"), table.for_tenant("globex"));
+    let labelled = |id: &str, tenant: &str| Memo {
+        label: "l".into(),
+        ..memo(id, tenant, "body")
+    };
+    let tenant_error = |e: &Error| {
+        e.refusal()
+            .and_then(|v| v.downcast_ref::<TenantError>())
+            .cloned()
+    };
+    // Stamped with the call's tenant.
+    acme.put(&labelled("m1", "")).await.unwrap();
+    assert_eq!(stored(&plain, "m1").await.unwrap().tenant, "acme");
+    // Another tenant's record is refused before anything is sent; so is a call with none.
+    let err = globex.put(&labelled("m2", "acme")).await.unwrap_err();
+    assert!(
+        matches!(tenant_error(&err), Some(TenantError::CrossTenant { .. })),
+        "{err:?}"
+    );
+    let err = table.put(&labelled("m2", "")).await.unwrap_err();
+    assert_eq!(tenant_error(&err), Some(TenantError::Unscoped));
+    assert!(stored(&plain, "m2").await.is_none());
+    // Overwriting, changing or deleting another tenant's stored record fails on the server.
+    let key = Memo::key("o1", "m1").unwrap();
+    let f = Memo::fields();
+    for err in [
+        globex.put(&labelled("m1", "")).await.unwrap_err(),
+        globex
+            .update(&key, f.body.set("mine".to_owned()))
+            .await
+            .unwrap_err(),
+        globex.delete(&key).await.unwrap_err(),
+    ] {
+        assert_eq!(err.refusal().map(|v| v.hook()), Some("tenant"), "{err:?}");
+    }
+    assert_eq!(stored(&plain, "m1").await.unwrap().tenant, "acme");
+    // Reads: the tenant's own records only.
+    assert!(acme.get(&key).await.unwrap().is_some());
+    let err = globex.get(&key).await.unwrap_err();
+    assert!(matches!(
+        tenant_error(&err),
+        Some(TenantError::CrossTenant { .. })
+    ));
+    let page = globex
+        .query(Memo::query("o1").list())
+        .all_with_failures()
+        .await
+        .unwrap();
+    assert_eq!((page.records.len(), page.failed.len()), (0, 1));
+    // Batch writes carry no condition: refused.
+    let report = acme.put_many(vec![labelled("m3", "")]).await;
+    assert_eq!(report.failed.len(), 1);
+    // The tenant's own writes go through.
+    acme.update(&key, f.body.set("edited".to_owned()))
+        .await
+        .unwrap();
+    acme.delete(&key).await.unwrap();
+    assert!(stored(&plain, "m1").await.is_none());
+}
+
 faceteer_suite::engines!(
+    the_tenant_hook_keeps_tenants_apart,
     batches_and_transactions_run_hooks,
     before_write_amends_before_keys_and_validators,
     refusals_are_typed_and_nothing_is_written,

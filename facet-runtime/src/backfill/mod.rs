@@ -132,11 +132,31 @@ impl Table {
         E: std::fmt::Display,
     {
         let f = Arc::new(f);
+        let table = self.clone();
         let transform: Transform = Arc::new(move |item: Item| {
             let f = Arc::clone(&f);
+            let table = table.clone();
             Box::pin(async move {
-                let record = faceteer_core::from_item::<F>(item).map_err(Why::Unreadable)?;
+                let mut record = faceteer_core::from_item::<F>(item).map_err(Why::Unreadable)?;
+                // The facet's hooks see the record as read, then as rewritten.
+                let hooked = table.hooks_for::<F>();
+                if let Some(hooks) = &hooked {
+                    hooks
+                        .after_read(&mut record, crate::hook::ReadKind::Backfill)
+                        .await
+                        .map_err(Why::Unreadable)?;
+                }
                 let record = f(record).await.map_err(|e| Why::Transform(e.to_string()))?;
+                let record = match &hooked {
+                    Some(hooks) => {
+                        hooks
+                            .record("BackfillWrite", &record, crate::hook::WritePath::Backfill)
+                            .await
+                            .map_err(Why::Refused)?
+                            .0
+                    }
+                    None => record,
+                };
                 faceteer_core::to_item(&record).map_err(|e| {
                     Why::Transform(format!("the rewritten record cannot be stored: {e}"))
                 })
@@ -151,6 +171,12 @@ impl Table {
     /// [`backfill`](crate::backfill)). Items of other facets are read and counted as
     /// skipped.
     pub fn backfill<F: Facet>(&self) -> Backfill {
+        // The facet's hooks see each record read and rewritten.
+        if self.hooks_for::<F>().is_some() {
+            return self.backfill_with(|record: F| async move {
+                Ok::<_, std::convert::Infallible>(record)
+            });
+        }
         Backfill::new(
             self,
             vec![Rewriter::of::<F>()],
@@ -161,11 +187,26 @@ impl Table {
     /// Bring the stored records of every facet of table `S` (declared with
     /// `faceteer::table!`) to what a put of each writes now, in one scan.
     pub fn backfill_table<S: TableSchema>(&self) -> Backfill {
-        let refused = S::REWRITERS.is_empty().then(|| {
-            Error::InvalidRequest(
+        let hooked = self.hooks().map(|h| h.facet_names()).unwrap_or_default();
+        let refused = if S::REWRITERS.is_empty() {
+            Some(Error::InvalidRequest(
                 "the table declares no facet rewrites: declare it with `faceteer::table!`".into(),
-            )
-        });
+            ))
+        } else {
+            // A whole-table backfill rewrites items without their facets' types: it cannot
+            // run hooks, and must not pass them by.
+            S::FACETS
+                .iter()
+                .find(|f| hooked.contains(&f.name))
+                .map(|f| {
+                    Error::InvalidRequest(format!(
+                        "`{}` has hooks, which a whole-table backfill cannot run: backfill \
+                         each facet with hooks with `table.backfill::<Facet>()`, and the \
+                         others with a table without hooks",
+                        f.name
+                    ))
+                })
+        };
         Backfill::new(self, S::REWRITERS.to_vec(), refused)
     }
 }

@@ -16,17 +16,27 @@
 //! With no hooks, a call costs what it did without them.
 //!
 //! Where they run: puts (every variant), upserts, updates (and the record an update
-//! creates), deletes, saves, `modify`, moves; gets and queries and scans.
+//! creates), deletes, saves, `modify`, moves, batch writes, transaction steps, backfills of
+//! one facet; gets, queries, scans, batch gets, stream decodes
+//! ([`Table::decode_changes`](crate::Table::decode_changes)), and the records writes return
+//! (best effort: the write was applied, so a refusal there returns the record as written).
+//! Not yet: transactional gets, reads of collections, whole-table backfills (refused on a
+//! table with hooks).
+//!
+//! Built in: [`Tenant`], which stamps each write with the call's tenant, requires the stored
+//! record to be the tenant's and refuses other tenants' records on reads.
 
 mod context;
 mod registry;
 mod run;
+mod tenant;
 mod traits;
 mod write;
 
 pub use context::{scope, Context};
 pub use faceteer_core::facet::{Refused, Veto};
 pub use registry::Hooks;
+pub use tenant::{Tenant, TenantError, TenantId};
 pub use traits::{FacetHook, ReadKind, Reading, TableHook};
 pub use write::{Target, Write, WritePath};
 

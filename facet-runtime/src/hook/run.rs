@@ -22,7 +22,11 @@ pub(crate) struct Hooked<'t, F> {
 
 impl<'t, F: Facet> Hooked<'t, F> {
     /// The hooks of `F` among `hooks`, for a call on table `table` with `context`.
-    pub(crate) fn of(hooks: &'t super::registry::Hooks, context: Context, table: &'t str) -> Option<Self> {
+    pub(crate) fn of(
+        hooks: &'t super::registry::Hooks,
+        context: Context,
+        table: &'t str,
+    ) -> Option<Self> {
         Some(Hooked {
             hooks: hooks.of::<F>()?,
             context,
@@ -175,6 +179,23 @@ impl<F: Facet> Hooked<'_, F> {
         self.run(Target::Delete { key }, path)
             .await
             .map_err(|veto| refused::<F>("DeleteItem", Some(key), veto))
+    }
+
+    /// After a write that returns `record`: the `after_read` hooks, best effort. The write
+    /// was applied, so a hook that refuses the record does not fail it: the record is
+    /// returned as the write left it, and a warning is logged.
+    pub(crate) async fn returned(&self, record: &mut F) {
+        let before = copy_of(record);
+        if let Err(e) = self.after_read(record, ReadKind::Returned).await {
+            tracing::warn!(
+                facet = F::SCHEMA.name,
+                error = %e,
+                "faceteer: a hook refused a record a write returned; it is returned as written"
+            );
+            if let Ok(before) = before {
+                *record = before;
+            }
+        }
     }
 
     /// After a read of `record` (hooks in reverse order).

@@ -30,6 +30,8 @@ pub enum ReadKind {
     Stream,
     /// A record a write returns (`returning_new`, `returning_stored`, `modify`).
     Returned,
+    /// A record a backfill rewrites (its `before_write` hooks run next).
+    Backfill,
 }
 
 /// A read as an `after_read` hook sees it.

@@ -120,6 +120,16 @@ impl<'w, F: Facet> Write<'w, F> {
         self.table
     }
 
+    /// [`Write::require`] by attribute name, with the value as stored (`None`: no
+    /// attribute): for hooks on every facet of a table, which know no field handles.
+    pub fn require_attribute(&mut self, attribute: &'static str, value: Option<AttributeValue>) {
+        self.requires.push(Requirement {
+            hook: self.hook,
+            attribute,
+            value,
+        });
+    }
+
     /// The write applies only if the stored record holds `value` in `field` (absent when it
     /// is stored as nothing); a write that may create the record also applies when none is
     /// stored. Checked on the server in the write's own condition, so no other writer can

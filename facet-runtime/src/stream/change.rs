@@ -177,7 +177,8 @@ impl<T> Changes<T> {
     }
 }
 
-/// The records of facet `F` among `records`, typed.
+/// The records of facet `F` among `records`, typed. It runs no hooks: with a table whose
+/// facets have hooks ([`crate::hook`]), decode with [`Table::decode_changes`](crate::Table::decode_changes).
 pub fn decode<F: Facet>(records: impl IntoIterator<Item = Record>) -> Changes<F> {
     decode_with(records, |item| {
         if facet_of(&item) == Some(F::SCHEMA.name) {
@@ -242,4 +243,50 @@ fn decode_with<T>(
         });
     }
     changes
+}
+
+impl crate::table::Table {
+    /// The records of facet `F` among `records`, typed, as [`decode`] types them, each image
+    /// through the facet's `after_read` hooks ([`crate::hook`]): an image a hook refuses
+    /// makes its record [`Changes::unreadable`]. A Lambda handler on a hooked table decodes
+    /// with this.
+    pub async fn decode_changes<F: Facet>(
+        &self,
+        records: impl IntoIterator<Item = Record>,
+    ) -> Changes<F> {
+        let mut changes = decode::<F>(records);
+        let Some(hooked) = self.hooks_for::<F>() else {
+            return changes;
+        };
+        let mut events = Vec::with_capacity(changes.events.len());
+        for mut event in std::mem::take(&mut changes.events) {
+            let images: Vec<&mut F> = match &mut event.change {
+                Change::Insert(new) => vec![new],
+                Change::Modify { old, new } => old.iter_mut().chain(new.iter_mut()).collect(),
+                Change::Remove { old, .. } => vec![old],
+            };
+            let mut refused = None;
+            for image in images {
+                if let Err(e) = hooked
+                    .after_read(image, crate::hook::ReadKind::Stream)
+                    .await
+                {
+                    refused = Some(e);
+                    break;
+                }
+            }
+            match refused {
+                None => events.push(event),
+                Some(error) => changes.unreadable.push(Unreadable {
+                    facet: F::SCHEMA.name.to_owned(),
+                    pk: event.pk,
+                    sk: event.sk,
+                    sequence_number: event.sequence_number,
+                    error,
+                }),
+            }
+        }
+        changes.events = events;
+        changes
+    }
 }

@@ -11,7 +11,7 @@ use faceteer_core::collection::Collection;
 use faceteer_core::{Facet, Item};
 use serde::{Deserialize, Serialize};
 
-use super::change::{decode, decode_collection, is_expiry, Changes, Kind, Record};
+use super::change::{decode_collection, is_expiry, Changes, Kind, Record};
 use crate::admin::stream::stream_of;
 use crate::error::{Error, Result, StreamError};
 use crate::table::Table;
@@ -236,9 +236,11 @@ impl StreamReader {
         &self.checkpoint
     }
 
-    /// The next records of facet `F`, typed (see [`decode`]).
+    /// The next records of facet `F`, typed (see [`decode`](super::change::decode)), through the facet's
+    /// `after_read` hooks when the table has them.
     pub async fn next<F: Facet>(&mut self) -> Result<Changes<F>> {
-        Ok(decode(self.next_records().await?))
+        let records = self.next_records().await?;
+        Ok(self.table.decode_changes(records).await)
     }
 
     /// The next records of collection `C`'s facets, typed (see [`decode_collection`]).

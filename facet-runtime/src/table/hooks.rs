@@ -22,6 +22,12 @@ impl Table {
         table
     }
 
+    /// The same table, acting for tenant `id` (the context of the built-in
+    /// [`Tenant`](crate::hook::Tenant) hook): `with_context(TenantId(id))`.
+    pub fn for_tenant(&self, id: impl Into<std::sync::Arc<str>>) -> Table {
+        self.with_context(crate::hook::TenantId(id.into()))
+    }
+
     /// The hooks of facet `F` for a call starting now (with the call's context), or `None`
     /// when it has none.
     pub(crate) fn hooks_for<F: Facet>(&self) -> Option<Hooked<'_, F>> {

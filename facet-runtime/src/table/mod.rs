@@ -174,6 +174,11 @@ impl Table {
         Ok(self)
     }
 
+    /// The hooks its calls run, if any.
+    pub(crate) fn hooks(&self) -> Option<&crate::hook::Hooks> {
+        self.hooks.as_deref()
+    }
+
     /// The same table with `settings` (capacity, recovery, protection, encryption, class,
     /// tags, warm throughput; see [`crate::settings`]), which
     /// [`Table::create_table`], [`Table::apply_settings`] and [`Table::verify`] use. A table

@@ -140,10 +140,19 @@ where
                     Ok(Some(item)) => {
                         // What the save left: the changed record, `#[updated]` stamped, at
                         // the next version.
-                        let saved: F = faceteer_core::from_item(item)?;
+                        let mut saved: F = faceteer_core::from_item(item)?;
+                        if let Some(hooked) = table.hooks_for::<F>() {
+                            hooked.returned(&mut saved).await;
+                        }
                         return Ok(Some(saved.with_version(read_version + 1)));
                     }
-                    Ok(None) => return Ok(Some(record.with_version(read_version + 1))),
+                    Ok(None) => {
+                        let mut record = record.with_version(read_version + 1);
+                        if let Some(hooked) = table.hooks_for::<F>() {
+                            hooked.returned(&mut record).await;
+                        }
+                        return Ok(Some(record));
+                    }
                     Err(Error::VersionConflict { .. }) if !last => {
                         tracing::debug!(attempt = tried, "version conflict; reading again");
                     }

@@ -345,10 +345,15 @@ impl<'a, F: Facet> Refusable<'a> for PutReturning<'a, F> {
     type Value = F;
 
     fn send(self) -> BoxFuture<'a, Written<F>> {
+        let table = self.0.table;
         let sent = self.0.send_item();
-        Box::pin(
-            async move { Ok(faceteer_core::from_item::<F>(sent.await?).map_err(Error::from)?) },
-        )
+        Box::pin(async move {
+            let mut record = faceteer_core::from_item::<F>(sent.await?).map_err(Error::from)?;
+            if let Some(hooked) = table.hooks_for::<F>() {
+                hooked.returned(&mut record).await;
+            }
+            Ok(record)
+        })
     }
 }
 

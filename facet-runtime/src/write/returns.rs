@@ -18,6 +18,9 @@ pub trait Returns: sealed::Sealed + Send + 'static {
     type Output<F: Facet>: Send;
     /// The result from the attributes returned.
     fn output<F: Facet>(attributes: Option<Item>) -> Result<Self::Output<F>>;
+    /// The record the result holds, if any (for the facet's `after_read` hooks).
+    #[doc(hidden)]
+    fn record_mut<F: Facet>(output: &mut Self::Output<F>) -> Option<&mut F>;
 }
 
 /// An update that returns nothing (the default).
@@ -40,6 +43,9 @@ impl Returns for Nothing {
     fn output<F: Facet>(_: Option<Item>) -> Result<()> {
         Ok(())
     }
+    fn record_mut<F: Facet>(_: &mut ()) -> Option<&mut F> {
+        None
+    }
 }
 
 /// The record from the attributes an update returned.
@@ -54,6 +60,9 @@ impl Returns for New {
     fn output<F: Facet>(attributes: Option<Item>) -> Result<F> {
         record(attributes)
     }
+    fn record_mut<F: Facet>(output: &mut F) -> Option<&mut F> {
+        Some(output)
+    }
 }
 
 impl Returns for Old {
@@ -61,6 +70,9 @@ impl Returns for Old {
     type Output<F: Facet> = F;
     fn output<F: Facet>(attributes: Option<Item>) -> Result<F> {
         record(attributes)
+    }
+    fn record_mut<F: Facet>(output: &mut F) -> Option<&mut F> {
+        Some(output)
     }
 }
 

@@ -436,9 +436,13 @@ impl<'a, F: Facet, R: Returns> UpdateItem<'a, F, R> {
                 hooked: true,
                 _returns: PhantomData,
             };
-            Refusable::send(update).await.map_err(|r| {
+            let mut out = Refusable::send(update).await.map_err(|r| {
                 crate::write::refusal::named::<F>(&requires, "UpdateItem", Some(&key), r)
-            })
+            })?;
+            if let Some(record) = R::record_mut::<F>(&mut out) {
+                hooked.returned(record).await;
+            }
+            Ok(out)
         })
     }
 }

@@ -296,9 +296,13 @@ impl<'a, F: Facet, R: Returns> Refusable<'a> for Upsert<'a, F, R> {
                         hooked: true,
                         _returns: PhantomData,
                     };
-                    Refusable::send(upsert).await.map_err(|r| {
+                    let mut out = Refusable::send(upsert).await.map_err(|r| {
                         crate::write::refusal::named::<F>(&requires, "UpdateItem", key.as_ref(), r)
-                    })
+                    })?;
+                    if let Some(record) = R::record_mut::<F>(&mut out) {
+                        hooked.returned(record).await;
+                    }
+                    Ok(out)
                 });
             }
         }
