@@ -14,5 +14,6 @@ if [[ "${1:-}" != "--tables" ]]; then
     FACETEER_BENCH_LATENCY_MS=10 cargo bench --bench shards
     cargo bench --bench batches 2>/dev/null | grep "^peak memory" > target/criterion/peak-memory.txt
     cargo bench --bench compile 2>/dev/null | grep "^expanded lines" > target/criterion/expanded-lines.txt
+    cargo bench --bench saves 2>/dev/null | grep -E "^save (bytes|capacity)" > target/criterion/save-figures.txt
 fi
 python3 scripts/measurements.py

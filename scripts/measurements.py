@@ -4,6 +4,7 @@ Each figure is a ratio of two arms' mean times from the same run: faceteer's arm
 the other arm's. See scripts/measure.sh.
 """
 import json
+import re
 import pathlib
 import sys
 
@@ -77,3 +78,35 @@ if (ROOT / group).exists():
 lines = ROOT / "expanded-lines.txt"
 if lines.exists():
     print(lines.read_text().strip())
+
+figures = ROOT / "save-figures.txt"
+if (ROOT / "save status").exists() or figures.exists():
+    print()
+    print("Saves of what changed (`benches/saves.rs`):")
+    print()
+if figures.exists():
+    # `save bytes, status: put 586 B, save 564 B (0.96×), hand 534 B (0.91×)`: a table row.
+    bytes_rows, others = [], []
+    for line in figures.read_text().splitlines():
+        found = re.fullmatch(r"save bytes, (\S+): put (.+?), save (.+?), hand (.+)", line)
+        if found:
+            bytes_rows.append(f"| `{found[1]}` | {found[2]} | {found[3]} | {found[4]} |")
+        else:
+            others.append(line)
+    if bytes_rows:
+        print("| one-field change of the README's `Task`, request bytes per write | put | save | hand-written |")
+        print("|---|---|---|---|")
+        print("\n".join(bytes_rows))
+        print()
+    for line in others:
+        print(f"- {line}")
+    print()
+changes = [c for c in ("status", "expires_at", "date_due") if (ROOT / f"save {c}").exists()]
+if changes:
+    print("| one-field change of the README's `Task`, client CPU per write | save ÷ put | hand-written ÷ put |")
+    print("|---|---|---|")
+    for change in changes:
+        group = f"save {change}"
+        put = mean(group, "put")
+        print(f"| `{change}` ({put / 1e3:.1f} µs per put) | {mean(group, 'save') / put:.2f}× | "
+              f"{mean(group, 'hand') / put:.2f}× |")

@@ -159,3 +159,29 @@ impl From<&Task> for NativeTask {
         }
     }
 }
+
+/// A team member whose email is unique within the team (a guard item owns each email). A
+/// put of a changed member reads the stored record and writes it in a transaction, even
+/// when no unique value changes; a save of a change of `name` is one `UpdateItem`
+/// (`benches/saves.rs`).
+#[derive(Debug, Clone, PartialEq, Facet, Serialize, Deserialize)]
+#[facet(name = "MEMBER")]
+pub struct Member {
+    #[pk(prefix = "#TEAM")]
+    pub team: String,
+    #[sk(prefix = "#MEMBER")]
+    pub id: String,
+    #[unique(scope(team))]
+    pub email: String,
+    pub name: String,
+}
+
+/// Member number `i` of team `team`: distinct ids and emails.
+pub fn member(team: &str, i: usize) -> Member {
+    Member {
+        team: team.to_owned(),
+        id: format!("member-{i:06}"),
+        email: format!("member-{i:06}@example.com"),
+        name: format!("Member {i}"),
+    }
+}

@@ -4,14 +4,21 @@
 //!
 //! * `BatchWriteItem`: everything processed. With [`StubServer::record`] on, every put item
 //!   and deleted key is kept (as sorted JSON) so that two clients' requests can be compared.
+//! * `PutItem` and `UpdateItem`: answered `{}` (written, nothing returned, no capacity
+//!   reported); nothing is stored. With [`StubServer::record`] on, a put's item is kept as a
+//!   batch's is (`put {…}`), and an update's whole request (`UpdateItem {…}`, sorted JSON).
 //! * `BatchGetItem`: the loaded items of the keys asked for.
 //! * `Query`: the loaded items of the partition named in the request's values (the first
 //!   `ExpressionAttributeValues` string that is a loaded partition), in sort-key order (or
 //!   reversed), `page_size` per answer (or `Limit`), from `ExclusiveStartKey` on, with a
 //!   `LastEvaluatedKey` while items are left.
 //!
+//! Every request's body is counted, by operation ([`StubServer::bytes_received`]), so that a
+//! benchmark can compare what two clients send.
+//!
 //! It is not DynamoDB: key conditions other than the partition, filters and projections are
-//! not applied. Its answers are assembled from item JSON serialized once, at load time.
+//! not applied, and conditions are not checked. Its answers are assembled from item JSON
+//! serialized once, at load time.
 
 use std::collections::{BTreeMap, HashMap};
 use std::net::SocketAddr;
@@ -66,6 +73,8 @@ struct State {
     recording: std::sync::atomic::AtomicBool,
     recorded: Mutex<Vec<String>>,
     requests: AtomicU64,
+    /// Request body bytes received, by operation (`x-amz-target`'s operation name).
+    bytes: Mutex<HashMap<String, u64>>,
 }
 
 /// The stub server; stops when dropped.
@@ -86,6 +95,7 @@ impl StubServer {
             recording: false.into(),
             recorded: Mutex::new(Vec::new()),
             requests: AtomicU64::new(0),
+            bytes: Mutex::new(HashMap::new()),
         });
         let shared = state.clone();
         let task = tokio::spawn(async move {
@@ -153,6 +163,18 @@ impl StubServer {
     pub fn requests(&self) -> u64 {
         self.state.requests.load(Ordering::SeqCst)
     }
+
+    /// Request body bytes received so far for operation `target` (the operation name of the
+    /// `x-amz-target` header: `PutItem`, `UpdateItem`, `BatchWriteItem`, …), answered or
+    /// not; 0 for an operation never asked. HTTP headers are not counted.
+    pub fn bytes_received(&self, target: &str) -> u64 {
+        let bytes = self
+            .state
+            .bytes
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        bytes.get(target).copied().unwrap_or(0)
+    }
 }
 
 impl Drop for StubServer {
@@ -210,6 +232,12 @@ async fn answer(
         .unwrap_or_default()
         .to_owned();
     let body = req.into_body().collect().await?.to_bytes();
+    *state
+        .bytes
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner)
+        .entry(target.clone())
+        .or_insert(0) += body.len() as u64;
     if !state.config.latency.is_zero() {
         tokio::time::sleep(state.config.latency).await;
     }
@@ -218,6 +246,7 @@ async fn answer(
         "BatchWriteItem" => batch_write(&state, &body),
         "BatchGetItem" => batch_get(&state, &body),
         "Query" => query(&state, &body),
+        "PutItem" | "UpdateItem" => single_write(&state, &target, &body),
         other => format!(
             r#"{{"__type":"com.amazon.coral.validate#ValidationException","message":"the stub does not answer {other}"}}"#
         ),
@@ -241,6 +270,22 @@ fn batch_write(state: &State, body: &[u8]) -> String {
         }
     }
     r#"{"UnprocessedItems":{}}"#.to_owned()
+}
+
+/// A `PutItem` or `UpdateItem`: written (nothing is stored), recorded when recording.
+fn single_write(state: &State, target: &str, body: &[u8]) -> String {
+    if state.recording.load(Ordering::Relaxed) {
+        let request: Value = serde_json::from_slice(body).unwrap_or_default();
+        let mut recorded = state
+            .recorded
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        match (target, request.get("Item")) {
+            ("PutItem", Some(item)) => recorded.push(format!("put {item}")),
+            _ => recorded.push(format!("{target} {request}")),
+        }
+    }
+    "{}".to_owned()
 }
 
 fn string_at<'v>(value: &'v Value, name: &str) -> Option<&'v str> {
