@@ -497,7 +497,105 @@ async fn the_tenant_hook_keeps_tenants_apart() {
     assert!(stored(&plain, "m1").await.is_none());
 }
 
+/// Each request's `x-amz-target` and `x-call-id` header, as sent.
+type Seen = Vec<(String, Option<String>)>;
+
+/// Records each request's `x-call-id` header as it is sent.
+#[derive(Debug, Clone, Default)]
+struct SeenHeaders(Arc<std::sync::Mutex<Seen>>);
+
+impl aws_sdk_dynamodb::config::Intercept for SeenHeaders {
+    fn name(&self) -> &'static str {
+        "seen-headers"
+    }
+
+    fn read_before_transmit(
+        &self,
+        context: &aws_sdk_dynamodb::config::interceptors::BeforeTransmitInterceptorContextRef<'_>,
+        _: &aws_sdk_dynamodb::config::RuntimeComponents,
+        _: &mut aws_sdk_dynamodb::config::ConfigBag,
+    ) -> Result<(), aws_sdk_dynamodb::error::BoxError> {
+        let request = context.request();
+        let target = request.headers().get("x-amz-target").unwrap_or_default();
+        let id = request.headers().get("x-call-id").map(str::to_owned);
+        self.0.lock().unwrap().push((target.to_owned(), id));
+        Ok(())
+    }
+}
+
+/// Tags each operation with its facet, asks for capacity by index, and sends a call id
+/// from the context with every request; refuses `Scan`s.
+struct CallIds;
+
+#[derive(Clone)]
+struct CallId(String);
+
+impl faceteer::hook::RequestHook for CallIds {
+    fn name(&self) -> &'static str {
+        "call-ids"
+    }
+
+    async fn before_call(&self, call: &mut faceteer::hook::Call<'_>) -> Result<(), Veto> {
+        if call.operation() == "Scan" {
+            return Err(Veto::because("call-ids", "no scans here"));
+        }
+        // Headers the protocol owns are refused.
+        assert!(call.header("Authorization", "x").is_err());
+        assert!(call.header("x-amz-date", "x").is_err());
+        if let Some(CallId(id)) = call.context::<CallId>().cloned() {
+            call.header("X-Call-Id", &id)?;
+        }
+        call.tag("facet", call.facet().unwrap_or("none").to_owned());
+        call.capacity_by_index();
+        Ok(())
+    }
+}
+
+async fn request_hooks_amend_every_request() {
+    use crate::common::spans::traced;
+    let plain = faceteer_suite::fresh_table::<Memos>("hooks-requests").await;
+    let seen = SeenHeaders::default();
+    let config = plain
+        .client()
+        .config()
+        .to_builder()
+        .interceptor(seen.clone())
+        .build();
+    let client = aws_sdk_dynamodb::Client::from_conf(config);
+    let table = Table::declared::<Memos>(client, plain.name())
+        .with_hooks(Hooks::new().requests(CallIds))
+        .unwrap()
+        .with_context(CallId("c-42".into()));
+    let memos: Vec<Memo> = (0..30)
+        .map(|i| Memo {
+            label: "l".into(),
+            ..memo(&format!("r{i:02}"), "t1", "b")
+        })
+        .collect();
+    let (report, spans) = traced(async { table.put_many(memos).await }).await;
+    assert!(report.is_complete());
+    let (got, _) = traced(async { table.get(&Memo::key("o1", "r01").unwrap()).await }).await;
+    assert!(got.unwrap().is_some());
+    // Every request of every operation carried the header, each try and chunk alike.
+    let seen = seen.0.lock().unwrap().clone();
+    assert!(seen.len() >= 3, "{seen:?}");
+    assert!(
+        seen.iter().all(|(_, id)| id.as_deref() == Some("c-42")),
+        "{seen:?}"
+    );
+    // The span carries the tags.
+    let span = spans.of("BatchWriteItem").pop().unwrap();
+    assert_eq!(
+        span.get("faceteer.tags").map(String::as_str),
+        Some("facet=MEMO")
+    );
+    // A refusal fails the operation before it sends anything.
+    let err = table.scan::<Memo>().all().await.unwrap_err();
+    assert_eq!(err.refusal().map(|v| v.hook()), Some("call-ids"));
+}
+
 faceteer_suite::engines!(
+    request_hooks_amend_every_request,
     the_tenant_hook_keeps_tenants_apart,
     batches_and_transactions_run_hooks,
     before_write_amends_before_keys_and_validators,

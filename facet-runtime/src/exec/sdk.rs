@@ -19,8 +19,8 @@ use aws_sdk_dynamodb::operation::transact_write_items::TransactWriteItemsError;
 use aws_sdk_dynamodb::operation::update_item::builders::UpdateItemInputBuilder;
 use aws_sdk_dynamodb::types::AttributeValue;
 use aws_sdk_dynamodb::types::{
-    CancellationReason, KeysAndAttributes, ReturnConsumedCapacity, TableDescription,
-    TransactGetItem, TransactWriteItem, WriteRequest,
+    CancellationReason, KeysAndAttributes, TableDescription, TransactGetItem, TransactWriteItem,
+    WriteRequest,
 };
 use faceteer_core::schema::{PK, SK};
 use faceteer_core::Item;
@@ -144,13 +144,14 @@ pub(crate) async fn get_item(
     op: &Op,
     request: GetItemInputBuilder,
 ) -> Result<Option<Stored>> {
+    op.prepare().await?;
     use aws_sdk_dynamodb::operation::get_item::GetItemError;
     let context = with_key(op, request.get_key().as_ref());
     let request = match table.renamer() {
         Some(r) => r.get(request),
         None => request,
     };
-    let request = request.return_consumed_capacity(ReturnConsumedCapacity::Total);
+    let request = request.return_consumed_capacity(op.capacity_asked());
     op.note_request(&Params {
         consistent_read: request.get_consistent_read().to_owned(),
         projection: request.get_projection_expression().as_deref(),
@@ -187,6 +188,7 @@ pub(crate) async fn get_item(
 /// the stored item when its condition fails.
 macro_rules! send_write {
     ($table:expr, $op:expr, $operation:literal, $request:ident, $key:ident, $error:ident, $rename:ident) => {{
+        $op.prepare().await?;
         let context = with_key($op, $request.$key().as_ref());
         let $request = match $table.renamer() {
             Some(r) => r.$rename($request),
@@ -195,7 +197,7 @@ macro_rules! send_write {
         let result = $op
             .within(async {
                 Ok($request
-                    .return_consumed_capacity(ReturnConsumedCapacity::Total)
+                    .return_consumed_capacity($op.capacity_asked())
                     .return_values_on_condition_check_failure(
                         aws_sdk_dynamodb::types::ReturnValuesOnConditionCheckFailure::AllOld,
                     )
@@ -278,7 +280,7 @@ pub(crate) async fn update_item(
 /// when the request fails.
 macro_rules! send_page {
     ($table:expr, $op:expr, $operation:literal, $error:ty, $request:expr, $context:expr) => {{
-        let request = $request.return_consumed_capacity(ReturnConsumedCapacity::Total);
+        let request = $request.return_consumed_capacity($op.capacity_asked());
         let out = $op
             .within(async {
                 read($table, $table.client(), request, |r| {
@@ -354,6 +356,7 @@ pub(crate) async fn query(
     partition: &str,
     request: QueryInputBuilder,
 ) -> Result<(Vec<Stored>, Option<Item>)> {
+    op.prepare().await?;
     use aws_sdk_dynamodb::operation::query::QueryError;
     let request = match table.renamer() {
         Some(r) => r.query(request),
@@ -377,6 +380,7 @@ pub(crate) async fn count(
     partition: &str,
     request: QueryInputBuilder,
 ) -> Result<(u64, Option<Item>)> {
+    op.prepare().await?;
     let request = match table.renamer() {
         Some(r) => r.query(request),
         None => request,
@@ -385,7 +389,7 @@ pub(crate) async fn count(
     let out = op
         .within(async {
             request
-                .return_consumed_capacity(ReturnConsumedCapacity::Total)
+                .return_consumed_capacity(op.capacity_asked())
                 .send_with(table.client())
                 .await
                 .map_err(|e| {
@@ -411,6 +415,7 @@ pub(crate) async fn scan(
     op: &Op,
     request: ScanInputBuilder,
 ) -> Result<(Vec<Stored>, Option<Item>, f64)> {
+    op.prepare().await?;
     use aws_sdk_dynamodb::operation::scan::ScanError;
     let request = match table.renamer() {
         Some(r) => r.scan(request),
@@ -437,6 +442,7 @@ pub(crate) async fn batch_write(
     op: &Op,
     requests: Vec<WriteRequest>,
 ) -> Result<Vec<WriteRequest>> {
+    op.prepare().await?;
     let requests = match table.renamer() {
         Some(r) => r.writes(requests, false),
         None => requests,
@@ -447,7 +453,7 @@ pub(crate) async fn batch_write(
                 .batch_client()
                 .batch_write_item()
                 .request_items(table.name(), requests)
-                .return_consumed_capacity(ReturnConsumedCapacity::Total)
+                .return_consumed_capacity(op.capacity_asked())
                 .send()
                 .await)
         })
@@ -478,6 +484,7 @@ pub(crate) async fn batch_get(
     op: &Op,
     request: KeysAndAttributes,
 ) -> Result<(Vec<Stored>, Vec<Item>)> {
+    op.prepare().await?;
     use aws_sdk_dynamodb::operation::batch_get_item::BatchGetItemError;
     let request = match table.renamer() {
         Some(r) => r.keys(request),
@@ -485,7 +492,7 @@ pub(crate) async fn batch_get(
     };
     let request = BatchGetItemInputBuilder::default()
         .request_items(table.name(), request)
-        .return_consumed_capacity(ReturnConsumedCapacity::Total);
+        .return_consumed_capacity(op.capacity_asked());
     let client = table.batch_client();
     let result = op
         .within(async { Ok(read(table, client, request, |r| r.send_with(client)).await) })
@@ -542,6 +549,7 @@ pub(crate) async fn transact_write(
     items: Vec<TransactWriteItem>,
     token: &str,
 ) -> Result<std::result::Result<(), Cancellation>> {
+    op.prepare().await?;
     let result = op
         .within(async {
             Ok(table
@@ -549,7 +557,7 @@ pub(crate) async fn transact_write(
                 .transact_write_items()
                 .set_transact_items(Some(items))
                 .client_request_token(token)
-                .return_consumed_capacity(ReturnConsumedCapacity::Total)
+                .return_consumed_capacity(op.capacity_asked())
                 .send()
                 .await)
         })
@@ -576,6 +584,7 @@ pub(crate) async fn transact_get(
     op: &Op,
     items: Vec<TransactGetItem>,
 ) -> Result<std::result::Result<Vec<Option<Stored>>, Cancellation>> {
+    op.prepare().await?;
     let items = match table.renamer() {
         Some(r) => r.transact_gets(items),
         None => items,
@@ -585,7 +594,7 @@ pub(crate) async fn transact_get(
         client
             .transact_get_items()
             .set_transact_items(Some(items))
-            .return_consumed_capacity(ReturnConsumedCapacity::Total)
+            .return_consumed_capacity(op.capacity_asked())
             .send()
     };
     let result = op

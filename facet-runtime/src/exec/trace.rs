@@ -58,6 +58,7 @@
 //! are the recorder's to set.
 
 use std::sync::atomic::{AtomicU32, Ordering};
+use std::sync::Arc;
 use std::sync::Mutex;
 use std::time::Instant;
 
@@ -107,6 +108,7 @@ macro_rules! op_span {
             server.address = $origin.server.as_ref().map(|s| s.0.as_str()),
             server.port = $origin.server.as_ref().and_then(|s| s.1),
             aws.dynamodb.table_names = %json_list(&[$name]),
+            faceteer.tags = tracing::field::Empty,
             $($fields)*
         )
     };
@@ -127,6 +129,10 @@ pub(crate) struct Op {
     conflict_expected: bool,
     /// The server, when the span does not name it yet.
     server: Option<crate::wire::tap::Server>,
+    /// The table's request hooks and the call's context, when it has request hooks.
+    calls: Option<(Arc<crate::hook::Hooks>, crate::hook::Context)>,
+    /// What they asked of every request, once they ran (at the first request).
+    amendment: tokio::sync::OnceCell<Arc<crate::hook::Amendment>>,
 }
 
 impl Op {
@@ -212,6 +218,61 @@ impl Op {
             deadline: table.call_deadline(),
             conflict_expected: false,
             server: origin.handle,
+            calls: table.request_hooks(),
+            amendment: tokio::sync::OnceCell::new(),
+        }
+    }
+
+    /// Run the table's request hooks, once per operation, before its first request: what
+    /// they ask applies to every request it sends ([`crate::hook::RequestHook`]).
+    pub(crate) async fn prepare(&self) -> Result<()> {
+        if self.calls.is_none() || self.amendment.initialized() {
+            return Ok(());
+        }
+        // Boxed: an operation without request hooks carries none of this in its future.
+        Box::pin(self.run_request_hooks()).await
+    }
+
+    async fn run_request_hooks(&self) -> Result<()> {
+        let Some((hooks, context)) = &self.calls else {
+            return Ok(());
+        };
+        self.amendment
+            .get_or_try_init(|| async {
+                let amendment = crate::hook::amendment(
+                    hooks.request_hooks(),
+                    self.operation,
+                    &self.context.table,
+                    self.context.facet,
+                    context,
+                )
+                .await
+                .map_err(|veto| Error::Refused {
+                    operation: self.operation,
+                    facet: self.context.facet.unwrap_or_default(),
+                    pk: String::new(),
+                    sk: String::new(),
+                    veto,
+                })?;
+                if !amendment.tags.is_empty() {
+                    let tags: Vec<String> = amendment
+                        .tags
+                        .iter()
+                        .map(|(k, v)| format!("{k}={v}"))
+                        .collect();
+                    self.span.record("faceteer.tags", tags.join(",").as_str());
+                }
+                Ok::<_, Error>(Arc::new(amendment))
+            })
+            .await?;
+        Ok(())
+    }
+
+    /// The consumed capacity its requests ask for: by index when a request hook asked.
+    pub(crate) fn capacity_asked(&self) -> aws_sdk_dynamodb::types::ReturnConsumedCapacity {
+        match self.amendment.get() {
+            Some(a) if a.indexes => aws_sdk_dynamodb::types::ReturnConsumedCapacity::Indexes,
+            _ => aws_sdk_dynamodb::types::ReturnConsumedCapacity::Total,
         }
     }
 
@@ -262,7 +323,18 @@ impl Op {
             self.operation,
             self.context.table
         );
-        match tokio::time::timeout_at(self.deadline, request).await {
+        // The headers request hooks asked for go on every request sent in it.
+        let headers = self
+            .amendment
+            .get()
+            .filter(|a| !a.headers.is_empty())
+            .map(|a| Arc::new(a.headers.clone()));
+        let bounded = tokio::time::timeout_at(self.deadline, request);
+        let sent = match headers {
+            Some(headers) => Box::pin(crate::wire::tap::with_headers(headers, bounded)).await,
+            None => bounded.await,
+        };
+        match sent {
             Ok(result) => result,
             Err(_) => Err(self.deadline_exceeded(true)),
         }

@@ -28,6 +28,7 @@
 
 mod context;
 mod registry;
+mod request;
 mod run;
 mod tenant;
 mod traits;
@@ -36,6 +37,8 @@ mod write;
 pub use context::{scope, Context};
 pub use faceteer_core::facet::{Refused, Veto};
 pub use registry::Hooks;
+pub(crate) use request::{amendment, Amendment};
+pub use request::{Call, RequestHook};
 pub use tenant::{Tenant, TenantError, TenantId};
 pub use traits::{FacetHook, ReadKind, Reading, TableHook};
 pub use write::{Target, Write, WritePath};

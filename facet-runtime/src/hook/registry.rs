@@ -7,6 +7,7 @@ use std::sync::Arc;
 use faceteer_core::table::{FacetVisitor, TableSchema};
 use faceteer_core::Facet;
 
+use super::request::{DynRequestHook, RequestHook};
 use super::traits::{DynFacetHook, EveryFacet, FacetHook, TableHook};
 
 /// The hooks of one facet, in registration order.
@@ -37,6 +38,8 @@ pub struct Hooks {
     names: Vec<&'static str>,
     /// Why the hooks cannot be used (a table hook given a table whose facets are unknown).
     problems: Vec<String>,
+    /// The request hooks, in order.
+    requests: Vec<Arc<dyn DynRequestHook>>,
 }
 
 impl std::fmt::Debug for Hooks {
@@ -90,6 +93,18 @@ impl Hooks {
             ));
         }
         self
+    }
+
+    /// `hook` around the requests of every operation, after the request hooks registered
+    /// before it.
+    pub fn requests<H: RequestHook>(mut self, hook: H) -> Self {
+        self.requests.push(Arc::new(hook));
+        self
+    }
+
+    /// The request hooks.
+    pub(crate) fn request_hooks(&self) -> &[Arc<dyn DynRequestHook>] {
+        &self.requests
     }
 
     fn push<F: Facet>(&mut self, hook: Arc<dyn DynFacetHook<F>>) {

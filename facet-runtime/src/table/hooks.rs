@@ -1,5 +1,7 @@
 //! The hooks and context of a handle: [`Table::with_context`], and the hooks of a call.
 
+use std::sync::Arc;
+
 use faceteer_core::Facet;
 
 use super::Table;
@@ -26,6 +28,15 @@ impl Table {
     /// [`Tenant`](crate::hook::Tenant) hook): `with_context(TenantId(id))`.
     pub fn for_tenant(&self, id: impl Into<std::sync::Arc<str>>) -> Table {
         self.with_context(crate::hook::TenantId(id.into()))
+    }
+
+    /// The request hooks of a call starting now, with its context, when the table has any.
+    pub(crate) fn request_hooks(&self) -> Option<(Arc<crate::hook::Hooks>, crate::hook::Context)> {
+        let hooks = self.hooks.as_ref()?;
+        if hooks.request_hooks().is_empty() {
+            return None;
+        }
+        Some((hooks.clone(), current(&self.context)))
     }
 
     /// The hooks of facet `F` for a call starting now (with the call's context), or `None`

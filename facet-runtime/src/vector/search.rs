@@ -212,6 +212,8 @@ impl Table {
             .set_expression_attribute_names(names)
             .set_expression_attribute_values(values)
             .return_consumed_capacity(ReturnConsumedCapacity::Total);
+        op.prepare().await?;
+        let request = request.return_consumed_capacity(op.capacity_asked());
         // A table in other attribute names is searched, and answers, in its own.
         let request = match self.renamer() {
             Some(r) => r.search_vectors(request),

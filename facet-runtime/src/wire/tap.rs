@@ -21,6 +21,16 @@ use aws_smithy_types::byte_stream::ByteStream;
 tokio::task_local! {
     /// The body of the answer to the request under way in this task, once taken.
     static SLOT: RefCell<Option<SdkBody>>;
+    /// Headers to add to every request sent in this task (request hooks').
+    static HEADERS: std::sync::Arc<Vec<(String, String)>>;
+}
+
+/// Send the requests of `fut` with `headers` added (before they are signed).
+pub(crate) async fn with_headers<T>(
+    headers: std::sync::Arc<Vec<(String, String)>>,
+    fut: impl Future<Output = T>,
+) -> T {
+    HEADERS.scope(headers, fut).await
 }
 
 /// The server a client's requests go to (host, port), once one was sent: what spans
@@ -50,6 +60,25 @@ impl Intercept for Tap {
                 let _ = self.server.set(server);
             }
         }
+        Ok(())
+    }
+
+    fn modify_before_signing(
+        &self,
+        context: &mut aws_sdk_dynamodb::config::interceptors::BeforeTransmitInterceptorContextMut<
+            '_,
+        >,
+        _: &RuntimeComponents,
+        _: &mut ConfigBag,
+    ) -> Result<(), BoxError> {
+        let _ = HEADERS.try_with(|headers| {
+            for (name, value) in headers.iter() {
+                context
+                    .request_mut()
+                    .headers_mut()
+                    .insert(name.clone(), value.clone());
+            }
+        });
         Ok(())
     }
 
