@@ -48,7 +48,7 @@ use faceteer::{Facet, Item, Table};
 use faceteer_suite::bench_task::{hand_key, task, Task, TaskStatus};
 use faceteer_suite::catalogue::{member, Member};
 use serde_json::Value;
-use support::{boxed, thread_cpu, Run, StubThread};
+use support::{boxed, Run, StubThread};
 
 const N: usize = 2_048;
 /// Records checked (and measured) on the embedded engine.
@@ -652,32 +652,6 @@ async fn unique_case(engine: &faceteer::embedded::Engine) {
     );
 }
 
-/// Time `arms` in turn: each measured pass over the records follows an unmeasured pass of
-/// the next arm; the client thread's CPU per write.
-fn rotate(
-    g: &mut criterion::BenchmarkGroup<'_, criterion::measurement::WallTime>,
-    rt: &tokio::runtime::Runtime,
-    arms: &[(&str, Run<'_>)],
-) {
-    for (i, (arm, measured)) in arms.iter().enumerate() {
-        let other = arms[(i + 1) % arms.len()].1;
-        g.bench_function(*arm, |b| {
-            b.iter_custom(|iters| {
-                rt.block_on(async {
-                    let mut spent = Duration::ZERO;
-                    for _ in 0..iters {
-                        other().await;
-                        let start = thread_cpu();
-                        measured().await;
-                        spent += thread_cpu() - start;
-                    }
-                    spent / N as u32
-                })
-            })
-        });
-    }
-}
-
 fn bench(c: &mut Criterion) {
     let tasks: Vec<Task> = (0..N).map(|i| task(TEAM, i)).collect();
 
@@ -816,7 +790,7 @@ fn bench(c: &mut Criterion) {
             })
         };
         let arms: [(&str, Run<'_>); 3] = [("put", &put), ("save", &save), ("hand", &hand)];
-        rotate(&mut g, &rt, &arms);
+        support::cpu_arms_per(&mut g, &rt, &arms, str::to_owned, N as u32);
         g.finish();
     }
 }

@@ -19,6 +19,9 @@ pub mod tasks;
 #[path = "../examples/telemetry.rs"]
 #[allow(dead_code)]
 pub mod telemetry;
+#[path = "../examples/tenants.rs"]
+#[allow(dead_code)]
+pub mod tenants;
 #[path = "../examples/user_service.rs"]
 #[allow(dead_code)]
 pub mod user_service;
@@ -61,6 +64,11 @@ async fn the_telemetry_example_records_its_metrics() {
     assert!(summary.contains("error.type="), "{summary}");
 }
 
+async fn the_tenants_example_runs() {
+    let table = fresh_table::<tenants::Workspace>("example-tenants").await;
+    tenants::run(&table).await.unwrap();
+}
+
 async fn the_orders_example_runs() {
     let table = fresh_table::<orders::ShopTable>("example-orders").await;
     orders::run(&table).await.unwrap();
@@ -90,6 +98,7 @@ fn the_support_example_runs_embedded() {
 faceteer_suite::engines!(
     the_telemetry_example_records_its_metrics,
     the_tasks_example_runs,
+    the_tenants_example_runs,
     the_orders_example_runs,
     the_user_service_example_runs,
     the_existing_table_example_runs,

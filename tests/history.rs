@@ -31,6 +31,7 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use aws_sdk_dynamodb::types::AttributeValue;
+use faceteer::hook::{Hooks, Tenant};
 use faceteer::testing::history::{Anomaly, History, Op, Pending, Report};
 use faceteer::testing::{FaultConfig, FaultProxy};
 use faceteer::{Facet, LostAnswers, Table, Timeouts};
@@ -55,6 +56,9 @@ struct Log {
     /// Counts the appends too, inside a map (nested `ADD`s, and whole-record writes).
     #[nested]
     stats: Stats,
+    /// The tenant, in the runs through the `Tenant` hook (stamped by it).
+    #[serde(default)]
+    tenant: String,
     #[version]
     version: u64,
 }
@@ -98,6 +102,7 @@ fn log(id: &str, elements: Vec<u64>, balance: i64) -> Log {
         },
         elements,
         balance,
+        tenant: String::new(),
         version: 0,
     }
 }
@@ -109,7 +114,13 @@ struct Run {
     clients: usize,
     ops_per_client: usize,
     lost_answers: LostAnswers,
+    /// Through the built-in `Tenant` hook, as tenant `t1`, with an intruder (`t2`) writing
+    /// the same records: every write of the intruder must be refused, none applied.
+    hooked: bool,
 }
+
+/// The tenant of the hooked runs.
+const TENANT: &str = "t1";
 
 /// A table reached through a proxy that loses a quarter of the answers to writes after
 /// applying them and holds a twentieth back, to apply them after the client gave up on
@@ -177,6 +188,7 @@ async fn client(
 ) {
     let mut rng = fastrand::Rng::with_seed(run.seed * 1000 + process as u64);
     let f = Log::fields();
+    let intruder = run.hooked.then(|| table.for_tenant("t2"));
     for _ in 0..run.ops_per_client {
         let e = next.fetch_add(1, Ordering::Relaxed);
         let any = |rng: &mut fastrand::Rng| {
@@ -196,8 +208,27 @@ async fn client(
             // update: append and count.
             0 | 1 => {
                 let k = any(&mut rng);
-                let p = history.invoke(process, append(&[k], false));
                 let change = f.elements.append([e]) & f.count.add(1) & f.stats.appended.add(1);
+                // In a hooked run, now and then another tenant tries the same write.
+                if let Some(intruder) = intruder.as_ref().filter(|_| rng.u8(..5) == 0) {
+                    let p = history.invoke(process, append(&[k], false));
+                    let result = intruder.update(&Log::key(k).unwrap(), change).await;
+                    match &result {
+                        Ok(()) => broken
+                            .lock()
+                            .unwrap()
+                            .push(format!("tenant t2's update of {k} applied")),
+                        Err(e) if e.is_outcome_unknown() || e.refusal().is_some() => {}
+                        Err(e) if e.is_condition_failed() => {}
+                        Err(e) => broken
+                            .lock()
+                            .unwrap()
+                            .push(format!("tenant t2's update of {k} failed otherwise: {e}")),
+                    }
+                    settle(p, &result);
+                    continue;
+                }
+                let p = history.invoke(process, append(&[k], false));
                 settle(p, &table.update(&Log::key(k).unwrap(), change).await);
             }
             // An update that creates.
@@ -447,8 +478,20 @@ fn observe(
 async fn history_of(run: &Run) -> (Report, Vec<String>) {
     let (proxy, table, direct) = lossy(run.label, run.seed).await;
     let table = table.with_lost_answers(run.lost_answers);
+    let table = if run.hooked {
+        let tenant = Tenant::new("tenant").except::<Claim>();
+        table
+            .with_hooks(Hooks::new().table::<Logs, _>(tenant))
+            .unwrap()
+            .for_tenant(TENANT)
+    } else {
+        table
+    };
+    let tenant = if run.hooked { TENANT } else { "" };
     for k in STABLE {
-        direct.put(&log(k, Vec::new(), BALANCE)).await.unwrap();
+        let mut r = log(k, Vec::new(), BALANCE);
+        r.tenant = tenant.to_owned();
+        direct.put(&r).await.unwrap();
     }
     let history = History::new();
     let next = AtomicU64::new(1);
@@ -469,6 +512,9 @@ async fn history_of(run: &Run) -> (Report, Vec<String>) {
             .await
             .unwrap();
         if let Some(r) = &r {
+            if r.tenant != tenant {
+                broken.push(format!("final {k}: tenant {:?}, not {tenant:?}", r.tenant));
+            }
             if r.count != r.elements.len() as i64 {
                 broken.push(format!(
                     "final {k}: count {} for {} elements",
@@ -579,21 +625,25 @@ async fn concurrent_histories_have_no_anomalies() {
         );
     }
     // moto serves one request at a time: one run there.
-    let mut runs = vec![(1, LostAnswers::Report)];
+    // The second run of each choice goes through the `Tenant` hook.
+    let mut runs = vec![(1, LostAnswers::Report, false)];
     if resend_too {
         runs.extend([
-            (11, LostAnswers::Resend),
-            (2, LostAnswers::Report),
-            (12, LostAnswers::Resend),
+            (11, LostAnswers::Resend, false),
+            (2, LostAnswers::Report, true),
+            (12, LostAnswers::Resend, true),
         ]);
+    } else {
+        runs.push((2, LostAnswers::Report, true));
     }
-    for (seed, lost_answers) in runs {
+    for (seed, lost_answers, hooked) in runs {
         let run = Run {
             label: "history",
             seed,
             clients: 10,
             ops_per_client: 250,
             lost_answers,
+            hooked,
         };
         let (report, broken) = history_of(&run).await;
         assert!(

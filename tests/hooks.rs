@@ -272,9 +272,37 @@ async fn after_read_runs_on_reads() {
     assert_eq!(page.failed[0].sk, "#MEMO_m1");
     let scanned = t1.scan::<Memo>().all_with_failures().await.unwrap();
     assert_eq!((scanned.records.len(), scanned.failed.len()), (2, 1));
-    // Projections are not whole records: hooks do not see them.
-    let before = reads.load(Ordering::Relaxed);
-    assert!(before >= 8, "{before}");
+    // A read transaction: each record through its facet's hooks.
+    let mut tx = t1.transact_get();
+    let (own, theirs) = (
+        tx.get(&Memo::key("o1", "m0").unwrap()),
+        tx.get(&Memo::key("o1", "m1").unwrap()),
+    );
+    let mut got = tx.await.unwrap();
+    assert_eq!(got.take(own).unwrap().unwrap().body, "topic body (read)");
+    let err = got.take(theirs).unwrap_err();
+    assert_eq!(err.refusal().map(|v| v.hook()), Some("labeller"));
+    // Collections: each variant through its facet's hooks.
+    let page = t1.collection::<MemoItems>(Memo::query("o1")).await.unwrap();
+    assert_eq!((page.records.len(), page.failed.len()), (2, 1));
+    assert!(page
+        .records
+        .iter()
+        .all(|MemoItems::Memo(m)| m.body.ends_with("(read)")));
+    let scanned = t1
+        .scan_collection::<MemoItems>()
+        .all_with_failures()
+        .await
+        .unwrap();
+    assert_eq!((scanned.records.len(), scanned.failed.len()), (2, 1));
+    let seen = reads.load(Ordering::Relaxed);
+    assert!(seen >= 14, "{seen}");
+}
+
+/// The memos, as a collection.
+#[derive(Debug, faceteer::Collection)]
+enum MemoItems {
+    Memo(Memo),
 }
 
 /// Appends its name to the trail on writes, and on reads checks the trail ends with it (what

@@ -69,9 +69,21 @@ pub fn cpu_arms(
     name: &str,
     arms: &[(&str, Run<'_>)],
 ) {
+    cpu_arms_per(g, rt, arms, |arm| format!("{name}/{arm}"), 1);
+}
+
+/// [`cpu_arms`], each arm's benchmark named `id(arm)` and its time divided by `per` (the
+/// writes or records of one run).
+pub fn cpu_arms_per(
+    g: &mut criterion::BenchmarkGroup<'_, criterion::measurement::WallTime>,
+    rt: &tokio::runtime::Runtime,
+    arms: &[(&str, Run<'_>)],
+    id: impl Fn(&str) -> String,
+    per: u32,
+) {
     for (i, (arm, measured)) in arms.iter().enumerate() {
         let other = arms[(i + 1) % arms.len()].1;
-        g.bench_function(format!("{name}/{arm}"), |b| {
+        g.bench_function(id(arm), |b| {
             b.iter_custom(|iters| {
                 rt.block_on(async {
                     let mut spent = Duration::ZERO;
@@ -81,7 +93,7 @@ pub fn cpu_arms(
                         measured().await;
                         spent += thread_cpu() - start;
                     }
-                    spent
+                    spent / per
                 })
             })
         });

@@ -18,6 +18,23 @@ pub trait Collection: Sized + Send + 'static {
     /// outside the collection (or without a `facet` attribute), an error when the item is of
     /// one of its facets but not a valid record.
     fn from_item(item: Item) -> Result<Option<Self>, ItemError>;
+
+    /// Call `visitor` with the record the variant holds, typed by its facet (generated).
+    #[doc(hidden)]
+    fn with_record<'r, V: RecordVisitor + 'r>(&'r mut self, visitor: V) -> V::Output<'r>;
+}
+
+/// What sees the record a collection's variant holds, typed ([`Collection::with_record`]).
+#[doc(hidden)]
+pub trait RecordVisitor {
+    /// What it gives for a record borrowed for `'r`.
+    type Output<'r>
+    where
+        Self: 'r;
+    /// See `record`, of facet `F`.
+    fn visit<'r, F: Facet>(self, record: &'r mut F) -> Self::Output<'r>
+    where
+        Self: 'r;
 }
 
 /// The facet name an item carries, if any.

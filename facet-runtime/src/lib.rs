@@ -286,7 +286,9 @@ pub mod __private_0_1_0 {
     pub use aws_sdk_dynamodb::types::AttributeValue;
     #[cfg(feature = "chrono")]
     pub use faceteer_core::chrono::{DateTime, Utc};
-    pub use faceteer_core::collection::{facet_of, variant as collection_variant, Collection};
+    pub use faceteer_core::collection::{
+        facet_of, variant as collection_variant, Collection, RecordVisitor,
+    };
     pub use faceteer_core::convert::upgrade_with;
     pub use faceteer_core::expr::{derived_key, from_key_text, key_pieces};
     pub use faceteer_core::expr::{encode_plain, Nested, NestedAttribute};

@@ -283,6 +283,7 @@ impl Table {
             items: Vec::new(),
             steps: Vec::new(),
             error: None,
+            hooked: Vec::new(),
         }
     }
 }
@@ -705,6 +706,39 @@ pub struct TransactGet<'t> {
     items: Vec<TransactGetItem>,
     steps: Vec<TxStep>,
     error: Option<Error>,
+    /// The reads of facets with hooks: decoded, and through their `after_read` hooks, when
+    /// the answer arrives.
+    hooked: Vec<(usize, HookedDecode)>,
+}
+
+/// A read item of a facet with hooks, decoded and through its hooks (`None`: not a record of
+/// the facet).
+type Decoded = Result<Option<Box<dyn std::any::Any + Send>>>;
+
+/// Decodes a read item of one facet with hooks.
+type HookedDecode = for<'a> fn(&'a Table, Stored, Option<i64>) -> BoxFuture<'a, Decoded>;
+
+/// [`HookedDecode`] of facet `F`.
+fn decode_hooked<F: Facet>(
+    table: &Table,
+    item: Stored,
+    hide_expired: Option<i64>,
+) -> BoxFuture<'_, Decoded> {
+    Box::pin(async move {
+        let expired =
+            F::SCHEMA.ttl_field.is_some() && hide_expired.is_some_and(|now| item.is_expired(now));
+        if item.is_foreign(F::SCHEMA.name) || expired {
+            return Ok(None);
+        }
+        let mut record = item.decode::<F>()?;
+        if let Some(hooked) = table.hooks_for::<F>() {
+            hooked
+                .after_read(&mut record, crate::hook::ReadKind::Transaction)
+                .await?;
+        }
+        let record: Box<dyn std::any::Any + Send> = Box::new(record);
+        Ok(Some(record))
+    })
 }
 
 impl<'t> TransactGet<'t> {
@@ -721,6 +755,9 @@ impl<'t> TransactGet<'t> {
             Err(e) => {
                 self.error.get_or_insert(e);
             }
+        }
+        if self.table.hooks_for::<F>().is_some() {
+            self.hooked.push((self.steps.len(), decode_hooked::<F>));
         }
         self.steps.push(TxStep {
             index: self.steps.len(),
@@ -742,7 +779,7 @@ impl<'t> TransactGet<'t> {
         let table = self.table;
         let op = Op::new("TransactGetItems", table, "(transaction)", None);
         let steps = self.steps;
-        let (items, error) = (self.items, self.error);
+        let (items, error, hooked) = (self.items, self.error, self.hooked);
         let work = move |op: Arc<Op>| async move {
             if let Some(e) = error {
                 return Err(e);
@@ -754,12 +791,23 @@ impl<'t> TransactGet<'t> {
                 )));
             }
             match sdk::transact_get(table, &op, items).await? {
-                Ok(found) => Ok(TransactGot {
-                    found,
-                    hide_expired: table
+                Ok(mut found) => {
+                    let hide_expired = table
                         .hiding_expired_records()
-                        .then(crate::table::now_seconds),
-                }),
+                        .then(crate::table::now_seconds);
+                    let mut decoded: Vec<Option<Decoded>> =
+                        std::iter::repeat_with(|| None).take(found.len()).collect();
+                    for (index, decode) in hooked {
+                        if let Some(item) = found.get_mut(index).and_then(Option::take) {
+                            decoded[index] = Some(decode(table, item, hide_expired).await);
+                        }
+                    }
+                    Ok(TransactGot {
+                        found,
+                        decoded,
+                        hide_expired,
+                    })
+                }
                 Err(reasons) => Err(Error::TransactionCanceled {
                     canceled: canceled(&steps, &[], reasons),
                 }),
@@ -784,6 +832,8 @@ impl<'t> IntoFuture for TransactGet<'t> {
 #[derive(Debug)]
 pub struct TransactGot {
     found: Vec<Option<Stored>>,
+    /// The records of facets with hooks, decoded and through their hooks.
+    decoded: Vec<Option<Decoded>>,
     /// The time records expired before are passed over, when the table hides them.
     hide_expired: Option<i64>,
 }
@@ -792,6 +842,9 @@ impl TransactGot {
     /// The record read with `handle`: `None` when no record of its facet has the key. The
     /// facet's validator runs on it.
     pub fn take<F: Facet>(&mut self, handle: Handle<F>) -> Result<Option<F>> {
+        if let Some(decoded) = self.decoded.get_mut(handle.index).and_then(Option::take) {
+            return Ok(decoded?.and_then(|r| r.downcast::<F>().ok()).map(|r| *r));
+        }
         let item = self.found.get_mut(handle.index).and_then(Option::take);
         let expired = |item: &Stored| {
             F::SCHEMA.ttl_field.is_some()
@@ -834,18 +887,9 @@ impl<'t> TransactWrite<'t> {
             let index = hooked.index;
             let apply = hooked.resolve.await?;
             let alone = TransactWrite {
-                table: self.table,
                 current: self.tables[index].clone(),
-                tables: Vec::new(),
-                items: Vec::new(),
-                steps: Vec::new(),
-                checks: Vec::new(),
-                error: None,
-                token: None,
-                fresh_token: String::new(),
                 guards: self.guards,
-                deferred: Vec::new(),
-                hooked: Vec::new(),
+                ..self.table.transact_write()
             };
             let mut built = apply(alone);
             if let Some(e) = built.error.take() {

@@ -55,9 +55,21 @@ pub fn collection(input: &DeriveInput, cx: &Ctxt) -> TokenStream {
             }
         }
     });
+    let visits = variants
+        .iter()
+        .map(|(v, ty)| quote!(#ident::#v(__r) => __visitor.visit::<#ty>(__r)));
     quote! {
         #[automatically_derived]
         impl #p::Collection for #ident {
+            fn with_record<'__r, __V: #p::RecordVisitor + '__r>(
+                &'__r mut self,
+                __visitor: __V,
+            ) -> __V::Output<'__r> {
+                match self {
+                    #(#visits,)*
+                }
+            }
+
             const FACETS: &'static [&'static #p::FacetSchema] = &[#(#schemas),*];
 
             fn from_item(__item: #p::Item) -> ::core::result::Result<::core::option::Option<Self>, #p::ItemError> {

@@ -9,7 +9,9 @@
 //!   to live, verifying it, its design as CloudFormation, Terraform and pictures;
 //! * [`keys`]: key designs — indexes in any order, constant, sparse and local — and write
 //!   sharding;
-//! * [`writes`]: updates, versions, transactions, unique fields, write times, moves;
+//! * [`writes`]: updates, nested paths and attribute references, saves of what changed,
+//!   versions, transactions, unique fields, write times, moves;
+//! * [`hooks`]: your code on every write, read and request; tenants kept apart;
 //! * [`batches`]: batch writes and reads where every input ends done, failed or unknown;
 //! * [`queries`]: running queries, conditions and filters, counts, collections, scans,
 //!   searches over several indexes and shards, reads straight from the wire;
@@ -32,6 +34,7 @@ pub mod errors;
 pub mod evolving;
 pub mod exactly_once;
 pub mod faceteer;
+pub mod hooks;
 pub mod keys;
 pub mod operating;
 pub mod projections;

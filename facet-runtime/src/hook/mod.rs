@@ -17,11 +17,11 @@
 //!
 //! Where they run: puts (every variant), upserts, updates (and the record an update
 //! creates), deletes, saves, `modify`, moves, batch writes, transaction steps, backfills of
-//! one facet; gets, queries, scans, batch gets, stream decodes
-//! ([`Table::decode_changes`](crate::Table::decode_changes)), and the records writes return
-//! (best effort: the write was applied, so a refusal there returns the record as written).
-//! Not yet: transactional gets, reads of collections, whole-table backfills (refused on a
-//! table with hooks).
+//! one facet; gets, queries, scans, batch gets, transactional gets, collections, stream
+//! decodes ([`Table::decode_changes`](crate::Table::decode_changes)), and the records writes
+//! return (best effort: the write was applied, so a refusal there returns the record as
+//! written). A whole-table backfill is refused on a table with hooks (it could not run
+//! them).
 //!
 //! Built in: [`Tenant`], which stamps each write with the call's tenant, requires the stored
 //! record to be the tenant's and refuses other tenants' records on reads.

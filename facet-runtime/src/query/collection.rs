@@ -388,11 +388,19 @@ fn page<'a, C: Collection>(
             .filter(|(_, m)| *m)
             .map(|(item, _)| item)
             .collect();
-        let (decoded, failed) = walk::decode(members, |item| {
+        let (decoded, mut failed) = walk::decode(members, |item| {
             C::from_item(item.into_item("(collection)")?)
         });
+        let mut records: Vec<C> = decoded.into_iter().flatten().collect();
+        super::hooks::after_read_collection(
+            table,
+            crate::hook::ReadKind::Query,
+            &mut records,
+            &mut failed,
+        )
+        .await;
         Ok(CollectionPage {
-            records: decoded.into_iter().flatten().collect(),
+            records,
             failed,
             skipped,
             cursor,

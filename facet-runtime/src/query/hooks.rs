@@ -44,3 +44,52 @@ pub(crate) async fn after_read_page<F: Facet, T>(
     }
     *records = kept;
 }
+
+/// Runs the `after_read` hooks of a collection variant's facet on its record.
+struct AfterRead<'t> {
+    table: &'t Table,
+    kind: ReadKind,
+}
+
+impl<'t> faceteer_core::collection::RecordVisitor for AfterRead<'t> {
+    type Output<'r>
+        = crate::exec::future::BoxFuture<'r, Result<(), faceteer_core::ItemError>>
+    where
+        Self: 'r;
+
+    fn visit<'r, F: Facet>(self, record: &'r mut F) -> Self::Output<'r>
+    where
+        Self: 'r,
+    {
+        Box::pin(async move {
+            match self.table.hooks_for::<F>() {
+                Some(hooked) => hooked.after_read(record, self.kind).await,
+                None => Ok(()),
+            }
+        })
+    }
+}
+
+/// [`after_read_page`] for the records of collection `C`, each through its facet's hooks.
+pub(crate) async fn after_read_collection<C: faceteer_core::collection::Collection>(
+    table: &Table,
+    kind: ReadKind,
+    records: &mut Vec<C>,
+    failed: &mut Vec<FailedRecord>,
+) {
+    if table.hooks_none() {
+        return;
+    }
+    let mut kept = Vec::with_capacity(records.len());
+    for mut r in records.drain(..) {
+        match r.with_record(AfterRead { table, kind }).await {
+            Ok(()) => kept.push(r),
+            Err(error) => failed.push(FailedRecord {
+                pk: String::new(),
+                sk: String::new(),
+                error: Arc::new(error),
+            }),
+        }
+    }
+    *records = kept;
+}

@@ -140,6 +140,18 @@ impl<C: Collection> ScanTarget for OfCollection<C> {
     fn schemas() -> Vec<&'static FacetSchema> {
         C::FACETS.to_vec()
     }
+    fn after_read<'a>(
+        table: &'a Table,
+        records: &'a mut Vec<C>,
+        failed: &'a mut Vec<super::mode::FailedRecord>,
+    ) -> crate::exec::future::BoxFuture<'a, ()> {
+        Box::pin(super::hooks::after_read_collection(
+            table,
+            crate::hook::ReadKind::Scan,
+            records,
+            failed,
+        ))
+    }
     fn decode(item: Item) -> std::result::Result<C, ItemError> {
         // The scan's filter reads only the collection's facets.
         C::from_item(item)?.ok_or_else(|| ItemError::Validation {

@@ -39,6 +39,11 @@ impl Table {
         Some((hooks.clone(), current(&self.context)))
     }
 
+    /// Whether the table runs no hooks.
+    pub(crate) fn hooks_none(&self) -> bool {
+        self.hooks.is_none()
+    }
+
     /// The hooks of facet `F` for a call starting now (with the call's context), or `None`
     /// when it has none.
     pub(crate) fn hooks_for<F: Facet>(&self) -> Option<Hooked<'_, F>> {
