@@ -809,7 +809,152 @@ async fn late_writes_never_pass_for_done() {
     assert!(false_done.is_empty(), "{false_done:#?}");
 }
 
+/// Stamps each note's body and refuses the notes whose id ends in 7; around requests, sends
+/// a call id with each.
+struct Stamp;
+
+impl faceteer::hook::FacetHook<Note> for Stamp {
+    fn name(&self) -> &'static str {
+        "stamp"
+    }
+
+    async fn before_write(
+        &self,
+        write: &mut faceteer::hook::Write<'_, Note>,
+    ) -> Result<(), faceteer::hook::Veto> {
+        if let Some(note) = write.record() {
+            if note.note_id.ends_with('7') {
+                return Err(faceteer::hook::Veto::because("stamp", "ends in 7"));
+            }
+            note.body = format!("stamped {}", note.body);
+        }
+        Ok(())
+    }
+}
+
+struct CallId;
+
+impl faceteer::hook::RequestHook for CallId {
+    fn name(&self) -> &'static str {
+        "call-id"
+    }
+
+    async fn before_call(
+        &self,
+        call: &mut faceteer::hook::Call<'_>,
+    ) -> Result<(), faceteer::hook::Veto> {
+        call.header("x-call-id", "c-1")
+    }
+}
+
+/// What every request carried in `x-call-id`, by operation.
+#[derive(Debug, Clone, Default)]
+struct CallIds(std::sync::Arc<std::sync::Mutex<Vec<(String, Option<String>)>>>);
+
+impl aws_sdk_dynamodb::config::Intercept for CallIds {
+    fn name(&self) -> &'static str {
+        "call-ids"
+    }
+
+    fn read_before_transmit(
+        &self,
+        context: &aws_sdk_dynamodb::config::interceptors::BeforeTransmitInterceptorContextRef<'_>,
+        _: &aws_sdk_dynamodb::config::RuntimeComponents,
+        _: &mut aws_sdk_dynamodb::config::ConfigBag,
+    ) -> Result<(), aws_sdk_dynamodb::error::BoxError> {
+        let headers = context.request().headers();
+        let target = headers.get("x-amz-target").unwrap_or_default().to_owned();
+        let id = headers.get("x-call-id").map(str::to_owned);
+        self.0.lock().unwrap().push((target, id));
+        Ok(())
+    }
+}
+
+/// Hooked writes through a proxy that loses answers after the server applied them: a batch's
+/// refused inputs fail alone and are never stored, every stored record is as the hook left
+/// it, every outcome is exact; every try of every request (resent single writes included)
+/// carries what the request hook asked.
+async fn hooked_writes_stay_exact_under_lost_answers() {
+    let faults = FaultConfig {
+        fail_after: 0.15,
+        reset_after: 0.15,
+        seed: 17,
+        ..FaultConfig::default()
+    };
+    let (proxy, table, direct) = proxied(faults, "hooked-lost").await;
+    let seen = CallIds::default();
+    let config = table
+        .client()
+        .config()
+        .to_builder()
+        .interceptor(seen.clone())
+        .build();
+    let hooks = faceteer::hook::Hooks::new()
+        .facet::<Note, _>(Stamp)
+        .requests(CallId);
+    let table =
+        Table::declared::<TestTable>(aws_sdk_dynamodb::Client::from_conf(config), table.name())
+            .with_batch_options(fast_retries(4))
+            .with_hooks(hooks)
+            .unwrap();
+    let n = total().min(2_000);
+    let notes: Vec<Note> = (0..n).map(|i| note(&format!("b{}", i % 20), i)).collect();
+    let put = table.put_many(notes).await;
+    assert_eq!(put.written.len() + put.failed.len() + put.unknown.len(), n);
+    let refused: Keys = note_keys(
+        put.failed
+            .iter()
+            .filter(|f| matches!(f.reason, FailureReason::Item(ItemError::Refused { .. })))
+            .map(|f| &f.item),
+    );
+    assert_eq!(refused.len(), (0..n).filter(|i| i % 10 == 7).count());
+    for f in &put.failed {
+        if !matches!(f.reason, FailureReason::Item(ItemError::Refused { .. })) {
+            assert_certainly_not_applied(&f.reason);
+        }
+    }
+    assert!(put.written.iter().all(|w| w.body.starts_with("stamped ")));
+    let stored = stored_keys(&direct).await;
+    assert!(note_keys(&put.written).is_subset(&stored));
+    assert!(
+        refused.is_disjoint(&stored),
+        "a refused input is never stored"
+    );
+    let all = direct.scan::<Note>().all().await.unwrap();
+    assert!(all.iter().all(|r| r.body.starts_with("stamped ")));
+
+    // Single writes resent under tokens: every try carries the call id.
+    let table = table.with_lost_answers(faceteer::LostAnswers::Resend);
+    for i in 0..60 {
+        let note = note("single", i * 10 + 1);
+        match table.put(&note).await {
+            Ok(()) => assert!(direct
+                .get(&Note::key(&note.notebook, &note.note_id).unwrap())
+                .consistent()
+                .await
+                .unwrap()
+                .is_some_and(|r| r.body.starts_with("stamped "))),
+            Err(e) => assert!(e.is_outcome_unknown() || e.dynamo_error().is_some(), "{e}"),
+        }
+    }
+    let seen = seen.0.lock().unwrap().clone();
+    assert!(seen.len() > 60, "{}", seen.len());
+    assert!(
+        seen.iter().all(|(_, id)| id.as_deref() == Some("c-1")),
+        "{:?}",
+        seen.iter().find(|(_, id)| id.as_deref() != Some("c-1"))
+    );
+    println!(
+        "the proxy lost {} answers",
+        proxy
+            .stats()
+            .lost_answers
+            .load(std::sync::atomic::Ordering::Relaxed)
+    );
+}
+
 faceteer_suite::engines!(
+    hooked_writes_stay_exact_under_lost_answers,
     every_call_ends_by_its_deadline,
     late_writes_never_pass_for_done,
     lost_answers_leave_every_outcome_exact,
