@@ -847,29 +847,6 @@ impl faceteer::hook::RequestHook for CallId {
     }
 }
 
-/// What every request carried in `x-call-id`, by operation.
-#[derive(Debug, Clone, Default)]
-struct CallIds(std::sync::Arc<std::sync::Mutex<Vec<(String, Option<String>)>>>);
-
-impl aws_sdk_dynamodb::config::Intercept for CallIds {
-    fn name(&self) -> &'static str {
-        "call-ids"
-    }
-
-    fn read_before_transmit(
-        &self,
-        context: &aws_sdk_dynamodb::config::interceptors::BeforeTransmitInterceptorContextRef<'_>,
-        _: &aws_sdk_dynamodb::config::RuntimeComponents,
-        _: &mut aws_sdk_dynamodb::config::ConfigBag,
-    ) -> Result<(), aws_sdk_dynamodb::error::BoxError> {
-        let headers = context.request().headers();
-        let target = headers.get("x-amz-target").unwrap_or_default().to_owned();
-        let id = headers.get("x-call-id").map(str::to_owned);
-        self.0.lock().unwrap().push((target, id));
-        Ok(())
-    }
-}
-
 /// Hooked writes through a proxy that loses answers after the server applied them: a batch's
 /// refused inputs fail alone and are never stored, every stored record is as the hook left
 /// it, every outcome is exact; every try of every request (resent single writes included)
@@ -882,21 +859,15 @@ async fn hooked_writes_stay_exact_under_lost_answers() {
         ..FaultConfig::default()
     };
     let (proxy, table, direct) = proxied(faults, "hooked-lost").await;
-    let seen = CallIds::default();
-    let config = table
-        .client()
-        .config()
-        .to_builder()
-        .interceptor(seen.clone())
-        .build();
+    let seen = HeaderLog::new("x-call-id");
     let hooks = faceteer::hook::Hooks::new()
         .facet::<Note, _>(Stamp)
         .requests(CallId);
-    let table =
-        Table::declared::<TestTable>(aws_sdk_dynamodb::Client::from_conf(config), table.name())
-            .with_batch_options(fast_retries(4))
-            .with_hooks(hooks)
-            .unwrap();
+    let table = seen
+        .on::<TestTable>(&table)
+        .with_batch_options(fast_retries(4))
+        .with_hooks(hooks)
+        .unwrap();
     let n = total().min(2_000);
     let notes: Vec<Note> = (0..n).map(|i| note(&format!("b{}", i % 20), i)).collect();
     let put = table.put_many(notes).await;
@@ -937,7 +908,7 @@ async fn hooked_writes_stay_exact_under_lost_answers() {
             Err(e) => assert!(e.is_outcome_unknown() || e.dynamo_error().is_some(), "{e}"),
         }
     }
-    let seen = seen.0.lock().unwrap().clone();
+    let seen = seen.seen();
     assert!(seen.len() > 60, "{}", seen.len());
     assert!(
         seen.iter().all(|(_, id)| id.as_deref() == Some("c-1")),

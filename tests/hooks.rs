@@ -525,32 +525,6 @@ async fn the_tenant_hook_keeps_tenants_apart() {
     assert!(stored(&plain, "m1").await.is_none());
 }
 
-/// Each request's `x-amz-target` and `x-call-id` header, as sent.
-type Seen = Vec<(String, Option<String>)>;
-
-/// Records each request's `x-call-id` header as it is sent.
-#[derive(Debug, Clone, Default)]
-struct SeenHeaders(Arc<std::sync::Mutex<Seen>>);
-
-impl aws_sdk_dynamodb::config::Intercept for SeenHeaders {
-    fn name(&self) -> &'static str {
-        "seen-headers"
-    }
-
-    fn read_before_transmit(
-        &self,
-        context: &aws_sdk_dynamodb::config::interceptors::BeforeTransmitInterceptorContextRef<'_>,
-        _: &aws_sdk_dynamodb::config::RuntimeComponents,
-        _: &mut aws_sdk_dynamodb::config::ConfigBag,
-    ) -> Result<(), aws_sdk_dynamodb::error::BoxError> {
-        let request = context.request();
-        let target = request.headers().get("x-amz-target").unwrap_or_default();
-        let id = request.headers().get("x-call-id").map(str::to_owned);
-        self.0.lock().unwrap().push((target.to_owned(), id));
-        Ok(())
-    }
-}
-
 /// Tags each operation with its facet, asks for capacity by index, and sends a call id
 /// from the context with every request; refuses `Scan`s.
 struct CallIds;
@@ -582,15 +556,9 @@ impl faceteer::hook::RequestHook for CallIds {
 async fn request_hooks_amend_every_request() {
     use crate::common::spans::traced;
     let plain = faceteer_suite::fresh_table::<Memos>("hooks-requests").await;
-    let seen = SeenHeaders::default();
-    let config = plain
-        .client()
-        .config()
-        .to_builder()
-        .interceptor(seen.clone())
-        .build();
-    let client = aws_sdk_dynamodb::Client::from_conf(config);
-    let table = Table::declared::<Memos>(client, plain.name())
+    let seen = crate::common::HeaderLog::new("x-call-id");
+    let table = seen
+        .on::<Memos>(&plain)
         .with_hooks(Hooks::new().requests(CallIds))
         .unwrap()
         .with_context(CallId("c-42".into()));
@@ -605,7 +573,7 @@ async fn request_hooks_amend_every_request() {
     let (got, _) = traced(async { table.get(&Memo::key("o1", "r01").unwrap()).await }).await;
     assert!(got.unwrap().is_some());
     // Every request of every operation carried the header, each try and chunk alike.
-    let seen = seen.0.lock().unwrap().clone();
+    let seen = seen.seen();
     assert!(seen.len() >= 3, "{seen:?}");
     assert!(
         seen.iter().all(|(_, id)| id.as_deref() == Some("c-42")),

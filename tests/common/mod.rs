@@ -475,3 +475,59 @@ pub async fn describe(table: &faceteer::Table) -> aws_sdk_dynamodb::types::Table
         .table
         .unwrap()
 }
+
+/// Each request's `x-amz-target` and the value of one header, as sent.
+pub type SeenHeader = Vec<(String, Option<String>)>;
+
+/// An interceptor that records, for each request a client sends (each try), its operation
+/// and the value of header `name`.
+#[derive(Debug, Clone)]
+pub struct HeaderLog {
+    name: &'static str,
+    pub seen: std::sync::Arc<std::sync::Mutex<SeenHeader>>,
+}
+
+impl HeaderLog {
+    /// Records header `name`.
+    pub fn new(name: &'static str) -> Self {
+        HeaderLog {
+            name,
+            seen: Default::default(),
+        }
+    }
+
+    /// `table` reached through a client that records its requests here.
+    pub fn on<S: faceteer::TableSchema>(&self, table: &faceteer::Table) -> faceteer::Table {
+        let config = table
+            .client()
+            .config()
+            .to_builder()
+            .interceptor(self.clone())
+            .build();
+        faceteer::Table::declared::<S>(aws_sdk_dynamodb::Client::from_conf(config), table.name())
+    }
+
+    /// What was recorded.
+    pub fn seen(&self) -> SeenHeader {
+        self.seen.lock().unwrap().clone()
+    }
+}
+
+impl aws_sdk_dynamodb::config::Intercept for HeaderLog {
+    fn name(&self) -> &'static str {
+        "header-log"
+    }
+
+    fn read_before_transmit(
+        &self,
+        context: &aws_sdk_dynamodb::config::interceptors::BeforeTransmitInterceptorContextRef<'_>,
+        _: &aws_sdk_dynamodb::config::RuntimeComponents,
+        _: &mut aws_sdk_dynamodb::config::ConfigBag,
+    ) -> Result<(), aws_sdk_dynamodb::error::BoxError> {
+        let headers = context.request().headers();
+        let target = headers.get("x-amz-target").unwrap_or_default().to_owned();
+        let value = headers.get(self.name).map(str::to_owned);
+        self.seen.lock().unwrap().push((target, value));
+        Ok(())
+    }
+}
