@@ -10,6 +10,9 @@ pub mod existing_table;
 #[path = "../examples/orders.rs"]
 #[allow(dead_code)]
 pub mod orders;
+#[path = "../examples/profiles.rs"]
+#[allow(dead_code)]
+pub mod profiles;
 #[path = "../examples/support.rs"]
 #[allow(dead_code)]
 pub mod support;
@@ -64,6 +67,11 @@ async fn the_telemetry_example_records_its_metrics() {
     assert!(summary.contains("error.type="), "{summary}");
 }
 
+async fn the_profiles_example_runs() {
+    let table = fresh_table::<profiles::Shop>("example-profiles").await;
+    profiles::run(&table).await.unwrap();
+}
+
 async fn the_tenants_example_runs() {
     let table = fresh_table::<tenants::Workspace>("example-tenants").await;
     tenants::run(&table).await.unwrap();
@@ -99,6 +107,7 @@ faceteer_suite::engines!(
     the_telemetry_example_records_its_metrics,
     the_tasks_example_runs,
     the_tenants_example_runs,
+    the_profiles_example_runs,
     the_orders_example_runs,
     the_user_service_example_runs,
     the_existing_table_example_runs,
