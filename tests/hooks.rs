@@ -590,7 +590,58 @@ async fn request_hooks_amend_every_request() {
     assert_eq!(err.refusal().map(|v| v.hook()), Some("call-ids"));
 }
 
+/// A hook that never finishes.
+struct Hang;
+
+impl FacetHook<Memo> for Hang {
+    fn name(&self) -> &'static str {
+        "hang"
+    }
+
+    async fn before_write(&self, _: &mut Write<'_, Memo>) -> Result<(), Veto> {
+        std::future::pending::<()>().await;
+        Ok(())
+    }
+
+    async fn after_read(&self, _: &mut Memo, _: &Reading<'_>) -> Result<(), Veto> {
+        std::future::pending::<()>().await;
+        Ok(())
+    }
+}
+
+/// Hooks run under the call's deadline: one that hangs ends the call then, with nothing
+/// sent for a write, and a read's record refused.
+async fn a_hook_that_hangs_ends_by_the_deadline() {
+    let plain = faceteer_suite::fresh_table::<Memos>("hooks-hang").await;
+    let timeouts = faceteer::Timeouts {
+        call: std::time::Duration::from_secs(1),
+        ..plain.timeouts()
+    };
+    let table = plain
+        .clone()
+        .with_timeouts(timeouts)
+        .with_hooks(Hooks::new().facet::<Memo, _>(Hang))
+        .unwrap();
+    let m = Memo {
+        label: "l".into(),
+        ..memo("m1", "t1", "b")
+    };
+    let err = table.put(&m).await.unwrap_err();
+    assert!(
+        matches!(err, Error::DeadlineExceeded { sent: false, .. }),
+        "{err:?}"
+    );
+    assert!(stored(&plain, "m1").await.is_none());
+    plain.put(&m).await.unwrap();
+    let err = table
+        .get(&Memo::key("o1", "m1").unwrap())
+        .await
+        .unwrap_err();
+    assert!(err.refusal().is_some(), "{err:?}");
+}
+
 faceteer_suite::engines!(
+    a_hook_that_hangs_ends_by_the_deadline,
     request_hooks_amend_every_request,
     the_tenant_hook_keeps_tenants_apart,
     batches_and_transactions_run_hooks,

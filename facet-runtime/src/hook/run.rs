@@ -18,6 +18,10 @@ pub(crate) struct Hooked<'t, F> {
     hooks: &'t FacetHooks<F>,
     context: Context,
     table: &'t str,
+    /// When the call must be over: hooks run under the call's deadline too.
+    deadline: tokio::time::Instant,
+    /// The call's bound, for the error.
+    bound: std::time::Duration,
 }
 
 impl<'t, F: Facet> Hooked<'t, F> {
@@ -26,11 +30,15 @@ impl<'t, F: Facet> Hooked<'t, F> {
         hooks: &'t super::registry::Hooks,
         context: Context,
         table: &'t str,
+        deadline: tokio::time::Instant,
+        bound: std::time::Duration,
     ) -> Option<Self> {
         Some(Hooked {
             hooks: hooks.of::<F>()?,
             context,
             table,
+            deadline,
+            bound,
         })
     }
 }
@@ -117,6 +125,28 @@ pub(crate) fn refused<F: Facet>(
 }
 
 impl<F: Facet> Hooked<'_, F> {
+    /// The call's deadline passed while `operation`'s hooks ran: nothing was sent.
+    fn too_late(&self, operation: &'static str) -> Error {
+        Error::DeadlineExceeded {
+            operation,
+            table: self.table.to_owned(),
+            after: self.bound,
+            sent: false,
+        }
+    }
+
+    /// [`Self::run`] under the call's deadline.
+    async fn run_within(
+        &self,
+        operation: &'static str,
+        target: Target<'_, F>,
+        path: WritePath,
+    ) -> Result<std::result::Result<Requires, Veto>> {
+        tokio::time::timeout_at(self.deadline, self.run(target, path))
+            .await
+            .map_err(|_| self.too_late(operation))
+    }
+
     async fn run(
         &self,
         target: Target<'_, F>,
@@ -147,7 +177,10 @@ impl<F: Facet> Hooked<'_, F> {
         path: WritePath,
     ) -> Result<(F, Requires)> {
         let mut owned = copy_of(record)?;
-        match self.run(Target::Record(&mut owned), path).await {
+        match self
+            .run_within(operation, Target::Record(&mut owned), path)
+            .await?
+        {
             Ok(requires) => Ok((owned, requires)),
             Err(veto) => Err(refused::<F>(
                 operation,
@@ -169,15 +202,15 @@ impl<F: Facet> Hooked<'_, F> {
             change,
             create,
         };
-        self.run(target, WritePath::Update)
-            .await
+        self.run_within("UpdateItem", target, WritePath::Update)
+            .await?
             .map_err(|veto| refused::<F>("UpdateItem", Some(key), veto))
     }
 
     /// Before a delete of the record under `key`.
     pub(crate) async fn delete(&self, key: &Key<F>, path: WritePath) -> Result<Requires> {
-        self.run(Target::Delete { key }, path)
-            .await
+        self.run_within("DeleteItem", Target::Delete { key }, path)
+            .await?
             .map_err(|veto| refused::<F>("DeleteItem", Some(key), veto))
     }
 
@@ -198,7 +231,8 @@ impl<F: Facet> Hooked<'_, F> {
         }
     }
 
-    /// After a read of `record` (hooks in reverse order).
+    /// After a read of `record` (hooks in reverse order), under the call's deadline: a hook
+    /// still running then refuses the record.
     pub(crate) async fn after_read(
         &self,
         record: &mut F,
@@ -209,14 +243,25 @@ impl<F: Facet> Hooked<'_, F> {
             context: &self.context,
             table: self.table,
         };
-        for hook in self.hooks.list.iter().rev() {
-            hook.after_read(record, &read)
-                .await
-                .map_err(|veto| ItemError::Refused {
-                    facet: F::SCHEMA.name,
-                    veto,
-                })?;
+        let run = async {
+            for hook in self.hooks.list.iter().rev() {
+                hook.after_read(record, &read).await?;
+            }
+            Ok(())
+        };
+        let refused = |veto| ItemError::Refused {
+            facet: F::SCHEMA.name,
+            veto,
+        };
+        match tokio::time::timeout_at(self.deadline, run).await {
+            Ok(ran) => ran.map_err(refused),
+            Err(_) => Err(refused(Veto::because(
+                "",
+                format!(
+                    "the read's hooks did not finish within the call's {:?}",
+                    self.bound
+                ),
+            ))),
         }
-        Ok(())
     }
 }

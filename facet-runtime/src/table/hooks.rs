@@ -47,6 +47,12 @@ impl Table {
     /// The hooks of facet `F` for a call starting now (with the call's context), or `None`
     /// when it has none.
     pub(crate) fn hooks_for<F: Facet>(&self) -> Option<Hooked<'_, F>> {
-        Hooked::of(self.hooks.as_deref()?, current(&self.context), self.name())
+        Hooked::of(
+            self.hooks.as_deref()?,
+            current(&self.context),
+            self.name(),
+            self.call_deadline(),
+            self.timeouts().call,
+        )
     }
 }
