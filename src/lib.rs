@@ -208,10 +208,12 @@ pub fn run<F: Future<Output = ()>>(engine: Engine, test: F) {
         embedded: OnceLock::new(),
         moto: OnceLock::new(),
     };
-    runtime.block_on(ARM.scope(arm, async move {
+    // Boxed: the test's whole future lives on the heap, not on the test thread's stack
+    // (debug builds' futures are large).
+    runtime.block_on(Box::pin(ARM.scope(arm, async move {
         println!("engine: {}", server());
         test.await
-    }));
+    })));
 }
 
 /// Declare async test functions that run on both engines: for each `name`, the tests

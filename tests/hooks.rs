@@ -517,6 +517,28 @@ async fn the_tenant_hook_keeps_tenants_apart() {
     // Batch writes carry no condition: refused.
     let report = acme.put_many(vec![labelled("m3", "")]).await;
     assert_eq!(report.failed.len(), 1);
+    // A mixed batch cannot run hooks: its entries of hooked facets are refused.
+    let report = acme.write_batch().put(&labelled("m4", "")).await;
+    assert_eq!((report.done.len(), report.failed.len()), (0, 1));
+    assert!(stored(&plain, "m4").await.is_none());
+    // An update may not set the tenant from another attribute.
+    let err = acme.update(&key, f.tenant.set(f.body)).await.unwrap_err();
+    assert!(
+        matches!(tenant_error(&err), Some(TenantError::CrossTenant { .. })),
+        "{err:?}"
+    );
+    // A backfill serves every tenant: each record keeps its own.
+    let report = table.backfill::<Memo>().await.unwrap();
+    assert!(report.is_complete(), "{report:?}");
+    assert_eq!(stored(&plain, "m1").await.unwrap().tenant, "acme");
+    // Searches over several sources run the hooks too.
+    let found = globex
+        .search(Memo::query("o1").list())
+        .all_with_failures()
+        .await
+        .unwrap();
+    assert_eq!(found.records.len(), 0);
+    assert!(!found.failed.is_empty());
     // The tenant's own writes go through.
     acme.update(&key, f.body.set("edited".to_owned()))
         .await

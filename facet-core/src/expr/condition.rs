@@ -623,9 +623,9 @@ mod tests {
         }
         let a: Field<T, u64> = Field::new("a");
         let b: Field<T, u64> =
-            Field::coded("b", 1, seconds).with_codec("chrono::serde::ts_seconds");
+            Field::coded("b", 1, seconds).with_codec("chrono::serde::ts_seconds::serialize");
         let c: Field<T, u64> =
-            Field::coded("c", 2, seconds).with_codec("chrono::serde::ts_seconds_option");
+            Field::coded("c", 2, seconds).with_codec("chrono::serde::ts_seconds_option::serialize");
         let err = a.lt(b).render(&mut Placeholders::new()).unwrap_err();
         assert!(
             matches!(&err, ExprError::CodecMismatch { left, right, .. } if left == "a" && right == "b"),

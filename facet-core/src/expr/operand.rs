@@ -91,6 +91,8 @@ impl<T> Rhs<T> {
 /// Whether two serializer texts store values alike (`x::option` and `x_option` store as `x`).
 fn same_codec(a: &str, b: &str) -> bool {
     fn base(c: &str) -> &str {
+        // `with = "m"` serializes with `m::serialize`.
+        let c = c.strip_suffix("::serialize").unwrap_or(c);
         let c = c.strip_suffix("::option").unwrap_or(c);
         c.strip_suffix("_option").unwrap_or(c)
     }

@@ -137,6 +137,7 @@ impl Table {
             let f = Arc::clone(&f);
             let table = table.clone();
             Box::pin(async move {
+                let read = item.clone();
                 let mut record = faceteer_core::from_item::<F>(item).map_err(Why::Unreadable)?;
                 // The facet's hooks see the record as read, then as rewritten.
                 let hooked = table.hooks_for::<F>();
@@ -149,11 +150,21 @@ impl Table {
                 let record = f(record).await.map_err(|e| Why::Transform(e.to_string()))?;
                 let record = match &hooked {
                     Some(hooks) => {
-                        hooks
+                        let (record, requires) = hooks
                             .record("BackfillWrite", &record, crate::hook::WritePath::Backfill)
                             .await
-                            .map_err(Why::Refused)?
-                            .0
+                            .map_err(Why::Refused)?;
+                        // The rewrite is conditioned on the item as read: what the hooks
+                        // require of the stored record is checked against it.
+                        if let Some(veto) = requires.broken(Some(&read)) {
+                            let key = record.primary_key().ok();
+                            return Err(Why::Refused(crate::hook::refused::<F>(
+                                "BackfillWrite",
+                                key.as_ref(),
+                                veto,
+                            )));
+                        }
+                        record
                     }
                     None => record,
                 };
@@ -162,9 +173,18 @@ impl Table {
                 })
             })
         });
-        let mut backfill = self.backfill::<F>();
+        let mut backfill = self.backfill_of::<F>();
         backfill.transform = Some(transform);
         backfill
+    }
+
+    /// The backfill of facet `F`'s records, rewritten by the facet's own routine.
+    fn backfill_of<F: Facet>(&self) -> Backfill {
+        Backfill::new(
+            self,
+            vec![Rewriter::of::<F>()],
+            self.check_declared::<F>().err(),
+        )
     }
 
     /// Bring the stored records of facet `F` to what a put of each writes now (see
@@ -177,11 +197,7 @@ impl Table {
                 Ok::<_, std::convert::Infallible>(record)
             });
         }
-        Backfill::new(
-            self,
-            vec![Rewriter::of::<F>()],
-            self.check_declared::<F>().err(),
-        )
+        self.backfill_of::<F>()
     }
 
     /// Bring the stored records of every facet of table `S` (declared with

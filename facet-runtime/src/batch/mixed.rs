@@ -155,22 +155,30 @@ impl<'t> WriteBatch<'t> {
 
     /// Put `record` (of a facet without a `#[version]` field or `#[unique]` fields:
     /// [`BatchWritable`]).
+    ///
+    /// A facet with hooks ([`crate::hook`]) is refused here (the entry fails with
+    /// `ItemError::Refused`): a mixed batch builds its requests as entries are added and
+    /// cannot run them; write such records with `put_many` or single writes.
     pub fn put<F: BatchWritable>(self, record: &F) -> Self {
         let write = self
             .table()
             .check_declared::<F>()
             .map_err(|e| FailureReason::Request(Arc::new(e)))
+            .and_then(|()| unhooked::<F>(self.table()))
             .and_then(|()| put_write(record));
         self.push(BatchAction::Put, F::SCHEMA.name, write)
     }
 
     /// Delete the record under `key` (of a facet without `#[unique]` fields:
     /// [`BatchDeletable`]).
+    ///
+    /// A facet with hooks is refused, as for [`WriteBatch::put`].
     pub fn delete<F: BatchDeletable>(self, key: &Key<F>) -> Self {
         let write = self
             .table()
             .check_declared::<F>()
             .map_err(|e| FailureReason::Request(Arc::new(e)))
+            .and_then(|()| unhooked::<F>(self.table()))
             .and_then(|()| delete_write(key));
         self.push(BatchAction::Delete, F::SCHEMA.name, write)
     }
@@ -226,5 +234,21 @@ impl<'t> IntoFuture for WriteBatch<'t> {
             },
             work,
         )
+    }
+}
+
+/// Refuses an entry of facet `F` when `table` has hooks on it: a mixed batch cannot run them,
+/// and must not pass them by.
+fn unhooked<F: faceteer_core::Facet>(table: &Table) -> Result<(), FailureReason> {
+    match table.hooks_for::<F>() {
+        None => Ok(()),
+        Some(_) => Err(FailureReason::Item(faceteer_core::ItemError::Refused {
+            facet: F::SCHEMA.name,
+            veto: faceteer_core::facet::Veto::because(
+                "",
+                "the facet has hooks, which `write_batch` cannot run: write its records with \
+                 `put_many`, `delete_many` or single writes",
+            ),
+        })),
     }
 }

@@ -129,9 +129,16 @@ pub(crate) struct Op {
     conflict_expected: bool,
     /// The server, when the span does not name it yet.
     server: Option<crate::wire::tap::Server>,
-    /// The table's request hooks and the call's context, when it has request hooks.
-    calls: Option<(Arc<crate::hook::Hooks>, crate::hook::Context)>,
-    /// What they asked of every request, once they ran (at the first request).
+    /// The table's request hooks, when it has any (boxed: an operation without them
+    /// carries one pointer).
+    calls: Option<Box<Calls>>,
+}
+
+/// An operation's request hooks, its context, and what they asked, once they ran (at its
+/// first request).
+struct Calls {
+    hooks: Arc<crate::hook::Hooks>,
+    context: crate::hook::Context,
     amendment: tokio::sync::OnceCell<Arc<crate::hook::Amendment>>,
 }
 
@@ -218,42 +225,53 @@ impl Op {
             deadline: table.call_deadline(),
             conflict_expected: false,
             server: origin.handle,
-            calls: table.request_hooks(),
-            amendment: tokio::sync::OnceCell::new(),
+            calls: table.request_hooks().map(|(hooks, context)| {
+                Box::new(Calls {
+                    hooks,
+                    context,
+                    amendment: tokio::sync::OnceCell::new(),
+                })
+            }),
         }
     }
 
     /// Run the table's request hooks, once per operation, before its first request: what
     /// they ask applies to every request it sends ([`crate::hook::RequestHook`]).
     pub(crate) async fn prepare(&self) -> Result<()> {
-        if self.calls.is_none() || self.amendment.initialized() {
-            return Ok(());
+        match &self.calls {
+            Some(calls) if !calls.amendment.initialized() => {}
+            _ => return Ok(()),
         }
         // Boxed: an operation without request hooks carries none of this in its future.
         Box::pin(self.run_request_hooks()).await
     }
 
     async fn run_request_hooks(&self) -> Result<()> {
-        let Some((hooks, context)) = &self.calls else {
+        let Some(calls) = &self.calls else {
             return Ok(());
         };
-        self.amendment
+        let (hooks, context) = (&calls.hooks, &calls.context);
+        calls
+            .amendment
             .get_or_try_init(|| async {
-                let amendment = crate::hook::amendment(
+                // Request hooks run under the call's deadline too.
+                let run = crate::hook::amendment(
                     hooks.request_hooks(),
                     self.operation,
                     &self.context.table,
                     self.context.facet,
                     context,
-                )
-                .await
-                .map_err(|veto| Error::Refused {
-                    operation: self.operation,
-                    facet: self.context.facet.unwrap_or_default(),
-                    pk: String::new(),
-                    sk: String::new(),
-                    veto,
-                })?;
+                );
+                let amendment = tokio::time::timeout_at(self.deadline, run)
+                    .await
+                    .map_err(|_| self.deadline_exceeded(false))?
+                    .map_err(|veto| Error::Refused {
+                        operation: self.operation,
+                        facet: self.context.facet.unwrap_or_default(),
+                        pk: String::new(),
+                        sk: String::new(),
+                        veto,
+                    })?;
                 if !amendment.tags.is_empty() {
                     let tags: Vec<String> = amendment
                         .tags
@@ -270,7 +288,7 @@ impl Op {
 
     /// The consumed capacity its requests ask for: by index when a request hook asked.
     pub(crate) fn capacity_asked(&self) -> aws_sdk_dynamodb::types::ReturnConsumedCapacity {
-        match self.amendment.get() {
+        match self.calls.as_ref().and_then(|c| c.amendment.get()) {
             Some(a) if a.indexes => aws_sdk_dynamodb::types::ReturnConsumedCapacity::Indexes,
             _ => aws_sdk_dynamodb::types::ReturnConsumedCapacity::Total,
         }
@@ -325,8 +343,9 @@ impl Op {
         );
         // The headers request hooks asked for go on every request sent in it.
         let headers = self
-            .amendment
-            .get()
+            .calls
+            .as_ref()
+            .and_then(|c| c.amendment.get())
             .filter(|a| !a.headers.is_empty())
             .map(|a| Arc::new(a.headers.clone()));
         let bounded = tokio::time::timeout_at(self.deadline, request);

@@ -64,9 +64,10 @@ pub async fn scope<T: Send + Sync + 'static, R>(value: T, fut: impl Future<Outpu
 }
 
 /// The context of a call on a handle whose own values are `handle`: those, then the task's.
-pub(crate) fn current(handle: &Context) -> Context {
+pub(crate) fn current(handle: Option<&Context>) -> Context {
+    let handle = handle.cloned().unwrap_or_default();
     match SCOPED.try_with(Context::clone) {
         Ok(scoped) => handle.or(&scoped),
-        Err(_) => handle.clone(),
+        Err(_) => handle,
     }
 }

@@ -61,7 +61,10 @@ pub enum TenantError {
 ///   for a get. Queries and scans still read other tenants' items of a shared partition:
 ///   key your facets by tenant (the partition key built from the tenant field) so that a
 ///   tenant's reads reach its own partitions only, and IAM's `dynamodb:LeadingKeys` can
-///   enforce it on the server too ([`design::iam`](crate::design::iam)).
+///   enforce it on the server too ([`design::iam`](crate::design::iam)). Projections
+///   (`select::<P>()`) are not whole records: the hook does not see them.
+/// * **Backfills** run without a tenant: each record keeps the tenant it holds (one without
+///   is refused).
 ///
 /// ```no_run
 /// # use faceteer::hook::{Hooks, Tenant};
@@ -153,22 +156,33 @@ impl TableHook for Tenant {
         if self.exempt(F::SCHEMA) {
             return Ok(());
         }
-        let Some(TenantId(tenant)) = write.context::<TenantId>().cloned() else {
-            return Err(self.refuse(TenantError::Unscoped));
-        };
         if !F::ATTRIBUTES.contains(&self.attribute) {
             return Err(self.refuse(TenantError::NoTenantField {
                 facet: F::SCHEMA.name,
                 attribute: self.attribute,
             }));
         }
+        let Some(TenantId(tenant)) = write.context::<TenantId>().cloned() else {
+            // A backfill serves every tenant: each record keeps the tenant it holds.
+            if write.path() == super::write::WritePath::Backfill {
+                if let Target::Record(record) = write.target() {
+                    if self.tenant_of(*record)?.is_some() {
+                        return Ok(());
+                    }
+                }
+            }
+            return Err(self.refuse(TenantError::Unscoped));
+        };
         match write.target() {
             Target::Record(record) => self.own(*record, &tenant)?,
             Target::Change { change, create, .. } => {
-                if let Ok(Some(set)) = change.assigned(self.attribute) {
-                    let found = match set {
-                        Some(AttributeValue::S(s)) => s,
-                        _ => String::new(),
+                let assigned = change.assigned(self.attribute);
+                if let Ok(Some(_)) | Err(_) = &assigned {
+                    let found = match assigned {
+                        Ok(Some(Some(AttributeValue::S(s)))) => s,
+                        Ok(_) => String::new(),
+                        // Computed on the server (another attribute): not known here.
+                        Err(what) => format!("(computed: {what})"),
                     };
                     if found != *tenant {
                         return Err(self.refuse(TenantError::CrossTenant {

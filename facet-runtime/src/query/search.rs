@@ -203,7 +203,15 @@ impl<'t, F: Facet> Search<'t, F> {
                 let (raw, cursor) = search.run(&op).await?;
                 let cursor = signing::sealed(table.cursor_key(), cursor);
                 let raw = raw.into_iter().map(Stored::Tree).collect();
-                let (records, failed) = walk::decode(raw, Stored::decode::<F>);
+                let (mut records, mut failed) = walk::decode(raw, Stored::decode::<F>);
+                super::hooks::after_read_page::<F, F>(
+                    table,
+                    crate::hook::ReadKind::Query,
+                    &mut records,
+                    &mut failed,
+                    crate::hook::whole,
+                )
+                .await;
                 Ok(Page {
                     records,
                     failed,

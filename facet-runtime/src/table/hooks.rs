@@ -20,7 +20,8 @@ impl Table {
     /// ```
     pub fn with_context<T: Send + Sync + 'static>(&self, value: T) -> Table {
         let mut table = self.clone();
-        table.context = self.context.clone().with(value);
+        let context = self.context.as_deref().cloned().unwrap_or_default();
+        table.context = Some(Arc::new(context.with(value)));
         table
     }
 
@@ -36,7 +37,7 @@ impl Table {
         if hooks.request_hooks().is_empty() {
             return None;
         }
-        Some((hooks.clone(), current(&self.context)))
+        Some((hooks.clone(), current(self.context.as_deref())))
     }
 
     /// Whether the table runs no hooks.
@@ -49,7 +50,7 @@ impl Table {
     pub(crate) fn hooks_for<F: Facet>(&self) -> Option<Hooked<'_, F>> {
         Hooked::of(
             self.hooks.as_deref()?,
-            current(&self.context),
+            current(self.context.as_deref()),
             self.name(),
             self.call_deadline(),
             self.timeouts().call,

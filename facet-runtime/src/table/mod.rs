@@ -72,7 +72,7 @@ pub struct Table {
     /// The hooks its calls run ([`Table::with_hooks`]).
     hooks: Option<Arc<crate::hook::Hooks>>,
     /// The values its hooks see ([`Table::with_context`]).
-    context: crate::hook::Context,
+    context: Option<Arc<crate::hook::Context>>,
 }
 
 /// How a table's reads decode DynamoDB's answers ([`Table::with_read_path`]).
@@ -146,7 +146,7 @@ impl Table {
             settings: TableSettings::DEFAULT,
             server,
             hooks: None,
-            context: crate::hook::Context::default(),
+            context: None,
         }
     }
 

@@ -251,7 +251,18 @@ impl Table {
                 continue;
             }
             let (pk, sk) = key_pair(&item);
-            match faceteer_core::from_item::<F>(item) {
+            let read = match faceteer_core::from_item::<F>(item) {
+                Ok(mut record) => match self.hooks_for::<F>() {
+                    // The facet's hooks see each record found.
+                    Some(hooked) => hooked
+                        .after_read(&mut record, crate::hook::ReadKind::Query)
+                        .await
+                        .map(|()| record),
+                    None => Ok(record),
+                },
+                Err(e) => Err(e),
+            };
+            match read {
                 Ok(record) => found.results.push(Scored {
                     record,
                     score: hit.score,

@@ -320,6 +320,7 @@ impl<F> Update<F> {
         let mut actions = Vec::with_capacity(self.actions.len());
         // The template's attributes changed inside, in the order first changed.
         let mut inside: Vec<(&'static str, AttributeValue)> = Vec::new();
+        let mut removes: Vec<&Action> = Vec::new();
         for action in &self.actions {
             let path = action.path();
             let Some(held) = template.get(path.root()) else {
@@ -330,6 +331,14 @@ impl<F> Update<F> {
                 continue;
             };
             if !path.is_top_level() {
+                // DynamoDB removes list elements by their indexes before the update: removes
+                // of elements go last, the highest index first, so none shifts another.
+                if matches!(action, Action::Remove(_))
+                    && matches!(path.steps().last(), Some(Segment::Index(_)))
+                {
+                    removes.push(action);
+                    continue;
+                }
                 let i = match inside.iter().position(|(r, _)| *r == path.root()) {
                     Some(i) => i,
                     None => {
@@ -369,6 +378,27 @@ impl<F> Update<F> {
                 }
                 other => other.clone(),
             });
+        }
+        removes.sort_by(|a, b| {
+            let index = |x: &Action| match x.path().steps().last() {
+                Some(Segment::Index(i)) => *i,
+                _ => 0,
+            };
+            index(b).cmp(&index(a))
+        });
+        for action in removes {
+            let root = action.path().root();
+            let i = match inside.iter().position(|(r, _)| *r == root) {
+                Some(i) => i,
+                None => match template.get(root) {
+                    Some(held) => {
+                        inside.push((root, held.clone()));
+                        inside.len() - 1
+                    }
+                    None => continue,
+                },
+            };
+            apply::apply_inside(&mut inside[i].1, action, template)?;
         }
         for (root, value) in inside {
             actions.push(Action::Set(Path::new(root), Operand::Value(Ok(value))));
@@ -1297,6 +1327,28 @@ mod tests {
         assert_eq!(
             m["tags"],
             AttributeValue::L(vec![AttributeValue::S("a".into())])
+        );
+    }
+
+    #[test]
+    fn removes_of_template_elements_use_the_indexes_before_the_update() {
+        let l: Field<Doc, Vec<String>, Vec<String>> = Field::new("l");
+        let template: Item = [(
+            "l".to_owned(),
+            AttributeValue::L(vec![
+                AttributeValue::S("a".into()),
+                AttributeValue::S("b".into()),
+                AttributeValue::S("c".into()),
+            ]),
+        )]
+        .into();
+        let seeded = (l.at(0).remove() & l.at(1).remove())
+            .applied_to(&template)
+            .unwrap();
+        let (_, p) = render(&seeded);
+        assert_eq!(
+            p.into_parts().1.unwrap()[":v0"],
+            AttributeValue::L(vec![AttributeValue::S("c".into())])
         );
     }
 
