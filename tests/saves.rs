@@ -13,6 +13,59 @@ faceteer::table! {
     pub struct Tasks { Task }
 }
 
+/// A facet whose rule spans two fields, validated on write.
+#[derive(Debug, Clone, PartialEq, faceteer::Facet, serde::Serialize, serde::Deserialize)]
+#[facet(name = "WINDOW", validator = check_window, validate_on_write)]
+pub struct Window {
+    #[pk(prefix = "#WINDOW")]
+    #[sk(prefix = "#WINDOW")]
+    pub id: String,
+    pub start: u32,
+    pub end: u32,
+}
+
+fn check_window(w: &Window) -> Result<(), String> {
+    if w.end < w.start {
+        return Err("a window ends after it starts".into());
+    }
+    Ok(())
+}
+
+faceteer::table! {
+    /// Windows.
+    pub struct Windows { Window }
+}
+
+/// Two saves of one read, each valid alone, would merge into a record its validator
+/// refuses: a facet validated on write is saved on condition that every field is as read.
+async fn merged_saves_never_break_a_validated_rule() {
+    let table = faceteer_suite::fresh_table::<Windows>("saves-validated").await;
+    let w = Window {
+        id: "w1".into(),
+        start: 1,
+        end: 20,
+    };
+    table.put(&w).await.unwrap();
+    let key = Window::key("w1").unwrap();
+    let read: Window = table.get(&key).consistent().await.unwrap().unwrap();
+    let later_start = Window {
+        start: 10,
+        ..read.clone()
+    };
+    let earlier_end = Window {
+        end: 5,
+        ..read.clone()
+    };
+    table.save(&read, &later_start).await.unwrap();
+    let err = table.save(&read, &earlier_end).await.unwrap_err();
+    assert!(
+        matches!(err, Error::StoredValueDiffers { field: "start", .. }),
+        "{err:?}"
+    );
+    let stored: Window = table.get(&key).consistent().await.unwrap().unwrap();
+    assert_eq!((stored.start, stored.end), (10, 20));
+}
+
 async fn stored(table: &Table, t: &Task) -> Task {
     let key = Task::key(&t.team_id, &t.task_id).unwrap();
     table.get(&key).consistent().await.unwrap().unwrap()
@@ -222,4 +275,5 @@ faceteer_suite::engines!(
     nothing_changed_sends_nothing_and_keys_stay,
     a_stale_version_is_a_conflict,
     modify_sends_only_what_changed,
+    merged_saves_never_break_a_validated_rule,
 );

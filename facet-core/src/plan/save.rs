@@ -85,10 +85,10 @@ pub struct SaveDiff<F> {
     /// the record holds after the save when no other writer changed it (the `#[version]`
     /// counter as read: the save moves it).
     pub written: Item,
-    /// The stored values the save expects: the `#[version]` counter as read, or, without
-    /// one, the read value of each field it changes and of each field an index key it moves
-    /// is built from (so a concurrent change of another field is kept, and one of the same
-    /// field is refused).
+    /// The stored values the save expects: the `#[version]` counter as read; for a facet
+    /// validated on write, every field as read; otherwise the read value of each field it
+    /// changes and of each field an index key it moves is built from (so a concurrent change
+    /// of another field is kept, and one of the same field is refused).
     pub expected: Vec<(&'static str, Option<AttributeValue>)>,
 }
 
@@ -192,6 +192,16 @@ pub fn save_diff_from<F: Facet>(
     };
     match F::VERSION {
         Some(field) => expect(field),
+        // A facet validated on write keeps its validator's rule after every write: a save
+        // merged with another writer's change of other fields could break a rule across
+        // fields. Every field is expected as read (and absent ones absent).
+        None if F::VALIDATE_ON_WRITE => {
+            for name in F::ATTRIBUTES {
+                if Some(*name) != F::UPDATED {
+                    expect(name);
+                }
+            }
+        }
         None => {
             for name in &changed {
                 if Some(*name) == F::UPDATED {

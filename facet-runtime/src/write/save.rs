@@ -37,6 +37,9 @@ impl Table {
     ///
     /// * a facet with a `#[version]` counter: the save is conditioned on the counter as read
     ///   (and moves it), so any concurrent write fails it with [`Error::VersionConflict`];
+    /// * a facet validated on write (`#[facet(validate_on_write)]`): on every field as read,
+    ///   so that no merge breaks a rule across fields ([`Error::StoredValueDiffers`] names
+    ///   the first that changed);
     /// * otherwise, on the read value of each field it changes and of each field an index
     ///   key it moves is built from: another writer's change of another field is kept, one
     ///   of the same field fails the save with [`Error::StoredValueDiffers`] naming it.
