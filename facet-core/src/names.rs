@@ -13,6 +13,10 @@ use aws_sdk_dynamodb::types::AttributeValue;
 pub struct Placeholders {
     /// Attribute name → its `#nN` placeholder.
     names: HashMap<String, String>,
+    /// Member name (a step inside an attribute) → its `#mN` placeholder: kept apart from
+    /// attribute names, which a table with names of its own renames, and members it does
+    /// not.
+    members: HashMap<String, String>,
     /// `:vN` placeholder → value.
     values: HashMap<String, AttributeValue>,
 }
@@ -31,6 +35,22 @@ impl Placeholders {
         let p = format!("#n{}", self.names.len());
         self.names.insert(name.to_owned(), p.clone());
         p
+    }
+
+    /// The `#mN` placeholder for member `name`, a step inside an attribute (one per distinct
+    /// name).
+    pub fn member(&mut self, name: &str) -> String {
+        if let Some(p) = self.members.get(name) {
+            return p.clone();
+        }
+        let p = format!("#m{}", self.members.len());
+        self.members.insert(name.to_owned(), p.clone());
+        p
+    }
+
+    /// Whether `placeholder` names a member inside an attribute (`#mN`), not an attribute.
+    pub fn is_member(placeholder: &str) -> bool {
+        placeholder.starts_with("#m")
     }
 
     /// A fresh `:vN` placeholder holding `value`.
@@ -55,8 +75,13 @@ impl Placeholders {
         Option<HashMap<String, AttributeValue>>,
     ) {
         // ExpressionAttributeNames maps placeholder → attribute name.
-        let names = (!self.names.is_empty())
-            .then(|| self.names.into_iter().map(|(name, p)| (p, name)).collect());
+        let names = (!self.names.is_empty() || !self.members.is_empty()).then(|| {
+            self.names
+                .into_iter()
+                .chain(self.members)
+                .map(|(name, p)| (p, name))
+                .collect()
+        });
         let values = (!self.values.is_empty()).then_some(self.values);
         (names, values)
     }

@@ -605,7 +605,7 @@ mod tests {
         let text = e.render(&mut p).unwrap();
         assert_eq!(
             text,
-            "((#n0.#n1 = :v0) AND (#n2 > #n3)) AND (#n2 BETWEEN #n3 AND :v1)"
+            "((#n0.#m0 = :v0) AND (#n1 > #n2)) AND (#n1 BETWEEN #n2 AND :v1)"
         );
         // Checks of where a filter may run see the top-level attributes, each once.
         assert_eq!(

@@ -67,7 +67,7 @@ impl Path {
             match step {
                 Segment::Member(name) => {
                     out.push('.');
-                    out.push_str(&p.name(name));
+                    out.push_str(&p.member(name));
                 }
                 Segment::Index(i) => out.push_str(&format!("[{i}]")),
             }
@@ -169,7 +169,7 @@ mod tests {
         let p = Nest::TOP.child("address").child("city").path("profile");
         assert_eq!(p.to_string(), "profile.address.city");
         let mut names = Placeholders::new();
-        assert_eq!(p.render(&mut names), "#n0.#n1.#n2");
+        assert_eq!(p.render(&mut names), "#n0.#m0.#m1");
         let tags = Path::new("tags").child(Segment::Index(1));
         assert_eq!(tags.to_string(), "tags[1]");
         let item: crate::item::Item = [

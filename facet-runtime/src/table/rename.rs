@@ -71,6 +71,10 @@ impl Renamer {
         names.map(|m| {
             m.into_iter()
                 .map(|(placeholder, name)| {
+                    // A member inside an attribute keeps its name.
+                    if faceteer_core::names::Placeholders::is_member(&placeholder) {
+                        return (placeholder, name);
+                    }
                     let renamed = self.names.attribute(&name).to_owned();
                     (placeholder, renamed)
                 })
@@ -286,5 +290,24 @@ mod tests {
             .as_ref()
             .unwrap()
             .contains_key("pk"));
+    }
+
+    #[test]
+    fn members_inside_attributes_keep_their_names() {
+        // `cache.GSI1PK`: a member named like a library attribute is not that attribute.
+        let r = Renamer::of(ONETABLE).unwrap();
+        let q = QueryInputBuilder::default()
+            .expression_attribute_names("#n0", "cache")
+            .expression_attribute_names("#m0", "GSI1PK")
+            .expression_attribute_names("#n1", "GSI1PK");
+        let names = r.query(q).get_expression_attribute_names().clone().unwrap();
+        assert_eq!(
+            (
+                names["#n0"].as_str(),
+                names["#m0"].as_str(),
+                names["#n1"].as_str()
+            ),
+            ("cache", "GSI1PK", "gsi1pk")
+        );
     }
 }

@@ -1171,11 +1171,11 @@ mod tests {
         assert_eq!(
             text,
             "SET #n0 = :v0, #n3 = list_append(if_not_exists(#n3, :v2), :v3), \
-             #n4.#n5 = :v4 REMOVE #n2 ADD #n1 :v1"
+             #n4.#m0 = :v4 REMOVE #n2 ADD #n1 :v1"
         );
         let (names, values) = p.into_parts();
         let names = names.unwrap();
-        assert_eq!(names["#n5"], "city");
+        assert_eq!(names["#m0"], "city");
         assert_eq!(values.unwrap()[":v0"], AttributeValue::S("shipped".into()));
     }
 
@@ -1280,10 +1280,10 @@ mod tests {
             meta.__member("hits", super::super::field::encode_plain::<u32>, "");
         let u = scores.key("ann").add(2) & hits.add(1) & scores.key("bob").set(3);
         let (text, p) = render(&u);
-        assert_eq!(text, "SET #n0.#n4 = :v2 ADD #n0.#n1 :v0, #n2.#n3 :v1");
+        assert_eq!(text, "SET #n0.#m2 = :v2 ADD #n0.#m0 :v0, #n1.#m1 :v1");
         let names = p.into_parts().0.unwrap();
-        assert_eq!(names["#n1"], "ann");
-        assert_eq!(names["#n3"], "hits");
+        assert_eq!(names["#m0"], "ann");
+        assert_eq!(names["#m1"], "hits");
         assert_eq!(
             u.paths_inside()
                 .into_iter()
