@@ -65,6 +65,10 @@ pub enum TenantError {
 ///   (`select::<P>()`) are not whole records: the hook does not see them.
 /// * **Backfills** run without a tenant: each record keeps the tenant it holds (one without
 ///   is refused).
+/// * A delete requires a stored record of the tenant: deleting a missing key fails with
+///   `ConditionFailed` (deletes are not idempotent under the hook). Reads of facets without
+///   the tenant attribute pass (writes refuse them), and a refused record of another tenant
+///   in a page names its key in `failed`.
 ///
 /// ```no_run
 /// # use faceteer::hook::{Hooks, Tenant};

@@ -31,9 +31,14 @@ impl Table {
     /// a modify also brings such a record to the current shape; or when the change moves
     /// the key or `#[created]`.
     ///
-    /// Await it for the record as written (at its new version, `#[updated]` as stored), or
+    /// Await it for the record as written (at its new version; `#[updated]` as stored when
+    /// only what changed was sent, as the record read had it when the whole record was), or
     /// `None` when no record has the key. `change` may run more than once: keep it free of
     /// other side effects.
+    ///
+    /// The facet's hooks ([`crate::hook`]) see the record read (`after_read`) and the
+    /// changed record (`before_write`) on each try: a try that meets another writer's change
+    /// reads again, and the hooks see the new record.
     ///
     /// The write is applied exactly once: a put whose answer was lost is never read and
     /// changed a second time; it fails with [`Error::OutcomeUnknown`], or, on a table that

@@ -46,7 +46,8 @@ impl Table {
     ///
     /// A missing record fails it as an update does. `after` must keep `before`'s key (move a
     /// record with [`Table::move_to`]), `#[version]` and `#[created]`; a record holding
-    /// attributes no field names (a flattened field's) is saved with a put. Unique values
+    /// attributes no field names (a flattened field's) is refused
+    /// ([`Error::InvalidRequest`]: write it with a put). Unique values
     /// it changes move their guards in the same transaction; a lost answer is reported as an
     /// update's is ([`Error::OutcomeUnknown`], or resent under
     /// [`LostAnswers::Resend`](crate::LostAnswers::Resend)).
