@@ -12,8 +12,8 @@ use std::time::Duration;
 
 use aws_sdk_dynamodb::Client;
 use criterion::{criterion_group, criterion_main, Criterion};
+use faceteer::batch::Outcome;
 use faceteer::testing::StubConfig;
-use faceteer::{batch::Outcome, Facet, Table};
 use faceteer_suite::bench_task::{hand_to_item, task, Task};
 use futures::StreamExt;
 use support::{user_put, StubThread};
@@ -82,12 +82,8 @@ fn bench(_: &mut Criterion) {
         page_size: 100,
         latency: Duration::ZERO,
     });
-    let rt = tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .unwrap();
-    let client = faceteer::local_client(&stub.server.endpoint()).expect("a local endpoint");
-    let table = Table::with_facets(client.clone(), TABLE, [Task::SCHEMA]).unwrap();
+    let rt = support::client_runtime();
+    let (client, table) = support::task_table(&stub.server, TABLE);
     let (table, client) = (&table, &client);
     // Peak memory of 100,000 records, generated as they are pulled.
     const BIG: usize = 100_000;

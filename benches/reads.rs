@@ -24,7 +24,7 @@ use aws_sdk_dynamodb::types::{AttributeValue, KeysAndAttributes};
 use aws_sdk_dynamodb::Client;
 use criterion::{criterion_group, criterion_main, Criterion};
 use faceteer::testing::StubConfig;
-use faceteer::{Facet, Item, ReadPath, Table};
+use faceteer::{Item, ReadPath};
 use faceteer_suite::bench_task::{
     dynamo_from_item, dynamo_to_item, hand_from_item, hand_key, hand_to_item, task, Task,
 };
@@ -127,12 +127,8 @@ fn bench(c: &mut Criterion) {
         latency: Duration::ZERO,
     });
     let stub = &stub.server;
-    let rt = tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .unwrap();
-    let client = faceteer::local_client(&stub.endpoint()).expect("a local endpoint");
-    let table = Table::with_facets(client.clone(), TABLE, [Task::SCHEMA]).unwrap();
+    let rt = support::client_runtime();
+    let (client, table) = support::task_table(stub, TABLE);
     let sdk_path = table.clone().with_read_path(ReadPath::Sdk);
     let keys: Vec<_> = tasks(N)
         .map(|t| Task::key(t.team_id, t.task_id).unwrap())

@@ -44,7 +44,7 @@ use chrono::{DateTime, SecondsFormat, Utc};
 use criterion::{criterion_group, criterion_main, Criterion, SamplingMode};
 use faceteer::testing::StubConfig;
 use faceteer::write::Saved;
-use faceteer::{Facet, Item, Table};
+use faceteer::{Item, Table};
 use faceteer_suite::bench_task::{hand_key, task, Task, TaskStatus};
 use faceteer_suite::catalogue::{member, Member};
 use serde_json::Value;
@@ -657,10 +657,7 @@ fn bench(c: &mut Criterion) {
 
     // The checks and the capacity, on the embedded engine.
     let engine = faceteer::embedded::Engine::start().expect("the embedded engine");
-    let check = tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .unwrap();
+    let check = support::client_runtime();
     let mut capacity = BTreeMap::new();
     check.block_on(async {
         let table = engine
@@ -690,12 +687,8 @@ fn bench(c: &mut Criterion) {
     // Bytes, and the hand-written update checked to say what the save says.
     let stub = StubThread::start(StubConfig::default());
     let stub = &stub.server;
-    let rt = tokio::runtime::Builder::new_current_thread()
-        .enable_all()
-        .build()
-        .unwrap();
-    let client = faceteer::local_client(&stub.endpoint()).expect("a local endpoint");
-    let table = Table::with_facets(client.clone(), TABLE, [Task::SCHEMA]).unwrap();
+    let rt = support::client_runtime();
+    let (client, table) = support::task_table(stub, TABLE);
     let (table, client) = (&table, &client);
     let changes: Vec<(Change, Vec<(Task, Task)>)> = Change::ALL
         .iter()

@@ -31,6 +31,15 @@ async fn proxied(faults: FaultConfig, label: &str) -> (FaultProxy, Table, Table)
     (proxy, table, direct)
 }
 
+/// How many answers `proxy` lost (shown when a test fails).
+fn print_lost(proxy: &FaultProxy) {
+    let lost = &proxy.stats().lost_answers;
+    println!(
+        "the proxy lost {} answers",
+        lost.load(std::sync::atomic::Ordering::Relaxed)
+    );
+}
+
 fn fast_retries(attempts: u32) -> BatchOptions {
     BatchOptions {
         concurrency: 8,
@@ -146,13 +155,7 @@ async fn lost_answers_leave_every_outcome_exact() {
         .with_timeouts(timeouts);
 
     let put = put_ten_thousand(&table, &direct).await;
-    println!(
-        "the proxy lost {} answers",
-        proxy
-            .stats()
-            .lost_answers
-            .load(std::sync::atomic::Ordering::Relaxed)
-    );
+    print_lost(&proxy);
     assert!(
         !put.failed.is_empty() && !put.unknown.is_empty(),
         "the faults reached every outcome"
@@ -915,13 +918,7 @@ async fn hooked_writes_stay_exact_under_lost_answers() {
         "{:?}",
         seen.iter().find(|(_, id)| id.as_deref() != Some("c-1"))
     );
-    println!(
-        "the proxy lost {} answers",
-        proxy
-            .stats()
-            .lost_answers
-            .load(std::sync::atomic::Ordering::Relaxed)
-    );
+    print_lost(&proxy);
 }
 
 faceteer_suite::engines!(

@@ -13,6 +13,22 @@ use faceteer::testing::{StubConfig, StubServer};
 use faceteer::Item;
 use futures::StreamExt;
 
+/// The client's runtime: the benchmark's own thread, whose CPU the arms count.
+pub fn client_runtime() -> tokio::runtime::Runtime {
+    tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .unwrap()
+}
+
+/// A client of `stub`, and table `name` of the README's `Task` reached through it.
+pub fn task_table(stub: &StubServer, name: &str) -> (Client, faceteer::Table) {
+    let client = faceteer::local_client(&stub.endpoint()).expect("a local endpoint");
+    let schemas = [<faceteer_suite::bench_task::Task as faceteer::Facet>::SCHEMA];
+    let table = faceteer::Table::with_facets(client.clone(), name, schemas).unwrap();
+    (client, table)
+}
+
 /// The stub server, answering from its own thread and runtime: its CPU is not the client's.
 pub struct StubThread {
     pub server: StubServer,

@@ -75,6 +75,23 @@ pub(crate) fn encode_operand<T>(field: &'static str, encode: Encoder<T>, value: 
     }
 }
 
+/// `value` as an operand at `path`, through `encode` (an error names the path when it lies
+/// inside an attribute).
+pub(crate) fn operand_at<T>(path: &Path, encode: Encoder<T>, value: T) -> Value {
+    encode_operand(path.root(), encode, value).map_err(|e| at(path, e))
+}
+
+/// `e`, its reason naming `path` when it lies inside an attribute.
+pub(crate) fn at(path: &Path, e: ExprError) -> ExprError {
+    match e {
+        ExprError::Value { field, reason } if !path.is_top_level() => ExprError::Value {
+            field,
+            reason: format!("at `{path}`: {reason}"),
+        },
+        other => other,
+    }
+}
+
 /// A value of `field` its serialization refused.
 pub(crate) fn value_error(field: &'static str, e: crate::marshal::Error) -> ExprError {
     ExprError::Value {
@@ -180,13 +197,7 @@ impl<F, T, S, K> Field<F, T, S, K> {
         if self.nest.is_top() {
             return encode_operand(self.name, self.encode, value);
         }
-        encode_operand(self.name, self.encode, value).map_err(|e| match e {
-            ExprError::Value { field, reason } => ExprError::Value {
-                field,
-                reason: format!("at `{}`: {reason}", self.path()),
-            },
-            other => other,
-        })
+        operand_at(&self.path(), self.encode, value)
     }
 
     /// `value` as the field stores it, for a key condition (generated and runtime code).

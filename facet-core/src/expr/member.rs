@@ -8,7 +8,7 @@ use std::sync::Arc;
 use aws_sdk_dynamodb::types::AttributeValue;
 
 use super::error::ExprError;
-use super::field::{encode_operand, only_member, Encoder, Value};
+use super::field::{at, only_member, operand_at, Encoder, Value};
 use super::path::Path;
 
 /// How a member's values are stored.
@@ -107,22 +107,6 @@ impl<F, T> Member<F, T> {
             ),
             Encoding::Via(encode) => encode(value).map_err(|e| at(&self.path, e)),
         }
-    }
-}
-
-/// `value` as an operand at `path`, through `encode`.
-fn operand_at<T>(path: &Path, encode: Encoder<T>, value: T) -> Value {
-    encode_operand(path.root(), encode, value).map_err(|e| at(path, e))
-}
-
-/// `e`, its reason naming `path` when it lies inside an attribute.
-fn at(path: &Path, e: ExprError) -> ExprError {
-    match e {
-        ExprError::Value { field, reason } if !path.is_top_level() => ExprError::Value {
-            field,
-            reason: format!("at `{path}`: {reason}"),
-        },
-        other => other,
     }
 }
 

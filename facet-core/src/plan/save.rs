@@ -241,19 +241,13 @@ mod tests {
         note: Option<String>,
     }
 
+    /// A key of one required field (the design fixtures' key builder).
     const fn key(
         attribute: &'static str,
         prefix: &'static str,
         fields: &'static [&'static str],
     ) -> KeySchema {
-        KeySchema {
-            attribute,
-            prefix,
-            no_prefix: false,
-            fields,
-            optional: &[false],
-            shard: None,
-        }
+        crate::design::fixtures::key(attribute, prefix, fields, &[false])
     }
 
     const INDEXES: &[IndexSchema] = &[IndexSchema {

@@ -347,7 +347,7 @@ impl Op {
             .as_ref()
             .and_then(|c| c.amendment.get())
             .filter(|a| !a.headers.is_empty())
-            .map(|a| Arc::new(a.headers.clone()));
+            .map(|a| a.headers.clone());
         let bounded = tokio::time::timeout_at(self.deadline, request);
         let sent = match headers {
             Some(headers) => Box::pin(crate::wire::tap::with_headers(headers, bounded)).await,

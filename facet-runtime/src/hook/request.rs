@@ -54,8 +54,8 @@ pub(crate) struct Amendment {
     pub(crate) tags: Vec<(String, String)>,
     /// Ask for consumed capacity by index (`INDEXES`) rather than in total.
     pub(crate) indexes: bool,
-    /// Headers added to every request (names in lower case).
-    pub(crate) headers: Vec<(String, String)>,
+    /// Headers added to every request (names in lower case), shared by every request.
+    pub(crate) headers: Arc<Vec<(String, String)>>,
 }
 
 /// An operation as a [`RequestHook`] sees it, and what it may ask of its requests.
@@ -131,7 +131,7 @@ impl Call<'_> {
                 format!("the value of header `{name}` holds characters a header cannot"),
             ));
         }
-        self.amendment.headers.push((lower, value.to_owned()));
+        Arc::make_mut(&mut self.amendment.headers).push((lower, value.to_owned()));
         Ok(())
     }
 }

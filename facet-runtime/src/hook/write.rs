@@ -144,11 +144,7 @@ impl<'w, F: Facet> Write<'w, F> {
         let value = field
             .encoded(value)
             .map_err(|e| Veto::because(self.hook, format!("`{}`: {e}", field.name())))?;
-        self.requires.push(Requirement {
-            hook: self.hook,
-            attribute: field.name(),
-            value,
-        });
+        self.require_attribute(field.name(), value);
         Ok(())
     }
 }

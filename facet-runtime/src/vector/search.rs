@@ -4,7 +4,7 @@ use std::marker::PhantomData;
 use std::sync::Arc;
 
 use aws_sdk_dynamodb::operation::search_vectors::SearchVectorsInput;
-use aws_sdk_dynamodb::types::{AttributeValue, ReturnConsumedCapacity};
+use aws_sdk_dynamodb::types::AttributeValue;
 use faceteer_core::collection::facet_of;
 use faceteer_core::expr::{Expr, ExprError};
 use faceteer_core::names::Placeholders;
@@ -203,6 +203,8 @@ impl Table {
             .iter()
             .map(|v| AttributeValue::N(v.to_string()))
             .collect();
+        // The request hooks first: they may ask for another capacity.
+        op.prepare().await?;
         let request = SearchVectorsInput::builder()
             .table_name(self.name())
             .index_name(search.index.index)
@@ -211,9 +213,7 @@ impl Table {
             .set_search_condition_expression(condition)
             .set_expression_attribute_names(names)
             .set_expression_attribute_values(values)
-            .return_consumed_capacity(ReturnConsumedCapacity::Total);
-        op.prepare().await?;
-        let request = request.return_consumed_capacity(op.capacity_asked());
+            .return_consumed_capacity(op.capacity_asked());
         // A table in other attribute names is searched, and answers, in its own.
         let request = match self.renamer() {
             Some(r) => r.search_vectors(request),

@@ -116,14 +116,15 @@ impl<'a, F: Facet> IntoFuture for Save<'a, F> {
             } = self;
             table.check_declared::<F>()?;
             // The hooks see the record as changed; what they change is saved too.
-            let hooked = match table.hooks_for::<F>() {
-                Some(hooks) => Some(hooks.record("UpdateItem", after, WritePath::Update).await?),
-                None => None,
+            let (hooked, requires) = match table.hooks_for::<F>() {
+                Some(hooks) => {
+                    let (record, requires) =
+                        hooks.record("UpdateItem", after, WritePath::Update).await?;
+                    (Some(record), requires)
+                }
+                None => (None, Requires::default()),
             };
-            let (after, requires) = match &hooked {
-                Some((record, requires)) => (record, requires.clone()),
-                None => (after, Requires::default()),
-            };
+            let after = hooked.as_ref().unwrap_or(after);
             let Some(diff) = save_diff(before, after, &write_clock_now()).map_err(refused)? else {
                 return Ok(Saved::Unchanged);
             };
