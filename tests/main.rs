@@ -15,6 +15,7 @@ mod compile_errors;
 mod daily_path;
 mod design_lint;
 mod embedded;
+mod encryption;
 mod engines;
 mod errors;
 mod exactly_once;

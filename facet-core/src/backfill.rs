@@ -7,7 +7,7 @@
 
 use aws_sdk_dynamodb::types::AttributeValue;
 
-use crate::convert::{from_item, is_foreign, to_item};
+use crate::convert::{from_item, is_foreign};
 use crate::expr::same_value;
 use crate::facet::{Facet, ItemError};
 use crate::item::Item;
@@ -33,8 +33,10 @@ impl std::fmt::Debug for Rewriter {
 }
 
 /// The item a put of `item`'s record writes.
+/// An encrypted facet's item is encrypted anew: every backfill of it rewrites each record
+/// (which is how its keys are rotated).
 fn put_item_of<F: Facet>(item: Item) -> Result<Item, ItemError> {
-    to_item(&from_item::<F>(item)?)
+    crate::convert::to_stored_item(&from_item::<F>(item)?)
 }
 
 impl Rewriter {

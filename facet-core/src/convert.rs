@@ -41,6 +41,12 @@ pub fn to_item<F: Facet>(record: &F) -> Result<Item, ItemError> {
     with_library_attributes(record, key, item)
 }
 
+/// The item a write stores for `record`: [`to_item`]'s, encrypted and signed when the facet
+/// has encrypted or signed fields ([`crate::crypto`]).
+pub fn to_stored_item<F: Facet>(record: &F) -> Result<Item, ItemError> {
+    crate::crypto::encrypt_item::<F>(to_item(record)?)
+}
+
 /// Run the facet's validator on a record about to be written, when the facet asks.
 pub(crate) fn validate_for_write<F: Facet>(record: &F) -> Result<(), ItemError> {
     if F::VALIDATE_ON_WRITE {
@@ -168,6 +174,7 @@ pub(crate) fn check_facet(item: &Item, expected: &'static str) -> Result<(), Ite
 /// `#[serde(deny_unknown_fields)]`. An item whose `facet` attribute names another facet is
 /// refused with [`ItemError::WrongFacet`].
 pub fn from_item<F: Facet>(item: Item) -> Result<F, ItemError> {
+    let item = crate::crypto::decrypt_item::<F>(item)?;
     let schema = F::SCHEMA;
     if F::SCHEMA_VERSION.is_some() || item.contains_key(SCHEMA_VERSION_ATTRIBUTE) {
         check_facet(&item, schema.name)?;

@@ -25,6 +25,7 @@ pub mod backfill;
 pub mod collection;
 mod const_text;
 pub mod convert;
+pub mod crypto;
 pub mod cursor;
 pub mod design;
 pub mod expr;

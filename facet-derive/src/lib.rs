@@ -48,7 +48,8 @@ pub fn derive_collection(input: TokenStream) -> TokenStream {
 #[proc_macro_derive(
     Facet,
     attributes(
-        facet, pk, sk, gsi, shard, ttl, version, unique, created, updated, vector, nested
+        facet, pk, sk, gsi, shard, ttl, version, unique, created, updated, vector, nested, encrypt,
+        sign_only, beacon
     )
 )]
 pub fn derive_facet(input: TokenStream) -> TokenStream {

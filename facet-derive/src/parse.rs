@@ -194,7 +194,7 @@ pub struct GrowAttr {
 /// One field, with its key attributes still raw.
 #[derive(Debug, FromField)]
 #[rustfmt::skip]
-#[darling(forward_attrs(pk, sk, gsi, shard, ttl, version, unique, created, updated, vector, nested, serde))]
+#[darling(forward_attrs(pk, sk, gsi, shard, ttl, version, unique, created, updated, vector, nested, encrypt, sign_only, beacon, serde))]
 pub struct FieldInput {
     pub ident: Option<Ident>,
     pub ty: Type,
@@ -265,6 +265,16 @@ pub struct UniqueAttr {
     pub scope: darling::util::PathList,
 }
 
+/// `#[beacon(length = N)]` or `#[beacon(length = N, distinct = X)]` on an encrypted field.
+#[derive(Debug, FromMeta)]
+pub struct BeaconAttr {
+    /// How many bits of the HMAC the beacon keeps.
+    pub length: SpannedValue<u32>,
+    /// How many distinct values the field takes, when known: the length is checked
+    /// against AWS's rule.
+    pub distinct: Option<SpannedValue<u64>>,
+}
+
 /// The key attributes found on one field.
 #[derive(Debug, Default)]
 pub struct FieldAttrs {
@@ -287,6 +297,12 @@ pub struct FieldAttrs {
     pub epoch: Option<EpochUnit>,
     /// `#[nested]`: the field's type derives `Nested`, and its members get handles.
     pub nested: Option<Span>,
+    /// `#[encrypt]`: encrypted and signed on the client.
+    pub encrypt: Option<Span>,
+    /// `#[sign_only]`: signed on the client, stored readable.
+    pub sign_only: Option<Span>,
+    /// `#[beacon(..)]`: keys hold the value's beacon.
+    pub beacon: Option<(BeaconAttr, Span)>,
     /// What serde does with the field.
     pub serde: crate::serde_attrs::SerdeField,
 }
@@ -347,6 +363,27 @@ pub fn field_attrs(attrs: &[Attribute], cx: &Ctxt) -> FieldAttrs {
                 );
             }
             out.ttl = Some(span);
+        } else if path.is_ident("encrypt") || path.is_ident("sign_only") {
+            let name = if path.is_ident("encrypt") {
+                "encrypt"
+            } else {
+                "sign_only"
+            };
+            if !matches!(attr.meta, Meta::Path(_)) {
+                cx.syntax_error(
+                    darling::Error::custom(format!("`#[{name}]` takes no arguments"))
+                        .with_span(&span),
+                );
+            }
+            if name == "encrypt" {
+                out.encrypt = Some(span);
+            } else {
+                out.sign_only = Some(span);
+            }
+        } else if path.is_ident("beacon") {
+            if let Some(parsed) = cx.syntax(BeaconAttr::from_meta(&attr.meta)) {
+                out.beacon = Some((parsed, span));
+            }
         } else if path.is_ident("nested") {
             if !matches!(attr.meta, Meta::Path(_)) {
                 cx.syntax_error(

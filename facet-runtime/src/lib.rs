@@ -153,6 +153,8 @@ mod codec;
 pub mod design;
 #[cfg(feature = "embedded")]
 pub mod embedded;
+#[cfg(feature = "encryption")]
+pub mod encryption;
 pub mod erased;
 pub mod error;
 mod exec;
@@ -187,6 +189,10 @@ pub mod write;
 pub use error::{Error, Result};
 pub use exec::future::BoxFuture;
 pub use faceteer_core::collection::Collection;
+/// What the derive declares about encrypted fields, and the cipher seam (the `encryption`
+/// feature installs AWS's Database Encryption SDK): [`crypto::CipherError`] is what
+/// [`ItemError::Encryption`](crate::ItemError::Encryption) holds.
+pub use faceteer_core::crypto;
 pub use faceteer_core::expr::{Expr, Field, Nested, Update};
 pub use faceteer_core::facet::EpochTime;
 #[cfg(feature = "chrono")]
@@ -290,6 +296,9 @@ pub mod __private_0_1_0 {
         facet_of, variant as collection_variant, Collection, RecordVisitor,
     };
     pub use faceteer_core::convert::upgrade_with;
+    pub use faceteer_core::crypto::{
+        Action as CryptoAction, BeaconSpec, Beaconed, CryptoField, CryptoSchema,
+    };
     pub use faceteer_core::expr::{derived_key, from_key_text, key_pieces};
     pub use faceteer_core::expr::{encode_plain, Nested, NestedAttribute};
     pub use faceteer_core::expr::{
@@ -297,6 +306,7 @@ pub mod __private_0_1_0 {
         PartOfThePrimaryKey, SetByTheLibrary, TheVersionCounter, Update,
     };
     pub use faceteer_core::expr::{Encoded, ExprError, Field, FieldValue};
+    pub use faceteer_core::expr::{Encrypted, SignedOnly};
     #[cfg(feature = "chrono")]
     pub use faceteer_core::facet::WriteTime;
     pub use faceteer_core::facet::{

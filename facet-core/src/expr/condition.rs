@@ -8,7 +8,7 @@ use aws_sdk_dynamodb::types::AttributeValue;
 use crate::names::Placeholders;
 
 use super::error::ExprError;
-use super::field::{only_member, Collection, Field, FieldValue, Value};
+use super::field::{only_member, Collection, Comparable, Field, FieldValue, Value};
 use super::member::Member;
 use super::operand::{Operand, Side};
 use super::path::Path;
@@ -448,7 +448,7 @@ macro_rules! string_ops {
     };
 }
 
-impl<F, T, S, K> Field<F, T, S, K> {
+impl<F, T, S, K: Comparable> Field<F, T, S, K> {
     fn cond_path(&self) -> Path {
         self.path()
     }
@@ -462,13 +462,14 @@ impl<F, T, S, K> Field<F, T, S, K> {
     compare_ops!();
 }
 
-impl<F, S, K> Field<F, String, S, K> {
+impl<F, S, K: Comparable> Field<F, String, S, K> {
     string_ops!();
 }
 
 impl<F, T, S, K> Field<F, T, S, K>
 where
     T: Collection,
+    K: Comparable,
 {
     /// `contains(field, element)`: the list or set contains `element` (as the field stores
     /// its elements).

@@ -281,7 +281,10 @@ impl FieldValue<String> for std::borrow::Cow<'_, str> {
     note = "the `#[version]` counter is moved by every put and update; it is not set by hand",
     note = "a `#[created]` or `#[updated]` field is set by the library to the time of the \
             write: every put, update and upsert sets `#[updated]`, a write that creates the \
-            record sets `#[created]`, and a put over a stored record keeps its `#[created]`"
+            record sets `#[created]`, and a put over a stored record keeps its `#[created]`",
+    note = "an `#[encrypt]` or `#[sign_only]` field is encrypted and signed with its whole \
+            item on the client: the server cannot change it; put the record again \
+            (`table.put`, or `table.modify(..)` to read, change and put it)"
 )]
 pub trait Updatable {}
 
@@ -296,7 +299,10 @@ pub trait Updatable {}
     note = "the `#[version]` counter is moved by every put and update; it is not set by hand",
     note = "a `#[created]` or `#[updated]` field is set by the library to the time of the \
             write: every put, update and upsert sets `#[updated]`, a write that creates the \
-            record sets `#[created]`, and a put over a stored record keeps its `#[created]`"
+            record sets `#[created]`, and a put over a stored record keeps its `#[created]`",
+    note = "an `#[encrypt]` or `#[sign_only]` field is encrypted and signed with its whole \
+            item on the client: the server cannot change it; put the record again \
+            (`table.put`, or `table.modify(..)` to read, change and put it)"
 )]
 pub trait Settable {
     /// Whether index keys or the TTL are built from the field (the update keeps its value).
@@ -335,6 +341,39 @@ impl TopLevel for PartOfThePrimaryKey {}
 impl TopLevel for PartOfAnIndexKeyOrTheTtl {}
 impl TopLevel for SetByTheLibrary {}
 impl TopLevel for TheVersionCounter {}
+
+/// The kind of an `#[encrypt]` field: encrypted on the client, so the server can neither
+/// compare nor change it (no conditions, filters or update operations; a query reaches it
+/// through its `#[beacon]`).
+#[derive(Debug, Clone, Copy)]
+pub enum Encrypted {}
+impl TopLevel for Encrypted {}
+
+/// The kind of a `#[sign_only]` field: readable, so conditions and filters compare it, and
+/// signed with its whole item, so updates cannot change it.
+#[derive(Debug, Clone, Copy)]
+pub enum SignedOnly {}
+impl TopLevel for SignedOnly {}
+impl Comparable for SignedOnly {}
+
+/// The kinds of handles the server can compare: every kind but [`Encrypted`].
+#[diagnostic::on_unimplemented(
+    message = "this field is encrypted: the server cannot compare it",
+    label = "an `#[encrypt]` field",
+    note = "an `#[encrypt]` field is stored as ciphertext, so no condition or filter can read \
+            it (and a comparison with another field cannot either)",
+    note = "to find records by its value, give it a beacon (`#[beacon(length = N)]`) and put \
+            it in an index key: the index's query is typed like any other, and records whose \
+            beacon merely collides are dropped after decryption; or read the records and test \
+            the decrypted value in Rust"
+)]
+pub trait Comparable {}
+impl Comparable for Attribute {}
+impl Comparable for NestedAttribute {}
+impl Comparable for PartOfThePrimaryKey {}
+impl Comparable for PartOfAnIndexKeyOrTheTtl {}
+impl Comparable for SetByTheLibrary {}
+impl Comparable for TheVersionCounter {}
 
 /// The kind of a field the table's partition or sort key is built from.
 #[derive(Debug, Clone, Copy)]

@@ -25,9 +25,9 @@ mod update;
 pub use condition::{same_value, Comparator, Expr, Size};
 pub use error::ExprError;
 pub use field::{
-    encode_plain, Attribute, Collection, Encoded, Encoder, Field, FieldValue, NestedAttribute,
-    Numeric, PartOfAnIndexKeyOrTheTtl, PartOfThePrimaryKey, SetByTheLibrary, Settable,
-    TheVersionCounter, TopLevel, Updatable,
+    encode_plain, Attribute, Collection, Comparable, Encoded, Encoder, Encrypted, Field,
+    FieldValue, NestedAttribute, Numeric, PartOfAnIndexKeyOrTheTtl, PartOfThePrimaryKey,
+    SetByTheLibrary, Settable, SignedOnly, TheVersionCounter, TopLevel, Updatable,
 };
 pub use member::Member;
 pub use nested::Nested;

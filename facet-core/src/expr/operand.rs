@@ -188,7 +188,7 @@ macro_rules! strings {
 strings!(Operand);
 strings!(SetValue, K);
 
-impl<F, T, S, K> Operand<F, T> for Field<F, T, S, K> {
+impl<F, T, S, K: super::field::Comparable> Operand<F, T> for Field<F, T, S, K> {
     fn into_rhs(self) -> Rhs<T> {
         Rhs::Path(self.path(), self.codec())
     }
@@ -200,7 +200,7 @@ impl<F, T> Operand<F, T> for Member<F, T> {
     }
 }
 
-impl<F, T, S, K> Term<F, T> for Field<F, T, S, K> {
+impl<F, T, S, K: super::field::Comparable> Term<F, T> for Field<F, T, S, K> {
     fn into_rhs(self) -> Rhs<T> {
         Operand::into_rhs(self)
     }
@@ -221,7 +221,7 @@ impl<F, T> Term<F, T> for IfAbsent<F, T> {
 /// References, sums and `if_not_exists` assign to plain attributes and nested members only.
 macro_rules! assignable {
     ($($k:ty),*) => {$(
-        impl<F, T, S, K2> SetValue<F, T, $k> for Field<F, T, S, K2> {
+        impl<F, T, S, K2: super::field::Comparable> SetValue<F, T, $k> for Field<F, T, S, K2> {
             fn into_rhs(self) -> Rhs<T> {
                 Operand::into_rhs(self)
             }
@@ -302,6 +302,6 @@ macro_rules! arithmetic {
         }
     };
 }
-arithmetic!([F, T, S, K] Field<F, T, S, K>, T);
+arithmetic!([F, T, S, K: super::field::Comparable] Field<F, T, S, K>, T);
 arithmetic!([F, T] Member<F, T>, T);
 arithmetic!([F, T] IfAbsent<F, T>, T);

@@ -33,6 +33,16 @@ pub enum ItemError {
         #[source]
         source: serde_dynamo::Error,
     },
+    /// The item could not be encrypted, or a stored item could not be verified or
+    /// decrypted ([`crate::crypto`]).
+    #[error("{source}")]
+    Encryption {
+        /// The facet name.
+        facet: &'static str,
+        /// What the cipher said.
+        #[source]
+        source: crate::crypto::CipherError,
+    },
     /// The item breaks a DynamoDB limit (size, key length, number); nothing was sent.
     #[error("a `{facet}` record cannot be stored: {source}")]
     Limit {

@@ -24,6 +24,10 @@ pub trait Facet: Serialize + DeserializeOwned + Send + Sync + Sized + 'static {
 
     /// Run the validator before every write too (`#[facet(validate_on_write)]`).
     const VALIDATE_ON_WRITE: bool = false;
+    /// The facet's encrypted, signed and beaconed attributes (`#[encrypt]`, `#[sign_only]`,
+    /// `#[beacon]`), when it has any.
+    #[doc(hidden)]
+    const CRYPTO: Option<&'static crate::crypto::CryptoSchema> = None;
 
     /// The attribute of the `#[version]` field, when the facet has one: every put checks it
     /// and stores it plus one, every update adds one.

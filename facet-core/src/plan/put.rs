@@ -25,6 +25,8 @@ pub fn put_plan<F: Facet>(
     if let Some((name, v)) = version {
         item.insert(name.to_owned(), AttributeValue::N((v + 1).to_string()));
     }
+    // Encrypted last, over the whole item the put stores.
+    let item = crate::crypto::encrypt_item::<F>(item)?;
     Ok(PutPlan {
         item,
         condition: RenderedCondition::versioned(item_exists, when, version)?,

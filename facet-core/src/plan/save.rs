@@ -32,6 +32,17 @@ pub enum SaveError {
         /// The key of the changed record.
         after_sk: String,
     },
+    /// The facet has encrypted or signed fields: its item is signed whole, so a change is
+    /// written by putting the whole record again.
+    #[error(
+        "`{facet}` has encrypted or signed fields, whose item is signed whole: a save cannot \
+         update some of its attributes; use `table.modify(..)` (it reads, changes and puts the \
+         record re-encrypted, on condition that it is as read) or a put"
+    )]
+    Encrypted {
+        /// The facet name.
+        facet: &'static str,
+    },
     /// The changed record's `#[version]` counter moved: the save moves it, checked against
     /// the one read.
     #[error("a save moves the `#[version]` counter `{field}` itself: leave it as read")]
@@ -129,6 +140,11 @@ pub fn save_diff_from<F: Facet>(
     after: &F,
     now: &WriteClock,
 ) -> Result<Option<SaveDiff<F>>, SaveError> {
+    if F::CRYPTO.is_some() {
+        return Err(SaveError::Encrypted {
+            facet: F::SCHEMA.name,
+        });
+    }
     let plain = crate::convert::to_item(after)?;
     if read.get(PK) != plain.get(PK) || read.get(SK) != plain.get(SK) {
         return Err(SaveError::KeyChanged {

@@ -88,6 +88,10 @@ impl WireItem {
 
     /// The record of facet `F` this item holds: what [`crate::from_item`] answers for it.
     pub fn decode<F: Facet>(&self) -> Result<F, ItemError> {
+        // An encrypted facet's item is verified and decrypted whole, as a tree.
+        if F::CRYPTO.is_some() {
+            return crate::convert::from_item::<F>(self.to_item_of(F::SCHEMA.name)?);
+        }
         from_wire::<F>(self.json())
     }
 }

@@ -24,6 +24,7 @@ pub fn fields(
         check::nullable_reads_absent(cx, &field, &parsed.serde, serde);
         check::no_wide_integers(cx, &field, &parsed.serde);
         check::nested_holds_a_plain_struct(cx, &field);
+        check::crypto_attributes_agree(cx, &field, &parsed);
         fields.push(field);
         attrs.push(parsed);
     }
@@ -51,5 +52,29 @@ pub fn field(f: FieldInput, attrs: &FieldAttrs, serde: &SerdeContainer) -> Field
         default: attrs.serde.default || serde.default,
         codec: attrs.serde.codec.clone(),
         nested: attrs.nested,
+        crypto: crypto(attrs),
+    }
+}
+
+/// The field's `#[encrypt]` / `#[sign_only]` / `#[beacon]`, as one model (a beacon without
+/// `#[encrypt]` is reported by [`check::crypto_attributes_agree`]).
+fn crypto(attrs: &FieldAttrs) -> Option<crate::model::Crypto> {
+    let beacon = attrs.beacon.as_ref().map(|(b, span)| crate::model::Beacon {
+        length: *b.length,
+        distinct: b.distinct.as_ref().map(|d| **d),
+        span: *span,
+    });
+    match (attrs.encrypt, attrs.sign_only) {
+        (Some(span), _) => Some(crate::model::Crypto {
+            encrypted: true,
+            span,
+            beacon,
+        }),
+        (None, Some(span)) => Some(crate::model::Crypto {
+            encrypted: false,
+            span,
+            beacon: None,
+        }),
+        (None, None) => None,
     }
 }

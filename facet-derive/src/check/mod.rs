@@ -5,6 +5,7 @@
 //! skips what they reject); the rules about the assembled facet run last, from
 //! [`facet`](facet::facet). Their order is the order of the errors.
 
+mod crypto;
 mod facet;
 mod fields;
 mod keys;
@@ -13,6 +14,7 @@ mod nested;
 mod vectors;
 mod written;
 
+pub use crypto::crypto_attributes_agree;
 pub use facet::facet;
 pub use fields::{
     no_generics, no_wide_integers, nullable_reads_absent, stored_name_is_not_reserved,

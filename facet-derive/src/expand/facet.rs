@@ -116,6 +116,7 @@ pub fn facet(m: &FacetModel) -> TokenStream {
         .filter(|f| f.is_attribute)
         .map(|f| lit(&f.name));
     let field_schemas = field_schemas(m);
+    let crypto = super::crypto::crypto_const(m);
 
     quote! {
         #fields_decl
@@ -126,6 +127,7 @@ pub fn facet(m: &FacetModel) -> TokenStream {
         impl #p::Facet for #ident {
             const SCHEMA: &'static #p::FacetSchema = #schema;
             const VALIDATE_ON_WRITE: bool = #validate_on_write;
+            #crypto
             type Fields = #fields_ident;
 
             fn fields() -> #fields_ident {

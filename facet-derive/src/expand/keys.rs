@@ -80,6 +80,20 @@ pub fn index_keys<'a>(m: &'a FacetModel, i: &'a IndexModel) -> (KeyRef<'a>, Opti
 
 /// A `&dyn KeyPart` expression for one field's value in `src`.
 pub fn part_arg(m: &FacetModel, field: usize, sortable: bool, src: Source) -> TokenStream {
+    let plain = plain_part_arg(m, field, sortable, src);
+    // A `#[beacon]` field's key text is written as its beacon.
+    match super::crypto::beacon_spec(m, field) {
+        Some(spec) => {
+            let p = private(m);
+            let facet = lit(&m.name);
+            quote!(&#p::Beaconed { facet: #facet, beacon: #spec, value: #plain })
+        }
+        None => plain,
+    }
+}
+
+/// [`part_arg`] of the value itself.
+fn plain_part_arg(m: &FacetModel, field: usize, sortable: bool, src: Source) -> TokenStream {
     let p = private(m);
     let f = &m.fields[field];
     let ident = &f.ident;

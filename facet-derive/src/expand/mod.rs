@@ -8,6 +8,7 @@
 //! [`key_part`] and [`collection`]. A failed derive emits [`fallback`].
 
 mod collection;
+mod crypto;
 mod encoders;
 mod facet;
 pub mod fallback;

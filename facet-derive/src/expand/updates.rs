@@ -22,6 +22,10 @@ pub enum UpdateKind {
     PartOfAnIndexKeyOrTheTtl,
     /// Any other attribute.
     Attribute,
+    /// An `#[encrypt]` field: no conditions, no update operations.
+    Encrypted,
+    /// A `#[sign_only]` field: conditions, no update operations.
+    SignedOnly,
 }
 
 impl UpdateKind {
@@ -31,6 +35,14 @@ impl UpdateKind {
             UpdateKind::TheVersionCounter
         } else if m.created == Some(i) || m.updated == Some(i) {
             UpdateKind::SetByTheLibrary
+        } else if let Some(c) = &m.fields[i].crypto {
+            if c.encrypted {
+                UpdateKind::Encrypted
+            } else if m.pk.uses(i) || m.sk.uses(i) {
+                UpdateKind::PartOfThePrimaryKey
+            } else {
+                UpdateKind::SignedOnly
+            }
         } else if m.pk.uses(i) || m.sk.uses(i) {
             UpdateKind::PartOfThePrimaryKey
         } else if m.ttl == Some(i) || m.indexes.iter().any(|x| x.derives_from(i)) {
@@ -48,6 +60,8 @@ impl UpdateKind {
             UpdateKind::PartOfThePrimaryKey => quote!(#p::PartOfThePrimaryKey),
             UpdateKind::PartOfAnIndexKeyOrTheTtl => quote!(#p::PartOfAnIndexKeyOrTheTtl),
             UpdateKind::Attribute => quote!(#p::Attribute),
+            UpdateKind::Encrypted => quote!(#p::Encrypted),
+            UpdateKind::SignedOnly => quote!(#p::SignedOnly),
         }
     }
 }

@@ -130,6 +130,30 @@ pub struct Field {
     pub codec: Option<String>,
     /// `#[nested]`: where it is declared; the field's type derives `Nested`.
     pub nested: Option<proc_macro2::Span>,
+    /// `#[encrypt]` / `#[sign_only]` (and `#[beacon]`): what the client does to the value.
+    pub crypto: Option<Crypto>,
+}
+
+/// What the client does to one field's value when its item is written.
+#[derive(Debug, Clone)]
+pub struct Crypto {
+    /// Encrypted and signed (`#[encrypt]`), or signed only (`#[sign_only]`).
+    pub encrypted: bool,
+    /// The attribute's span.
+    pub span: proc_macro2::Span,
+    /// `#[beacon(length = N)]`: keys hold the value's beacon.
+    pub beacon: Option<Beacon>,
+}
+
+/// A field's beacon.
+#[derive(Debug, Clone)]
+pub struct Beacon {
+    /// The bits kept (checked: 1 to 63).
+    pub length: u32,
+    /// The declared number of distinct values.
+    pub distinct: Option<u64>,
+    /// The attribute's span.
+    pub span: proc_macro2::Span,
 }
 
 /// What an index projects of the facet's records.

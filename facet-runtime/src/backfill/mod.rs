@@ -168,7 +168,7 @@ impl Table {
                     }
                     None => record,
                 };
-                faceteer_core::to_item(&record).map_err(|e| {
+                faceteer_core::convert::to_stored_item(&record).map_err(|e| {
                     Why::Transform(format!("the rewritten record cannot be stored: {e}"))
                 })
             })

@@ -7,7 +7,7 @@ use std::sync::Arc;
 use aws_sdk_dynamodb::types::{DeleteRequest, PutRequest, WriteRequest};
 use faceteer_core::limits::check_key_attributes;
 use faceteer_core::schema::PK;
-use faceteer_core::{to_item, Facet, Item, ItemError, Key};
+use faceteer_core::{Facet, Item, ItemError, Key};
 
 use crate::batch::retry::{until_processed, Sent, Settled};
 use crate::error::{Error, FailureReason};
@@ -209,7 +209,7 @@ pub(crate) fn chunks<T>(
 
 /// The write that puts `record`.
 pub(crate) fn put_write<F: Facet>(record: &F) -> Result<Write, FailureReason> {
-    to_item(record)
+    faceteer_core::convert::to_stored_item(record)
         .map_err(FailureReason::Item)
         .and_then(|item| Write::new(Some(item), None))
 }

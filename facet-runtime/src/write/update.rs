@@ -452,6 +452,11 @@ impl<'a, F: Facet, R: Returns> Refusable<'a> for UpdateItem<'a, F, R> {
     type Value = R::Output<F>;
 
     fn send(self) -> BoxFuture<'a, Written<R::Output<F>>> {
+        if F::CRYPTO.is_some() && self.template.is_some() {
+            let error =
+                super::encrypted_whole::<F>("an update that creates the record (`or_create`)");
+            return Box::pin(async { Err(error.into()) });
+        }
         if !self.hooked {
             if let Some(hooked) = self.table.hooks_for::<F>() {
                 return self.send_hooked(hooked);

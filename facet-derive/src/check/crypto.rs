@@ -1,0 +1,249 @@
+//! Rules about `#[encrypt]`, `#[sign_only]` and `#[beacon]` fields.
+
+use crate::ctxt::Ctxt;
+use crate::model::{FacetModel, Field};
+use crate::parse::FieldAttrs;
+
+/// The field's encryption attributes agree with each other and with the field: one action,
+/// a beacon only on an encrypted field, of a length AWS's rule allows, on a field whose
+/// values are many enough to hide.
+pub fn crypto_attributes_agree(cx: &Ctxt, field: &Field, attrs: &FieldAttrs) {
+    let name = &field.ident;
+    if let (Some(_), Some(span)) = (attrs.encrypt, attrs.sign_only) {
+        cx.error_at(
+            span,
+            format!(
+                "`{name}` is `#[encrypt]` and `#[sign_only]`: an encrypted field is signed \
+                 too; keep one"
+            ),
+        );
+    }
+    if let (Some((_, span)), None) = (&attrs.beacon, attrs.encrypt) {
+        cx.error_at(
+            *span,
+            format!(
+                "`#[beacon]` on `{name}` makes an encrypted value findable by equality; the \
+                 field is not encrypted: add `#[encrypt]`, or drop the beacon and use the \
+                 plain value in keys"
+            ),
+        );
+    }
+    let Some(crypto) = &field.crypto else { return };
+    if !field.is_attribute {
+        cx.error_at(
+            crypto.span,
+            format!(
+                "`{name}` is not stored as an attribute of its own (`flatten` or `skip`): \
+                 only a field stored as one attribute can be encrypted or signed"
+            ),
+        );
+    }
+    if let Some(span) = field.nested {
+        cx.error_at(
+            span,
+            format!(
+                "`{name}` is encrypted or signed whole: its members cannot be reached by \
+                 conditions or updates, so it cannot be `#[nested]`"
+            ),
+        );
+    }
+    if let Some(b) = &crypto.beacon {
+        beacon_length_hides_values(cx, field, b);
+    }
+}
+
+/// How many distinct values a field of this type can take, when the type alone tells.
+fn values_of_type(ty: &syn::Type) -> Option<u64> {
+    let syn::Type::Path(p) = ty else { return None };
+    let last = p.path.segments.last()?.ident.to_string();
+    match last.as_str() {
+        "bool" => Some(2),
+        "u8" | "i8" => Some(1 << 8),
+        "u16" | "i16" => Some(1 << 16),
+        _ => None,
+    }
+}
+
+/// AWS's rule for a standard beacon over `x` distinct values: `2^length` above `√x` (so each
+/// beacon value is shared by several values of the field) and below `x / 2` (so that every
+/// beacon value stands for at least two field values).
+fn length_fits(length: u32, x: u64) -> bool {
+    let n = 1u128 << length.min(127);
+    n * n > x as u128 && n * 2 < x as u128
+}
+
+fn beacon_length_hides_values(cx: &Ctxt, field: &Field, b: &crate::model::Beacon) {
+    let name = &field.ident;
+    if !(1..=63).contains(&b.length) {
+        cx.error_at(
+            b.span,
+            format!(
+                "the beacon of `{name}` keeps {} bits: a beacon keeps 1 to 63 bits of the \
+                 HMAC (AWS: choose the length from the number of distinct values, see the \
+                 `encryption` guide)",
+                b.length
+            ),
+        );
+        return;
+    }
+    let (x, source) = match (b.distinct, values_of_type(&field.inner)) {
+        (Some(x), _) => (x, "`distinct`"),
+        (None, Some(x)) => (x, "its type"),
+        (None, None) => return,
+    };
+    if !(1..=63).any(|n| length_fits(n, x)) {
+        cx.error_at(
+            b.span,
+            format!(
+                "`{name}` takes {x} distinct values (from {source}): too few to hide behind a \
+                 beacon. A beacon hides a value only when each beacon value stands for \
+                 several field values, and no length does that for so few: anyone who reads \
+                 the keys learns the value. Keep the field out of keys, or combine it with \
+                 another field"
+            ),
+        );
+    } else if !length_fits(b.length, x) {
+        let fitting: Vec<String> = (1..=63)
+            .filter(|n| length_fits(*n, x))
+            .map(|n| n.to_string())
+            .collect();
+        cx.error_at(
+            b.span,
+            format!(
+                "the beacon of `{name}` keeps {} bits for {x} distinct values (from \
+                 {source}): AWS's rule asks for 2^length above √{x} (enough collisions to \
+                 hide each value) and below {x}/2; lengths that fit: {}",
+                b.length,
+                fitting.join(", ")
+            ),
+        );
+    }
+}
+
+/// Encrypted fields fit the facet: keys hold an encrypted field only as its beacon, a beacon
+/// is never a sortable part, the library's own fields stay plaintext, and a primary key is
+/// never beacons alone.
+pub fn crypto_fits_the_facet(cx: &Ctxt, m: &FacetModel) {
+    for (i, f) in m.fields.iter().enumerate() {
+        let Some(crypto) = &f.crypto else { continue };
+        let name = &f.ident;
+        let in_key = m
+            .all_keys()
+            .iter()
+            .any(|k| k.parts.iter().any(|p| p.field == i));
+        if crypto.encrypted && crypto.beacon.is_none() && in_key {
+            cx.error_at(
+                crypto.span,
+                format!(
+                    "`{name}` is encrypted and a key is built from it: keys are stored in \
+                     plaintext, so the key would show the value. Add \
+                     `#[beacon(length = N)]` (the key then holds a truncated HMAC of the \
+                     value, and queries by it still work), or keep the field out of keys"
+                ),
+            );
+        }
+        if let Some(b) = &crypto.beacon {
+            let sortable = m
+                .all_keys()
+                .iter()
+                .any(|k| k.parts.iter().any(|p| p.field == i && p.sortable));
+            if sortable {
+                cx.error_at(
+                    b.span,
+                    format!(
+                        "`{name}` has a beacon and is a `sortable` key part: a beacon has no \
+                         order; drop `sortable`"
+                    ),
+                );
+            }
+            let in_primary = m.pk.uses(i) || m.sk.uses(i);
+            if in_primary && m.indexes.iter().any(|x| x.derives_from(i)) {
+                cx.error_at(
+                    b.span,
+                    format!(
+                        "`{name}` has a beacon in the table's key and in an index key: an \
+                         update rebuilds index keys from the values the table's key holds, \
+                         and a beacon cannot be read back. Keep the beaconed field in one \
+                         of them"
+                    ),
+                );
+            }
+        }
+        let role = if m.version == Some(i) {
+            Some("the `#[version]` counter")
+        } else if m.created == Some(i) || m.updated == Some(i) {
+            Some("a write time")
+        } else if m.ttl == Some(i) {
+            Some("the `#[ttl]`")
+        } else if m.vectors.iter().any(|v| v.field == i) {
+            Some("a `#[vector]`")
+        } else if crypto.encrypted
+            && m.unique
+                .iter()
+                .any(|u| u.field == i || u.scope.contains(&i))
+        {
+            Some("`#[unique]` or a unique field's scope (guard keys hold the value)")
+        } else {
+            None
+        };
+        if let Some(role) = role {
+            cx.error_at(
+                crypto.span,
+                format!(
+                    "`{name}` is {role}: the library writes it with updates and the server \
+                     reads it, so it cannot be encrypted or signed"
+                ),
+            );
+        }
+    }
+    primary_key_is_not_beacons_alone(cx, m);
+}
+
+/// A table key whose every field part is a beacon would store two records whose values share
+/// a beacon under one key: the second write would overwrite the first.
+fn primary_key_is_not_beacons_alone(cx: &Ctxt, m: &FacetModel) {
+    let parts: Vec<usize> = m.pk.inputs().chain(m.sk.inputs()).collect();
+    let beaconed = |i: &usize| {
+        m.fields[*i]
+            .crypto
+            .as_ref()
+            .is_some_and(|c| c.beacon.is_some())
+    };
+    if let Some(first) = parts.iter().find(|i| beaconed(i)) {
+        if parts.iter().all(beaconed) {
+            let span = m.fields[*first]
+                .crypto
+                .as_ref()
+                .and_then(|c| c.beacon.as_ref())
+                .map(|b| b.span)
+                .unwrap_or_else(|| m.ident.span());
+            cx.error_at(
+                span,
+                "the table's key is built from beacons alone: beacons collide by design, so \
+                 two records could get one key and the second write would overwrite the \
+                 first. Add a plaintext field that identifies the record (an id) to the \
+                 partition or sort key",
+            );
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::length_fits;
+
+    #[test]
+    fn awss_worked_example_fits_9_to_16_bits_for_100_000_values() {
+        let fits: Vec<u32> = (1..=63).filter(|n| length_fits(*n, 100_000)).collect();
+        assert_eq!(fits.first(), Some(&9));
+        assert_eq!(fits.last(), Some(&15));
+        assert!(!(1..=63).any(|n| length_fits(n, 2)));
+        assert!(!(1..=63).any(|n| length_fits(n, 8)));
+        assert_eq!(
+            (1..=63)
+                .filter(|n| length_fits(*n, 256))
+                .collect::<Vec<_>>(),
+            vec![5, 6]
+        );
+    }
+}

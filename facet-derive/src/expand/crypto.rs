@@ -1,0 +1,56 @@
+//! A facet's encryption: the `CRYPTO` schema its `Facet` impl declares, and the beacon a
+//! `#[beacon]` key part is written as.
+
+use proc_macro2::TokenStream;
+use quote::quote;
+
+use super::tokens::{lit, private};
+use crate::model::FacetModel;
+
+/// `const CRYPTO: ... = Some(&CryptoSchema { .. });` for a facet with encrypted or signed
+/// fields; nothing for any other (the trait's `None` stays).
+pub fn crypto_const(m: &FacetModel) -> TokenStream {
+    let p = private(m);
+    let fields: Vec<TokenStream> = m
+        .fields
+        .iter()
+        .filter_map(|f| {
+            let c = f.crypto.as_ref()?;
+            let name = lit(&f.name);
+            let action = if c.encrypted {
+                quote!(#p::CryptoAction::EncryptAndSign)
+            } else {
+                quote!(#p::CryptoAction::SignOnly)
+            };
+            Some(quote!(#p::CryptoField { attribute: #name, action: #action }))
+        })
+        .collect();
+    if fields.is_empty() {
+        return TokenStream::new();
+    }
+    let beacons = (0..m.fields.len()).filter_map(|i| beacon_literal(m, i));
+    let facet = lit(&m.name);
+    quote! {
+        const CRYPTO: ::core::option::Option<&'static #p::CryptoSchema> =
+            ::core::option::Option::Some(&#p::CryptoSchema {
+                facet: #facet,
+                fields: &[#(#fields),*],
+                beacons: &[#(#beacons),*],
+            });
+    }
+}
+
+/// The `BeaconSpec` literal of field `i`, when it has a beacon.
+fn beacon_literal(m: &FacetModel, i: usize) -> Option<TokenStream> {
+    let p = private(m);
+    let f = &m.fields[i];
+    let b = f.crypto.as_ref()?.beacon.as_ref()?;
+    let name = lit(&f.name);
+    let length = b.length.min(63) as u8;
+    Some(quote!(#p::BeaconSpec { name: #name, length: #length }))
+}
+
+/// A `&'static BeaconSpec` expression for field `i`'s beacon, when it has one.
+pub fn beacon_spec(m: &FacetModel, i: usize) -> Option<TokenStream> {
+    beacon_literal(m, i).map(|spec| quote!(&#spec))
+}

@@ -1,0 +1,136 @@
+//! The cipher [`install`](super::install) sets: AWS's Database Encryption SDK item encryptor,
+//! one per facet, over the item's signed attributes only.
+
+use std::collections::HashMap;
+use std::sync::Mutex;
+
+use aws_db_esdk::item_encryptor::client::Client as ItemEncryptor;
+use aws_db_esdk::item_encryptor::types::dynamo_db_item_encryptor_config::DynamoDbItemEncryptorConfig;
+use aws_db_esdk::CryptoAction;
+use futures::FutureExt;
+
+use faceteer_core::crypto::{
+    Action, BeaconSpec, Cipher, CipherError, CryptoSchema, FOOTER, HEADER,
+};
+use faceteer_core::schema::{PK, SK};
+use faceteer_core::Item;
+
+use super::Encryption;
+
+/// The DB-ESDK cipher: the settings, and each facet's item encryptor, made when first used.
+pub(crate) struct DbEsdk {
+    settings: Encryption,
+    encryptors: Mutex<HashMap<&'static str, ItemEncryptor>>,
+}
+
+impl DbEsdk {
+    pub(crate) fn new(settings: Encryption) -> Self {
+        DbEsdk {
+            settings,
+            encryptors: Mutex::new(HashMap::new()),
+        }
+    }
+
+    /// The item encryptor of the facet `schema` describes: `PK` and `SK` signed, its
+    /// `#[encrypt]` fields encrypted and signed, its `#[sign_only]` fields signed.
+    fn encryptor(
+        &self,
+        schema: &CryptoSchema,
+        fail: &dyn Fn(String) -> CipherError,
+    ) -> Result<ItemEncryptor, CipherError> {
+        let mut encryptors = self.encryptors.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(e) = encryptors.get(schema.facet) {
+            return Ok(e.clone());
+        }
+        let mut actions = HashMap::from([
+            (PK.to_owned(), CryptoAction::SignOnly),
+            (SK.to_owned(), CryptoAction::SignOnly),
+        ]);
+        for f in schema.fields {
+            let action = match f.action {
+                Action::EncryptAndSign => CryptoAction::EncryptAndSign,
+                Action::SignOnly => CryptoAction::SignOnly,
+            };
+            actions.insert(f.attribute.to_owned(), action);
+        }
+        let mut config = DynamoDbItemEncryptorConfig::builder()
+            .logical_table_name(self.settings.logical_table.clone())
+            .partition_key_name(PK)
+            .sort_key_name(SK)
+            .attribute_actions_on_encrypt(actions)
+            .keyring(self.settings.keyring.clone());
+        if let Some(suite) = self.settings.suite.clone() {
+            config = config.algorithm_suite_id(suite);
+        }
+        let config = config.build().map_err(|e| fail(e.to_string()))?;
+        let encryptor = ItemEncryptor::from_conf(config).map_err(|e| fail(e.to_string()))?;
+        encryptors.insert(schema.facet, encryptor.clone());
+        Ok(encryptor)
+    }
+}
+
+/// `item` split into the attributes the encryptor sees (the key, the facet's encrypted and
+/// signed fields, the header and footer) and the rest, which is neither encrypted nor signed.
+fn split(schema: &CryptoSchema, item: Item) -> (Item, Item) {
+    item.into_iter().partition(|(name, _)| {
+        name == PK
+            || name == SK
+            || name == HEADER
+            || name == FOOTER
+            || schema.action(name).is_some()
+    })
+}
+
+/// The SDK's operations do their work when first polled (the keyrings that call AWS KMS
+/// block inside): their futures are ready at once.
+fn now<T>(f: impl std::future::Future<Output = T>) -> Option<T> {
+    f.now_or_never()
+}
+
+impl Cipher for DbEsdk {
+    fn encrypt(&self, schema: &CryptoSchema, item: Item) -> Result<Item, CipherError> {
+        let facet = schema.facet;
+        let fail = |message: String| CipherError::Encrypt { facet, message };
+        let encryptor = self.encryptor(schema, &fail)?;
+        let (signed, mut rest) = split(schema, item);
+        let out = now(encryptor.encrypt_item().plaintext_item(signed).send())
+            .ok_or_else(|| fail("the encryption SDK did not finish".into()))?
+            .map_err(|e| fail(e.to_string()))?;
+        let encrypted = out
+            .encrypted_item
+            .ok_or_else(|| fail("the encryption SDK returned no item".into()))?;
+        rest.extend(encrypted);
+        Ok(rest)
+    }
+
+    fn decrypt(&self, schema: &CryptoSchema, item: Item) -> Result<Item, CipherError> {
+        let facet = schema.facet;
+        let fail = |message: String| CipherError::Decrypt { facet, message };
+        let encryptor = self.encryptor(schema, &fail)?;
+        let (signed, mut rest) = split(schema, item);
+        let out = now(encryptor.decrypt_item().encrypted_item(signed).send())
+            .ok_or_else(|| fail("the encryption SDK did not finish".into()))?
+            .map_err(|e| fail(e.to_string()))?;
+        let plain = out
+            .plaintext_item
+            .ok_or_else(|| fail("the encryption SDK returned no item".into()))?;
+        rest.extend(plain);
+        rest.remove(HEADER);
+        rest.remove(FOOTER);
+        Ok(rest)
+    }
+
+    fn beacon(&self, beacon: &BeaconSpec, text: &str) -> Result<String, CipherError> {
+        match &self.settings.beacon_key {
+            Some(key) => key.beacon(beacon, text),
+            None => Err(CipherError::Beacon {
+                beacon: beacon.name,
+                message: "no beacon key is set: `Encryption::beacon_key(..)`".into(),
+            }),
+        }
+    }
+
+    fn allows_plaintext_reads(&self) -> bool {
+        self.settings.plaintext_reads
+    }
+}
