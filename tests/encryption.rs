@@ -60,7 +60,7 @@ fn patient_record(id: u32, email: &str) -> Patient {
         id: format!("p{id:03}"),
         email: email.into(),
         diagnosis: format!("diagnosis of {id}"),
-        notes: (id % 2 == 0).then(|| format!("notes on {id}")),
+        notes: id.is_multiple_of(2).then(|| format!("notes on {id}")),
         plan: format!("plan-{}", id % 3),
         visits: id,
     }

@@ -44,7 +44,7 @@ pub fn to_item<F: Facet>(record: &F) -> Result<Item, ItemError> {
 /// The item a write stores for `record`: [`to_item`]'s, encrypted and signed when the facet
 /// has encrypted or signed fields ([`crate::crypto`]).
 pub fn to_stored_item<F: Facet>(record: &F) -> Result<Item, ItemError> {
-    crate::crypto::encrypt_item::<F>(to_item(record)?)
+    encrypt_item::<F>(to_item(record)?)
 }
 
 /// Run the facet's validator on a record about to be written, when the facet asks.
@@ -174,7 +174,7 @@ pub(crate) fn check_facet(item: &Item, expected: &'static str) -> Result<(), Ite
 /// `#[serde(deny_unknown_fields)]`. An item whose `facet` attribute names another facet is
 /// refused with [`ItemError::WrongFacet`].
 pub fn from_item<F: Facet>(item: Item) -> Result<F, ItemError> {
-    let item = crate::crypto::decrypt_item::<F>(item)?;
+    let item = decrypt_item::<F>(item)?;
     let schema = F::SCHEMA;
     if F::SCHEMA_VERSION.is_some() || item.contains_key(SCHEMA_VERSION_ATTRIBUTE) {
         check_facet(&item, schema.name)?;
@@ -244,4 +244,52 @@ pub fn upgrade_with<F: Facet, T: DeserializeOwned>(
     upgrade: fn(T) -> F,
 ) -> Result<F, ItemError> {
     read_shape::<F, T>(item).map(upgrade)
+}
+
+/// Whether a stored item carries the encryption header (it was written encrypted).
+pub fn is_encrypted(item: &Item) -> bool {
+    item.contains_key(crate::crypto::HEADER)
+}
+
+/// Encrypt and sign the item of a record of `F` as the installed cipher does, when `F` has
+/// encrypted or signed fields; any other item is returned as it is.
+pub fn encrypt_item<F: Facet>(item: Item) -> Result<Item, ItemError> {
+    match F::CRYPTO {
+        None => Ok(item),
+        Some(schema) => {
+            let facet = F::SCHEMA.name;
+            let cipher = crate::crypto::cipher_for(facet)
+                .map_err(|source| ItemError::Encryption { facet, source })?;
+            cipher
+                .encrypt(schema, item)
+                .map_err(|source| ItemError::Encryption { facet, source })
+        }
+    }
+}
+
+/// Verify and decrypt a stored item of `F` when it was written encrypted. A plaintext item of
+/// an encrypted facet is read only when the cipher allows plaintext reads (while a backfill
+/// encrypts a facet's existing records); otherwise it is refused
+/// ([`crate::crypto::CipherError::Plaintext`]). Items of facets without encrypted fields are returned as
+/// they are.
+pub fn decrypt_item<F: Facet>(item: Item) -> Result<Item, ItemError> {
+    let Some(schema) = F::CRYPTO else {
+        return Ok(item);
+    };
+    let facet = F::SCHEMA.name;
+    let cipher = crate::crypto::cipher_for(facet)
+        .map_err(|source| ItemError::Encryption { facet, source })?;
+    if is_encrypted(&item) {
+        return cipher
+            .decrypt(schema, item)
+            .map_err(|source| ItemError::Encryption { facet, source });
+    }
+    if cipher.allows_plaintext_reads() {
+        Ok(item)
+    } else {
+        Err(ItemError::Encryption {
+            facet,
+            source: crate::crypto::CipherError::Plaintext { facet },
+        })
+    }
 }

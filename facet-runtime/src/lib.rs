@@ -191,7 +191,7 @@ pub use exec::future::BoxFuture;
 pub use faceteer_core::collection::Collection;
 /// What the derive declares about encrypted fields, and the cipher seam (the `encryption`
 /// feature installs AWS's Database Encryption SDK): [`crypto::CipherError`] is what
-/// [`ItemError::Encryption`](crate::ItemError::Encryption) holds.
+/// [`ItemError::Encryption`](crate::error::ItemError::Encryption) holds.
 pub use faceteer_core::crypto;
 pub use faceteer_core::expr::{Expr, Field, Nested, Update};
 pub use faceteer_core::facet::EpochTime;

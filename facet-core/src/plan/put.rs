@@ -26,7 +26,7 @@ pub fn put_plan<F: Facet>(
         item.insert(name.to_owned(), AttributeValue::N((v + 1).to_string()));
     }
     // Encrypted last, over the whole item the put stores.
-    let item = crate::crypto::encrypt_item::<F>(item)?;
+    let item = crate::convert::encrypt_item::<F>(item)?;
     Ok(PutPlan {
         item,
         condition: RenderedCondition::versioned(item_exists, when, version)?,

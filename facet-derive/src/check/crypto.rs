@@ -79,8 +79,8 @@ fn beacon_length_hides_values(cx: &Ctxt, field: &Field, b: &crate::model::Beacon
             b.span,
             format!(
                 "the beacon of `{name}` keeps {} bits: a beacon keeps 1 to 63 bits of the \
-                 HMAC (AWS: choose the length from the number of distinct values, see the \
-                 `encryption` guide)",
+                 HMAC (AWS: choose the length from the number of distinct values: √X < 2^length < X/2, \
+                 see `#[beacon(..)]` in `faceteer::guide::attributes`)",
                 b.length
             ),
         );

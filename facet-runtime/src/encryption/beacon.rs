@@ -32,23 +32,23 @@ impl BeaconKey {
     pub async fn from_key_store(
         key_store: &aws_db_esdk::key_store::client::Client,
         branch_key_id: &str,
-    ) -> Result<Self, super::SetupError> {
+    ) -> Result<Self, super::error::SetupError> {
         let out = key_store
             .get_beacon_key()
             .branch_key_identifier(branch_key_id)
             .send()
             .await
-            .map_err(|e| super::SetupError::Keyring(e.to_string()))?;
+            .map_err(|e| super::error::SetupError::Keyring(e.to_string()))?;
         let key = out
             .beacon_key_materials
             .and_then(|m| m.beacon_key)
             .ok_or_else(|| {
-                super::SetupError::Keyring("the key store returned no beacon key".into())
+                super::error::SetupError::Keyring("the key store returned no beacon key".into())
             })?;
         let key: [u8; 32] = key
             .into_inner()
             .try_into()
-            .map_err(|k: Vec<u8>| super::SetupError::KeyLength(k.len()))?;
+            .map_err(|k: Vec<u8>| super::error::SetupError::KeyLength(k.len()))?;
         Ok(BeaconKey(key))
     }
 

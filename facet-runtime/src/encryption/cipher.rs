@@ -6,6 +6,8 @@ use std::sync::Mutex;
 
 use aws_db_esdk::item_encryptor::client::Client as ItemEncryptor;
 use aws_db_esdk::item_encryptor::types::dynamo_db_item_encryptor_config::DynamoDbItemEncryptorConfig;
+use aws_db_esdk::material_providers::types::keyring::KeyringRef;
+use aws_db_esdk::material_providers::types::DbeAlgorithmSuiteId;
 use aws_db_esdk::CryptoAction;
 use futures::FutureExt;
 
@@ -15,22 +17,20 @@ use faceteer_core::crypto::{
 use faceteer_core::schema::{PK, SK};
 use faceteer_core::Item;
 
-use super::Encryption;
+use super::beacon::BeaconKey;
 
-/// The DB-ESDK cipher: the settings, and each facet's item encryptor, made when first used.
+/// The DB-ESDK cipher: the settings of an `Encryption`, and each facet's item encryptor,
+/// made when first used.
 pub(crate) struct DbEsdk {
-    settings: Encryption,
-    encryptors: Mutex<HashMap<&'static str, ItemEncryptor>>,
+    pub(crate) logical_table: String,
+    pub(crate) keyring: KeyringRef,
+    pub(crate) suite: Option<DbeAlgorithmSuiteId>,
+    pub(crate) beacon_key: Option<BeaconKey>,
+    pub(crate) plaintext_reads: bool,
+    pub(crate) encryptors: Mutex<HashMap<&'static str, ItemEncryptor>>,
 }
 
 impl DbEsdk {
-    pub(crate) fn new(settings: Encryption) -> Self {
-        DbEsdk {
-            settings,
-            encryptors: Mutex::new(HashMap::new()),
-        }
-    }
-
     /// The item encryptor of the facet `schema` describes: `PK` and `SK` signed, its
     /// `#[encrypt]` fields encrypted and signed, its `#[sign_only]` fields signed.
     fn encryptor(
@@ -54,12 +54,12 @@ impl DbEsdk {
             actions.insert(f.attribute.to_owned(), action);
         }
         let mut config = DynamoDbItemEncryptorConfig::builder()
-            .logical_table_name(self.settings.logical_table.clone())
+            .logical_table_name(self.logical_table.clone())
             .partition_key_name(PK)
             .sort_key_name(SK)
             .attribute_actions_on_encrypt(actions)
-            .keyring(self.settings.keyring.clone());
-        if let Some(suite) = self.settings.suite.clone() {
+            .keyring(self.keyring.clone());
+        if let Some(suite) = self.suite {
             config = config.algorithm_suite_id(suite);
         }
         let config = config.build().map_err(|e| fail(e.to_string()))?;
@@ -121,7 +121,7 @@ impl Cipher for DbEsdk {
     }
 
     fn beacon(&self, beacon: &BeaconSpec, text: &str) -> Result<String, CipherError> {
-        match &self.settings.beacon_key {
+        match &self.beacon_key {
             Some(key) => key.beacon(beacon, text),
             None => Err(CipherError::Beacon {
                 beacon: beacon.name,
@@ -131,6 +131,6 @@ impl Cipher for DbEsdk {
     }
 
     fn allows_plaintext_reads(&self) -> bool {
-        self.settings.plaintext_reads
+        self.plaintext_reads
     }
 }

@@ -1,7 +1,6 @@
 //! Client-side encryption of `#[encrypt]` and `#[sign_only]` fields with AWS's Database
 //! Encryption SDK for DynamoDB, and beacons that keep encrypted fields findable
-//! (feature `encryption`, off by default). The guide page is
-//! [`faceteer::guide::encryption`](crate::guide::encryption).
+//! (feature `encryption`, off by default).
 //!
 //! - An item is encrypted and signed by the SDK's item encryptor, in its own format
 //!   (`aws_dbe_head`, `aws_dbe_foot`): the DB-ESDK of any language decrypts it with the same
@@ -13,29 +12,58 @@
 
 mod beacon;
 mod cipher;
+mod error;
 
-pub use aws_db_esdk::material_providers::types::keyring::KeyringRef as Keyring;
-pub use aws_db_esdk::material_providers::types::DbeAlgorithmSuiteId as AlgorithmSuite;
 pub use beacon::BeaconKey;
+pub use error::SetupError;
 pub use faceteer_core::crypto::{CipherError, InstallError};
 
 use aws_db_esdk::material_providers::client as mpl;
 use aws_db_esdk::material_providers::types::material_providers_config::MaterialProvidersConfig;
 use aws_db_esdk::material_providers::types::AesWrappingAlg;
 
-/// Why an [`Encryption`] could not be set up.
-#[derive(Debug, thiserror::Error)]
+/// The keyring that protects each item's data key: a raw AES keyring
+/// ([`Encryption::raw_aes_keyring`]) or any keyring of AWS's Material Providers Library
+/// (`Keyring::from(keyring_ref)`: AWS KMS, hierarchical, multi-keyrings for rotation).
+#[derive(Clone)]
+pub struct Keyring(aws_db_esdk::material_providers::types::keyring::KeyringRef);
+
+impl From<aws_db_esdk::material_providers::types::keyring::KeyringRef> for Keyring {
+    fn from(keyring: aws_db_esdk::material_providers::types::keyring::KeyringRef) -> Self {
+        Keyring(keyring)
+    }
+}
+
+impl std::fmt::Debug for Keyring {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("Keyring(..)")
+    }
+}
+
+/// The algorithm suite new items are encrypted with (each item records its own: readers
+/// need no setting).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 #[non_exhaustive]
-pub enum SetupError {
-    /// The Material Providers Library refused the keyring's configuration.
-    #[error("cannot make the keyring: {0}")]
-    Keyring(String),
-    /// A raw AES wrapping key is not 16, 24 or 32 bytes long.
-    #[error("a raw AES wrapping key is 16, 24 or 32 bytes long, not {0}")]
-    KeyLength(usize),
-    /// The cipher was installed already.
-    #[error(transparent)]
-    Installed(#[from] InstallError),
+pub enum AlgorithmSuite {
+    /// AES-256-GCM, HKDF-SHA512 with key commitment, an HMAC-SHA384 and an ECDSA P-384
+    /// signature: readers who can decrypt cannot forge items. The SDK's default.
+    #[default]
+    EcdsaP384,
+    /// The same without the ECDSA signature (HMAC-SHA384 only): faster; anyone who can
+    /// decrypt can also write items that verify.
+    HmacOnly,
+}
+
+impl AlgorithmSuite {
+    fn id(self) -> aws_db_esdk::material_providers::types::DbeAlgorithmSuiteId {
+        use aws_db_esdk::material_providers::types::DbeAlgorithmSuiteId as Id;
+        match self {
+            AlgorithmSuite::EcdsaP384 => {
+                Id::AlgAes256GcmHkdfSha512CommitKeyEcdsaP384SymsigHmacSha384
+            }
+            AlgorithmSuite::HmacOnly => Id::AlgAes256GcmHkdfSha512CommitKeySymsigHmacSha384,
+        }
+    }
 }
 
 /// How the process encrypts: the keyring that protects each item's data key, the logical
@@ -89,8 +117,8 @@ impl Encryption {
     /// named by `namespace` and `name` (stored in each item's header; decrypting needs the
     /// same three). For AWS KMS, build a keyring with
     /// [`aws_db_esdk::material_providers`](https://docs.rs/aws-db-esdk)
-    /// (`create_aws_kms_mrk_multi_keyring`, `create_aws_kms_hierarchical_keyring`) and pass it
-    /// to [`Encryption::new`].
+    /// (`create_aws_kms_mrk_multi_keyring`, `create_aws_kms_hierarchical_keyring`) and pass
+    /// `Keyring::from(it)` to [`Encryption::new`].
     pub async fn raw_aes_keyring(
         namespace: &str,
         name: &str,
@@ -115,13 +143,11 @@ impl Encryption {
             .wrapping_alg(alg)
             .send()
             .await
+            .map(Keyring)
             .map_err(|e| SetupError::Keyring(e.to_string()))
     }
 
-    /// The algorithm suite of new items (default: the SDK's,
-    /// `AlgAes256GcmHkdfSha512CommitKeyEcdsaP384SymsigHmacSha384`, with an ECDSA signature
-    /// readers cannot forge; `AlgAes256GcmHkdfSha512CommitKeySymsigHmacSha384` signs with
-    /// HMAC only, faster). Items record their suite: readers need no setting.
+    /// The algorithm suite of new items (default [`AlgorithmSuite::EcdsaP384`], the SDK's).
     pub fn algorithm_suite(mut self, suite: AlgorithmSuite) -> Self {
         self.suite = Some(suite);
         self
@@ -145,7 +171,14 @@ impl Encryption {
     /// encrypted facet is read or written or its keys are built. A second install is
     /// refused ([`InstallError`]).
     pub fn install(self) -> Result<(), SetupError> {
-        let cipher = cipher::DbEsdk::new(self);
+        let cipher = cipher::DbEsdk {
+            logical_table: self.logical_table,
+            keyring: self.keyring.0,
+            suite: self.suite.map(AlgorithmSuite::id),
+            beacon_key: self.beacon_key,
+            plaintext_reads: self.plaintext_reads,
+            encryptors: Default::default(),
+        };
         faceteer_core::crypto::install_cipher(Box::new(cipher))?;
         Ok(())
     }

@@ -175,3 +175,15 @@ pub(crate) fn named<F: faceteer_core::Facet>(
         _ => refusal,
     }
 }
+
+/// The refusal of a write that would store some attributes of an encrypted facet's item by
+/// an `UpdateItem` (an upsert, an update that creates the record): the item is signed whole,
+/// so it is written whole (nothing is sent).
+pub(crate) fn encrypted_whole<F: faceteer_core::Facet>(what: &str) -> crate::Error {
+    crate::Error::InvalidRequest(format!(
+        "`{}` has encrypted or signed fields, whose item is encrypted and signed whole on the \
+         client: {what} would store its attributes through an UpdateItem. Put the record \
+         (`table.put`, `put().if_absent()`), or change it with `table.modify(..)`",
+        F::SCHEMA.name
+    ))
+}

@@ -453,8 +453,9 @@ impl<'a, F: Facet, R: Returns> Refusable<'a> for UpdateItem<'a, F, R> {
 
     fn send(self) -> BoxFuture<'a, Written<R::Output<F>>> {
         if F::CRYPTO.is_some() && self.template.is_some() {
-            let error =
-                super::encrypted_whole::<F>("an update that creates the record (`or_create`)");
+            let error = super::refusal::encrypted_whole::<F>(
+                "an update that creates the record (`or_create`)",
+            );
             return Box::pin(async { Err(error.into()) });
         }
         if !self.hooked {

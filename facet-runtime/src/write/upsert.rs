@@ -278,7 +278,9 @@ impl<'a, F: Facet, R: Returns> Refusable<'a> for Upsert<'a, F, R> {
 
     fn send(self) -> BoxFuture<'a, Written<R::Output<F>>> {
         if F::CRYPTO.is_some() {
-            return Box::pin(async { Err(super::encrypted_whole::<F>("an upsert").into()) });
+            return Box::pin(async {
+                Err(super::refusal::encrypted_whole::<F>("an upsert").into())
+            });
         }
         if !self.hooked {
             if let Some(hooked) = self.table.hooks_for::<F>() {
