@@ -6,7 +6,7 @@
 use aws_sdk_dynamodb::types::AttributeValue;
 use faceteer::encryption::{BeaconKey, Encryption};
 use faceteer::error::ItemError;
-use faceteer::{Error, Facet, Key};
+use faceteer::{Error, Facet, Key, ReadPath};
 use serde::{Deserialize, Serialize};
 
 use crate::common::{get_raw, patient};
@@ -33,9 +33,56 @@ pub struct Patient {
     pub visits: u32,
 }
 
+/// A facet whose beacon keeps 2 bits: four beacon values, so colors collide all the time.
+#[derive(Debug, Clone, PartialEq, Facet, Serialize, Deserialize)]
+#[facet(name = "BADGE")]
+pub struct Badge {
+    #[pk(prefix = "#BADGE")]
+    pub id: String,
+    #[sk(prefix = "#BADGE")]
+    #[gsi(n = 2, sk, prefix = "#BADGE")]
+    pub owner: String,
+    #[encrypt]
+    #[beacon(length = 2)]
+    #[gsi(n = 2, alias = "Color", pk, prefix = "#COLOR")]
+    pub color: String,
+}
+
+/// A facet stored in plaintext by an older release, encrypted by a backfill.
+#[derive(Debug, Clone, PartialEq, Facet, Serialize, Deserialize)]
+#[facet(name = "CARD")]
+pub struct Card {
+    #[pk(prefix = "#CARD")]
+    pub holder: String,
+    #[sk(prefix = "#CARD")]
+    #[gsi(n = 3, sk, prefix = "#CARD")]
+    pub id: String,
+    #[encrypt]
+    #[beacon(length = 20)]
+    #[gsi(n = 3, alias = "Number", pk, prefix = "#NUMBER")]
+    pub number: String,
+    pub label: String,
+}
+
+/// A record many writers change at once: plain counters beside an encrypted field.
+#[derive(Debug, Clone, PartialEq, Facet, Serialize, Deserialize)]
+#[facet(name = "LEDGER")]
+pub struct Ledger {
+    #[pk(prefix = "#LEDGER")]
+    #[sk(prefix = "#LEDGER")]
+    pub id: String,
+    pub elements: Vec<u64>,
+    pub count: i64,
+    /// The element of the last whole write, encrypted.
+    #[encrypt]
+    pub secret: String,
+    #[version]
+    pub version: u64,
+}
+
 faceteer::table! {
     /// A clinic's patients.
-    pub struct Clinic { Patient }
+    pub struct Clinic { Patient, Badge, Card, Ledger }
 }
 
 /// The process's cipher, installed once for every test of the binary.
@@ -46,12 +93,29 @@ pub async fn install_test_cipher() {
             let keyring = Encryption::raw_aes_keyring("faceteer-tests", "key-1", &[42u8; 32])
                 .await
                 .expect("a raw AES keyring");
-            Encryption::new("faceteer-tests", keyring)
-                .beacon_key(BeaconKey::from_bytes([7u8; 32]))
-                .install()
-                .expect("the first install");
+            settings(keyring).install().expect("the first install");
         })
         .await;
+}
+
+/// The test cipher's settings over `keyring`: one beacon key, plaintext reads of `Card`
+/// only (its migration).
+fn settings(keyring: faceteer::encryption::Keyring) -> Encryption {
+    Encryption::new("faceteer-tests", keyring)
+        .beacon_key(BeaconKey::from_bytes([7u8; 32]))
+        .allow_plaintext_reads::<Card>()
+}
+
+/// Whether a raw item's header names the raw AES key `name` (its encrypted data key's
+/// provider information holds the key name).
+fn encrypted_under(item: &faceteer::Item, name: &str) -> bool {
+    match item.get("aws_dbe_head") {
+        Some(AttributeValue::B(head)) => head
+            .as_ref()
+            .windows(name.len())
+            .any(|w| w == name.as_bytes()),
+        _ => false,
+    }
 }
 
 fn patient_record(id: u32, email: &str) -> Patient {
@@ -113,14 +177,21 @@ async fn encrypted_fields_are_ciphertext_at_rest_and_read_back() {
     assert!(!everything.contains("ann@example.com"));
     assert!(!everything.contains("diagnosis of"));
 
-    let got = table.get(&key(&p)).await.unwrap();
-    assert_eq!(got, Some(p.clone()));
-    let found = table
-        .query(Patient::by_email("ann@example.com").list())
-        .all()
-        .await
-        .unwrap();
-    assert_eq!(found, vec![p.clone()]);
+    // Both read paths verify and decrypt: straight from the answer's JSON (the default),
+    // and through the SDK's decoder.
+    for path in [ReadPath::Direct, ReadPath::Sdk] {
+        let table = table.clone().with_read_path(path);
+        let got = table.get(&key(&p)).await.unwrap();
+        assert_eq!(got, Some(p.clone()), "{path:?}");
+        let found = table
+            .query(Patient::by_email("ann@example.com").list())
+            .all()
+            .await
+            .unwrap();
+        assert_eq!(found, vec![p.clone()], "{path:?}");
+        let many = table.get_many(vec![key(&p)]).await;
+        assert_eq!(many.found, vec![p.clone()], "{path:?}");
+    }
     let none = table
         .query(Patient::by_email("bob@example.com").list())
         .all()
@@ -155,6 +226,40 @@ async fn batches_and_plain_updates_keep_items_readable() {
     let mut expected = patients[3].clone();
     expected.visits += 5;
     assert_eq!(table.get(&keys[3]).await.unwrap(), Some(expected.clone()));
+}
+
+async fn transactions_encrypt_and_decrypt() {
+    install_test_cipher().await;
+    let table = faceteer_suite::fresh_table::<Clinic>("encrypted-transactions").await;
+    let a = patient_record(11, "tx-a@example.com");
+    let b = patient_record(12, "tx-b@example.com");
+    let f = Patient::fields();
+    table
+        .transact_write()
+        .put(table.put(&a).if_not_exists())
+        .put(table.put(&b).if_not_exists())
+        .await
+        .unwrap();
+    // An update step of a plain field, conditioned on a signed-only one.
+    table
+        .transact_write()
+        .update(
+            table
+                .update(&key(&a), f.visits.add(1))
+                .when(f.plan.eq(a.plan.clone())),
+        )
+        .await
+        .unwrap();
+    let raw = get_raw(&table, key(&b).to_item()).await.unwrap();
+    assert!(matches!(raw.get("diagnosis"), Some(AttributeValue::B(_))));
+    let mut tx = table.transact_get();
+    let ha = tx.get(&key(&a));
+    let hb = tx.get(&key(&b));
+    let mut got = tx.await.unwrap();
+    let mut a2 = a.clone();
+    a2.visits += 1;
+    assert_eq!(got.take(ha).unwrap(), Some(a2));
+    assert_eq!(got.take(hb).unwrap(), Some(b));
 }
 
 async fn tampered_and_plaintext_items_are_refused() {
@@ -219,7 +324,296 @@ async fn partial_writes_of_signed_items_are_refused() {
     assert_eq!(table.get(&key(&p)).await.unwrap(), Some(p));
 }
 
+async fn colliding_beacons_are_dropped_after_decryption() {
+    install_test_cipher().await;
+    let table = faceteer_suite::fresh_table::<Clinic>("encrypted-collisions").await;
+    let badges: Vec<Badge> = (0..24)
+        .map(|i| Badge {
+            id: format!("b{i:02}"),
+            owner: format!("o{i:02}"),
+            color: format!("color-{}", i % 12),
+        })
+        .collect();
+    for b in &badges {
+        table.put(b).await.unwrap();
+    }
+    for color in ["color-0", "color-5", "color-11"] {
+        let asked: Vec<Badge> = badges
+            .iter()
+            .filter(|b| b.color == color)
+            .cloned()
+            .collect();
+        let found = table
+            .query(Badge::by_color(color).list())
+            .all()
+            .await
+            .unwrap();
+        assert_eq!(found, asked, "only the records of {color}");
+        // The index partition itself holds every badge whose 2-bit beacon collides.
+        let partition = {
+            let raw = faceteer::to_item(&asked[0]).unwrap();
+            text(&raw, "GSI2PK")
+        };
+        let stored = patient(&table)
+            .query()
+            .table_name(table.name())
+            .index_name("GSI2")
+            .key_condition_expression("GSI2PK = :p")
+            .expression_attribute_values(":p", AttributeValue::S(partition))
+            .send()
+            .await
+            .unwrap();
+        assert!(
+            stored.count() as usize > asked.len(),
+            "12 colors over 4 beacon values collide: {} items under {color}'s beacon",
+            stored.count()
+        );
+    }
+    // A count cannot tell collisions apart: refused, nothing counted.
+    match table.count(Badge::by_color("color-0").list()).await {
+        Err(Error::InvalidRequest(why)) => assert!(why.contains("beacon"), "{why}"),
+        other => panic!("a count by a beacon is refused, got {other:?}"),
+    }
+}
+
+async fn a_plaintext_facet_is_encrypted_by_a_backfill() {
+    install_test_cipher().await;
+    let table = faceteer_suite::fresh_table::<Clinic>("encrypted-migration").await;
+    let cards: Vec<Card> = (0..30)
+        .map(|i| Card {
+            holder: format!("h{}", i % 3),
+            id: format!("c{i:02}"),
+            number: format!("4111-0000-{i:04}"),
+            label: format!("card {i}"),
+        })
+        .collect();
+    // As the release before `#[encrypt]` stored them: plaintext, the number in the key.
+    for c in &cards {
+        let mut item = faceteer::to_item(c).unwrap();
+        item.insert(
+            "GSI3PK".into(),
+            AttributeValue::S(format!("#NUMBER_{}", c.number)),
+        );
+        patient(&table)
+            .put_item()
+            .table_name(table.name())
+            .set_item(Some(item))
+            .send()
+            .await
+            .unwrap();
+    }
+    // Readable while plaintext reads of the facet are allowed.
+    let k = Card::key(&cards[4].holder, &cards[4].id).unwrap();
+    assert_eq!(table.get(&k).await.unwrap(), Some(cards[4].clone()));
+
+    let report = table.backfill::<Card>().await.unwrap();
+    assert!(report.is_complete(), "{report}");
+    assert_eq!(report.totals.rewritten, 30, "{report}");
+    for c in &cards {
+        let k = Card::key(&c.holder, &c.id).unwrap();
+        let raw = get_raw(&table, k.to_item()).await.unwrap();
+        assert!(encrypted_under(&raw, "key-"), "encrypted: {raw:?}");
+        assert!(
+            !format!("{raw:?}").contains(&c.number),
+            "no plaintext number left"
+        );
+        assert_eq!(table.get(&k).await.unwrap(), Some(c.clone()));
+    }
+    let found = table
+        .query(Card::by_number(&cards[7].number).list())
+        .all()
+        .await
+        .unwrap();
+    assert_eq!(
+        found,
+        vec![cards[7].clone()],
+        "found by the beacon the backfill wrote"
+    );
+}
+
+async fn keys_rotate_by_a_backfill() {
+    install_test_cipher().await;
+    let table = faceteer_suite::fresh_table::<Clinic>("encrypted-rotation").await;
+    let patients: Vec<Patient> = (0..12)
+        .map(|i| patient_record(i, &format!("rot{i}@example.com")))
+        .collect();
+    let put = table.put_many(patients.clone()).await;
+    assert!(put.is_complete());
+    // The rotation's deploy: the new key encrypts, the old one still decrypts. Every test
+    // of the binary keeps working under it (their items are under key-1 or key-2).
+    let old = Encryption::raw_aes_keyring("faceteer-tests", "key-1", &[42u8; 32])
+        .await
+        .unwrap();
+    let new = Encryption::raw_aes_keyring("faceteer-tests", "key-2", &[43u8; 32])
+        .await
+        .unwrap();
+    settings(new).decrypt_also(old).replace().unwrap();
+
+    let report = table.backfill::<Patient>().await.unwrap();
+    assert!(report.is_complete(), "{report}");
+    assert_eq!(report.totals.rewritten, 12, "{report}");
+    for p in &patients {
+        let raw = get_raw(&table, key(p).to_item()).await.unwrap();
+        assert!(encrypted_under(&raw, "key-2"), "under the new key");
+        assert!(
+            !encrypted_under(&raw, "key-1"),
+            "no longer under the old key"
+        );
+        assert_eq!(table.get(&key(p)).await.unwrap(), Some(p.clone()));
+    }
+    let found = table
+        .query(Patient::by_email("rot5@example.com").list())
+        .all()
+        .await
+        .unwrap();
+    assert_eq!(found, vec![patients[5].clone()]);
+}
+
+/// What a client was told of one write.
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum Told {
+    Done,
+    NotDone,
+    Unknown,
+}
+
+fn told<T>(result: &faceteer::Result<T>) -> Told {
+    match result {
+        Ok(_) => Told::Done,
+        Err(e) if e.is_outcome_unknown() => Told::Unknown,
+        Err(_) => Told::NotDone,
+    }
+}
+
+async fn concurrent_writers_on_encrypted_records_stay_exact() {
+    use std::sync::{Arc, Mutex};
+    use std::time::Duration;
+    install_test_cipher().await;
+    let faults = faceteer::testing::FaultConfig {
+        single_writes: true,
+        fail_after: 0.15,
+        reset_after: 0.15,
+        late_share: 0.05,
+        late_by: Duration::from_millis(1500),
+        seed: 43,
+        ..faceteer::testing::FaultConfig::default()
+    };
+    let timeouts = faceteer::Timeouts {
+        attempt: Duration::from_secs(1),
+        operation: Duration::from_secs(60),
+        call: Duration::from_secs(120),
+        ..faceteer::Timeouts::default()
+    };
+    let (_proxy, table, direct) =
+        crate::common::lossy_table_with::<Clinic>("encrypted-history", faults, timeouts, 6).await;
+    let ids = ["l0", "l1"];
+    for id in ids {
+        let start = Ledger {
+            id: id.into(),
+            elements: Vec::new(),
+            count: 0,
+            secret: "start".into(),
+            version: 0,
+        };
+        direct.put(&start).await.unwrap();
+    }
+    let outcomes: Arc<Mutex<Vec<(String, u64, Told)>>> = Arc::default();
+    let clients = (0..4u64).map(|c| {
+        let table = table.clone();
+        let outcomes = outcomes.clone();
+        async move {
+            let f = Ledger::fields();
+            let mut rng = fastrand::Rng::with_seed(c);
+            for i in 0..20u64 {
+                let e = c * 1000 + i;
+                let id = ids[rng.usize(..ids.len())];
+                let key = Ledger::key(id).unwrap();
+                let result = match rng.u8(..3) {
+                    // An update of the plain fields: the signed item stays as it was.
+                    0 => told(
+                        &table
+                            .update(&key, f.elements.append([e]) & f.count.add(1))
+                            .await,
+                    ),
+                    // A whole write, encrypted again, on condition of the version read.
+                    1 => told(
+                        &table
+                            .modify(&key, |l: &mut Ledger| {
+                                l.elements.push(e);
+                                l.count += 1;
+                                l.secret = format!("secret {e}");
+                            })
+                            .await,
+                    ),
+                    // A versioned put of a consistent read.
+                    _ => match table.get(&key).consistent().await {
+                        Ok(Some(mut l)) => {
+                            l.elements.push(e);
+                            l.count += 1;
+                            l.secret = format!("secret {e}");
+                            told(&table.put(&l).await)
+                        }
+                        Ok(None) => panic!("{id} is never deleted"),
+                        Err(_) => continue,
+                    },
+                };
+                outcomes.lock().unwrap().push((id.to_owned(), e, result));
+            }
+        }
+    });
+    futures::future::join_all(clients).await;
+    let outcomes = outcomes.lock().unwrap().clone();
+    let mut unknown = 0;
+    for id in ids {
+        let stored = direct
+            .get(&Ledger::key(id).unwrap())
+            .consistent()
+            .await
+            .unwrap()
+            .expect("stored and readable");
+        let mut seen = stored.elements.clone();
+        seen.sort_unstable();
+        seen.dedup();
+        assert_eq!(
+            seen.len(),
+            stored.elements.len(),
+            "{id}: an element applied twice"
+        );
+        assert_eq!(
+            stored.count,
+            stored.elements.len() as i64,
+            "{id}: the count counts the list"
+        );
+        for (of, e, told) in outcomes.iter().filter(|(of, ..)| of == id) {
+            let applied = stored.elements.contains(e);
+            match told {
+                Told::Done => assert!(applied, "{of}: {e} was reported done and is missing"),
+                Told::NotDone => assert!(!applied, "{of}: {e} was reported not done and applied"),
+                Told::Unknown => unknown += 1,
+            }
+        }
+        // The encrypted field holds a whole write's own value.
+        let last = stored.secret.trim_start_matches("secret ");
+        assert!(
+            stored.secret == "start"
+                || last
+                    .parse::<u64>()
+                    .is_ok_and(|e| stored.elements.contains(&e)),
+            "{id}: {}",
+            stored.secret
+        );
+    }
+    let done = outcomes.iter().filter(|o| o.2 == Told::Done).count();
+    assert!(done > 10, "{done} writes done of {}", outcomes.len());
+    println!("{} writes: {done} done, {unknown} unknown", outcomes.len());
+}
+
 faceteer_suite::engines!(
+    transactions_encrypt_and_decrypt,
+    concurrent_writers_on_encrypted_records_stay_exact,
+    a_plaintext_facet_is_encrypted_by_a_backfill,
+    keys_rotate_by_a_backfill,
+    colliding_beacons_are_dropped_after_decryption,
     encrypted_fields_are_ciphertext_at_rest_and_read_back,
     batches_and_plain_updates_keep_items_readable,
     tampered_and_plaintext_items_are_refused,

@@ -284,7 +284,7 @@ pub fn decrypt_item<F: Facet>(item: Item) -> Result<Item, ItemError> {
             .decrypt(schema, item)
             .map_err(|source| ItemError::Encryption { facet, source });
     }
-    if cipher.allows_plaintext_reads() {
+    if cipher.allows_plaintext_reads(facet) {
         Ok(item)
     } else {
         Err(ItemError::Encryption {

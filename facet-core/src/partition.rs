@@ -36,6 +36,9 @@ pub struct PartitionKey {
     shard: ShardChoice,
     /// The key values, each preceded by the delimiter.
     tail: Result<String, KeyError>,
+    /// The key text of each `#[beacon]` field the key holds the beacon of: what a record read
+    /// back must hold for it to be one asked for, not one whose beacon collides.
+    beacon_checks: Vec<(&'static str, Result<String, KeyError>)>,
 }
 
 impl PartitionKey {
@@ -53,7 +56,24 @@ impl PartitionKey {
             delimiter,
             shard,
             tail,
+            beacon_checks: Vec::new(),
         }
+    }
+
+    /// The key with the check that records read back hold `text` as the key text of the
+    /// beaconed field stored as `attribute` (generated code adds one per beaconed field).
+    pub fn with_beacon_check(
+        mut self,
+        attribute: &'static str,
+        text: Result<String, KeyError>,
+    ) -> Self {
+        self.beacon_checks.push((attribute, text));
+        self
+    }
+
+    /// The beaconed fields' key texts records read back must hold ([`Self::with_beacon_check`]).
+    pub fn beacon_checks(&self) -> &[(&'static str, Result<String, KeyError>)] {
+        &self.beacon_checks
     }
 
     /// The key attribute (`PK`, `GSI1PK`, …).

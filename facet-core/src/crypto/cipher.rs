@@ -1,7 +1,7 @@
 //! The process's one cipher: installed once, used wherever a facet's items are encrypted,
 //! decrypted or its keys beaconed.
 
-use std::sync::OnceLock;
+use std::sync::{Arc, RwLock};
 
 use super::schema::{BeaconSpec, CryptoSchema};
 use crate::item::Item;
@@ -18,9 +18,10 @@ pub trait Cipher: Send + Sync + 'static {
     fn decrypt(&self, schema: &CryptoSchema, item: Item) -> Result<Item, CipherError>;
     /// The beacon of `text` (a field's key text) for `beacon`, as lower-case hex.
     fn beacon(&self, beacon: &BeaconSpec, text: &str) -> Result<String, CipherError>;
-    /// Whether a plaintext item of an encrypted facet may be read (while a backfill
-    /// encrypts the facet's existing records).
-    fn allows_plaintext_reads(&self) -> bool {
+    /// Whether a plaintext item of the encrypted facet `facet` may be read (while a
+    /// backfill encrypts the facet's existing records).
+    fn allows_plaintext_reads(&self, facet: &str) -> bool {
+        let _ = facet;
         false
     }
 }
@@ -81,22 +82,32 @@ pub enum CipherError {
 #[error("a cipher is installed already: install one, once, at startup")]
 pub struct InstallError;
 
-static CIPHER: OnceLock<Box<dyn Cipher>> = OnceLock::new();
+static CIPHER: RwLock<Option<Arc<dyn Cipher>>> = RwLock::new(None);
 
-/// Install the process's cipher. The first install wins; a second is refused.
+/// Install the process's cipher. The first install wins; a second is refused (swap one in
+/// with [`replace_cipher`]).
 pub fn install_cipher(cipher: Box<dyn Cipher>) -> Result<(), InstallError> {
-    CIPHER.set(cipher).map_err(|_| InstallError)
+    let mut slot = CIPHER.write().unwrap_or_else(|e| e.into_inner());
+    if slot.is_some() {
+        return Err(InstallError);
+    }
+    *slot = Some(Arc::from(cipher));
+    Ok(())
+}
+
+/// Put `cipher` in place of the process's (or install it): each item is encrypted,
+/// decrypted or beaconed by the cipher in place when it is, so the new one must decrypt
+/// what the old one wrote (a rotation's multi-keyring).
+pub fn replace_cipher(cipher: Box<dyn Cipher>) {
+    *CIPHER.write().unwrap_or_else(|e| e.into_inner()) = Some(Arc::from(cipher));
 }
 
 /// The installed cipher, for a facet named `facet`.
-pub(crate) fn cipher_for(facet: &'static str) -> Result<&'static dyn Cipher, CipherError> {
-    CIPHER
-        .get()
-        .map(|c| c.as_ref())
-        .ok_or(CipherError::NotInstalled { facet })
+pub(crate) fn cipher_for(facet: &'static str) -> Result<Arc<dyn Cipher>, CipherError> {
+    cipher().ok_or(CipherError::NotInstalled { facet })
 }
 
 /// The installed cipher, if any.
-pub fn cipher() -> Option<&'static dyn Cipher> {
-    CIPHER.get().map(|c| c.as_ref())
+pub fn cipher() -> Option<Arc<dyn Cipher>> {
+    CIPHER.read().unwrap_or_else(|e| e.into_inner()).clone()
 }

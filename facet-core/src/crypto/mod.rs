@@ -12,5 +12,5 @@ mod schema;
 
 pub use beacon::Beaconed;
 pub(crate) use cipher::cipher_for;
-pub use cipher::{cipher, install_cipher, Cipher, CipherError, InstallError};
+pub use cipher::{cipher, install_cipher, replace_cipher, Cipher, CipherError, InstallError};
 pub use schema::{Action, BeaconSpec, CryptoField, CryptoSchema, FOOTER, HEADER};

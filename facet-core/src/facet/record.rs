@@ -29,6 +29,14 @@ pub trait Facet: Serialize + DeserializeOwned + Send + Sync + Sized + 'static {
     #[doc(hidden)]
     const CRYPTO: Option<&'static crate::crypto::CryptoSchema> = None;
 
+    /// The key text of the record's `#[beacon]` field stored as `attribute` (`None` for any
+    /// other attribute): what a query by its beacon checks records read back against.
+    #[doc(hidden)]
+    fn beacon_text(&self, attribute: &str) -> Option<Result<String, String>> {
+        let _ = attribute;
+        None
+    }
+
     /// The attribute of the `#[version]` field, when the facet has one: every put checks it
     /// and stores it plus one, every update adds one.
     const VERSION: Option<&'static str> = None;

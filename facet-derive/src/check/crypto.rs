@@ -121,8 +121,8 @@ fn beacon_length_hides_values(cx: &Ctxt, field: &Field, b: &crate::model::Beacon
 }
 
 /// Encrypted fields fit the facet: keys hold an encrypted field only as its beacon, a beacon
-/// is never a sortable part, the library's own fields stay plaintext, and a primary key is
-/// never beacons alone.
+/// is only ever in a global index's partition key (never the table's key, never a sort key,
+/// never sortable), and the library's own fields stay plaintext.
 pub fn crypto_fits_the_facet(cx: &Ctxt, m: &FacetModel) {
     for (i, f) in m.fields.iter().enumerate() {
         let Some(crypto) = &f.crypto else { continue };
@@ -157,14 +157,36 @@ pub fn crypto_fits_the_facet(cx: &Ctxt, m: &FacetModel) {
                 );
             }
             let in_primary = m.pk.uses(i) || m.sk.uses(i);
-            if in_primary && m.indexes.iter().any(|x| x.derives_from(i)) {
+            let in_sort_key = m
+                .indexes
+                .iter()
+                .any(|x| x.sk.as_ref().is_some_and(|k| k.uses(i)));
+            let why = if in_primary {
+                Some(
+                    "the table's key identifies a record, and beacons collide by design: two \
+                     records whose values share a beacon would share a key, and the second \
+                     write would overwrite the first",
+                )
+            } else if in_sort_key {
+                Some(
+                    "an index's sort key is compared by ranges and prefixes, which a beacon \
+                     cannot answer",
+                )
+            } else {
+                None
+            };
+            if let Some(why) = why {
                 cx.error_at(
                     b.span,
                     format!(
-                        "`{name}` has a beacon in the table's key and in an index key: an \
-                         update rebuilds index keys from the values the table's key holds, \
-                         and a beacon cannot be read back. Keep the beaconed field in one \
-                         of them"
+                        "`{name}` has a beacon and is part of {}: {why}. A beacon belongs in a \
+                         global index's partition key (`#[gsi(n = .., pk)]`), whose queries \
+                         drop the records whose beacon merely collides",
+                        if in_primary {
+                            "the table's key"
+                        } else {
+                            "an index's sort key"
+                        }
                     ),
                 );
             }
@@ -193,36 +215,6 @@ pub fn crypto_fits_the_facet(cx: &Ctxt, m: &FacetModel) {
                     "`{name}` is {role}: the library writes it with updates and the server \
                      reads it, so it cannot be encrypted or signed"
                 ),
-            );
-        }
-    }
-    primary_key_is_not_beacons_alone(cx, m);
-}
-
-/// A table key whose every field part is a beacon would store two records whose values share
-/// a beacon under one key: the second write would overwrite the first.
-fn primary_key_is_not_beacons_alone(cx: &Ctxt, m: &FacetModel) {
-    let parts: Vec<usize> = m.pk.inputs().chain(m.sk.inputs()).collect();
-    let beaconed = |i: &usize| {
-        m.fields[*i]
-            .crypto
-            .as_ref()
-            .is_some_and(|c| c.beacon.is_some())
-    };
-    if let Some(first) = parts.iter().find(|i| beaconed(i)) {
-        if parts.iter().all(beaconed) {
-            let span = m.fields[*first]
-                .crypto
-                .as_ref()
-                .and_then(|c| c.beacon.as_ref())
-                .map(|b| b.span)
-                .unwrap_or_else(|| m.ident.span());
-            cx.error_at(
-                span,
-                "the table's key is built from beacons alone: beacons collide by design, so \
-                 two records could get one key and the second write would overwrite the \
-                 first. Add a plaintext field that identifies the record (an id) to the \
-                 partition or sort key",
             );
         }
     }

@@ -4,6 +4,7 @@
 use proc_macro2::TokenStream;
 use quote::quote;
 
+use super::keys::{plain_part_arg, Source};
 use super::tokens::{lit, private};
 use crate::model::FacetModel;
 
@@ -53,4 +54,55 @@ fn beacon_literal(m: &FacetModel, i: usize) -> Option<TokenStream> {
 /// A `&'static BeaconSpec` expression for field `i`'s beacon, when it has one.
 pub fn beacon_spec(m: &FacetModel, i: usize) -> Option<TokenStream> {
     beacon_literal(m, i).map(|spec| quote!(&#spec))
+}
+
+/// A `Result<String, KeyError>` expression: the key text of field `i`'s value from `src`,
+/// written alone (what its beacon is computed from).
+fn key_text(m: &FacetModel, i: usize, src: Source) -> TokenStream {
+    let p = private(m);
+    let name = lit(&m.fields[i].ident.to_string());
+    let delim = lit(&m.delimiter);
+    let part = plain_part_arg(m, i, false, src);
+    quote!(#p::write_key("", #delim, true, ::core::option::Option::None, &[#name], &[#part]))
+}
+
+/// `.with_beacon_check(..)` for each beaconed field of a queried partition key whose
+/// values come from `src`.
+pub fn beacon_checks(
+    m: &FacetModel,
+    parts: impl Iterator<Item = usize>,
+    src: Source,
+) -> TokenStream {
+    let checks = parts.filter(|i| beacon_literal(m, *i).is_some()).map(|i| {
+        let name = lit(&m.fields[i].name);
+        let text = key_text(m, i, src);
+        quote!(.with_beacon_check(#name, #text))
+    });
+    quote!(#(#checks)*)
+}
+
+/// `fn beacon_text(..)` of the `Facet` impl, for a facet with beaconed fields.
+pub fn beacon_text_fn(m: &FacetModel) -> TokenStream {
+    let arms: Vec<TokenStream> = (0..m.fields.len())
+        .filter(|i| beacon_literal(m, *i).is_some())
+        .map(|i| {
+            let name = lit(&m.fields[i].name);
+            let text = key_text(m, i, Source::Record);
+            quote!(#name => ::core::option::Option::Some(#text.map_err(|e| e.to_string())))
+        })
+        .collect();
+    if arms.is_empty() {
+        return TokenStream::new();
+    }
+    quote! {
+        fn beacon_text(
+            &self,
+            attribute: &str,
+        ) -> ::core::option::Option<::core::result::Result<::std::string::String, ::std::string::String>> {
+            match attribute {
+                #(#arms,)*
+                _ => ::core::option::Option::None,
+            }
+        }
+    }
 }

@@ -117,6 +117,7 @@ pub fn facet(m: &FacetModel) -> TokenStream {
         .map(|f| lit(&f.name));
     let field_schemas = field_schemas(m);
     let crypto = super::crypto::crypto_const(m);
+    let beacon_text = super::crypto::beacon_text_fn(m);
 
     quote! {
         #fields_decl
@@ -128,6 +129,7 @@ pub fn facet(m: &FacetModel) -> TokenStream {
             const SCHEMA: &'static #p::FacetSchema = #schema;
             const VALIDATE_ON_WRITE: bool = #validate_on_write;
             #crypto
+            #beacon_text
             type Fields = #fields_ident;
 
             fn fields() -> #fields_ident {

@@ -93,7 +93,7 @@ pub fn part_arg(m: &FacetModel, field: usize, sortable: bool, src: Source) -> To
 }
 
 /// [`part_arg`] of the value itself.
-fn plain_part_arg(m: &FacetModel, field: usize, sortable: bool, src: Source) -> TokenStream {
+pub fn plain_part_arg(m: &FacetModel, field: usize, sortable: bool, src: Source) -> TokenStream {
     let p = private(m);
     let f = &m.fields[field];
     let ident = &f.ident;

@@ -85,7 +85,8 @@ fn partition_key(m: &FacetModel, k: &KeyRef, src: Source) -> TokenStream {
         }
     };
     let values = write_key_call(m, k, "", quote!(::core::option::Option::None), src);
-    quote!(#p::PartitionKey::new(#attribute, #prefix, #delim, #shard, #values))
+    let checks = super::crypto::beacon_checks(m, k.key.parts.iter().map(|part| part.field), src);
+    quote!(#p::PartitionKey::new(#attribute, #prefix, #delim, #shard, #values)#checks)
 }
 
 /// The sort-key shape type of a key.

@@ -24,22 +24,29 @@ use super::beacon::BeaconKey;
 pub(crate) struct DbEsdk {
     pub(crate) logical_table: String,
     pub(crate) keyring: KeyringRef,
+    /// The keyring that decrypts when it is not `keyring`: `keyring` and a rotation's old
+    /// keys.
+    pub(crate) decrypting: Option<KeyringRef>,
     pub(crate) suite: Option<DbeAlgorithmSuiteId>,
     pub(crate) beacon_key: Option<BeaconKey>,
-    pub(crate) plaintext_reads: bool,
-    pub(crate) encryptors: Mutex<HashMap<&'static str, ItemEncryptor>>,
+    pub(crate) plaintext_reads: Vec<&'static str>,
+    /// Each facet's encryptor and decryptor.
+    pub(crate) encryptors: Mutex<HashMap<(&'static str, bool), ItemEncryptor>>,
 }
 
 impl DbEsdk {
     /// The item encryptor of the facet `schema` describes: `PK` and `SK` signed, its
-    /// `#[encrypt]` fields encrypted and signed, its `#[sign_only]` fields signed.
+    /// `#[encrypt]` fields encrypted and signed, its `#[sign_only]` fields signed; with the
+    /// decrypting keyring when `decrypting`.
     fn encryptor(
         &self,
         schema: &CryptoSchema,
+        decrypting: bool,
         fail: &dyn Fn(String) -> CipherError,
     ) -> Result<ItemEncryptor, CipherError> {
         let mut encryptors = self.encryptors.lock().unwrap_or_else(|e| e.into_inner());
-        if let Some(e) = encryptors.get(schema.facet) {
+        let slot = (schema.facet, decrypting && self.decrypting.is_some());
+        if let Some(e) = encryptors.get(&slot) {
             return Ok(e.clone());
         }
         let mut actions = HashMap::from([
@@ -58,13 +65,16 @@ impl DbEsdk {
             .partition_key_name(PK)
             .sort_key_name(SK)
             .attribute_actions_on_encrypt(actions)
-            .keyring(self.keyring.clone());
+            .keyring(match (&self.decrypting, slot.1) {
+                (Some(both), true) => both.clone(),
+                _ => self.keyring.clone(),
+            });
         if let Some(suite) = self.suite {
             config = config.algorithm_suite_id(suite);
         }
         let config = config.build().map_err(|e| fail(e.to_string()))?;
         let encryptor = ItemEncryptor::from_conf(config).map_err(|e| fail(e.to_string()))?;
-        encryptors.insert(schema.facet, encryptor.clone());
+        encryptors.insert(slot, encryptor.clone());
         Ok(encryptor)
     }
 }
@@ -91,7 +101,7 @@ impl Cipher for DbEsdk {
     fn encrypt(&self, schema: &CryptoSchema, item: Item) -> Result<Item, CipherError> {
         let facet = schema.facet;
         let fail = |message: String| CipherError::Encrypt { facet, message };
-        let encryptor = self.encryptor(schema, &fail)?;
+        let encryptor = self.encryptor(schema, false, &fail)?;
         let (signed, mut rest) = split(schema, item);
         let out = now(encryptor.encrypt_item().plaintext_item(signed).send())
             .ok_or_else(|| fail("the encryption SDK did not finish".into()))?
@@ -106,7 +116,7 @@ impl Cipher for DbEsdk {
     fn decrypt(&self, schema: &CryptoSchema, item: Item) -> Result<Item, CipherError> {
         let facet = schema.facet;
         let fail = |message: String| CipherError::Decrypt { facet, message };
-        let encryptor = self.encryptor(schema, &fail)?;
+        let encryptor = self.encryptor(schema, true, &fail)?;
         let (signed, mut rest) = split(schema, item);
         let out = now(encryptor.decrypt_item().encrypted_item(signed).send())
             .ok_or_else(|| fail("the encryption SDK did not finish".into()))?
@@ -130,7 +140,7 @@ impl Cipher for DbEsdk {
         }
     }
 
-    fn allows_plaintext_reads(&self) -> bool {
-        self.plaintext_reads
+    fn allows_plaintext_reads(&self, facet: &str) -> bool {
+        self.plaintext_reads.contains(&facet)
     }
 }

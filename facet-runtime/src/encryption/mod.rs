@@ -84,9 +84,11 @@ impl AlgorithmSuite {
 pub struct Encryption {
     logical_table: String,
     keyring: Keyring,
+    /// Keyrings that still decrypt (a rotation's old keys), never encrypt.
+    old: Vec<Keyring>,
     suite: Option<AlgorithmSuite>,
     beacon_key: Option<BeaconKey>,
-    plaintext_reads: bool,
+    plaintext_reads: Vec<&'static str>,
 }
 
 impl std::fmt::Debug for Encryption {
@@ -107,9 +109,10 @@ impl Encryption {
         Encryption {
             logical_table: logical_table.into(),
             keyring,
+            old: Vec::new(),
             suite: None,
             beacon_key: None,
-            plaintext_reads: false,
+            plaintext_reads: Vec::new(),
         }
     }
 
@@ -159,28 +162,81 @@ impl Encryption {
         self
     }
 
-    /// Read items of encrypted facets that are still plaintext, as they are: while a
-    /// backfill encrypts a facet's existing records. Off by default (a plaintext item is
-    /// refused with [`CipherError::Plaintext`]).
-    pub fn allow_plaintext_reads(mut self) -> Self {
-        self.plaintext_reads = true;
+    /// Read the items of `F` that are still plaintext, as they are: while a backfill
+    /// encrypts the facet's existing records. Off by default (a plaintext item of an
+    /// encrypted facet is refused with [`CipherError::Plaintext`]).
+    pub fn allow_plaintext_reads<F: faceteer_core::Facet>(mut self) -> Self {
+        self.plaintext_reads.push(F::SCHEMA.name);
         self
+    }
+
+    /// Decrypt items encrypted under `keyring` too, and never encrypt with it: a key
+    /// rotation's old key, kept until a backfill has encrypted every record again under
+    /// [`Encryption::new`]'s keyring.
+    pub fn decrypt_also(mut self, keyring: Keyring) -> Self {
+        self.old.push(keyring);
+        self
+    }
+
+    /// A keyring that encrypts with `generator` and decrypts with it or any of `children`:
+    /// what a key rotation deploys (the new key as generator, the old as a child) before a
+    /// backfill encrypts every record again.
+    pub async fn multi_keyring(
+        generator: Keyring,
+        children: Vec<Keyring>,
+    ) -> Result<Keyring, SetupError> {
+        let config = MaterialProvidersConfig::builder()
+            .build()
+            .map_err(|e| SetupError::Keyring(e.to_string()))?;
+        let providers =
+            mpl::Client::from_conf(config).map_err(|e| SetupError::Keyring(e.to_string()))?;
+        providers
+            .create_multi_keyring()
+            .generator(generator.0)
+            .child_keyrings(children.into_iter().map(|k| k.0).collect::<Vec<_>>())
+            .send()
+            .await
+            .map(Keyring)
+            .map_err(|e| SetupError::Keyring(e.to_string()))
     }
 
     /// Install this as the process's cipher: once, at startup, before any record of an
     /// encrypted facet is read or written or its keys are built. A second install is
     /// refused ([`InstallError`]).
     pub fn install(self) -> Result<(), SetupError> {
-        let cipher = cipher::DbEsdk {
+        faceteer_core::crypto::install_cipher(Box::new(self.cipher()?))?;
+        Ok(())
+    }
+
+    /// Put this in place of the process's cipher (or install it): from now on every item
+    /// is encrypted, decrypted and beaconed by it. It must decrypt what the one it replaces
+    /// wrote: a rotation's new key with the old one in
+    /// [`decrypt_also`](Self::decrypt_also), or keys reloaded from a secret store.
+    pub fn replace(self) -> Result<(), SetupError> {
+        faceteer_core::crypto::replace_cipher(Box::new(self.cipher()?));
+        Ok(())
+    }
+
+    fn cipher(self) -> Result<cipher::DbEsdk, SetupError> {
+        let decrypting = if self.old.is_empty() {
+            None
+        } else {
+            // The Material Providers' operations finish when first polled.
+            let multi = Self::multi_keyring(self.keyring.clone(), self.old);
+            let keyring = futures::FutureExt::now_or_never(multi).ok_or_else(|| {
+                SetupError::Keyring("the multi-keyring was not made at once".into())
+            })??;
+            Some(keyring.0)
+        };
+        Ok(cipher::DbEsdk {
             logical_table: self.logical_table,
             keyring: self.keyring.0,
+            decrypting,
             suite: self.suite.map(AlgorithmSuite::id),
             beacon_key: self.beacon_key,
             plaintext_reads: self.plaintext_reads,
             encryptors: Default::default(),
-        };
-        faceteer_core::crypto::install_cipher(Box::new(cipher))?;
-        Ok(())
+        })
     }
 }
 

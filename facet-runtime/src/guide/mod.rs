@@ -12,6 +12,8 @@
 //! * [`writes`]: updates, nested paths and attribute references, saves of what changed,
 //!   versions, transactions, unique fields, write times, moves;
 //! * [`hooks`]: your code on every write, read and request; tenants kept apart;
+//! * [`encryption`]: fields encrypted on the client (AWS's Database Encryption SDK), found
+//!   by equality through beacons (feature `encryption`);
 //! * [`batches`]: batch writes and reads where every input ends done, failed or unknown;
 //! * [`queries`]: running queries, conditions and filters, counts, collections, scans,
 //!   searches over several indexes and shards, reads straight from the wire;
@@ -30,6 +32,7 @@
 pub mod attributes;
 pub mod batches;
 pub mod conventions;
+pub mod encryption;
 pub mod errors;
 pub mod evolving;
 pub mod exactly_once;

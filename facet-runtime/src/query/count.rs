@@ -45,6 +45,7 @@ impl Table {
         let table = self;
         // Counting reads no attribute: any read mode plans the same key condition.
         let query: Query<F, I, Fetched, Paged> = query.retype();
+        super::beacons::refuse_unchecked(&query.partition, "a count")?;
         let op = Op::new("Query", table, F::SCHEMA.name, query.index.map(|i| i.name));
         let work = move |op: Arc<Op>| async move {
             let partitions = if query.is_all_shards() {

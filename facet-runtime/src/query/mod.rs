@@ -27,6 +27,7 @@
 //! * `run`: execution: pages, read-ahead, the all-shard merge, streams;
 //! * `scan`, `collection`, `search`: the other paged reads; `walk`: page streams.
 
+mod beacons;
 pub(crate) mod budget;
 mod builder;
 pub(crate) mod collection;

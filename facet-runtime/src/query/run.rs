@@ -166,6 +166,9 @@ where
             query.page.cursor.as_deref(),
             |q, c| q.cursor(c),
         )?;
+        if query.attributes().is_some() && !R::FETCH_BY_KEY {
+            super::beacons::refuse_unchecked(&query.partition, "a projection")?;
+        }
         let (raw, cursor) = if query.is_all_shards() {
             all_shards(table, &op, query, probe).await?
         } else {
@@ -181,6 +184,7 @@ where
         let (mut records, mut failed) = walk::decode(raw, |item| {
             decode_stored::<F, I, R>(item, attributes.as_deref())
         });
+        super::beacons::keep_asked::<F, _>(&query.partition, &mut records, R::record_mut);
         crate::query::hooks::after_read_page::<F, _>(
             table,
             crate::hook::ReadKind::Query,

@@ -243,6 +243,9 @@ impl<'t, F: Facet> Search<'t, F> {
         if self.page.limit.unwrap_or(DEFAULT_SEARCH_LIMIT) == 0 {
             return Err(Error::InvalidRequest("limit must be at least 1".into()));
         }
+        for source in &self.sources {
+            super::beacons::refuse_unchecked(&source.partition, "a search over several queries")?;
+        }
         if let Some(attribute) = self.order {
             return self.run_ordered(op, attribute).await;
         }
