@@ -196,10 +196,34 @@ tokio::task_local! {
 }
 
 /// Run one test body on `engine`: a fresh runtime (two worker threads), the engine reported
-/// on stdout (shown when the test fails). Called by [`engines!`].
+/// on stdout (shown when the test fails), on the calling thread.
 pub fn run<F: Future<Output = ()>>(engine: Engine, test: F) {
+    run_here(engine, test)
+}
+
+/// [`run`] the future `test` makes, on a thread of its own with an 8 MiB stack: what
+/// [`engines!`] runs. Unoptimised builds poll deep futures in large frames, and a clean CI
+/// build (`CARGO_INCREMENTAL=0`) overflowed a test thread's 2 MiB in a backfill on moto. The
+/// panic of a failing test is passed on.
+pub fn run_on_own_thread<T, F>(engine: Engine, test: T)
+where
+    T: FnOnce() -> F + Send + 'static,
+    F: Future<Output = ()>,
+{
+    let thread = std::thread::Builder::new()
+        .name(std::thread::current().name().unwrap_or("test").to_owned())
+        .stack_size(8 << 20)
+        .spawn(move || run_here(engine, test()))
+        .expect("a thread for the test");
+    if let Err(panic) = thread.join() {
+        std::panic::resume_unwind(panic);
+    }
+}
+
+fn run_here<F: Future<Output = ()>>(engine: Engine, test: F) {
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
+        .thread_stack_size(8 << 20)
         .enable_all()
         .build()
         .expect("a tokio runtime for the test");
@@ -234,11 +258,11 @@ macro_rules! engines {
         mod $name {
             #[test]
             fn embedded() {
-                $crate::run($crate::Engine::Embedded, super::$name())
+                $crate::run_on_own_thread($crate::Engine::Embedded, super::$name)
             }
             #[test]
             fn moto() {
-                $crate::run($crate::Engine::Moto, super::$name())
+                $crate::run_on_own_thread($crate::Engine::Moto, super::$name)
             }
         }
     )*};

@@ -35,6 +35,9 @@ fn check_own_attributes<F: Facet>(item: &Item) -> Result<(), ItemError> {
 /// ([`KeyError::ReservedPartition`](crate::key::KeyError::ReservedPartition), as [`ItemError::Key`]), and a record whose own
 /// attributes take the name of one the library writes ([`ItemError::ReservedAttribute`]).
 pub fn to_item<F: Facet>(record: &F) -> Result<Item, ItemError> {
+    if !F::SENSITIVE.is_empty() {
+        crate::redact::register::<F>();
+    }
     validate_for_write(record)?;
     let key = primary_key(record)?;
     let item = record_attributes(record)?;
@@ -174,6 +177,9 @@ pub(crate) fn check_facet(item: &Item, expected: &'static str) -> Result<(), Ite
 /// `#[serde(deny_unknown_fields)]`. An item whose `facet` attribute names another facet is
 /// refused with [`ItemError::WrongFacet`].
 pub fn from_item<F: Facet>(item: Item) -> Result<F, ItemError> {
+    if !F::SENSITIVE.is_empty() {
+        crate::redact::register::<F>();
+    }
     let item = decrypt_item::<F>(item)?;
     let schema = F::SCHEMA;
     if F::SCHEMA_VERSION.is_some() || item.contains_key(SCHEMA_VERSION_ATTRIBUTE) {

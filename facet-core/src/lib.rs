@@ -44,6 +44,7 @@ pub mod nullable;
 pub mod partition;
 pub mod pick;
 pub mod plan;
+pub mod redact;
 pub mod schema;
 #[doc(hidden)]
 pub mod serde_key;

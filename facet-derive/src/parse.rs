@@ -194,7 +194,7 @@ pub struct GrowAttr {
 /// One field, with its key attributes still raw.
 #[derive(Debug, FromField)]
 #[rustfmt::skip]
-#[darling(forward_attrs(pk, sk, gsi, shard, ttl, version, unique, created, updated, vector, nested, encrypt, sign_only, beacon, serde))]
+#[darling(forward_attrs(pk, sk, gsi, shard, ttl, version, unique, created, updated, vector, nested, encrypt, sign_only, beacon, sensitive, serde))]
 pub struct FieldInput {
     pub ident: Option<Ident>,
     pub ty: Type,
@@ -303,6 +303,8 @@ pub struct FieldAttrs {
     pub sign_only: Option<Span>,
     /// `#[beacon(..)]`: keys hold the value's beacon.
     pub beacon: Option<(BeaconAttr, Span)>,
+    /// `#[sensitive]`: the value is masked in `Debug`, errors and events.
+    pub sensitive: Option<Span>,
     /// What serde does with the field.
     pub serde: crate::serde_attrs::SerdeField,
 }
@@ -380,6 +382,13 @@ pub fn field_attrs(attrs: &[Attribute], cx: &Ctxt) -> FieldAttrs {
             } else {
                 out.sign_only = Some(span);
             }
+        } else if path.is_ident("sensitive") {
+            if !matches!(attr.meta, Meta::Path(_)) {
+                cx.syntax_error(
+                    darling::Error::custom("`#[sensitive]` takes no arguments").with_span(&span),
+                );
+            }
+            out.sensitive = Some(span);
         } else if path.is_ident("beacon") {
             if let Some(parsed) = cx.syntax(BeaconAttr::from_meta(&attr.meta)) {
                 out.beacon = Some((parsed, span));

@@ -322,6 +322,9 @@ pub mod __private_0_1_0 {
         pick_field, read_attribute, read_path, BaseTable, FieldAt, FromPicked, IndexProjects,
         KeyFields, PickValidator, ProjectedBy, Projection, WholeRecords,
     };
+    pub use faceteer_core::redact::{
+        masked as redact_masked, register as redact_register, Registering,
+    };
     pub use faceteer_core::schema::FALLBACK_SCHEMA;
     pub use faceteer_core::schema::TTL_ATTRIBUTE;
     pub use faceteer_core::schema::{

@@ -29,6 +29,10 @@ pub trait Facet: Serialize + DeserializeOwned + Send + Sync + Sized + 'static {
     #[doc(hidden)]
     const CRYPTO: Option<&'static crate::crypto::CryptoSchema> = None;
 
+    /// The stored names of the facet's `#[sensitive]` fields.
+    #[doc(hidden)]
+    const SENSITIVE: &'static [&'static str] = &[];
+
     /// The key text of the record's `#[beacon]` field stored as `attribute` (`None` for any
     /// other attribute): what a query by its beacon checks records read back against.
     #[doc(hidden)]

@@ -53,6 +53,7 @@ pub fn field(f: FieldInput, attrs: &FieldAttrs, serde: &SerdeContainer) -> Field
         codec: attrs.serde.codec.clone(),
         nested: attrs.nested,
         crypto: crypto(attrs),
+        sensitive: attrs.sensitive.is_some(),
     }
 }
 

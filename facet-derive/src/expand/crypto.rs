@@ -4,6 +4,7 @@
 use proc_macro2::TokenStream;
 use quote::quote;
 
+use super::beacon::beacon_literal;
 use super::keys::{plain_part_arg, Source};
 use super::tokens::{lit, private};
 use crate::model::FacetModel;
@@ -39,21 +40,6 @@ pub fn crypto_const(m: &FacetModel) -> TokenStream {
                 beacons: &[#(#beacons),*],
             });
     }
-}
-
-/// The `BeaconSpec` literal of field `i`, when it has a beacon.
-fn beacon_literal(m: &FacetModel, i: usize) -> Option<TokenStream> {
-    let p = private(m);
-    let f = &m.fields[i];
-    let b = f.crypto.as_ref()?.beacon.as_ref()?;
-    let name = lit(&f.name);
-    let length = b.length.min(63) as u8;
-    Some(quote!(#p::BeaconSpec { name: #name, length: #length }))
-}
-
-/// A `&'static BeaconSpec` expression for field `i`'s beacon, when it has one.
-pub fn beacon_spec(m: &FacetModel, i: usize) -> Option<TokenStream> {
-    beacon_literal(m, i).map(|spec| quote!(&#spec))
 }
 
 /// A `Result<String, KeyError>` expression: the key text of field `i`'s value from `src`,

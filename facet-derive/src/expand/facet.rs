@@ -118,11 +118,14 @@ pub fn facet(m: &FacetModel) -> TokenStream {
     let field_schemas = field_schemas(m);
     let crypto = super::crypto::crypto_const(m);
     let beacon_text = super::crypto::beacon_text_fn(m);
+    let sensitive = super::redact::sensitive_const(m);
+    let debug = super::redact::facet_debug(m);
 
     quote! {
         #fields_decl
         #projection
         #index_key_types
+        #debug
 
         #[automatically_derived]
         impl #p::Facet for #ident {
@@ -130,6 +133,7 @@ pub fn facet(m: &FacetModel) -> TokenStream {
             const VALIDATE_ON_WRITE: bool = #validate_on_write;
             #crypto
             #beacon_text
+            #sensitive
             type Fields = #fields_ident;
 
             fn fields() -> #fields_ident {

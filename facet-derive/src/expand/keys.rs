@@ -81,8 +81,9 @@ pub fn index_keys<'a>(m: &'a FacetModel, i: &'a IndexModel) -> (KeyRef<'a>, Opti
 /// A `&dyn KeyPart` expression for one field's value in `src`.
 pub fn part_arg(m: &FacetModel, field: usize, sortable: bool, src: Source) -> TokenStream {
     let plain = plain_part_arg(m, field, sortable, src);
+    let plain = super::redact::registering(m, field, plain);
     // A `#[beacon]` field's key text is written as its beacon.
-    match super::crypto::beacon_spec(m, field) {
+    match super::beacon::beacon_spec(m, field) {
         Some(spec) => {
             let p = private(m);
             let facet = lit(&m.name);

@@ -7,6 +7,7 @@
 //! updates, its encoders and its projections; the other derives are [`pick`],
 //! [`key_part`] and [`collection`]. A failed derive emits [`fallback`].
 
+mod beacon;
 mod collection;
 mod crypto;
 mod encoders;
@@ -20,6 +21,7 @@ mod nested;
 mod pick;
 mod projection;
 mod queries;
+mod redact;
 mod schema;
 mod tokens;
 mod updates;

@@ -82,9 +82,15 @@ fn key_fields_struct(
         let attr = lit(&f.name);
         quote!(#id: #p::read_attribute(__item, #attr)?)
     });
+    let debug = super::redact::masked_debug(m, name, fields.iter().map(|(f, _)| *f));
+    let derives = if debug.is_empty() {
+        quote!(#[derive(Debug, Clone)])
+    } else {
+        quote!(#[derive(Clone)])
+    };
     quote! {
         #[doc = #doc]
-        #[derive(Debug, Clone)]
+        #derives
         #[allow(dead_code)]
         #vis struct #name {
             #(#decls,)*
@@ -100,6 +106,8 @@ fn key_fields_struct(
 
         #[automatically_derived]
         impl #p::KeyFields for #name {}
+
+        #debug
     }
 }
 

@@ -132,6 +132,8 @@ pub struct Field {
     pub nested: Option<proc_macro2::Span>,
     /// `#[encrypt]` / `#[sign_only]` (and `#[beacon]`): what the client does to the value.
     pub crypto: Option<Crypto>,
+    /// `#[sensitive]`: masked in `Debug`, error texts and events.
+    pub sensitive: bool,
 }
 
 /// What the client does to one field's value when its item is written.

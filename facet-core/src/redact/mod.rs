@@ -1,0 +1,101 @@
+//! `#[sensitive]` fields kept out of what a program prints: records' `Debug`, keys and items
+//! in error texts and tracing events.
+//!
+//! A facet with sensitive fields registers itself ([`register`]) the first time its keys
+//! are built or a table declaring it is opened. From then on [`key`] masks the values those
+//! fields put in a key (`#USER_ann@example.com_7` prints as `#USER_‹redacted›_7`) and
+//! [`ShownItem`] masks their attributes in a stored item. The values themselves are never
+//! changed: a key still holds the value in DynamoDB (use `#[encrypt]` and a beacon to keep
+//! it out of the table).
+
+mod key_text;
+mod registry;
+
+pub use key_text::KeyText;
+pub use registry::{register, register_schema, sensitive_attributes, REDACTED};
+
+use std::borrow::Cow;
+
+use aws_sdk_dynamodb::types::AttributeValue;
+
+use crate::item::Item;
+
+/// `text` (a key: `PK`, `SK`, an index key, a guard's key) with the values of sensitive
+/// fields masked, when a registered facet builds keys of its shape.
+pub fn key(text: &str) -> Cow<'_, str> {
+    registry::mask_key(text)
+}
+
+/// Whether `attribute` of an item of the facet named `facet` is sensitive (any facet's,
+/// when the item names none).
+pub fn is_sensitive(facet: Option<&str>, attribute: &str) -> bool {
+    registry::is_sensitive(facet, attribute)
+}
+
+/// An item printed with its sensitive attributes masked and its keys through [`key`]:
+/// `format!("{:?}", ShownItem(&item))`.
+pub struct ShownItem<'a>(pub &'a Item);
+
+impl std::fmt::Debug for ShownItem<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let facet = match self.0.get(crate::schema::FACET_ATTRIBUTE) {
+            Some(AttributeValue::S(name)) => Some(name.as_str()),
+            _ => None,
+        };
+        let mut names: Vec<&String> = self.0.keys().collect();
+        names.sort();
+        let mut map = f.debug_map();
+        for name in names {
+            let value = &self.0[name];
+            if is_sensitive(facet, name) {
+                map.entry(name, &Masked);
+            } else if let (true, AttributeValue::S(text)) =
+                (crate::schema::is_library_attribute(name), value)
+            {
+                map.entry(name, &key(text));
+            } else {
+                map.entry(name, value);
+            }
+        }
+        map.finish()
+    }
+}
+
+/// What a masked value prints, in `Debug`.
+struct Masked;
+
+impl std::fmt::Debug for Masked {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(REDACTED)
+    }
+}
+
+/// A value of a sensitive field, printed masked by `Debug`: what the derive's `Debug` of a
+/// record shows in place of the value.
+pub fn masked() -> impl std::fmt::Debug {
+    Masked
+}
+
+/// A key part of a `#[sensitive]` field: writing it registers its facet, so that the keys it
+/// is written into print masked (the derive passes one for each such part).
+pub struct Registering<'a> {
+    /// Registers the facet ([`register::<F>`](register)).
+    pub register: fn(),
+    /// The field's value.
+    pub value: &'a dyn crate::key::KeyPart,
+}
+
+impl crate::key::KeyPart for Registering<'_> {
+    fn write_key(&self, out: &mut String) -> Result<(), String> {
+        (self.register)();
+        self.value.write_key(out)
+    }
+
+    fn is_present(&self) -> bool {
+        self.value.is_present()
+    }
+
+    fn is_optional(&self) -> bool {
+        self.value.is_optional()
+    }
+}

@@ -1,0 +1,107 @@
+//! The facets with sensitive fields, registered when first used.
+
+use std::borrow::Cow;
+use std::sync::RwLock;
+
+use crate::facet::Facet;
+use crate::schema::{FacetSchema, KeySchema};
+
+/// One registered facet: its schema and its sensitive attributes.
+#[derive(Clone, Copy)]
+struct Entry {
+    schema: &'static FacetSchema,
+    attributes: &'static [&'static str],
+}
+
+/// What a masked value prints as.
+pub const REDACTED: &str = "‹redacted›";
+
+static REGISTRY: RwLock<Vec<Entry>> = RwLock::new(Vec::new());
+
+/// Register `F` when it has `#[sensitive]` fields (the derive's generated code calls this
+/// where keys are built; a declared table registers its facets).
+pub fn register<F: Facet>() {
+    register_schema(F::SCHEMA, F::SENSITIVE);
+}
+
+/// Register the facet `schema` describes, whose sensitive attributes are `attributes`.
+pub fn register_schema(schema: &'static FacetSchema, attributes: &'static [&'static str]) {
+    if attributes.is_empty() {
+        return;
+    }
+    let known = |r: &[Entry]| r.iter().any(|e| std::ptr::eq(e.schema, schema));
+    if known(&REGISTRY.read().unwrap_or_else(|e| e.into_inner())) {
+        return;
+    }
+    let mut registry = REGISTRY.write().unwrap_or_else(|e| e.into_inner());
+    if !known(&registry) {
+        registry.push(Entry { schema, attributes });
+    }
+}
+
+/// The sensitive attributes of the registered facet named `facet`.
+pub fn sensitive_attributes(facet: &str) -> &'static [&'static str] {
+    REGISTRY
+        .read()
+        .unwrap_or_else(|e| e.into_inner())
+        .iter()
+        .find(|e| e.schema.name == facet)
+        .map(|e| e.attributes)
+        .unwrap_or(&[])
+}
+
+pub(crate) fn is_sensitive(facet: Option<&str>, attribute: &str) -> bool {
+    let registry = REGISTRY.read().unwrap_or_else(|e| e.into_inner());
+    registry
+        .iter()
+        .filter(|e| facet.is_none_or(|f| f == e.schema.name))
+        .any(|e| e.attributes.contains(&attribute))
+}
+
+/// `text` with the values of sensitive fields masked, when a registered facet writes keys of
+/// its shape (its prefix): each sensitive value, or everything after the prefix when the
+/// text does not split into the key's values.
+pub(crate) fn mask_key(text: &str) -> Cow<'_, str> {
+    let registry = REGISTRY.read().unwrap_or_else(|e| e.into_inner());
+    for entry in registry.iter() {
+        let schema = entry.schema;
+        let keys = [&schema.pk, &schema.sk]
+            .into_iter()
+            .chain(schema.indexes.iter().flat_map(|i| i.keys()));
+        for key in keys {
+            if let Some(masked) = mask_with(text, entry, key) {
+                return Cow::Owned(masked);
+            }
+        }
+    }
+    Cow::Borrowed(text)
+}
+
+fn mask_with(text: &str, entry: &Entry, key: &KeySchema) -> Option<String> {
+    let sensitive: Vec<bool> = key
+        .fields
+        .iter()
+        .map(|f| entry.attributes.contains(f))
+        .collect();
+    if !sensitive.contains(&true) || key.no_prefix || key.prefix.is_empty() {
+        return None;
+    }
+    let rest = text.strip_prefix(key.prefix)?;
+    let delimiter = entry.schema.delimiter;
+    let rest = rest.strip_prefix(delimiter).unwrap_or(rest);
+    let pieces: Vec<&str> = rest.split(delimiter).collect();
+    // The values are the last pieces (a shard id may come first).
+    if key.shard.is_none() && pieces.len() == key.fields.len() {
+        let shown: Vec<&str> = pieces
+            .iter()
+            .zip(&sensitive)
+            .map(|(piece, s)| if *s { REDACTED } else { piece })
+            .collect();
+        return Some(format!(
+            "{}{delimiter}{}",
+            key.prefix,
+            shown.join(delimiter)
+        ));
+    }
+    Some(format!("{}{delimiter}{}", key.prefix, REDACTED))
+}
