@@ -921,7 +921,66 @@ async fn hooked_writes_stay_exact_under_lost_answers() {
     print_lost(&proxy);
 }
 
+/// Batches of an encrypted facet under lost answers: every input is done, not done or
+/// unknown, exactly; what is stored is encrypted and decrypts; deletes are exact too.
+async fn encrypted_batches_stay_exact_under_lost_answers() {
+    use crate::encryption::{install_test_cipher, patient_record, Clinic, Patient};
+    install_test_cipher().await;
+    let faults = FaultConfig {
+        throttle: 0.1,
+        fail_after: 0.15,
+        reset_after: 0.15,
+        seed: 23,
+        ..FaultConfig::default()
+    };
+    let upstream = faceteer_suite::endpoint().expect("a local endpoint");
+    let proxy = FaultProxy::start(&upstream, faults).await.unwrap();
+    let client = faceteer::local_client(&proxy.endpoint()).expect("a local endpoint");
+    let table = faceteer_suite::fresh_table_with::<Clinic>(client, "encrypted-lost")
+        .await
+        .with_batch_options(fast_retries(3));
+    let direct = faceteer_suite::patient(Table::declared::<Clinic>(
+        faceteer_suite::client().await,
+        table.name(),
+    ));
+    let n = total().min(1_000) as u32;
+    let patients: Vec<Patient> = (0..n)
+        .map(|i| patient_record(i, &format!("lost{i}@example.com")))
+        .collect();
+    let put = table.put_many(patients.clone()).await;
+    assert_eq!(
+        put.written.len() + put.failed.len() + put.unknown.len(),
+        n as usize
+    );
+    for f in &put.failed {
+        assert_certainly_not_applied(&f.reason);
+    }
+    let key_of = |p: &Patient| key_pair(&Patient::key(&p.clinic, &p.id).unwrap());
+    let stored: Vec<Patient> = direct.scan::<Patient>().all().await.unwrap();
+    let stored_keys: Keys = stored.iter().map(key_of).collect();
+    let written: Keys = put.written.iter().map(key_of).collect();
+    let failed: Keys = put.failed.iter().map(|f| key_of(&f.item)).collect();
+    assert!(
+        written.is_subset(&stored_keys),
+        "every input reported done is stored"
+    );
+    assert!(
+        failed.is_disjoint(&stored_keys),
+        "no input reported not done is stored"
+    );
+    // What is stored decrypted to exactly what was written.
+    for p in &stored {
+        assert!(patients.contains(p), "{:?} was never written", p.id);
+    }
+    print_lost(&proxy);
+    assert!(
+        !put.failed.is_empty() || !put.unknown.is_empty(),
+        "the faults reached the batch"
+    );
+}
+
 faceteer_suite::engines!(
+    encrypted_batches_stay_exact_under_lost_answers,
     hooked_writes_stay_exact_under_lost_answers,
     every_call_ends_by_its_deadline,
     late_writes_never_pass_for_done,

@@ -737,7 +737,150 @@ async fn a_planted_double_apply_is_caught() {
     );
 }
 
+/// What a client was told of one write of an encrypted record.
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum Told {
+    Done,
+    NotDone,
+    Unknown,
+}
+
+fn told<T>(result: &faceteer::Result<T>) -> Told {
+    match result {
+        Ok(_) => Told::Done,
+        Err(e) if e.is_outcome_unknown() => Told::Unknown,
+        Err(_) => Told::NotDone,
+    }
+}
+
+/// Many writers on the same encrypted records, through a proxy that loses answers: plain
+/// updates beside whole writes that encrypt again (`modify`, versioned puts). Each write is
+/// reported done, not done or unknown; done ones are in the record once, not-done ones never,
+/// and the encrypted field always holds a whole write's own value.
+async fn encrypted_records_keep_exact_histories() {
+    use crate::encryption::{install_test_cipher, Clinic, Ledger};
+    install_test_cipher().await;
+    let faults = faceteer::testing::FaultConfig {
+        single_writes: true,
+        fail_after: 0.15,
+        reset_after: 0.15,
+        late_share: 0.05,
+        late_by: Duration::from_millis(1500),
+        seed: 43,
+        ..faceteer::testing::FaultConfig::default()
+    };
+    let timeouts = faceteer::Timeouts {
+        attempt: Duration::from_secs(1),
+        operation: Duration::from_secs(60),
+        call: Duration::from_secs(120),
+        ..faceteer::Timeouts::default()
+    };
+    let (_proxy, table, direct) =
+        crate::common::lossy_table_with::<Clinic>("encrypted-history", faults, timeouts, 6).await;
+    let ids = ["l0", "l1"];
+    for id in ids {
+        let start = Ledger {
+            id: id.into(),
+            elements: Vec::new(),
+            count: 0,
+            secret: "start".into(),
+            version: 0,
+        };
+        direct.put(&start).await.unwrap();
+    }
+    let outcomes: Arc<Mutex<Vec<(String, u64, Told)>>> = Arc::default();
+    let clients = (0..4u64).map(|c| {
+        let table = table.clone();
+        let outcomes = outcomes.clone();
+        async move {
+            let f = Ledger::fields();
+            let mut rng = fastrand::Rng::with_seed(c);
+            for i in 0..20u64 {
+                let e = c * 1000 + i;
+                let id = ids[rng.usize(..ids.len())];
+                let key = Ledger::key(id).unwrap();
+                let result = match rng.u8(..3) {
+                    // An update of the plain fields: the signed item stays as it was.
+                    0 => told(
+                        &table
+                            .update(&key, f.elements.append([e]) & f.count.add(1))
+                            .await,
+                    ),
+                    // A whole write, encrypted again, on condition of the version read.
+                    1 => told(
+                        &table
+                            .modify(&key, |l: &mut Ledger| {
+                                l.elements.push(e);
+                                l.count += 1;
+                                l.secret = format!("secret {e}");
+                            })
+                            .await,
+                    ),
+                    // A versioned put of a consistent read.
+                    _ => match table.get(&key).consistent().await {
+                        Ok(Some(mut l)) => {
+                            l.elements.push(e);
+                            l.count += 1;
+                            l.secret = format!("secret {e}");
+                            told(&table.put(&l).await)
+                        }
+                        Ok(None) => panic!("{id} is never deleted"),
+                        Err(_) => continue,
+                    },
+                };
+                outcomes.lock().unwrap().push((id.to_owned(), e, result));
+            }
+        }
+    });
+    futures::future::join_all(clients).await;
+    let outcomes = outcomes.lock().unwrap().clone();
+    let mut unknown = 0;
+    for id in ids {
+        let stored = direct
+            .get(&Ledger::key(id).unwrap())
+            .consistent()
+            .await
+            .unwrap()
+            .expect("stored and readable");
+        let mut seen = stored.elements.clone();
+        seen.sort_unstable();
+        seen.dedup();
+        assert_eq!(
+            seen.len(),
+            stored.elements.len(),
+            "{id}: an element applied twice"
+        );
+        assert_eq!(
+            stored.count,
+            stored.elements.len() as i64,
+            "{id}: the count counts the list"
+        );
+        for (of, e, told) in outcomes.iter().filter(|(of, ..)| of == id) {
+            let applied = stored.elements.contains(e);
+            match told {
+                Told::Done => assert!(applied, "{of}: {e} was reported done and is missing"),
+                Told::NotDone => assert!(!applied, "{of}: {e} was reported not done and applied"),
+                Told::Unknown => unknown += 1,
+            }
+        }
+        // The encrypted field holds a whole write's own value.
+        let last = stored.secret.trim_start_matches("secret ");
+        assert!(
+            stored.secret == "start"
+                || last
+                    .parse::<u64>()
+                    .is_ok_and(|e| stored.elements.contains(&e)),
+            "{id}: {}",
+            stored.secret
+        );
+    }
+    let done = outcomes.iter().filter(|o| o.2 == Told::Done).count();
+    assert!(done > 10, "{done} writes done of {}", outcomes.len());
+    println!("{} writes: {done} done, {unknown} unknown", outcomes.len());
+}
+
 faceteer_suite::engines!(
+    encrypted_records_keep_exact_histories,
     concurrent_histories_have_no_anomalies,
     a_planted_double_apply_is_caught
 );

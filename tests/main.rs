@@ -42,6 +42,7 @@ mod reserved_names;
 mod saves;
 mod scans;
 mod search;
+mod sensitive;
 mod settings;
 mod shard_schedules;
 mod shards;

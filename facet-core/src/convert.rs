@@ -35,9 +35,7 @@ fn check_own_attributes<F: Facet>(item: &Item) -> Result<(), ItemError> {
 /// ([`KeyError::ReservedPartition`](crate::key::KeyError::ReservedPartition), as [`ItemError::Key`]), and a record whose own
 /// attributes take the name of one the library writes ([`ItemError::ReservedAttribute`]).
 pub fn to_item<F: Facet>(record: &F) -> Result<Item, ItemError> {
-    if !F::SENSITIVE.is_empty() {
-        crate::redact::register::<F>();
-    }
+    crate::facet::register_sensitive::<F>();
     validate_for_write(record)?;
     let key = primary_key(record)?;
     let item = record_attributes(record)?;
@@ -177,9 +175,7 @@ pub(crate) fn check_facet(item: &Item, expected: &'static str) -> Result<(), Ite
 /// `#[serde(deny_unknown_fields)]`. An item whose `facet` attribute names another facet is
 /// refused with [`ItemError::WrongFacet`].
 pub fn from_item<F: Facet>(item: Item) -> Result<F, ItemError> {
-    if !F::SENSITIVE.is_empty() {
-        crate::redact::register::<F>();
-    }
+    crate::facet::register_sensitive::<F>();
     let item = decrypt_item::<F>(item)?;
     let schema = F::SCHEMA;
     if F::SCHEMA_VERSION.is_some() || item.contains_key(SCHEMA_VERSION_ATTRIBUTE) {
@@ -202,10 +198,7 @@ pub fn from_item<F: Facet>(item: Item) -> Result<F, ItemError> {
     check_facet(&item, schema.name)?;
     let skip = |name: &str, _: &AttributeValue| schema.is_stored_only(name);
     let record = crate::unmarshal::from_attributes::<F>(item, &skip);
-    let record = record.map_err(|source| ItemError::Deserialize {
-        facet: schema.name,
-        source,
-    })?;
+    let record = record.map_err(|source| ItemError::deserialize(schema.name, source))?;
     record.validate().map_err(|message| ItemError::Validation {
         facet: schema.name,
         message,
@@ -237,10 +230,8 @@ pub fn stored_version<F: Facet>(item: &Item, current: u32) -> Result<u32, ItemEr
 pub fn read_shape<F: Facet, T: DeserializeOwned>(item: Item) -> Result<T, ItemError> {
     let schema = F::SCHEMA;
     let skip = |name: &str, _: &AttributeValue| schema.is_stored_only(name);
-    crate::unmarshal::from_attributes::<T>(item, &skip).map_err(|source| ItemError::Deserialize {
-        facet: schema.name,
-        source,
-    })
+    crate::unmarshal::from_attributes::<T>(item, &skip)
+        .map_err(|source| ItemError::deserialize(schema.name, source))
 }
 
 /// Read `item` as the shape `T` an older schema version stored, and upgrade it with

@@ -165,6 +165,10 @@ pub trait KeyPart {
     fn is_optional(&self) -> bool {
         false
     }
+    /// `true` for a value of a `#[sensitive]` field: errors show it masked.
+    fn is_sensitive(&self) -> bool {
+        false
+    }
 }
 
 impl KeyPart for str {
@@ -519,13 +523,24 @@ impl KeyWriter {
         }
         self.separate();
         let start = self.buf.len();
+        let sensitive = value.is_sensitive();
         if let Err(reason) = value.write_key(&mut self.buf) {
+            let reason = if sensitive {
+                format!("{} (the reason holds the value)", crate::redact::REDACTED)
+            } else {
+                reason
+            };
             self.error = Some(KeyError::Unrepresentable { field, reason });
             return self;
         }
         let written = &self.buf[start..];
         if clashes_with_delimiter(written, self.delimiter) {
-            self.last_with_delimiter = Some((field, written.to_owned()));
+            let shown = if sensitive {
+                crate::redact::REDACTED.to_owned()
+            } else {
+                written.to_owned()
+            };
+            self.last_with_delimiter = Some((field, shown));
         }
         self
     }

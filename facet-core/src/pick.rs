@@ -204,7 +204,7 @@ where
     check_facet(&item, facet)?;
     <P::Facet as PickValidator>::validate_pick(&item, attributes)
         .map_err(|message| ItemError::Validation { facet, message })?;
-    let err = |source| ItemError::Deserialize { facet, source };
+    let err = |source| ItemError::deserialize(facet, source);
     Ok(Picked {
         fields: P::from_picked(&item).map_err(err)?,
         keys: <<P::Facet as PickValidator>::Keys as FromPicked>::from_picked(&item).map_err(err)?,

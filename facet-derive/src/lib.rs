@@ -49,7 +49,7 @@ pub fn derive_collection(input: TokenStream) -> TokenStream {
     Facet,
     attributes(
         facet, pk, sk, gsi, shard, ttl, version, unique, created, updated, vector, nested, encrypt,
-        sign_only, beacon
+        sign_only, beacon, sensitive
     )
 )]
 pub fn derive_facet(input: TokenStream) -> TokenStream {

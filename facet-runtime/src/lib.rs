@@ -197,6 +197,9 @@ pub use faceteer_core::expr::{Expr, Field, Nested, Update};
 pub use faceteer_core::facet::EpochTime;
 #[cfg(feature = "chrono")]
 pub use faceteer_core::facet::WriteTime;
+/// `#[sensitive]` values masked as keys and items are printed: [`redact::KeyText`] is the
+/// type of the keys errors carry.
+pub use faceteer_core::redact;
 pub use faceteer_core::table::TableSchema;
 #[cfg(feature = "chrono")]
 pub use faceteer_core::timestamp;
@@ -307,6 +310,7 @@ pub mod __private_0_1_0 {
     };
     pub use faceteer_core::expr::{Encoded, ExprError, Field, FieldValue};
     pub use faceteer_core::expr::{Encrypted, SignedOnly};
+    pub use faceteer_core::facet::register_sensitive as redact_register;
     #[cfg(feature = "chrono")]
     pub use faceteer_core::facet::WriteTime;
     pub use faceteer_core::facet::{
@@ -322,9 +326,7 @@ pub mod __private_0_1_0 {
         pick_field, read_attribute, read_path, BaseTable, FieldAt, FromPicked, IndexProjects,
         KeyFields, PickValidator, ProjectedBy, Projection, WholeRecords,
     };
-    pub use faceteer_core::redact::{
-        masked as redact_masked, register as redact_register, Registering,
-    };
+    pub use faceteer_core::redact::{masked as redact_masked, Registering};
     pub use faceteer_core::schema::FALLBACK_SCHEMA;
     pub use faceteer_core::schema::TTL_ATTRIBUTE;
     pub use faceteer_core::schema::{

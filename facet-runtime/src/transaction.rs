@@ -342,8 +342,8 @@ impl<'t> TransactWrite<'t> {
                     table: self.current.name().to_owned(),
                     action,
                     facet,
-                    pk,
-                    sk,
+                    pk: pk.into(),
+                    sk: sk.into(),
                     check,
                 });
                 self.tables.push(self.current.clone());
@@ -619,7 +619,10 @@ impl<'t> TransactWrite<'t> {
             .token
             .clone()
             .unwrap_or_else(|| self.fresh_token.clone());
-        let first = self.steps.first().map(|s| (s.pk.clone(), s.sk.clone()));
+        let first = self
+            .steps
+            .first()
+            .map(|s| (s.pk.as_str().to_owned(), s.sk.as_str().to_owned()));
         let first = first.unwrap_or_default();
         let table = self.table;
         let mut attempt = 0;
@@ -764,8 +767,8 @@ impl<'t> TransactGet<'t> {
             table: self.table.name().to_owned(),
             action: TxAction::Get,
             facet: F::SCHEMA.name,
-            pk,
-            sk,
+            pk: pk.into(),
+            sk: sk.into(),
             check: OnlyCheck::Condition,
         });
         Handle {

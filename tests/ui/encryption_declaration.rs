@@ -36,7 +36,7 @@ struct Beacons {
     both: String,
 }
 
-// A table key of beacons alone: two records could share one key.
+// Beacons in the table's key: two records whose values share a beacon would share a key.
 #[derive(Facet, Serialize, Deserialize)]
 #[facet(name = "C")]
 struct BeaconsAlone {

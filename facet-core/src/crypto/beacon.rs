@@ -34,4 +34,8 @@ impl KeyPart for Beaconed<'_> {
     fn is_optional(&self) -> bool {
         self.value.is_optional()
     }
+
+    fn is_sensitive(&self) -> bool {
+        self.value.is_sensitive()
+    }
 }

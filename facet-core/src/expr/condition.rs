@@ -104,9 +104,45 @@ impl<F> Clone for Expr<F> {
     }
 }
 
-impl<F> std::fmt::Debug for Expr<F> {
+/// Values compared with `#[sensitive]` fields print masked.
+impl<F: crate::Facet> std::fmt::Debug for Expr<F> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        self.node.fmt(f)
+        if F::SENSITIVE.is_empty() {
+            self.node.fmt(f)
+        } else {
+            self.node.masked(F::SENSITIVE).fmt(f)
+        }
+    }
+}
+
+impl Node {
+    /// The node with the values compared with the attributes `sensitive` names masked.
+    fn masked(&self, sensitive: &[&str]) -> Node {
+        let hidden = |p: &Path| sensitive.contains(&p.root());
+        let shown = || Ok(AttributeValue::S(crate::redact::REDACTED.to_owned()));
+        let value = |p: &Path, v: &Value| if hidden(p) { shown() } else { v.clone() };
+        let side = |p: &Path, s: &Side| {
+            if hidden(p) {
+                Side::Value(shown())
+            } else {
+                s.clone()
+            }
+        };
+        match self {
+            Node::Compare(p, op, s) => Node::Compare(p.clone(), *op, side(p, s)),
+            Node::Between(p, a, b) => Node::Between(p.clone(), side(p, a), side(p, b)),
+            Node::BeginsWith(p, v) => Node::BeginsWith(p.clone(), value(p, v)),
+            Node::Contains(p, v) => Node::Contains(p.clone(), value(p, v)),
+            Node::In(p, vs) => Node::In(p.clone(), vs.iter().map(|v| value(p, v)).collect()),
+            Node::And(a, b) => {
+                Node::And(Box::new(a.masked(sensitive)), Box::new(b.masked(sensitive)))
+            }
+            Node::Or(a, b) => {
+                Node::Or(Box::new(a.masked(sensitive)), Box::new(b.masked(sensitive)))
+            }
+            Node::Not(a) => Node::Not(Box::new(a.masked(sensitive))),
+            other => other.clone(),
+        }
     }
 }
 

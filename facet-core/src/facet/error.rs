@@ -111,3 +111,18 @@ pub enum ItemError {
         attribute: String,
     },
 }
+
+impl ItemError {
+    /// [`ItemError::Deserialize`], with the values serde's message quotes masked when the
+    /// facet has `#[sensitive]` fields ([`crate::redact::message`]).
+    pub fn deserialize(facet: &'static str, source: serde_dynamo::Error) -> Self {
+        if crate::redact::sensitive_attributes(facet).is_empty() {
+            return ItemError::Deserialize { facet, source };
+        }
+        let masked = crate::redact::message(&source.to_string());
+        ItemError::Deserialize {
+            facet,
+            source: <serde_dynamo::Error as serde::de::Error>::custom(masked),
+        }
+    }
+}

@@ -83,9 +83,10 @@ impl<F> std::hash::Hash for Key<F> {
 
 impl<F> fmt::Debug for Key<F> {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        // With the values of `#[sensitive]` fields masked.
         f.debug_struct("Key")
-            .field("pk", &self.pk)
-            .field("sk", &self.sk)
+            .field("pk", &crate::redact::key(&self.pk))
+            .field("sk", &crate::redact::key(&self.sk))
             .finish()
     }
 }

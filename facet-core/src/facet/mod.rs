@@ -12,7 +12,7 @@ mod veto;
 pub use error::ItemError;
 pub use key::Key;
 pub use markers::{BatchDeletable, BatchWritable, UniqueValue, Versioned};
-pub use record::Facet;
+pub use record::{register_sensitive, Facet};
 #[cfg(feature = "chrono")]
 pub use times::WriteTime;
 pub use times::{ttl_from_text, EpochTime, TtlValue, WriteTimeAttributes};

@@ -158,3 +158,12 @@ pub trait Facet: Serialize + DeserializeOwned + Send + Sync + Sized + 'static {
         })
     }
 }
+
+/// Register `F` for masking when it has `#[sensitive]` fields
+/// ([`crate::redact::register_schema`]): the derive's key parts of sensitive fields, record
+/// conversions and declared tables call this.
+pub fn register_sensitive<F: Facet>() {
+    if !F::SENSITIVE.is_empty() {
+        crate::redact::register_schema(F::SCHEMA, F::SENSITIVE);
+    }
+}

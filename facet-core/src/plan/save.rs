@@ -85,7 +85,7 @@ fn item_attributes<F: Facet>() -> Vec<&'static str> {
 }
 
 /// What a save sends: the change, and the stored values it is conditioned on.
-#[derive(Debug, Clone)]
+#[derive(Clone)]
 pub struct SaveDiff<F> {
     /// `SET` of each attribute whose value differs, `REMOVE` of each the changed record
     /// leaves out (index keys, the TTL and `#[updated]` among them).
@@ -101,6 +101,29 @@ pub struct SaveDiff<F> {
     /// changes and of each field an index key it moves is built from (so a concurrent change
     /// of another field is kept, and one of the same field is refused).
     pub expected: Vec<(&'static str, Option<AttributeValue>)>,
+}
+
+/// The values of `#[sensitive]` fields print masked.
+impl<F: crate::Facet> std::fmt::Debug for SaveDiff<F> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let masked = |name: &str, v: &Option<AttributeValue>| match v {
+            Some(_) if F::SENSITIVE.contains(&name) => {
+                Some(AttributeValue::S(crate::redact::REDACTED.to_owned()))
+            }
+            other => other.clone(),
+        };
+        let expected: Vec<_> = self
+            .expected
+            .iter()
+            .map(|(n, v)| (*n, masked(n, v)))
+            .collect();
+        f.debug_struct("SaveDiff")
+            .field("change", &self.change)
+            .field("changed", &self.changed)
+            .field("written", &crate::redact::ShownItem(&self.written))
+            .field("expected", &expected)
+            .finish()
+    }
 }
 
 /// The fields `attribute` (an index key, or the TTL) is built from, when it is derived.

@@ -102,13 +102,8 @@ pub fn stamped_item<F: Facet>(
         }
         // The record as stored: the validator sees its write times, and the keys built from
         // them are written from it.
-        let stamped: F =
-            crate::unmarshal::from_attributes(item.clone(), &|_, _| false).map_err(|source| {
-                ItemError::Deserialize {
-                    facet: F::SCHEMA.name,
-                    source,
-                }
-            })?;
+        let stamped: F = crate::unmarshal::from_attributes(item.clone(), &|_, _| false)
+            .map_err(|source| ItemError::deserialize(F::SCHEMA.name, source))?;
         validate_for_write(&stamped)?;
         if !rebuild {
             return with_library_attributes(record, key, item);

@@ -1,8 +1,8 @@
 //! `#[sensitive]` fields kept out of what a program prints: records' `Debug`, keys and items
 //! in error texts and tracing events.
 //!
-//! A facet with sensitive fields registers itself ([`register`]) the first time its keys
-//! are built or a table declaring it is opened. From then on [`key`] masks the values those
+//! A facet with sensitive fields registers itself ([`register_schema`]) the first time its
+//! keys are built, a record of it is converted, or a table declaring it is opened. From then on [`key`] masks the values those
 //! fields put in a key (`#USER_ann@example.com_7` prints as `#USER_‹redacted›_7`) and
 //! [`ShownItem`] masks their attributes in a stored item. The values themselves are never
 //! changed: a key still holds the value in DynamoDB (use `#[encrypt]` and a beacon to keep
@@ -12,7 +12,7 @@ mod key_text;
 mod registry;
 
 pub use key_text::KeyText;
-pub use registry::{register, register_schema, sensitive_attributes, REDACTED};
+pub use registry::{register_schema, sensitive_attributes, value, REDACTED};
 
 use std::borrow::Cow;
 
@@ -79,7 +79,7 @@ pub fn masked() -> impl std::fmt::Debug {
 /// A key part of a `#[sensitive]` field: writing it registers its facet, so that the keys it
 /// is written into print masked (the derive passes one for each such part).
 pub struct Registering<'a> {
-    /// Registers the facet ([`register::<F>`](register)).
+    /// Registers the facet (`faceteer_core::facet::register_sensitive::<F>`).
     pub register: fn(),
     /// The field's value.
     pub value: &'a dyn crate::key::KeyPart,
@@ -97,5 +97,100 @@ impl crate::key::KeyPart for Registering<'_> {
 
     fn is_optional(&self) -> bool {
         self.value.is_optional()
+    }
+
+    fn is_sensitive(&self) -> bool {
+        true
+    }
+}
+
+/// `Debug` text (of a sort condition, a key pair) with each quoted string that is a key of a
+/// registered facet masked as [`key`] masks it.
+pub fn debug_text(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(i) = rest.find('"') {
+        out.push_str(&rest[..=i]);
+        rest = &rest[i + 1..];
+        // The quoted string's end: the next quote not escaped.
+        let mut end = None;
+        let mut escaped = false;
+        for (j, c) in rest.char_indices() {
+            match c {
+                '\\' if !escaped => escaped = true,
+                '"' if !escaped => {
+                    end = Some(j);
+                    break;
+                }
+                _ => escaped = false,
+            }
+        }
+        let Some(end) = end else {
+            out.push_str(rest);
+            return out;
+        };
+        out.push_str(&key(&rest[..end]));
+        out.push('"');
+        rest = &rest[end + 1..];
+    }
+    out.push_str(rest);
+    out
+}
+
+/// A serde message with the values it quotes masked: text in double quotes, and what follows
+/// `integer`, `floating point`, `char` or `variant` in backquotes
+/// (`invalid type: string "ann@example.com", expected u32` prints as
+/// `invalid type: string ‹redacted›, expected u32`). Field names (`missing field `email``)
+/// stay.
+pub fn message(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(i) = rest.find(['"', '`']) {
+        let (before, from) = rest.split_at(i);
+        out.push_str(before);
+        let quote = &from[..1];
+        let masks = quote == "\""
+            || ["integer ", "floating point ", "char ", "variant "]
+                .iter()
+                .any(|w| before.ends_with(w));
+        match from[1..].find(quote) {
+            Some(end) if masks => {
+                out.push_str(REDACTED);
+                rest = &from[end + 2..];
+            }
+            Some(end) => {
+                out.push_str(&from[..end + 2]);
+                rest = &from[end + 2..];
+            }
+            None => {
+                out.push_str(if masks { REDACTED } else { from });
+                rest = "";
+            }
+        }
+    }
+    out.push_str(rest);
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::message;
+
+    #[test]
+    fn serde_messages_lose_their_values_and_keep_field_names() {
+        assert_eq!(
+            message("invalid type: string \"ann@example.com\", expected u32"),
+            "invalid type: string ‹redacted›, expected u32"
+        );
+        assert_eq!(
+            message("invalid value: integer `42`, expected a day"),
+            "invalid value: integer ‹redacted›, expected a day"
+        );
+        assert_eq!(
+            message("unknown variant `Secret`, expected one of `A`, `B`"),
+            "unknown variant ‹redacted›, expected one of `A`, `B`"
+        );
+        assert_eq!(message("missing field `email`"), "missing field `email`");
+        assert_eq!(message("unclosed \"tail"), "unclosed ‹redacted›");
     }
 }

@@ -3,7 +3,6 @@
 use std::borrow::Cow;
 use std::sync::RwLock;
 
-use crate::facet::Facet;
 use crate::schema::{FacetSchema, KeySchema};
 
 /// One registered facet: its schema and its sensitive attributes.
@@ -17,12 +16,6 @@ struct Entry {
 pub const REDACTED: &str = "‹redacted›";
 
 static REGISTRY: RwLock<Vec<Entry>> = RwLock::new(Vec::new());
-
-/// Register `F` when it has `#[sensitive]` fields (the derive's generated code calls this
-/// where keys are built; a declared table registers its facets).
-pub fn register<F: Facet>() {
-    register_schema(F::SCHEMA, F::SENSITIVE);
-}
 
 /// Register the facet `schema` describes, whose sensitive attributes are `attributes`.
 pub fn register_schema(schema: &'static FacetSchema, attributes: &'static [&'static str]) {
@@ -63,6 +56,29 @@ pub(crate) fn is_sensitive(facet: Option<&str>, attribute: &str) -> bool {
 /// text does not split into the key's values.
 pub(crate) fn mask_key(text: &str) -> Cow<'_, str> {
     let registry = REGISTRY.read().unwrap_or_else(|e| e.into_inner());
+    if registry.is_empty() {
+        return Cow::Borrowed(text);
+    }
+    // A unique guard's key: `$unique#<facet>#<attribute>#..#<len>:<value>`, which holds the
+    // value (and the scope's) whole.
+    if let Some(rest) = text
+        .strip_prefix(crate::unique::GUARD_PREFIX)
+        .and_then(|r| r.strip_prefix('#'))
+    {
+        let mut parts = rest.splitn(3, '#');
+        if let (Some(facet), Some(attribute)) = (parts.next(), parts.next()) {
+            let sensitive = registry
+                .iter()
+                .any(|e| e.schema.name == facet && e.attributes.contains(&attribute));
+            if sensitive {
+                return Cow::Owned(format!(
+                    "{}#{facet}#{attribute}#{REDACTED}",
+                    crate::unique::GUARD_PREFIX
+                ));
+            }
+        }
+        return Cow::Borrowed(text);
+    }
     for entry in registry.iter() {
         let schema = entry.schema;
         let keys = [&schema.pk, &schema.sk]
@@ -104,4 +120,13 @@ fn mask_with(text: &str, entry: &Entry, key: &KeySchema) -> Option<String> {
         ));
     }
     Some(format!("{}{delimiter}{}", key.prefix, REDACTED))
+}
+
+/// `value`, or [`REDACTED`] when `attribute` of the facet named `facet` is sensitive.
+pub fn value(facet: &str, attribute: &str, value: &str) -> String {
+    if is_sensitive(Some(facet), attribute) {
+        REDACTED.to_owned()
+    } else {
+        value.to_owned()
+    }
 }

@@ -202,10 +202,7 @@ impl<'de> Visitor<'de> for CowStrs {
 /// [`item`], for a read of facet `facet`: JSON that holds no attribute values (an unknown
 /// type, bytes that are not base64) is the item's [`ItemError::Deserialize`].
 pub fn item_of(json: &str, facet: &'static str) -> Result<Item, ItemError> {
-    item(json).map_err(|e| ItemError::Deserialize {
-        facet,
-        source: crate::unmarshal::Error::custom(e),
-    })
+    item(json).map_err(|e| ItemError::deserialize(facet, crate::unmarshal::Error::custom(e)))
 }
 
 /// An item (or key) from its JSON text, as the SDK's decoder reads it.

@@ -25,6 +25,7 @@ pub fn facet(cx: &Ctxt, m: &FacetModel) {
     schema_versions_have_upgrades(cx, m);
     super::nested::nested_is_a_plain_attribute(cx, m);
     super::crypto::crypto_fits_the_facet(cx, m);
+    super::sensitive::sensitive_keys_have_prefixes(cx, m);
 }
 
 /// `#[facet(schema_version = N)]` starts at 1, and names one upgrade function for each older

@@ -11,6 +11,7 @@ mod fields;
 mod keys;
 mod markers;
 mod nested;
+mod sensitive;
 mod vectors;
 mod written;
 

@@ -530,14 +530,19 @@ impl Run {
                     }
                     Settled::Failed(why) => {
                         state.totals.failed += 1;
-                        state.failed.push(Failure { facet, pk, sk, why });
+                        state.failed.push(Failure {
+                            facet,
+                            pk: pk.into(),
+                            sk: sk.into(),
+                            why,
+                        });
                     }
                     Settled::Unknown(error) => {
                         state.totals.unknown += 1;
                         state.unknown.push(Unknown {
                             facet,
-                            pk,
-                            sk,
+                            pk: pk.into(),
+                            sk: sk.into(),
                             error,
                         });
                     }
@@ -607,9 +612,9 @@ impl Run {
                 (true, Some(by)) if by != owner => {
                     return Err(Why::UniqueTaken {
                         field: guard.field,
-                        value: guard.value.clone(),
-                        owner_pk: by.0,
-                        owner_sk: by.1,
+                        value: faceteer_core::redact::value(schema.name, guard.field, &guard.value),
+                        owner_pk: by.0.into(),
+                        owner_sk: by.1.into(),
                     })
                 }
                 (false, Some(by)) if by == owner => changes.delete.push(guard.clone()),

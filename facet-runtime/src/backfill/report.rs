@@ -3,6 +3,7 @@
 use std::collections::BTreeMap;
 use std::fmt;
 
+use faceteer_core::redact::KeyText;
 use faceteer_core::ItemError;
 
 use super::checkpoint::Checkpoint;
@@ -98,9 +99,9 @@ pub enum Why {
         /// The value, as text.
         value: String,
         /// The owner's partition key.
-        owner_pk: String,
+        owner_pk: KeyText,
         /// The owner's sort key.
-        owner_sk: String,
+        owner_sk: KeyText,
     },
     /// DynamoDB refused the rewrite.
     Refused(Error),
@@ -153,9 +154,9 @@ pub struct Failure {
     /// The facet the item names (empty when it names none).
     pub facet: String,
     /// Its partition key.
-    pub pk: String,
+    pub pk: KeyText,
     /// Its sort key.
-    pub sk: String,
+    pub sk: KeyText,
     /// Why.
     pub why: Why,
 }
@@ -166,9 +167,9 @@ pub struct Unknown {
     /// The facet.
     pub facet: String,
     /// The item's partition key.
-    pub pk: String,
+    pub pk: KeyText,
     /// Its sort key.
-    pub sk: String,
+    pub sk: KeyText,
     /// The error ([`Error::OutcomeUnknown`]).
     pub error: Error,
 }

@@ -84,8 +84,8 @@ impl Table {
             if let Some((key, reason)) = failed.into_iter().next() {
                 let (pk, sk) = crate::wire::keys::key_strings(&key).unwrap_or_default();
                 return Err(Error::Fetch {
-                    pk,
-                    sk,
+                    pk: pk.into(),
+                    sk: sk.into(),
                     reason: Box::new(reason),
                 });
             }

@@ -180,7 +180,10 @@ where
                 let (pk, sk) = p.write.key.clone();
                 Outcome::Unknown(Unknown {
                     item: p.source,
-                    cause: Arc::new(Error::EarlierTryPending { pk, sk }),
+                    cause: Arc::new(Error::EarlierTryPending {
+                        pk: pk.into(),
+                        sk: sk.into(),
+                    }),
                 })
             } else {
                 Outcome::Done(p.source)

@@ -1,5 +1,7 @@
 //! Why a transaction was canceled: its steps and their reasons.
 
+use faceteer_core::redact::KeyText;
+
 /// What one step of a transaction does.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum TxAction {
@@ -27,9 +29,9 @@ pub struct TxStep {
     /// The facet.
     pub facet: &'static str,
     /// The record's partition key.
-    pub pk: String,
+    pub pk: KeyText,
     /// The record's sort key.
-    pub sk: String,
+    pub sk: KeyText,
     /// What a failed condition of the step means when it is the step's only check.
     pub(crate) check: OnlyCheck,
 }
@@ -97,8 +99,9 @@ impl std::fmt::Display for CancelReason {
     }
 }
 
-/// A step that made DynamoDB cancel a transaction, and why.
-#[derive(Debug, Clone, PartialEq)]
+/// A step that made DynamoDB cancel a transaction, and why. Its `Debug` prints the stored
+/// item with the attributes of `#[sensitive]` fields masked.
+#[derive(Clone, PartialEq)]
 pub struct Canceled {
     /// The step.
     pub step: TxStep,
@@ -108,6 +111,22 @@ pub struct Canceled {
     /// `ReturnValuesOnConditionCheckFailure = ALL_OLD`); `None` when there was none, or the
     /// step failed for another reason. Read it typed with [`Canceled::stored`].
     pub stored_item: Option<faceteer_core::Item>,
+}
+
+impl std::fmt::Debug for Canceled {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Canceled")
+            .field("step", &self.step)
+            .field("reason", &self.reason)
+            .field(
+                "stored_item",
+                &self
+                    .stored_item
+                    .as_ref()
+                    .map(faceteer_core::redact::ShownItem),
+            )
+            .finish()
+    }
 }
 
 impl Canceled {

@@ -225,6 +225,11 @@ fn chain(err: &(dyn StdError + 'static)) -> String {
     parts.join(": ")
 }
 
+/// A key as errors print it: with the values of `#[sensitive]` fields masked.
+fn shown(key: &str) -> std::borrow::Cow<'_, str> {
+    faceteer_core::redact::key(key)
+}
+
 impl fmt::Display for DynamoError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "DynamoDB {}", self.operation)?;
@@ -232,8 +237,8 @@ impl fmt::Display for DynamoError {
             write!(f, " of `{facet}`")?;
         }
         match &self.context.key {
-            Some((pk, Some(sk))) => write!(f, " (PK {pk:?}, SK {sk:?})")?,
-            Some((pk, None)) => write!(f, " (partition {pk:?})")?,
+            Some((pk, Some(sk))) => write!(f, " (PK {:?}, SK {:?})", shown(pk), shown(sk))?,
+            Some((pk, None)) => write!(f, " (partition {:?})", shown(pk))?,
             None => {}
         }
         write!(f, " on table `{}`", self.context.table)?;
@@ -281,7 +286,14 @@ impl fmt::Debug for DynamoError {
             .field("table", &self.context.table)
             .field("facet", &self.context.facet)
             .field("index", &self.context.index)
-            .field("key", &self.context.key)
+            .field(
+                "key",
+                &self
+                    .context
+                    .key
+                    .as_ref()
+                    .map(|(pk, sk)| (shown(pk), sk.as_deref().map(shown))),
+            )
             .field("kind", &self.kind)
             .field("code", &self.code)
             .field("message", &self.message)

@@ -3,6 +3,7 @@
 //! Match on [`Error`]'s variants to react; the sub-errors here ([`KeyError`], [`ItemError`],
 //! [`ExprError`], [`CancelReason`], …) say what went wrong in one part.
 
+use faceteer_core::redact::KeyText;
 use std::sync::Arc;
 
 use aws_sdk_dynamodb::config::http::HttpResponse;
@@ -65,9 +66,9 @@ pub enum Error {
         /// The facet name.
         facet: &'static str,
         /// The item's partition key.
-        pk: String,
+        pk: KeyText,
         /// The item's sort key.
-        sk: String,
+        sk: KeyText,
     },
     /// A put of a record of a facet with a `#[version]` field found the stored record at
     /// another version (another writer changed it since it was read), or found a record
@@ -81,9 +82,9 @@ pub enum Error {
         /// The facet name.
         facet: &'static str,
         /// The record's partition key.
-        pk: String,
+        pk: KeyText,
         /// The record's sort key.
-        sk: String,
+        sk: KeyText,
         /// The version the write expected.
         version: u64,
     },
@@ -102,9 +103,9 @@ pub enum Error {
         /// The attribute whose stored value differs.
         field: &'static str,
         /// The record's partition key.
-        pk: String,
+        pk: KeyText,
         /// The record's sort key.
-        sk: String,
+        sk: KeyText,
     },
     /// An update (or upsert) found the record stored at an older schema version than the
     /// facet declares (`#[facet(schema_version = N)]`): changing some of its attributes would mix two
@@ -121,9 +122,9 @@ pub enum Error {
         /// The stored version, as text.
         found: String,
         /// The record's partition key.
-        pk: String,
+        pk: KeyText,
         /// The record's sort key.
-        sk: String,
+        sk: KeyText,
     },
     /// A write was sent, its answer was lost (a timeout, a dropped connection, a 5xx), and
     /// no later try could tell whether it was applied: it may or may not have been. Read the
@@ -140,9 +141,9 @@ pub enum Error {
         /// The facet name (`(transaction)` for a transaction).
         facet: &'static str,
         /// The item's partition key (the first step's, for a transaction).
-        pk: String,
+        pk: KeyText,
         /// The item's sort key.
-        sk: String,
+        sk: KeyText,
         /// Tries sent.
         tries: u32,
         /// The last error.
@@ -158,9 +159,9 @@ pub enum Error {
     )]
     EarlierTryPending {
         /// The partition key.
-        pk: String,
+        pk: KeyText,
         /// The sort key.
-        sk: String,
+        sk: KeyText,
     },
     /// The call's deadline ([`Timeouts::call`](crate::Timeouts::call)) passed before it
     /// finished. A write reports this only when no try of it may have been applied (else
@@ -219,9 +220,9 @@ pub enum Error {
         /// The facet.
         facet: &'static str,
         /// The record's partition key (empty when the record's key could not be built).
-        pk: String,
+        pk: KeyText,
         /// The record's sort key.
-        sk: String,
+        sk: KeyText,
         /// The hook's refusal.
         veto: faceteer_core::facet::Veto,
     },
@@ -238,9 +239,9 @@ pub enum Error {
         /// The facet.
         facet: &'static str,
         /// The record's partition key.
-        pk: String,
+        pk: KeyText,
         /// The record's sort key.
-        sk: String,
+        sk: KeyText,
         /// The paths the update changes inside attributes (`billing.city`), joined.
         paths: String,
         /// The first of their attributes.
@@ -311,9 +312,9 @@ pub enum Error {
     #[error("reading the record (PK {pk:?}, SK {sk:?}) found through the index failed: {reason}")]
     Fetch {
         /// Its partition key.
-        pk: String,
+        pk: KeyText,
         /// Its sort key.
-        sk: String,
+        sk: KeyText,
         /// Why it could not be read.
         reason: Box<FailureReason>,
     },
@@ -331,9 +332,9 @@ pub enum Error {
     #[error("the stored item (PK {pk:?}, SK {sk:?}) is not a valid record: {source}")]
     Record {
         /// Its partition key.
-        pk: String,
+        pk: KeyText,
         /// Its sort key.
-        sk: String,
+        sk: KeyText,
         /// Why it cannot be read.
         #[source]
         source: std::sync::Arc<ItemError>,
@@ -454,8 +455,8 @@ impl Error {
             PlanError::Foreign { facet, pk, sk } => Error::ConditionFailed {
                 operation: "UpdateItem",
                 facet,
-                pk,
-                sk,
+                pk: pk.into(),
+                sk: sk.into(),
             },
             PlanError::OlderSchema {
                 facet,
@@ -465,8 +466,8 @@ impl Error {
             } => Error::OlderSchema {
                 facet,
                 found,
-                pk,
-                sk,
+                pk: pk.into(),
+                sk: sk.into(),
             },
         }
     }

@@ -268,8 +268,8 @@ impl Op {
                     .map_err(|veto| Error::Refused {
                         operation: self.operation,
                         facet: self.context.facet.unwrap_or_default(),
-                        pk: String::new(),
-                        sk: String::new(),
+                        pk: (String::new()).into(),
+                        sk: (String::new()).into(),
                         veto,
                     })?;
                 if !amendment.tags.is_empty() {
@@ -710,7 +710,10 @@ fn item_collection_json(m: &aws_sdk_dynamodb::types::ItemCollectionMetrics) -> S
         .flatten()
         .map(|(k, v)| {
             let value = match v {
-                aws_sdk_dynamodb::types::AttributeValue::S(s) => serde_json::json!({ "S": s }),
+                // The partition key, with the values of `#[sensitive]` fields masked.
+                aws_sdk_dynamodb::types::AttributeValue::S(s) => {
+                    serde_json::json!({ "S": faceteer_core::redact::key(s) })
+                }
                 aws_sdk_dynamodb::types::AttributeValue::N(n) => serde_json::json!({ "N": n }),
                 other => serde_json::json!({ "?": format!("{other:?}") }),
             };

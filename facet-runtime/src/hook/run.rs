@@ -75,15 +75,24 @@ impl Requires {
                     format!(
                         "the stored record's `{}` is {}, not {}",
                         r.attribute,
-                        shown(stored.get(r.attribute)),
-                        shown(r.value.as_ref())
+                        shown(stored, r.attribute, stored.get(r.attribute)),
+                        shown(stored, r.attribute, r.value.as_ref())
                     ),
                 )
             })
     }
 }
 
-fn shown(v: Option<&AttributeValue>) -> String {
+/// A value of `attribute` of the item `stored` as a refusal prints it (masked when the field
+/// is `#[sensitive]`).
+fn shown(stored: &Item, attribute: &str, v: Option<&AttributeValue>) -> String {
+    let facet = match stored.get(faceteer_core::schema::FACET_ATTRIBUTE) {
+        Some(AttributeValue::S(f)) => Some(f.as_str()),
+        _ => None,
+    };
+    if v.is_some() && faceteer_core::redact::is_sensitive(facet, attribute) {
+        return faceteer_core::redact::REDACTED.into();
+    }
     match v {
         None => "absent".into(),
         Some(AttributeValue::S(s)) => format!("{s:?}"),
@@ -100,12 +109,8 @@ pub(crate) fn whole<F>(record: &mut F) -> Option<&mut F> {
 /// An owned copy of `record` (through its attributes: facets need not be `Clone`).
 pub(crate) fn copy_of<F: Facet>(record: &F) -> std::result::Result<F, ItemError> {
     let item = faceteer_core::convert::record_attributes(record)?;
-    faceteer_core::unmarshal::from_attributes(item, &|_, _| false).map_err(|source| {
-        ItemError::Deserialize {
-            facet: F::SCHEMA.name,
-            source,
-        }
-    })
+    faceteer_core::unmarshal::from_attributes(item, &|_, _| false)
+        .map_err(|source| ItemError::deserialize(F::SCHEMA.name, source))
 }
 
 /// A hook's refusal of a write of `F` under `key`, as the error of `operation`.
@@ -118,8 +123,8 @@ pub(crate) fn refused<F: Facet>(
     Error::Refused {
         operation,
         facet: F::SCHEMA.name,
-        pk,
-        sk,
+        pk: pk.into(),
+        sk: sk.into(),
         veto,
     }
 }

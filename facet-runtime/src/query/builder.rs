@@ -63,8 +63,20 @@ impl<F, I, R, M> std::fmt::Debug for Query<F, I, R, M> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Query")
             .field("index", &self.index.map(|i| i.name))
-            .field("partition", &self.partition)
-            .field("sort", &self.sort)
+            .field(
+                "partition",
+                &self
+                    .partition
+                    .render(self.shard)
+                    .map(|k| faceteer_core::redact::key(&k).into_owned()),
+            )
+            .field(
+                "sort",
+                &format_args!(
+                    "{}",
+                    faceteer_core::redact::debug_text(&format!("{:?}", self.sort))
+                ),
+            )
             .field("page", &self.page)
             .field("shard", &self.shard)
             .finish()

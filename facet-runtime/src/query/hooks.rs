@@ -35,8 +35,8 @@ pub(crate) async fn after_read_page<F: Facet, T>(
                     .map(|k| (k.pk().to_owned(), k.sk().to_owned()))
                     .unwrap_or_default();
                 failed.push(FailedRecord {
-                    pk,
-                    sk,
+                    pk: pk.into(),
+                    sk: sk.into(),
                     error: Arc::new(error),
                 });
             }
@@ -85,8 +85,8 @@ pub(crate) async fn after_read_collection<C: faceteer_core::collection::Collecti
         match r.with_record(AfterRead { table, kind }).await {
             Ok(()) => kept.push(r),
             Err(error) => failed.push(FailedRecord {
-                pk: String::new(),
-                sk: String::new(),
+                pk: (String::new()).into(),
+                sk: (String::new()).into(),
                 error: Arc::new(error),
             }),
         }

@@ -2,6 +2,7 @@
 
 use std::sync::Arc;
 
+use faceteer_core::redact::KeyText;
 use faceteer_core::ItemError;
 
 use crate::error::Error;
@@ -35,9 +36,9 @@ pub struct Collected<T> {
 #[derive(Debug, Clone)]
 pub struct FailedRecord {
     /// Its partition key (`PK`).
-    pub pk: String,
+    pub pk: KeyText,
     /// Its sort key (`SK`).
-    pub sk: String,
+    pub sk: KeyText,
     /// Why it cannot be read.
     pub error: Arc<ItemError>,
 }
@@ -46,8 +47,8 @@ impl FailedRecord {
     /// As an [`Error::Record`].
     pub fn into_error(self) -> Error {
         Error::Record {
-            pk: self.pk,
-            sk: self.sk,
+            pk: (self.pk).into(),
+            sk: (self.sk).into(),
             source: self.error,
         }
     }

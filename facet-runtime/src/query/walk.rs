@@ -67,8 +67,8 @@ pub(crate) fn decode<T>(
                     }
                 };
                 failed.push(FailedRecord {
-                    pk,
-                    sk,
+                    pk: pk.into(),
+                    sk: sk.into(),
                     error: Arc::new(error),
                 })
             }

@@ -22,8 +22,9 @@ pub enum Kind {
 }
 
 /// One stream record, untyped, with attribute names in faceteer's (a table with other
-/// names, [`TableNames`](crate::schema::TableNames), is renamed back).
-#[derive(Debug, Clone, PartialEq)]
+/// names, [`TableNames`](crate::schema::TableNames), is renamed back). Its `Debug` prints the
+/// items with the attributes of `#[sensitive]` fields masked.
+#[derive(Clone, PartialEq)]
 pub struct Record {
     /// What happened.
     pub kind: Kind,
@@ -39,6 +40,21 @@ pub struct Record {
     pub at: Option<SystemTime>,
     /// Whether DynamoDB itself deleted the item because its time to live passed.
     pub expired: bool,
+}
+
+impl std::fmt::Debug for Record {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        use faceteer_core::redact::ShownItem;
+        f.debug_struct("Record")
+            .field("kind", &self.kind)
+            .field("keys", &ShownItem(&self.keys))
+            .field("old", &self.old.as_ref().map(ShownItem))
+            .field("new", &self.new.as_ref().map(ShownItem))
+            .field("sequence_number", &self.sequence_number)
+            .field("at", &self.at)
+            .field("expired", &self.expired)
+            .finish()
+    }
 }
 
 #[cfg(any(feature = "streams", feature = "lambda"))]

@@ -360,6 +360,14 @@ impl Table {
         table.names = S::NAMES;
         // And the settings.
         table.settings = S::SETTINGS;
+        // Its facets with `#[sensitive]` fields print masked from now on.
+        struct Register;
+        impl faceteer_core::table::FacetVisitor for Register {
+            fn visit<F: faceteer_core::Facet>(&mut self) {
+                faceteer_core::facet::register_sensitive::<F>();
+            }
+        }
+        S::visit_facets(&mut Register);
         table
     }
 

@@ -192,7 +192,11 @@ pub(crate) async fn run<'t>(
                     return Err(Error::Unique {
                         facet: target.schema.name,
                         field: guard.field,
-                        value: guard.value.clone(),
+                        value: faceteer_core::redact::value(
+                            target.schema.name,
+                            guard.field,
+                            &guard.value,
+                        ),
                     });
                 }
                 owned_after.push(&guard.pk);
@@ -284,11 +288,12 @@ fn settle(
             failed,
         ) {
             (Some(step), true) if step.put => {
+                let facet = targets[step.target].schema.name;
                 return Next::Done(Err(Error::Unique {
-                    facet: targets[step.target].schema.name,
+                    facet,
                     field: step.guard.field,
-                    value: step.guard.value.clone(),
-                }))
+                    value: faceteer_core::redact::value(facet, step.guard.field, &step.guard.value),
+                }));
             }
             (Some(step), true) => {
                 not_ours.push(step.guard.pk.clone());

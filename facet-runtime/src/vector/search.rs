@@ -268,8 +268,8 @@ impl Table {
                     score: hit.score,
                 }),
                 Err(error) => found.failed.push(FailedRecord {
-                    pk,
-                    sk,
+                    pk: pk.into(),
+                    sk: sk.into(),
                     error: Arc::new(error),
                 }),
             }

@@ -30,7 +30,7 @@ pub(crate) fn condition_failed<F: Facet>(operation: &'static str, item: &Item) -
     Error::ConditionFailed {
         operation,
         facet: F::SCHEMA.name,
-        pk,
-        sk,
+        pk: pk.into(),
+        sk: sk.into(),
     }
 }

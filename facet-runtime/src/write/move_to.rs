@@ -154,8 +154,8 @@ impl<'a, F: Facet> IntoFuture for MoveTo<'a, F> {
                         let (pk, sk) = key_pair(&old);
                         Error::VersionConflict {
                             facet: F::SCHEMA.name,
-                            pk,
-                            sk,
+                            pk: pk.into(),
+                            sk: sk.into(),
                             version,
                         }
                     }

@@ -179,15 +179,15 @@ pub(crate) async fn send_diff<F: Facet>(
             Err(match differs {
                 Some(field) if Some(field) == F::VERSION => Error::VersionConflict {
                     facet: F::SCHEMA.name,
-                    pk,
-                    sk,
+                    pk: pk.into(),
+                    sk: sk.into(),
                     version: version_read(&diff.expected, field),
                 },
                 Some(field) => Error::StoredValueDiffers {
                     facet: F::SCHEMA.name,
                     field,
-                    pk,
-                    sk,
+                    pk: pk.into(),
+                    sk: sk.into(),
                 },
                 None => error,
             })

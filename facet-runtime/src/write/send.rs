@@ -93,13 +93,21 @@ pub(crate) fn checked_item<F: Facet>(key: &Item, item: Item, what: &str) -> Resu
         return Err(Error::InvalidRequest(format!(
             "the {what} has the key (PK {:?}, SK {:?}), not the key being updated (PK {:?}, SK \
              {:?})",
-            item.get(PK),
-            item.get(SK),
-            key.get(PK),
-            key.get(SK)
+            shown_key(item.get(PK)),
+            shown_key(item.get(SK)),
+            shown_key(key.get(PK)),
+            shown_key(key.get(SK))
         )));
     }
     Ok(item)
+}
+
+/// A key attribute as errors print it (the values of `#[sensitive]` fields masked).
+fn shown_key(v: Option<&AttributeValue>) -> String {
+    match v {
+        Some(AttributeValue::S(s)) => faceteer_core::redact::key(s).into_owned(),
+        other => format!("{other:?}"),
+    }
 }
 
 /// Why an update's condition failed: a checked field the stored record holds another value
@@ -120,8 +128,8 @@ pub(crate) fn update_refused<F: Facet>(planned: &Planned, stored: Option<&Item>)
             Error::OlderSchema {
                 facet: F::SCHEMA.name,
                 found,
-                pk,
-                sk,
+                pk: pk.into(),
+                sk: sk.into(),
             }
         }
         Some(field) => {
@@ -129,8 +137,8 @@ pub(crate) fn update_refused<F: Facet>(planned: &Planned, stored: Option<&Item>)
             Error::StoredValueDiffers {
                 facet: F::SCHEMA.name,
                 field,
-                pk,
-                sk,
+                pk: pk.into(),
+                sk: sk.into(),
             }
         }
         None => condition_failed::<F>("UpdateItem", &planned.plan.key),
@@ -332,8 +340,8 @@ pub(crate) fn send<'a, F: Facet, R: Returns>(
                         CancelReason::StoredValueDiffers { field } => Error::StoredValueDiffers {
                             facet: F::SCHEMA.name,
                             field,
-                            pk,
-                            sk,
+                            pk: pk.into(),
+                            sk: sk.into(),
                         },
                         _ => condition_failed::<F>("UpdateItem", &guarded.key),
                     };

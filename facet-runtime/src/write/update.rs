@@ -501,8 +501,8 @@ fn no_such_path<F: Facet>(error: Error, inside: &[(&'static str, String)]) -> Er
     let paths: Vec<String> = inside.iter().map(|(_, p)| format!("`{p}`")).collect();
     Error::NoSuchPath {
         facet: F::SCHEMA.name,
-        pk,
-        sk,
+        pk: pk.into(),
+        sk: sk.into(),
         paths: paths.join(", "),
         root,
     }

@@ -186,12 +186,26 @@ impl<F> Clone for Update<F> {
     }
 }
 
-impl<F> std::fmt::Debug for Update<F> {
+/// Values given to `#[sensitive]` fields print masked.
+impl<F: crate::Facet> std::fmt::Debug for Update<F> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_list()
-            .entries(&self.actions)
-            .entries(&self.keyed)
-            .finish()
+        let sensitive = F::SENSITIVE;
+        let hidden = |p: &Path| sensitive.contains(&p.root());
+        let masked = || Ok(AttributeValue::S(crate::redact::REDACTED.to_owned()));
+        let actions = self.actions.iter().map(|a| match a {
+            Action::Set(p, _) if hidden(p) => Action::Set(p.clone(), Operand::Value(masked())),
+            Action::Add(p, _) if hidden(p) => Action::Add(p.clone(), masked()),
+            Action::Delete(p, _) if hidden(p) => Action::Delete(p.clone(), masked()),
+            other => other.clone(),
+        });
+        let keyed = self.keyed.iter().map(|k| {
+            let mut k = k.clone();
+            if sensitive.contains(&k.name) && k.unchanged.is_some() {
+                k.unchanged = Some(Some(AttributeValue::S(crate::redact::REDACTED.to_owned())));
+            }
+            k
+        });
+        f.debug_list().entries(actions).entries(keyed).finish()
     }
 }
 
