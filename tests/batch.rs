@@ -417,7 +417,7 @@ async fn facets_mix_in_one_batch() {
         .done
         .iter()
         .filter(|e| e.action == BatchAction::Put)
-        .map(|e| (e.pk.clone(), e.sk.clone()))
+        .map(|e| (e.pk.as_str().to_owned(), e.sk.as_str().to_owned()))
         .collect();
     assert_eq!(
         stored, done,

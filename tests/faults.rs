@@ -795,7 +795,9 @@ async fn late_writes_never_pass_for_done() {
         let stored = stored_keys(&direct).await;
         for entry in &report.done {
             let deleted = entry.index >= gone.len();
-            if deleted && stored.contains(&(entry.pk.clone(), entry.sk.clone())) {
+            if deleted
+                && stored.contains(&(entry.pk.as_str().to_owned(), entry.sk.as_str().to_owned()))
+            {
                 false_done.push(format!(
                     "write_batch: delete {} done, key present",
                     entry.pk

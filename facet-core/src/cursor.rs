@@ -131,7 +131,7 @@ impl std::fmt::Display for CursorScope {
             "facet `{}`, {}, partition {:?}, sort condition {:08x}, {}",
             self.facet,
             self.index.as_deref().unwrap_or("base table"),
-            self.partition,
+            crate::redact::key(&self.partition),
             self.condition,
             if self.reverse {
                 "descending"

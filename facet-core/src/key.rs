@@ -451,7 +451,9 @@ pub struct KeyWriter {
     bare: bool,
     /// The last value written, when it contains the delimiter: an error if another value
     /// follows it, or if an optional field is absent.
-    last_with_delimiter: Option<(&'static str, String)>,
+    /// The last value that clashes with the delimiter: its field, its text as errors show
+    /// it (masked for a sensitive field), and whether it holds the whole delimiter.
+    last_with_delimiter: Option<(&'static str, String, bool)>,
     /// The first optional field found absent.
     absent: Option<&'static str>,
     error: Option<KeyError>,
@@ -513,7 +515,7 @@ impl KeyWriter {
             });
             return self;
         }
-        if let Some((field, value)) = self.last_with_delimiter.take() {
+        if let Some((field, value, _)) = self.last_with_delimiter.take() {
             self.error = Some(KeyError::DelimiterInValue {
                 field,
                 value,
@@ -526,7 +528,7 @@ impl KeyWriter {
         let sensitive = value.is_sensitive();
         if let Err(reason) = value.write_key(&mut self.buf) {
             let reason = if sensitive {
-                format!("{} (the reason holds the value)", crate::redact::REDACTED)
+                format!("{} (the reason holds the value)", REDACTED)
             } else {
                 reason
             };
@@ -535,12 +537,13 @@ impl KeyWriter {
         }
         let written = &self.buf[start..];
         if clashes_with_delimiter(written, self.delimiter) {
+            let holds = written.contains(self.delimiter);
             let shown = if sensitive {
-                crate::redact::REDACTED.to_owned()
+                REDACTED.to_owned()
             } else {
                 written.to_owned()
             };
-            self.last_with_delimiter = Some((field, shown));
+            self.last_with_delimiter = Some((field, shown, holds));
         }
         self
     }
@@ -560,10 +563,11 @@ impl KeyWriter {
                 absent: self.absent.unwrap_or("(none)"),
             });
         }
-        if let (Some(absent), Some((field, value))) = (self.absent, self.last_with_delimiter) {
+        if let (Some(absent), Some((field, value, holds))) = (self.absent, self.last_with_delimiter)
+        {
             // Only a delimiter inside the last value matters here: a value that merely ends
             // with part of a multi-character delimiter splits nowhere.
-            if value.contains(self.delimiter) {
+            if holds {
                 return Err(KeyError::DelimiterAfterAbsent {
                     absent,
                     field,
@@ -645,6 +649,37 @@ pub fn key_text(field: &'static str, value: &(impl KeyPart + ?Sized)) -> Result<
         .write_key(&mut out)
         .map_err(|reason| KeyError::Unrepresentable { field, reason })?;
     Ok(out)
+}
+
+/// What a masked value prints as (`#[sensitive]` values in errors and `Debug`).
+pub const REDACTED: &str = "‹redacted›";
+
+/// A key part of a `#[sensitive]` field: writing it registers its facet, so that the keys it
+/// is written into print masked (the derive passes one for each such part).
+pub struct Registering<'a> {
+    /// Registers the facet (`faceteer_core::facet::register_sensitive::<F>`).
+    pub register: fn(),
+    /// The field's value.
+    pub value: &'a dyn KeyPart,
+}
+
+impl KeyPart for Registering<'_> {
+    fn write_key(&self, out: &mut String) -> Result<(), String> {
+        (self.register)();
+        self.value.write_key(out)
+    }
+
+    fn is_present(&self) -> bool {
+        self.value.is_present()
+    }
+
+    fn is_optional(&self) -> bool {
+        self.value.is_optional()
+    }
+
+    fn is_sensitive(&self) -> bool {
+        true
+    }
 }
 
 #[cfg(test)]

@@ -27,8 +27,9 @@ pub enum ShardChoice {
     },
 }
 
-/// A partition key to query: prefix, shard segment and key values.
-#[derive(Debug, Clone, PartialEq, Eq)]
+/// A partition key to query: prefix, shard segment and key values. Its `Debug` prints the
+/// key through [`crate::redact::key`] and names the beaconed fields without their values.
+#[derive(Clone, PartialEq, Eq)]
 pub struct PartitionKey {
     attribute: &'static str,
     prefix: &'static str,
@@ -39,6 +40,22 @@ pub struct PartitionKey {
     /// The key text of each `#[beacon]` field the key holds the beacon of: what a record read
     /// back must hold for it to be one asked for, not one whose beacon collides.
     beacon_checks: Vec<(&'static str, Result<String, KeyError>)>,
+}
+
+impl std::fmt::Debug for PartitionKey {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let tail = self
+            .tail
+            .as_ref()
+            .map(|t| crate::redact::key(&format!("{}{t}", self.prefix)).into_owned());
+        let checked: Vec<&str> = self.beacon_checks.iter().map(|(a, _)| *a).collect();
+        f.debug_struct("PartitionKey")
+            .field("attribute", &self.attribute)
+            .field("shard", &self.shard)
+            .field("key", &tail)
+            .field("beacon_checks", &checked)
+            .finish()
+    }
 }
 
 impl PartitionKey {

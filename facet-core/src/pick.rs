@@ -202,6 +202,15 @@ where
 {
     let facet = <P::Facet as Facet>::SCHEMA.name;
     check_facet(&item, facet)?;
+    // An encrypted or signed attribute is read with its whole item, which verifies it.
+    if let Some(crypto) = <P::Facet as Facet>::CRYPTO {
+        if let Some(attribute) = P::ATTRIBUTES.iter().find(|a| crypto.action(a).is_some()) {
+            return Err(ItemError::Encryption {
+                facet,
+                source: crate::crypto::CipherError::Projection { facet, attribute },
+            });
+        }
+    }
     <P::Facet as PickValidator>::validate_pick(&item, attributes)
         .map_err(|message| ItemError::Validation { facet, message })?;
     let err = |source| ItemError::deserialize(facet, source);

@@ -189,6 +189,7 @@ pub mod write;
 pub use error::{Error, Result};
 pub use exec::future::BoxFuture;
 pub use faceteer_core::collection::Collection;
+pub use faceteer_core::convert::to_stored_item;
 /// What the derive declares about encrypted fields, and the cipher seam (the `encryption`
 /// feature installs AWS's Database Encryption SDK): [`crypto::CipherError`] is what
 /// [`ItemError::Encryption`](crate::error::ItemError::Encryption) holds.
@@ -200,6 +201,7 @@ pub use faceteer_core::facet::WriteTime;
 /// `#[sensitive]` values masked as keys and items are printed: [`redact::KeyText`] is the
 /// type of the keys errors carry.
 pub use faceteer_core::redact;
+pub use faceteer_core::redact::KeyText;
 pub use faceteer_core::table::TableSchema;
 #[cfg(feature = "chrono")]
 pub use faceteer_core::timestamp;

@@ -66,4 +66,19 @@ struct Library {
     email: String,
 }
 
+// A shard id hashes its inputs with no key.
+#[derive(Facet, Serialize, Deserialize)]
+#[facet(name = "E")]
+struct Sharded {
+    #[pk(prefix = "E")]
+    tenant: String,
+    #[sk(prefix = "E")]
+    id: String,
+    #[encrypt]
+    #[beacon(length = 16)]
+    #[gsi(n = 1, pk, prefix = "EMAIL")]
+    #[shard(count = 4, gsi = 1)]
+    email: String,
+}
+
 fn main() {}

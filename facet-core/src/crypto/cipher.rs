@@ -67,6 +67,18 @@ pub enum CipherError {
         /// The facet name.
         facet: &'static str,
     },
+    /// A projection picks an encrypted or signed attribute: it is decrypted and verified
+    /// only with its whole item. Read whole records.
+    #[error(
+        "a projection of `{facet}` picks `{attribute}`, which is encrypted or signed: it is \
+         decrypted and verified only with its whole item; read whole records"
+    )]
+    Projection {
+        /// The facet name.
+        facet: &'static str,
+        /// The picked attribute.
+        attribute: &'static str,
+    },
     /// A beacon could not be computed.
     #[error("cannot compute the beacon `{beacon}`: {message}")]
     Beacon {

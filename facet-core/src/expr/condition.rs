@@ -104,21 +104,18 @@ impl<F> Clone for Expr<F> {
     }
 }
 
-/// Values compared with `#[sensitive]` fields print masked.
-impl<F: crate::Facet> std::fmt::Debug for Expr<F> {
+/// Values compared with the `#[sensitive]` fields of facets known to the process print
+/// masked ([`crate::redact`]).
+impl<F> std::fmt::Debug for Expr<F> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        if F::SENSITIVE.is_empty() {
-            self.node.fmt(f)
-        } else {
-            self.node.masked(F::SENSITIVE).fmt(f)
-        }
+        self.node.masked().fmt(f)
     }
 }
 
 impl Node {
-    /// The node with the values compared with the attributes `sensitive` names masked.
-    fn masked(&self, sensitive: &[&str]) -> Node {
-        let hidden = |p: &Path| sensitive.contains(&p.root());
+    /// The node with the values compared with sensitive attributes masked.
+    fn masked(&self) -> Node {
+        let hidden = |p: &Path| crate::redact::is_sensitive(None, p.root());
         let shown = || Ok(AttributeValue::S(crate::redact::REDACTED.to_owned()));
         let value = |p: &Path, v: &Value| if hidden(p) { shown() } else { v.clone() };
         let side = |p: &Path, s: &Side| {
@@ -134,13 +131,9 @@ impl Node {
             Node::BeginsWith(p, v) => Node::BeginsWith(p.clone(), value(p, v)),
             Node::Contains(p, v) => Node::Contains(p.clone(), value(p, v)),
             Node::In(p, vs) => Node::In(p.clone(), vs.iter().map(|v| value(p, v)).collect()),
-            Node::And(a, b) => {
-                Node::And(Box::new(a.masked(sensitive)), Box::new(b.masked(sensitive)))
-            }
-            Node::Or(a, b) => {
-                Node::Or(Box::new(a.masked(sensitive)), Box::new(b.masked(sensitive)))
-            }
-            Node::Not(a) => Node::Not(Box::new(a.masked(sensitive))),
+            Node::And(a, b) => Node::And(Box::new(a.masked()), Box::new(b.masked())),
+            Node::Or(a, b) => Node::Or(Box::new(a.masked()), Box::new(b.masked())),
+            Node::Not(a) => Node::Not(Box::new(a.masked())),
             other => other.clone(),
         }
     }

@@ -216,7 +216,8 @@ impl QueryPlan {
         if text(self.pk_attribute) != Some(self.partition.as_str()) {
             return Err(ForeignKey(format!(
                 "`{}` is not the partition {:?}",
-                self.pk_attribute, self.partition
+                self.pk_attribute,
+                crate::redact::key(&self.partition)
             )));
         }
         let Some(sk_attribute) = self.sk_attribute else {

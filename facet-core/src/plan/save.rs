@@ -24,13 +24,13 @@ pub enum SaveError {
     )]
     KeyChanged {
         /// The key as read.
-        before_pk: String,
+        before_pk: crate::redact::KeyText,
         /// The key as read.
-        before_sk: String,
+        before_sk: crate::redact::KeyText,
         /// The key of the changed record.
-        after_pk: String,
+        after_pk: crate::redact::KeyText,
         /// The key of the changed record.
-        after_sk: String,
+        after_sk: crate::redact::KeyText,
     },
     /// The facet has encrypted or signed fields: its item is signed whole, so a change is
     /// written by putting the whole record again.
@@ -171,10 +171,10 @@ pub fn save_diff_from<F: Facet>(
     let plain = crate::convert::to_item(after)?;
     if read.get(PK) != plain.get(PK) || read.get(SK) != plain.get(SK) {
         return Err(SaveError::KeyChanged {
-            before_pk: key_text(&read, PK),
-            before_sk: key_text(&read, SK),
-            after_pk: key_text(&plain, PK),
-            after_sk: key_text(&plain, SK),
+            before_pk: key_text(&read, PK).into(),
+            before_sk: key_text(&read, SK).into(),
+            after_pk: key_text(&plain, PK).into(),
+            after_sk: key_text(&plain, SK).into(),
         });
     }
     if let Some(field) = F::VERSION {

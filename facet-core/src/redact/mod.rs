@@ -11,8 +11,9 @@
 mod key_text;
 mod registry;
 
+pub use crate::key::{Registering, REDACTED};
 pub use key_text::KeyText;
-pub use registry::{register_schema, sensitive_attributes, value, REDACTED};
+pub use registry::{register_schema, sensitive_attributes, value};
 
 use std::borrow::Cow;
 
@@ -74,34 +75,6 @@ impl std::fmt::Debug for Masked {
 /// record shows in place of the value.
 pub fn masked() -> impl std::fmt::Debug {
     Masked
-}
-
-/// A key part of a `#[sensitive]` field: writing it registers its facet, so that the keys it
-/// is written into print masked (the derive passes one for each such part).
-pub struct Registering<'a> {
-    /// Registers the facet (`faceteer_core::facet::register_sensitive::<F>`).
-    pub register: fn(),
-    /// The field's value.
-    pub value: &'a dyn crate::key::KeyPart,
-}
-
-impl crate::key::KeyPart for Registering<'_> {
-    fn write_key(&self, out: &mut String) -> Result<(), String> {
-        (self.register)();
-        self.value.write_key(out)
-    }
-
-    fn is_present(&self) -> bool {
-        self.value.is_present()
-    }
-
-    fn is_optional(&self) -> bool {
-        self.value.is_optional()
-    }
-
-    fn is_sensitive(&self) -> bool {
-        true
-    }
 }
 
 /// `Debug` text (of a sort condition, a key pair) with each quoted string that is a key of a
@@ -175,6 +148,23 @@ pub fn message(text: &str) -> String {
 #[cfg(test)]
 mod tests {
     use super::message;
+
+    #[test]
+    fn a_sensitive_value_with_the_delimiter_before_an_absent_one_is_refused_masked() {
+        use crate::key::{write_key, KeyError};
+        let x = "a#b".to_string();
+        let sensitive = crate::key::Registering {
+            register: || {},
+            value: &x,
+        };
+        let absent: Option<String> = None;
+        let err =
+            write_key("P", "#", false, None, &["x", "y"], &[&sensitive, &absent]).unwrap_err();
+        match err {
+            KeyError::DelimiterAfterAbsent { value, .. } => assert_eq!(value, super::REDACTED),
+            other => panic!("{other:?}"),
+        }
+    }
 
     #[test]
     fn serde_messages_lose_their_values_and_keep_field_names() {

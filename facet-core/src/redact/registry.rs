@@ -3,6 +3,7 @@
 use std::borrow::Cow;
 use std::sync::RwLock;
 
+use crate::key::REDACTED;
 use crate::schema::{FacetSchema, KeySchema};
 
 /// One registered facet: its schema and its sensitive attributes.
@@ -11,9 +12,6 @@ struct Entry {
     schema: &'static FacetSchema,
     attributes: &'static [&'static str],
 }
-
-/// What a masked value prints as.
-pub const REDACTED: &str = "‹redacted›";
 
 static REGISTRY: RwLock<Vec<Entry>> = RwLock::new(Vec::new());
 
@@ -79,18 +77,33 @@ pub(crate) fn mask_key(text: &str) -> Cow<'_, str> {
         }
         return Cow::Borrowed(text);
     }
+    // Every registered layout the text may have; when they mask it differently (facets
+    // sharing a prefix), everything after the prefix is masked.
+    let mut found: Option<(String, &'static str, &'static str)> = None;
     for entry in registry.iter() {
         let schema = entry.schema;
         let keys = [&schema.pk, &schema.sk]
             .into_iter()
             .chain(schema.indexes.iter().flat_map(|i| i.keys()));
         for key in keys {
-            if let Some(masked) = mask_with(text, entry, key) {
-                return Cow::Owned(masked);
-            }
+            let Some(masked) = mask_with(text, entry, key) else {
+                continue;
+            };
+            found = match found {
+                None => Some((masked, key.prefix, schema.delimiter)),
+                Some((same, prefix, delimiter)) if same == masked => {
+                    Some((same, prefix, delimiter))
+                }
+                Some((_, prefix, delimiter)) => {
+                    return Cow::Owned(format!("{prefix}{delimiter}{REDACTED}"));
+                }
+            };
         }
     }
-    Cow::Borrowed(text)
+    match found {
+        Some((masked, ..)) => Cow::Owned(masked),
+        None => Cow::Borrowed(text),
+    }
 }
 
 fn mask_with(text: &str, entry: &Entry, key: &KeySchema) -> Option<String> {

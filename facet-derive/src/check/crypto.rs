@@ -131,6 +131,30 @@ pub fn crypto_fits_the_facet(cx: &Ctxt, m: &FacetModel) {
             .all_keys()
             .iter()
             .any(|k| k.parts.iter().any(|p| p.field == i));
+        // Shard ids hash their inputs with no key: an encrypted value would be open to
+        // guessing, beacon or not.
+        let in_shard = m
+            .all_keys()
+            .iter()
+            .any(|k| k.shard.as_ref().is_some_and(|s| s.inputs().any(|f| f == i)));
+        // A native index's keys, and a vector index's partition and filters, are the
+        // attribute itself, compared by the server.
+        let server_reads = m.indexes.iter().any(|x| x.native && x.uses(i))
+            || m.vectors
+                .iter()
+                .any(|v| v.partition == Some(i) || v.filters.contains(&i));
+        if crypto.encrypted && (in_shard || server_reads) {
+            let what = if in_shard {
+                "a shard id is hashed from it with no key, so the hash could be guessed back"
+            } else {
+                "a native index's key or a vector index's partition or filter is the attribute \
+                 itself, which the server reads and compares"
+            };
+            cx.error_at(
+                crypto.span,
+                format!("`{name}` is encrypted, and {what}: keep it out of there"),
+            );
+        }
         if crypto.encrypted && crypto.beacon.is_none() && in_key {
             cx.error_at(
                 crypto.span,

@@ -720,7 +720,10 @@ impl Run {
                         Rewrite::Move { target, .. } => key_pair(target),
                         _ => key_pair(&stored),
                     };
-                    return Settled::Failed(Why::KeyTaken { pk, sk });
+                    return Settled::Failed(Why::KeyTaken {
+                        pk: pk.into(),
+                        sk: sk.into(),
+                    });
                 }
                 Outcome::Changed(None) => return Settled::DeletedMeanwhile,
                 Outcome::Changed(Some(now)) => now,

@@ -83,9 +83,9 @@ pub enum Why {
     /// left as they are.
     KeyTaken {
         /// The new partition key.
-        pk: String,
+        pk: KeyText,
         /// The new sort key.
-        sk: String,
+        sk: KeyText,
     },
     /// The record's key changes, and its facet has `#[unique]` fields whose guards name the
     /// old key: move it with `table.move_to`, which moves the guards.

@@ -53,9 +53,9 @@ pub struct BatchEntry {
     /// The facet.
     pub facet: &'static str,
     /// The record's partition key (empty when the record could not be turned into an item).
-    pub pk: String,
+    pub pk: faceteer_core::redact::KeyText,
     /// The record's sort key.
-    pub sk: String,
+    pub sk: faceteer_core::redact::KeyText,
 }
 
 /// The report of a mixed batch: every entry is in exactly one of `done`, `failed` and
@@ -127,8 +127,8 @@ impl<'t> WriteBatch<'t> {
             table: self.table().name().to_owned(),
             action,
             facet,
-            pk,
-            sk,
+            pk: pk.into(),
+            sk: sk.into(),
         };
         self.count += 1;
         self.groups[self.current].1.push((entry, write));

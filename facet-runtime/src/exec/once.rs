@@ -139,8 +139,8 @@ pub(crate) fn unknown(op: &Op, key: &(String, String), tries: u32, cause: Arc<Er
     Error::OutcomeUnknown {
         operation: op.operation(),
         facet: op.context().facet.unwrap_or_default(),
-        pk: (key.0.clone()).into(),
-        sk: (key.1.clone()).into(),
+        pk: key.0.clone().into(),
+        sk: key.1.clone().into(),
         tries,
         cause,
     }
@@ -301,8 +301,8 @@ fn one_step_reply(
         table: table.name().to_owned(),
         action,
         facet: op.context().facet.unwrap_or_default(),
-        pk: (key.0.clone()).into(),
-        sk: (key.1.clone()).into(),
+        pk: key.0.clone().into(),
+        sk: key.1.clone().into(),
         check: crate::error::OnlyCheck::Condition,
     };
     Err(Error::TransactionCanceled {

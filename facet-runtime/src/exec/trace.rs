@@ -268,8 +268,8 @@ impl Op {
                     .map_err(|veto| Error::Refused {
                         operation: self.operation,
                         facet: self.context.facet.unwrap_or_default(),
-                        pk: (String::new()).into(),
-                        sk: (String::new()).into(),
+                        pk: String::new().into(),
+                        sk: String::new().into(),
                         veto,
                     })?;
                 if !amendment.tags.is_empty() {

@@ -170,6 +170,21 @@ impl<F: Facet> Hooked<'_, F> {
             write.hook = hook.name();
             hook.before_write(&mut write).await?;
         }
+        // The server cannot compare an encrypted attribute (and the plaintext would travel
+        // in the condition): such a requirement refuses the write before anything is sent.
+        if let Some(r) = requires
+            .iter()
+            .find(|r| F::CRYPTO.is_some_and(|c| c.is_encrypted(r.attribute)))
+        {
+            return Err(Veto::because(
+                r.hook,
+                format!(
+                    "it requires the stored `{}`, which is encrypted: the server cannot compare \
+                     it",
+                    r.attribute
+                ),
+            ));
+        }
         Ok(Requires(requires))
     }
 

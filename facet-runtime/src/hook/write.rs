@@ -136,7 +136,7 @@ impl<'w, F: Facet> Write<'w, F> {
     /// slip between; when it does not hold, the write fails with
     /// [`Error::Refused`](crate::Error::Refused), this hook named. Batches carry no
     /// conditions: a requirement on a batch write refuses it.
-    pub fn require<T, S, K: TopLevel>(
+    pub fn require<T, S, K: TopLevel + faceteer_core::expr::Comparable>(
         &mut self,
         field: Field<F, T, S, K>,
         value: T,

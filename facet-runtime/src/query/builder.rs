@@ -236,10 +236,13 @@ impl<F: Facet, I: KeyFields, M> Query<F, I, Whole, M> {
 }
 
 impl<F: Facet, I: KeyFields, R: Read<F, I>, M: Mode> Query<F, I, R, M> {
-    /// The limit of one request: 1 for [`Query::first`].
+    /// The limit of one request: 1 for [`Query::first`] (none for a first by a beacon, which
+    /// reads on past the records whose beacon only collides).
     pub(crate) fn page_limit(&self) -> Option<u32> {
-        if M::FIRST {
+        if M::FIRST && self.partition.beacon_checks().is_empty() {
             Some(1)
+        } else if M::FIRST {
+            None
         } else {
             self.page.limit
         }

@@ -208,6 +208,7 @@ impl<'t, C: Collection> CollectionRun<'t, C> {
     /// The plan of the first request (inspectable without a server).
     pub fn plan(&self) -> Result<QueryPlan> {
         self.page.check(self.index)?;
+        super::beacons::refuse_unchecked(&self.partition, "a collection")?;
         if self.partition.needs_shard_choice() {
             return Err(Error::InvalidRequest(
                 "the partition is sharded and its shard is not known from the query; a \

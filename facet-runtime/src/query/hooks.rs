@@ -85,8 +85,8 @@ pub(crate) async fn after_read_collection<C: faceteer_core::collection::Collecti
         match r.with_record(AfterRead { table, kind }).await {
             Ok(()) => kept.push(r),
             Err(error) => failed.push(FailedRecord {
-                pk: (String::new()).into(),
-                sk: (String::new()).into(),
+                pk: String::new().into(),
+                sk: String::new().into(),
                 error: Arc::new(error),
             }),
         }

@@ -47,8 +47,8 @@ impl FailedRecord {
     /// As an [`Error::Record`].
     pub fn into_error(self) -> Error {
         Error::Record {
-            pk: (self.pk).into(),
-            sk: (self.sk).into(),
+            pk: self.pk,
+            sk: self.sk,
             source: self.error,
         }
     }

@@ -68,8 +68,22 @@ where
     type IntoFuture = BoxFuture<'t, Self::Output>;
 
     fn into_future(self) -> Self::IntoFuture {
-        let QueryRun { table, query } = self;
-        Box::pin(async move { M::output(page(table, &query, true).await?) })
+        let QueryRun { table, mut query } = self;
+        Box::pin(async move {
+            loop {
+                let read = page(table, &query, true).await?;
+                // A first record by a beacon: pages of records whose beacon only collides
+                // are read past.
+                let past = M::FIRST
+                    && read.records.is_empty()
+                    && read.failed.is_empty()
+                    && !query.partition.beacon_checks().is_empty();
+                match (past, read.cursor.clone()) {
+                    (true, Some(cursor)) => query.page.cursor = Some(cursor),
+                    _ => return M::output(read),
+                }
+            }
+        })
     }
 }
 

@@ -134,9 +134,9 @@ pub struct Event<T> {
     /// The change.
     pub change: Change<T>,
     /// The item's partition key.
-    pub pk: String,
+    pub pk: faceteer_core::redact::KeyText,
     /// The item's sort key.
-    pub sk: String,
+    pub sk: faceteer_core::redact::KeyText,
     /// The record's sequence number.
     pub sequence_number: String,
     /// About when the change was made.
@@ -149,9 +149,9 @@ pub struct Unreadable {
     /// The facet the image names.
     pub facet: String,
     /// The item's partition key.
-    pub pk: String,
+    pub pk: faceteer_core::redact::KeyText,
     /// The item's sort key.
-    pub sk: String,
+    pub sk: faceteer_core::redact::KeyText,
     /// The record's sequence number.
     pub sequence_number: String,
     /// Why it does not read.
@@ -228,8 +228,8 @@ fn decode_with<T>(
             (Err(error), _) | (_, Err(error)) => {
                 changes.unreadable.push(Unreadable {
                     facet,
-                    pk,
-                    sk,
+                    pk: pk.into(),
+                    sk: sk.into(),
                     sequence_number: record.sequence_number,
                     error,
                 });
@@ -252,8 +252,8 @@ fn decode_with<T>(
         };
         changes.events.push(Event {
             change,
-            pk,
-            sk,
+            pk: pk.into(),
+            sk: sk.into(),
             sequence_number: record.sequence_number,
             at: record.at,
         });

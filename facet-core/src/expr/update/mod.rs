@@ -186,11 +186,12 @@ impl<F> Clone for Update<F> {
     }
 }
 
-/// Values given to `#[sensitive]` fields print masked.
-impl<F: crate::Facet> std::fmt::Debug for Update<F> {
+/// Values given to the `#[sensitive]` fields of facets known to the process print masked
+/// ([`crate::redact`]).
+impl<F> std::fmt::Debug for Update<F> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        let sensitive = F::SENSITIVE;
-        let hidden = |p: &Path| sensitive.contains(&p.root());
+        let sensitive = |name: &str| crate::redact::is_sensitive(None, name);
+        let hidden = |p: &Path| sensitive(p.root());
         let masked = || Ok(AttributeValue::S(crate::redact::REDACTED.to_owned()));
         let actions = self.actions.iter().map(|a| match a {
             Action::Set(p, _) if hidden(p) => Action::Set(p.clone(), Operand::Value(masked())),
@@ -200,7 +201,7 @@ impl<F: crate::Facet> std::fmt::Debug for Update<F> {
         });
         let keyed = self.keyed.iter().map(|k| {
             let mut k = k.clone();
-            if sensitive.contains(&k.name) && k.unchanged.is_some() {
+            if sensitive(k.name) && k.unchanged.is_some() {
                 k.unchanged = Some(Some(AttributeValue::S(crate::redact::REDACTED.to_owned())));
             }
             k
@@ -947,7 +948,7 @@ impl<F, T, S, K> Field<F, T, S, K> {
     pub fn unchanged(&self, value: impl FieldValue<T>) -> Update<F>
     where
         T: Send + Sync + 'static,
-        K: TopLevel,
+        K: TopLevel + crate::expr::field::Comparable,
     {
         let (encoded, value) = self.encoder()(value.into_field_value());
         let held: Arc<dyn Any + Send + Sync> = Arc::new(value);
