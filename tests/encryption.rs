@@ -9,7 +9,7 @@ use faceteer::error::ItemError;
 use faceteer::{Error, Facet, Key, ReadPath};
 use serde::{Deserialize, Serialize};
 
-use crate::common::{get_raw, patient};
+use crate::common::{get_raw, patient, put_raw};
 
 #[derive(Debug, Clone, PartialEq, Facet, Serialize, Deserialize)]
 #[facet(name = "PATIENT", pick_validator = trust)]
@@ -328,11 +328,7 @@ async fn tampered_and_plaintext_items_are_refused() {
 
     // A plaintext item of the encrypted facet (written before it was encrypted).
     let plain = patient_record(3, "dee@example.com");
-    patient(&table)
-        .put_item()
-        .table_name(table.name())
-        .set_item(Some(faceteer::to_item(&plain).unwrap()))
-        .send()
+    put_raw(&table, faceteer::to_item(&plain).unwrap())
         .await
         .unwrap();
     match table.get(&key(&plain)).await {
@@ -445,13 +441,7 @@ async fn a_plaintext_facet_is_encrypted_by_a_backfill() {
             "GSI3PK".into(),
             AttributeValue::S(format!("#NUMBER_{}", c.number)),
         );
-        patient(&table)
-            .put_item()
-            .table_name(table.name())
-            .set_item(Some(item))
-            .send()
-            .await
-            .unwrap();
+        put_raw(&table, item).await.unwrap();
     }
     // Readable while plaintext reads of the facet are allowed.
     let k = Card::key(&cards[4].holder, &cards[4].id).unwrap();

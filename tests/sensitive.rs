@@ -2,6 +2,9 @@
 //! error texts (`Display` and `Debug`), items carried by errors, expressions, and the
 //! events and spans faceteer emits, on a real DynamoDB-API server. Every secret here holds
 //! `SECRET`, and no text may.
+//!
+//! The facets' names and key prefixes are their own: masking is process-wide and goes by a
+//! key's prefix, so another test's facet with the same prefix would print masked too.
 
 use std::sync::{Arc, Mutex};
 
@@ -9,15 +12,15 @@ use aws_sdk_dynamodb::types::AttributeValue;
 use faceteer::{Error, Facet, Key};
 use serde::{Deserialize, Serialize};
 
-use crate::common::patient;
+use crate::common::put_raw;
 
 /// No `#[derive(Debug)]`: the Facet derive writes it, masking the sensitive fields.
 #[derive(Clone, PartialEq, Facet, Serialize, Deserialize)]
-#[facet(name = "ACCOUNT")]
+#[facet(name = "VAULT_HOLDER")]
 pub struct Account {
-    #[pk(prefix = "#ORG")]
+    #[pk(prefix = "#VAULTORG")]
     pub org: String,
-    #[sk(prefix = "#ACCOUNT")]
+    #[sk(prefix = "#VAULTHOLDER")]
     #[sensitive]
     pub email: String,
     #[sensitive]
@@ -32,11 +35,11 @@ pub struct Account {
 
 /// A facet without unique fields, for transactions.
 #[derive(Clone, PartialEq, Facet, Serialize, Deserialize)]
-#[facet(name = "PROFILE")]
+#[facet(name = "VAULT_PROFILE")]
 pub struct Profile {
-    #[pk(prefix = "#ORG")]
+    #[pk(prefix = "#VAULTORG")]
     pub org: String,
-    #[sk(prefix = "#PROFILE")]
+    #[sk(prefix = "#VAULTPROFILE")]
     #[sensitive]
     pub email: String,
     #[sensitive]
@@ -198,13 +201,7 @@ async fn sensitive_values_stay_out_of_every_text() {
     // A stored item that does not read: serde's message quotes the bad value.
     let mut item = faceteer::to_item(&account(3)).unwrap();
     item.insert("version".into(), AttributeValue::S("SECRET-version".into()));
-    patient(&table)
-        .put_item()
-        .table_name(table.name())
-        .set_item(Some(item))
-        .send()
-        .await
-        .unwrap();
+    put_raw(&table, item).await.unwrap();
     let (result, events) = events_of(table.get(&key(&account(3)))).await;
     let e = result.unwrap_err();
     clean_error("a record that does not read", &e);

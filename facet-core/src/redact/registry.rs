@@ -115,9 +115,9 @@ fn mask_with(text: &str, entry: &Entry, key: &KeySchema) -> Option<String> {
     if !sensitive.contains(&true) || key.no_prefix || key.prefix.is_empty() {
         return None;
     }
-    let rest = text.strip_prefix(key.prefix)?;
     let delimiter = entry.schema.delimiter;
-    let rest = rest.strip_prefix(delimiter).unwrap_or(rest);
+    // The prefix, then the delimiter: `#USER_..` is not a key of prefix `#US`.
+    let rest = text.strip_prefix(key.prefix)?.strip_prefix(delimiter)?;
     let pieces: Vec<&str> = rest.split(delimiter).collect();
     // The values are the last pieces (a shard id may come first).
     if key.shard.is_none() && pieces.len() == key.fields.len() {

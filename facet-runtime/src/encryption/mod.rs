@@ -133,12 +133,7 @@ impl Encryption {
             32 => AesWrappingAlg::AlgAes256GcmIv12Tag16,
             n => return Err(SetupError::KeyLength(n)),
         };
-        let config = MaterialProvidersConfig::builder()
-            .build()
-            .map_err(|e| SetupError::Keyring(e.to_string()))?;
-        let providers =
-            mpl::Client::from_conf(config).map_err(|e| SetupError::Keyring(e.to_string()))?;
-        providers
+        providers()?
             .create_raw_aes_keyring()
             .key_namespace(namespace)
             .key_name(name)
@@ -185,12 +180,7 @@ impl Encryption {
         generator: Keyring,
         children: Vec<Keyring>,
     ) -> Result<Keyring, SetupError> {
-        let config = MaterialProvidersConfig::builder()
-            .build()
-            .map_err(|e| SetupError::Keyring(e.to_string()))?;
-        let providers =
-            mpl::Client::from_conf(config).map_err(|e| SetupError::Keyring(e.to_string()))?;
-        providers
+        providers()?
             .create_multi_keyring()
             .generator(generator.0)
             .child_keyrings(children.into_iter().map(|k| k.0).collect::<Vec<_>>())
@@ -238,6 +228,14 @@ impl Encryption {
             encryptors: Default::default(),
         })
     }
+}
+
+/// The Material Providers Library's client, which makes keyrings.
+fn providers() -> Result<mpl::Client, SetupError> {
+    let config = MaterialProvidersConfig::builder()
+        .build()
+        .map_err(|e| SetupError::Keyring(e.to_string()))?;
+    mpl::Client::from_conf(config).map_err(|e| SetupError::Keyring(e.to_string()))
 }
 
 /// Install `encryption` as the process's cipher ([`Encryption::install`]).
