@@ -10,7 +10,8 @@
 //!   may set, each refused with a message saying what to do instead.
 
 pub use faceteer_core::expr::{
-    Attribute, Expr, ExprError, Field, FieldValue, IfAbsent, Member, Nested, NestedAttribute,
-    Numeric, Operand, PartOfAnIndexKeyOrTheTtl, PartOfThePrimaryKey, Path, SetByTheLibrary,
-    SetValue, Settable, Size, Sum, Term, TheVersionCounter, TopLevel, Updatable, Update,
+    Attribute, Comparable, Encrypted, Expr, ExprError, Field, FieldValue, IfAbsent, Member, Nested,
+    NestedAttribute, Numeric, Operand, PartOfAnIndexKeyOrTheTtl, PartOfThePrimaryKey, Path,
+    SetByTheLibrary, SetValue, Settable, SignedOnly, Size, Sum, Term, TheVersionCounter, TopLevel,
+    Updatable, Update,
 };

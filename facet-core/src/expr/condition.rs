@@ -384,49 +384,51 @@ fn decimal(text: &str) -> (bool, String, i128) {
 /// The comparisons, the same on a field and on a member inside one (`$path` gives the
 /// document path, `$rhs` resolves an operand against it).
 macro_rules! compare_ops {
-    () => {
-        fn compare(&self, op: Comparator, v: impl Operand<F, T>) -> Expr<F> {
+    ($($bound:tt)*) => {
+        fn compare(&self, op: Comparator, v: impl Operand<F, T>) -> Expr<F> $($bound)* {
             Expr::new(Node::Compare(self.cond_path(), op, self.side(v)))
         }
 
         /// `field = v`: `v` is a value, or another field of the record holding the same type
         /// (compared on the server).
-        pub fn eq(&self, v: impl Operand<F, T>) -> Expr<F> {
+        pub fn eq(&self, v: impl Operand<F, T>) -> Expr<F> $($bound)* {
             self.compare(Comparator::Eq, v)
         }
 
         /// `field <> v`
-        pub fn ne(&self, v: impl Operand<F, T>) -> Expr<F> {
+        pub fn ne(&self, v: impl Operand<F, T>) -> Expr<F> $($bound)* {
             self.compare(Comparator::Ne, v)
         }
 
         /// `field < v`
-        pub fn lt(&self, v: impl Operand<F, T>) -> Expr<F> {
+        pub fn lt(&self, v: impl Operand<F, T>) -> Expr<F> $($bound)* {
             self.compare(Comparator::Lt, v)
         }
 
         /// `field <= v`
-        pub fn le(&self, v: impl Operand<F, T>) -> Expr<F> {
+        pub fn le(&self, v: impl Operand<F, T>) -> Expr<F> $($bound)* {
             self.compare(Comparator::Le, v)
         }
 
         /// `field > v`
-        pub fn gt(&self, v: impl Operand<F, T>) -> Expr<F> {
+        pub fn gt(&self, v: impl Operand<F, T>) -> Expr<F> $($bound)* {
             self.compare(Comparator::Gt, v)
         }
 
         /// `field >= v`
-        pub fn ge(&self, v: impl Operand<F, T>) -> Expr<F> {
+        pub fn ge(&self, v: impl Operand<F, T>) -> Expr<F> $($bound)* {
             self.compare(Comparator::Ge, v)
         }
 
         /// `field BETWEEN a AND b` (both included; values or fields).
-        pub fn between(&self, a: impl Operand<F, T>, b: impl Operand<F, T>) -> Expr<F> {
+        pub fn between(&self, a: impl Operand<F, T>, b: impl Operand<F, T>) -> Expr<F> $($bound)* {
             Expr::new(Node::Between(self.cond_path(), self.side(a), self.side(b)))
         }
 
         /// `field IN (v1, v2, …)` (1 to 100 values).
-        pub fn is_in<V: FieldValue<T>>(&self, values: impl IntoIterator<Item = V>) -> Expr<F> {
+        pub fn is_in<V: FieldValue<T>>(&self, values: impl IntoIterator<Item = V>) -> Expr<F>
+        $($bound)*
+        {
             Expr::new(Node::In(
                 self.cond_path(),
                 values
@@ -437,17 +439,17 @@ macro_rules! compare_ops {
         }
 
         /// `attribute_exists(field)`: the attribute is present (an optional field is `Some`).
-        pub fn exists(&self) -> Expr<F> {
+        pub fn exists(&self) -> Expr<F> $($bound)* {
             Expr::new(Node::Exists(self.cond_path()))
         }
 
         /// `attribute_not_exists(field)`.
-        pub fn not_exists(&self) -> Expr<F> {
+        pub fn not_exists(&self) -> Expr<F> $($bound)* {
             Expr::new(Node::NotExists(self.cond_path()))
         }
 
         /// `size(field)`: compare the length of a string, binary, list, map or set.
-        pub fn size(&self) -> Size<F> {
+        pub fn size(&self) -> Size<F> $($bound)* {
             Size {
                 path: self.cond_path(),
                 _facet: PhantomData,
@@ -458,9 +460,9 @@ macro_rules! compare_ops {
 
 /// `begins_with` and `contains` on string values.
 macro_rules! string_ops {
-    () => {
+    ($($bound:tt)*) => {
         /// `begins_with(field, prefix)`.
-        pub fn begins_with(&self, prefix: impl FieldValue<String>) -> Expr<F> {
+        pub fn begins_with(&self, prefix: impl FieldValue<String>) -> Expr<F> $($bound)* {
             Expr::new(Node::BeginsWith(
                 self.cond_path(),
                 self.operand(prefix.into_field_value()),
@@ -468,7 +470,7 @@ macro_rules! string_ops {
         }
 
         /// `contains(field, part)`: the string contains `part`.
-        pub fn contains(&self, part: impl FieldValue<String>) -> Expr<F> {
+        pub fn contains(&self, part: impl FieldValue<String>) -> Expr<F> $($bound)* {
             Expr::new(Node::Contains(
                 self.cond_path(),
                 self.operand(part.into_field_value()),
@@ -477,7 +479,7 @@ macro_rules! string_ops {
     };
 }
 
-impl<F, T, S, K: Comparable> Field<F, T, S, K> {
+impl<F, T, S, K> Field<F, T, S, K> {
     fn cond_path(&self) -> Path {
         self.path()
     }
@@ -488,21 +490,23 @@ impl<F, T, S, K: Comparable> Field<F, T, S, K> {
             .resolve(&path, self.codec(), &|v| self.operand(v))
     }
 
-    compare_ops!();
+    compare_ops!(where K: Comparable);
 }
 
-impl<F, S, K: Comparable> Field<F, String, S, K> {
-    string_ops!();
+impl<F, S, K> Field<F, String, S, K> {
+    string_ops!(where K: Comparable);
 }
 
 impl<F, T, S, K> Field<F, T, S, K>
 where
     T: Collection,
-    K: Comparable,
 {
     /// `contains(field, element)`: the list or set contains `element` (as the field stores
     /// its elements).
-    pub fn contains_element(&self, element: impl FieldValue<T::Element>) -> Expr<F> {
+    pub fn contains_element(&self, element: impl FieldValue<T::Element>) -> Expr<F>
+    where
+        K: Comparable,
+    {
         let one: T = std::iter::once(element.into_field_value()).collect();
         Expr::new(Node::Contains(
             self.path(),
