@@ -42,21 +42,6 @@ impl Tally {
     }
 }
 
-/// What one write returned, as the tally counts it.
-enum Said {
-    Applied,
-    NotApplied,
-    Unknown,
-}
-
-fn said<T>(result: &faceteer::Result<T>) -> Said {
-    match result {
-        Ok(_) => Said::Applied,
-        Err(e) if e.is_outcome_unknown() => Said::Unknown,
-        Err(_) => Said::NotApplied,
-    }
-}
-
 /// [`common::lossy_table`] of the test table: resending under `ClientRequestToken`s on the
 /// embedded engine, which keeps them; reporting lost answers on moto, which does not (its
 /// repeated `TransactWriteItems` applies again). `tests/history.rs` runs both on the

@@ -737,27 +737,12 @@ async fn a_planted_double_apply_is_caught() {
     );
 }
 
-/// What a client was told of one write of an encrypted record.
-#[derive(Debug, Clone, Copy, PartialEq)]
-enum Told {
-    Done,
-    NotDone,
-    Unknown,
-}
-
-fn told<T>(result: &faceteer::Result<T>) -> Told {
-    match result {
-        Ok(_) => Told::Done,
-        Err(e) if e.is_outcome_unknown() => Told::Unknown,
-        Err(_) => Told::NotDone,
-    }
-}
-
 /// Many writers on the same encrypted records, through a proxy that loses answers: plain
 /// updates beside whole writes that encrypt again (`modify`, versioned puts). Each write is
 /// reported done, not done or unknown; done ones are in the record once, not-done ones never,
 /// and the encrypted field always holds a whole write's own value.
 async fn encrypted_records_keep_exact_histories() {
+    use crate::common::{said, Said};
     use crate::encryption::{install_test_cipher, Clinic, Ledger};
     install_test_cipher().await;
     let faults = faceteer::testing::FaultConfig {
@@ -788,7 +773,7 @@ async fn encrypted_records_keep_exact_histories() {
         };
         direct.put(&start).await.unwrap();
     }
-    let outcomes: Arc<Mutex<Vec<(String, u64, Told)>>> = Arc::default();
+    let outcomes: Arc<Mutex<Vec<(String, u64, Said)>>> = Arc::default();
     let clients = (0..4u64).map(|c| {
         let table = table.clone();
         let outcomes = outcomes.clone();
@@ -801,13 +786,13 @@ async fn encrypted_records_keep_exact_histories() {
                 let key = Ledger::key(id).unwrap();
                 let result = match rng.u8(..3) {
                     // An update of the plain fields: the signed item stays as it was.
-                    0 => told(
+                    0 => said(
                         &table
                             .update(&key, f.elements.append([e]) & f.count.add(1))
                             .await,
                     ),
                     // A whole write, encrypted again, on condition of the version read.
-                    1 => told(
+                    1 => said(
                         &table
                             .modify(&key, |l: &mut Ledger| {
                                 l.elements.push(e);
@@ -822,7 +807,7 @@ async fn encrypted_records_keep_exact_histories() {
                             l.elements.push(e);
                             l.count += 1;
                             l.secret = format!("secret {e}");
-                            told(&table.put(&l).await)
+                            said(&table.put(&l).await)
                         }
                         Ok(None) => panic!("{id} is never deleted"),
                         Err(_) => continue,
@@ -855,12 +840,14 @@ async fn encrypted_records_keep_exact_histories() {
             stored.elements.len() as i64,
             "{id}: the count counts the list"
         );
-        for (of, e, told) in outcomes.iter().filter(|(of, ..)| of == id) {
+        for (of, e, said) in outcomes.iter().filter(|(of, ..)| of == id) {
             let applied = stored.elements.contains(e);
-            match told {
-                Told::Done => assert!(applied, "{of}: {e} was reported done and is missing"),
-                Told::NotDone => assert!(!applied, "{of}: {e} was reported not done and applied"),
-                Told::Unknown => unknown += 1,
+            match said {
+                Said::Applied => assert!(applied, "{of}: {e} was reported done and is missing"),
+                Said::NotApplied => {
+                    assert!(!applied, "{of}: {e} was reported not done and applied")
+                }
+                Said::Unknown => unknown += 1,
             }
         }
         // The encrypted field holds a whole write's own value.
@@ -874,7 +861,7 @@ async fn encrypted_records_keep_exact_histories() {
             stored.secret
         );
     }
-    let done = outcomes.iter().filter(|o| o.2 == Told::Done).count();
+    let done = outcomes.iter().filter(|o| o.2 == Said::Applied).count();
     assert!(done > 10, "{done} writes done of {}", outcomes.len());
     println!("{} writes: {done} done, {unknown} unknown", outcomes.len());
 }

@@ -531,3 +531,20 @@ impl aws_sdk_dynamodb::config::Intercept for HeaderLog {
         Ok(())
     }
 }
+
+/// What one write returned: applied, certainly not applied, or unknown (an answer lost).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Said {
+    Applied,
+    NotApplied,
+    Unknown,
+}
+
+/// [`Said`] of a write's result.
+pub fn said<T>(result: &faceteer::Result<T>) -> Said {
+    match result {
+        Ok(_) => Said::Applied,
+        Err(e) if e.is_outcome_unknown() => Said::Unknown,
+        Err(_) => Said::NotApplied,
+    }
+}

@@ -1,5 +1,6 @@
 //! Rules about `#[encrypt]`, `#[sign_only]` and `#[beacon]` fields.
 
+use super::markers::LibraryRole;
 use crate::ctxt::Ctxt;
 use crate::model::{FacetModel, Field};
 use crate::parse::FieldAttrs;
@@ -185,52 +186,42 @@ pub fn crypto_fits_the_facet(cx: &Ctxt, m: &FacetModel) {
                 .indexes
                 .iter()
                 .any(|x| x.sk.as_ref().is_some_and(|k| k.uses(i)));
-            let why = if in_primary {
-                Some(
+            let misplaced = if in_primary {
+                Some((
+                    "the table's key",
                     "the table's key identifies a record, and beacons collide by design: two \
                      records whose values share a beacon would share a key, and the second \
                      write would overwrite the first",
-                )
+                ))
             } else if in_sort_key {
-                Some(
+                Some((
+                    "an index's sort key",
                     "an index's sort key is compared by ranges and prefixes, which a beacon \
                      cannot answer",
-                )
+                ))
             } else {
                 None
             };
-            if let Some(why) = why {
+            if let Some((place, why)) = misplaced {
                 cx.error_at(
                     b.span,
                     format!(
-                        "`{name}` has a beacon and is part of {}: {why}. A beacon belongs in a \
-                         global index's partition key (`#[gsi(n = .., pk)]`), whose queries \
-                         drop the records whose beacon merely collides",
-                        if in_primary {
-                            "the table's key"
-                        } else {
-                            "an index's sort key"
-                        }
+                        "`{name}` has a beacon and is part of {place}: {why}. A beacon belongs \
+                         in a global index's partition key (`#[gsi(n = .., pk)]`), whose \
+                         queries drop the records whose beacon merely collides"
                     ),
                 );
             }
         }
-        let role = if m.version == Some(i) {
-            Some("the `#[version]` counter")
-        } else if m.created == Some(i) || m.updated == Some(i) {
-            Some("a write time")
-        } else if m.ttl == Some(i) {
-            Some("the `#[ttl]`")
-        } else if m.vectors.iter().any(|v| v.field == i) {
-            Some("a `#[vector]`")
-        } else if crypto.encrypted
-            && m.unique
-                .iter()
-                .any(|u| u.field == i || u.scope.contains(&i))
-        {
-            Some("`#[unique]` or a unique field's scope (guard keys hold the value)")
-        } else {
-            None
+        let role = match super::markers::LibraryRole::of(m, i) {
+            // A signed-only unique value is readable: its guard's key may hold it.
+            Some(LibraryRole::Unique) if !crypto.encrypted => None,
+            Some(LibraryRole::Unique) => Some(format!(
+                "{} (guard keys hold the value)",
+                LibraryRole::Unique.noun()
+            )),
+            Some(role) => Some(role.noun().to_owned()),
+            None => None,
         };
         if let Some(role) = role {
             cx.error_at(

@@ -4,7 +4,7 @@
 use proc_macro2::Span;
 
 use crate::ctxt::Ctxt;
-use crate::model::Field;
+use crate::model::{FacetModel, Field};
 use crate::types::{is_counter, is_string_like};
 
 /// A facet has at most one `#[ttl]` field (`seen`: the one already accepted).
@@ -71,4 +71,54 @@ pub fn version_is_not_a_key(cx: &Ctxt, field: &Field, elsewhere: bool, span: Spa
         );
     }
     !elsewhere
+}
+
+/// What the library writes or the server reads a field as, beside its own value: the
+/// rules of `#[nested]` and encrypted fields refuse the same roles.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum LibraryRole {
+    /// The `#[ttl]`.
+    Ttl,
+    /// The `#[version]` counter.
+    Version,
+    /// A `#[created]` or `#[updated]` time.
+    WriteTime,
+    /// A `#[unique]` field or a unique field's scope.
+    Unique,
+    /// A `#[vector]`.
+    Vector,
+}
+
+impl LibraryRole {
+    /// The role of field `i`, if it has one (the first, in this order).
+    pub fn of(m: &FacetModel, i: usize) -> Option<LibraryRole> {
+        if m.ttl == Some(i) {
+            Some(LibraryRole::Ttl)
+        } else if m.version == Some(i) {
+            Some(LibraryRole::Version)
+        } else if m.created == Some(i) || m.updated == Some(i) {
+            Some(LibraryRole::WriteTime)
+        } else if m
+            .unique
+            .iter()
+            .any(|u| u.field == i || u.scope.contains(&i))
+        {
+            Some(LibraryRole::Unique)
+        } else if m.vectors.iter().any(|v| v.field == i) {
+            Some(LibraryRole::Vector)
+        } else {
+            None
+        }
+    }
+
+    /// What the field is, in a message.
+    pub fn noun(self) -> &'static str {
+        match self {
+            LibraryRole::Ttl => "the `#[ttl]`",
+            LibraryRole::Version => "the `#[version]` counter",
+            LibraryRole::WriteTime => "a write time",
+            LibraryRole::Unique => "`#[unique]` or a unique field's scope",
+            LibraryRole::Vector => "a `#[vector]`",
+        }
+    }
 }

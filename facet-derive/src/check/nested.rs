@@ -36,25 +36,11 @@ pub fn nested_is_a_plain_attribute(cx: &Ctxt, m: &FacetModel) {
     for (i, f) in m.fields.iter().enumerate() {
         let Some(span) = f.nested else { continue };
         let role = if m.pk.uses(i) || m.sk.uses(i) {
-            Some("the table's key is built from it")
+            Some("the table's key is built from it".to_owned())
         } else if m.indexes.iter().any(|x| x.uses(i)) {
-            Some("an index key is built from it")
-        } else if m.ttl == Some(i) {
-            Some("it is the `#[ttl]`")
-        } else if m.version == Some(i) {
-            Some("it is the `#[version]` counter")
-        } else if m.created == Some(i) || m.updated == Some(i) {
-            Some("it is a write time")
-        } else if m
-            .unique
-            .iter()
-            .any(|u| u.field == i || u.scope.contains(&i))
-        {
-            Some("it is `#[unique]` or a unique field's scope")
-        } else if m.vectors.iter().any(|v| v.field == i) {
-            Some("it is a `#[vector]`")
+            Some("an index key is built from it".to_owned())
         } else {
-            None
+            super::markers::LibraryRole::of(m, i).map(|r| format!("it is {}", r.noun()))
         };
         if let Some(role) = role {
             cx.error_at(
