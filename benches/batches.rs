@@ -1,5 +1,7 @@
 //! The peak heap of streaming 100,000 records of the README's `Task` through `put_many`,
-//! `get_many` and `delete_many`, against a hand-written loop sending the same requests.
+//! `get_many` and `delete_many`, against a hand-written loop sending the same requests; and
+//! of an awaited `get_many` of 100,000 stored records (every record held at the end)
+//! against the hand-written reads collecting the same records.
 //! (The CPU of reads and writes is measured in `benches/reads.rs`.)
 //!
 //! `cargo bench --bench batches`
@@ -14,9 +16,9 @@ use aws_sdk_dynamodb::Client;
 use criterion::{criterion_group, criterion_main, Criterion};
 use faceteer::batch::Outcome;
 use faceteer::testing::StubConfig;
-use faceteer_suite::bench_task::{hand_to_item, task, Task};
+use faceteer_suite::bench_task::{hand_from_item, hand_key, hand_to_item, task, Task};
 use futures::StreamExt;
-use support::{user_put, StubThread};
+use support::{user_get, user_put, StubThread};
 
 /// Live heap bytes and their peak, for the memory figures.
 struct Counting;
@@ -125,6 +127,23 @@ fn bench(_: &mut Criterion) {
         println!(
             "peak memory, {BIG} keys: get_many stream {ours:.1} MiB, delete_many stream \
              {deleted:.1} MiB"
+        );
+
+        // Awaited reads of 100,000 stored records: both arms hold every record at the end,
+        // and generate their keys as they are pulled.
+        stub.server
+            .load(tasks(BIG).map(|t| faceteer::to_item(&t).unwrap()));
+        let (found, ours) = peak_mib(async { table.get_many(big_keys()).await.found }).await;
+        assert_eq!(found.len(), BIG);
+        drop(found);
+        let hand_keys = tasks(BIG).map(|t| hand_key(&t.team_id, &t.task_id));
+        let (found, theirs) =
+            peak_mib(async { user_get(client, TABLE, hand_keys, hand_from_item).await }).await;
+        assert_eq!(found.len(), BIG);
+        drop(found);
+        println!(
+            "peak memory, awaited get_many of {BIG} records: faceteer {ours:.1} MiB, \
+             hand-written {theirs:.1} MiB"
         );
     });
 }

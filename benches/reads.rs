@@ -6,7 +6,12 @@
 //! * `faceteer-sdk-path`: faceteer reading through the SDK's decoder
 //!   (`ReadPath::Sdk`);
 //! * `hand-written`: `aws-sdk-dynamodb` with every attribute and key built and read by hand;
-//! * `serde_dynamo`: `aws-sdk-dynamodb` with serde_dynamo's items and hand-built keys.
+//! * `serde_dynamo`: `aws-sdk-dynamodb` with serde_dynamo's items and hand-built keys;
+//! * `parse floor` (reads): `serde_json` reading the same answers' bodies (recorded from the
+//!   stub) into `IgnoredAny`, with no request sent: what reading those bytes costs at least.
+//!
+//! Every arm gets its inputs built before timing (keys, records), and clones what it
+//! consumes inside the timed region, as the others do.
 //!
 //! The stub server answers from a thread of its own; the client runs on this thread (a
 //! current-thread runtime) and only this thread's CPU time is counted. Before timing, every
@@ -20,7 +25,7 @@ mod support;
 use std::collections::HashMap;
 use std::time::Duration;
 
-use aws_sdk_dynamodb::types::{AttributeValue, KeysAndAttributes};
+use aws_sdk_dynamodb::types::AttributeValue;
 use aws_sdk_dynamodb::Client;
 use criterion::{criterion_group, criterion_main, Criterion};
 use faceteer::testing::StubConfig;
@@ -28,8 +33,7 @@ use faceteer::{Item, ReadPath};
 use faceteer_suite::bench_task::{
     dynamo_from_item, dynamo_to_item, hand_from_item, hand_key, hand_to_item, task, Task,
 };
-use futures::StreamExt;
-use support::{boxed, cpu_arms, user_put, ChunksOf, Run, StubThread};
+use support::{boxed, cpu_arms, user_get, user_put, Run, StubThread};
 
 const TABLE: &str = "bench";
 const TEAM: &str = "team-bench";
@@ -37,49 +41,6 @@ const N: usize = 10_000;
 
 fn tasks(n: usize) -> impl Iterator<Item = Task> {
     (0..n).map(|i| task(TEAM, i))
-}
-
-/// A user's `get_many`: 100 keys per request, 4 in flight, records decoded by `read`.
-async fn user_get(
-    client: &Client,
-    keys: impl Iterator<Item = Item>,
-    read: fn(Item) -> Option<Task>,
-) -> Vec<Task> {
-    futures::stream::iter(ChunksOf::new(keys, 100))
-        .map(|mut keys: Vec<Item>| async move {
-            let mut found = Vec::with_capacity(keys.len());
-            while !keys.is_empty() {
-                let out = client
-                    .batch_get_item()
-                    .request_items(
-                        TABLE,
-                        KeysAndAttributes::builder()
-                            .set_keys(Some(keys))
-                            .build()
-                            .unwrap(),
-                    )
-                    .send()
-                    .await
-                    .expect("batch get");
-                found.extend(
-                    out.responses
-                        .and_then(|mut r| r.remove(TABLE))
-                        .unwrap_or_default()
-                        .into_iter()
-                        .map(|item| read(item).expect("a task")),
-                );
-                keys = out
-                    .unprocessed_keys
-                    .and_then(|mut u| u.remove(TABLE))
-                    .map(|k| k.keys)
-                    .unwrap_or_default();
-            }
-            found
-        })
-        .buffer_unordered(4)
-        .flat_map(futures::stream::iter)
-        .collect()
-        .await
 }
 
 /// A user's page walk over one partition, records decoded by `read`.
@@ -112,8 +73,15 @@ async fn user_query(client: &Client, read: fn(Item) -> Option<Task>) -> Vec<Task
     }
 }
 
-fn hand_keys() -> impl Iterator<Item = Item> {
-    tasks(N).map(|t| hand_key(&t.team_id, &t.task_id))
+fn hand_keys() -> Vec<Item> {
+    tasks(N).map(|t| hand_key(&t.team_id, &t.task_id)).collect()
+}
+
+/// The floor of reading `answers`: each body parsed by `serde_json` into `IgnoredAny`.
+fn parse_floor(answers: &[String]) {
+    for body in answers {
+        let _: serde::de::IgnoredAny = serde_json::from_str(body).expect("an answer");
+    }
 }
 
 fn sorted(mut tasks: Vec<Task>) -> Vec<Task> {
@@ -135,6 +103,7 @@ fn bench(c: &mut Criterion) {
         .collect();
     stub.load(tasks(N).map(|t| faceteer::to_item(&t).unwrap()));
     let all = || sorted(tasks(N).collect());
+    let hand_keys = hand_keys();
 
     // Every arm's output is the same, with the same number of requests.
     rt.block_on(async {
@@ -181,11 +150,11 @@ fn bench(c: &mut Criterion) {
             assert_eq!(sorted(found.found), expected);
         }
         assert_eq!(
-            sorted(user_get(&client, hand_keys(), hand_from_item).await),
+            sorted(user_get(&client, TABLE, hand_keys.iter().cloned(), hand_from_item).await),
             expected
         );
         assert_eq!(
-            sorted(user_get(&client, hand_keys(), dynamo_from_item).await),
+            sorted(user_get(&client, TABLE, hand_keys.iter().cloned(), dynamo_from_item).await),
             expected
         );
 
@@ -199,6 +168,24 @@ fn bench(c: &mut Criterion) {
         assert_eq!(user_query(&client, hand_from_item).await, expected);
         assert_eq!(user_query(&client, dynamo_from_item).await, expected);
     });
+
+    // The answers every read arm parses, recorded from one run of the user's reads.
+    let (get_answers, query_answers) = rt.block_on(async {
+        stub.record_answers(true);
+        user_get(&client, TABLE, hand_keys.iter().cloned(), hand_from_item).await;
+        let get = stub.take_answers();
+        user_query(&client, hand_from_item).await;
+        let query = stub.take_answers();
+        stub.record_answers(false);
+        (get, query)
+    });
+    assert_eq!((get_answers.len(), query_answers.len()), (N / 100, 100));
+    let per_item = |answers: &[String]| answers.iter().map(String::len).sum::<usize>() / N;
+    println!(
+        "answer bytes per record: get_many {}, query {}",
+        per_item(&get_answers),
+        per_item(&query_answers)
+    );
 
     // `FACETEER_PROFILE=get|query` runs only faceteer's arm in a loop, for a profiler.
     if let Ok(what) = std::env::var("FACETEER_PROFILE") {
@@ -225,6 +212,7 @@ fn bench(c: &mut Criterion) {
     g.sample_size(10);
     g.measurement_time(Duration::from_secs(6));
     let (table, sdk_path, client, keys) = (&table, &sdk_path, &client, &keys);
+    let (hand_keys, get_answers, query_answers) = (&hand_keys, &get_answers, &query_answers);
 
     let ours = || boxed(async move { assert!(table.put_many(tasks(N)).await.is_complete()) });
     let hand = || {
@@ -260,23 +248,24 @@ fn bench(c: &mut Criterion) {
     };
     let (direct, via_sdk) = (get("direct"), get("sdk"));
     let hand = || {
-        boxed(
-            async move { assert_eq!(user_get(client, hand_keys(), hand_from_item).await.len(), N) },
-        )
+        boxed(async move {
+            let found = user_get(client, TABLE, hand_keys.iter().cloned(), hand_from_item).await;
+            assert_eq!(found.len(), N)
+        })
     };
     let dynamo = || {
         boxed(async move {
-            assert_eq!(
-                user_get(client, hand_keys(), dynamo_from_item).await.len(),
-                N
-            )
+            let found = user_get(client, TABLE, hand_keys.iter().cloned(), dynamo_from_item).await;
+            assert_eq!(found.len(), N)
         })
     };
-    let arms: [(&str, Run<'_>); 4] = [
+    let floor = || boxed(async move { parse_floor(get_answers) });
+    let arms: [(&str, Run<'_>); 5] = [
         ("faceteer", &direct),
         ("faceteer-sdk-path", &via_sdk),
         ("hand-written", &hand),
         ("serde_dynamo", &dynamo),
+        ("parse floor", &floor),
     ];
     cpu_arms(&mut g, &rt, "get_many 10k", &arms);
 
@@ -294,11 +283,13 @@ fn bench(c: &mut Criterion) {
         || boxed(async move { assert_eq!(user_query(client, hand_from_item).await.len(), N) });
     let dynamo =
         || boxed(async move { assert_eq!(user_query(client, dynamo_from_item).await.len(), N) });
-    let arms: [(&str, Run<'_>); 4] = [
+    let floor = || boxed(async move { parse_floor(query_answers) });
+    let arms: [(&str, Run<'_>); 5] = [
         ("faceteer", &direct),
         ("faceteer-sdk-path", &via_sdk),
         ("hand-written", &hand),
         ("serde_dynamo", &dynamo),
+        ("parse floor", &floor),
     ];
     cpu_arms(&mut g, &rt, "query 100 pages", &arms);
     g.finish();

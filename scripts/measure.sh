@@ -9,6 +9,8 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 if [[ "${1:-}" != "--tables" ]]; then
+    export FACETEER_MEASURE_LOAD="$(cut -d' ' -f1 /proc/loadavg)"
+    echo "$FACETEER_MEASURE_LOAD" > target/criterion-load.txt
     cargo bench --bench items | grep "^item bytes" > target/criterion/native-bytes.txt
     cargo bench --bench reads --bench shards
     FACETEER_BENCH_LATENCY_MS=10 cargo bench --bench shards
@@ -16,4 +18,5 @@ if [[ "${1:-}" != "--tables" ]]; then
     cargo bench --bench compile 2>/dev/null | grep "^expanded lines" > target/criterion/expanded-lines.txt
     cargo bench --bench saves 2>/dev/null | grep -E "^save (bytes|capacity)" > target/criterion/save-figures.txt
 fi
-python3 scripts/measurements.py
+FACETEER_MEASURE_LOAD="${FACETEER_MEASURE_LOAD:-$(cat target/criterion-load.txt 2>/dev/null || true)}" \
+    python3 scripts/measurements.py

@@ -24,20 +24,35 @@ def row(label: str, group: str, ours: str, others: list[str]) -> str:
     return f"| {label} | " + " | ".join(cells) + " |"
 
 
+import os
+import subprocess
+
+commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], capture_output=True, text=True,
+                        cwd=ROOT.parent.parent).stdout.strip()
+load = os.environ.get("FACETEER_MEASURE_LOAD") or open("/proc/loadavg").read().split()[0]
+print(f"From one run of `scripts/measure.sh` at commit `{commit}`, load average {load} "
+      f"at its start, on this machine ({os.cpu_count()} cores).")
+print()
 print("| per record, the README's `Task` | faceteer ÷ hand-written | faceteer ÷ serde_dynamo |")
 print("|---|---|---|")
 print(row("build an item (2,048 distinct records; `benches/items.rs`)",
           "build item (per record)", "faceteer", ["hand-written", "serde_dynamo"]))
 print(row("read an item back (from the SDK's attribute values)",
           "read item (per record)", "faceteer", ["hand-written", "serde_dynamo"]))
-print(row("read an item from its JSON (direct read path) ÷ reading the SDK's values",
-          "read item (per record)", "faceteer from JSON", ["hand-written", "serde_dynamo"]))
 for label, name in [
     ("`put_many` of 10,000 records, client CPU (`benches/reads.rs`)", "put_many 10k"),
     ("`get_many` of 10,000 keys, client CPU", "get_many 10k"),
     ("walk of a 100-page query (10,000 records), client CPU", "query 100 pages"),
 ]:
     print(row(label, "client CPU", f"{name}_faceteer", [f"{name}_hand-written", f"{name}_serde_dynamo"]))
+print()
+print("| reads, client CPU ÷ the parse floor (`serde_json` of the same answers into `IgnoredAny`) | faceteer | hand-written |")
+print("|---|---|---|")
+for label, name in [("`get_many` of 10,000 keys", "get_many 10k"), ("100-page query", "query 100 pages")]:
+    floor = mean("client CPU", f"{name}_parse floor")
+    print(f"| {label} ({floor / 1e4 / 1e3:.2f} µs per record to parse) | "
+          f"{mean('client CPU', f'{name}_faceteer') / floor:.1f}× | "
+          f"{mean('client CPU', f'{name}_hand-written') / floor:.1f}× |")
 print()
 print("| reads through the SDK's decoder (`ReadPath::Sdk`) | faceteer ÷ hand-written |")
 print("|---|---|")

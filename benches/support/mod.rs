@@ -7,7 +7,7 @@ use std::future::Future;
 use std::pin::Pin;
 use std::time::Duration;
 
-use aws_sdk_dynamodb::types::{PutRequest, WriteRequest};
+use aws_sdk_dynamodb::types::{KeysAndAttributes, PutRequest, WriteRequest};
 use aws_sdk_dynamodb::Client;
 use faceteer::testing::{StubConfig, StubServer};
 use faceteer::Item;
@@ -163,5 +163,50 @@ pub async fn user_put(client: &Client, table: &str, items: impl Iterator<Item = 
         })
         .buffer_unordered(4)
         .fold(0, |a, n| async move { a + n })
+        .await
+}
+
+/// A user's `get_many` of `table`: 100 keys per request, 4 in flight, unprocessed keys
+/// resent, records decoded by `read`.
+pub async fn user_get<T>(
+    client: &Client,
+    table: &str,
+    keys: impl Iterator<Item = Item> + Send,
+    read: fn(Item) -> Option<T>,
+) -> Vec<T> {
+    futures::stream::iter(ChunksOf::new(keys, 100))
+        .map(|mut keys: Vec<Item>| async move {
+            let mut found = Vec::with_capacity(keys.len());
+            while !keys.is_empty() {
+                let out = client
+                    .batch_get_item()
+                    .request_items(
+                        table,
+                        KeysAndAttributes::builder()
+                            .set_keys(Some(keys))
+                            .build()
+                            .unwrap(),
+                    )
+                    .send()
+                    .await
+                    .expect("batch get");
+                found.extend(
+                    out.responses
+                        .and_then(|mut r| r.remove(table))
+                        .unwrap_or_default()
+                        .into_iter()
+                        .map(|item| read(item).expect("a record")),
+                );
+                keys = out
+                    .unprocessed_keys
+                    .and_then(|mut u| u.remove(table))
+                    .map(|k| k.keys)
+                    .unwrap_or_default();
+            }
+            found
+        })
+        .buffer_unordered(4)
+        .flat_map(futures::stream::iter)
+        .collect()
         .await
 }

@@ -115,7 +115,7 @@ struct Capacity {
 
 impl Consumed {
     /// Read an answer's `ConsumedCapacity` value, if it has one.
-    fn of(raw: Option<&RawValue>) -> Result<Consumed, serde_json::Error> {
+    pub(super) fn of(raw: Option<&RawValue>) -> Result<Consumed, serde_json::Error> {
         let Some(raw) = raw else {
             return Ok(Consumed::default());
         };
@@ -137,7 +137,7 @@ impl Consumed {
 }
 
 /// Whether a raw item is an empty map (an answer's `{}` for "no item").
-fn is_empty(raw: &RawValue) -> bool {
+pub(super) fn is_empty(raw: &RawValue) -> bool {
     raw.get()
         .bytes()
         .filter(|b| !b.is_ascii_whitespace())
@@ -163,6 +163,11 @@ pub struct Page {
 
 /// Read a Query or Scan answer.
 pub fn page(body: String) -> Result<Page, serde_json::Error> {
+    page_in(Arc::new(body))
+}
+
+/// [`page`] of a body already shared.
+pub fn page_in(body: Arc<String>) -> Result<Page, serde_json::Error> {
     #[derive(Deserialize)]
     struct Raw<'a> {
         #[serde(rename = "Items", borrow, default)]
@@ -176,7 +181,6 @@ pub fn page(body: String) -> Result<Page, serde_json::Error> {
         #[serde(rename = "ConsumedCapacity", borrow, default)]
         consumed: Option<&'a RawValue>,
     }
-    let body = Arc::new(body);
     let raw: Raw<'_> = serde_json::from_str(&body)?;
     let consumed = Consumed::of(raw.consumed)?;
     let last = match raw.last {
@@ -230,6 +234,11 @@ pub struct BatchGet {
 
 /// Read a BatchGetItem answer for table `table`.
 pub fn batch_get(body: String, table: &str) -> Result<BatchGet, serde_json::Error> {
+    batch_get_in(Arc::new(body), table)
+}
+
+/// [`batch_get`] of a body already shared.
+pub fn batch_get_in(body: Arc<String>, table: &str) -> Result<BatchGet, serde_json::Error> {
     #[derive(Deserialize)]
     struct Keys<'a> {
         #[serde(rename = "Keys", borrow, default)]
@@ -244,7 +253,6 @@ pub fn batch_get(body: String, table: &str) -> Result<BatchGet, serde_json::Erro
         #[serde(rename = "ConsumedCapacity", borrow, default)]
         consumed: Option<&'a RawValue>,
     }
-    let body = Arc::new(body);
     let raw: Raw<'_> = serde_json::from_str(&body)?;
     let found = raw
         .responses

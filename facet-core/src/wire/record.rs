@@ -9,7 +9,7 @@ use super::tree::{self, CowStr, Tag};
 use super::value::WireSeed;
 use crate::convert::from_item;
 use crate::facet::{Facet, ItemError};
-use crate::schema::{FacetSchema, FACET_ATTRIBUTE, SCHEMA_VERSION_ATTRIBUTE};
+use crate::schema::{FacetSchema, FACET_ATTRIBUTE, SCHEMA_VERSION_ATTRIBUTE, TTL_ATTRIBUTE};
 use crate::unmarshal;
 
 /// Read a record of `F` from the JSON of a stored item, as [`from_item`] reads the SDK's
@@ -51,6 +51,7 @@ fn direct<F: Facet>(json: &str) -> Option<F> {
             schema: F::SCHEMA,
             versioned: &mut versioned,
             current,
+            pass: None,
         },
     })
     .ok()?;
@@ -62,18 +63,21 @@ fn direct<F: Facet>(json: &str) -> Option<F> {
 }
 
 /// What reading an item's members needs.
-struct Reading<'a> {
-    schema: &'static FacetSchema,
+pub(super) struct Reading<'a, 'j> {
+    pub(super) schema: &'static FacetSchema,
     /// Set when the item's schema version is read.
-    versioned: &'a mut bool,
+    pub(super) versioned: &'a mut bool,
     /// The facet's schema version: an item stored at another is read from the tree.
-    current: u32,
+    pub(super) current: u32,
+    /// Reading within an answer's one pass ([`super::pass`]): the attributes to note, and
+    /// an item of another facet passed over instead of stopping the pass.
+    pub(super) pass: Option<&'a mut Noting<'j>>,
 }
 
 /// A whole item: its members, less those the record does not read.
 struct ItemDe<'a, 'j> {
     de: &'a mut serde_json::Deserializer<serde_json::de::StrRead<'j>>,
-    cx: Reading<'a>,
+    cx: Reading<'a, 'j>,
 }
 
 impl<'de> Deserializer<'de> for ItemDe<'_, 'de> {
@@ -93,12 +97,12 @@ impl<'de> Deserializer<'de> for ItemDe<'_, 'de> {
     }
 }
 
-struct ItemVisitor<'a, V> {
+struct ItemVisitor<'a, 'j, V> {
     visitor: V,
-    cx: Reading<'a>,
+    cx: Reading<'a, 'j>,
 }
 
-impl<'de, V: Visitor<'de>> Visitor<'de> for ItemVisitor<'_, V> {
+impl<'de, V: Visitor<'de>> Visitor<'de> for ItemVisitor<'_, 'de, V> {
     type Value = V::Value;
 
     fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
@@ -110,12 +114,34 @@ impl<'de, V: Visitor<'de>> Visitor<'de> for ItemVisitor<'_, V> {
     }
 }
 
-struct ItemMembers<'a, A> {
-    map: A,
-    cx: Reading<'a>,
+/// An item's members as the record's deserializer sees them: those the library writes are
+/// read here (checked, noted or passed over), the record's own handed on.
+pub(super) struct ItemMembers<'a, 'j, A> {
+    pub(super) map: A,
+    pub(super) cx: Reading<'a, 'j>,
 }
 
-impl<'de, A: MapAccess<'de>> MapAccess<'de> for ItemMembers<'_, A> {
+impl<'de, A: MapAccess<'de>> ItemMembers<'_, 'de, A> {
+    /// Within an answer's pass, an item whose `facet` names another facet: its members
+    /// are passed over to the item's end, the last `facet` member deciding (the SDK's
+    /// decoder keeps the last).
+    fn pass_over(&mut self) -> Result<(), A::Error> {
+        while let Some(name) = self.map.next_key_seed(CowStr)? {
+            if name == FACET_ATTRIBUTE {
+                let facet = self.map.next_value_seed(Scalar(Tag::S))?;
+                let foreign = facet.as_deref() != Some(self.cx.schema.name);
+                if let Some(pass) = self.cx.pass.as_deref_mut() {
+                    pass.foreign = Some(foreign);
+                }
+            } else {
+                self.map.next_value::<IgnoredAny>()?;
+            }
+        }
+        Ok(())
+    }
+}
+
+impl<'de, A: MapAccess<'de>> MapAccess<'de> for ItemMembers<'_, 'de, A> {
     type Error = A::Error;
 
     fn next_key_seed<K: DeserializeSeed<'de>>(
@@ -126,6 +152,11 @@ impl<'de, A: MapAccess<'de>> MapAccess<'de> for ItemMembers<'_, A> {
             if name == FACET_ATTRIBUTE {
                 let facet = self.map.next_value_seed(Scalar(Tag::S))?;
                 if facet.as_deref() != Some(self.cx.schema.name) {
+                    if let Some(pass) = self.cx.pass.as_deref_mut() {
+                        pass.foreign = Some(true);
+                        self.pass_over()?;
+                        return Ok(None);
+                    }
                     return Err(A::Error::custom("an item of another facet"));
                 }
             } else if name == SCHEMA_VERSION_ATTRIBUTE {
@@ -137,7 +168,12 @@ impl<'de, A: MapAccess<'de>> MapAccess<'de> for ItemMembers<'_, A> {
                     return Err(A::Error::custom("an item of another schema version"));
                 }
             } else if self.cx.schema.is_stored_only(&name) {
-                self.map.next_value::<IgnoredAny>()?;
+                match self.cx.pass.as_deref_mut() {
+                    Some(pass) => pass.note(&name, &mut self.map)?,
+                    None => {
+                        self.map.next_value::<IgnoredAny>()?;
+                    }
+                }
             } else {
                 return seed
                     .deserialize(unmarshal::Key(&name))
@@ -154,6 +190,121 @@ impl<'de, A: MapAccess<'de>> MapAccess<'de> for ItemMembers<'_, A> {
 
     fn size_hint(&self) -> Option<usize> {
         self.map.size_hint()
+    }
+}
+
+/// At most this many attributes are noted of each item.
+pub const MOST_NOTED: usize = 4;
+
+/// The attributes a pass notes of each item, besides reading its record: attributes the
+/// library writes (the keys of the table and of an index), strings or numbers. The `ttl`
+/// of a facet with a `#[ttl]` field is always noted.
+#[derive(Debug, Clone, Copy)]
+pub struct Notes {
+    names: [&'static str; MOST_NOTED],
+    len: usize,
+}
+
+impl Notes {
+    /// Notes of `names`; `None` for more than [`MOST_NOTED`].
+    pub fn new(names: impl IntoIterator<Item = &'static str>) -> Option<Notes> {
+        let mut notes = Notes {
+            names: [""; MOST_NOTED],
+            len: 0,
+        };
+        for name in names {
+            if notes.position(name).is_some() {
+                continue;
+            }
+            *notes.names.get_mut(notes.len)? = name;
+            notes.len += 1;
+        }
+        Some(notes)
+    }
+
+    /// The attributes noted.
+    pub fn names(&self) -> &[&'static str] {
+        &self.names[..self.len]
+    }
+
+    pub(super) fn position(&self, name: &str) -> Option<usize> {
+        self.names().iter().position(|n| *n == name)
+    }
+}
+
+/// What a pass notes while reading one item's members.
+pub(super) struct Noting<'j> {
+    pub(super) notes: Notes,
+    pub(super) values: [Option<(Tag, Cow<'j, str>)>; MOST_NOTED],
+    pub(super) ttl: Option<Cow<'j, str>>,
+    /// `Some(true)` when the item's (last) `facet` names another facet; `Some(false)` when a
+    /// later `facet` member named this one again.
+    pub(super) foreign: Option<bool>,
+}
+
+impl<'j> Noting<'j> {
+    pub(super) fn new(notes: Notes) -> Self {
+        Noting {
+            notes,
+            values: [const { None }; MOST_NOTED],
+            ttl: None,
+            foreign: None,
+        }
+    }
+
+    /// Read the value of member `name`, an attribute the library writes: noted when asked
+    /// for (a member given twice: its last), else passed over.
+    pub(super) fn note<A: MapAccess<'j>>(
+        &mut self,
+        name: &str,
+        map: &mut A,
+    ) -> Result<(), A::Error> {
+        if let Some(at) = self.notes.position(name) {
+            match map.next_value_seed(KeyScalar)? {
+                Some(value) => self.values[at] = Some(value),
+                None => return Err(A::Error::custom("a key neither a string nor a number")),
+            }
+        } else if name == TTL_ATTRIBUTE {
+            self.ttl = map.next_value_seed(Scalar(Tag::N))?;
+        } else {
+            map.next_value::<IgnoredAny>()?;
+        }
+        Ok(())
+    }
+}
+
+/// A string (`S`) or number (`N`) attribute value, with its kind; `None` for any other.
+struct KeyScalar;
+
+impl<'de> DeserializeSeed<'de> for KeyScalar {
+    type Value = Option<(Tag, Cow<'de, str>)>;
+
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Self::Value, D::Error> {
+        d.deserialize_map(self)
+    }
+}
+
+impl<'de> Visitor<'de> for KeyScalar {
+    type Value = Option<(Tag, Cow<'de, str>)>;
+
+    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str("an attribute value")
+    }
+
+    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
+        let mut value = None;
+        while let Some(tag) = map.next_key::<Tag>()? {
+            if matches!(tag, Tag::S | Tag::N) && value.is_none() {
+                value = Some((tag, map.next_value_seed(CowStr)?));
+            } else {
+                map.next_value::<IgnoredAny>()?;
+                while map.next_key::<IgnoredAny>()?.is_some() {
+                    map.next_value::<IgnoredAny>()?;
+                }
+                return Ok(None);
+            }
+        }
+        Ok(value)
     }
 }
 

@@ -24,7 +24,7 @@ use crate::exec::trace::Op;
 use crate::hook::ReadKind;
 use crate::read::{decode_stored, Read, Select, Whole};
 use crate::table::Table;
-use crate::wire::stored::Stored;
+use crate::wire::stored::{OnePass, Stored};
 
 /// Most keys in one `BatchGetItem` request.
 pub const GET_BATCH_SIZE: usize = 100;
@@ -77,7 +77,7 @@ impl Table {
             })
             .collect();
         let mut results = futures::stream::iter(chunks)
-            .map(|chunk| self.get_chunk(&op, chunk, None, consistent))
+            .map(|chunk| self.get_chunk(&op, chunk, None, consistent, OnePass::of::<F>(&[])))
             .buffer_unordered(self.batch_options().concurrency.max(1));
         let mut out = HashMap::with_capacity(unique.len());
         while let Some((found, failed)) = results.next().await {
@@ -107,6 +107,7 @@ impl Table {
         keys: Vec<Item>,
         projection: Option<&[&'static str]>,
         consistent: bool,
+        pass: Option<OnePass>,
     ) -> (Vec<Stored>, Vec<(Item, FailureReason)>) {
         let options = self.batch_options();
         let mut names = Placeholders::new();
@@ -121,7 +122,7 @@ impl Table {
                 .set_consistent_read(consistent.then_some(true))
                 .build();
             let result = match request {
-                Ok(request) => sdk::batch_get(self, op, request).await,
+                Ok(request) => sdk::batch_get(self, op, request, pass).await,
                 Err(e) => Err(Error::InvalidRequest(e.to_string())),
             };
             match result {
@@ -285,7 +286,9 @@ impl<F> KeySet<F> {
 impl Table {
     /// Read one request's keys (`items`, the key items of some of `set`'s keys) and hand
     /// back each answer by its key's position in `set`: the item stored, or why it could not
-    /// be read. A key absent from the answer holds no item.
+    /// be read. A key absent from the answer holds no item. With `whole`, whole records are
+    /// read, in one pass when the answer allows ([`OnePass`]); the items of the answer are
+    /// not held.
     async fn read_positions<F: Facet>(
         &self,
         op: &Op,
@@ -293,10 +296,16 @@ impl Table {
         items: Vec<Item>,
         projection: Option<&[&'static str]>,
         consistent: bool,
+        whole: bool,
     ) -> Vec<(usize, Result<Stored, FailureReason>)> {
+        let pass = if whole && projection.is_none() {
+            OnePass::of::<F>(&[])
+        } else {
+            None
+        };
         let projection = self.read_attributes(F::SCHEMA, projection);
         let (found, failed) = self
-            .get_chunk(op, items, projection.as_deref(), consistent)
+            .get_chunk(op, items, projection.as_deref(), consistent, pass)
             .await;
         // An expired record (when the table hides them) reads as absent.
         let found = found
@@ -320,6 +329,28 @@ fn decode_read<F: Facet, R: Read<F, BaseTable>>(
         Ok(record) => Some(Ok(record)),
         Err(ItemError::WrongFacet { .. }) => None,
         Err(e) => Some(Err(FailureReason::Item(e))),
+    }
+}
+
+/// Put `records` in the order of their keys' `positions` (each record's, distinct), in
+/// place: no second list of records is held.
+fn in_key_order<T>(records: &mut [T], positions: &mut [usize]) {
+    // `order[k]`: the record that goes to place `k`.
+    let mut order: Vec<usize> = (0..records.len()).collect();
+    order.sort_unstable_by_key(|&i| positions[i]);
+    positions.sort_unstable();
+    // Each cycle of the permutation, followed once by swaps.
+    for start in 0..order.len() {
+        let mut place = start;
+        while order[place] != usize::MAX {
+            let from = order[place];
+            order[place] = usize::MAX;
+            if from == start {
+                break;
+            }
+            records.swap(place, from);
+            place = from;
+        }
     }
 }
 
@@ -393,7 +424,8 @@ async fn read_chunk<F: Facet, R: Read<F, BaseTable>>(
         .take(set.keys.len())
         .collect();
     if !items.is_empty() {
-        let read = table.read_positions(op, &set, items, attributes.as_deref(), consistent);
+        // A key given twice copies its item: the items are kept (not read in one pass).
+        let read = table.read_positions(op, &set, items, attributes.as_deref(), consistent, false);
         for (at, answer) in read.await {
             answers[at] = Some(answer);
         }
@@ -418,7 +450,12 @@ async fn read_chunk<F: Facet, R: Read<F, BaseTable>>(
                 answers[at].take()
             } else {
                 answers[at].as_ref().map(|a| match a {
-                    Ok(item) => Ok(item.clone()),
+                    Ok(item) => item.try_clone().ok_or_else(|| {
+                        FailureReason::Item(ItemError::deserialize(
+                            F::SCHEMA.name,
+                            serde::de::Error::custom("a record read once cannot be copied"),
+                        ))
+                    }),
                     Err(reason) => Err(reason.shared()),
                 })
             };
@@ -480,62 +517,87 @@ where
         let work = |op: Arc<Op>| async move {
             let attributes = R::attributes(&[]);
             let mut set = KeySet::new();
-            let mut key_items: Vec<Item> = Vec::new();
             let mut refused = Vec::new();
             for key in keys {
                 match checked_key(&key) {
                     Err(reason) => refused.push(Failed { item: key, reason }),
-                    Ok(item) => {
-                        if set.add(key).1 {
-                            key_items.push(item);
-                        }
+                    Ok(_) => {
+                        set.add(key);
                     }
                 }
             }
-            let mut results = futures::stream::iter(chunks(key_items.into_iter(), GET_BATCH_SIZE))
-                .map(|chunk| {
-                    table.read_positions(&op, &set, chunk, attributes.as_deref(), consistent)
+            // Each request's key items are built as it is sent, and each item is decoded as
+            // its request settles: neither the key items nor the raw items of the whole call
+            // are held at once.
+            let n = set.keys.len();
+            let set = &set;
+            let mut results = futures::stream::iter((0..n).step_by(GET_BATCH_SIZE))
+                .map(|start| {
+                    let chunk = set.keys[start..(start + GET_BATCH_SIZE).min(n)]
+                        .iter()
+                        .map(Key::to_item)
+                        .collect();
+                    let attributes = attributes.as_deref();
+                    table.read_positions(&op, set, chunk, attributes, consistent, true)
                 })
                 .buffer_unordered(table.batch_options().concurrency.max(1));
-
-            // Each item is decoded as its request settles: the raw items of the whole call
-            // are never held at once.
-            let mut slots: Vec<Option<Result<R::Record, FailureReason>>> =
-                std::iter::repeat_with(|| None)
-                    .take(set.keys.len())
-                    .collect();
+            // The records, in the order their requests settle, with their keys' positions.
+            let mut found: Vec<R::Record> = Vec::with_capacity(n);
+            let mut positions: Vec<usize> = Vec::with_capacity(n);
+            let mut failures: Vec<(usize, FailureReason)> = Vec::new();
             while let Some(answers) = results.next().await {
                 for (at, answer) in answers {
-                    slots[at] = match answer {
-                        Ok(item) => decode_read::<F, R>(item, attributes.as_deref()),
-                        Err(reason) => Some(Err(reason)),
-                    };
+                    let read = answer.map(|item| decode_read::<F, R>(item, attributes.as_deref()));
+                    match read {
+                        // Another facet's item: the key holds no record of `F`.
+                        Ok(None) => {}
+                        Ok(Some(Ok(record))) => {
+                            found.push(record);
+                            positions.push(at);
+                        }
+                        Ok(Some(Err(reason))) | Err(reason) => failures.push((at, reason)),
+                    }
                 }
             }
             drop(results);
             // The records the hooks refuse fail.
             if let Some(hooked) = table.hooks_for::<F>() {
-                for slot in &mut slots {
-                    let Some(Ok(record)) = slot else { continue };
+                let mut refused_at = Vec::new();
+                for (i, record) in found.iter_mut().enumerate() {
                     let Some(whole) = R::record_mut(record) else {
                         continue;
                     };
                     if let Err(e) = hooked.after_read(whole, ReadKind::BatchGet).await {
-                        *slot = Some(Err(FailureReason::Item(e)));
+                        refused_at.push(i);
+                        failures.push((positions[i], FailureReason::Item(e)));
                     }
                 }
+                for i in refused_at.into_iter().rev() {
+                    found.remove(i);
+                    positions.remove(i);
+                }
             }
+            in_key_order(&mut found, &mut positions);
+            failures.sort_unstable_by_key(|(at, _)| *at);
 
+            let mut settled = vec![false; n];
+            for at in positions.iter().chain(failures.iter().map(|(at, _)| at)) {
+                settled[*at] = true;
+            }
+            let mut failures = failures.into_iter().peekable();
             let mut out = GetReport {
-                found: Vec::with_capacity(set.keys.len()),
+                found,
                 missing: Vec::new(),
                 failed: refused,
             };
-            for (key, slot) in set.keys.into_iter().zip(slots) {
-                match slot {
-                    Some(Ok(record)) => out.found.push(record),
-                    Some(Err(reason)) => out.failed.push(Failed { item: key, reason }),
-                    None => out.missing.push(key),
+            for (at, key) in set.keys.iter().enumerate() {
+                match failures.next_if(|(f, _)| *f == at) {
+                    Some((_, reason)) => out.failed.push(Failed {
+                        item: key.clone(),
+                        reason,
+                    }),
+                    None if !settled[at] => out.missing.push(key.clone()),
+                    None => {}
                 }
             }
             out
@@ -563,6 +625,27 @@ mod tests {
 
     fn key(pk: &str, sk: &str) -> Key<Doc> {
         Key::from_parts(pk.to_owned(), sk.to_owned())
+    }
+
+    #[test]
+    fn records_are_put_in_key_order_in_place() {
+        let mut state = 7u64;
+        for len in 0..40 {
+            // A shuffled permutation of 0..len (a small linear congruential generator).
+            let mut positions: Vec<usize> = (0..len).map(|i| i * 3 + 1).collect();
+            for i in (1..positions.len()).rev() {
+                state = state
+                    .wrapping_mul(6364136223846793005)
+                    .wrapping_add(1442695040888963407);
+                positions.swap(i, (state >> 33) as usize % (i + 1));
+            }
+            let mut records: Vec<String> = positions.iter().map(|p| format!("r{p}")).collect();
+            in_key_order(&mut records, &mut positions);
+            let want: Vec<usize> = (0..len).map(|i| i * 3 + 1).collect();
+            assert_eq!(positions, want);
+            let want: Vec<String> = want.iter().map(|p| format!("r{p}")).collect();
+            assert_eq!(records, want);
+        }
     }
 
     #[test]

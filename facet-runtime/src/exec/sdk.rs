@@ -29,7 +29,7 @@ use crate::error::Context;
 use crate::error::{Error, Result};
 use crate::exec::trace::{Op, Params};
 use crate::table::Table;
-use crate::wire::stored::Stored;
+use crate::wire::stored::{OnePass, Stored};
 use crate::wire::tap::{self, Answer, Failure};
 use aws_sdk_dynamodb::operation::RequestId;
 use faceteer_core::wire::answer as wire;
@@ -279,7 +279,7 @@ pub(crate) async fn update_item(
 /// the items, `LastEvaluatedKey` and the capacity units consumed. `$context` is built only
 /// when the request fails.
 macro_rules! send_page {
-    ($table:expr, $op:expr, $operation:literal, $error:ty, $request:expr, $context:expr) => {{
+    ($table:expr, $op:expr, $operation:literal, $error:ty, $request:expr, $context:expr, $pass:expr) => {{
         let request = $request.return_consumed_capacity($op.capacity_asked());
         let out = $op
             .within(async {
@@ -309,13 +309,25 @@ macro_rules! send_page {
             }
             Answer::Json(json, id) => {
                 $op.note_request_id(id.as_deref());
-                let page =
-                    wire::page(json).map_err(|e| unreadable::<$error>($operation, $context, e))?;
-                $op.note_counts(page.count, page.scanned_count);
-                let units = page.capacity_units;
-                $op.request_read(page.consumed);
-                let items = page.items.into_iter().map(Stored::Wire).collect();
-                Ok((items, page.last_evaluated_key, units))
+                let body = std::sync::Arc::new(json);
+                let pass: Option<OnePass> = $pass;
+                match pass.and_then(|p| p.page(&body)) {
+                    Some((items, last, count, scanned, consumed)) => {
+                        $op.note_counts(count, scanned);
+                        let units = consumed.units;
+                        $op.request_read(consumed);
+                        Ok((items, last, units))
+                    }
+                    None => {
+                        let page = wire::page_in(body)
+                            .map_err(|e| unreadable::<$error>($operation, $context, e))?;
+                        $op.note_counts(page.count, page.scanned_count);
+                        let units = page.capacity_units;
+                        $op.request_read(page.consumed);
+                        let items = page.items.into_iter().map(Stored::Wire).collect();
+                        Ok((items, page.last_evaluated_key, units))
+                    }
+                }
             }
         }
     }};
@@ -349,12 +361,14 @@ fn item_collection_metrics(
     local.then_some(aws_sdk_dynamodb::types::ReturnItemCollectionMetrics::Size)
 }
 
-/// One Query request to `partition`: the items and `LastEvaluatedKey`.
+/// One Query request to `partition`: the items (read in one `pass` when given and the
+/// direct read path reads the answer) and `LastEvaluatedKey`.
 pub(crate) async fn query(
     table: &Table,
     op: &Op,
     partition: &str,
     request: QueryInputBuilder,
+    pass: Option<OnePass>,
 ) -> Result<(Vec<Stored>, Option<Item>)> {
     op.prepare().await?;
     use aws_sdk_dynamodb::operation::query::QueryError;
@@ -363,12 +377,19 @@ pub(crate) async fn query(
         None => request,
     };
     note_query(op, &request);
-    let page: Result<(Vec<Stored>, Option<Item>, f64)> =
-        send_page!(table, op, "Query", QueryError, request, {
+    let page: Result<(Vec<Stored>, Option<Item>, f64)> = send_page!(
+        table,
+        op,
+        "Query",
+        QueryError,
+        request,
+        {
             let mut context = op.context();
             context.key = Some((partition.to_owned(), None));
             context
-        });
+        },
+        pass
+    );
     page.map(|(items, last, _)| (items, last))
 }
 
@@ -431,7 +452,7 @@ pub(crate) async fn scan(
         index: request.get_index_name().as_deref(),
         ..Params::default()
     });
-    send_page!(table, op, "Scan", ScanError, request, op.context())
+    send_page!(table, op, "Scan", ScanError, request, op.context(), None)
 }
 
 /// One BatchWriteItem request, sent once (the SDK's own retries are off, so that a failure
@@ -478,14 +499,15 @@ pub(crate) async fn batch_write(
     }
 }
 
-/// One BatchGetItem request: the items found and the keys left unprocessed.
+/// One BatchGetItem request: the items found (read in one `pass` when given and the direct
+/// read path reads the answer) and the keys left unprocessed.
 pub(crate) async fn batch_get(
     table: &Table,
     op: &Op,
     request: KeysAndAttributes,
+    pass: Option<OnePass>,
 ) -> Result<(Vec<Stored>, Vec<Item>)> {
     op.prepare().await?;
-    use aws_sdk_dynamodb::operation::batch_get_item::BatchGetItemError;
     let request = match table.renamer() {
         Some(r) => r.keys(request),
         None => request,
@@ -513,25 +535,46 @@ pub(crate) async fn batch_get(
             let found = answer(table, found).into_iter().map(Stored::Tree).collect();
             Ok((found, answer(table, unprocessed)))
         }
-        Ok(Answer::Json(json, id)) => match wire::batch_get(json, table.name()) {
-            Ok(answer) => {
+        Ok(Answer::Json(json, id)) => {
+            let body = std::sync::Arc::new(json);
+            if let Some((found, unprocessed, consumed)) =
+                pass.and_then(|p| p.batch(&body, table.name()))
+            {
                 op.note_request_id(id.as_deref());
-                op.request_read(answer.consumed);
-                let found = answer.found.into_iter().map(Stored::Wire).collect();
-                Ok((found, answer.unprocessed))
+                op.request_read(consumed);
+                return Ok((found, unprocessed));
             }
-            Err(e) => {
-                op.request(&[]);
-                Err(unreadable::<BatchGetItemError>(
-                    "BatchGetItem",
-                    op.context(),
-                    e,
-                ))
-            }
-        },
+            batch_get_general(op, body, table.name(), id)
+        }
         Err(e) => {
             op.request(&[]);
             Err(Error::dynamo("BatchGetItem", op.context(), e))
+        }
+    }
+}
+
+/// A BatchGetItem answer read the general way (its items kept as JSON text).
+fn batch_get_general(
+    op: &Op,
+    body: std::sync::Arc<String>,
+    table: &str,
+    id: Option<String>,
+) -> Result<(Vec<Stored>, Vec<Item>)> {
+    use aws_sdk_dynamodb::operation::batch_get_item::BatchGetItemError;
+    match wire::batch_get_in(body, table) {
+        Ok(answer) => {
+            op.note_request_id(id.as_deref());
+            op.request_read(answer.consumed);
+            let found = answer.found.into_iter().map(Stored::Wire).collect();
+            Ok((found, answer.unprocessed))
+        }
+        Err(e) => {
+            op.request(&[]);
+            Err(unreadable::<BatchGetItemError>(
+                "BatchGetItem",
+                op.context(),
+                e,
+            ))
         }
     }
 }

@@ -322,8 +322,14 @@ fn page<'a, C: Collection>(
         let mut kept = 0;
         let mut more = loop {
             plan.limit = walk::next_limit(limit, kept);
-            let (items, last) =
-                sdk::query(table, &op, &plan.partition, plan.request(table.name())).await?;
+            let (items, last) = sdk::query(
+                table,
+                &op,
+                &plan.partition,
+                plan.request(table.name()),
+                None,
+            )
+            .await?;
             for item in items {
                 let is_member = member::<C>(&item);
                 kept += usize::from(is_member);

@@ -24,7 +24,7 @@ use crate::query::walk;
 use crate::read::{decode_stored, Read};
 use crate::table::signing;
 use crate::table::Table;
-use crate::wire::stored::{Attributes, Stored};
+use crate::wire::stored::{Attributes, OnePass, Stored};
 
 impl Table {
     /// Run a query: await it for one page (or, after [`Query::first`], the first record);
@@ -232,7 +232,8 @@ where
     let mut plan = query.plan()?;
     table.filter_expired(std::iter::once(F::SCHEMA), &mut plan.filter);
     let limit = query.page_limit();
-    let (raw, more) = fetch(table, op, &mut plan, limit, F::SCHEMA.name, probe).await?;
+    let pass = one_pass(query);
+    let (raw, more) = fetch(table, op, &mut plan, limit, F::SCHEMA.name, probe, pass).await?;
     let cursor = match (more && !M::FIRST, raw.last()) {
         (true, Some(last)) => Some(encode_cursor(
             &query.scope(&plan.partition),
@@ -241,6 +242,30 @@ where
         _ => None,
     };
     Ok((raw, cursor))
+}
+
+/// How a query's answers are read in one pass: for whole records read as they are stored
+/// (no projection, not fetched by key), noting the keys a cursor and a merge need.
+fn one_pass<F, I, R, M>(query: &Query<F, I, R, M>) -> Option<OnePass>
+where
+    F: Facet,
+    I: KeyFields,
+    R: Read<F, I>,
+    M: Mode,
+{
+    if R::FETCH_BY_KEY || query.attributes().is_some() {
+        return None;
+    }
+    let keys: Vec<&'static str> = query
+        .index
+        .map(|i| {
+            i.read_key_attributes()
+                .into_iter()
+                .map(|(k, _)| k.name)
+                .collect()
+        })
+        .unwrap_or_default();
+    OnePass::of::<F>(&keys)
 }
 
 /// The whole items of the records whose keys were read from an index, in the same order:
@@ -298,7 +323,9 @@ where
     let plans_len = plans.len();
     let mut fetched: Vec<(usize, Vec<Stored>, bool)> = futures::stream::iter(plans)
         .map(|(shard, mut plan)| async move {
-            let (items, more) = fetch(table, op, &mut plan, limit, F::SCHEMA.name, probe).await?;
+            let pass = one_pass(query);
+            let (items, more) =
+                fetch(table, op, &mut plan, limit, F::SCHEMA.name, probe, pass).await?;
             Ok::<_, Error>((shard, items, more))
         })
         .buffer_unordered(
@@ -369,6 +396,7 @@ pub(crate) async fn fetch(
     limit: Option<u32>,
     facet: &str,
     probe: bool,
+    pass: Option<OnePass>,
 ) -> Result<(Vec<Stored>, bool)> {
     if plan.is_empty_range() {
         return Ok((Vec::new(), false));
@@ -378,7 +406,7 @@ pub(crate) async fn fetch(
     loop {
         plan.limit = walk::next_limit(limit, raw.len());
         let (items, last) =
-            sdk::query(table, op, &plan.partition, plan.request(table.name())).await?;
+            sdk::query(table, op, &plan.partition, plan.request(table.name()), pass).await?;
         raw.extend(items.into_iter().filter(|i| !excluded(plan, i, facet)));
         if let Some(l) = limit {
             if raw.len() > l {
@@ -443,7 +471,7 @@ pub(crate) async fn read_ahead(
     let mut passed = 0;
     loop {
         let (items, last) =
-            sdk::query(table, op, &plan.partition, plan.request(table.name())).await?;
+            sdk::query(table, op, &plan.partition, plan.request(table.name()), None).await?;
         if items.iter().any(|i| is_result(plan, i)) {
             return Ok((true, passed));
         }

@@ -72,7 +72,7 @@ impl Table {
 /// ([`OfCollection`]).
 pub trait ScanTarget: Send + Sync + 'static {
     /// What each item read becomes.
-    type Record: Send;
+    type Record: Send + 'static;
     /// The facets scanned.
     #[doc(hidden)]
     fn schemas() -> Vec<&'static FacetSchema>;
@@ -507,6 +507,8 @@ fn page<'a, F: Send + 'static, T: ScanTarget>(
         let (mut records, mut failed) = walk::decode(raw, |item| match item {
             Stored::Tree(item) => T::decode(item),
             Stored::Wire(wire) => T::decode_wire(&wire),
+            // Scans read no answer in one pass.
+            Stored::Read(read) => read.take::<T::Record>(),
         });
         T::after_read(table, &mut records, &mut failed).await;
         Ok(Page {

@@ -390,6 +390,7 @@ impl<'t, F: Facet> Search<'t, F> {
                     Some(limit),
                     F::SCHEMA.name,
                     true,
+                    None,
                 )
                 .await?;
                 // A search merges and orders by the items' attributes: it reads trees.

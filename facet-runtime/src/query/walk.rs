@@ -55,6 +55,11 @@ pub(crate) fn decode<T>(
         let named = match &item {
             Stored::Tree(tree) => Err(crate::wire::keys::key_pair(tree)),
             Stored::Wire(wire) => Ok(wire.clone()),
+            Stored::Read(read) => Err(read
+                .noted()
+                .key()
+                .map(|(pk, sk)| (pk.to_owned(), sk.to_owned()))
+                .unwrap_or_default()),
         };
         match decode(item) {
             Ok(record) => records.push(record),

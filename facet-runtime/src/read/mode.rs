@@ -38,7 +38,7 @@ impl sealed::Sealed for Fetched {}
 /// returns. Implemented by [`Whole`] and [`Select`]; not for implementing elsewhere.
 pub trait Read<F: Facet, I: KeyFields>: sealed::Sealed + Send + Sync + 'static {
     /// What each record read becomes.
-    type Record: Send;
+    type Record: Send + 'static;
 
     /// The attributes to read (`None`: whole items), given the index's key attributes.
     #[doc(hidden)]
@@ -162,6 +162,7 @@ pub(crate) fn decode_stored<F: Facet, I: KeyFields, R: Read<F, I>>(
     match item {
         Stored::Tree(item) => R::decode(item, attributes),
         Stored::Wire(wire) => R::decode_wire(&wire, attributes),
+        Stored::Read(read) => read.take::<R::Record>(),
     }
 }
 

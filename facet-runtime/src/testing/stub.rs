@@ -7,11 +7,17 @@
 //! * `PutItem` and `UpdateItem`: answered `{}` (written, nothing returned, no capacity
 //!   reported); nothing is stored. With [`StubServer::record`] on, a put's item is kept as a
 //!   batch's is (`put {…}`), and an update's whole request (`UpdateItem {…}`, sorted JSON).
+//! * `DeleteItem`: answered `{}`; nothing is removed. With [`StubServer::record`] on, its
+//!   whole request is kept (`DeleteItem {…}`, sorted JSON).
+//! * `GetItem`: the loaded item of the key asked for (`{}` for none).
 //! * `BatchGetItem`: the loaded items of the keys asked for.
 //! * `Query`: the loaded items of the partition named in the request's values (the first
 //!   `ExpressionAttributeValues` string that is a loaded partition), in sort-key order (or
 //!   reversed), `page_size` per answer (or `Limit`), from `ExclusiveStartKey` on, with a
 //!   `LastEvaluatedKey` while items are left.
+//!
+//! With [`StubServer::record_answers`] on, every answer's body is kept as sent
+//! ([`StubServer::take_answers`]): what a benchmark parses to measure the floor of reading it.
 //!
 //! Every request's body is counted, by operation ([`StubServer::bytes_received`]), so that a
 //! benchmark can compare what two clients send.
@@ -72,6 +78,9 @@ struct State {
     data: RwLock<Data>,
     recording: std::sync::atomic::AtomicBool,
     recorded: Mutex<Vec<String>>,
+    /// Whether answers' bodies are kept, and those kept.
+    answering: std::sync::atomic::AtomicBool,
+    answers: Mutex<Vec<String>>,
     requests: AtomicU64,
     /// Request body bytes received, by operation (`x-amz-target`'s operation name).
     bytes: Mutex<HashMap<String, u64>>,
@@ -94,6 +103,8 @@ impl StubServer {
             data: RwLock::new(Data::default()),
             recording: false.into(),
             recorded: Mutex::new(Vec::new()),
+            answering: false.into(),
+            answers: Mutex::new(Vec::new()),
             requests: AtomicU64::new(0),
             bytes: Mutex::new(HashMap::new()),
         });
@@ -157,6 +168,22 @@ impl StubServer {
         let mut out = std::mem::take(&mut *self.state.recorded.lock().expect("recorded"));
         out.sort_unstable();
         out
+    }
+
+    /// Keep (or stop keeping) the body of every answer, in the order they are sent.
+    pub fn record_answers(&self, on: bool) {
+        self.state.answering.store(on, Ordering::SeqCst);
+    }
+
+    /// The answers' bodies kept so far, in the order they were sent, emptied.
+    pub fn take_answers(&self) -> Vec<String> {
+        std::mem::take(
+            &mut *self
+                .state
+                .answers
+                .lock()
+                .unwrap_or_else(std::sync::PoisonError::into_inner),
+        )
     }
 
     /// Requests answered so far.
@@ -245,12 +272,20 @@ async fn answer(
     let text = match target.as_str() {
         "BatchWriteItem" => batch_write(&state, &body),
         "BatchGetItem" => batch_get(&state, &body),
+        "GetItem" => get(&state, &body),
         "Query" => query(&state, &body),
-        "PutItem" | "UpdateItem" => single_write(&state, &target, &body),
+        "PutItem" | "UpdateItem" | "DeleteItem" => single_write(&state, &target, &body),
         other => format!(
             r#"{{"__type":"com.amazon.coral.validate#ValidationException","message":"the stub does not answer {other}"}}"#
         ),
     };
+    if state.answering.load(Ordering::Relaxed) {
+        state
+            .answers
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner)
+            .push(text.clone());
+    }
     Ok(json_response(StatusCode::OK, text.into_bytes()))
 }
 
@@ -272,7 +307,7 @@ fn batch_write(state: &State, body: &[u8]) -> String {
     r#"{"UnprocessedItems":{}}"#.to_owned()
 }
 
-/// A `PutItem` or `UpdateItem`: written (nothing is stored), recorded when recording.
+/// A `PutItem`, `UpdateItem` or `DeleteItem`: written (nothing is stored), recorded when recording.
 fn single_write(state: &State, target: &str, body: &[u8]) -> String {
     if state.recording.load(Ordering::Relaxed) {
         let request: Value = serde_json::from_slice(body).unwrap_or_default();
@@ -290,6 +325,20 @@ fn single_write(state: &State, target: &str, body: &[u8]) -> String {
 
 fn string_at<'v>(value: &'v Value, name: &str) -> Option<&'v str> {
     value.get(name)?.get("S")?.as_str()
+}
+
+/// A `GetItem`: the loaded item of the key asked for, `{}` for none.
+fn get(state: &State, body: &[u8]) -> String {
+    let request: Value = serde_json::from_slice(body).unwrap_or_default();
+    let data = state.data.read().expect("stub data");
+    let key = &request["Key"];
+    match (string_at(key, "PK"), string_at(key, "SK")) {
+        (Some(pk), Some(sk)) => match data.items.get(&(pk.to_owned(), sk.to_owned())) {
+            Some(json) => format!(r#"{{"Item":{json}}}"#),
+            None => "{}".to_owned(),
+        },
+        _ => "{}".to_owned(),
+    }
 }
 
 fn batch_get(state: &State, body: &[u8]) -> String {
