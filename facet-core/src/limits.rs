@@ -193,6 +193,13 @@ fn key_limit(schema: &FacetSchema, name: &str) -> Option<usize> {
     }
 }
 
+/// Check a key's `PK` and `SK` strings against DynamoDB's key lengths: what
+/// [`check_key_attributes`] checks of the key's item, without building it.
+pub fn check_key_texts(pk: &str, sk: &str) -> Result<(), LimitError> {
+    check_key_len(PK, pk.len(), MAX_PARTITION_KEY_BYTES)?;
+    check_key_len(SK, sk.len(), MAX_SORT_KEY_BYTES)
+}
+
 /// Check the key values of `item`: the table's `PK` and `SK`, and each index key attribute of
 /// `schema` that is present.
 pub fn check_key_attributes(item: &Item, schema: &FacetSchema) -> Result<(), LimitError> {

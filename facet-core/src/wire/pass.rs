@@ -36,18 +36,18 @@ enum Text {
 }
 
 impl Text {
+    /// `text`, borrowed from `body` (a string the JSON reader did not unescape) or not.
     fn of(body: &str, text: Cow<'_, str>) -> Text {
-        let base = body.as_ptr() as usize;
         if let Cow::Borrowed(s) = &text {
-            let start = (s.as_ptr() as usize).wrapping_sub(base);
+            let start = (s.as_ptr() as usize).wrapping_sub(body.as_ptr() as usize);
             let end = start.wrapping_add(s.len());
-            if let (Ok(a), Ok(b)) = (u32::try_from(start), u32::try_from(end)) {
-                if body
-                    .get(start..end)
-                    .is_some_and(|t| t.as_ptr() == s.as_ptr())
-                {
-                    return Text::At(a, b);
-                }
+            // Within the body (it is: the reader borrows from nothing else).
+            if let (Ok(a), Ok(b), Some(_)) = (
+                u32::try_from(start),
+                u32::try_from(end),
+                body.get(start..end),
+            ) {
+                return Text::At(a, b);
             }
         }
         Text::Own(text.into_owned().into_boxed_str())

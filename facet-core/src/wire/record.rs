@@ -260,7 +260,7 @@ impl<'j> Noting<'j> {
         map: &mut A,
     ) -> Result<(), A::Error> {
         if let Some(at) = self.notes.position(name) {
-            match map.next_value_seed(KeyScalar)? {
+            match map.next_value_seed(Scalars(KEY_KINDS))? {
                 Some(value) => self.values[at] = Some(value),
                 None => return Err(A::Error::custom("a key neither a string nor a number")),
             }
@@ -273,10 +273,26 @@ impl<'j> Noting<'j> {
     }
 }
 
-/// A string (`S`) or number (`N`) attribute value, with its kind; `None` for any other.
-struct KeyScalar;
+/// The text of an attribute value of kind `.0` (`S` or `N`); `None` for any other kind.
+pub(crate) struct Scalar(pub(crate) Tag);
 
-impl<'de> DeserializeSeed<'de> for KeyScalar {
+impl<'de> DeserializeSeed<'de> for Scalar {
+    type Value = Option<Cow<'de, str>>;
+
+    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Self::Value, D::Error> {
+        let read = d.deserialize_map(Scalars(std::slice::from_ref(&self.0)))?;
+        Ok(read.map(|(_, text)| text))
+    }
+}
+
+/// A key attribute's value: a string (`S`) or a number (`N`), with its kind.
+const KEY_KINDS: &[Tag] = &[Tag::S, Tag::N];
+
+/// The text of an attribute value of one of the kinds `.0` (each `S` or `N`), with its
+/// kind; `None` for any other kind.
+struct Scalars<'k>(&'k [Tag]);
+
+impl<'de> DeserializeSeed<'de> for Scalars<'_> {
     type Value = Option<(Tag, Cow<'de, str>)>;
 
     fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Self::Value, D::Error> {
@@ -284,7 +300,7 @@ impl<'de> DeserializeSeed<'de> for KeyScalar {
     }
 }
 
-impl<'de> Visitor<'de> for KeyScalar {
+impl<'de> Visitor<'de> for Scalars<'_> {
     type Value = Option<(Tag, Cow<'de, str>)>;
 
     fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
@@ -294,10 +310,11 @@ impl<'de> Visitor<'de> for KeyScalar {
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
         let mut value = None;
         while let Some(tag) = map.next_key::<Tag>()? {
-            if matches!(tag, Tag::S | Tag::N) && value.is_none() {
+            if self.0.contains(&tag) && value.is_none() {
                 value = Some((tag, map.next_value_seed(CowStr)?));
             } else {
                 map.next_value::<IgnoredAny>()?;
+                // A second member: not one value of these kinds.
                 while map.next_key::<IgnoredAny>()?.is_some() {
                     map.next_value::<IgnoredAny>()?;
                 }
@@ -305,42 +322,6 @@ impl<'de> Visitor<'de> for KeyScalar {
             }
         }
         Ok(value)
-    }
-}
-
-/// The text of an attribute value of kind `.0` (`S` or `N`); `None` for any other kind.
-pub(crate) struct Scalar(pub(crate) Tag);
-
-impl<'de> DeserializeSeed<'de> for Scalar {
-    type Value = Option<Cow<'de, str>>;
-
-    fn deserialize<D: Deserializer<'de>>(self, d: D) -> Result<Self::Value, D::Error> {
-        d.deserialize_map(self)
-    }
-}
-
-impl<'de> Visitor<'de> for Scalar {
-    type Value = Option<Cow<'de, str>>;
-
-    fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
-        f.write_str("an attribute value")
-    }
-
-    fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
-        let mut text = None;
-        while let Some(tag) = map.next_key::<Tag>()? {
-            if tag == self.0 && text.is_none() {
-                text = Some(map.next_value_seed(CowStr)?);
-            } else {
-                map.next_value::<IgnoredAny>()?;
-                // A second member: not one value of this kind.
-                while map.next_key::<IgnoredAny>()?.is_some() {
-                    map.next_value::<IgnoredAny>()?;
-                }
-                return Ok(None);
-            }
-        }
-        Ok(text)
     }
 }
 

@@ -519,9 +519,9 @@ where
             let mut set = KeySet::new();
             let mut refused = Vec::new();
             for key in keys {
-                match checked_key(&key) {
+                match check_key(&key) {
                     Err(reason) => refused.push(Failed { item: key, reason }),
-                    Ok(_) => {
+                    Ok(()) => {
                         set.add(key);
                     }
                 }
@@ -580,26 +580,27 @@ where
             in_key_order(&mut found, &mut positions);
             failures.sort_unstable_by_key(|(at, _)| *at);
 
-            let mut settled = vec![false; n];
-            for at in positions.iter().chain(failures.iter().map(|(at, _)| at)) {
-                settled[*at] = true;
-            }
+            // Both lists are in key order: a key in neither holds no record of `F`.
+            let mut read = positions.iter().peekable();
             let mut failures = failures.into_iter().peekable();
             let mut out = GetReport {
-                found,
+                found: Vec::new(),
                 missing: Vec::new(),
                 failed: refused,
             };
             for (at, key) in set.keys.iter().enumerate() {
+                if read.next_if(|p| **p == at).is_some() {
+                    continue;
+                }
                 match failures.next_if(|(f, _)| *f == at) {
                     Some((_, reason)) => out.failed.push(Failed {
                         item: key.clone(),
                         reason,
                     }),
-                    None if !settled[at] => out.missing.push(key.clone()),
-                    None => {}
+                    None => out.missing.push(key.clone()),
                 }
             }
+            out.found = found;
             out
         };
         traced(

@@ -5,7 +5,7 @@ use std::collections::HashMap;
 use std::sync::Arc;
 
 use aws_sdk_dynamodb::types::{DeleteRequest, PutRequest, WriteRequest};
-use faceteer_core::limits::check_key_attributes;
+use faceteer_core::limits::check_key_texts;
 use faceteer_core::schema::PK;
 use faceteer_core::{Facet, Item, ItemError, Key};
 
@@ -29,16 +29,20 @@ fn write_request_key(r: &WriteRequest) -> Option<KeyText> {
     r.delete_request.as_ref().and_then(|d| key_strings(&d.key))
 }
 
-/// The item of `key`, after checking its lengths against DynamoDB's key limits.
-pub(crate) fn checked_key<F: Facet>(key: &Key<F>) -> Result<Item, FailureReason> {
-    let item = key.to_item();
-    check_key_attributes(&item, F::SCHEMA).map_err(|source| {
+/// Check `key`'s lengths against DynamoDB's key limits.
+pub(crate) fn check_key<F: Facet>(key: &Key<F>) -> Result<(), FailureReason> {
+    check_key_texts(key.pk(), key.sk()).map_err(|source| {
         FailureReason::Item(ItemError::Limit {
             facet: F::SCHEMA.name,
             source,
         })
-    })?;
-    Ok(item)
+    })
+}
+
+/// The item of `key`, after checking its lengths against DynamoDB's key limits.
+pub(crate) fn checked_key<F: Facet>(key: &Key<F>) -> Result<Item, FailureReason> {
+    check_key(key)?;
+    Ok(key.to_item())
 }
 
 /// One write to send: its key and the request (taken while an attempt carries it).

@@ -311,23 +311,21 @@ macro_rules! send_page {
                 $op.note_request_id(id.as_deref());
                 let body = std::sync::Arc::new(json);
                 let pass: Option<OnePass> = $pass;
-                match pass.and_then(|p| p.page(&body)) {
-                    Some((items, last, count, scanned, consumed)) => {
-                        $op.note_counts(count, scanned);
-                        let units = consumed.units;
-                        $op.request_read(consumed);
-                        Ok((items, last, units))
-                    }
+                let (items, last, count, scanned, consumed) = match pass.and_then(|p| p.page(&body))
+                {
+                    Some(read) => read,
                     None => {
                         let page = wire::page_in(body)
                             .map_err(|e| unreadable::<$error>($operation, $context, e))?;
-                        $op.note_counts(page.count, page.scanned_count);
-                        let units = page.capacity_units;
-                        $op.request_read(page.consumed);
                         let items = page.items.into_iter().map(Stored::Wire).collect();
-                        Ok((items, page.last_evaluated_key, units))
+                        let last = page.last_evaluated_key;
+                        (items, last, page.count, page.scanned_count, page.consumed)
                     }
-                }
+                };
+                $op.note_counts(count, scanned);
+                let units = consumed.units;
+                $op.request_read(consumed);
+                Ok((items, last, units))
             }
         }
     }};
@@ -508,6 +506,7 @@ pub(crate) async fn batch_get(
     pass: Option<OnePass>,
 ) -> Result<(Vec<Stored>, Vec<Item>)> {
     op.prepare().await?;
+    use aws_sdk_dynamodb::operation::batch_get_item::BatchGetItemError;
     let request = match table.renamer() {
         Some(r) => r.keys(request),
         None => request,
@@ -537,44 +536,32 @@ pub(crate) async fn batch_get(
         }
         Ok(Answer::Json(json, id)) => {
             let body = std::sync::Arc::new(json);
-            if let Some((found, unprocessed, consumed)) =
-                pass.and_then(|p| p.batch(&body, table.name()))
-            {
-                op.note_request_id(id.as_deref());
-                op.request_read(consumed);
-                return Ok((found, unprocessed));
+            let read = match pass.and_then(|p| p.batch(&body, table.name())) {
+                Some(read) => Ok(read),
+                None => wire::batch_get_in(body, table.name()).map(|answer| {
+                    let found = answer.found.into_iter().map(Stored::Wire).collect();
+                    (found, answer.unprocessed, answer.consumed)
+                }),
+            };
+            match read {
+                Ok((found, unprocessed, consumed)) => {
+                    op.note_request_id(id.as_deref());
+                    op.request_read(consumed);
+                    Ok((found, unprocessed))
+                }
+                Err(e) => {
+                    op.request(&[]);
+                    Err(unreadable::<BatchGetItemError>(
+                        "BatchGetItem",
+                        op.context(),
+                        e,
+                    ))
+                }
             }
-            batch_get_general(op, body, table.name(), id)
         }
         Err(e) => {
             op.request(&[]);
             Err(Error::dynamo("BatchGetItem", op.context(), e))
-        }
-    }
-}
-
-/// A BatchGetItem answer read the general way (its items kept as JSON text).
-fn batch_get_general(
-    op: &Op,
-    body: std::sync::Arc<String>,
-    table: &str,
-    id: Option<String>,
-) -> Result<(Vec<Stored>, Vec<Item>)> {
-    use aws_sdk_dynamodb::operation::batch_get_item::BatchGetItemError;
-    match wire::batch_get_in(body, table) {
-        Ok(answer) => {
-            op.note_request_id(id.as_deref());
-            op.request_read(answer.consumed);
-            let found = answer.found.into_iter().map(Stored::Wire).collect();
-            Ok((found, answer.unprocessed))
-        }
-        Err(e) => {
-            op.request(&[]);
-            Err(unreadable::<BatchGetItemError>(
-                "BatchGetItem",
-                op.context(),
-                e,
-            ))
         }
     }
 }

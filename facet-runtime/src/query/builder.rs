@@ -251,17 +251,20 @@ impl<F: Facet, I: KeyFields, R: Read<F, I>, M: Mode> Query<F, I, R, M> {
     /// The attributes read (`None`: whole items).
     #[doc(hidden)]
     pub fn attributes(&self) -> Option<Vec<&'static str>> {
-        // The index's keys, for cursors (a native index's are record attributes).
-        let index_attributes: Vec<&'static str> = self
-            .index
+        R::attributes(&self.index_key_attributes())
+    }
+
+    /// The names of the index's key attributes, which cursors need (none on the table; a
+    /// native index's are record attributes).
+    pub(crate) fn index_key_attributes(&self) -> Vec<&'static str> {
+        self.index
             .map(|i| {
                 i.read_key_attributes()
                     .iter()
                     .map(|(k, _)| k.name)
                     .collect()
             })
-            .unwrap_or_default();
-        R::attributes(&index_attributes)
+            .unwrap_or_default()
     }
 
     pub(crate) fn scope(&self, partition: &str) -> CursorScope {

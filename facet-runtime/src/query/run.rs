@@ -253,18 +253,10 @@ where
     R: Read<F, I>,
     M: Mode,
 {
-    if R::FETCH_BY_KEY || query.attributes().is_some() {
+    let keys = query.index_key_attributes();
+    if R::FETCH_BY_KEY || R::attributes(&keys).is_some() {
         return None;
     }
-    let keys: Vec<&'static str> = query
-        .index
-        .map(|i| {
-            i.read_key_attributes()
-                .into_iter()
-                .map(|(k, _)| k.name)
-                .collect()
-        })
-        .unwrap_or_default();
     OnePass::of::<F>(&keys)
 }
 
@@ -321,9 +313,9 @@ where
     }
     let limit = query.page_limit();
     let plans_len = plans.len();
+    let pass = one_pass(query);
     let mut fetched: Vec<(usize, Vec<Stored>, bool)> = futures::stream::iter(plans)
         .map(|(shard, mut plan)| async move {
-            let pass = one_pass(query);
             let (items, more) =
                 fetch(table, op, &mut plan, limit, F::SCHEMA.name, probe, pass).await?;
             Ok::<_, Error>((shard, items, more))
