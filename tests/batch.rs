@@ -130,6 +130,46 @@ async fn repeated_keys_and_invalid_records_in_one_batch() {
     assert!(matches!(got.failed[0].reason, FailureReason::Item(_)));
 }
 
+/// Keys over several requests, given again within a request and across requests, some
+/// holding nothing: the awaited report holds each distinct key once, records in the order
+/// their keys were first given; the streamed outcomes settle every key given, each time.
+async fn keys_given_again_across_requests_are_read_once() {
+    let table = fresh_table::<TestTable>("regiven").await;
+    let stored: Vec<Note> = (0..240).map(|i| note("far", i)).collect();
+    assert!(table.put_many(stored.clone()).await.is_complete());
+    // 0..260 in a scattered order (260 keys: three requests), 240.. holding nothing, then
+    // every tenth key again, late (another request than its first).
+    let order: Vec<usize> = (0..260).map(|i| (i * 97) % 260).collect();
+    let key = |i: usize| Note::key("far", format!("n{i:03}")).unwrap();
+    let mut keys: Vec<Key<Note>> = order.iter().map(|&i| key(i)).collect();
+    keys.insert(5, key(order[4]));
+    keys.extend(order.iter().step_by(10).map(|&i| key(i)));
+    let got = table.get_many(keys.clone()).await;
+    assert!(got.failed.is_empty(), "{:?}", got.failed);
+    let found: Vec<usize> = got
+        .found
+        .iter()
+        .map(|n| n.note_id[1..].parse().unwrap())
+        .collect();
+    let want: Vec<usize> = order.iter().copied().filter(|&i| i < 240).collect();
+    assert_eq!(found, want, "each record once, in the order first given");
+    assert_eq!(got.found[0], stored[order[0]]);
+    let mut missing: Vec<String> = got.missing.iter().map(|k| k.sk().to_owned()).collect();
+    missing.sort();
+    let want: Vec<String> = (240..260).map(|i| key(i).sk().to_owned()).collect();
+    assert_eq!(missing, want, "each empty key once");
+
+    let outcomes: Vec<_> = futures::StreamExt::collect(table.get_many(keys.clone()).stream()).await;
+    assert_eq!(outcomes.len(), keys.len(), "one outcome per key given");
+    let found = outcomes
+        .iter()
+        .filter(|o| matches!(o, faceteer::batch::GetOutcome::Found(_)))
+        .count();
+    let first_empty = key(240);
+    let given_stored = keys.iter().filter(|k| k.sk() < first_empty.sk()).count();
+    assert_eq!(found, given_stored);
+}
+
 async fn typed_conditions_on_put_and_delete() {
     let table = fresh_table::<TestTable>("conditions").await;
     let f = Note::fields();
@@ -430,6 +470,7 @@ faceteer_suite::engines!(
     requests_are_chunked_at_25_writes_and_100_reads,
     a_thousand_items_round_trip,
     repeated_keys_and_invalid_records_in_one_batch,
+    keys_given_again_across_requests_are_read_once,
     typed_conditions_on_put_and_delete,
     filters_narrow_queries_and_paging_stays_exact,
     ten_thousand_items_under_faults_are_all_accounted_for,

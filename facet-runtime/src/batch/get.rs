@@ -212,6 +212,11 @@ impl std::hash::Hasher for Prehashed {
     fn write_u64(&mut self, n: u64) {
         self.0 = n;
     }
+
+    fn write_u128(&mut self, n: u128) {
+        // A fingerprint: its low half is a hash already.
+        self.0 = n as u64;
+    }
 }
 
 impl KeyIndex {
@@ -424,8 +429,11 @@ async fn read_chunk<F: Facet, R: Read<F, BaseTable>>(
         .take(set.keys.len())
         .collect();
     if !items.is_empty() {
-        // A key given twice copies its item: the items are kept (not read in one pass).
-        let read = table.read_positions(op, &set, items, attributes.as_deref(), consistent, false);
+        // A key given twice copies its item: only a request of distinct keys is read in one
+        // pass (its records are not kept as items).
+        let distinct = given.iter().flatten().count() == set.keys.len();
+        let attributes = attributes.as_deref();
+        let read = table.read_positions(op, &set, items, attributes, consistent, distinct);
         for (at, answer) in read.await {
             answers[at] = Some(answer);
         }
@@ -436,6 +444,8 @@ async fn read_chunk<F: Facet, R: Read<F, BaseTable>>(
     for at in given.iter().flatten() {
         left[*at] += 1;
     }
+    // Each outcome's position in `set` (none for a refused key).
+    let positions: Vec<Option<usize>> = given.iter().map(|g| g.as_ref().ok().copied()).collect();
     let mut outcomes = given
         .into_iter()
         .map(|given| {
@@ -477,24 +487,49 @@ async fn read_chunk<F: Facet, R: Read<F, BaseTable>>(
         })
         .collect::<Vec<_>>();
     if let Some(hooked) = table.hooks_for::<F>() {
-        for outcome in &mut outcomes {
-            let GetOutcome::Found(record) = outcome else {
+        for (outcome, at) in outcomes.iter_mut().zip(positions) {
+            let (GetOutcome::Found(record), Some(at)) = (&mut *outcome, at) else {
                 continue;
             };
             let Some(whole) = R::record_mut(record) else {
                 continue;
             };
             if let Err(e) = hooked.after_read(whole, ReadKind::BatchGet).await {
-                if let Ok(key) = whole.primary_key() {
-                    *outcome = GetOutcome::Failed(Failed {
-                        item: key,
-                        reason: FailureReason::Item(e),
-                    });
-                }
+                *outcome = GetOutcome::Failed(Failed {
+                    item: set.keys[at].clone(),
+                    reason: FailureReason::Item(e),
+                });
             }
         }
     }
     outcomes
+}
+
+/// The keys already given to one call, as 128-bit keyed fingerprints of `(PK, SK)`: a key
+/// given again is read once, without holding every key's strings. Two distinct keys share
+/// a fingerprint with probability about n²/2¹²⁹ (about 10⁻²⁹ for 100,000 keys; the two
+/// SipHash keys are drawn for each call, so no input can aim at a collision).
+struct Seen {
+    hashers: (std::hash::RandomState, std::hash::RandomState),
+    fingerprints: std::collections::HashSet<u128, std::hash::BuildHasherDefault<Prehashed>>,
+}
+
+impl Seen {
+    fn new() -> Self {
+        Seen {
+            hashers: Default::default(),
+            fingerprints: Default::default(),
+        }
+    }
+
+    /// Whether `key` is given for the first time.
+    fn first<F>(&mut self, key: &Key<F>) -> bool {
+        use std::hash::BuildHasher;
+        let pair = (key.pk(), key.sk());
+        let high = u128::from(self.hashers.0.hash_one(pair));
+        let low = u128::from(self.hashers.1.hash_one(pair));
+        self.fingerprints.insert(high << 64 | low)
+    }
 }
 
 impl<'t, F, R, I> IntoFuture for GetMany<'t, F, R, I>
@@ -515,93 +550,52 @@ where
         } = self;
         let op = batch_op::<F>(table, "BatchGetItem");
         let work = |op: Arc<Op>| async move {
-            let attributes = R::attributes(&[]);
-            let mut set = KeySet::new();
+            // Keys are pulled 100 at a time as request slots free up, each distinct valid key
+            // once (`Seen`), and each request's outcomes are kept as it settles: only the
+            // records, the keys that failed or hold nothing, and the fingerprints are held.
             let mut refused = Vec::new();
-            for key in keys {
-                match check_key(&key) {
-                    Err(reason) => refused.push(Failed { item: key, reason }),
-                    Ok(()) => {
-                        set.add(key);
-                    }
+            let mut seen = Seen::new();
+            let distinct = keys.filter_map(|key| match check_key(&key) {
+                Err(reason) => {
+                    refused.push(Failed { item: key, reason });
+                    None
                 }
-            }
-            // Each request's key items are built as it is sent, and each item is decoded as
-            // its request settles: neither the key items nor the raw items of the whole call
-            // are held at once.
-            let n = set.keys.len();
-            let set = &set;
-            let mut results = futures::stream::iter((0..n).step_by(GET_BATCH_SIZE))
-                .map(|start| {
-                    let chunk = set.keys[start..(start + GET_BATCH_SIZE).min(n)]
-                        .iter()
-                        .map(Key::to_item)
-                        .collect();
-                    let attributes = attributes.as_deref();
-                    table.read_positions(&op, set, chunk, attributes, consistent, true)
+                Ok(()) => seen.first(&key).then_some(key),
+            });
+            let op = &op;
+            let mut results = futures::stream::iter(chunks(distinct, GET_BATCH_SIZE).enumerate())
+                .map(|(i, chunk)| async move {
+                    (i, read_chunk::<F, R>(table, op, chunk, consistent).await)
                 })
                 .buffer_unordered(table.batch_options().concurrency.max(1));
             // The records, in the order their requests settle, with their keys' positions.
-            let mut found: Vec<R::Record> = Vec::with_capacity(n);
-            let mut positions: Vec<usize> = Vec::with_capacity(n);
-            let mut failures: Vec<(usize, FailureReason)> = Vec::new();
-            while let Some(answers) = results.next().await {
-                for (at, answer) in answers {
-                    let read = answer.map(|item| decode_read::<F, R>(item, attributes.as_deref()));
-                    match read {
-                        // Another facet's item: the key holds no record of `F`.
-                        Ok(None) => {}
-                        Ok(Some(Ok(record))) => {
+            let mut found: Vec<R::Record> = Vec::new();
+            let mut positions: Vec<usize> = Vec::new();
+            let mut missing = Vec::new();
+            let mut failed = Vec::new();
+            while let Some((i, outcomes)) = results.next().await {
+                for (j, outcome) in outcomes.into_iter().enumerate() {
+                    let at = i * GET_BATCH_SIZE + j;
+                    match outcome {
+                        GetOutcome::Found(record) => {
                             found.push(record);
                             positions.push(at);
                         }
-                        Ok(Some(Err(reason))) | Err(reason) => failures.push((at, reason)),
+                        GetOutcome::Missing(key) => missing.push((at, key)),
+                        GetOutcome::Failed(failure) => failed.push((at, failure)),
                     }
                 }
             }
             drop(results);
-            // The records the hooks refuse fail.
-            if let Some(hooked) = table.hooks_for::<F>() {
-                let mut refused_at = Vec::new();
-                for (i, record) in found.iter_mut().enumerate() {
-                    let Some(whole) = R::record_mut(record) else {
-                        continue;
-                    };
-                    if let Err(e) = hooked.after_read(whole, ReadKind::BatchGet).await {
-                        refused_at.push(i);
-                        failures.push((positions[i], FailureReason::Item(e)));
-                    }
-                }
-                for i in refused_at.into_iter().rev() {
-                    found.remove(i);
-                    positions.remove(i);
-                }
-            }
             in_key_order(&mut found, &mut positions);
-            failures.sort_unstable_by_key(|(at, _)| *at);
-
-            // Both lists are in key order: a key in neither holds no record of `F`.
-            let mut read = positions.iter().peekable();
-            let mut failures = failures.into_iter().peekable();
-            let mut out = GetReport {
-                found: Vec::new(),
-                missing: Vec::new(),
+            missing.sort_unstable_by_key(|(at, _)| *at);
+            failed.sort_unstable_by_key(|(at, _)| *at);
+            refused.extend(failed.into_iter().map(|(_, f)| f));
+            GetReport {
+                found,
+                missing: missing.into_iter().map(|(_, k)| k).collect(),
                 failed: refused,
-            };
-            for (at, key) in set.keys.iter().enumerate() {
-                if read.next_if(|p| **p == at).is_some() {
-                    continue;
-                }
-                match failures.next_if(|(f, _)| *f == at) {
-                    Some((_, reason)) => out.failed.push(Failed {
-                        item: key.clone(),
-                        reason,
-                    }),
-                    None => out.missing.push(key.clone()),
-                }
             }
-            out.found = found;
-            out
         };
         traced(
             op,
