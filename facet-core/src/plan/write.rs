@@ -102,10 +102,11 @@ impl UpdatePlan {
     /// Render as the SDK's `UpdateItemInput` builder for `table`, ready for `send_with`.
     pub fn request(&self, table: &str) -> UpdateItemInputBuilder {
         let (names, values) = self.placeholders.clone().into_parts();
+        // Nothing returned is DynamoDB's default: not sent.
         let returning = match self.returning {
-            Returning::Nothing => ReturnValue::None,
-            Returning::Old => ReturnValue::AllOld,
-            Returning::New => ReturnValue::AllNew,
+            Returning::Nothing => None,
+            Returning::Old => Some(ReturnValue::AllOld),
+            Returning::New => Some(ReturnValue::AllNew),
         };
         UpdateItemInput::builder()
             .table_name(table)
@@ -114,7 +115,7 @@ impl UpdatePlan {
             .set_condition_expression(self.condition.clone())
             .set_expression_attribute_names(names)
             .set_expression_attribute_values(values)
-            .return_values(returning)
+            .set_return_values(returning)
     }
 }
 

@@ -25,6 +25,9 @@ where
     let op = Arc::new(op);
     let span = op.span();
     let work = work(op.clone());
+    // Boxed where it is made and wrapped around the box: the work's state (which holds its
+    // requests' futures) is moved once, into the heap, and never through the layers.
+    let work = Box::pin(work);
     Box::pin(
         async move {
             let result = work.await;

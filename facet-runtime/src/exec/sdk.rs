@@ -50,7 +50,7 @@ where
     Fut: std::future::Future<Output = std::result::Result<T, SdkError<E, HttpResponse>>>,
 {
     if !table.reads_direct() {
-        return send(request).await.map(Answer::Decoded);
+        return Box::pin(send(request)).await.map(Answer::Decoded);
     }
     let attempts = client
         .config()
@@ -66,7 +66,9 @@ where
             kept.take()
         };
         let request = request.expect("a request is kept until the last try");
-        match tap::tapped(table.timeouts().attempt, send(request)).await {
+        // The SDK's request future (several kilobytes) is pinned where it is made: the
+        // layers above move a pointer, not it.
+        match tap::tapped(table.timeouts().attempt, Box::pin(send(request))).await {
             Err(Failure::BodyUnread(why)) if tried < attempts => {
                 tracing::debug!(%why, "an answer's body could not be read; trying again");
                 tokio::time::sleep(table.batch_options().backoff(tried)).await;
@@ -194,16 +196,20 @@ macro_rules! send_write {
             Some(r) => r.$rename($request),
             None => $request,
         };
+        // The stored item is asked for when a condition can fail, and only then.
+        let all_old = $request
+            .get_condition_expression()
+            .is_some()
+            .then_some(aws_sdk_dynamodb::types::ReturnValuesOnConditionCheckFailure::AllOld);
         let result = $op
             .within(async {
-                Ok($request
+                let sent = $request
                     .return_consumed_capacity($op.capacity_asked())
-                    .return_values_on_condition_check_failure(
-                        aws_sdk_dynamodb::types::ReturnValuesOnConditionCheckFailure::AllOld,
-                    )
+                    .set_return_values_on_condition_check_failure(all_old)
                     .set_return_item_collection_metrics(item_collection_metrics($table))
-                    .send_with($table.batch_client())
-                    .await)
+                    .send_with($table.batch_client());
+                // Pinned where it is made: the layers above move a pointer, not it.
+                Ok(Box::pin(sent).await)
             })
             .await?;
         match result {
@@ -468,13 +474,13 @@ pub(crate) async fn batch_write(
     };
     let result = op
         .within(async {
-            Ok(table
+            let sent = table
                 .batch_client()
                 .batch_write_item()
                 .request_items(table.name(), requests)
                 .return_consumed_capacity(op.capacity_asked())
-                .send()
-                .await)
+                .send();
+            Ok(Box::pin(sent).await)
         })
         .await?;
     match result {
@@ -582,14 +588,14 @@ pub(crate) async fn transact_write(
     op.prepare().await?;
     let result = op
         .within(async {
-            Ok(table
+            let sent = table
                 .batch_client()
                 .transact_write_items()
                 .set_transact_items(Some(items))
                 .client_request_token(token)
                 .return_consumed_capacity(op.capacity_asked())
-                .send()
-                .await)
+                .send();
+            Ok(Box::pin(sent).await)
         })
         .await?;
     match result {
