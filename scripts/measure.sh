@@ -13,6 +13,7 @@ if [[ "${1:-}" != "--tables" ]]; then
     echo "$FACETEER_MEASURE_LOAD" > target/criterion-load.txt
     cargo bench --bench items | grep "^item bytes" > target/criterion/native-bytes.txt
     cargo bench --bench reads --bench shards
+    cargo bench --bench single
     FACETEER_BENCH_LATENCY_MS=10 cargo bench --bench shards
     cargo bench --bench batches 2>/dev/null | grep "^peak memory" > target/criterion/peak-memory.txt
     cargo bench --bench compile 2>/dev/null | grep "^expanded lines" > target/criterion/expanded-lines.txt

@@ -46,6 +46,16 @@ for label, name in [
 ]:
     print(row(label, "client CPU", f"{name}_faceteer", [f"{name}_hand-written", f"{name}_serde_dynamo"]))
 print()
+group = "single item (per operation)"
+if (ROOT / group).exists():
+    print("| one request at a time, the README's `Task` (`benches/single.rs`) | faceteer ÷ hand-written | hand-written on the table's client ÷ hand-written |")
+    print("|---|---|---|")
+    for op in ("get", "put", "delete", "update"):
+        hand = mean(group, f"{op}_hand-written")
+        print(f"| `{op}` ({hand / 1e3:.0f} µs per hand-written call) | "
+              f"{mean(group, f'{op}_faceteer') / hand:.2f}× | "
+              f"{mean(group, f'{op}_hand-written, table' + chr(39) + 's client') / hand:.2f}× |")
+print()
 print("| reads, client CPU ÷ the parse floor (`serde_json` of the same answers into `IgnoredAny`) | faceteer | hand-written |")
 print("|---|---|---|")
 for label, name in [("`get_many` of 10,000 keys", "get_many 10k"), ("100-page query", "query 100 pages")]:

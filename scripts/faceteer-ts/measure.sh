@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # faceteer-rs ÷ Faceteer for TypeScript (@faceteer/facet 6.0.0 on Node), client CPU per
 # record, for put, get and query of the README's tasks against the same stub server.
-# Run on demand (not in CI): it installs the npm packages into target/faceteer-ts and reads
+# Run on demand (not in CI): it installs the npm packages of package-lock.json into
+# target/faceteer-ts, prints their versions, and reads
 # faceteer-rs's figures from the last `cargo bench --bench reads` (run it first).
 #
 #   scripts/faceteer-ts/measure.sh
@@ -10,8 +11,14 @@ cd "$(dirname "$0")/../.."
 command -v node >/dev/null || { echo "Node.js 20 or newer is needed (apt install nodejs npm)"; exit 1; }
 work=target/faceteer-ts
 mkdir -p "$work"
-cp scripts/faceteer-ts/package.json scripts/faceteer-ts/measure.mjs "$work/"
-(cd "$work" && npm install --silent --no-audit --no-fund)
+cp scripts/faceteer-ts/package.json scripts/faceteer-ts/package-lock.json \
+    scripts/faceteer-ts/measure.mjs "$work/"
+# The exact packages of the lockfile (the AWS SDK's speed moves between patch releases).
+(cd "$work" && npm ci --silent --no-audit --no-fund)
+version() { node -p "require('./$work/node_modules/$1/package.json').version"; }
+echo "Node $(node --version), @faceteer/facet $(version @faceteer/facet)," \
+    "@aws-sdk/client-dynamodb $(version @aws-sdk/client-dynamodb)," \
+    "@aws-sdk/core $(version @aws-sdk/core), @smithy/core $(version @smithy/core)"
 cargo build --release --example stub_server
 target/release/examples/stub_server 10000 > "$work/endpoint" &
 stub=$!
