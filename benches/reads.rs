@@ -1,8 +1,10 @@
 //! Client CPU per record of faceteer's reads and writes, on the README's `Task` (10,000
 //! distinct records), against what a careful user writes without faceteer:
 //!
-//! * `faceteer`: the default direct read path (answers decoded from their JSON straight
-//!   into records);
+//! * `faceteer`: the default direct read path (requests sent by faceteer, answers decoded
+//!   from their JSON straight into records);
+//! * `faceteer-sdk-sent`: requests sent by the SDK, answers decoded by faceteer
+//!   (`ReadPath::SdkSent`);
 //! * `faceteer-sdk-path`: faceteer reading through the SDK's decoder
 //!   (`ReadPath::Sdk`);
 //! * `hand-written`: `aws-sdk-dynamodb` with every attribute and key built and read by hand;
@@ -98,6 +100,7 @@ fn bench(c: &mut Criterion) {
     let rt = support::client_runtime();
     let (client, table) = support::task_table(stub, TABLE);
     let sdk_path = table.clone().with_read_path(ReadPath::Sdk);
+    let sdk_sent = table.clone().with_read_path(ReadPath::SdkSent);
     let keys: Vec<_> = tasks(N)
         .map(|t| Task::key(t.team_id, t.task_id).unwrap())
         .collect();
@@ -144,7 +147,7 @@ fn bench(c: &mut Criterion) {
         stub.record(false);
 
         let expected = all();
-        for t in [&table, &sdk_path] {
+        for t in [&table, &sdk_sent, &sdk_path] {
             let found = t.get_many(keys.clone()).await;
             assert!(found.is_complete());
             assert_eq!(sorted(found.found), expected);
@@ -159,7 +162,7 @@ fn bench(c: &mut Criterion) {
         );
 
         let expected: Vec<Task> = tasks(N).collect();
-        for t in [&table, &sdk_path] {
+        for t in [&table, &sdk_sent, &sdk_path] {
             let before = stub.requests();
             let ours = t.query(Task::query(TEAM).list()).all().await.unwrap();
             assert_eq!(ours, expected);
@@ -211,7 +214,7 @@ fn bench(c: &mut Criterion) {
     let mut g = c.benchmark_group("client CPU");
     g.sample_size(10);
     g.measurement_time(Duration::from_secs(6));
-    let (table, sdk_path, client, keys) = (&table, &sdk_path, &client, &keys);
+    let (table, sdk_path, sdk_sent, client, keys) = (&table, &sdk_path, &sdk_sent, &client, &keys);
     let (hand_keys, get_answers, query_answers) = (&hand_keys, &get_answers, &query_answers);
 
     let ours = || boxed(async move { assert!(table.put_many(tasks(N)).await.is_complete()) });
@@ -238,15 +241,20 @@ fn bench(c: &mut Criterion) {
     ];
     cpu_arms(&mut g, &rt, "put_many 10k", &arms);
 
+    let pick = |t: &str| match t {
+        "sdk" => sdk_path,
+        "sent" => sdk_sent,
+        _ => table,
+    };
     let get = |t: &'static str| {
-        let target = if t == "sdk" { sdk_path } else { table };
+        let target = pick(t);
         move || {
             boxed(
                 async move { assert_eq!(target.get_many(keys.iter().cloned()).await.found.len(), N) },
             )
         }
     };
-    let (direct, via_sdk) = (get("direct"), get("sdk"));
+    let (direct, sent, via_sdk) = (get("direct"), get("sent"), get("sdk"));
     let hand = || {
         boxed(async move {
             let found = user_get(client, TABLE, hand_keys.iter().cloned(), hand_from_item).await;
@@ -260,8 +268,9 @@ fn bench(c: &mut Criterion) {
         })
     };
     let floor = || boxed(async move { parse_floor(get_answers) });
-    let arms: [(&str, Run<'_>); 5] = [
+    let arms: [(&str, Run<'_>); 6] = [
         ("faceteer", &direct),
+        ("faceteer-sdk-sent", &sent),
         ("faceteer-sdk-path", &via_sdk),
         ("hand-written", &hand),
         ("serde_dynamo", &dynamo),
@@ -270,7 +279,7 @@ fn bench(c: &mut Criterion) {
     cpu_arms(&mut g, &rt, "get_many 10k", &arms);
 
     let walk = |t: &'static str| {
-        let target = if t == "sdk" { sdk_path } else { table };
+        let target = pick(t);
         move || {
             boxed(async move {
                 let all = target.query(Task::query(TEAM).list()).all().await.unwrap();
@@ -278,14 +287,15 @@ fn bench(c: &mut Criterion) {
             })
         }
     };
-    let (direct, via_sdk) = (walk("direct"), walk("sdk"));
+    let (direct, sent, via_sdk) = (walk("direct"), walk("sent"), walk("sdk"));
     let hand =
         || boxed(async move { assert_eq!(user_query(client, hand_from_item).await.len(), N) });
     let dynamo =
         || boxed(async move { assert_eq!(user_query(client, dynamo_from_item).await.len(), N) });
     let floor = || boxed(async move { parse_floor(query_answers) });
-    let arms: [(&str, Run<'_>); 5] = [
+    let arms: [(&str, Run<'_>); 6] = [
         ("faceteer", &direct),
+        ("faceteer-sdk-sent", &sent),
         ("faceteer-sdk-path", &via_sdk),
         ("hand-written", &hand),
         ("serde_dynamo", &dynamo),

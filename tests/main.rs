@@ -14,6 +14,7 @@ mod collections;
 mod compile_errors;
 mod daily_path;
 mod design_lint;
+mod direct_reads;
 mod embedded;
 mod encryption;
 mod engines;

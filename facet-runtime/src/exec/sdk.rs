@@ -14,6 +14,7 @@ use aws_sdk_dynamodb::operation::get_item::builders::GetItemInputBuilder;
 use aws_sdk_dynamodb::operation::put_item::builders::PutItemInputBuilder;
 use aws_sdk_dynamodb::operation::query::builders::QueryInputBuilder;
 use aws_sdk_dynamodb::operation::scan::builders::ScanInputBuilder;
+use aws_sdk_dynamodb::operation::transact_get_items::builders::TransactGetItemsInputBuilder;
 use aws_sdk_dynamodb::operation::transact_get_items::TransactGetItemsError;
 use aws_sdk_dynamodb::operation::transact_write_items::TransactWriteItemsError;
 use aws_sdk_dynamodb::operation::update_item::builders::UpdateItemInputBuilder;
@@ -29,13 +30,15 @@ use crate::error::Context;
 use crate::error::{Error, Result};
 use crate::exec::trace::{Op, Params};
 use crate::table::Table;
+use crate::wire::sent::{self, Answer, Failure};
 use crate::wire::stored::{OnePass, Stored};
-use crate::wire::tap::{self, Answer, Failure};
+use crate::wire::tap;
 use aws_sdk_dynamodb::operation::RequestId;
 use faceteer_core::wire::answer as wire;
 
-/// Send a read (`send` sends `request` once) on the table's read path: directly
-/// ([`tap::tapped`]) or decoded by the SDK. An answer whose body could not be read is sent
+/// Send a read (`send` sends `request` once) on the table's read path: sent by faceteer
+/// ([`crate::wire::direct`]), sent by the SDK and read directly ([`tap::tapped`]), or
+/// decoded by the SDK. An answer whose body could not be read is sent
 /// again after a pause, as the SDK tries again a response error, up to the client's
 /// attempts (once on a client without retries: its caller retries). The request is copied
 /// only when another try may follow.
@@ -46,17 +49,24 @@ async fn read<T: RequestId, E, R, Fut>(
     send: impl Fn(R) -> Fut,
 ) -> std::result::Result<Answer<T>, SdkError<E, HttpResponse>>
 where
-    R: Clone,
+    R: crate::wire::direct::request::Request<Error = E>,
     Fut: std::future::Future<Output = std::result::Result<T, SdkError<E, HttpResponse>>>,
 {
     if !table.reads_direct() {
         return Box::pin(send(request)).await.map(Answer::Decoded);
     }
-    let attempts = client
-        .config()
-        .retry_config()
-        .map_or(1, |r| r.max_attempts())
-        .max(1);
+    let retry = client.config().retry_config();
+    let attempts = retry.map_or(1, |r| r.max_attempts()).max(1);
+    if let Some(route) = table.direct_route() {
+        if let Some(body) = request.body() {
+            let timeout = table.timeouts().attempt;
+            let read = crate::wire::direct::read(route, request, body, attempts, timeout, retry);
+            return Box::pin(read)
+                .await
+                .map(|(json, id)| Answer::Json(json, id))
+                .map_err(Failure::into_sdk);
+        }
+    }
     let mut kept = Some(request);
     let mut tried = 1;
     loop {
@@ -89,7 +99,7 @@ where
     E: ProvideErrorMetadata + std::error::Error + Send + Sync + 'static,
     aws_sdk_dynamodb::Error: From<SdkError<E, HttpResponse>>,
 {
-    Error::dynamo(operation, context, tap::unreadable::<E>(cause))
+    Error::dynamo(operation, context, sent::unreadable::<E>(cause))
 }
 
 /// The operation's context with the key of `item` (its `PK` and `SK`).
@@ -626,15 +636,11 @@ pub(crate) async fn transact_get(
         None => items,
     };
     let client = table.client();
-    let send = |items| {
-        client
-            .transact_get_items()
-            .set_transact_items(Some(items))
-            .return_consumed_capacity(op.capacity_asked())
-            .send()
-    };
+    let request = TransactGetItemsInputBuilder::default()
+        .set_transact_items(Some(items))
+        .return_consumed_capacity(op.capacity_asked());
     let result = op
-        .within(async { Ok(read(table, client, items, send).await) })
+        .within(async { Ok(read(table, client, request, |r| r.send_with(client)).await) })
         .await?;
     match result {
         Ok(Answer::Decoded(out)) => {

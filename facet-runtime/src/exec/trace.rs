@@ -350,7 +350,7 @@ impl Op {
             .map(|a| a.headers.clone());
         let bounded = tokio::time::timeout_at(self.deadline, request);
         let sent = match headers {
-            Some(headers) => Box::pin(crate::wire::tap::with_headers(headers, bounded)).await,
+            Some(headers) => Box::pin(crate::wire::sent::with_headers(headers, bounded)).await,
             None => bounded.await,
         };
         match sent {

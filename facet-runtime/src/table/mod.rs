@@ -69,6 +69,8 @@ pub struct Table {
     settings: TableSettings,
     /// The server its requests went to, once one was sent (for spans).
     server: crate::wire::tap::Server,
+    /// Where its reads go when faceteer sends them itself ([`ReadPath::Direct`]).
+    direct: crate::wire::direct::Direct,
     /// The hooks its calls run ([`Table::with_hooks`]).
     hooks: Option<Arc<crate::hook::Hooks>>,
     /// The values its hooks see ([`Table::with_context`]).
@@ -79,12 +81,25 @@ pub struct Table {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 #[non_exhaustive]
 pub enum ReadPath {
-    /// Straight from the answer's JSON into records, with no `AttributeValue` tree in
-    /// between (the SDK still signs, retries and sends). The default; a table with its own
-    /// attribute names ([`Table::with_names`]) reads through the SDK.
+    /// Sent by faceteer and read straight from the answer's JSON into records. The default.
+    ///
+    /// The request's JSON is written straight from the read, signed with SigV4 (the
+    /// `aws-sigv4` crate the SDK signs with) and sent through the client's own HTTP
+    /// connector, skipping the SDK's orchestrator. It is sent to the endpoint, in the
+    /// region, with the credentials (through the client's identity cache), retries and
+    /// timeouts the SDK would use, learned from the first data request the SDK sends for the
+    /// table; an error answer is read by the SDK itself, so errors are the SDK's. Until
+    /// then, and on a client with interceptors of its own (which only the SDK runs), reads
+    /// are sent as [`ReadPath::SdkSent`] sends them.
+    ///
+    /// A table with its own attribute names ([`Table::with_names`]) reads as
+    /// [`ReadPath::Sdk`] does.
     #[default]
     Direct,
-    /// Through the SDK's own decoder into `AttributeValue`s, then into records.
+    /// Sent by the SDK (which signs, retries and sends), read straight from the answer's
+    /// JSON into records, with no `AttributeValue` tree in between.
+    SdkSent,
+    /// Sent by the SDK and read by its own decoder into `AttributeValue`s, then into records.
     Sdk,
 }
 
@@ -126,7 +141,7 @@ impl Table {
     pub fn new(client: Client, name: impl Into<String>) -> Self {
         let name: String = name.into();
         let timeouts = Timeouts::of(&client, Timeouts::default());
-        let (client, server) = crate::wire::tap::with_tap(&timeouts.apply(&client));
+        let (client, server, direct) = crate::wire::tap::with_tap(&timeouts.apply(&client));
         Table {
             batch_client: without_retries(&client),
             call_timeout: timeouts.call,
@@ -145,6 +160,7 @@ impl Table {
             lost_answers: LostAnswers::Report,
             settings: TableSettings::DEFAULT,
             server,
+            direct,
             hooks: None,
             context: None,
         }
@@ -197,9 +213,10 @@ impl Table {
         &self.settings
     }
 
-    /// The same table, decoding the answers to its reads as `path` says: directly from
-    /// their JSON ([`ReadPath::Direct`], the default) or through the SDK's own decoder
-    /// ([`ReadPath::Sdk`]). Both read the same records, with the same errors.
+    /// The same table, sending and decoding its reads as `path` says: sent by faceteer and
+    /// read from their JSON ([`ReadPath::Direct`], the default), sent by the SDK and read
+    /// from their JSON ([`ReadPath::SdkSent`]), or sent by the SDK and read by its own
+    /// decoder ([`ReadPath::Sdk`]). All read the same records, with the same errors.
     pub fn with_read_path(mut self, path: ReadPath) -> Self {
         self.read_path = path;
         self
@@ -220,10 +237,19 @@ impl Table {
         self.lost_answers
     }
 
-    /// Whether reads decode their answers directly ([`ReadPath::Direct`], on a table in
-    /// faceteer's own names).
+    /// Whether reads decode their answers directly ([`ReadPath::Direct`] or
+    /// [`ReadPath::SdkSent`], on a table in faceteer's own names).
     pub(crate) fn reads_direct(&self) -> bool {
-        self.read_path == ReadPath::Direct && self.renamer.is_none()
+        self.read_path != ReadPath::Sdk && self.renamer.is_none()
+    }
+
+    /// Where faceteer sends the table's reads itself, when it does ([`ReadPath::Direct`],
+    /// once learned).
+    pub(crate) fn direct_route(&self) -> Option<&crate::wire::direct::Route> {
+        if self.read_path != ReadPath::Direct || self.renamer.is_some() {
+            return None;
+        }
+        self.direct.route()
     }
 
     /// The same table, laid out with `names`: its key attributes, index names, facet

@@ -1,11 +1,15 @@
-//! The direct read path's transport: the SDK still signs, retries, resolves the endpoint
-//! and sends; an interceptor takes the body of a successful answer before the SDK decodes
-//! it, so that faceteer reads it straight into records ([`faceteer_core::wire`]).
+//! The transport of reads the SDK sends ([`ReadPath::SdkSent`](crate::ReadPath::SdkSent), and
+//! [`ReadPath::Direct`](crate::ReadPath::Direct) until faceteer can send them itself): the
+//! SDK signs, retries, resolves the endpoint and sends; an interceptor takes the body of a
+//! successful answer before the SDK decodes it, so that faceteer reads it straight into
+//! records ([`faceteer_core::wire`]).
 //!
-//! The interceptor ([`Tap`]) sits on every client a [`Table`](crate::Table) makes and does
-//! nothing outside [`tapped`]: a call made there finds a slot in its task, and the
-//! interceptor moves the answer's body into it, leaving the SDK an empty answer (`{}`) to
-//! decode. Errors are never taken: the SDK decodes them, with the server's words.
+//! The interceptor ([`Tap`]) sits on every client a [`Table`](crate::Table) makes. It notes
+//! the server requests go to, learns from the first data request the route faceteer's own
+//! reads take ([`super::direct`]), and adds request hooks' headers. It takes bodies only
+//! inside [`tapped`]: a call made there finds a slot in its task, and the interceptor moves
+//! the answer's body into it, leaving the SDK an empty answer (`{}`) to decode. Errors are
+//! never taken: the SDK decodes them, with the server's words.
 
 use std::cell::RefCell;
 use std::future::Future;
@@ -18,19 +22,11 @@ use aws_sdk_dynamodb::error::{BoxError, SdkError};
 use aws_smithy_types::body::SdkBody;
 use aws_smithy_types::byte_stream::ByteStream;
 
+use super::sent::{request_headers, unreadable, Answer, Failure};
+
 tokio::task_local! {
     /// The body of the answer to the request under way in this task, once taken.
     static SLOT: RefCell<Option<SdkBody>>;
-    /// Headers to add to every request sent in this task (request hooks').
-    static HEADERS: std::sync::Arc<Vec<(String, String)>>;
-}
-
-/// Send the requests of `fut` with `headers` added (before they are signed).
-pub(crate) async fn with_headers<T>(
-    headers: std::sync::Arc<Vec<(String, String)>>,
-    fut: impl Future<Output = T>,
-) -> T {
-    HEADERS.scope(headers, fut).await
 }
 
 /// The server a client's requests go to (host, port), once one was sent: what spans
@@ -42,6 +38,8 @@ pub(crate) type Server = std::sync::Arc<std::sync::OnceLock<(String, Option<i64>
 #[derive(Debug)]
 pub(crate) struct Tap {
     server: Server,
+    /// Where the table's own reads go, learned from the first data request.
+    direct: super::direct::Direct,
 }
 
 impl Intercept for Tap {
@@ -52,9 +50,10 @@ impl Intercept for Tap {
     fn read_before_transmit(
         &self,
         context: &aws_sdk_dynamodb::config::interceptors::BeforeTransmitInterceptorContextRef<'_>,
-        _: &RuntimeComponents,
-        _: &mut ConfigBag,
+        components: &RuntimeComponents,
+        cfg: &mut ConfigBag,
     ) -> Result<(), BoxError> {
+        self.direct.learn(context.request(), components, cfg);
         if self.server.get().is_none() {
             if let Some(server) = server_of(context.request().uri()) {
                 let _ = self.server.set(server);
@@ -71,14 +70,14 @@ impl Intercept for Tap {
         _: &RuntimeComponents,
         _: &mut ConfigBag,
     ) -> Result<(), BoxError> {
-        let _ = HEADERS.try_with(|headers| {
+        if let Some(headers) = request_headers() {
             for (name, value) in headers.iter() {
                 context
                     .request_mut()
                     .headers_mut()
                     .insert(name.clone(), value.clone());
             }
-        });
+        }
         Ok(())
     }
 
@@ -122,44 +121,19 @@ fn server_of(endpoint: &str) -> Option<(String, Option<i64>)> {
     }
 }
 
-/// `client` with the [`Tap`] (inert outside [`tapped`]), and where it notes the server.
-pub(crate) fn with_tap(client: &aws_sdk_dynamodb::Client) -> (aws_sdk_dynamodb::Client, Server) {
+/// `client` with the [`Tap`] (inert outside [`tapped`]), where it notes the server, and the
+/// route it learns for direct reads.
+pub(crate) fn with_tap(
+    client: &aws_sdk_dynamodb::Client,
+) -> (aws_sdk_dynamodb::Client, Server, super::direct::Direct) {
     let server = Server::default();
+    let direct = super::direct::Direct::default();
     let tap = Tap {
         server: server.clone(),
+        direct: direct.clone(),
     };
     let config = client.config().to_builder().interceptor(tap).build();
-    (aws_sdk_dynamodb::Client::from_conf(config), server)
-}
-
-/// What a tapped request answered.
-pub(crate) enum Answer<T> {
-    /// The SDK decoded it (the client has no tap).
-    Decoded(T),
-    /// Its JSON text, for faceteer to read, and its request id.
-    Json(String, Option<String>),
-}
-
-/// Why a tapped request has no answer (returned once per try: its size does not matter).
-#[allow(clippy::large_enum_variant)]
-pub(crate) enum Failure<E> {
-    /// The SDK's error (the server's, or the transport's).
-    Sdk(SdkError<E, HttpResponse>),
-    /// The body of a successful answer could not be read (the connection failed, or the
-    /// attempt's time ran out, while it was read): worth another try.
-    BodyUnread(String),
-}
-
-impl<E> Failure<E> {
-    /// As the SDK reports such a failure.
-    pub(crate) fn into_sdk(self) -> SdkError<E, HttpResponse> {
-        match self {
-            Failure::Sdk(e) => e,
-            Failure::BodyUnread(why) => {
-                unreadable(format!("the answer's body could not be read: {why}"))
-            }
-        }
-    }
+    (aws_sdk_dynamodb::Client::from_conf(config), server, direct)
 }
 
 /// Send a request (`send`: the SDK's `send()`) with its answer's body taken before the SDK
@@ -191,15 +165,6 @@ pub(crate) async fn tapped<T: aws_sdk_dynamodb::operation::RequestId, E>(
     String::from_utf8(Vec::from(bytes))
         .map(|json| Answer::Json(json, id))
         .map_err(|e| Failure::Sdk(unreadable(e)))
-}
-
-/// A successful answer whose body faceteer could not read, as the SDK reports one.
-pub(crate) fn unreadable<E>(cause: impl Into<BoxError>) -> SdkError<E, HttpResponse> {
-    let raw = HttpResponse::new(
-        aws_smithy_runtime_api::http::StatusCode::try_from(200).expect("200 is a status"),
-        SdkBody::empty(),
-    );
-    SdkError::response_error(cause, raw)
 }
 
 #[cfg(test)]
