@@ -14,7 +14,7 @@ mod collections;
 mod compile_errors;
 mod daily_path;
 mod design_lint;
-mod direct_reads;
+mod direct_requests;
 mod embedded;
 mod encryption;
 mod engines;

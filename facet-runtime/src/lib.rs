@@ -211,7 +211,7 @@ pub use faceteer_core::{
 pub use faceteer_derive::{Collection, Facet, KeyPart, Nested, Pick};
 pub use query::Page;
 pub use setup::{connect, local_client, ENDPOINT_VARIABLE};
-pub use table::{BatchOptions, LostAnswers, ReadPath, Table, Timeouts};
+pub use table::{BatchOptions, LostAnswers, ReadPath, Table, Timeouts, WritePath};
 
 /// Declare the facets stored in one table:
 ///

@@ -304,3 +304,81 @@ pub fn transact_get(body: String) -> Result<(Vec<Option<WireItem>>, Consumed), s
         .collect();
     Ok((items, Consumed::of(raw.consumed)?))
 }
+
+/// A PutItem, UpdateItem or DeleteItem answer.
+#[derive(Debug, Default, PartialEq)]
+pub struct Written {
+    /// The attributes it returned (`Attributes`), when it asked for any and some are.
+    pub attributes: Option<Item>,
+    /// The capacity it consumed.
+    pub consumed: Consumed,
+    /// Its item collection (`ItemCollectionMetrics`): the collection's key and its size
+    /// estimate in GB.
+    pub collection: Option<(Item, Vec<f64>)>,
+}
+
+/// Read a PutItem, UpdateItem or DeleteItem answer.
+pub fn written(body: &str) -> Result<Written, serde_json::Error> {
+    #[derive(Deserialize)]
+    struct Collection<'a> {
+        #[serde(rename = "ItemCollectionKey", borrow, default)]
+        key: Option<&'a RawValue>,
+        #[serde(rename = "SizeEstimateRangeGB", default)]
+        size: Option<Vec<f64>>,
+    }
+    #[derive(Deserialize)]
+    struct Raw<'a> {
+        #[serde(rename = "Attributes", borrow, default)]
+        attributes: Option<&'a RawValue>,
+        #[serde(rename = "ConsumedCapacity", borrow, default)]
+        consumed: Option<&'a RawValue>,
+        #[serde(rename = "ItemCollectionMetrics", borrow, default)]
+        collection: Option<Collection<'a>>,
+    }
+    let raw: Raw<'_> = serde_json::from_str(body)?;
+    let attributes = match raw.attributes.filter(|a| !is_empty(a) && a.get() != "null") {
+        Some(a) => Some(tree::item(a.get())?),
+        None => None,
+    };
+    let collection = match raw.collection {
+        Some(c) => {
+            let key = match c.key {
+                Some(k) => tree::item(k.get())?,
+                None => Item::new(),
+            };
+            Some((key, c.size.unwrap_or_default()))
+        }
+        None => None,
+    };
+    Ok(Written {
+        attributes,
+        consumed: Consumed::of(raw.consumed)?,
+        collection,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use aws_sdk_dynamodb::types::AttributeValue as AV;
+
+    use super::*;
+
+    #[test]
+    fn write_answers_read_their_attributes_capacity_and_collection() {
+        let body = r#"{"Attributes":{"PK":{"S":"a"},"n":{"N":"1"}},
+            "ConsumedCapacity":{"TableName":"t","CapacityUnits":2.0},
+            "ItemCollectionMetrics":{"ItemCollectionKey":{"PK":{"S":"a"}},"SizeEstimateRangeGB":[0.0,1.0]}}"#;
+        let w = written(body).unwrap();
+        let attributes = w.attributes.unwrap();
+        assert_eq!(attributes.get("n"), Some(&AV::N("1".into())));
+        assert_eq!(w.consumed.units, 2.0);
+        let (key, size) = w.collection.unwrap();
+        assert_eq!(key.get("PK"), Some(&AV::S("a".into())));
+        assert_eq!(size, vec![0.0, 1.0]);
+
+        assert_eq!(written("{}").unwrap(), Written::default());
+        assert_eq!(written(r#"{"Attributes":{}}"#).unwrap().attributes, None);
+        assert!(written(r#"{"Attributes":{"a":{"Q":"?"}}}"#).is_err());
+        assert!(written("[").is_err());
+    }
+}

@@ -60,7 +60,7 @@ where
     if let Some(route) = table.direct_route() {
         if let Some(body) = request.body() {
             let timeout = table.timeouts().attempt;
-            let read = crate::wire::direct::read(route, request, body, attempts, timeout, retry);
+            let read = crate::wire::direct::send(route, request, body, attempts, timeout, retry);
             return Box::pin(read)
                 .await
                 .map(|(json, id)| Answer::Json(json, id))
@@ -87,6 +87,32 @@ where
             other => return other.map_err(Failure::into_sdk),
         }
     }
+}
+
+/// Send one try of a single-item write: by faceteer when the table's route is learned
+/// ([`crate::WritePath::Direct`]), else by the SDK, on the client without its retries.
+/// Either way the SDK's error for the try, or the answer.
+async fn write_once<R>(
+    table: &Table,
+    request: R,
+) -> std::result::Result<Answer<R::Output>, SdkError<R::Error, HttpResponse>>
+where
+    R: crate::wire::direct::request::Request,
+{
+    if let Some(route) = table.direct_write_route() {
+        if let Some(body) = request.body() {
+            let timeout = table.timeouts().attempt;
+            let sent = crate::wire::direct::send(route, request, body, 1, timeout, None);
+            return Box::pin(sent)
+                .await
+                .map(|(json, id)| Answer::Json(json, id))
+                .map_err(Failure::into_sdk);
+        }
+    }
+    // Pinned where it is made: the layers above move a pointer, not it.
+    Box::pin(request.send_by(table.batch_client()))
+        .await
+        .map(Answer::Decoded)
 }
 
 /// An answer faceteer could not read, as the error of `operation`.
@@ -211,24 +237,40 @@ macro_rules! send_write {
             .get_condition_expression()
             .is_some()
             .then_some(aws_sdk_dynamodb::types::ReturnValuesOnConditionCheckFailure::AllOld);
+        let request = $request
+            .return_consumed_capacity($op.capacity_asked())
+            .set_return_values_on_condition_check_failure(all_old)
+            .set_return_item_collection_metrics(item_collection_metrics($table));
         let result = $op
-            .within(async {
-                let sent = $request
-                    .return_consumed_capacity($op.capacity_asked())
-                    .set_return_values_on_condition_check_failure(all_old)
-                    .set_return_item_collection_metrics(item_collection_metrics($table))
-                    .send_with($table.batch_client());
-                // Pinned where it is made: the layers above move a pointer, not it.
-                Ok(Box::pin(sent).await)
-            })
+            .within(async { Ok(write_once($table, request).await) })
             .await?;
         match result {
-            Ok(out) => {
+            Ok(Answer::Decoded(out)) => {
                 $op.note_request_id(out.request_id());
                 $op.note_item_collection(out.item_collection_metrics());
                 $op.request(out.consumed_capacity.as_slice());
                 let attributes = out.attributes.filter(|a| !a.is_empty());
                 Ok(Reply::Applied(answer_one($table, attributes)))
+            }
+            Ok(Answer::Json(json, id)) => {
+                $op.note_request_id(id.as_deref());
+                match wire::written(&json) {
+                    Ok(written) => {
+                        if let Some((key, size)) = written.collection {
+                            let metrics = aws_sdk_dynamodb::types::ItemCollectionMetrics::builder()
+                                .set_item_collection_key(Some(key))
+                                .set_size_estimate_range_gb(Some(size))
+                                .build();
+                            $op.note_item_collection(Some(&metrics));
+                        }
+                        $op.request_read(written.consumed);
+                        Ok(Reply::Applied(answer_one($table, written.attributes)))
+                    }
+                    Err(e) => {
+                        $op.request(&[]);
+                        Err(unreadable::<$error>($operation, context, e))
+                    }
+                }
             }
             Err(e) => {
                 $op.request(&[]);

@@ -63,6 +63,8 @@ pub struct Table {
     renamer: Option<Arc<Renamer>>,
     /// How answers to reads are decoded ([`Table::with_read_path`]).
     read_path: ReadPath,
+    /// How single-item writes are sent ([`Table::with_write_path`]).
+    write_path: WritePath,
     /// What writes do when an answer is lost ([`Table::with_lost_answers`]).
     lost_answers: LostAnswers,
     /// The table's declared settings ([`Table::with_settings`]).
@@ -100,6 +102,23 @@ pub enum ReadPath {
     /// JSON into records, with no `AttributeValue` tree in between.
     SdkSent,
     /// Sent by the SDK and read by its own decoder into `AttributeValue`s, then into records.
+    Sdk,
+}
+
+/// How a table sends its single-item writes (`PutItem`, `UpdateItem`, `DeleteItem`: puts,
+/// saves, updates, `modify`, deletes, unique-field and lock writes) ([`Table::with_write_path`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[non_exhaustive]
+pub enum WritePath {
+    /// Sent by faceteer, as [`ReadPath::Direct`] sends reads: the request's JSON written
+    /// straight from the write, signed with SigV4, sent through the client's own HTTP
+    /// connector, once (faceteer's own tries decide what a failed one means, as for the
+    /// SDK's); the answer read from its JSON, an error answer read by the SDK. Until the
+    /// table's route is learned, and on a client with interceptors of your own, the SDK sends
+    /// them. The default.
+    #[default]
+    Direct,
+    /// Sent by the SDK.
     Sdk,
 }
 
@@ -157,6 +176,7 @@ impl Table {
             names: TableNames::DEFAULT,
             renamer: None,
             read_path: ReadPath::Direct,
+            write_path: WritePath::Direct,
             lost_answers: LostAnswers::Report,
             settings: TableSettings::DEFAULT,
             server,
@@ -222,6 +242,14 @@ impl Table {
         self
     }
 
+    /// The same table, sending its single-item writes as `path` says: by faceteer
+    /// ([`WritePath::Direct`], the default) or by the SDK ([`WritePath::Sdk`]). Both send the
+    /// same requests, with the same errors and the same outcomes.
+    pub fn with_write_path(mut self, path: WritePath) -> Self {
+        self.write_path = path;
+        self
+    }
+
     /// The same table, whose single-item writes and transactions do as `choice` says when
     /// the answer to a try is lost: report [`Error::OutcomeUnknown`] ([`LostAnswers::Report`],
     /// the default), or send it again under a `ClientRequestToken` ([`LostAnswers::Resend`],
@@ -241,6 +269,15 @@ impl Table {
     /// [`ReadPath::SdkSent`], on a table in faceteer's own names).
     pub(crate) fn reads_direct(&self) -> bool {
         self.read_path != ReadPath::Sdk && self.renamer.is_none()
+    }
+
+    /// Where faceteer sends the table's single-item writes itself, when it does
+    /// ([`WritePath::Direct`], once learned).
+    pub(crate) fn direct_write_route(&self) -> Option<&crate::wire::direct::Route> {
+        match self.write_path {
+            WritePath::Direct => self.direct.route(),
+            WritePath::Sdk => None,
+        }
     }
 
     /// Where faceteer sends the table's reads itself, when it does ([`ReadPath::Direct`],

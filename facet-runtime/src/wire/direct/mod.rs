@@ -233,9 +233,10 @@ enum Lost {
 }
 
 /// Send `request` (whose JSON is `body`) on `route`: up to `attempts` tries, each within
-/// `attempt`, paused between them as `retry` says. The answer's body and request id, or the
-/// SDK's error for the last try.
-pub(crate) async fn read<R: Request>(
+/// `attempt`, paused between them as `retry` says (a write: one try, its caller decides what
+/// a failed one means). The answer's body and request id, or the SDK's error for the last
+/// try.
+pub(crate) async fn send<R: Request>(
     route: &Route,
     request: R,
     body: Vec<u8>,

@@ -1,6 +1,6 @@
-//! The reads faceteer sends itself: each SDK input builder written as the JSON body the
-//! SDK would send, and sent through the SDK (only to read an error's answer) when the
-//! server refuses it.
+//! The requests faceteer sends itself (reads, and single-item writes): each SDK input
+//! builder written as the JSON body the SDK would send, and sent through the SDK (only to
+//! read an error's answer) when the server refuses it.
 
 use std::future::Future;
 
@@ -8,8 +8,12 @@ use aws_sdk_dynamodb::config::http::HttpResponse;
 use aws_sdk_dynamodb::error::SdkError;
 use aws_sdk_dynamodb::operation::batch_get_item::builders::BatchGetItemInputBuilder;
 use aws_sdk_dynamodb::operation::batch_get_item::{BatchGetItemError, BatchGetItemOutput};
+use aws_sdk_dynamodb::operation::delete_item::builders::DeleteItemInputBuilder;
+use aws_sdk_dynamodb::operation::delete_item::{DeleteItemError, DeleteItemOutput};
 use aws_sdk_dynamodb::operation::get_item::builders::GetItemInputBuilder;
 use aws_sdk_dynamodb::operation::get_item::{GetItemError, GetItemOutput};
+use aws_sdk_dynamodb::operation::put_item::builders::PutItemInputBuilder;
+use aws_sdk_dynamodb::operation::put_item::{PutItemError, PutItemOutput};
 use aws_sdk_dynamodb::operation::query::builders::QueryInputBuilder;
 use aws_sdk_dynamodb::operation::query::{QueryError, QueryOutput};
 use aws_sdk_dynamodb::operation::scan::builders::ScanInputBuilder;
@@ -18,11 +22,13 @@ use aws_sdk_dynamodb::operation::transact_get_items::builders::TransactGetItemsI
 use aws_sdk_dynamodb::operation::transact_get_items::{
     TransactGetItemsError, TransactGetItemsOutput,
 };
+use aws_sdk_dynamodb::operation::update_item::builders::UpdateItemInputBuilder;
+use aws_sdk_dynamodb::operation::update_item::{UpdateItemError, UpdateItemOutput};
 use aws_sdk_dynamodb::Client;
 
 use super::json::Object;
 
-/// A read faceteer can send without the SDK.
+/// A request faceteer can send without the SDK.
 pub(crate) trait Request: Clone + Send {
     /// The operation, as `X-Amz-Target` names it after `DynamoDB_20120810.`.
     const OPERATION: &'static str;
@@ -270,6 +276,113 @@ impl Request for TransactGetItemsInputBuilder {
     }
 }
 
+/// The members every single-item write has: what it returns and its condition.
+macro_rules! write_members {
+    ($self:ident, $o:ident) => {
+        $o.text("TableName", $self.get_table_name().as_deref());
+        $o.text(
+            "ReturnValues",
+            $self.get_return_values().as_ref().map(|r| r.as_str()),
+        );
+        capacity(&mut $o, $self.get_return_consumed_capacity().as_ref());
+        $o.text(
+            "ReturnItemCollectionMetrics",
+            $self
+                .get_return_item_collection_metrics()
+                .as_ref()
+                .map(|r| r.as_str()),
+        );
+        $o.text(
+            "ConditionExpression",
+            $self.get_condition_expression().as_deref(),
+        );
+        $o.names(
+            "ExpressionAttributeNames",
+            $self.get_expression_attribute_names().as_ref(),
+        );
+        $o.item(
+            "ExpressionAttributeValues",
+            $self.get_expression_attribute_values().as_ref(),
+        )?;
+        $o.text(
+            "ReturnValuesOnConditionCheckFailure",
+            $self
+                .get_return_values_on_condition_check_failure()
+                .as_ref()
+                .map(|r| r.as_str()),
+        );
+    };
+}
+
+/// A single-item write's `Request`: its operation, SDK types, the members of its own
+/// (`$own`: written after the shared ones) and its legacy members (left to the SDK).
+macro_rules! write_request {
+    ($builder:ty, $operation:literal, $output:ty, $error:ty, |$self:ident, $o:ident| $own:block, [$($legacy:ident),*]) => {
+        impl Request for $builder {
+            const OPERATION: &'static str = $operation;
+            type Output = $output;
+            type Error = $error;
+
+            fn body(&$self) -> Option<Vec<u8>> {
+                if false $(|| $self.$legacy().is_some())* {
+                    return None;
+                }
+                let mut out = Vec::with_capacity(512);
+                let mut $o = Object::open(&mut out);
+                write_members!($self, $o);
+                $own
+                $o.close();
+                Some(out)
+            }
+
+            fn send_by(
+                self,
+                client: &Client,
+            ) -> impl Future<Output = Result<$output, SdkError<$error, HttpResponse>>> + Send {
+                self.send_with(client)
+            }
+        }
+    };
+}
+
+write_request!(
+    PutItemInputBuilder,
+    "PutItem",
+    PutItemOutput,
+    PutItemError,
+    |self, o| {
+        o.item("Item", self.get_item().as_ref())?;
+    },
+    [get_expected, get_conditional_operator]
+);
+
+write_request!(
+    DeleteItemInputBuilder,
+    "DeleteItem",
+    DeleteItemOutput,
+    DeleteItemError,
+    |self, o| {
+        o.item("Key", self.get_key().as_ref())?;
+    },
+    [get_expected, get_conditional_operator]
+);
+
+write_request!(
+    UpdateItemInputBuilder,
+    "UpdateItem",
+    UpdateItemOutput,
+    UpdateItemError,
+    |self, o| {
+        o.item("Key", self.get_key().as_ref())?;
+        o.text("UpdateExpression", self.get_update_expression().as_deref());
+    },
+    [
+        get_expected,
+        get_conditional_operator,
+        get_attribute_updates
+    ]
+);
+
 #[cfg(test)]
 mod tests {
     use std::collections::HashMap;
@@ -441,6 +554,46 @@ mod tests {
             .transact_items(TransactGetItem::builder().get(get("b")).build())
             .return_consumed_capacity(ReturnConsumedCapacity::Total);
         let (sdk, ours) = both(transact).await;
+        assert_eq!(ours, sdk);
+
+        use aws_sdk_dynamodb::types::{
+            ReturnItemCollectionMetrics, ReturnValue, ReturnValuesOnConditionCheckFailure,
+        };
+        let put = PutItemInputBuilder::default()
+            .table_name("t")
+            .set_item(Some(item()))
+            .condition_expression("attribute_not_exists(#a)")
+            .set_expression_attribute_names(Some(names()))
+            .set_expression_attribute_values(Some(item()))
+            .return_values(ReturnValue::AllOld)
+            .return_consumed_capacity(ReturnConsumedCapacity::Total)
+            .return_item_collection_metrics(ReturnItemCollectionMetrics::Size)
+            .return_values_on_condition_check_failure(ReturnValuesOnConditionCheckFailure::AllOld);
+        let (sdk, ours) = both(put).await;
+        assert_eq!(ours, sdk);
+        let (sdk, ours) = both(PutItemInputBuilder::default().table_name("t")).await;
+        assert_eq!(ours, sdk);
+
+        let delete = DeleteItemInputBuilder::default()
+            .table_name("t")
+            .set_key(Some(item()))
+            .condition_expression("#a = :v")
+            .set_expression_attribute_names(Some(names()))
+            .set_expression_attribute_values(Some(item()))
+            .return_values_on_condition_check_failure(ReturnValuesOnConditionCheckFailure::AllOld);
+        let (sdk, ours) = both(delete).await;
+        assert_eq!(ours, sdk);
+
+        let update = UpdateItemInputBuilder::default()
+            .table_name("t")
+            .set_key(Some(item()))
+            .update_expression("SET #a = :v REMOVE #b")
+            .condition_expression("attribute_exists(PK)")
+            .set_expression_attribute_names(Some(names()))
+            .set_expression_attribute_values(Some(item()))
+            .return_values(ReturnValue::UpdatedNew)
+            .return_consumed_capacity(ReturnConsumedCapacity::Indexes);
+        let (sdk, ours) = both(update).await;
         assert_eq!(ours, sdk);
     }
 

@@ -1,13 +1,15 @@
-//! Reads faceteer sends itself ([`faceteer::ReadPath::Direct`]): sent without the SDK once
-//! the table's route is learned, reading what the SDK's paths read, tried again as the SDK
-//! tries, failing with the SDK's own errors, and carrying the headers request hooks add.
-//! Each runs through a recording proxy that can refuse or drop chosen requests.
+//! Requests faceteer sends itself ([`faceteer::ReadPath::Direct`],
+//! [`faceteer::WritePath::Direct`]): sent without the SDK once the table's route is learned,
+//! reading and writing what the SDK's paths do, tried again as the SDK tries (reads),
+//! reported exactly (writes), failing with the SDK's own errors, and carrying the headers
+//! request hooks add. Each runs through a recording proxy that can refuse or drop chosen
+//! requests.
 
 use std::collections::VecDeque;
 use std::sync::{Arc, Mutex};
 
 use bytes::Bytes;
-use faceteer::{Facet, ReadPath, Table};
+use faceteer::{Facet, ReadPath, Table, WritePath};
 use faceteer_suite::catalogue::{task, Task};
 use http_body_util::{BodyExt, Full};
 use hyper::body::Incoming;
@@ -396,3 +398,85 @@ async fn direct_reads_carry_the_hooks_headers() {
 }
 
 faceteer_suite::engines!(direct_reads_carry_the_hooks_headers);
+
+/// Single-item writes sent by faceteer store what the SDK's writes store, fail their
+/// conditions with the same errors and the stored item, and report a lost answer as unknown.
+async fn direct_writes_do_what_the_sdks_do() {
+    let (proxy, table, _) = board("direct-writes", 1).await;
+    let f = Task::fields();
+    let mut stored = Vec::new();
+    let mut refusals = Vec::new();
+    for (n, path) in [WritePath::Direct, WritePath::Sdk].into_iter().enumerate() {
+        let t = table.clone().with_write_path(path);
+        let mut record = task("team-writes", 100);
+        record.task_id = format!("written-{n}");
+        let key = record.primary_key().unwrap();
+        t.put(&record).if_not_exists().await.unwrap();
+        let again = t.put(&record).if_not_exists().await.unwrap_err();
+        assert!(again.is_condition_failed(), "{again}");
+        let mut changed = record.clone();
+        changed.assigned_user_id = Some("user-direct".into());
+        t.save(&record, &changed).await.unwrap();
+        let before = t
+            .update(
+                &key,
+                f.status
+                    .set(faceteer_suite::catalogue::TaskStatus::Completed),
+            )
+            .returning_old()
+            .await
+            .unwrap();
+        assert_eq!(before.assigned_user_id.as_deref(), Some("user-direct"));
+        record = t.get(&key).await.unwrap().unwrap();
+        let refused = t
+            .delete(&key)
+            .when(f.assigned_user_id.eq("someone else"))
+            .await
+            .unwrap_err();
+        assert!(refused.is_condition_failed(), "{refused}");
+        refusals.push((again.to_string(), refused.to_string()));
+        stored.push(record.clone());
+        t.delete(&key).await.unwrap();
+        assert_eq!(t.get(&key).await.unwrap(), None);
+
+        let seen = proxy.seen();
+        let writes: Vec<&Seen> = seen
+            .iter()
+            .filter(|s| ["PutItem", "UpdateItem", "DeleteItem"].contains(&s.operation.as_str()))
+            .collect();
+        assert_eq!(writes.len(), 6, "{seen:?}");
+        let direct = path == WritePath::Direct;
+        assert!(
+            writes.iter().all(|s| by_faceteer(s) == direct),
+            "{path:?}: {seen:?}"
+        );
+    }
+    // The same records, but for their ids; the same refusals, but for their keys.
+    let strip = |t: &Task| Task {
+        task_id: String::new(),
+        ..t.clone()
+    };
+    assert_eq!(strip(&stored[0]), strip(&stored[1]));
+    let unkeyed = |s: &str| s.replace("written-0", "#").replace("written-1", "#");
+    assert_eq!(unkeyed(&refusals[0].0), unkeyed(&refusals[1].0));
+    assert_eq!(unkeyed(&refusals[0].1), unkeyed(&refusals[1].1));
+
+    // An answer lost: the write may have been applied; faceteer says it does not know.
+    for path in [WritePath::Direct, WritePath::Sdk] {
+        let t = table.clone().with_write_path(path);
+        proxy.fail("PutItem", &[Fault::Drop]);
+        let err = t.put(&task("team-writes", 200)).await.unwrap_err();
+        assert!(err.is_outcome_unknown(), "{path:?}: {err}");
+        proxy.fail("PutItem", &[Fault::Refuse(400, "ValidationException")]);
+        let err = t.put(&task("team-writes", 201)).await.unwrap_err();
+        assert_eq!(
+            err.dynamo_error().unwrap().code(),
+            Some("ValidationException"),
+            "{err}"
+        );
+        assert!(!err.is_outcome_unknown());
+        proxy.seen();
+    }
+}
+
+faceteer_suite::engines!(direct_writes_do_what_the_sdks_do);
