@@ -480,3 +480,44 @@ async fn direct_writes_do_what_the_sdks_do() {
 }
 
 faceteer_suite::engines!(direct_writes_do_what_the_sdks_do);
+
+/// Batch writes sent by faceteer write what the SDK's do, and requests refused by
+/// throttling are sent again by faceteer's own batch tries.
+async fn direct_batch_writes_do_what_the_sdks_do() {
+    let (proxy, table, _) = board("direct-batches", 1).await;
+    for (n, path) in [WritePath::Direct, WritePath::Sdk].into_iter().enumerate() {
+        let t = table.clone().with_write_path(path);
+        let team = format!("team-batch-{n}");
+        let tasks: Vec<Task> = (0..60).map(|i| task(&team, i)).collect();
+        proxy.fail(
+            "BatchWriteItem",
+            &[Fault::Refuse(400, "ProvisionedThroughputExceededException")],
+        );
+        let written = t.put_many(tasks.clone()).await;
+        assert!(written.is_complete(), "{path:?}: {written:?}");
+        let listed = t.query(Task::query(&team).list()).all().await.unwrap();
+        assert_eq!(listed, tasks);
+        let keys: Vec<_> = tasks.iter().map(|t| t.primary_key().unwrap()).collect();
+        assert!(t.delete_many(keys).await.is_complete());
+        assert!(t
+            .query(Task::query(&team).list())
+            .all()
+            .await
+            .unwrap()
+            .is_empty());
+        let seen = proxy.seen();
+        let batches: Vec<&Seen> = seen
+            .iter()
+            .filter(|s| s.operation == "BatchWriteItem")
+            .collect();
+        // 3 puts of 25 or fewer, one of them sent again, and 3 deletes.
+        assert_eq!(batches.len(), 7, "{path:?}: {seen:?}");
+        let direct = path == WritePath::Direct;
+        assert!(
+            batches.iter().all(|s| by_faceteer(s) == direct),
+            "{path:?}: {seen:?}"
+        );
+    }
+}
+
+faceteer_suite::engines!(direct_batch_writes_do_what_the_sdks_do);

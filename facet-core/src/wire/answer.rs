@@ -357,6 +357,69 @@ pub fn written(body: &str) -> Result<Written, serde_json::Error> {
     })
 }
 
+/// A request of a BatchWriteItem answer left unprocessed.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Unprocessed {
+    /// A put of this item.
+    Put(Item),
+    /// A delete of this key.
+    Delete(Item),
+}
+
+/// A BatchWriteItem answer, for one table.
+#[derive(Debug, Default, PartialEq)]
+pub struct BatchWritten {
+    /// The requests left unprocessed, in the answer's order.
+    pub unprocessed: Vec<Unprocessed>,
+    /// The capacity it consumed.
+    pub consumed: Consumed,
+}
+
+/// Read a BatchWriteItem answer for table `table`.
+pub fn batch_written(body: &str, table: &str) -> Result<BatchWritten, serde_json::Error> {
+    #[derive(Deserialize)]
+    struct Put<'a> {
+        #[serde(rename = "Item", borrow)]
+        item: &'a RawValue,
+    }
+    #[derive(Deserialize)]
+    struct Delete<'a> {
+        #[serde(rename = "Key", borrow)]
+        key: &'a RawValue,
+    }
+    #[derive(Deserialize)]
+    struct Request<'a> {
+        #[serde(rename = "PutRequest", borrow, default)]
+        put: Option<Put<'a>>,
+        #[serde(rename = "DeleteRequest", borrow, default)]
+        delete: Option<Delete<'a>>,
+    }
+    #[derive(Deserialize)]
+    struct Raw<'a> {
+        #[serde(rename = "UnprocessedItems", borrow, default)]
+        unprocessed: HashMap<Cow<'a, str>, Vec<Request<'a>>>,
+        #[serde(rename = "ConsumedCapacity", borrow, default)]
+        consumed: Option<&'a RawValue>,
+    }
+    let raw: Raw<'_> = serde_json::from_str(body)?;
+    let mut unprocessed = Vec::new();
+    for request in raw.unprocessed.get(table).into_iter().flatten() {
+        unprocessed.push(match (&request.put, &request.delete) {
+            (Some(put), None) => Unprocessed::Put(tree::item(put.item.get())?),
+            (None, Some(delete)) => Unprocessed::Delete(tree::item(delete.key.get())?),
+            _ => {
+                use serde::de::Error as _;
+                let why = "an unprocessed request is neither one put nor one delete";
+                return Err(serde_json::Error::custom(why));
+            }
+        });
+    }
+    Ok(BatchWritten {
+        unprocessed,
+        consumed: Consumed::of(raw.consumed)?,
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use aws_sdk_dynamodb::types::AttributeValue as AV;
@@ -380,5 +443,24 @@ mod tests {
         assert_eq!(written(r#"{"Attributes":{}}"#).unwrap().attributes, None);
         assert!(written(r#"{"Attributes":{"a":{"Q":"?"}}}"#).is_err());
         assert!(written("[").is_err());
+    }
+
+    #[test]
+    fn batch_write_answers_read_their_unprocessed_requests() {
+        let body = r#"{"UnprocessedItems":{"t":[{"PutRequest":{"Item":{"PK":{"S":"a"}}}},
+            {"DeleteRequest":{"Key":{"PK":{"S":"b"}}}}],"other":[{"PutRequest":{"Item":{}}}]},
+            "ConsumedCapacity":[{"TableName":"t","CapacityUnits":3.0}]}"#;
+        let w = batch_written(body, "t").unwrap();
+        let key = |v: &str| Item::from([("PK".to_owned(), AV::S(v.into()))]);
+        assert_eq!(
+            w.unprocessed,
+            vec![Unprocessed::Put(key("a")), Unprocessed::Delete(key("b"))]
+        );
+        assert_eq!(w.consumed.units, 3.0);
+        assert_eq!(batch_written("{}", "t").unwrap(), BatchWritten::default());
+        let both =
+            r#"{"UnprocessedItems":{"t":[{"PutRequest":{"Item":{}},"DeleteRequest":{"Key":{}}}]}}"#;
+        assert!(batch_written(both, "t").is_err());
+        assert!(batch_written(r#"{"UnprocessedItems":{"t":[{}]}}"#, "t").is_err());
     }
 }

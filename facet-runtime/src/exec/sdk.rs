@@ -7,6 +7,7 @@ use std::collections::HashMap;
 use aws_sdk_dynamodb::config::http::HttpResponse;
 use aws_sdk_dynamodb::error::{ProvideErrorMetadata, SdkError};
 use aws_sdk_dynamodb::operation::batch_get_item::builders::BatchGetItemInputBuilder;
+use aws_sdk_dynamodb::operation::batch_write_item::builders::BatchWriteItemInputBuilder;
 use aws_sdk_dynamodb::operation::create_table::builders::CreateTableInputBuilder;
 use aws_sdk_dynamodb::operation::delete_item::builders::DeleteItemInputBuilder;
 use aws_sdk_dynamodb::operation::describe_table::builders::DescribeTableInputBuilder;
@@ -89,7 +90,7 @@ where
     }
 }
 
-/// Send one try of a single-item write: by faceteer when the table's route is learned
+/// Send one try of a write: by faceteer when the table's route is learned
 /// ([`crate::WritePath::Direct`]), else by the SDK, on the client without its retries.
 /// Either way the SDK's error for the try, or the answer.
 async fn write_once<R>(
@@ -524,35 +525,59 @@ pub(crate) async fn batch_write(
         Some(r) => r.writes(requests, false),
         None => requests,
     };
+    let request = BatchWriteItemInputBuilder::default()
+        .request_items(table.name(), requests)
+        .return_consumed_capacity(op.capacity_asked());
     let result = op
-        .within(async {
-            let sent = table
-                .batch_client()
-                .batch_write_item()
-                .request_items(table.name(), requests)
-                .return_consumed_capacity(op.capacity_asked())
-                .send();
-            Ok(Box::pin(sent).await)
-        })
+        .within(async { Ok(write_once(table, request).await) })
         .await?;
-    match result {
-        Ok(out) => {
+    let unprocessed = match result {
+        Ok(Answer::Decoded(out)) => {
             op.note_request_id(out.request_id());
             op.request(out.consumed_capacity.as_deref().unwrap_or_default());
-            let unprocessed = out
-                .unprocessed_items
+            out.unprocessed_items
                 .and_then(|mut m| m.remove(table.name()))
-                .unwrap_or_default();
-            Ok(match table.renamer() {
-                Some(r) => r.writes(unprocessed, true),
-                None => unprocessed,
-            })
+                .unwrap_or_default()
+        }
+        Ok(Answer::Json(json, id)) => {
+            op.note_request_id(id.as_deref());
+            use aws_sdk_dynamodb::operation::batch_write_item::BatchWriteItemError;
+            let written = wire::batch_written(&json, table.name()).map_err(|e| {
+                op.request(&[]);
+                unreadable::<BatchWriteItemError>("BatchWriteItem", op.context(), e)
+            })?;
+            op.request_read(written.consumed);
+            written
+                .unprocessed
+                .into_iter()
+                .map(write_request)
+                .collect::<Result<_>>()?
         }
         Err(e) => {
             op.request(&[]);
-            Err(Error::dynamo("BatchWriteItem", op.context(), e))
+            return Err(Error::dynamo("BatchWriteItem", op.context(), e));
         }
-    }
+    };
+    Ok(match table.renamer() {
+        Some(r) => r.writes(unprocessed, true),
+        None => unprocessed,
+    })
+}
+
+/// An unprocessed request of a BatchWriteItem answer, as the SDK's.
+fn write_request(request: wire::Unprocessed) -> Result<WriteRequest> {
+    use aws_sdk_dynamodb::types::{DeleteRequest, PutRequest};
+    let built = match request {
+        wire::Unprocessed::Put(item) => PutRequest::builder()
+            .set_item(Some(item))
+            .build()
+            .map(|p| WriteRequest::builder().put_request(p).build()),
+        wire::Unprocessed::Delete(key) => DeleteRequest::builder()
+            .set_key(Some(key))
+            .build()
+            .map(|d| WriteRequest::builder().delete_request(d).build()),
+    };
+    built.map_err(|e| Error::InvalidRequest(e.to_string()))
 }
 
 /// One BatchGetItem request: the items found (read in one `pass` when given and the direct

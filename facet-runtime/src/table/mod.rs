@@ -105,8 +105,9 @@ pub enum ReadPath {
     Sdk,
 }
 
-/// How a table sends its single-item writes (`PutItem`, `UpdateItem`, `DeleteItem`: puts,
-/// saves, updates, `modify`, deletes, unique-field and lock writes) ([`Table::with_write_path`]).
+/// How a table sends its writes ([`Table::with_write_path`]): `PutItem`, `UpdateItem`,
+/// `DeleteItem` (puts, saves, updates, `modify`, deletes, unique-field and lock writes) and
+/// `BatchWriteItem` (`put_many`, `delete_many`, backfills). Transactions are sent by the SDK.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 #[non_exhaustive]
 pub enum WritePath {
@@ -242,7 +243,7 @@ impl Table {
         self
     }
 
-    /// The same table, sending its single-item writes as `path` says: by faceteer
+    /// The same table, sending its writes as `path` says: by faceteer
     /// ([`WritePath::Direct`], the default) or by the SDK ([`WritePath::Sdk`]). Both send the
     /// same requests, with the same errors and the same outcomes.
     pub fn with_write_path(mut self, path: WritePath) -> Self {
@@ -271,7 +272,7 @@ impl Table {
         self.read_path != ReadPath::Sdk && self.renamer.is_none()
     }
 
-    /// Where faceteer sends the table's single-item writes itself, when it does
+    /// Where faceteer sends the table's writes itself, when it does
     /// ([`WritePath::Direct`], once learned).
     pub(crate) fn direct_write_route(&self) -> Option<&crate::wire::direct::Route> {
         match self.write_path {
