@@ -41,6 +41,99 @@ struct State {
     /// The operation faults hit, and the faults in turn.
     faults: Mutex<(String, VecDeque<Fault>)>,
     seen: Mutex<Vec<Seen>>,
+    /// How far the proxy's clock is ahead of the machine's, in seconds: its answers' `Date`,
+    /// and the time it checks signatures against, as DynamoDB does.
+    skew: std::sync::atomic::AtomicI64,
+    /// Requests refused for their signature.
+    bad_signatures: std::sync::atomic::AtomicU64,
+}
+
+/// The keys every client of these tests signs with (a session token included): the proxy
+/// checks each request's SigV4 signature with them, as DynamoDB does.
+const KEY_ID: &str = "AKIDFACETEERTEST";
+const SECRET: &str = "faceteer/secret+key=";
+const TOKEN: &str = "session-token/with+odd=chars";
+
+/// A client of the proxy at `endpoint`, signing with [`KEY_ID`].
+fn client_of(endpoint: &str) -> aws_sdk_dynamodb::Client {
+    let credentials =
+        aws_sdk_dynamodb::config::Credentials::new(KEY_ID, SECRET, Some(TOKEN.into()), None, "test");
+    let config = faceteer::local_client(endpoint)
+        .unwrap()
+        .config()
+        .to_builder()
+        .credentials_provider(credentials)
+        .build();
+    aws_sdk_dynamodb::Client::from_conf(config)
+}
+
+/// Why a request's SigV4 signature does not hold, checked from scratch (the canonical
+/// request of the request as received, the key derived from [`SECRET`]), at `now`.
+fn signature_problem(
+    parts: &hyper::http::request::Parts,
+    body: &[u8],
+    now: std::time::SystemTime,
+) -> Option<String> {
+    use hmac::{KeyInit, Mac};
+    use sha2::{Digest, Sha256};
+    type HmacSha256 = hmac::Hmac<Sha256>;
+    let hex = |bytes: &[u8]| bytes.iter().map(|b| format!("{b:02x}")).collect::<String>();
+    let mac = |key: &[u8], data: &str| {
+        let mut m = HmacSha256::new_from_slice(key).unwrap();
+        m.update(data.as_bytes());
+        m.finalize().into_bytes().to_vec()
+    };
+    let header = |name: &str| -> Vec<String> {
+        parts
+            .headers
+            .get_all(name)
+            .iter()
+            .map(|v| v.to_str().unwrap_or("").to_owned())
+            .collect()
+    };
+    let authorization = header("authorization").pop()?;
+    let rest = authorization.strip_prefix("AWS4-HMAC-SHA256 Credential=")?;
+    let (scope, rest) = rest.split_once(", SignedHeaders=")?;
+    let (signed, signature) = rest.split_once(", Signature=")?;
+    let (key_id, scope) = scope.split_once('/')?;
+    if key_id != KEY_ID {
+        return Some(format!("signed by {key_id}"));
+    }
+    let date = header("x-amz-date").pop()?;
+    let when = chrono::NaiveDateTime::parse_from_str(&date, "%Y%m%dT%H%M%SZ").ok()?;
+    let now = chrono::DateTime::<chrono::Utc>::from(now).naive_utc();
+    if (now - when).num_seconds().abs() > 5 * 60 {
+        return Some(format!("signed at {date}, {now} by the server's clock"));
+    }
+    if header("x-amz-security-token") != [TOKEN] || !signed.split(';').any(|h| h == "x-amz-security-token") {
+        return Some("no session token signed".into());
+    }
+    let mut canonical = format!("{}\n{}\n\n", parts.method, parts.uri.path());
+    for name in signed.split(';') {
+        let values = header(name);
+        if values.is_empty() {
+            return Some(format!("signed header {name} not sent"));
+        }
+        let joined = values
+            .iter()
+            .map(|v| v.split_whitespace().collect::<Vec<_>>().join(" "))
+            .collect::<Vec<_>>()
+            .join(",");
+        canonical.push_str(&format!("{name}:{joined}\n"));
+    }
+    canonical.push_str(&format!("\n{signed}\n{}", hex(&Sha256::digest(body))));
+    let to_sign = format!(
+        "AWS4-HMAC-SHA256\n{date}\n{scope}\n{}",
+        hex(&Sha256::digest(canonical.as_bytes()))
+    );
+    let mut key = format!("AWS4{SECRET}").into_bytes();
+    for part in scope.split('/') {
+        key = mac(&key, part);
+    }
+    if hex(&mac(&key, &to_sign)) != signature {
+        return Some(format!("the signature does not match:\n{canonical}"));
+    }
+    None
 }
 
 /// A recording proxy in front of the test's engine.
@@ -93,8 +186,17 @@ impl Proxy {
             (operation.to_owned(), faults.iter().copied().collect());
     }
 
-    /// The requests seen since last asked.
+    /// Requests refused for their signature since last asked.
+    fn refused_signatures(&self) -> u64 {
+        self.state
+            .bad_signatures
+            .swap(0, std::sync::atomic::Ordering::SeqCst)
+    }
+
+    /// The requests seen since last asked. None may have been badly signed.
     fn seen(&self) -> Vec<Seen> {
+        let bad = self.state.bad_signatures.load(std::sync::atomic::Ordering::SeqCst);
+        assert_eq!(bad, 0, "requests refused for their signature");
         std::mem::take(&mut *self.state.seen.lock().unwrap())
     }
 }
@@ -117,6 +219,13 @@ async fn handle(
     let operation = header("x-amz-target")
         .and_then(|t| t.split('.').nth(1).map(str::to_owned))
         .unwrap_or_default();
+    let skew = state.skew.load(std::sync::atomic::Ordering::SeqCst);
+    let now = if skew >= 0 {
+        std::time::SystemTime::now() + std::time::Duration::from_secs(skew as u64)
+    } else {
+        std::time::SystemTime::now() - std::time::Duration::from_secs(skew.unsigned_abs())
+    };
+    let date = httpdate(now);
     state.seen.lock().unwrap().push(Seen {
         operation: operation.clone(),
         agent: header("user-agent").unwrap_or_default(),
@@ -130,19 +239,29 @@ async fn handle(
             None
         }
     };
+    let refuse = |status: u16, code: &str, message: String| {
+        let body = serde_json::json!({
+            "__type": format!("com.amazonaws.dynamodb.v20120810#{code}"),
+            "message": message,
+        });
+        Response::builder()
+            .status(status)
+            .header("content-type", "application/x-amz-json-1.0")
+            .header("x-amzn-requestid", "proxy-request-id")
+            .header("date", date.clone())
+            .body(Full::new(Bytes::from(body.to_string())))
+            .unwrap()
+    };
+    if let Some(problem) = signature_problem(&parts, &body, now) {
+        state
+            .bad_signatures
+            .fetch_add(1, std::sync::atomic::Ordering::SeqCst);
+        return Ok(refuse(400, "InvalidSignatureException", problem));
+    }
     match fault {
         Some(Fault::Drop) => return Err(Dropped),
         Some(Fault::Refuse(status, code)) => {
-            let body = serde_json::json!({
-                "__type": format!("com.amazonaws.dynamodb.v20120810#{code}"),
-                "message": format!("refused by the test proxy ({code})"),
-            });
-            return Ok(Response::builder()
-                .status(status)
-                .header("content-type", "application/x-amz-json-1.0")
-                .header("x-amzn-requestid", "proxy-request-id")
-                .body(Full::new(Bytes::from(body.to_string())))
-                .unwrap());
+            return Ok(refuse(status, code, format!("refused by the test proxy ({code})")));
         }
         None => {}
     }
@@ -156,17 +275,24 @@ async fn handle(
         .request(forward.body(Full::new(body)).unwrap())
         .await
         .map_err(|_| Dropped)?;
-    let (parts, body) = answer.into_parts();
+    let (mut parts, body) = answer.into_parts();
     let body = body.collect().await.map_err(|_| Dropped)?.to_bytes();
+    parts.headers.insert("date", date.parse().unwrap());
     Ok(Response::from_parts(parts, Full::new(body)))
+}
+
+/// `time` as HTTP writes dates.
+fn httpdate(time: std::time::SystemTime) -> String {
+    chrono::DateTime::<chrono::Utc>::from(time)
+        .format("%a, %d %b %Y %H:%M:%S GMT")
+        .to_string()
 }
 
 /// A fresh table of tasks reached through a new proxy, with `n` tasks written (the write,
 /// sent by the SDK, teaches the table its route).
 async fn board(label: &str, n: usize) -> (Proxy, Table, Vec<Task>) {
     let proxy = Proxy::start().await;
-    let client = faceteer::local_client(&proxy.endpoint).unwrap();
-    let table = faceteer_suite::fresh_table_with::<Board>(client, label).await;
+    let table = faceteer_suite::fresh_table_with::<Board>(client_of(&proxy.endpoint), label).await;
     let tasks: Vec<Task> = (0..n).map(|i| task("team-direct", i)).collect();
     assert!(table.put_many(tasks.clone()).await.is_complete());
     proxy.seen();
@@ -372,7 +498,9 @@ impl faceteer::hook::RequestHook for CallIds {
         &self,
         call: &mut faceteer::hook::Call<'_>,
     ) -> Result<(), faceteer::hook::Veto> {
-        call.header("X-Call-Id", "c-7")
+        // Set twice: the last value is sent, and signed, once.
+        call.header("X-Call-Id", "c-6")?;
+        call.header("x-call-id", "c-7")
     }
 }
 
@@ -521,3 +649,66 @@ async fn direct_batch_writes_do_what_the_sdks_do() {
 }
 
 faceteer_suite::engines!(direct_batch_writes_do_what_the_sdks_do);
+
+/// A table reached through `client` with short pauses between tries.
+fn quick(table: &Table) -> Table {
+    let retries = aws_sdk_dynamodb::config::retry::RetryConfig::standard()
+        .with_initial_backoff(std::time::Duration::from_millis(5));
+    let client = aws_sdk_dynamodb::Client::from_conf(
+        table.client().config().to_builder().retry_config(retries).build(),
+    );
+    Table::declared::<Board>(client, table.name())
+}
+
+/// A clock the server's `Date` shows to be ten minutes behind is corrected, as the SDK
+/// corrects it: a read refused for its signature's time is signed again at the server's
+/// time, and later requests are signed at it from the start.
+async fn a_skewed_clock_is_corrected() {
+    let (proxy, table, tasks) = board("direct-skew", 3).await;
+    let key = tasks[0].primary_key().unwrap();
+    for path in [ReadPath::Direct, ReadPath::SdkSent] {
+        let t = quick(&table).with_read_path(path);
+        assert_eq!(t.get(&key).await.unwrap().as_ref(), Some(&tasks[0]), "teaches the route");
+        proxy.seen();
+        proxy.state.skew.store(600, std::sync::atomic::Ordering::SeqCst);
+        assert_eq!(t.get(&key).await.unwrap().as_ref(), Some(&tasks[0]), "{path:?}");
+        assert_eq!(proxy.refused_signatures(), 1, "{path:?}: refused once, then corrected");
+        let seen = proxy.seen();
+        assert_eq!(seen.len(), 2, "{path:?}: {seen:?}");
+        assert!(seen.iter().all(|s| by_faceteer(s) == (path == ReadPath::Direct)));
+        if path == ReadPath::Direct {
+            // Writes and reads after it are signed at the server's time at once.
+            t.put(&task("team-skew", 1)).await.unwrap();
+            assert!(t.get(&key).await.unwrap().is_some());
+            assert!(proxy.seen().iter().all(by_faceteer));
+        }
+        proxy.state.skew.store(0, std::sync::atomic::Ordering::SeqCst);
+    }
+}
+
+faceteer_suite::engines!(a_skewed_clock_is_corrected);
+
+/// The route is learned from the requests the SDK sends for faceteer about the table, not
+/// from other requests on the table's client.
+async fn the_route_is_learned_from_faceteers_own_requests() {
+    let (proxy, table, tasks) = board("direct-learn", 1).await;
+    // A fresh handle on the table: its route is not learned yet.
+    let fresh = Table::declared::<Board>(table.client().clone(), table.name());
+    let key = tasks[0].primary_key().unwrap();
+    let stray = fresh
+        .client()
+        .get_item()
+        .table_name("some-other-table")
+        .key("PK", aws_sdk_dynamodb::types::AttributeValue::S("x".into()))
+        .key("SK", aws_sdk_dynamodb::types::AttributeValue::S("y".into()))
+        .send()
+        .await;
+    assert!(stray.is_err(), "no such table");
+    for _ in 0..3 {
+        assert_eq!(fresh.get(&key).await.unwrap().as_ref(), Some(&tasks[0]));
+    }
+    let agents: Vec<bool> = proxy.seen().iter().map(by_faceteer).collect();
+    assert_eq!(agents, [false, false, true, true], "the stray request taught nothing");
+}
+
+faceteer_suite::engines!(the_route_is_learned_from_faceteers_own_requests);

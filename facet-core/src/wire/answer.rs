@@ -136,6 +136,11 @@ impl Consumed {
     }
 }
 
+/// Whether a raw value is `null`.
+fn is_null(raw: &RawValue) -> bool {
+    raw.get().trim() == "null"
+}
+
 /// Whether a raw item is an empty map (an answer's `{}` for "no item").
 pub(super) fn is_empty(raw: &RawValue) -> bool {
     raw.get()
@@ -313,8 +318,8 @@ pub struct Written {
     /// The capacity it consumed.
     pub consumed: Consumed,
     /// Its item collection (`ItemCollectionMetrics`): the collection's key and its size
-    /// estimate in GB.
-    pub collection: Option<(Item, Vec<f64>)>,
+    /// estimate in GB, each when the answer gives it.
+    pub collection: Option<(Option<Item>, Option<Vec<f64>>)>,
 }
 
 /// Read a PutItem, UpdateItem or DeleteItem answer.
@@ -335,18 +340,19 @@ pub fn written(body: &str) -> Result<Written, serde_json::Error> {
         #[serde(rename = "ItemCollectionMetrics", borrow, default)]
         collection: Option<Collection<'a>>,
     }
-    let raw: Raw<'_> = serde_json::from_str(body)?;
-    let attributes = match raw.attributes.filter(|a| !is_empty(a) && a.get() != "null") {
+    // An empty body is an empty answer, as the SDK reads one.
+    let raw: Raw<'_> = serde_json::from_str(if body.trim().is_empty() { "{}" } else { body })?;
+    let attributes = match raw.attributes.filter(|a| !is_empty(a) && !is_null(a)) {
         Some(a) => Some(tree::item(a.get())?),
         None => None,
     };
     let collection = match raw.collection {
         Some(c) => {
-            let key = match c.key {
-                Some(k) => tree::item(k.get())?,
-                None => Item::new(),
+            let key = match c.key.filter(|k| !is_null(k)) {
+                Some(k) => Some(tree::item(k.get())?),
+                None => None,
             };
-            Some((key, c.size.unwrap_or_default()))
+            Some((key, c.size))
         }
         None => None,
     };
@@ -397,13 +403,19 @@ pub fn batch_written(body: &str, table: &str) -> Result<BatchWritten, serde_json
     #[derive(Deserialize)]
     struct Raw<'a> {
         #[serde(rename = "UnprocessedItems", borrow, default)]
-        unprocessed: HashMap<Cow<'a, str>, Vec<Request<'a>>>,
+        unprocessed: Option<HashMap<Cow<'a, str>, Option<Vec<Request<'a>>>>>,
         #[serde(rename = "ConsumedCapacity", borrow, default)]
         consumed: Option<&'a RawValue>,
     }
-    let raw: Raw<'_> = serde_json::from_str(body)?;
+    // An empty body is an empty answer, as the SDK reads one.
+    let raw: Raw<'_> = serde_json::from_str(if body.trim().is_empty() { "{}" } else { body })?;
     let mut unprocessed = Vec::new();
-    for request in raw.unprocessed.get(table).into_iter().flatten() {
+    let requests = raw
+        .unprocessed
+        .as_ref()
+        .and_then(|u| u.get(table))
+        .and_then(Option::as_ref);
+    for request in requests.into_iter().flatten() {
         unprocessed.push(match (&request.put, &request.delete) {
             (Some(put), None) => Unprocessed::Put(tree::item(put.item.get())?),
             (None, Some(delete)) => Unprocessed::Delete(tree::item(delete.key.get())?),
@@ -436,8 +448,10 @@ mod tests {
         assert_eq!(attributes.get("n"), Some(&AV::N("1".into())));
         assert_eq!(w.consumed.units, 2.0);
         let (key, size) = w.collection.unwrap();
-        assert_eq!(key.get("PK"), Some(&AV::S("a".into())));
-        assert_eq!(size, vec![0.0, 1.0]);
+        assert_eq!(key.unwrap().get("PK"), Some(&AV::S("a".into())));
+        assert_eq!(size, Some(vec![0.0, 1.0]));
+        assert_eq!(written("").unwrap(), Written::default());
+        assert_eq!(written(r#"{"Attributes":null}"#).unwrap().attributes, None);
 
         assert_eq!(written("{}").unwrap(), Written::default());
         assert_eq!(written(r#"{"Attributes":{}}"#).unwrap().attributes, None);
@@ -458,6 +472,9 @@ mod tests {
         );
         assert_eq!(w.consumed.units, 3.0);
         assert_eq!(batch_written("{}", "t").unwrap(), BatchWritten::default());
+        assert_eq!(batch_written("", "t").unwrap(), BatchWritten::default());
+        let nothing = r#"{"UnprocessedItems":null,"ConsumedCapacity":null}"#;
+        assert_eq!(batch_written(nothing, "t").unwrap(), BatchWritten::default());
         let both =
             r#"{"UnprocessedItems":{"t":[{"PutRequest":{"Item":{}},"DeleteRequest":{"Key":{}}}]}}"#;
         assert!(batch_written(both, "t").is_err());

@@ -33,6 +33,7 @@ use crate::exec::trace::{Op, Params};
 use crate::table::Table;
 use crate::wire::sent::{self, Answer, Failure};
 use crate::wire::stored::{OnePass, Stored};
+use crate::wire::direct::Tries;
 use crate::wire::tap;
 use aws_sdk_dynamodb::operation::RequestId;
 use faceteer_core::wire::answer as wire;
@@ -54,14 +55,18 @@ where
     Fut: std::future::Future<Output = std::result::Result<T, SdkError<E, HttpResponse>>>,
 {
     if !table.reads_direct() {
-        return Box::pin(send(request)).await.map(Answer::Decoded);
+        let sent = learning(table, Box::pin(send(request)));
+        return sent.await.map(Answer::Decoded);
     }
-    let retry = client.config().retry_config();
-    let attempts = retry.map_or(1, |r| r.max_attempts()).max(1);
+    let attempts = client
+        .config()
+        .retry_config()
+        .map_or(1, |r| r.max_attempts())
+        .max(1);
     if let Some(route) = table.direct_route() {
         if let Some(body) = request.body() {
-            let timeout = table.timeouts().attempt;
-            let read = crate::wire::direct::send(route, request, body, attempts, timeout, retry);
+            let tries = Tries::of(client, &table.timeouts(), attempts);
+            let read = crate::wire::direct::send(route, request, body, tries);
             return Box::pin(read)
                 .await
                 .map(|(json, id)| Answer::Json(json, id))
@@ -79,7 +84,8 @@ where
         let request = request.expect("a request is kept until the last try");
         // The SDK's request future (several kilobytes) is pinned where it is made: the
         // layers above move a pointer, not it.
-        match tap::tapped(table.timeouts().attempt, Box::pin(send(request))).await {
+        let sent = tap::tapped(table.timeouts().attempt, Box::pin(send(request)));
+        match learning(table, sent).await {
             Err(Failure::BodyUnread(why)) if tried < attempts => {
                 tracing::debug!(%why, "an answer's body could not be read; trying again");
                 tokio::time::sleep(table.batch_options().backoff(tried)).await;
@@ -102,8 +108,8 @@ where
 {
     if let Some(route) = table.direct_write_route() {
         if let Some(body) = request.body() {
-            let timeout = table.timeouts().attempt;
-            let sent = crate::wire::direct::send(route, request, body, 1, timeout, None);
+            let tries = Tries::of(table.batch_client(), &table.timeouts(), 1);
+            let sent = crate::wire::direct::send(route, request, body, tries);
             return Box::pin(sent)
                 .await
                 .map(|(json, id)| Answer::Json(json, id))
@@ -111,9 +117,18 @@ where
         }
     }
     // Pinned where it is made: the layers above move a pointer, not it.
-    Box::pin(request.send_by(table.batch_client()))
-        .await
-        .map(Answer::Decoded)
+    let sent = Box::pin(request.send_by(table.batch_client()));
+    learning(table, sent).await.map(Answer::Decoded)
+}
+
+/// Send the SDK's requests of `fut` as faceteer's for `table`: the route of the table's own
+/// requests is learned from them, until it is.
+async fn learning<T>(table: &Table, fut: impl std::future::Future<Output = T>) -> T {
+    if table.direct().settled() {
+        fut.await
+    } else {
+        crate::wire::sent::sending(table.shared_name(), fut).await
+    }
 }
 
 /// An answer faceteer could not read, as the error of `operation`.
@@ -259,8 +274,8 @@ macro_rules! send_write {
                     Ok(written) => {
                         if let Some((key, size)) = written.collection {
                             let metrics = aws_sdk_dynamodb::types::ItemCollectionMetrics::builder()
-                                .set_item_collection_key(Some(key))
-                                .set_size_estimate_range_gb(Some(size))
+                                .set_item_collection_key(key)
+                                .set_size_estimate_range_gb(size)
                                 .build();
                             $op.note_item_collection(Some(&metrics));
                         }

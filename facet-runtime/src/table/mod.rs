@@ -159,15 +159,16 @@ impl Table {
     ///
     /// The client's timeouts are kept; those it lacks are set from [`Timeouts::default`].
     pub fn new(client: Client, name: impl Into<String>) -> Self {
-        let name: String = name.into();
+        let name: Arc<str> = name.into().into();
         let timeouts = Timeouts::of(&client, Timeouts::default());
-        let (client, server, direct) = crate::wire::tap::with_tap(&timeouts.apply(&client));
+        let (client, server, direct) =
+            crate::wire::tap::with_tap(&timeouts.apply(&client), name.clone());
         Table {
             batch_client: without_retries(&client),
             call_timeout: timeouts.call,
             deadline: None,
             client,
-            name: name.into(),
+            name,
             batch: BatchOptions::default(),
             facets: None,
             cursor_key: None,
@@ -270,6 +271,16 @@ impl Table {
     /// [`ReadPath::SdkSent`], on a table in faceteer's own names).
     pub(crate) fn reads_direct(&self) -> bool {
         self.read_path != ReadPath::Sdk && self.renamer.is_none()
+    }
+
+    /// The table's name, shared.
+    pub(crate) fn shared_name(&self) -> Arc<str> {
+        self.name.clone()
+    }
+
+    /// The route of the table's own requests ([`crate::wire::direct`]).
+    pub(crate) fn direct(&self) -> &crate::wire::direct::Direct {
+        &self.direct
     }
 
     /// Where faceteer sends the table's writes itself, when it does

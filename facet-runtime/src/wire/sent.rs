@@ -11,6 +11,19 @@ use aws_smithy_types::body::SdkBody;
 tokio::task_local! {
     /// Headers to add to every request sent in this task (request hooks').
     static HEADERS: std::sync::Arc<Vec<(String, String)>>;
+    /// The table faceteer sends the SDK's requests of this task for (the route of its own
+    /// requests is learned from them alone).
+    static SENDING: std::sync::Arc<str>;
+}
+
+/// Send the SDK's requests of `fut` as faceteer's, for table `table`.
+pub(crate) async fn sending<T>(table: std::sync::Arc<str>, fut: impl Future<Output = T>) -> T {
+    SENDING.scope(table, fut).await
+}
+
+/// The table faceteer sends this task's requests for, if it does.
+pub(crate) fn sending_for() -> Option<std::sync::Arc<str>> {
+    SENDING.try_with(std::sync::Arc::clone).ok()
 }
 
 /// The headers request hooks add to the requests sent in this task, if any.

@@ -38,7 +38,9 @@ pub(crate) type Server = std::sync::Arc<std::sync::OnceLock<(String, Option<i64>
 #[derive(Debug)]
 pub(crate) struct Tap {
     server: Server,
-    /// Where the table's own reads go, learned from the first data request.
+    /// The table it serves, and where the table's own requests go, learned from the first
+    /// request the SDK sends for faceteer about it.
+    table: std::sync::Arc<str>,
     direct: super::direct::Direct,
 }
 
@@ -53,7 +55,8 @@ impl Intercept for Tap {
         components: &RuntimeComponents,
         cfg: &mut ConfigBag,
     ) -> Result<(), BoxError> {
-        self.direct.learn(context.request(), components, cfg);
+        self.direct
+            .learn(&self.table, context.request(), components, cfg);
         if self.server.get().is_none() {
             if let Some(server) = server_of(context.request().uri()) {
                 let _ = self.server.set(server);
@@ -121,15 +124,17 @@ fn server_of(endpoint: &str) -> Option<(String, Option<i64>)> {
     }
 }
 
-/// `client` with the [`Tap`] (inert outside [`tapped`]), where it notes the server, and the
-/// route it learns for direct reads.
+/// `client` with the [`Tap`] of table `table` (inert outside [`tapped`]), where it notes the
+/// server, and the route it learns for the table's direct requests.
 pub(crate) fn with_tap(
     client: &aws_sdk_dynamodb::Client,
+    table: std::sync::Arc<str>,
 ) -> (aws_sdk_dynamodb::Client, Server, super::direct::Direct) {
     let server = Server::default();
     let direct = super::direct::Direct::default();
     let tap = Tap {
         server: server.clone(),
+        table,
         direct: direct.clone(),
     };
     let config = client.config().to_builder().interceptor(tap).build();

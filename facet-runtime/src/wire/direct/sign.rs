@@ -39,8 +39,13 @@ pub(super) fn request(
         ("host", &route.host),
         ("x-amz-target", &target),
     ];
-    if let Some(extra) = &extra {
-        headers.extend(extra.iter().map(|(n, v)| (n.as_str(), v.as_str())));
+    // Each name once, its last value: the SDK's path inserts hooks' headers one by one,
+    // replacing, and a name sent once must be signed once.
+    for (name, value) in extra.iter().flat_map(|e| e.iter()) {
+        match headers.iter_mut().find(|(n, _)| n.eq_ignore_ascii_case(name)) {
+            Some(slot) => slot.1 = value.as_str(),
+            None => headers.push((name.as_str(), value.as_str())),
+        }
     }
     let unsigned = |e: &dyn std::fmt::Display| Lost::Unsigned(e.to_string().into());
     let params = v4::SigningParams::builder()
