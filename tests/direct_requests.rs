@@ -56,8 +56,13 @@ const TOKEN: &str = "session-token/with+odd=chars";
 
 /// A client of the proxy at `endpoint`, signing with [`KEY_ID`].
 fn client_of(endpoint: &str) -> aws_sdk_dynamodb::Client {
-    let credentials =
-        aws_sdk_dynamodb::config::Credentials::new(KEY_ID, SECRET, Some(TOKEN.into()), None, "test");
+    let credentials = aws_sdk_dynamodb::config::Credentials::new(
+        KEY_ID,
+        SECRET,
+        Some(TOKEN.into()),
+        None,
+        "test",
+    );
     let config = faceteer::local_client(endpoint)
         .unwrap()
         .config()
@@ -105,7 +110,9 @@ fn signature_problem(
     if (now - when).num_seconds().abs() > 5 * 60 {
         return Some(format!("signed at {date}, {now} by the server's clock"));
     }
-    if header("x-amz-security-token") != [TOKEN] || !signed.split(';').any(|h| h == "x-amz-security-token") {
+    if header("x-amz-security-token") != [TOKEN]
+        || !signed.split(';').any(|h| h == "x-amz-security-token")
+    {
         return Some("no session token signed".into());
     }
     let mut canonical = format!("{}\n{}\n\n", parts.method, parts.uri.path());
@@ -195,7 +202,10 @@ impl Proxy {
 
     /// The requests seen since last asked. None may have been badly signed.
     fn seen(&self) -> Vec<Seen> {
-        let bad = self.state.bad_signatures.load(std::sync::atomic::Ordering::SeqCst);
+        let bad = self
+            .state
+            .bad_signatures
+            .load(std::sync::atomic::Ordering::SeqCst);
         assert_eq!(bad, 0, "requests refused for their signature");
         std::mem::take(&mut *self.state.seen.lock().unwrap())
     }
@@ -261,7 +271,11 @@ async fn handle(
     match fault {
         Some(Fault::Drop) => return Err(Dropped),
         Some(Fault::Refuse(status, code)) => {
-            return Ok(refuse(status, code, format!("refused by the test proxy ({code})")));
+            return Ok(refuse(
+                status,
+                code,
+                format!("refused by the test proxy ({code})"),
+            ));
         }
         None => {}
     }
@@ -655,7 +669,12 @@ fn quick(table: &Table) -> Table {
     let retries = aws_sdk_dynamodb::config::retry::RetryConfig::standard()
         .with_initial_backoff(std::time::Duration::from_millis(5));
     let client = aws_sdk_dynamodb::Client::from_conf(
-        table.client().config().to_builder().retry_config(retries).build(),
+        table
+            .client()
+            .config()
+            .to_builder()
+            .retry_config(retries)
+            .build(),
     );
     Table::declared::<Board>(client, table.name())
 }
@@ -668,21 +687,41 @@ async fn a_skewed_clock_is_corrected() {
     let key = tasks[0].primary_key().unwrap();
     for path in [ReadPath::Direct, ReadPath::SdkSent] {
         let t = quick(&table).with_read_path(path);
-        assert_eq!(t.get(&key).await.unwrap().as_ref(), Some(&tasks[0]), "teaches the route");
+        assert_eq!(
+            t.get(&key).await.unwrap().as_ref(),
+            Some(&tasks[0]),
+            "teaches the route"
+        );
         proxy.seen();
-        proxy.state.skew.store(600, std::sync::atomic::Ordering::SeqCst);
-        assert_eq!(t.get(&key).await.unwrap().as_ref(), Some(&tasks[0]), "{path:?}");
-        assert_eq!(proxy.refused_signatures(), 1, "{path:?}: refused once, then corrected");
+        proxy
+            .state
+            .skew
+            .store(600, std::sync::atomic::Ordering::SeqCst);
+        assert_eq!(
+            t.get(&key).await.unwrap().as_ref(),
+            Some(&tasks[0]),
+            "{path:?}"
+        );
+        assert_eq!(
+            proxy.refused_signatures(),
+            1,
+            "{path:?}: refused once, then corrected"
+        );
         let seen = proxy.seen();
         assert_eq!(seen.len(), 2, "{path:?}: {seen:?}");
-        assert!(seen.iter().all(|s| by_faceteer(s) == (path == ReadPath::Direct)));
+        assert!(seen
+            .iter()
+            .all(|s| by_faceteer(s) == (path == ReadPath::Direct)));
         if path == ReadPath::Direct {
             // Writes and reads after it are signed at the server's time at once.
             t.put(&task("team-skew", 1)).await.unwrap();
             assert!(t.get(&key).await.unwrap().is_some());
             assert!(proxy.seen().iter().all(by_faceteer));
         }
-        proxy.state.skew.store(0, std::sync::atomic::Ordering::SeqCst);
+        proxy
+            .state
+            .skew
+            .store(0, std::sync::atomic::Ordering::SeqCst);
     }
 }
 
@@ -708,7 +747,11 @@ async fn the_route_is_learned_from_faceteers_own_requests() {
         assert_eq!(fresh.get(&key).await.unwrap().as_ref(), Some(&tasks[0]));
     }
     let agents: Vec<bool> = proxy.seen().iter().map(by_faceteer).collect();
-    assert_eq!(agents, [false, false, true, true], "the stray request taught nothing");
+    assert_eq!(
+        agents,
+        [false, false, true, true],
+        "the stray request taught nothing"
+    );
 }
 
 faceteer_suite::engines!(the_route_is_learned_from_faceteers_own_requests);

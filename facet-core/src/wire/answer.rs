@@ -474,7 +474,10 @@ mod tests {
         assert_eq!(batch_written("{}", "t").unwrap(), BatchWritten::default());
         assert_eq!(batch_written("", "t").unwrap(), BatchWritten::default());
         let nothing = r#"{"UnprocessedItems":null,"ConsumedCapacity":null}"#;
-        assert_eq!(batch_written(nothing, "t").unwrap(), BatchWritten::default());
+        assert_eq!(
+            batch_written(nothing, "t").unwrap(),
+            BatchWritten::default()
+        );
         let both =
             r#"{"UnprocessedItems":{"t":[{"PutRequest":{"Item":{}},"DeleteRequest":{"Key":{}}}]}}"#;
         assert!(batch_written(both, "t").is_err());

@@ -31,9 +31,9 @@ use crate::error::Context;
 use crate::error::{Error, Result};
 use crate::exec::trace::{Op, Params};
 use crate::table::Table;
+use crate::wire::direct::Tries;
 use crate::wire::sent::{self, Answer, Failure};
 use crate::wire::stored::{OnePass, Stored};
-use crate::wire::direct::Tries;
 use crate::wire::tap;
 use aws_sdk_dynamodb::operation::RequestId;
 use faceteer_core::wire::answer as wire;
@@ -65,7 +65,8 @@ where
         .max(1);
     if let Some(route) = table.direct_route() {
         if let Some(body) = request.body() {
-            let tries = Tries::of(client, &table.timeouts(), attempts);
+            let timeouts = table.timeouts();
+            let tries = Tries::of(client, attempts, timeouts.attempt, timeouts.operation);
             let read = crate::wire::direct::send(route, request, body, tries);
             return Box::pin(read)
                 .await
@@ -108,7 +109,13 @@ where
 {
     if let Some(route) = table.direct_write_route() {
         if let Some(body) = request.body() {
-            let tries = Tries::of(table.batch_client(), &table.timeouts(), 1);
+            let timeouts = table.timeouts();
+            let tries = Tries::of(
+                table.batch_client(),
+                1,
+                timeouts.attempt,
+                timeouts.operation,
+            );
             let sent = crate::wire::direct::send(route, request, body, tries);
             return Box::pin(sent)
                 .await

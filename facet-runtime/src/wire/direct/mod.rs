@@ -91,12 +91,15 @@ const KNOWN_INTERCEPTORS: [&str; 16] = [
 /// Whether an interceptor is the SDK's own or faceteer's: one of [`KNOWN_INTERCEPTORS`], or
 /// one the SDK adds for the operation being sent (`GetItemEndpointParamsInterceptor`, …).
 fn known(name: &str) -> bool {
-    let per_operation = ["EndpointParamsInterceptor", "TelemetryInputCaptureInterceptor"]
-        .iter()
-        .any(|suffix| {
-            name.strip_suffix(suffix)
-                .is_some_and(|operation| LEARNED_FROM.contains(&operation))
-        });
+    let per_operation = [
+        "EndpointParamsInterceptor",
+        "TelemetryInputCaptureInterceptor",
+    ]
+    .iter()
+    .any(|suffix| {
+        name.strip_suffix(suffix)
+            .is_some_and(|operation| LEARNED_FROM.contains(&operation))
+    });
     KNOWN_INTERCEPTORS.contains(&name) || per_operation
 }
 
@@ -275,12 +278,14 @@ pub(crate) struct Tries<'a> {
 }
 
 impl Tries<'_> {
-    /// How `client` tries a request (`attempts` of them), under the table's `timeouts`.
-    pub(crate) fn of<'c>(
-        client: &'c aws_sdk_dynamodb::Client,
-        timeouts: &crate::Timeouts,
+    /// How `client` tries a request: `attempts` tries, each within `attempt`, all within
+    /// `operation`.
+    pub(crate) fn of(
+        client: &aws_sdk_dynamodb::Client,
         attempts: u32,
-    ) -> Tries<'c> {
+        attempt: Duration,
+        operation: Duration,
+    ) -> Tries<'_> {
         let config = client.config();
         let mut connector = HttpConnectorSettings::builder();
         if let Some(t) = config.timeout_config() {
@@ -289,8 +294,8 @@ impl Tries<'_> {
         }
         Tries {
             attempts,
-            attempt: timeouts.attempt,
-            operation: timeouts.operation,
+            attempt,
+            operation,
             retry: config.retry_config(),
             connector: connector.build(),
         }
@@ -315,7 +320,8 @@ pub(crate) async fn send<R: Request>(
     match tokio::time::timeout(operation, send_tries(route, request, body, &tries)).await {
         Ok(result) => result,
         Err(_) => {
-            let why = format!("the request did not finish within the operation timeout ({operation:?})");
+            let why =
+                format!("the request did not finish within the operation timeout ({operation:?})");
             Err(Failure::Sdk(SdkError::timeout_error(why)))
         }
     }
@@ -364,7 +370,9 @@ async fn send_tries<R: Request>(
                 (TIMEOUT_RETRY_COST, Failed::Error(failure))
             }
             Ok(Err(Lost::Body(why))) if last => return Err(Failure::BodyUnread(why)),
-            Ok(Err(Lost::Body(why))) => (TIMEOUT_RETRY_COST, Failed::Error(Failure::BodyUnread(why))),
+            Ok(Err(Lost::Body(why))) => {
+                (TIMEOUT_RETRY_COST, Failed::Error(Failure::BodyUnread(why)))
+            }
             Ok(Err(Lost::Unsigned(e))) => {
                 return Err(Failure::Sdk(SdkError::construction_failure(e)));
             }
@@ -473,7 +481,9 @@ impl Route {
     /// Take `cost` from the retry quota; `false` when it holds less.
     fn take_quota(&self, cost: u32) -> bool {
         self.quota
-            .fetch_update(Ordering::Relaxed, Ordering::Relaxed, |q| q.checked_sub(cost))
+            .fetch_update(Ordering::Relaxed, Ordering::Relaxed, |q| {
+                q.checked_sub(cost)
+            })
             .is_ok()
     }
 
@@ -530,7 +540,11 @@ impl Route {
     }
 
     /// One try: signed with the credentials of now, sent, and its answer read.
-    async fn try_once<R: Request>(&self, body: &bytes::Bytes, tries: &Tries<'_>) -> Result<Try, Lost> {
+    async fn try_once<R: Request>(
+        &self,
+        body: &bytes::Bytes,
+        tries: &Tries<'_>,
+    ) -> Result<Try, Lost> {
         let identity = self
             .components
             .identity_cache()

@@ -42,7 +42,10 @@ pub(super) fn request(
     // Each name once, its last value: the SDK's path inserts hooks' headers one by one,
     // replacing, and a name sent once must be signed once.
     for (name, value) in extra.iter().flat_map(|e| e.iter()) {
-        match headers.iter_mut().find(|(n, _)| n.eq_ignore_ascii_case(name)) {
+        match headers
+            .iter_mut()
+            .find(|(n, _)| n.eq_ignore_ascii_case(name))
+        {
             Some(slot) => slot.1 = value.as_str(),
             None => headers.push((name.as_str(), value.as_str())),
         }
