@@ -50,17 +50,57 @@ pub(crate) trait Request: Clone + Send {
     ) -> impl Future<Output = Result<Self::Output, SdkError<Self::Error, HttpResponse>>> + Send;
 }
 
+/// [`Request`] for an SDK input builder: its operation, output and error types, and its
+/// body (`$body`, reading the builder as `$self`).
+macro_rules! request {
+    ($builder:ty, $operation:literal, $output:ty, $error:ty, |$self:ident| $body:block) => {
+        impl Request for $builder {
+            const OPERATION: &'static str = $operation;
+            type Output = $output;
+            type Error = $error;
+
+            fn body(&$self) -> Option<Vec<u8>> $body
+
+            fn send_by(
+                self,
+                client: &Client,
+            ) -> impl Future<Output = Result<$output, SdkError<$error, HttpResponse>>> + Send {
+                self.send_with(client)
+            }
+        }
+    };
+}
+
+/// A `Request` whose members are those a family of operations shares (`$members`: the
+/// macro writing them), then `$own`, unless one of its `$legacy` members is set (the SDK
+/// sends it then).
+macro_rules! family_request {
+    ($members:ident, $builder:ty, $operation:literal, $output:ty, $error:ty, |$self:ident, $o:ident| $own:block, [$($legacy:ident),*]) => {
+        request!($builder, $operation, $output, $error, |$self| {
+            if false $(|| $self.$legacy().is_some())* {
+                return None;
+            }
+            let mut out = Vec::with_capacity(512);
+            let mut $o = Object::open(&mut out);
+            $members!($self, $o);
+            $own
+            $o.close();
+            Some(out)
+        });
+    };
+}
+
 /// `ReturnConsumedCapacity`, when set.
 fn capacity(o: &mut Object<'_>, c: Option<&aws_sdk_dynamodb::types::ReturnConsumedCapacity>) {
     o.text("ReturnConsumedCapacity", c.map(|c| c.as_str()));
 }
 
-impl Request for GetItemInputBuilder {
-    const OPERATION: &'static str = "GetItem";
-    type Output = GetItemOutput;
-    type Error = GetItemError;
-
-    fn body(&self) -> Option<Vec<u8>> {
+request!(
+    GetItemInputBuilder,
+    "GetItem",
+    GetItemOutput,
+    GetItemError,
+    |self| {
         if self.get_attributes_to_get().is_some() {
             return None;
         }
@@ -81,15 +121,7 @@ impl Request for GetItemInputBuilder {
         o.close();
         Some(out)
     }
-
-    fn send_by(
-        self,
-        client: &Client,
-    ) -> impl Future<Output = Result<GetItemOutput, SdkError<GetItemError, HttpResponse>>> + Send
-    {
-        self.send_with(client)
-    }
-}
+);
 
 /// The members a Query and a Scan share.
 macro_rules! page_members {
@@ -120,74 +152,50 @@ macro_rules! page_members {
     };
 }
 
-impl Request for QueryInputBuilder {
-    const OPERATION: &'static str = "Query";
-    type Output = QueryOutput;
-    type Error = QueryError;
-
-    fn body(&self) -> Option<Vec<u8>> {
-        let legacy = self.get_attributes_to_get().is_some()
-            || self.get_key_conditions().is_some()
-            || self.get_query_filter().is_some()
-            || self.get_conditional_operator().is_some();
-        if legacy {
-            return None;
-        }
-        let mut out = Vec::with_capacity(512);
-        let mut o = Object::open(&mut out);
-        page_members!(self, o);
+family_request!(
+    page_members,
+    QueryInputBuilder,
+    "Query",
+    QueryOutput,
+    QueryError,
+    |self, o| {
         o.boolean("ScanIndexForward", *self.get_scan_index_forward());
         o.text(
             "KeyConditionExpression",
             self.get_key_condition_expression().as_deref(),
         );
-        o.close();
-        Some(out)
-    }
+    },
+    [
+        get_attributes_to_get,
+        get_key_conditions,
+        get_query_filter,
+        get_conditional_operator
+    ]
+);
 
-    fn send_by(
-        self,
-        client: &Client,
-    ) -> impl Future<Output = Result<QueryOutput, SdkError<QueryError, HttpResponse>>> + Send {
-        self.send_with(client)
-    }
-}
-
-impl Request for ScanInputBuilder {
-    const OPERATION: &'static str = "Scan";
-    type Output = ScanOutput;
-    type Error = ScanError;
-
-    fn body(&self) -> Option<Vec<u8>> {
-        let legacy = self.get_attributes_to_get().is_some()
-            || self.get_scan_filter().is_some()
-            || self.get_conditional_operator().is_some();
-        if legacy {
-            return None;
-        }
-        let mut out = Vec::with_capacity(512);
-        let mut o = Object::open(&mut out);
-        page_members!(self, o);
+family_request!(
+    page_members,
+    ScanInputBuilder,
+    "Scan",
+    ScanOutput,
+    ScanError,
+    |self, o| {
         o.integer("TotalSegments", *self.get_total_segments());
         o.integer("Segment", *self.get_segment());
-        o.close();
-        Some(out)
-    }
+    },
+    [
+        get_attributes_to_get,
+        get_scan_filter,
+        get_conditional_operator
+    ]
+);
 
-    fn send_by(
-        self,
-        client: &Client,
-    ) -> impl Future<Output = Result<ScanOutput, SdkError<ScanError, HttpResponse>>> + Send {
-        self.send_with(client)
-    }
-}
-
-impl Request for BatchGetItemInputBuilder {
-    const OPERATION: &'static str = "BatchGetItem";
-    type Output = BatchGetItemOutput;
-    type Error = BatchGetItemError;
-
-    fn body(&self) -> Option<Vec<u8>> {
+request!(
+    BatchGetItemInputBuilder,
+    "BatchGetItem",
+    BatchGetItemOutput,
+    BatchGetItemError,
+    |self| {
         let mut out = Vec::with_capacity(4096);
         let mut o = Object::open(&mut out);
         if let Some(tables) = self.get_request_items() {
@@ -223,22 +231,14 @@ impl Request for BatchGetItemInputBuilder {
         o.close();
         Some(out)
     }
+);
 
-    fn send_by(
-        self,
-        client: &Client,
-    ) -> impl Future<Output = Result<BatchGetItemOutput, SdkError<BatchGetItemError, HttpResponse>>> + Send
-    {
-        self.send_with(client)
-    }
-}
-
-impl Request for TransactGetItemsInputBuilder {
-    const OPERATION: &'static str = "TransactGetItems";
-    type Output = TransactGetItemsOutput;
-    type Error = TransactGetItemsError;
-
-    fn body(&self) -> Option<Vec<u8>> {
+request!(
+    TransactGetItemsInputBuilder,
+    "TransactGetItems",
+    TransactGetItemsOutput,
+    TransactGetItemsError,
+    |self| {
         let mut out = Vec::with_capacity(1024);
         let mut o = Object::open(&mut out);
         if let Some(items) = self.get_transact_items() {
@@ -267,16 +267,7 @@ impl Request for TransactGetItemsInputBuilder {
         o.close();
         Some(out)
     }
-
-    fn send_by(
-        self,
-        client: &Client,
-    ) -> impl Future<
-        Output = Result<TransactGetItemsOutput, SdkError<TransactGetItemsError, HttpResponse>>,
-    > + Send {
-        self.send_with(client)
-    }
-}
+);
 
 /// The members every single-item write has: what it returns and its condition.
 macro_rules! write_members {
@@ -316,38 +307,8 @@ macro_rules! write_members {
     };
 }
 
-/// A single-item write's `Request`: its operation, SDK types, the members of its own
-/// (`$own`: written after the shared ones) and its legacy members (left to the SDK).
-macro_rules! write_request {
-    ($builder:ty, $operation:literal, $output:ty, $error:ty, |$self:ident, $o:ident| $own:block, [$($legacy:ident),*]) => {
-        impl Request for $builder {
-            const OPERATION: &'static str = $operation;
-            type Output = $output;
-            type Error = $error;
-
-            fn body(&$self) -> Option<Vec<u8>> {
-                if false $(|| $self.$legacy().is_some())* {
-                    return None;
-                }
-                let mut out = Vec::with_capacity(512);
-                let mut $o = Object::open(&mut out);
-                write_members!($self, $o);
-                $own
-                $o.close();
-                Some(out)
-            }
-
-            fn send_by(
-                self,
-                client: &Client,
-            ) -> impl Future<Output = Result<$output, SdkError<$error, HttpResponse>>> + Send {
-                self.send_with(client)
-            }
-        }
-    };
-}
-
-write_request!(
+family_request!(
+    write_members,
     PutItemInputBuilder,
     "PutItem",
     PutItemOutput,
@@ -358,7 +319,8 @@ write_request!(
     [get_expected, get_conditional_operator]
 );
 
-write_request!(
+family_request!(
+    write_members,
     DeleteItemInputBuilder,
     "DeleteItem",
     DeleteItemOutput,
@@ -369,7 +331,8 @@ write_request!(
     [get_expected, get_conditional_operator]
 );
 
-write_request!(
+family_request!(
+    write_members,
     UpdateItemInputBuilder,
     "UpdateItem",
     UpdateItemOutput,
@@ -385,12 +348,12 @@ write_request!(
     ]
 );
 
-impl Request for BatchWriteItemInputBuilder {
-    const OPERATION: &'static str = "BatchWriteItem";
-    type Output = BatchWriteItemOutput;
-    type Error = BatchWriteItemError;
-
-    fn body(&self) -> Option<Vec<u8>> {
+request!(
+    BatchWriteItemInputBuilder,
+    "BatchWriteItem",
+    BatchWriteItemOutput,
+    BatchWriteItemError,
+    |self| {
         let mut out = Vec::with_capacity(16 * 1024);
         let mut o = Object::open(&mut out);
         if let Some(tables) = self.get_request_items() {
@@ -433,16 +396,7 @@ impl Request for BatchWriteItemInputBuilder {
         o.close();
         Some(out)
     }
-
-    fn send_by(
-        self,
-        client: &Client,
-    ) -> impl Future<
-        Output = Result<BatchWriteItemOutput, SdkError<BatchWriteItemError, HttpResponse>>,
-    > + Send {
-        self.send_with(client)
-    }
-}
+);
 
 #[cfg(test)]
 mod tests {
@@ -508,6 +462,12 @@ mod tests {
         )
     }
 
+    /// faceteer writes `request` as the SDK does.
+    async fn same<R: Request>(request: R) {
+        let (sdk, ours) = both(request).await;
+        assert_eq!(ours, sdk);
+    }
+
     /// Every kind of value, with names and strings that need escaping.
     fn item() -> HashMap<String, AV> {
         let hostile = "quote \" backslash \\ newline \n tab \t nul \u{0} é 🦀 \u{2028}";
@@ -552,10 +512,8 @@ mod tests {
             .return_consumed_capacity(ReturnConsumedCapacity::Total)
             .projection_expression("#a, #b")
             .set_expression_attribute_names(Some(names()));
-        let (sdk, ours) = both(get).await;
-        assert_eq!(ours, sdk);
-        let (sdk, ours) = both(GetItemInputBuilder::default().table_name("t")).await;
-        assert_eq!(ours, sdk);
+        same(get).await;
+        same(GetItemInputBuilder::default().table_name("t")).await;
 
         let query = QueryInputBuilder::default()
             .table_name("t")
@@ -571,8 +529,7 @@ mod tests {
             .key_condition_expression("PK = :pk AND begins_with(SK, :sk)")
             .set_expression_attribute_names(Some(names()))
             .set_expression_attribute_values(Some(item()));
-        let (sdk, ours) = both(query).await;
-        assert_eq!(ours, sdk);
+        same(query).await;
 
         let scan = ScanInputBuilder::default()
             .table_name("t")
@@ -584,8 +541,7 @@ mod tests {
             .filter_expression("#a = :v")
             .set_expression_attribute_names(Some(names()))
             .set_expression_attribute_values(Some(item()));
-        let (sdk, ours) = both(scan).await;
-        assert_eq!(ours, sdk);
+        same(scan).await;
 
         let keys = KeysAndAttributes::builder()
             .set_keys(Some(vec![item(), item()]))
@@ -598,8 +554,7 @@ mod tests {
             .request_items("t1", keys.clone())
             .request_items("t\"2", keys)
             .return_consumed_capacity(ReturnConsumedCapacity::Total);
-        let (sdk, ours) = both(batch).await;
-        assert_eq!(ours, sdk);
+        same(batch).await;
 
         let get = |table: &str| {
             Get::builder()
@@ -614,8 +569,7 @@ mod tests {
             .transact_items(TransactGetItem::builder().get(get("a")).build())
             .transact_items(TransactGetItem::builder().get(get("b")).build())
             .return_consumed_capacity(ReturnConsumedCapacity::Total);
-        let (sdk, ours) = both(transact).await;
-        assert_eq!(ours, sdk);
+        same(transact).await;
 
         use aws_sdk_dynamodb::types::{
             ReturnItemCollectionMetrics, ReturnValue, ReturnValuesOnConditionCheckFailure,
@@ -630,10 +584,8 @@ mod tests {
             .return_consumed_capacity(ReturnConsumedCapacity::Total)
             .return_item_collection_metrics(ReturnItemCollectionMetrics::Size)
             .return_values_on_condition_check_failure(ReturnValuesOnConditionCheckFailure::AllOld);
-        let (sdk, ours) = both(put).await;
-        assert_eq!(ours, sdk);
-        let (sdk, ours) = both(PutItemInputBuilder::default().table_name("t")).await;
-        assert_eq!(ours, sdk);
+        same(put).await;
+        same(PutItemInputBuilder::default().table_name("t")).await;
 
         let delete = DeleteItemInputBuilder::default()
             .table_name("t")
@@ -642,8 +594,7 @@ mod tests {
             .set_expression_attribute_names(Some(names()))
             .set_expression_attribute_values(Some(item()))
             .return_values_on_condition_check_failure(ReturnValuesOnConditionCheckFailure::AllOld);
-        let (sdk, ours) = both(delete).await;
-        assert_eq!(ours, sdk);
+        same(delete).await;
 
         let update = UpdateItemInputBuilder::default()
             .table_name("t")
@@ -654,8 +605,7 @@ mod tests {
             .set_expression_attribute_values(Some(item()))
             .return_values(ReturnValue::UpdatedNew)
             .return_consumed_capacity(ReturnConsumedCapacity::Indexes);
-        let (sdk, ours) = both(update).await;
-        assert_eq!(ours, sdk);
+        same(update).await;
 
         use aws_sdk_dynamodb::types::{DeleteRequest, PutRequest, WriteRequest};
         let put = WriteRequest::builder()
@@ -679,8 +629,7 @@ mod tests {
             .request_items("t\"2", vec![delete])
             .return_consumed_capacity(ReturnConsumedCapacity::Total)
             .return_item_collection_metrics(ReturnItemCollectionMetrics::Size);
-        let (sdk, ours) = both(batch).await;
-        assert_eq!(ours, sdk);
+        same(batch).await;
     }
 
     #[test]
