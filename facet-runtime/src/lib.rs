@@ -166,6 +166,7 @@ pub mod key;
 pub mod lock;
 #[cfg(feature = "ops")]
 pub mod ops;
+mod pause;
 pub mod pick;
 pub mod plan;
 pub mod query;

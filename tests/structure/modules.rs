@@ -372,7 +372,7 @@ const FLOORS: &[(&str, &[&[&str]])] = &[
         &[
             // `expr`, `item`, `key`, `pick`, `schema`: the core's public items, by audience.
             &[
-                "error", "codec", "expr", "item", "key", "pick", "schema", "settings",
+                "error", "codec", "expr", "item", "key", "pick", "schema", "settings", "pause",
             ],
             &["wire"],
             &["hook"],

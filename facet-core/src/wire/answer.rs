@@ -136,6 +136,15 @@ impl Consumed {
     }
 }
 
+/// A write's answer `body`, `{}` when it is empty (an empty answer, as the SDK reads one).
+fn or_empty(body: &str) -> &str {
+    if body.trim().is_empty() {
+        "{}"
+    } else {
+        body
+    }
+}
+
 /// Whether a raw value is `null`.
 fn is_null(raw: &RawValue) -> bool {
     raw.get().trim() == "null"
@@ -340,8 +349,7 @@ pub fn written(body: &str) -> Result<Written, serde_json::Error> {
         #[serde(rename = "ItemCollectionMetrics", borrow, default)]
         collection: Option<Collection<'a>>,
     }
-    // An empty body is an empty answer, as the SDK reads one.
-    let raw: Raw<'_> = serde_json::from_str(if body.trim().is_empty() { "{}" } else { body })?;
+    let raw: Raw<'_> = serde_json::from_str(or_empty(body))?;
     let attributes = match raw.attributes.filter(|a| !is_empty(a) && !is_null(a)) {
         Some(a) => Some(tree::item(a.get())?),
         None => None,
@@ -407,8 +415,7 @@ pub fn batch_written(body: &str, table: &str) -> Result<BatchWritten, serde_json
         #[serde(rename = "ConsumedCapacity", borrow, default)]
         consumed: Option<&'a RawValue>,
     }
-    // An empty body is an empty answer, as the SDK reads one.
-    let raw: Raw<'_> = serde_json::from_str(if body.trim().is_empty() { "{}" } else { body })?;
+    let raw: Raw<'_> = serde_json::from_str(or_empty(body))?;
     let mut unprocessed = Vec::new();
     let requests = raw
         .unprocessed

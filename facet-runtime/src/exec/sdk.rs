@@ -65,13 +65,7 @@ where
         .max(1);
     if let Some(route) = table.direct_route() {
         if let Some(body) = request.body() {
-            let timeouts = table.timeouts();
-            let tries = Tries::of(client, attempts, timeouts.attempt, timeouts.operation);
-            let read = crate::wire::direct::send(route, request, body, tries);
-            return Box::pin(read)
-                .await
-                .map(|(json, id)| Answer::Json(json, id))
-                .map_err(Failure::into_sdk);
+            return send_direct(table, client, route, request, body, attempts).await;
         }
     }
     let mut kept = Some(request);
@@ -109,23 +103,30 @@ where
 {
     if let Some(route) = table.direct_write_route() {
         if let Some(body) = request.body() {
-            let timeouts = table.timeouts();
-            let tries = Tries::of(
-                table.batch_client(),
-                1,
-                timeouts.attempt,
-                timeouts.operation,
-            );
-            let sent = crate::wire::direct::send(route, request, body, tries);
-            return Box::pin(sent)
-                .await
-                .map(|(json, id)| Answer::Json(json, id))
-                .map_err(Failure::into_sdk);
+            return send_direct(table, table.batch_client(), route, request, body, 1).await;
         }
     }
     // Pinned where it is made: the layers above move a pointer, not it.
     let sent = Box::pin(request.send_by(table.batch_client()));
     learning(table, sent).await.map(Answer::Decoded)
+}
+
+/// Send `request` (whose JSON is `body`) by faceteer on `route`, tried `attempts` times as
+/// `client` tries, under the table's timeouts: its answer's JSON, or the SDK's error.
+async fn send_direct<T, R: crate::wire::direct::request::Request>(
+    table: &Table,
+    client: &aws_sdk_dynamodb::Client,
+    route: &crate::wire::direct::Route,
+    request: R,
+    body: Vec<u8>,
+    attempts: u32,
+) -> std::result::Result<Answer<T>, SdkError<R::Error, HttpResponse>> {
+    let timeouts = table.timeouts();
+    let tries = Tries::of(client, attempts, timeouts.attempt, timeouts.operation);
+    Box::pin(crate::wire::direct::send(route, request, body, tries))
+        .await
+        .map(|(json, id)| Answer::Json(json, id))
+        .map_err(Failure::into_sdk)
 }
 
 /// Send the SDK's requests of `fut` as faceteer's for `table`: the route of the table's own

@@ -32,12 +32,6 @@ impl Default for BatchOptions {
 impl BatchOptions {
     /// Full-jitter exponential backoff before retry number `attempt` (1-based).
     pub(crate) fn backoff(&self, attempt: u32) -> Duration {
-        let exp = self.base_delay.saturating_mul(
-            1u32.checked_shl(attempt.saturating_sub(1))
-                .unwrap_or(u32::MAX),
-        );
-        let cap = exp.min(self.max_delay);
-        let millis = cap.as_millis().min(u64::MAX as u128) as u64;
-        Duration::from_millis(fastrand::u64(0..=millis))
+        crate::pause::full_jitter(self.base_delay, self.max_delay, attempt)
     }
 }

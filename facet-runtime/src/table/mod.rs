@@ -295,7 +295,7 @@ impl Table {
     /// Where faceteer sends the table's reads itself, when it does ([`ReadPath::Direct`],
     /// once learned).
     pub(crate) fn direct_route(&self) -> Option<&crate::wire::direct::Route> {
-        if self.read_path != ReadPath::Direct || self.renamer.is_some() {
+        if self.read_path != ReadPath::Direct || !self.reads_direct() {
             return None;
         }
         self.direct.route()

@@ -77,3 +77,10 @@ pub(crate) fn unreadable<E>(cause: impl Into<BoxError>) -> SdkError<E, HttpRespo
     );
     SdkError::response_error(cause, raw)
 }
+
+/// A successful answer's body as text, or the error of one faceteer cannot read (once per
+/// answer: the error's size does not matter).
+#[allow(clippy::result_large_err)]
+pub(crate) fn text<E>(body: bytes::Bytes) -> Result<String, Failure<E>> {
+    String::from_utf8(Vec::from(body)).map_err(|e| Failure::Sdk(unreadable(e)))
+}

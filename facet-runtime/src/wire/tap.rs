@@ -22,7 +22,7 @@ use aws_sdk_dynamodb::error::{BoxError, SdkError};
 use aws_smithy_types::body::SdkBody;
 use aws_smithy_types::byte_stream::ByteStream;
 
-use super::sent::{request_headers, unreadable, Answer, Failure};
+use super::sent::{request_headers, text, Answer, Failure};
 
 tokio::task_local! {
     /// The body of the answer to the request under way in this task, once taken.
@@ -167,9 +167,7 @@ pub(crate) async fn tapped<T: aws_sdk_dynamodb::operation::RequestId, E>(
         }
     };
     let id = output.request_id().map(str::to_owned);
-    String::from_utf8(Vec::from(bytes))
-        .map(|json| Answer::Json(json, id))
-        .map_err(|e| Failure::Sdk(unreadable(e)))
+    text(bytes).map(|json| Answer::Json(json, id))
 }
 
 #[cfg(test)]

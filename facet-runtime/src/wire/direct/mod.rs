@@ -344,9 +344,7 @@ async fn send_tries<R: Request>(
         let (cost, failed) = match outcome {
             Ok(Ok(Try::Answered(bytes, id))) => {
                 route.succeeded(taken);
-                return String::from_utf8(Vec::from(bytes))
-                    .map(|json| (json, id))
-                    .map_err(|e| Failure::Sdk(crate::wire::sent::unreadable(e)));
+                return super::sent::text(bytes).map(|json| (json, id));
             }
             Ok(Ok(Try::Refused(answer))) => {
                 if last || !route.worth_retrying(&answer) {
@@ -402,13 +400,12 @@ async fn send_tries<R: Request>(
 }
 
 /// The pause before try `tried + 1`, as the SDK's standard strategy takes it: a random part
-/// of `initial × 2^(tried-1)`, at most the maximum.
+/// of `initial × 2^(tried-1)`, at most the maximum (the SDK's 1 s and 20 s when unset).
 fn backoff(retry: Option<&RetryConfig>, tried: u32) -> Duration {
     let (initial, max) = retry.map_or((Duration::from_secs(1), Duration::from_secs(20)), |r| {
         (r.initial_backoff(), r.max_backoff())
     });
-    let exponential = initial.as_secs_f64() * 2f64.powi(tried.saturating_sub(1).min(30) as i32);
-    Duration::from_secs_f64(fastrand::f64() * exponential.min(max.as_secs_f64()))
+    crate::pause::full_jitter(initial, max, tried)
 }
 
 /// The error codes the SDK's standard strategy tries again (throttling and transient).
@@ -561,13 +558,14 @@ impl Route {
         let connector = self.http.http_connector(&tries.connector, &self.components);
         let mut answer = connector.call(request).await.map_err(Lost::Connector)?;
         self.measure_skew(&answer, sent, clock());
+        let bytes = ByteStream::new(answer.take_body())
+            .collect()
+            .await
+            .map_err(|e| Lost::Body(e.to_string()))?
+            .into_bytes();
         if !answer.status().is_success() {
-            // The refusal is read whole, for the SDK to read it again.
-            let bytes = ByteStream::new(answer.take_body())
-                .collect()
-                .await
-                .map_err(|e| Lost::Body(e.to_string()))?;
-            *answer.body_mut() = SdkBody::from(bytes.into_bytes());
+            // The refusal is kept whole, for the SDK to read it again.
+            *answer.body_mut() = SdkBody::from(bytes);
             return Ok(Try::Refused(answer));
         }
         let id = answer
@@ -575,11 +573,6 @@ impl Route {
             .get("x-amzn-requestid")
             .or_else(|| answer.headers().get("x-amz-request-id"))
             .map(str::to_owned);
-        let bytes = ByteStream::new(answer.take_body())
-            .collect()
-            .await
-            .map_err(|e| Lost::Body(e.to_string()))?
-            .into_bytes();
         Ok(Try::Answered(bytes, id))
     }
 }
