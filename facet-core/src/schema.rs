@@ -715,6 +715,172 @@ pub fn uses_ttl(facets: &[&FacetSchema]) -> bool {
     facets.iter().any(|f| f.ttl_field.is_some())
 }
 
+/// Constructors the derive's constants are written with: the common case in one call, the
+/// rest added by name, so that a facet's expansion stays short. Hidden: build schemas with
+/// `#[derive(Facet)]`.
+#[doc(hidden)]
+impl KeySchema {
+    /// A key stored in `attribute`: `prefix` (or none, `no_prefix`), then the values of
+    /// `fields`, each optional or not as `optional` says; not sharded.
+    pub const fn new(
+        attribute: &'static str,
+        prefix: &'static str,
+        no_prefix: bool,
+        fields: &'static [&'static str],
+        optional: &'static [bool],
+    ) -> Self {
+        KeySchema {
+            attribute,
+            prefix,
+            no_prefix,
+            fields,
+            optional,
+            shard: None,
+        }
+    }
+
+    /// The same key, sharded.
+    pub const fn sharded(mut self, shard: ShardSchema) -> Self {
+        self.shard = Some(shard);
+        self
+    }
+}
+
+#[doc(hidden)]
+impl IndexSchema {
+    /// Index `name` (`number`, of `kind`) with partition key `pk`, no sort key, projecting
+    /// everything, holding every record, written by faceteer.
+    pub const fn new(kind: IndexKind, number: u8, name: &'static str, pk: KeySchema) -> Self {
+        IndexSchema {
+            kind,
+            number,
+            name,
+            alias: None,
+            pk,
+            sk: None,
+            projection: IndexProjection::All,
+            sparse: false,
+            native: None,
+        }
+    }
+
+    /// The same index, with the sort key `sk`.
+    pub const fn sorted(mut self, sk: KeySchema) -> Self {
+        self.sk = Some(sk);
+        self
+    }
+
+    /// The same index, under `alias` too.
+    pub const fn alias(mut self, alias: &'static str) -> Self {
+        self.alias = Some(alias);
+        self
+    }
+
+    /// The same index, projecting `projection`.
+    pub const fn projecting(mut self, projection: IndexProjection) -> Self {
+        self.projection = projection;
+        self
+    }
+
+    /// The same index, sparse.
+    pub const fn sparse(mut self) -> Self {
+        self.sparse = true;
+        self
+    }
+
+    /// The same index, native: DynamoDB reads its keys from the record's attributes.
+    pub const fn native(mut self, native: NativeKeys) -> Self {
+        self.native = Some(native);
+        self
+    }
+}
+
+#[doc(hidden)]
+impl FacetSchema {
+    /// Facet `name` with keys joined by `delimiter`, base keys `pk` and `sk` and `indexes`;
+    /// no TTL, unique or vector field.
+    pub const fn new(
+        name: &'static str,
+        delimiter: &'static str,
+        pk: KeySchema,
+        sk: KeySchema,
+        indexes: &'static [IndexSchema],
+    ) -> Self {
+        FacetSchema {
+            name,
+            delimiter,
+            pk,
+            sk,
+            indexes,
+            ttl_field: None,
+            unique: &[],
+            vectors: &[],
+        }
+    }
+
+    /// The same facet, with the TTL in the attribute of field `field`.
+    pub const fn ttl(mut self, field: &'static str) -> Self {
+        self.ttl_field = Some(field);
+        self
+    }
+
+    /// The same facet, with these unique fields.
+    pub const fn unique(mut self, unique: &'static [UniqueSchema]) -> Self {
+        self.unique = unique;
+        self
+    }
+
+    /// The same facet, with these vector indexes.
+    pub const fn vectors(mut self, vectors: &'static [VectorSchema]) -> Self {
+        self.vectors = vectors;
+        self
+    }
+}
+
+#[doc(hidden)]
+impl FieldSchema {
+    /// Field `field` of type `rust_type`, stored in `attribute` (or not `stored`),
+    /// `optional` or not, with a serde `default` or not; no codec, epoch or sortable key.
+    pub const fn new(
+        field: &'static str,
+        attribute: &'static str,
+        rust_type: &'static str,
+        stored: bool,
+        optional: bool,
+        default: bool,
+    ) -> Self {
+        FieldSchema {
+            field,
+            attribute,
+            rust_type,
+            stored,
+            optional,
+            default,
+            codec: None,
+            epoch: None,
+            sortable_in: &[],
+        }
+    }
+
+    /// The same field, with its own serde codec.
+    pub const fn codec(mut self, codec: &'static str) -> Self {
+        self.codec = Some(codec);
+        self
+    }
+
+    /// The same field, with an epoch unit.
+    pub const fn epoch(mut self, epoch: &'static str) -> Self {
+        self.epoch = Some(epoch);
+        self
+    }
+
+    /// The same field, written sortable into these key attributes.
+    pub const fn sortable_in(mut self, attributes: &'static [&'static str]) -> Self {
+        self.sortable_in = attributes;
+        self
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::is_library_attribute;

@@ -1,5 +1,5 @@
 ///Typed handles on the attributes of `Note`, for conditions and filters (`Note::fields()`).
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug)]
 struct NoteFields {
     ///The `book` attribute.
     pub book: ::faceteer::__private_0_1_0::Field<
@@ -24,36 +24,42 @@ struct NoteFields {
     >,
 }
 #[automatically_derived]
+impl ::core::marker::Copy for NoteFields {}
+#[automatically_derived]
+impl ::core::clone::Clone for NoteFields {
+    #[inline]
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+#[automatically_derived]
 impl ::faceteer::__private_0_1_0::Facet for Note {
-    const SCHEMA: &'static ::faceteer::__private_0_1_0::FacetSchema = &::faceteer::__private_0_1_0::FacetSchema {
-        name: "NOTE",
-        delimiter: "_",
-        pk: ::faceteer::__private_0_1_0::KeySchema {
-            attribute: "PK",
-            prefix: "#BOOK",
-            no_prefix: false,
-            fields: &["book"],
-            optional: &[false],
-            shard: ::core::option::Option::None,
-        },
-        sk: ::faceteer::__private_0_1_0::KeySchema {
-            attribute: "SK",
-            prefix: "#NOTE",
-            no_prefix: false,
-            fields: &["note_id"],
-            optional: &[false],
-            shard: ::core::option::Option::None,
-        },
-        indexes: &[],
-        ttl_field: ::core::option::Option::None,
-        unique: &[],
-        vectors: &[],
-    };
+    const SCHEMA: &'static ::faceteer::__private_0_1_0::FacetSchema = &::faceteer::__private_0_1_0::FacetSchema::new(
+        "NOTE",
+        "_",
+        ::faceteer::__private_0_1_0::KeySchema::new(
+            "PK",
+            "#BOOK",
+            false,
+            &["book"],
+            &[false],
+        ),
+        ::faceteer::__private_0_1_0::KeySchema::new(
+            "SK",
+            "#NOTE",
+            false,
+            &["note_id"],
+            &[false],
+        ),
+        &[],
+    );
     const VALIDATE_ON_WRITE: bool = false;
     type Fields = NoteFields;
+    #[inline]
     fn fields() -> NoteFields {
         Note::fields()
     }
+    #[inline]
     fn primary_key(
         &self,
     ) -> ::core::result::Result<
@@ -79,6 +85,7 @@ impl ::faceteer::__private_0_1_0::Facet for Note {
             )?,
         )
     }
+    #[inline]
     fn write_index_keys(
         &self,
         __item: &mut ::faceteer::__private_0_1_0::Item,
@@ -87,44 +94,36 @@ impl ::faceteer::__private_0_1_0::Facet for Note {
         let _ = (__item, __keys);
         ::core::result::Result::Ok(())
     }
+    #[inline]
     fn ttl_seconds(&self) -> ::core::option::Option<i64> {
         ::core::option::Option::None
     }
     const ATTRIBUTES: &'static [&'static str] = &["book", "note_id", "body"];
     const FIELDS: &'static [::faceteer::__private_0_1_0::FieldSchema] = &[
-        ::faceteer::__private_0_1_0::FieldSchema {
-            field: "book",
-            attribute: "book",
-            rust_type: "String",
-            stored: true,
-            optional: false,
-            default: false,
-            codec: ::core::option::Option::None,
-            epoch: ::core::option::Option::None,
-            sortable_in: &[],
-        },
-        ::faceteer::__private_0_1_0::FieldSchema {
-            field: "note_id",
-            attribute: "note_id",
-            rust_type: "String",
-            stored: true,
-            optional: false,
-            default: false,
-            codec: ::core::option::Option::None,
-            epoch: ::core::option::Option::None,
-            sortable_in: &[],
-        },
-        ::faceteer::__private_0_1_0::FieldSchema {
-            field: "body",
-            attribute: "body",
-            rust_type: "String",
-            stored: true,
-            optional: false,
-            default: false,
-            codec: ::core::option::Option::None,
-            epoch: ::core::option::Option::None,
-            sortable_in: &[],
-        },
+        ::faceteer::__private_0_1_0::FieldSchema::new(
+            "book",
+            "book",
+            "String",
+            true,
+            false,
+            false,
+        ),
+        ::faceteer::__private_0_1_0::FieldSchema::new(
+            "note_id",
+            "note_id",
+            "String",
+            true,
+            false,
+            false,
+        ),
+        ::faceteer::__private_0_1_0::FieldSchema::new(
+            "body",
+            "body",
+            "String",
+            true,
+            false,
+            false,
+        ),
     ];
 }
 #[automatically_derived]
@@ -134,6 +133,7 @@ impl ::faceteer::__private_0_1_0::BatchWritable for Note {}
 #[automatically_derived]
 impl Note {
     ///Typed handles on the attributes of `Note`, for conditions and filters (`Note::fields()`).
+    #[inline]
     pub const fn fields() -> NoteFields {
         NoteFields {
             book: ::faceteer::__private_0_1_0::Field::numbered("book", 0u16),
@@ -144,6 +144,7 @@ impl Note {
     /**The key of the `NOTE` record identified by `book`, `note_id`.
 
 Fails with `Error::Key` when a key value contains the delimiter where it would make the key ambiguous, or when the partition key would start with `$unique`, the partition of the guard items of unique values.*/
+    #[inline]
     pub fn key(
         book: impl ::faceteer::__private_0_1_0::KeyArg<String>,
         note_id: impl ::faceteer::__private_0_1_0::KeyArg<String>,
@@ -175,6 +176,7 @@ Fails with `Error::Key` when a key value contains the delimiter where it would m
     /**Query the base table in the partition given by `book`.
 
 Sort-key arguments of the operators are the sort-key field(s): `note_id`.*/
+    #[inline]
     pub fn query(
         book: impl ::faceteer::__private_0_1_0::KeyArg<String>,
     ) -> ::faceteer::__private_0_1_0::PartitionQuery<

@@ -1,5 +1,5 @@
 ///Typed handles on the attributes of `Task`, for conditions and filters (`Task::fields()`).
-#[derive(Debug, Clone, Copy)]
+#[derive(Debug)]
 pub struct TaskFields {
     ///The `teamId` attribute.
     pub team_id: ::faceteer::__private_0_1_0::Field<
@@ -44,6 +44,15 @@ pub struct TaskFields {
         ::faceteer::__private_0_1_0::Attribute,
     >,
 }
+#[automatically_derived]
+impl ::core::marker::Copy for TaskFields {}
+#[automatically_derived]
+impl ::core::clone::Clone for TaskFields {
+    #[inline]
+    fn clone(&self) -> Self {
+        *self
+    }
+}
 ///The base key fields of a `Task` record, as held by projections (`.key()` gives its key).
 #[derive(Debug, Clone)]
 #[allow(dead_code)]
@@ -56,6 +65,7 @@ pub struct TaskKeys {
 #[automatically_derived]
 impl ::faceteer::__private_0_1_0::FromPicked for TaskKeys {
     const ATTRIBUTES: &'static [&'static str] = &["teamId", "taskId"];
+    #[inline]
     fn from_picked(
         __item: &::faceteer::__private_0_1_0::Item,
     ) -> ::core::result::Result<Self, ::faceteer::__private_0_1_0::DynamoError> {
@@ -70,6 +80,7 @@ impl ::faceteer::__private_0_1_0::KeyFields for TaskKeys {}
 #[automatically_derived]
 impl TaskKeys {
     /// The base-table key of the record whose key fields these are.
+    #[inline]
     pub fn key(
         &self,
     ) -> ::core::result::Result<
@@ -84,6 +95,7 @@ impl TaskKeys {
 #[automatically_derived]
 impl ::faceteer::__private_0_1_0::PickValidator for Task {
     type Keys = TaskKeys;
+    #[inline]
     fn keys_to_key(
         __k: &TaskKeys,
     ) -> ::core::result::Result<
@@ -109,6 +121,7 @@ impl ::faceteer::__private_0_1_0::PickValidator for Task {
             )?,
         )
     }
+    #[inline]
     fn validate_pick(
         __item: &::faceteer::__private_0_1_0::Item,
         __attributes: &[&'static str],
@@ -128,6 +141,7 @@ pub struct TaskGsi1Keys {
 #[automatically_derived]
 impl ::faceteer::__private_0_1_0::FromPicked for TaskGsi1Keys {
     const ATTRIBUTES: &'static [&'static str] = &["teamId", "dueDay"];
+    #[inline]
     fn from_picked(
         __item: &::faceteer::__private_0_1_0::Item,
     ) -> ::core::result::Result<Self, ::faceteer::__private_0_1_0::DynamoError> {
@@ -159,6 +173,7 @@ pub struct TaskGsi2Keys {
 #[automatically_derived]
 impl ::faceteer::__private_0_1_0::FromPicked for TaskGsi2Keys {
     const ATTRIBUTES: &'static [&'static str] = &["assignedUserId", "status"];
+    #[inline]
     fn from_picked(
         __item: &::faceteer::__private_0_1_0::Item,
     ) -> ::core::result::Result<Self, ::faceteer::__private_0_1_0::DynamoError> {
@@ -183,91 +198,82 @@ impl<
 impl ::faceteer::__private_0_1_0::WholeRecords for TaskGsi2Keys {}
 #[automatically_derived]
 impl ::faceteer::__private_0_1_0::Facet for Task {
-    const SCHEMA: &'static ::faceteer::__private_0_1_0::FacetSchema = &::faceteer::__private_0_1_0::FacetSchema {
-        name: "TASK",
-        delimiter: "_",
-        pk: ::faceteer::__private_0_1_0::KeySchema {
-            attribute: "PK",
-            prefix: "#TEAM",
-            no_prefix: false,
-            fields: &["teamId"],
-            optional: &[false],
-            shard: ::core::option::Option::None,
-        },
-        sk: ::faceteer::__private_0_1_0::KeySchema {
-            attribute: "SK",
-            prefix: "#TASK",
-            no_prefix: false,
-            fields: &["taskId"],
-            optional: &[false],
-            shard: ::core::option::Option::None,
-        },
-        indexes: &[
-            ::faceteer::__private_0_1_0::IndexSchema {
-                kind: ::faceteer::__private_0_1_0::IndexKind::Global,
-                number: 1u8,
-                name: "GSI1",
-                alias: ::core::option::Option::Some("TeamDueDate"),
-                pk: ::faceteer::__private_0_1_0::KeySchema {
-                    attribute: "GSI1PK",
-                    prefix: "#TEAM",
-                    no_prefix: false,
-                    fields: &["teamId"],
-                    optional: &[false],
-                    shard: ::core::option::Option::None,
-                },
-                sk: ::core::option::Option::Some(::faceteer::__private_0_1_0::KeySchema {
-                    attribute: "GSI1SK",
-                    prefix: "#DUE",
-                    no_prefix: false,
-                    fields: &["dueDay"],
-                    optional: &[false],
-                    shard: ::core::option::Option::None,
-                }),
-                projection: ::faceteer::__private_0_1_0::IndexProjection::All,
-                sparse: false,
-                native: ::core::option::Option::None,
-            },
-            ::faceteer::__private_0_1_0::IndexSchema {
-                kind: ::faceteer::__private_0_1_0::IndexKind::Global,
-                number: 2u8,
-                name: "GSI2",
-                alias: ::core::option::Option::None,
-                pk: ::faceteer::__private_0_1_0::KeySchema {
-                    attribute: "GSI2PK",
-                    prefix: "#USER",
-                    no_prefix: false,
-                    fields: &["assignedUserId"],
-                    optional: &[true],
-                    shard: ::core::option::Option::Some(::faceteer::__private_0_1_0::ShardSchema {
-                        count: 4u32,
-                        fields: &["status"],
-                        schedule: &[],
-                        time_field: ::core::option::Option::None,
-                    }),
-                },
-                sk: ::core::option::Option::Some(::faceteer::__private_0_1_0::KeySchema {
-                    attribute: "GSI2SK",
-                    prefix: "#STATUS",
-                    no_prefix: false,
-                    fields: &["status"],
-                    optional: &[false],
-                    shard: ::core::option::Option::None,
-                }),
-                projection: ::faceteer::__private_0_1_0::IndexProjection::All,
-                sparse: false,
-                native: ::core::option::Option::None,
-            },
+    const SCHEMA: &'static ::faceteer::__private_0_1_0::FacetSchema = &::faceteer::__private_0_1_0::FacetSchema::new(
+        "TASK",
+        "_",
+        ::faceteer::__private_0_1_0::KeySchema::new(
+            "PK",
+            "#TEAM",
+            false,
+            &["teamId"],
+            &[false],
+        ),
+        ::faceteer::__private_0_1_0::KeySchema::new(
+            "SK",
+            "#TASK",
+            false,
+            &["taskId"],
+            &[false],
+        ),
+        &[
+            ::faceteer::__private_0_1_0::IndexSchema::new(
+                    ::faceteer::__private_0_1_0::IndexKind::Global,
+                    1u8,
+                    "GSI1",
+                    ::faceteer::__private_0_1_0::KeySchema::new(
+                        "GSI1PK",
+                        "#TEAM",
+                        false,
+                        &["teamId"],
+                        &[false],
+                    ),
+                )
+                .sorted(
+                    ::faceteer::__private_0_1_0::KeySchema::new(
+                        "GSI1SK",
+                        "#DUE",
+                        false,
+                        &["dueDay"],
+                        &[false],
+                    ),
+                )
+                .alias("TeamDueDate"),
+            ::faceteer::__private_0_1_0::IndexSchema::new(
+                    ::faceteer::__private_0_1_0::IndexKind::Global,
+                    2u8,
+                    "GSI2",
+                    ::faceteer::__private_0_1_0::KeySchema::new(
+                            "GSI2PK",
+                            "#USER",
+                            false,
+                            &["assignedUserId"],
+                            &[true],
+                        )
+                        .sharded(::faceteer::__private_0_1_0::ShardSchema {
+                            count: 4u32,
+                            fields: &["status"],
+                            schedule: &[],
+                            time_field: ::core::option::Option::None,
+                        }),
+                )
+                .sorted(
+                    ::faceteer::__private_0_1_0::KeySchema::new(
+                        "GSI2SK",
+                        "#STATUS",
+                        false,
+                        &["status"],
+                        &[false],
+                    ),
+                ),
         ],
-        ttl_field: ::core::option::Option::None,
-        unique: &[],
-        vectors: &[],
-    };
+    );
     const VALIDATE_ON_WRITE: bool = false;
     type Fields = TaskFields;
+    #[inline]
     fn fields() -> TaskFields {
         Task::fields()
     }
+    #[inline]
     fn primary_key(
         &self,
     ) -> ::core::result::Result<
@@ -293,6 +299,7 @@ impl ::faceteer::__private_0_1_0::Facet for Task {
             )?,
         )
     }
+    #[inline]
     fn write_index_keys(
         &self,
         __item: &mut ::faceteer::__private_0_1_0::Item,
@@ -367,6 +374,7 @@ impl ::faceteer::__private_0_1_0::Facet for Task {
         let _ = (__item, __keys);
         ::core::result::Result::Ok(())
     }
+    #[inline]
     fn ttl_seconds(&self) -> ::core::option::Option<i64> {
         ::core::option::Option::None
     }
@@ -379,74 +387,58 @@ impl ::faceteer::__private_0_1_0::Facet for Task {
         "title",
     ];
     const FIELDS: &'static [::faceteer::__private_0_1_0::FieldSchema] = &[
-        ::faceteer::__private_0_1_0::FieldSchema {
-            field: "team_id",
-            attribute: "teamId",
-            rust_type: "String",
-            stored: true,
-            optional: false,
-            default: false,
-            codec: ::core::option::Option::None,
-            epoch: ::core::option::Option::None,
-            sortable_in: &[],
-        },
-        ::faceteer::__private_0_1_0::FieldSchema {
-            field: "task_id",
-            attribute: "taskId",
-            rust_type: "String",
-            stored: true,
-            optional: false,
-            default: false,
-            codec: ::core::option::Option::None,
-            epoch: ::core::option::Option::None,
-            sortable_in: &[],
-        },
-        ::faceteer::__private_0_1_0::FieldSchema {
-            field: "due_day",
-            attribute: "dueDay",
-            rust_type: "u32",
-            stored: true,
-            optional: false,
-            default: false,
-            codec: ::core::option::Option::None,
-            epoch: ::core::option::Option::None,
-            sortable_in: &["GSI1SK"],
-        },
-        ::faceteer::__private_0_1_0::FieldSchema {
-            field: "assigned_user_id",
-            attribute: "assignedUserId",
-            rust_type: "Option<String>",
-            stored: true,
-            optional: true,
-            default: false,
-            codec: ::core::option::Option::None,
-            epoch: ::core::option::Option::None,
-            sortable_in: &[],
-        },
-        ::faceteer::__private_0_1_0::FieldSchema {
-            field: "status",
-            attribute: "status",
-            rust_type: "String",
-            stored: true,
-            optional: false,
-            default: false,
-            codec: ::core::option::Option::None,
-            epoch: ::core::option::Option::None,
-            sortable_in: &[],
-        },
-        ::faceteer::__private_0_1_0::FieldSchema {
-            field: "title",
-            attribute: "title",
-            rust_type: "String",
-            stored: true,
-            optional: false,
-            default: false,
-            codec: ::core::option::Option::None,
-            epoch: ::core::option::Option::None,
-            sortable_in: &[],
-        },
+        ::faceteer::__private_0_1_0::FieldSchema::new(
+            "team_id",
+            "teamId",
+            "String",
+            true,
+            false,
+            false,
+        ),
+        ::faceteer::__private_0_1_0::FieldSchema::new(
+            "task_id",
+            "taskId",
+            "String",
+            true,
+            false,
+            false,
+        ),
+        ::faceteer::__private_0_1_0::FieldSchema::new(
+                "due_day",
+                "dueDay",
+                "u32",
+                true,
+                false,
+                false,
+            )
+            .sortable_in(&["GSI1SK"]),
+        ::faceteer::__private_0_1_0::FieldSchema::new(
+            "assigned_user_id",
+            "assignedUserId",
+            "Option<String>",
+            true,
+            true,
+            false,
+        ),
+        ::faceteer::__private_0_1_0::FieldSchema::new(
+            "status",
+            "status",
+            "String",
+            true,
+            false,
+            false,
+        ),
+        ::faceteer::__private_0_1_0::FieldSchema::new(
+            "title",
+            "title",
+            "String",
+            true,
+            false,
+            false,
+        ),
     ];
     #[allow(clippy::needless_question_mark)]
+    #[inline]
     fn derived_attributes(
         __v: &mut ::faceteer::__private_0_1_0::KeyedValues<'_, Self>,
     ) -> ::core::result::Result<
@@ -459,13 +451,13 @@ impl ::faceteer::__private_0_1_0::Facet for Task {
                 .required::<
                     u32,
                 >(
-                    ::faceteer::__private_0_1_0::Need {
-                        position: 2u16,
-                        name: "dueDay",
-                        ident: "due_day",
-                        attribute: "GSI1SK",
-                        changed: __changed,
-                    },
+                    ::faceteer::__private_0_1_0::Need::new(
+                        2u16,
+                        "dueDay",
+                        "due_day",
+                        "GSI1SK",
+                        __changed,
+                    ),
                     |__t| &__t.due_day,
                 )?;
             __out
@@ -488,26 +480,26 @@ impl ::faceteer::__private_0_1_0::Facet for Task {
                 .optional::<
                     String,
                 >(
-                    ::faceteer::__private_0_1_0::Need {
-                        position: 3u16,
-                        name: "assignedUserId",
-                        ident: "assigned_user_id",
-                        attribute: "GSI2PK",
-                        changed: __changed,
-                    },
+                    ::faceteer::__private_0_1_0::Need::new(
+                        3u16,
+                        "assignedUserId",
+                        "assigned_user_id",
+                        "GSI2PK",
+                        __changed,
+                    ),
                     |__t| __t.assigned_user_id.as_ref(),
                 )?;
             let status = __v
                 .required::<
                     String,
                 >(
-                    ::faceteer::__private_0_1_0::Need {
-                        position: 4u16,
-                        name: "status",
-                        ident: "status",
-                        attribute: "GSI2PK",
-                        changed: __changed,
-                    },
+                    ::faceteer::__private_0_1_0::Need::new(
+                        4u16,
+                        "status",
+                        "status",
+                        "GSI2PK",
+                        __changed,
+                    ),
                     |__t| &__t.status,
                 )?;
             __out
@@ -536,13 +528,13 @@ impl ::faceteer::__private_0_1_0::Facet for Task {
                 .required::<
                     String,
                 >(
-                    ::faceteer::__private_0_1_0::Need {
-                        position: 4u16,
-                        name: "status",
-                        ident: "status",
-                        attribute: "GSI2SK",
-                        changed: __changed,
-                    },
+                    ::faceteer::__private_0_1_0::Need::new(
+                        4u16,
+                        "status",
+                        "status",
+                        "GSI2SK",
+                        __changed,
+                    ),
                     |__t| &__t.status,
                 )?;
             __out
@@ -563,6 +555,7 @@ impl ::faceteer::__private_0_1_0::Facet for Task {
         ::core::result::Result::Ok(__out)
     }
     #[allow(clippy::needless_question_mark)]
+    #[inline]
     fn key_values(
         __pk: &str,
         __sk: &str,
@@ -632,6 +625,7 @@ impl ::faceteer::__private_0_1_0::BatchWritable for Task {}
 #[automatically_derived]
 impl Task {
     ///Typed handles on the attributes of `Task`, for conditions and filters (`Task::fields()`).
+    #[inline]
     pub const fn fields() -> TaskFields {
         TaskFields {
             team_id: ::faceteer::__private_0_1_0::Field::numbered("teamId", 0u16),
@@ -648,6 +642,7 @@ impl Task {
     /**The key of the `TASK` record identified by `team_id`, `task_id`.
 
 Fails with `Error::Key` when a key value contains the delimiter where it would make the key ambiguous, or when the partition key would start with `$unique`, the partition of the guard items of unique values.*/
+    #[inline]
     pub fn key(
         team_id: impl ::faceteer::__private_0_1_0::KeyArg<String>,
         task_id: impl ::faceteer::__private_0_1_0::KeyArg<String>,
@@ -679,6 +674,7 @@ Fails with `Error::Key` when a key value contains the delimiter where it would m
     /**Query the base table in the partition given by `team_id`.
 
 Sort-key arguments of the operators are the sort-key field(s): `task_id`.*/
+    #[inline]
     pub fn query(
         team_id: impl ::faceteer::__private_0_1_0::KeyArg<String>,
     ) -> ::faceteer::__private_0_1_0::PartitionQuery<
@@ -710,6 +706,7 @@ Sort-key arguments of the operators are the sort-key field(s): `task_id`.*/
     /**Query global index `GSI1` (`TeamDueDate`) in the partition given by `team_id`.
 
 Sort-key arguments of the operators are the index's sort-key field(s): `due_day`.*/
+    #[inline]
     pub fn gsi1(
         team_id: impl ::faceteer::__private_0_1_0::KeyArg<String>,
     ) -> ::faceteer::__private_0_1_0::PartitionQuery<
@@ -742,6 +739,7 @@ Sort-key arguments of the operators are the index's sort-key field(s): `due_day`
         )
     }
     ///The same as [`Self::gsi1`].
+    #[inline]
     pub fn by_team_due_date(
         team_id: impl ::faceteer::__private_0_1_0::KeyArg<String>,
     ) -> ::faceteer::__private_0_1_0::PartitionQuery<
@@ -754,6 +752,7 @@ Sort-key arguments of the operators are the index's sort-key field(s): `due_day`
     /**Query global index `GSI2` in the partition given by `assigned_user_id`.
 
 Sort-key arguments of the operators are the index's sort-key field(s): `status`.*/
+    #[inline]
     pub fn gsi2(
         assigned_user_id: ::core::option::Option<&str>,
     ) -> ::faceteer::__private_0_1_0::PartitionQuery<

@@ -276,30 +276,27 @@ fn fields_give_their_types_codecs_and_defaults() {
     let text = |f: &str| fields.replace(' ', "").contains(&f.replace(' ', ""));
     assert!(
         text(
-            "FieldSchema { field: \"seq\", attribute: \"seq\", rust_type: \"u32\", \
-             stored: true, optional: false, default: false, codec: ::core::option::Option::None, \
-             epoch: ::core::option::Option::None, sortable_in: &[\"SK\", \"GSI1SK\"], }"
+            "FieldSchema::new(\"seq\", \"seq\", \"u32\", true, false, false)\
+             .sortable_in(&[\"SK\", \"GSI1SK\"])"
         ),
         "{fields}"
     );
     assert!(
         text(
-            "FieldSchema { field: \"due\", attribute: \"due\", \
-             rust_type: \"Option<chrono::DateTime<Utc>>\", stored: true, optional: true, \
-             default: true, codec: ::core::option::Option::Some(\"my::codec\")"
+            "FieldSchema::new(\"due\", \"due\", \"Option<chrono::DateTime<Utc>>\", true, \
+             true, true).codec(\"my::codec\")"
         ),
         "{fields}"
     );
     assert!(
         text(
-            "attribute: \"createdAt\", rust_type: \"i64\", stored: true, optional: false, \
-             default: false, codec: ::core::option::Option::None, \
-             epoch: ::core::option::Option::Some(\"seconds\"), sortable_in: &[], }"
+            "FieldSchema::new(\"created_at\", \"createdAt\", \"i64\", true, false, false)\
+             .epoch(\"seconds\")"
         ),
         "{fields}"
     );
     assert!(
-        text("field: \"cache\", attribute: \"cache\", rust_type: \"Vec<u8>\", stored: false"),
+        text("FieldSchema::new(\"cache\", \"cache\", \"Vec<u8>\", false,"),
         "{fields}"
     );
 }

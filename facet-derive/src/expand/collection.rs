@@ -72,6 +72,7 @@ pub fn collection(input: &DeriveInput, cx: &Ctxt) -> TokenStream {
 
             const FACETS: &'static [&'static #p::FacetSchema] = &[#(#schemas),*];
 
+            #[inline]
             fn from_item(__item: #p::Item) -> ::core::result::Result<::core::option::Option<Self>, #p::ItemError> {
                 let ::core::option::Option::Some(__name) = #p::facet_of(&__item).map(::std::borrow::ToOwned::to_owned) else {
                     return ::core::result::Result::Ok(::core::option::Option::None);

@@ -81,6 +81,7 @@ pub fn beacon_text_fn(m: &FacetModel) -> TokenStream {
         return TokenStream::new();
     }
     quote! {
+        #[inline]
         fn beacon_text(
             &self,
             attribute: &str,

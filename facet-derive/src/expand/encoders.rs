@@ -57,6 +57,7 @@ pub fn encoder_fns(fields: &[Field], krate: &syn::Path) -> TokenStream {
         };
         quote! {
             #[doc(hidden)]
+            #[inline]
             fn #name(__v: #inner) -> (#p::Encoded, #inner) {
                 let __o: #ty = #wrap;
                 let __e = #encode;

@@ -59,10 +59,12 @@ pub fn facet(m: &FacetModel) -> TokenStream {
         quote! {
             const VERSION: ::core::option::Option<&'static str> = ::core::option::Option::Some(#name);
 
+            #[inline]
             fn version(&self) -> u64 {
                 <u64 as ::core::convert::TryFrom<#ty>>::try_from(self.#ident).unwrap_or(0)
             }
 
+            #[inline]
             fn with_version(mut self, __v: u64) -> Self {
                 self.#ident = <#ty as ::core::convert::TryFrom<u64>>::try_from(__v).unwrap_or(<#ty>::MAX);
                 self
@@ -81,6 +83,7 @@ pub fn facet(m: &FacetModel) -> TokenStream {
     let schema_version = schema_version(m);
     let validate = m.validator.as_ref().map(|path| {
         quote! {
+            #[inline]
             fn validate(&self) -> ::core::result::Result<(), ::std::string::String> {
                 #path(self).map_err(|e| ::std::string::ToString::to_string(&e))
             }
@@ -136,14 +139,17 @@ pub fn facet(m: &FacetModel) -> TokenStream {
             #sensitive
             type Fields = #fields_ident;
 
+            #[inline]
             fn fields() -> #fields_ident {
                 #ident::fields()
             }
 
+            #[inline]
             fn primary_key(&self) -> ::core::result::Result<#p::Key<Self>, #p::KeyError> {
                 #p::Key::try_from_parts(#pk, #sk)
             }
 
+            #[inline]
             fn write_index_keys(
                 &self,
                 __item: &mut #p::Item,
@@ -154,6 +160,7 @@ pub fn facet(m: &FacetModel) -> TokenStream {
                 ::core::result::Result::Ok(())
             }
 
+            #[inline]
             fn ttl_seconds(&self) -> ::core::option::Option<i64> {
                 #ttl
             }
@@ -186,6 +193,7 @@ pub fn facet(m: &FacetModel) -> TokenStream {
 
             #[doc = #key_doc]
             #allow
+            #[inline]
             pub fn key(#(#key_params),*) -> ::core::result::Result<#p::Key<Self>, #p::Error> {
                 ::core::result::Result::Ok(#p::Key::try_from_parts(#pk_args, #sk_args)?)
             }
@@ -214,6 +222,7 @@ fn schema_version(m: &FacetModel) -> Option<TokenStream> {
     Some(quote! {
         const SCHEMA_VERSION: ::core::option::Option<u32> = ::core::option::Option::Some(#version);
 
+        #[inline]
         fn upgrade(
             __version: u32,
             __item: #p::Item,
@@ -259,6 +268,7 @@ fn write_times(m: &FacetModel) -> Option<TokenStream> {
         let keyed = m.ttl == Some(i) || m.indexes.iter().any(|x| x.derives_from(i));
         let value = write_time_value(m, i);
         quote! {
+            #[inline]
             fn stamp_update(
                 __change: #p::Update<Self>,
                 __now: &#p::DateTime<#p::Utc>,
@@ -283,7 +293,7 @@ fn write_times(m: &FacetModel) -> Option<TokenStream> {
     let (created, updated) = (attribute(m.created), attribute(m.updated));
     Some(quote! {
         #stamp
-
+        #[inline]
         fn write_time_attributes(
             __now: &#p::DateTime<#p::Utc>,
         ) -> ::core::result::Result<#p::WriteTimeAttributes, #p::ItemError> {

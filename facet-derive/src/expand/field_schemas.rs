@@ -20,36 +20,25 @@ pub fn field_schemas(m: &FacetModel) -> TokenStream {
         let stored = f.is_attribute;
         let optional = f.optional;
         let default = f.default;
-        let codec = some_text(f.codec.as_deref());
-        let epoch = some_text(f.epoch.map(|e| match e {
-            EpochUnit::Seconds => "seconds",
-            EpochUnit::Millis => "millis",
-        }));
-        let sortable_in = sortable_in(m, i).into_iter().map(|a| lit(&a));
-        quote!(#p::FieldSchema {
-            field: #field,
-            attribute: #attribute,
-            rust_type: #rust_type,
-            stored: #stored,
-            optional: #optional,
-            default: #default,
-            codec: #codec,
-            epoch: #epoch,
-            sortable_in: &[#(#sortable_in),*],
-        })
+        let codec = f.codec.as_deref().map(|c| {
+            let c = lit(c);
+            quote!(.codec(#c))
+        });
+        let epoch = f.epoch.map(|e| {
+            let e = lit(match e {
+                EpochUnit::Seconds => "seconds",
+                EpochUnit::Millis => "millis",
+            });
+            quote!(.epoch(#e))
+        });
+        let sortable_in = sortable_in(m, i);
+        let sortable_in = (!sortable_in.is_empty()).then(|| {
+            let names = sortable_in.iter().map(|a| lit(a));
+            quote!(.sortable_in(&[#(#names),*]))
+        });
+        quote!(#p::FieldSchema::new(#field, #attribute, #rust_type, #stored, #optional, #default)#codec #epoch #sortable_in)
     });
     quote!(&[#(#fields),*])
-}
-
-/// `Some("text")` or `None`.
-fn some_text(text: Option<&str>) -> TokenStream {
-    match text {
-        Some(t) => {
-            let t = lit(t);
-            quote!(::core::option::Option::Some(#t))
-        }
-        None => quote!(::core::option::Option::None),
-    }
 }
 
 /// The key attributes field `i` is written to with the order-preserving integer encoding.

@@ -62,20 +62,41 @@ pub fn fields_struct(m: &FacetModel) -> (TokenStream, TokenStream) {
         .iter()
         .any(|f| f.nested.is_some())
         .then(|| quote!(const _: () = { let _ = #ident::fields(); };));
+    // A plain handle is always `Copy`: the derive's per-field `Clone` checks would only
+    // lengthen the expansion. Member handles keep the derive, so that a `#[nested]` type
+    // without `#[derive(Nested)]` is reported once.
+    let (derives, copy) = if m.fields.iter().any(|f| f.nested.is_some()) {
+        (quote!(, Clone, Copy), None)
+    } else {
+        let copy = quote! {
+            #[automatically_derived]
+            impl ::core::marker::Copy for #fields_ident {}
+            #[automatically_derived]
+            impl ::core::clone::Clone for #fields_ident {
+                #[inline]
+                fn clone(&self) -> Self {
+                    *self
+                }
+            }
+        };
+        (TokenStream::new(), Some(copy))
+    };
     let doc = format!(
         "Typed handles on the attributes of `{ident}`, for conditions and filters \
          (`{ident}::fields()`)."
     );
     let decl = quote! {
         #[doc = #doc]
-        #[derive(Debug, Clone, Copy)]
+        #[derive(Debug #derives)]
         #vis struct #fields_ident {
             #(#decls,)*
         }
+        #copy
         #built
     };
     let ctor = quote! {
         #[doc = #doc]
+        #[inline]
         pub const fn fields() -> #fields_ident {
             #fields_ident { #(#inits,)* }
         }

@@ -99,6 +99,8 @@ fn key_fields_struct(
         #[automatically_derived]
         impl #p::FromPicked for #name {
             const ATTRIBUTES: &'static [&'static str] = &[#(#names),*];
+
+            #[inline]
             fn from_picked(__item: &#p::Item) -> ::core::result::Result<Self, #p::DynamoError> {
                 ::core::result::Result::Ok(#name { #(#reads,)* })
             }
@@ -162,6 +164,7 @@ pub fn projection(m: &FacetModel) -> TokenStream {
         #[automatically_derived]
         impl #keys_ident {
             /// The base-table key of the record whose key fields these are.
+            #[inline]
             pub fn key(&self) -> ::core::result::Result<#p::Key<#ident>, #p::Error> {
                 ::core::result::Result::Ok(<#ident as #p::PickValidator>::keys_to_key(self)?)
             }
@@ -171,10 +174,12 @@ pub fn projection(m: &FacetModel) -> TokenStream {
         impl #p::PickValidator for #ident {
             type Keys = #keys_ident;
 
+            #[inline]
             fn keys_to_key(__k: &#keys_ident) -> ::core::result::Result<#p::Key<Self>, #p::KeyError> {
                 #p::Key::try_from_parts(#pk, #sk)
             }
 
+            #[inline]
             fn validate_pick(
                 __item: &#p::Item,
                 __attributes: &[&'static str],

@@ -199,6 +199,7 @@ pub fn query_fns(m: &FacetModel) -> TokenStream {
         out.push(quote! {
             #[doc = #doc]
             #allow
+            #[inline]
             pub fn #method(#(#params),*) -> #ret {
                 #p::PartitionQuery::new(#index_expr, #sk_schema, #partition)
             }
@@ -210,6 +211,7 @@ pub fn query_fns(m: &FacetModel) -> TokenStream {
             out.push(quote! {
                 #[doc = #doc]
                 #allow
+                #[inline]
                 pub fn #alias(#(#params),*) -> #ret {
                     Self::#method(#(#names),*)
                 }
@@ -293,6 +295,7 @@ fn native_query_fns(m: &FacetModel, at: usize, i: &IndexModel) -> TokenStream {
     let mut out = vec![quote! {
         #[doc = #doc]
         #allow
+        #[inline]
         pub fn #method(#(#params),*) -> #ret {
             let __f = Self::fields();
             #p::NativeQuery::new(
@@ -309,6 +312,7 @@ fn native_query_fns(m: &FacetModel, at: usize, i: &IndexModel) -> TokenStream {
         out.push(quote! {
             #[doc = #doc]
             #allow
+            #[inline]
             pub fn #alias(#(#params),*) -> #ret {
                 Self::#method(#(#args),*)
             }

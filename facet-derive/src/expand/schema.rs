@@ -73,35 +73,25 @@ fn key_schema(m: &FacetModel, key: &KeyModel) -> TokenStream {
     let no_prefix = key.no_prefix;
     let names = key.parts.iter().map(|k| lit(&m.fields[k.field].name));
     let optional = key.parts.iter().map(|k| m.fields[k.field].optional);
-    let shard = match &key.shard {
-        None => quote!(::core::option::Option::None),
-        Some(s) => {
-            let count = s.count;
-            let names = s.fields.iter().map(|f| lit(&m.fields[*f].name));
-            let schedule = schedule(m, s);
-            let time = match s.time {
-                Some(t) => {
-                    let name = lit(&m.fields[t].name);
-                    quote!(::core::option::Option::Some(#name))
-                }
-                None => quote!(::core::option::Option::None),
-            };
-            quote!(::core::option::Option::Some(#p::ShardSchema {
-                count: #count,
-                fields: &[#(#names),*],
-                schedule: #schedule,
-                time_field: #time,
-            }))
-        }
-    };
-    quote!(#p::KeySchema {
-        attribute: #attribute,
-        prefix: #prefix,
-        no_prefix: #no_prefix,
-        fields: &[#(#names),*],
-        optional: &[#(#optional),*],
-        shard: #shard,
-    })
+    let shard = key.shard.as_ref().map(|s| {
+        let count = s.count;
+        let names = s.fields.iter().map(|f| lit(&m.fields[*f].name));
+        let schedule = schedule(m, s);
+        let time = match s.time {
+            Some(t) => {
+                let name = lit(&m.fields[t].name);
+                quote!(::core::option::Option::Some(#name))
+            }
+            None => quote!(::core::option::Option::None),
+        };
+        quote!(.sharded(#p::ShardSchema {
+            count: #count,
+            fields: &[#(#names),*],
+            schedule: #schedule,
+            time_field: #time,
+        }))
+    });
+    quote!(#p::KeySchema::new(#attribute, #prefix, #no_prefix, &[#(#names),*], &[#(#optional),*])#shard)
 }
 
 pub fn schema(m: &FacetModel) -> TokenStream {
@@ -117,71 +107,47 @@ pub fn schema(m: &FacetModel) -> TokenStream {
             IndexKind::Global => quote!(#p::IndexKind::Global),
             IndexKind::Local => quote!(#p::IndexKind::Local),
         };
-        let sparse = i.sparse;
-        let alias = match &i.alias {
-            Some(a) => {
-                let a = lit(a);
-                quote!(::core::option::Option::Some(#a))
-            }
-            None => quote!(::core::option::Option::None),
-        };
+        let sparse = i.sparse.then(|| quote!(.sparse()));
+        let alias = i.alias.as_ref().map(|a| {
+            let a = lit(a);
+            quote!(.alias(#a))
+        });
         let pk = key_schema(m, &i.pk);
-        let sk = match &i.sk {
-            Some(sk) => {
-                let sk = key_schema(m, sk);
-                quote!(::core::option::Option::Some(#sk))
-            }
-            None => quote!(::core::option::Option::None),
-        };
+        let sk = i.sk.as_ref().map(|sk| {
+            let sk = key_schema(m, sk);
+            quote!(.sorted(#sk))
+        });
         let projection = match &i.projection {
-            ProjectionModel::All => quote!(#p::IndexProjection::All),
-            ProjectionModel::KeysOnly => quote!(#p::IndexProjection::KeysOnly),
+            ProjectionModel::All => None,
+            ProjectionModel::KeysOnly => {
+                Some(quote!(.projecting(#p::IndexProjection::KeysOnly)))
+            }
             ProjectionModel::Include(fields) => {
                 let names = fields.iter().map(|f| lit(&m.fields[*f].name));
-                quote!(#p::IndexProjection::Include(&[#(#names),*]))
+                Some(quote!(.projecting(#p::IndexProjection::Include(&[#(#names),*]))))
             }
         };
-        let native = if i.native {
+        let native = i.native.then(|| {
             let pk = native_attributes(m, &i.pk);
             let sk = i.sk.as_ref().map(|k| native_attributes(m, k));
             let sk = sk.unwrap_or_else(|| quote!(&[]));
-            quote!(::core::option::Option::Some(#p::NativeKeys { pk: #pk, sk: #sk }))
-        } else {
-            quote!(::core::option::Option::None)
-        };
-        quote!(#p::IndexSchema {
-            kind: #kind,
-            number: #n,
-            name: #index_name,
-            alias: #alias,
-            pk: #pk,
-            sk: #sk,
-            projection: #projection,
-            sparse: #sparse,
-            native: #native,
-        })
+            quote!(.native(#p::NativeKeys { pk: #pk, sk: #sk }))
+        });
+        quote!(#p::IndexSchema::new(#kind, #n, #index_name, #pk)#sk #alias #projection #sparse #native)
     });
-    let ttl = match m.ttl {
-        Some(i) => {
-            let n = lit(&m.fields[i].name);
-            quote!(::core::option::Option::Some(#n))
-        }
-        None => quote!(::core::option::Option::None),
-    };
-    let unique = m.unique.iter().map(|u| {
-        let attribute = lit(&m.fields[u.field].name);
-        let scope = u.scope.iter().map(|f| lit(&m.fields[*f].name));
-        quote!(#p::UniqueSchema { attribute: #attribute, scope: &[#(#scope),*] })
+    let ttl = m.ttl.map(|i| {
+        let n = lit(&m.fields[i].name);
+        quote!(.ttl(#n))
+    });
+    let unique = (!m.unique.is_empty()).then(|| {
+        let unique = m.unique.iter().map(|u| {
+            let attribute = lit(&m.fields[u.field].name);
+            let scope = u.scope.iter().map(|f| lit(&m.fields[*f].name));
+            quote!(#p::UniqueSchema { attribute: #attribute, scope: &[#(#scope),*] })
+        });
+        quote!(.unique(&[#(#unique),*]))
     });
     let vectors = vector_schemas(m);
-    quote!(&#p::FacetSchema {
-        name: #name,
-        delimiter: #delimiter,
-        pk: #pk,
-        sk: #sk,
-        indexes: &[#(#indexes),*],
-        ttl_field: #ttl,
-        unique: &[#(#unique),*],
-        vectors: &[#(#vectors),*],
-    })
+    let vectors = (!vectors.is_empty()).then(|| quote!(.vectors(&[#(#vectors),*])));
+    quote!(&#p::FacetSchema::new(#name, #delimiter, #pk, #sk, &[#(#indexes),*])#ttl #unique #vectors)
 }

@@ -88,7 +88,7 @@ fn bind_values(m: &FacetModel, fields: &[u16], attribute: impl Fn(u16) -> LitStr
         let (ident, inner) = (&field.ident, &field.inner);
         let name = lit(&field.name);
         let rust = lit(&ident.to_string());
-        let need = quote!(#p::Need { position: #f, name: #name, ident: #rust, attribute: #attribute, changed: __changed });
+        let need = quote!(#p::Need::new(#f, #name, #rust, #attribute, __changed));
         if field.optional {
             quote!(let #ident = __v.optional::<#inner>(#need, |__t| __t.#ident.as_ref())?;)
         } else {
@@ -213,6 +213,7 @@ pub fn derived_attributes(m: &FacetModel) -> TokenStream {
         // Each key is built by the routine a put uses; `derived_key` names its attribute in
         // a `KeyError`.
         #[allow(clippy::needless_question_mark)]
+        #[inline]
         fn derived_attributes(
             __v: &mut #p::KeyedValues<'_, Self>,
         ) -> ::core::result::Result<::std::vec::Vec<#p::Derived>, #p::ExprError> {
@@ -292,6 +293,7 @@ pub fn key_values(m: &FacetModel) -> TokenStream {
     });
     quote! {
         #[allow(clippy::needless_question_mark)]
+        #[inline]
         fn key_values(__pk: &str, __sk: &str) -> ::std::vec::Vec<#p::KeyValue> {
             let __read = || -> ::core::option::Option<::std::vec::Vec<#p::KeyValue>> {
                 #(#reads)*

@@ -46,6 +46,7 @@ pub fn vector_fns(m: &FacetModel) -> TokenStream {
         });
         out.push(quote! {
             #[doc = #doc]
+            #[inline]
             pub fn #method(#param vector: impl ::core::convert::AsRef<[f32]>) -> #p::VectorSearch<Self> {
                 #p::VectorSearch::new(
                     &<Self as #p::Facet>::SCHEMA.vectors[#at],
@@ -58,6 +59,7 @@ pub fn vector_fns(m: &FacetModel) -> TokenStream {
             let doc = format!("The same as [`Self::{method}`].");
             out.push(quote! {
                 #[doc = #doc]
+                #[inline]
                 pub fn similar(#param vector: impl ::core::convert::AsRef<[f32]>) -> #p::VectorSearch<Self> {
                     Self::#method(#args vector)
                 }

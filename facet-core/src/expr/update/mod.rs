@@ -626,34 +626,22 @@ impl<'a, F> KeyedValues<'a, F> {
         need: Need,
         template: impl FnOnce(&'a F) -> Option<&'a T>,
     ) -> Result<Option<&'a T>, ExprError> {
-        // The last word counts (two `set`s are refused as overlapping paths).
-        if let Some(k) = self
-            .keyed
-            .iter()
-            .rev()
-            .find(|k| k.position == need.position)
-        {
-            return match &k.value {
-                None => Ok(None),
-                Some(v) => v.downcast_ref::<T>().map(Some).ok_or(ExprError::Value {
-                    field: need.name,
-                    reason: "the value held is not of the field's type".into(),
-                }),
-            };
+        // The generic part is the downcast and the template's accessor: the search is
+        // compiled once, not once per field and facet.
+        match lookup(
+            self.keyed,
+            self.key,
+            self.template.is_some(),
+            &mut self.from_template,
+            need,
+        )? {
+            Found::Absent => Ok(None),
+            Found::Value(v) => v
+                .downcast_ref::<T>()
+                .map(Some)
+                .ok_or_else(|| need.not_of_type()),
+            Found::Template => Ok(self.template.and_then(template)),
         }
-        if let Some((_, v)) = self.key.iter().find(|(p, _)| *p == need.position) {
-            return v.downcast_ref::<T>().map(Some).ok_or(ExprError::Value {
-                field: need.name,
-                reason: "the value held is not of the field's type".into(),
-            });
-        }
-        let Some(t) = self.template else {
-            return Err(need.missing());
-        };
-        if !self.from_template.contains(&need.name) {
-            self.from_template.push(need.name);
-        }
-        Ok(template(t))
     }
 
     /// [`Self::optional`] for a field that always has a value.
@@ -685,7 +673,68 @@ pub struct Need {
     pub changed: &'static str,
 }
 
+/// Where the value of a field an update needs is: absent, held as `dyn Any`, or in the
+/// template.
+enum Found<'a> {
+    Absent,
+    Value(&'a (dyn Any + Send + Sync)),
+    Template,
+}
+
+/// [`KeyedValues::optional`]'s search: the update's last word on the field, else the value
+/// read back from the key, else the template (noted in `from_template`), else an error.
+fn lookup<'a>(
+    keyed: &'a [Keyed],
+    key: &'a [KeyValue],
+    has_template: bool,
+    from_template: &mut Vec<&'static str>,
+    need: Need,
+) -> Result<Found<'a>, ExprError> {
+    // The last word counts (two `set`s are refused as overlapping paths).
+    if let Some(k) = keyed.iter().rev().find(|k| k.position == need.position) {
+        return Ok(match &k.value {
+            None => Found::Absent,
+            Some(v) => Found::Value(&**v),
+        });
+    }
+    if let Some((_, v)) = key.iter().find(|(p, _)| *p == need.position) {
+        return Ok(Found::Value(&**v));
+    }
+    if !has_template {
+        return Err(need.missing());
+    }
+    if !from_template.contains(&need.name) {
+        from_template.push(need.name);
+    }
+    Ok(Found::Template)
+}
+
 impl Need {
+    /// Field `name` (`ident` in Rust) at `position`, needed for `attribute`, stale because
+    /// `changed` changed.
+    pub const fn new(
+        position: u16,
+        name: &'static str,
+        ident: &'static str,
+        attribute: &'static str,
+        changed: &'static str,
+    ) -> Self {
+        Need {
+            position,
+            name,
+            ident,
+            attribute,
+            changed,
+        }
+    }
+
+    fn not_of_type(self) -> ExprError {
+        ExprError::Value {
+            field: self.name,
+            reason: "the value held is not of the field's type".into(),
+        }
+    }
+
     fn missing(self) -> ExprError {
         ExprError::KeyFieldNeeded {
             attribute: self.attribute,
