@@ -9,7 +9,7 @@ use std::collections::VecDeque;
 use std::sync::{Arc, Mutex};
 
 use bytes::Bytes;
-use faceteer::{Facet, ReadPath, Table, WritePath};
+use faceteer::{error::FailureReason, Facet, Key, ReadPath, Table, WritePath};
 use faceteer_suite::catalogue::{task, Task};
 use http_body_util::{BodyExt, Full};
 use hyper::body::Incoming;
@@ -477,6 +477,48 @@ async fn direct_read_errors_are_the_sdks() {
         matches!(sdk, aws_sdk_dynamodb::Error::ResourceNotFoundException(_))
     };
     assert!(source(&errors[0]) && source(&errors[1]));
+
+    // A batch read refused: every key comes back failed (its keys were written into the
+    // request without a copy and taken back), with the error the SDK's path gives.
+    let keys: Vec<Key<Task>> = (0..3)
+        .map(|i| Task::key("team", format!("task-{i}")).unwrap())
+        .collect();
+    let mut reasons = Vec::new();
+    for path in [ReadPath::SdkSent, ReadPath::Direct] {
+        let got = missing
+            .clone()
+            .with_read_path(path)
+            .get_many(keys.clone())
+            .await;
+        let seen = proxy.seen();
+        assert!(!seen.is_empty());
+        assert!(
+            seen.iter()
+                .all(|s| by_faceteer(s) == (path == ReadPath::Direct)),
+            "{path:?}: {seen:?}"
+        );
+        assert!(got.found.is_empty() && got.missing.is_empty(), "{path:?}");
+        let mut failed: Vec<(String, String)> = got
+            .failed
+            .iter()
+            .map(|f| (f.item.pk().to_owned(), f.item.sk().to_owned()))
+            .collect();
+        failed.sort();
+        let given: Vec<(String, String)> = keys
+            .iter()
+            .map(|k| (k.pk().to_owned(), k.sk().to_owned()))
+            .collect();
+        assert_eq!(failed, given, "{path:?}: every key is reported, once");
+        let said_by = |r: &FailureReason| match r {
+            FailureReason::Request(e) | FailureReason::Refused(e) => said(e),
+            other => panic!("{path:?}: {other}"),
+        };
+        let all: Vec<String> = got.failed.iter().map(|f| said_by(&f.reason)).collect();
+        assert!(all.iter().all(|r| r == &all[0]), "{all:?}");
+        assert!(all[0].contains("ResourceNotFoundException"), "{all:?}");
+        reasons.push(all[0].clone());
+    }
+    assert_eq!(reasons[0], reasons[1]);
 }
 
 faceteer_suite::engines!(direct_read_errors_are_the_sdks);

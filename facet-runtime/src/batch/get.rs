@@ -115,22 +115,27 @@ impl Table {
         let (names, _) = names.into_parts();
         let (names, projection) = (&names, &projection);
         let mut send = |pending: Vec<Item>| async move {
+            // The keys go into the request without a copy, and come back with its outcome.
             let request = KeysAndAttributes::builder()
-                .set_keys(Some(pending.clone()))
+                .set_keys(Some(Vec::new()))
                 .set_projection_expression(projection.clone())
                 .set_expression_attribute_names(names.clone())
                 .set_consistent_read(consistent.then_some(true))
                 .build();
-            let result = match request {
-                Ok(request) => sdk::batch_get(self, op, request, pass).await,
-                Err(e) => Err(Error::InvalidRequest(e.to_string())),
+            let mut request = match request {
+                Ok(request) => request,
+                Err(e) => {
+                    let error = Error::InvalidRequest(e.to_string());
+                    return Sent::Failed { pending, error };
+                }
             };
-            match result {
-                Ok((found, unprocessed)) => Sent::Processed {
+            request.keys = pending;
+            match sdk::batch_get(self, op, request, pass).await {
+                (Ok((found, unprocessed)), _) => Sent::Processed {
                     done: found,
                     unprocessed,
                 },
-                Err(error) => Sent::Failed { pending, error },
+                (Err(error), pending) => Sent::Failed { pending, error },
             }
         };
         let deadline = Deadline::of(op);

@@ -58,11 +58,7 @@ where
         let sent = learning(table, Box::pin(send(request)));
         return sent.await.map(Answer::Decoded);
     }
-    let attempts = client
-        .config()
-        .retry_config()
-        .map_or(1, |r| r.max_attempts())
-        .max(1);
+    let attempts = attempts(client);
     if let Some(route) = table.direct_route() {
         if let Some(body) = request.body() {
             return send_direct(table, client, route, request, body, attempts).await;
@@ -89,6 +85,15 @@ where
             other => return other.map_err(Failure::into_sdk),
         }
     }
+}
+
+/// How many tries `client` gives a request.
+fn attempts(client: &aws_sdk_dynamodb::Client) -> u32 {
+    client
+        .config()
+        .retry_config()
+        .map_or(1, |r| r.max_attempts())
+        .max(1)
 }
 
 /// Send one try of a write: by faceteer when the table's route is learned
@@ -610,20 +615,73 @@ pub(crate) async fn batch_get(
     op: &Op,
     request: KeysAndAttributes,
     pass: Option<OnePass>,
-) -> Result<(Vec<Stored>, Vec<Item>)> {
-    op.prepare().await?;
-    use aws_sdk_dynamodb::operation::batch_get_item::BatchGetItemError;
-    let request = match table.renamer() {
-        Some(r) => r.keys(request),
-        None => request,
-    };
-    let request = BatchGetItemInputBuilder::default()
-        .request_items(table.name(), request)
-        .return_consumed_capacity(op.capacity_asked());
+) -> (Result<(Vec<Stored>, Vec<Item>)>, Vec<Item>) {
+    if let Err(e) = op.prepare().await {
+        return (Err(e), request.keys);
+    }
     let client = table.batch_client();
-    let result = op
-        .within(async { Ok(read(table, client, request, |r| r.send_with(client)).await) })
-        .await?;
+    let builder = |request| {
+        BatchGetItemInputBuilder::default()
+            .request_items(table.name(), request)
+            .return_consumed_capacity(op.capacity_asked())
+    };
+    // Sent by faceteer, the keys are written into the body and taken back (the request
+    // replayed to read an error's answer needs none): only the SDK's sending copies them.
+    let (direct, request) = match (table.reads_direct(), table.direct_route(), table.renamer()) {
+        (true, Some(route), None) => {
+            let body = crate::wire::direct::request::batch_get_body(
+                Some([(table.name(), &request)]),
+                Some(&op.capacity_asked()),
+            );
+            match body {
+                Some(body) => (Some((route, body)), request),
+                None => (None, request),
+            }
+        }
+        _ => (None, request),
+    };
+    let (result, keys) = match direct {
+        Some((route, body)) => {
+            let mut request = request;
+            let keys = std::mem::take(&mut request.keys);
+            let sent = send_direct(
+                table,
+                client,
+                route,
+                builder(request),
+                body,
+                attempts(client),
+            );
+            (op.within(async { Ok(sent.await) }).await, keys)
+        }
+        None => {
+            let keys = request.keys.clone();
+            let request = match table.renamer() {
+                Some(r) => r.keys(request),
+                None => request,
+            };
+            let sent = read(table, client, builder(request), |r| r.send_with(client));
+            (op.within(async { Ok(sent.await) }).await, keys)
+        }
+    };
+    let result = match result {
+        Ok(result) => result,
+        Err(e) => return (Err(e), keys),
+    };
+    (batch_got(table, op, result, pass), keys)
+}
+
+/// What a BatchGetItem answered: the items found and the keys left unprocessed.
+fn batch_got(
+    table: &Table,
+    op: &Op,
+    result: std::result::Result<
+        Answer<aws_sdk_dynamodb::operation::batch_get_item::BatchGetItemOutput>,
+        SdkError<aws_sdk_dynamodb::operation::batch_get_item::BatchGetItemError, HttpResponse>,
+    >,
+    pass: Option<OnePass>,
+) -> Result<(Vec<Stored>, Vec<Item>)> {
+    use aws_sdk_dynamodb::operation::batch_get_item::BatchGetItemError;
     match result {
         Ok(Answer::Decoded(out)) => {
             op.note_request_id(out.request_id());

@@ -26,6 +26,7 @@ use aws_sdk_dynamodb::operation::transact_get_items::{
 };
 use aws_sdk_dynamodb::operation::update_item::builders::UpdateItemInputBuilder;
 use aws_sdk_dynamodb::operation::update_item::{UpdateItemError, UpdateItemOutput};
+use aws_sdk_dynamodb::types::{KeysAndAttributes, ReturnConsumedCapacity};
 use aws_sdk_dynamodb::Client;
 
 use super::json::Object;
@@ -196,42 +197,56 @@ request!(
     BatchGetItemOutput,
     BatchGetItemError,
     |self| {
-        let mut out = Vec::with_capacity(4096);
-        let mut o = Object::open(&mut out);
-        if let Some(tables) = self.get_request_items() {
-            let mut requests = Object::open(o.key("RequestItems"));
-            for (table, keys) in tables {
-                if keys.attributes_to_get.is_some() {
-                    return None;
-                }
-                let mut t = Object::open(requests.key(table));
-                let list = t.key("Keys");
-                list.push(b'[');
-                for (i, key) in keys.keys.iter().enumerate() {
-                    if i > 0 {
-                        list.push(b',');
-                    }
-                    super::json::item(list, key)?;
-                }
-                list.push(b']');
-                t.boolean("ConsistentRead", keys.consistent_read);
-                t.text(
-                    "ProjectionExpression",
-                    keys.projection_expression.as_deref(),
-                );
-                t.names(
-                    "ExpressionAttributeNames",
-                    keys.expression_attribute_names.as_ref(),
-                );
-                t.close();
-            }
-            requests.close();
-        }
-        capacity(&mut o, self.get_return_consumed_capacity().as_ref());
-        o.close();
-        Some(out)
+        let tables = self.get_request_items().as_ref();
+        batch_get_body(
+            tables.map(|t| t.iter().map(|(name, keys)| (name.as_str(), keys))),
+            self.get_return_consumed_capacity().as_ref(),
+        )
     }
 );
+
+/// The body of a BatchGetItem of `tables`' keys, as the SDK writes it (`None`: one uses
+/// `AttributesToGet`, which the SDK sends): written from borrowed keys, so that a caller
+/// can take them back once it is.
+pub(crate) fn batch_get_body<'a>(
+    tables: Option<impl IntoIterator<Item = (&'a str, &'a KeysAndAttributes)>>,
+    consumed: Option<&ReturnConsumedCapacity>,
+) -> Option<Vec<u8>> {
+    let mut out = Vec::with_capacity(4096);
+    let mut o = Object::open(&mut out);
+    if let Some(tables) = tables {
+        let mut requests = Object::open(o.key("RequestItems"));
+        for (table, keys) in tables {
+            if keys.attributes_to_get.is_some() {
+                return None;
+            }
+            let mut t = Object::open(requests.key(table));
+            let list = t.key("Keys");
+            list.push(b'[');
+            for (i, key) in keys.keys.iter().enumerate() {
+                if i > 0 {
+                    list.push(b',');
+                }
+                super::json::item(list, key)?;
+            }
+            list.push(b']');
+            t.boolean("ConsistentRead", keys.consistent_read);
+            t.text(
+                "ProjectionExpression",
+                keys.projection_expression.as_deref(),
+            );
+            t.names(
+                "ExpressionAttributeNames",
+                keys.expression_attribute_names.as_ref(),
+            );
+            t.close();
+        }
+        requests.close();
+    }
+    capacity(&mut o, consumed);
+    o.close();
+    Some(out)
+}
 
 request!(
     TransactGetItemsInputBuilder,
