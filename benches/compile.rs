@@ -1,13 +1,14 @@
-//! Compile cost of `#[derive(Facet)]`: a crate of 20 facets (each 8 fields, a base key and
-//! two indexes) against a crate of the same 20 structs with serde's derives alone.
+//! Compile cost of `#[derive(Facet)]`: a crate of 10 facets and one of 20 (each 8 fields, a
+//! base key and two indexes) against a crate of the same structs with serde's derives alone.
 //!
-//! The two crates are generated under `target/compile-bench/`, sharing one target
+//! The crates are generated under `target/compile-bench/`, sharing one target
 //! directory, so that only their own code is rebuilt (the first run builds the dependencies
 //! once, which takes minutes). Criterion times a rebuild of each crate after its source
 //! changed (`cargo build --offline`, dev profile). Before timing, both crates' binaries
-//! print the JSON of the same 20 sample values, which must be identical (the facet derive
-//! leaves serde's form alone), and their expansions (`-Zunpretty=expanded`, through
-//! `RUSTC_BOOTSTRAP=1`) are counted: non-blank lines per struct.
+//! print the JSON of the same sample values, which must be identical (the facet derive
+//! leaves serde's form alone), and the expansions of the crates of 20
+//! (`-Zunpretty=expanded`, through `RUSTC_BOOTSTRAP=1`) are counted: non-blank lines per
+//! struct, and the derive's own (the difference).
 //!
 //! `cargo bench --bench compile`
 
@@ -17,7 +18,8 @@ use std::time::{Duration, Instant};
 
 use criterion::{criterion_group, criterion_main, Criterion, SamplingMode};
 
-const STRUCTS: usize = 20;
+/// The crate sizes timed: the issue's 10 facets, and 20.
+const SIZES: [usize; 2] = [10, 20];
 
 fn workspace() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
@@ -80,7 +82,7 @@ impl Record{i} {{
 }
 
 /// Write crate `name` (the facets or serde alone) and return its directory.
-fn generate(root: &Path, name: &str, facet: bool) -> PathBuf {
+fn generate(root: &Path, name: &str, facet: bool, structs: usize) -> PathBuf {
     let dir = root.join(name);
     std::fs::create_dir_all(dir.join("src")).unwrap();
     let ws = workspace();
@@ -105,11 +107,11 @@ chrono = {{ version = "0.4", default-features = false, features = ["std", "clock
     // The workspace's lock file, so that resolution needs no network.
     std::fs::copy(ws.join("Cargo.lock"), dir.join("Cargo.lock")).unwrap();
     let mut lib = String::from("#![allow(dead_code)]\n");
-    for i in 0..STRUCTS {
+    for i in 0..structs {
         lib.push_str(&structure(i, facet));
     }
     std::fs::write(dir.join("src/lib.rs"), lib).unwrap();
-    let samples: Vec<String> = (0..STRUCTS)
+    let samples: Vec<String> = (0..structs)
         .map(|i| format!("serde_json::to_string(&{name}::Record{i}::sample()).unwrap()"))
         .collect();
     std::fs::write(
@@ -168,44 +170,55 @@ fn expanded_lines(dir: &Path, target: &Path) -> usize {
 fn bench(c: &mut Criterion) {
     let root = workspace().join("target/compile-bench");
     let target = root.join("target");
-    let facets = generate(&root, "facets20", true);
-    let serde = generate(&root, "serde20", false);
+    for structs in SIZES {
+        let facets = generate(&root, &format!("facets{structs}"), true, structs);
+        let serde = generate(&root, &format!("serde{structs}"), false, structs);
 
-    // Same output: the same JSON for the same values.
-    let run_bin = |dir: &Path| {
-        let mut c = cargo(dir, &target);
-        c.args(["run", "--offline"]);
-        run(c)
-    };
-    let (ours, theirs) = (run_bin(&facets), run_bin(&serde));
-    assert_eq!(ours.lines().count(), STRUCTS);
-    assert_eq!(ours, theirs, "the facet derive changes no serde output");
+        // Same output: the same JSON for the same values.
+        let run_bin = |dir: &Path| {
+            let mut c = cargo(dir, &target);
+            c.args(["run", "--offline"]);
+            run(c)
+        };
+        let (ours, theirs) = (run_bin(&facets), run_bin(&serde));
+        assert_eq!(ours.lines().count(), structs);
+        assert_eq!(ours, theirs, "the facet derive changes no serde output");
 
-    let (lines_facet, lines_serde) = (
-        expanded_lines(&facets, &target),
-        expanded_lines(&serde, &target),
-    );
-    println!(
-        "expanded lines per struct: faceteer + serde {:.0}, serde alone {:.0} ({:.2}×)",
-        lines_facet as f64 / STRUCTS as f64,
-        lines_serde as f64 / STRUCTS as f64,
-        lines_facet as f64 / lines_serde as f64
-    );
+        if structs == SIZES[SIZES.len() - 1] {
+            let (lines_facet, lines_serde) = (
+                expanded_lines(&facets, &target),
+                expanded_lines(&serde, &target),
+            );
+            let per = |lines: usize| lines as f64 / structs as f64;
+            let own = per(lines_facet) - per(lines_serde);
+            println!(
+                "expanded lines per struct: faceteer + serde {:.0}, serde alone {:.0}; \
+                 #[derive(Facet)] alone {own:.0} ({:.2}× serde's)",
+                per(lines_facet),
+                per(lines_serde),
+                own / per(lines_serde)
+            );
+        }
+        rebuilds(c, structs, &facets, &serde, &target);
+    }
+}
 
-    let mut g = c.benchmark_group("rebuild a crate of 20 structs");
+/// Time rebuilds of the two crates of `structs` structs, in turn.
+fn rebuilds(c: &mut Criterion, structs: usize, facets: &Path, serde: &Path, target: &Path) {
+    let mut g = c.benchmark_group(format!("rebuild a crate of {structs} structs"));
     g.sample_size(10);
     g.sampling_mode(SamplingMode::Flat);
     g.warm_up_time(Duration::from_millis(1));
     g.measurement_time(Duration::from_secs(60));
     let mut n = 0;
-    for (name, dir) in [("faceteer + serde", &facets), ("serde alone", &serde)] {
+    for (name, dir) in [("faceteer + serde", facets), ("serde alone", serde)] {
         g.bench_function(name, |b| {
             b.iter_custom(|iters| {
                 let mut total = Duration::ZERO;
                 for _ in 0..iters {
                     n += 1;
                     touch(dir, n);
-                    let mut c = cargo(dir, &target);
+                    let mut c = cargo(dir, target);
                     c.args(["build", "--offline", "--lib"]);
                     let start = Instant::now();
                     run(c);

@@ -83,6 +83,7 @@ fn facet(input: FacetInput, fields: Vec<Field>, parts: Parts, cx: &Ctxt) -> Face
         delimiter_span: input.delimiter.as_ref().map_or(ident_span, |d| d.span()),
         vis: input.vis,
         krate: input.krate.unwrap_or_else(|| syn::parse_quote!(::faceteer)),
+        private: std::cell::OnceCell::new(),
         ident: input.ident,
         validator: input.validator,
         validate_on_write: input.validate_on_write,

@@ -8,9 +8,9 @@ use crate::model::FacetModel;
 
 /// The `BeaconSpec` literal of field `i`, when it has a beacon.
 pub fn beacon_literal(m: &FacetModel, i: usize) -> Option<TokenStream> {
-    let p = private(m);
     let f = &m.fields[i];
     let b = f.crypto.as_ref()?.beacon.as_ref()?;
+    let p = private(m);
     let name = lit(&f.name);
     let length = b.length.min(63) as u8;
     Some(quote!(#p::BeaconSpec { name: #name, length: #length }))

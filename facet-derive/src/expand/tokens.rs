@@ -12,7 +12,7 @@ pub fn lit(s: &str) -> LitStr {
 
 /// `<crate>::__private`.
 pub fn private(m: &FacetModel) -> TokenStream {
-    private_in(&m.krate)
+    m.private.get_or_init(|| private_in(&m.krate)).clone()
 }
 
 /// The runtime's module of items for generated code, named after this crate's version
