@@ -376,30 +376,13 @@ impl FieldSchema {
 /// The schema of a facet whose derive failed: never used, since the crate does not compile,
 /// but it lets the fallback impl type-check so that one mistake gives one error.
 #[doc(hidden)]
-pub const FALLBACK_SCHEMA: FacetSchema = FacetSchema {
-    name: "",
-    delimiter: "_",
-    pk: KeySchema {
-        attribute: PK,
-        prefix: "",
-        no_prefix: false,
-        fields: &[],
-        optional: &[],
-        shard: None,
-    },
-    sk: KeySchema {
-        attribute: SK,
-        prefix: "",
-        no_prefix: false,
-        fields: &[],
-        optional: &[],
-        shard: None,
-    },
-    indexes: &[],
-    ttl_field: None,
-    unique: &[],
-    vectors: &[],
-};
+pub const FALLBACK_SCHEMA: FacetSchema = FacetSchema::new(
+    "",
+    "_",
+    KeySchema::new(PK, "", false, &[], &[]),
+    KeySchema::new(SK, "", false, &[], &[]),
+    &[],
+);
 
 impl KeySchema {
     /// `true` when the first key field is required, so every key has `prefix + delimiter`

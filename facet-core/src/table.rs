@@ -853,14 +853,7 @@ mod tests {
         fields: &'static [&'static str],
         optional: &'static [bool],
     ) -> KeySchema {
-        KeySchema {
-            attribute,
-            prefix,
-            no_prefix: false,
-            fields,
-            optional,
-            shard: None,
-        }
+        KeySchema::new(attribute, prefix, false, fields, optional)
     }
 
     const fn facet(name: &'static str, pk: KeySchema, sk: KeySchema) -> FacetSchema {

@@ -18,14 +18,7 @@ pub(crate) const fn key(
     fields: &'static [&'static str],
     optional: &'static [bool],
 ) -> KeySchema {
-    KeySchema {
-        attribute,
-        prefix,
-        no_prefix: false,
-        fields,
-        optional,
-        shard: None,
-    }
+    KeySchema::new(attribute, prefix, false, fields, optional)
 }
 
 const fn global(

@@ -57,15 +57,12 @@ pub fn fields_struct(m: &FacetModel) -> (TokenStream, TokenStream) {
     });
     // Build the handles once at compile time: a nesting too deep fails here, with its
     // message.
-    let built = m
-        .fields
-        .iter()
-        .any(|f| f.nested.is_some())
-        .then(|| quote!(const _: () = { let _ = #ident::fields(); };));
+    let nested = m.fields.iter().any(|f| f.nested.is_some());
+    let built = nested.then(|| quote!(const _: () = { let _ = #ident::fields(); };));
     // A plain handle is always `Copy`: the derive's per-field `Clone` checks would only
     // lengthen the expansion. Member handles keep the derive, so that a `#[nested]` type
     // without `#[derive(Nested)]` is reported once.
-    let (derives, copy) = if m.fields.iter().any(|f| f.nested.is_some()) {
+    let (derives, copy) = if nested {
         (quote!(, Clone, Copy), None)
     } else {
         let copy = quote! {

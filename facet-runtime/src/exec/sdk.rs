@@ -627,19 +627,11 @@ pub(crate) async fn batch_get(
     };
     // Sent by faceteer, the keys are written into the body and taken back (the request
     // replayed to read an error's answer needs none): only the SDK's sending copies them.
-    let (direct, request) = match (table.reads_direct(), table.direct_route(), table.renamer()) {
-        (true, Some(route), None) => {
-            let body = crate::wire::direct::request::batch_get_body(
-                Some([(table.name(), &request)]),
-                Some(&op.capacity_asked()),
-            );
-            match body {
-                Some(body) => (Some((route, body)), request),
-                None => (None, request),
-            }
-        }
-        _ => (None, request),
-    };
+    let direct = table.direct_route().and_then(|route| {
+        let tables = Some([(table.name(), &request)]);
+        let body = crate::wire::direct::request::batch_get_body(tables, Some(&op.capacity_asked()));
+        body.map(|body| (route, body))
+    });
     let (result, keys) = match direct {
         Some((route, body)) => {
             let mut request = request;
