@@ -24,6 +24,7 @@ mod examples;
 mod existing_tables;
 mod expiry;
 mod faults;
+mod field_writer;
 mod fuzz;
 mod history;
 mod hooks;

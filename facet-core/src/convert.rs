@@ -38,8 +38,8 @@ pub fn to_item<F: Facet>(record: &F) -> Result<Item, ItemError> {
     crate::facet::register_sensitive::<F>();
     validate_for_write(record)?;
     let key = primary_key(record)?;
-    let item = record_attributes(record)?;
-    with_library_attributes(record, key, item)
+    let (item, size) = sized_record_attributes(record)?;
+    with_library_attributes(record, key, item, size)
 }
 
 /// The item a write stores for `record`: [`to_item`]'s, encrypted and signed when the facet
@@ -74,21 +74,35 @@ pub(crate) fn primary_key<F: Facet>(record: &F) -> Result<crate::facet::Key<F>, 
 /// The record's own attributes, before the library adds its own: none of them may take
 /// their names.
 pub fn record_attributes<F: Facet>(record: &F) -> Result<Item, ItemError> {
+    sized_record_attributes(record).map(|(item, _)| item)
+}
+
+/// [`record_attributes`], with their stored size when it was counted as they were written
+/// (by the code the derive generates).
+fn sized_record_attributes<F: Facet>(record: &F) -> Result<(Item, Option<usize>), ItemError> {
     let facet = F::SCHEMA.name;
     // PK, SK, two per index, facet, ttl: room made once, so inserting them never rehashes.
     let room = 4 + 2 * F::SCHEMA.indexes.len();
-    let item: Item = crate::marshal::to_attributes_with_room(record, room)
-        .map_err(|source| ItemError::Serialize { facet, source })?;
+    let serialize = |source| ItemError::Serialize { facet, source };
+    // Written field by field, every name is a field's (the derive refuses a field stored
+    // under a library attribute's name).
+    if let Some(fields) = record.own_attributes(room) {
+        return fields.finish_sized().map_err(serialize);
+    }
+    let item: Item = crate::marshal::to_attributes_with_room(record, room).map_err(serialize)?;
     check_own_attributes::<F>(&item)?;
-    Ok(item)
+    Ok((item, None))
 }
 
 /// `item`, the attributes of `record`, with the library's: `key`, the index keys, `facet`,
-/// the schema version and `ttl`; its key lengths and size checked.
+/// the schema version and `ttl`; its key lengths and size checked. `own_size` is the stored
+/// size of `item`'s attributes when it was counted as they were written: the item then
+/// fits when that and the library's attributes do, with no pass over it.
 pub(crate) fn with_library_attributes<F: Facet>(
     record: &F,
     key: crate::facet::Key<F>,
     mut item: Item,
+    own_size: Option<usize>,
 ) -> Result<Item, ItemError> {
     let facet = F::SCHEMA.name;
     // Key lengths are checked as the keys are added, the size once the item is whole.
@@ -98,20 +112,35 @@ pub(crate) fn with_library_attributes<F: Facet>(
     record
         .write_index_keys(&mut item, &mut keys)
         .map_err(|source| ItemError::Key { facet, source })?;
+    let mut size = own_size.map(|own| own + keys.bytes() + FACET_ATTRIBUTE.len() + facet.len());
     item.insert(
         FACET_ATTRIBUTE.to_owned(),
         AttributeValue::S(facet.to_owned()),
     );
-    if let Some(version) = F::SCHEMA_VERSION {
-        item.insert(
-            SCHEMA_VERSION_ATTRIBUTE.to_owned(),
-            AttributeValue::N(version.to_string()),
-        );
+    let numbers = [
+        (SCHEMA_VERSION_ATTRIBUTE, F::SCHEMA_VERSION.map(i64::from)),
+        (TTL_ATTRIBUTE, record.ttl_seconds()),
+    ];
+    for (name, number) in numbers {
+        if let Some(number) = number {
+            let value = AttributeValue::N(number.to_string());
+            size = match (size, crate::limits::attribute_size(name, &value)) {
+                (Some(size), Ok(more)) => Some(size + more),
+                _ => None,
+            };
+            item.insert(name.to_owned(), value);
+        }
     }
-    if let Some(ttl) = record.ttl_seconds() {
-        item.insert(TTL_ATTRIBUTE.to_owned(), AttributeValue::N(ttl.to_string()));
-    }
-    crate::limits::check_size(&item)
+    // Counted, the size is an upper bound (an attribute put twice counts twice): only an
+    // item that may not fit is measured again, and the error, if any, names its largest
+    // attribute.
+    let fits = size.is_some_and(|size| size <= crate::limits::MAX_ITEM_BYTES);
+    let checked = if fits {
+        Ok(())
+    } else {
+        crate::limits::check_size(&item)
+    };
+    checked
         .and_then(|()| keys.finish())
         .and_then(|()| crate::limits::check_native_keys(&item, F::SCHEMA))
         .and_then(|()| crate::limits::check_vector_values(F::SCHEMA, |name| item.get(name)))

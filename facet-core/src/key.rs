@@ -584,6 +584,10 @@ impl KeyWriter {
 /// right after the value: the value contains the delimiter, or ends with the start of an
 /// occurrence that runs into the appended delimiter (`x:` followed by `::`).
 fn clashes_with_delimiter(value: &str, delimiter: &str) -> bool {
+    // The usual one-byte delimiter: a byte search (no substring searcher to set up).
+    if let [byte] = delimiter.as_bytes() {
+        return value.as_bytes().contains(byte);
+    }
     if value.contains(delimiter) {
         return true;
     }
@@ -613,6 +617,9 @@ pub fn write_key(
     fields: &[&'static str],
     values: &[&dyn KeyPart],
 ) -> Result<String, KeyError> {
+    if let Some(key) = plain_key(prefix, delimiter, bare, shard, values) {
+        return Ok(key);
+    }
     let mut w = if bare {
         KeyWriter::bare(delimiter)
     } else {
@@ -625,6 +632,40 @@ pub fn write_key(
         w.part(field, *value);
     }
     w.finish()
+}
+
+/// [`write_key`]'s common case, written straight: a key with a prefix whose every value is
+/// present, writable and free of the delimiter. `None` for any other key, which
+/// [`KeyWriter`] then writes (or refuses) with the full rules.
+#[inline]
+pub(crate) fn plain_key(
+    prefix: &str,
+    delimiter: &'static str,
+    bare: bool,
+    shard: Option<&str>,
+    values: &[&dyn KeyPart],
+) -> Option<String> {
+    if bare {
+        return None;
+    }
+    let mut buf = String::with_capacity(prefix.len() + 48);
+    buf.push_str(prefix);
+    if let Some(id) = shard {
+        buf.push_str(delimiter);
+        buf.push_str(id);
+    }
+    for value in values {
+        if !value.is_present() {
+            return None;
+        }
+        buf.push_str(delimiter);
+        let start = buf.len();
+        value.write_key(&mut buf).ok()?;
+        if clashes_with_delimiter(&buf[start..], delimiter) {
+            return None;
+        }
+    }
+    Some(buf)
 }
 
 #[doc(hidden)]

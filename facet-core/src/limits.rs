@@ -150,6 +150,18 @@ pub fn check_item(item: &Item, schema: &FacetSchema) -> Result<(), LimitError> {
     Ok(())
 }
 
+/// The stored size of attribute `name` holding `value`, as an item's size check
+/// ([`check_item`]) counts it (its numbers checked on the way).
+#[inline]
+pub fn attribute_size(name: &str, value: &AttributeValue) -> Result<usize, LimitError> {
+    Ok(name.len()
+        + match value {
+            AttributeValue::S(s) => s.len(),
+            AttributeValue::Bool(_) | AttributeValue::Null(_) => 1,
+            _ => value_size(value, At::Attribute(name))?,
+        })
+}
+
 /// Check the size of `item` (and its numbers), when its key attributes were checked as they
 /// were added ([`KeyLengths`]).
 pub(crate) fn check_size(item: &Item) -> Result<(), LimitError> {
@@ -385,6 +397,8 @@ fn check_key_len(attribute: &str, len: usize, max: usize) -> Result<(), LimitErr
 #[derive(Debug, Default)]
 pub struct KeyLengths {
     first_error: Option<LimitError>,
+    /// The stored bytes of the key attributes put (names and values).
+    bytes: usize,
 }
 
 impl KeyLengths {
@@ -397,7 +411,40 @@ impl KeyLengths {
         } else {
             self.sort(attribute, &value);
         }
+        self.bytes += attribute.len() + value.len();
         item.insert(attribute.to_owned(), AttributeValue::S(value));
+    }
+
+    /// Write key attribute `attribute` of a record (a partition key when `partition`) with
+    /// [`write_key`](crate::key::write_key), check its length and put it into `item`: what
+    /// the code the derive generates calls for each index key, so that the key is made and
+    /// stored in one place.
+    #[doc(hidden)]
+    #[allow(clippy::too_many_arguments)]
+    pub fn put(
+        &mut self,
+        item: &mut Item,
+        attribute: &str,
+        partition: bool,
+        prefix: &str,
+        delimiter: &'static str,
+        bare: bool,
+        shard: Option<&str>,
+        fields: &[&'static str],
+        values: &[&dyn crate::key::KeyPart],
+    ) -> Result<(), crate::key::KeyError> {
+        // The common key is made here, where it is put (no string returned through a call).
+        let value = match crate::key::plain_key(prefix, delimiter, bare, shard, values) {
+            Some(value) => value,
+            None => crate::key::write_key(prefix, delimiter, bare, shard, fields, values)?,
+        };
+        self.insert(item, attribute, partition, value);
+        Ok(())
+    }
+
+    /// The stored bytes of the key attributes put so far.
+    pub(crate) fn bytes(&self) -> usize {
+        self.bytes
     }
 
     /// Check the value of partition key attribute `attribute`.

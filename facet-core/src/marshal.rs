@@ -64,13 +64,17 @@ pub fn to_attribute_value<T: Serialize + ?Sized>(
 }
 
 /// The serializer: `room` more members are reserved in the map it is asked to build (only
-/// the top-level record's; nested values use [`NESTED`]).
+/// the top-level record's; nested values use [`NESTED`]). Public for the serialize
+/// functions of fields that the code `#[derive(Facet)]` generates calls
+/// ([`crate::facet::writer::with`]).
+#[doc(hidden)]
 #[derive(Debug, Clone, Copy)]
-struct Marshal {
+pub struct Marshal {
     room: usize,
 }
 
-const NESTED: Marshal = Marshal { room: 0 };
+/// The serializer of a value inside a record.
+pub(crate) const NESTED: Marshal = Marshal { room: 0 };
 
 fn number(text: String) -> Result<Out, Error> {
     Ok(Some(AttributeValue::N(text)))
@@ -321,6 +325,7 @@ pub struct Map {
 }
 
 impl Map {
+    #[inline]
     fn insert(&mut self, key: String, value: Out) {
         if let Some(value) = value {
             self.map.insert(key, value);
@@ -365,9 +370,15 @@ impl ser::SerializeStruct for Map {
         key: &'static str,
         value: &T,
     ) -> Result<(), Error> {
-        let value = value.serialize(NESTED).map_err(|e| within(&key, e))?;
-        self.insert(key.to_owned(), value);
-        Ok(())
+        // Matched where it is returned: the value is moved once, into the map.
+        match value.serialize(NESTED) {
+            Ok(Some(value)) => {
+                self.map.insert(key.to_owned(), value);
+                Ok(())
+            }
+            Ok(None) => Ok(()),
+            Err(e) => Err(within(&key, e)),
+        }
     }
     fn end(self) -> Result<Out, Error> {
         ser::SerializeMap::end(self)

@@ -131,7 +131,12 @@ pub(crate) fn normalize(text: String) -> String {
 
 /// Serialize as `toISOString()` text.
 pub fn serialize<S: Serializer>(value: &DateTime<Utc>, serializer: S) -> Result<S::Ok, S::Error> {
-    serializer.collect_str(&display(value))
+    // The usual years as text from the stack (no formatter, one allocation at most);
+    // others through chrono's format.
+    match iso_digits(value) {
+        Some(buf) => serializer.serialize_str(ascii(&buf)),
+        None => serializer.collect_str(&display(value)),
+    }
 }
 
 /// Deserialize from any RFC 3339 text.
@@ -173,7 +178,7 @@ pub mod option {
         serializer: S,
     ) -> Result<S::Ok, S::Error> {
         match value {
-            Some(v) => serializer.collect_str(&display(v)),
+            Some(v) => super::serialize(v, serializer),
             None => serializer.serialize_none(),
         }
     }
@@ -287,11 +292,41 @@ mod tests {
         );
         check(chrono::Utc.with_ymd_and_hms(-1, 6, 1, 0, 0, 0).unwrap());
         check(chrono::Utc.with_ymd_and_hms(10000, 6, 1, 0, 0, 0).unwrap());
+        // Across the calendar: every day of 1900..2100, every 13th of years 0..9999
+        // (every month, leap day and century over the years), at times that move.
+        let (first, last) = (
+            chrono::NaiveDate::from_ymd_opt(0, 1, 1).unwrap(),
+            chrono::NaiveDate::from_ymd_opt(9999, 12, 31).unwrap(),
+        );
+        let (dense_from, dense_to) = (
+            chrono::NaiveDate::from_ymd_opt(1900, 1, 1).unwrap(),
+            chrono::NaiveDate::from_ymd_opt(2100, 1, 1).unwrap(),
+        );
+        let (mut day, mut n) = (first, 0u32);
+        while day <= last {
+            let time =
+                chrono::NaiveTime::from_hms_milli_opt(n % 24, n * 7 % 60, n * 13 % 60, n % 1000)
+                    .unwrap();
+            check(day.and_time(time).and_utc());
+            let step = if (dense_from..dense_to).contains(&day) {
+                1
+            } else {
+                13
+            };
+            day = day + chrono::Days::new(step);
+            n += 1;
+        }
+        for (y, m, d) in [(2024, 2, 29), (2000, 2, 29), (1600, 2, 29), (1969, 12, 31)] {
+            let day = chrono::NaiveDate::from_ymd_opt(y, m, d).unwrap();
+            check(day.and_hms_milli_opt(23, 59, 59, 999).unwrap().and_utc());
+            check(day.and_hms_opt(0, 0, 0).unwrap().and_utc());
+        }
         let leap = chrono::NaiveDate::from_ymd_opt(2016, 12, 31)
             .unwrap()
             .and_hms_milli_opt(23, 59, 59, 1_500)
             .unwrap()
             .and_utc();
         check(leap);
+        assert_eq!(super::to_iso(&leap), "2016-12-31T23:59:60.500Z");
     }
 }

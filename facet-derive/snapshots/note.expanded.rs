@@ -98,6 +98,21 @@ impl ::faceteer::__private_0_1_0::Facet for Note {
     fn ttl_seconds(&self) -> ::core::option::Option<i64> {
         ::core::option::Option::None
     }
+    #[inline]
+    fn own_attributes(
+        &self,
+        __room: usize,
+    ) -> ::core::option::Option<::faceteer::__private_0_1_0::FieldWriter> {
+        #[allow(unused_imports)]
+        use ::faceteer::__private_0_1_0::{ByPlain as _, BySerde as _, Value as __V};
+        let mut __w = ::faceteer::__private_0_1_0::FieldWriter::with_capacity(
+            3usize + __room,
+        );
+        (&&__V(&self.book)).put_in(&mut __w, "book");
+        (&&__V(&self.note_id)).put_in(&mut __w, "note_id");
+        (&&__V(&self.body)).put_in(&mut __w, "body");
+        ::core::option::Option::Some(__w)
+    }
     const ATTRIBUTES: &'static [&'static str] = &["book", "note_id", "body"];
     const FIELDS: &'static [::faceteer::__private_0_1_0::FieldSchema] = &[
         ::faceteer::__private_0_1_0::FieldSchema::new(

@@ -306,33 +306,29 @@ impl ::faceteer::__private_0_1_0::Facet for Task {
         __keys: &mut ::faceteer::__private_0_1_0::KeyLengths,
     ) -> ::core::result::Result<(), ::faceteer::__private_0_1_0::KeyError> {
         __keys
-            .insert(
+            .put(
                 __item,
                 "GSI1PK",
                 true,
-                ::faceteer::__private_0_1_0::write_key(
-                    "#TEAM",
-                    "_",
-                    false,
-                    ::core::option::Option::None,
-                    &["team_id"],
-                    &[::faceteer::__private_0_1_0::key_part::<String>(&self.team_id)],
-                )?,
-            );
+                "#TEAM",
+                "_",
+                false,
+                ::core::option::Option::None,
+                &["team_id"],
+                &[::faceteer::__private_0_1_0::key_part::<String>(&self.team_id)],
+            )?;
         __keys
-            .insert(
+            .put(
                 __item,
                 "GSI1SK",
                 false,
-                ::faceteer::__private_0_1_0::write_key(
-                    "#DUE",
-                    "_",
-                    false,
-                    ::core::option::Option::None,
-                    &["due_day"],
-                    &[&::faceteer::__private_0_1_0::Sortable(&self.due_day)],
-                )?,
-            );
+                "#DUE",
+                "_",
+                false,
+                ::core::option::Option::None,
+                &["due_day"],
+                &[&::faceteer::__private_0_1_0::Sortable(&self.due_day)],
+            )?;
         __keys
             .insert(
                 __item,
@@ -358,25 +354,41 @@ impl ::faceteer::__private_0_1_0::Facet for Task {
                     ))?,
             );
         __keys
-            .insert(
+            .put(
                 __item,
                 "GSI2SK",
                 false,
-                ::faceteer::__private_0_1_0::write_key(
-                    "#STATUS",
-                    "_",
-                    false,
-                    ::core::option::Option::None,
-                    &["status"],
-                    &[::faceteer::__private_0_1_0::key_part::<String>(&self.status)],
-                )?,
-            );
+                "#STATUS",
+                "_",
+                false,
+                ::core::option::Option::None,
+                &["status"],
+                &[::faceteer::__private_0_1_0::key_part::<String>(&self.status)],
+            )?;
         let _ = (__item, __keys);
         ::core::result::Result::Ok(())
     }
     #[inline]
     fn ttl_seconds(&self) -> ::core::option::Option<i64> {
         ::core::option::Option::None
+    }
+    #[inline]
+    fn own_attributes(
+        &self,
+        __room: usize,
+    ) -> ::core::option::Option<::faceteer::__private_0_1_0::FieldWriter> {
+        #[allow(unused_imports)]
+        use ::faceteer::__private_0_1_0::{ByPlain as _, BySerde as _, Value as __V};
+        let mut __w = ::faceteer::__private_0_1_0::FieldWriter::with_capacity(
+            6usize + __room,
+        );
+        (&&__V(&self.team_id)).put_in(&mut __w, "teamId");
+        (&&__V(&self.task_id)).put_in(&mut __w, "taskId");
+        (&&__V(&self.due_day)).put_in(&mut __w, "dueDay");
+        (&&__V(&self.assigned_user_id)).put_in(&mut __w, "assignedUserId");
+        (&&__V(&self.status)).put_in(&mut __w, "status");
+        (&&__V(&self.title)).put_in(&mut __w, "title");
+        ::core::option::Option::Some(__w)
     }
     const ATTRIBUTES: &'static [&'static str] = &[
         "teamId",

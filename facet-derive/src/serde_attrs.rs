@@ -69,7 +69,40 @@ pub struct SerdeContainer {
     pub rename_all: Option<RenameRule>,
     /// `default`: missing fields take their default.
     pub default: bool,
+    /// An option that changes what serde writes beyond the fields' names and values
+    /// (`tag`), or one faceteer does not know: records are written through `Serialize`.
+    pub unfollowed: bool,
 }
+
+/// The container options that leave serde writing each field under its (renamed) name and
+/// nothing else.
+const FOLLOWED_CONTAINER: &[&str] = &[
+    "rename_all",
+    "default",
+    "rename",
+    "deny_unknown_fields",
+    "bound",
+    "crate",
+    "expecting",
+    "from",
+    "try_from",
+];
+
+/// The field options whose effect on what serde writes faceteer follows.
+const FOLLOWED_FIELD: &[&str] = &[
+    "rename",
+    "with",
+    "serialize_with",
+    "deserialize_with",
+    "default",
+    "skip_serializing_if",
+    "skip",
+    "skip_serializing",
+    "skip_deserializing",
+    "alias",
+    "bound",
+    "borrow",
+];
 
 /// The serde options of one field that matter to faceteer.
 #[derive(Debug, Default)]
@@ -91,6 +124,9 @@ pub struct SerdeField {
     /// `skip`, `skip_serializing` or `flatten`: not an attribute of its own. (A
     /// `skip_deserializing` field is still written, so it is one.)
     pub not_an_attribute: bool,
+    /// `flatten`, or an option faceteer does not know: the record is written through
+    /// `Serialize`.
+    pub unfollowed: bool,
 }
 
 /// A `rename(serialize = .., deserialize = ..)` (or `rename_all(..)`): two names.
@@ -110,6 +146,7 @@ fn split_rename(cx: &Ctxt, what: &str, span: Span) {
 pub fn container(attrs: &[Attribute], cx: &Ctxt) -> SerdeContainer {
     let mut out = SerdeContainer::default();
     for item in serde_items(attrs) {
+        out.unfollowed |= !FOLLOWED_CONTAINER.contains(&item.name.as_str());
         match item.name.as_str() {
             "rename_all" if item.list => split_rename(cx, "rename_all", item.span),
             "rename_all" => match item.text.as_deref().map(str::parse) {
@@ -158,6 +195,7 @@ fn add_codec(codec: &mut Option<String>, item: &SerdeItem) {
 pub fn field(attrs: &[Attribute], cx: &Ctxt) -> SerdeField {
     let mut out = SerdeField::default();
     for item in serde_items(attrs) {
+        out.unfollowed |= !FOLLOWED_FIELD.contains(&item.name.as_str());
         match item.name.as_str() {
             "rename" if item.list => split_rename(cx, "rename", item.span),
             "rename" => out.rename = item.text,

@@ -314,6 +314,9 @@ pub mod __private_0_1_0 {
     pub use faceteer_core::expr::{Encoded, ExprError, Field, FieldValue};
     pub use faceteer_core::expr::{Encrypted, SignedOnly};
     pub use faceteer_core::facet::register_sensitive as redact_register;
+    pub use faceteer_core::facet::writer::{
+        with as marshal_with, ByPlain, BySerde, FieldWriter, Value,
+    };
     #[cfg(feature = "chrono")]
     pub use faceteer_core::facet::WriteTime;
     pub use faceteer_core::facet::{

@@ -1,6 +1,7 @@
 //! The [`Facet`] trait, implemented by `#[derive(Facet)]`, with the key of a record, the
 //! marker traits the derive implements, the types of write times and the TTL, and the error
-//! of turning a record into an item or back ([`crate::convert`] does that).
+//! of turning a record into an item or back ([`crate::convert`] does that); and the writer
+//! of a record's own attributes field by field, which the derive's code calls (`writer`).
 
 mod error;
 mod key;
@@ -8,6 +9,8 @@ mod markers;
 mod record;
 mod times;
 mod veto;
+#[doc(hidden)]
+pub mod writer;
 
 pub use error::ItemError;
 pub use key::Key;

@@ -98,7 +98,7 @@ pub fn stamped_item<F: Facet>(
             .flatten()
             .any(|name| keys_built_from(F::SCHEMA, name));
         if !rebuild && !F::VALIDATE_ON_WRITE {
-            return with_library_attributes(record, key, item);
+            return with_library_attributes(record, key, item, None);
         }
         // The record as stored: the validator sees its write times, and the keys built from
         // them are written from it.
@@ -106,10 +106,10 @@ pub fn stamped_item<F: Facet>(
             .map_err(|source| ItemError::deserialize(F::SCHEMA.name, source))?;
         validate_for_write(&stamped)?;
         if !rebuild {
-            return with_library_attributes(record, key, item);
+            return with_library_attributes(record, key, item, None);
         }
         let key = primary_key(&stamped)?;
-        return with_library_attributes(&stamped, key, item);
+        return with_library_attributes(&stamped, key, item, None);
     }
     let _ = (created, now);
     crate::convert::to_item(record)

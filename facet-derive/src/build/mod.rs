@@ -36,8 +36,10 @@ pub fn build(mut input: FacetInput, cx: &Ctxt) -> FacetModel {
         })
         .collect();
     let parts = assembly.finish(&input, &fields, cx);
+    let field_by_field = !serde.unfollowed && attrs.iter().all(|a| !a.serde.unfollowed);
     let mut model = facet(input, fields, parts, cx);
     model.vectors = vectors;
+    model.field_by_field = field_by_field;
     check::facet(cx, &model);
     model
 }
@@ -105,5 +107,6 @@ fn facet(input: FacetInput, fields: Vec<Field>, parts: Parts, cx: &Ctxt) -> Face
         updated: parts.updated,
         schema_version,
         vectors: Vec::new(),
+        field_by_field: false,
     }
 }

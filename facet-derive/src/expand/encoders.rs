@@ -89,7 +89,7 @@ pub fn codec_text(krate: &syn::Path, f: &Field) -> String {
 /// The serialize function of a field whose codec is not faceteer's own marshalling: none
 /// for `faceteer::timestamp` (and `::option`), which write what faceteer's marshaller
 /// writes for a `DateTime<Utc>` anyway.
-fn own_codec<'f>(krate: &syn::Path, f: &'f Field) -> Option<&'f syn::Path> {
+pub(super) fn own_codec<'f>(krate: &syn::Path, f: &'f Field) -> Option<&'f syn::Path> {
     let path = f.serializer.as_ref()?;
     let words: Vec<String> = path.segments.iter().map(|s| s.ident.to_string()).collect();
     let krate: Vec<String> = krate.segments.iter().map(|s| s.ident.to_string()).collect();

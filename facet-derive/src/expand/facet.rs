@@ -8,13 +8,15 @@ use syn::spanned::Spanned;
 use super::encoders::encoders;
 use super::field_schemas::field_schemas;
 use super::fields::fields_struct;
-use super::keys::{all_key_fields, key_expr, keys, own_key_refs, sparse_membership, Source};
+use super::keys::{
+    all_key_fields, key_expr, keys, own_key_refs, put_index_key, sparse_membership, Source,
+};
 use super::projection::{index_key_types, projection};
 use super::queries::{field_list, params, query_fns};
 use super::schema::schema;
 use super::tokens::{allow_many_args, lit, private};
 use super::updates::derived_attributes;
-use crate::model::{FacetModel, KeyRole};
+use crate::model::FacetModel;
 
 /// Generate the `Facet` impl and the inherent key builder and queries.
 pub fn facet(m: &FacetModel) -> TokenStream {
@@ -26,12 +28,7 @@ pub fn facet(m: &FacetModel) -> TokenStream {
     let pk = key_expr(m, &refs[0], Source::Record);
     let sk = key_expr(m, &refs[1], Source::Record);
     let index_keys = m.indexes.iter().map(|i| {
-        let writes = own_key_refs(i).map(|k| {
-            let attribute = lit(&k.key.attribute);
-            let value = key_expr(m, &k, Source::Record);
-            let partition = matches!(k.key.role, KeyRole::Partition);
-            quote!(__keys.insert(__item, #attribute, #partition, #value);)
-        });
+        let writes = own_key_refs(i).map(|k| put_index_key(m, &k, &k.key.attribute));
         // A sparse index holds the record only when every optional key field is present.
         match sparse_membership(m, i, |ident| quote!(self.#ident.is_some())) {
             Some(present) => quote! {
@@ -123,6 +120,7 @@ pub fn facet(m: &FacetModel) -> TokenStream {
     let beacon_text = super::crypto::beacon_text_fn(m);
     let sensitive = super::redact::sensitive_const(m);
     let debug = super::redact::facet_debug(m);
+    let own_attributes = super::attributes::own_attributes(m);
 
     quote! {
         #fields_decl
@@ -164,6 +162,8 @@ pub fn facet(m: &FacetModel) -> TokenStream {
             fn ttl_seconds(&self) -> ::core::option::Option<i64> {
                 #ttl
             }
+
+            #own_attributes
 
             const ATTRIBUTES: &'static [&'static str] = &[#(#attribute_names),*];
 

@@ -8,7 +8,7 @@ use quote::{quote, quote_spanned};
 use syn::spanned::Spanned;
 
 use super::tokens::{lit, private};
-use crate::model::{FacetModel, Field, IndexModel, KeyModel, ShardModel};
+use crate::model::{FacetModel, Field, IndexModel, KeyModel, KeyRole, ShardModel};
 
 /// The type a key field's argument must have: the field type without `Option`, wrapped in
 /// `Sortable` for sortable key fields.
@@ -163,6 +163,41 @@ pub fn write_key_call(
     src: Source,
 ) -> TokenStream {
     let p = private(m);
+    let args = write_key_args(m, k, prefix, shard, src);
+    quote!(#p::write_key(#args))
+}
+
+/// A statement putting a record's index key `k` (attribute `attribute`) into `__item`,
+/// checked by `__keys`: an unsharded key is written and put by the core in one call.
+pub fn put_index_key(m: &FacetModel, k: &KeyRef, attribute: &str) -> TokenStream {
+    let attribute = lit(attribute);
+    let partition = matches!(k.key.role, KeyRole::Partition);
+    match k.key.shard {
+        None => {
+            let args = write_key_args(
+                m,
+                k,
+                &k.key.prefix,
+                quote!(::core::option::Option::None),
+                Source::Record,
+            );
+            quote!(__keys.put(__item, #attribute, #partition, #args)?;)
+        }
+        Some(_) => {
+            let value = key_expr(m, k, Source::Record);
+            quote!(__keys.insert(__item, #attribute, #partition, #value);)
+        }
+    }
+}
+
+/// The arguments of the core's `write_key` for key `k` (see [`write_key_call`]).
+fn write_key_args(
+    m: &FacetModel,
+    k: &KeyRef,
+    prefix: &str,
+    shard: TokenStream,
+    src: Source,
+) -> TokenStream {
     let prefix = lit(prefix);
     let delim = lit(&m.delimiter);
     let bare = k.key.no_prefix;
@@ -176,7 +211,7 @@ pub fn write_key_call(
         .parts
         .iter()
         .map(|part| part_arg(m, part.field, part.sortable, src));
-    quote!(#p::write_key(#prefix, #delim, #bare, #shard, &[#(#names),*], &[#(#values),*]))
+    quote!(#prefix, #delim, #bare, #shard, &[#(#names),*], &[#(#values),*])
 }
 
 /// An expression of type `Result<String, KeyError>`: the complete key from `src`.

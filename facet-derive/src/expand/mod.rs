@@ -7,6 +7,7 @@
 //! updates, its encoders and its projections; the other derives are [`pick`],
 //! [`key_part`] and [`collection`]. A failed derive emits [`fallback`].
 
+mod attributes;
 mod beacon;
 mod collection;
 mod crypto;

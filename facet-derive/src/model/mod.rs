@@ -59,6 +59,10 @@ pub struct FacetModel {
     pub schema_version: Option<SchemaVersion>,
     /// The `#[vector(..)]` fields, each with its index.
     pub vectors: Vec<VectorModel>,
+    /// serde writes the record field by field, each under its (renamed) name and nothing
+    /// else, so the generated code writes its attributes directly (no `flatten`, no `tag`,
+    /// no serde option faceteer does not know).
+    pub field_by_field: bool,
 }
 
 /// A vector index over a `#[vector(..)]` field.
