@@ -1,48 +1,44 @@
+use ::faceteer::__private_0_1_0 as __faceteer_Task;
 ///Typed handles on the attributes of `Task`, for conditions and filters (`Task::fields()`).
 #[derive(Debug)]
 pub struct TaskFields {
     ///The `teamId` attribute.
-    pub team_id: ::faceteer::__private_0_1_0::Field<
+    pub team_id: __faceteer_Task::Field<
         Task,
         String,
         String,
-        ::faceteer::__private_0_1_0::PartOfThePrimaryKey,
+        __faceteer_Task::PartOfThePrimaryKey,
     >,
     ///The `taskId` attribute.
-    pub task_id: ::faceteer::__private_0_1_0::Field<
+    pub task_id: __faceteer_Task::Field<
         Task,
         String,
         String,
-        ::faceteer::__private_0_1_0::PartOfThePrimaryKey,
+        __faceteer_Task::PartOfThePrimaryKey,
     >,
     ///The `dueDay` attribute.
-    pub due_day: ::faceteer::__private_0_1_0::Field<
+    pub due_day: __faceteer_Task::Field<
         Task,
         u32,
         u32,
-        ::faceteer::__private_0_1_0::PartOfAnIndexKeyOrTheTtl,
+        __faceteer_Task::PartOfAnIndexKeyOrTheTtl,
     >,
     ///The `assignedUserId` attribute.
-    pub assigned_user_id: ::faceteer::__private_0_1_0::Field<
+    pub assigned_user_id: __faceteer_Task::Field<
         Task,
         String,
         Option<String>,
-        ::faceteer::__private_0_1_0::PartOfAnIndexKeyOrTheTtl,
+        __faceteer_Task::PartOfAnIndexKeyOrTheTtl,
     >,
     ///The `status` attribute.
-    pub status: ::faceteer::__private_0_1_0::Field<
+    pub status: __faceteer_Task::Field<
         Task,
         String,
         String,
-        ::faceteer::__private_0_1_0::PartOfAnIndexKeyOrTheTtl,
+        __faceteer_Task::PartOfAnIndexKeyOrTheTtl,
     >,
     ///The `title` attribute.
-    pub title: ::faceteer::__private_0_1_0::Field<
-        Task,
-        String,
-        String,
-        ::faceteer::__private_0_1_0::Attribute,
-    >,
+    pub title: __faceteer_Task::Field<Task, String, String, __faceteer_Task::Attribute>,
 }
 #[automatically_derived]
 impl ::core::marker::Copy for TaskFields {}
@@ -63,67 +59,61 @@ pub struct TaskKeys {
     pub task_id: String,
 }
 #[automatically_derived]
-impl ::faceteer::__private_0_1_0::FromPicked for TaskKeys {
+impl __faceteer_Task::FromPicked for TaskKeys {
     const ATTRIBUTES: &'static [&'static str] = &["teamId", "taskId"];
     #[inline]
     fn from_picked(
-        __item: &::faceteer::__private_0_1_0::Item,
-    ) -> ::core::result::Result<Self, ::faceteer::__private_0_1_0::DynamoError> {
+        __item: &__faceteer_Task::Item,
+    ) -> ::core::result::Result<Self, __faceteer_Task::DynamoError> {
         ::core::result::Result::Ok(TaskKeys {
-            team_id: ::faceteer::__private_0_1_0::read_attribute(__item, "teamId")?,
-            task_id: ::faceteer::__private_0_1_0::read_attribute(__item, "taskId")?,
+            team_id: __faceteer_Task::read_attribute(__item, "teamId")?,
+            task_id: __faceteer_Task::read_attribute(__item, "taskId")?,
         })
     }
 }
 #[automatically_derived]
-impl ::faceteer::__private_0_1_0::KeyFields for TaskKeys {}
+impl __faceteer_Task::KeyFields for TaskKeys {}
 #[automatically_derived]
 impl TaskKeys {
     /// The base-table key of the record whose key fields these are.
     #[inline]
     pub fn key(
         &self,
-    ) -> ::core::result::Result<
-        ::faceteer::__private_0_1_0::Key<Task>,
-        ::faceteer::__private_0_1_0::Error,
-    > {
+    ) -> ::core::result::Result<__faceteer_Task::Key<Task>, __faceteer_Task::Error> {
         ::core::result::Result::Ok(
-            <Task as ::faceteer::__private_0_1_0::PickValidator>::keys_to_key(self)?,
+            <Task as __faceteer_Task::PickValidator>::keys_to_key(self)?,
         )
     }
 }
 #[automatically_derived]
-impl ::faceteer::__private_0_1_0::PickValidator for Task {
+impl __faceteer_Task::PickValidator for Task {
     type Keys = TaskKeys;
     #[inline]
     fn keys_to_key(
         __k: &TaskKeys,
-    ) -> ::core::result::Result<
-        ::faceteer::__private_0_1_0::Key<Self>,
-        ::faceteer::__private_0_1_0::KeyError,
-    > {
-        ::faceteer::__private_0_1_0::Key::try_from_parts(
-            ::faceteer::__private_0_1_0::write_key(
+    ) -> ::core::result::Result<__faceteer_Task::Key<Self>, __faceteer_Task::KeyError> {
+        __faceteer_Task::Key::try_from_parts(
+            __faceteer_Task::write_key(
                 "#TEAM",
                 "_",
                 false,
                 ::core::option::Option::None,
                 &["team_id"],
-                &[::faceteer::__private_0_1_0::key_part::<String>(&__k.team_id)],
+                &[__faceteer_Task::key_part::<String>(&__k.team_id)],
             )?,
-            ::faceteer::__private_0_1_0::write_key(
+            __faceteer_Task::write_key(
                 "#TASK",
                 "_",
                 false,
                 ::core::option::Option::None,
                 &["task_id"],
-                &[::faceteer::__private_0_1_0::key_part::<String>(&__k.task_id)],
+                &[__faceteer_Task::key_part::<String>(&__k.task_id)],
             )?,
         )
     }
     #[inline]
     fn validate_pick(
-        __item: &::faceteer::__private_0_1_0::Item,
+        __item: &__faceteer_Task::Item,
         __attributes: &[&'static str],
     ) -> ::core::result::Result<(), ::std::string::String> {
         ::core::result::Result::Ok(())
@@ -139,28 +129,25 @@ pub struct TaskGsi1Keys {
     pub due_day: u32,
 }
 #[automatically_derived]
-impl ::faceteer::__private_0_1_0::FromPicked for TaskGsi1Keys {
+impl __faceteer_Task::FromPicked for TaskGsi1Keys {
     const ATTRIBUTES: &'static [&'static str] = &["teamId", "dueDay"];
     #[inline]
     fn from_picked(
-        __item: &::faceteer::__private_0_1_0::Item,
-    ) -> ::core::result::Result<Self, ::faceteer::__private_0_1_0::DynamoError> {
+        __item: &__faceteer_Task::Item,
+    ) -> ::core::result::Result<Self, __faceteer_Task::DynamoError> {
         ::core::result::Result::Ok(TaskGsi1Keys {
-            team_id: ::faceteer::__private_0_1_0::read_attribute(__item, "teamId")?,
-            due_day: ::faceteer::__private_0_1_0::read_attribute(__item, "dueDay")?,
+            team_id: __faceteer_Task::read_attribute(__item, "teamId")?,
+            due_day: __faceteer_Task::read_attribute(__item, "dueDay")?,
         })
     }
 }
 #[automatically_derived]
-impl ::faceteer::__private_0_1_0::KeyFields for TaskGsi1Keys {}
+impl __faceteer_Task::KeyFields for TaskGsi1Keys {}
 #[automatically_derived]
-impl<
-    const N: usize,
-> ::faceteer::__private_0_1_0::IndexProjects<
-    ::faceteer::__private_0_1_0::FieldAt<Task, N>,
-> for TaskGsi1Keys {}
+impl<const N: usize> __faceteer_Task::IndexProjects<__faceteer_Task::FieldAt<Task, N>>
+for TaskGsi1Keys {}
 #[automatically_derived]
-impl ::faceteer::__private_0_1_0::WholeRecords for TaskGsi1Keys {}
+impl __faceteer_Task::WholeRecords for TaskGsi1Keys {}
 ///The key fields of index `GSI2` of `Task`, as held by projections read through it.
 #[derive(Debug, Clone)]
 #[allow(dead_code)]
@@ -171,56 +158,38 @@ pub struct TaskGsi2Keys {
     pub status: String,
 }
 #[automatically_derived]
-impl ::faceteer::__private_0_1_0::FromPicked for TaskGsi2Keys {
+impl __faceteer_Task::FromPicked for TaskGsi2Keys {
     const ATTRIBUTES: &'static [&'static str] = &["assignedUserId", "status"];
     #[inline]
     fn from_picked(
-        __item: &::faceteer::__private_0_1_0::Item,
-    ) -> ::core::result::Result<Self, ::faceteer::__private_0_1_0::DynamoError> {
+        __item: &__faceteer_Task::Item,
+    ) -> ::core::result::Result<Self, __faceteer_Task::DynamoError> {
         ::core::result::Result::Ok(TaskGsi2Keys {
-            assigned_user_id: ::faceteer::__private_0_1_0::read_attribute(
-                __item,
-                "assignedUserId",
-            )?,
-            status: ::faceteer::__private_0_1_0::read_attribute(__item, "status")?,
+            assigned_user_id: __faceteer_Task::read_attribute(__item, "assignedUserId")?,
+            status: __faceteer_Task::read_attribute(__item, "status")?,
         })
     }
 }
 #[automatically_derived]
-impl ::faceteer::__private_0_1_0::KeyFields for TaskGsi2Keys {}
+impl __faceteer_Task::KeyFields for TaskGsi2Keys {}
 #[automatically_derived]
-impl<
-    const N: usize,
-> ::faceteer::__private_0_1_0::IndexProjects<
-    ::faceteer::__private_0_1_0::FieldAt<Task, N>,
-> for TaskGsi2Keys {}
+impl<const N: usize> __faceteer_Task::IndexProjects<__faceteer_Task::FieldAt<Task, N>>
+for TaskGsi2Keys {}
 #[automatically_derived]
-impl ::faceteer::__private_0_1_0::WholeRecords for TaskGsi2Keys {}
+impl __faceteer_Task::WholeRecords for TaskGsi2Keys {}
 #[automatically_derived]
-impl ::faceteer::__private_0_1_0::Facet for Task {
-    const SCHEMA: &'static ::faceteer::__private_0_1_0::FacetSchema = &::faceteer::__private_0_1_0::FacetSchema::new(
+impl __faceteer_Task::Facet for Task {
+    const SCHEMA: &'static __faceteer_Task::FacetSchema = &__faceteer_Task::FacetSchema::new(
         "TASK",
         "_",
-        ::faceteer::__private_0_1_0::KeySchema::new(
-            "PK",
-            "#TEAM",
-            false,
-            &["teamId"],
-            &[false],
-        ),
-        ::faceteer::__private_0_1_0::KeySchema::new(
-            "SK",
-            "#TASK",
-            false,
-            &["taskId"],
-            &[false],
-        ),
+        __faceteer_Task::KeySchema::new("PK", "#TEAM", false, &["teamId"], &[false]),
+        __faceteer_Task::KeySchema::new("SK", "#TASK", false, &["taskId"], &[false]),
         &[
-            ::faceteer::__private_0_1_0::IndexSchema::new(
-                    ::faceteer::__private_0_1_0::IndexKind::Global,
+            __faceteer_Task::IndexSchema::new(
+                    __faceteer_Task::IndexKind::Global,
                     1u8,
                     "GSI1",
-                    ::faceteer::__private_0_1_0::KeySchema::new(
+                    __faceteer_Task::KeySchema::new(
                         "GSI1PK",
                         "#TEAM",
                         false,
@@ -229,7 +198,7 @@ impl ::faceteer::__private_0_1_0::Facet for Task {
                     ),
                 )
                 .sorted(
-                    ::faceteer::__private_0_1_0::KeySchema::new(
+                    __faceteer_Task::KeySchema::new(
                         "GSI1SK",
                         "#DUE",
                         false,
@@ -238,18 +207,18 @@ impl ::faceteer::__private_0_1_0::Facet for Task {
                     ),
                 )
                 .alias("TeamDueDate"),
-            ::faceteer::__private_0_1_0::IndexSchema::new(
-                    ::faceteer::__private_0_1_0::IndexKind::Global,
+            __faceteer_Task::IndexSchema::new(
+                    __faceteer_Task::IndexKind::Global,
                     2u8,
                     "GSI2",
-                    ::faceteer::__private_0_1_0::KeySchema::new(
+                    __faceteer_Task::KeySchema::new(
                             "GSI2PK",
                             "#USER",
                             false,
                             &["assignedUserId"],
                             &[true],
                         )
-                        .sharded(::faceteer::__private_0_1_0::ShardSchema {
+                        .sharded(__faceteer_Task::ShardSchema {
                             count: 4u32,
                             fields: &["status"],
                             schedule: &[],
@@ -257,7 +226,7 @@ impl ::faceteer::__private_0_1_0::Facet for Task {
                         }),
                 )
                 .sorted(
-                    ::faceteer::__private_0_1_0::KeySchema::new(
+                    __faceteer_Task::KeySchema::new(
                         "GSI2SK",
                         "#STATUS",
                         false,
@@ -276,35 +245,32 @@ impl ::faceteer::__private_0_1_0::Facet for Task {
     #[inline]
     fn primary_key(
         &self,
-    ) -> ::core::result::Result<
-        ::faceteer::__private_0_1_0::Key<Self>,
-        ::faceteer::__private_0_1_0::KeyError,
-    > {
-        ::faceteer::__private_0_1_0::Key::try_from_parts(
-            ::faceteer::__private_0_1_0::write_key(
+    ) -> ::core::result::Result<__faceteer_Task::Key<Self>, __faceteer_Task::KeyError> {
+        __faceteer_Task::Key::try_from_parts(
+            __faceteer_Task::write_key(
                 "#TEAM",
                 "_",
                 false,
                 ::core::option::Option::None,
                 &["team_id"],
-                &[::faceteer::__private_0_1_0::key_part::<String>(&self.team_id)],
+                &[__faceteer_Task::key_part::<String>(&self.team_id)],
             )?,
-            ::faceteer::__private_0_1_0::write_key(
+            __faceteer_Task::write_key(
                 "#TASK",
                 "_",
                 false,
                 ::core::option::Option::None,
                 &["task_id"],
-                &[::faceteer::__private_0_1_0::key_part::<String>(&self.task_id)],
+                &[__faceteer_Task::key_part::<String>(&self.task_id)],
             )?,
         )
     }
     #[inline]
     fn write_index_keys(
         &self,
-        __item: &mut ::faceteer::__private_0_1_0::Item,
-        __keys: &mut ::faceteer::__private_0_1_0::KeyLengths,
-    ) -> ::core::result::Result<(), ::faceteer::__private_0_1_0::KeyError> {
+        __item: &mut __faceteer_Task::Item,
+        __keys: &mut __faceteer_Task::KeyLengths,
+    ) -> ::core::result::Result<(), __faceteer_Task::KeyError> {
         __keys
             .put(
                 __item,
@@ -315,7 +281,7 @@ impl ::faceteer::__private_0_1_0::Facet for Task {
                 false,
                 ::core::option::Option::None,
                 &["team_id"],
-                &[::faceteer::__private_0_1_0::key_part::<String>(&self.team_id)],
+                &[__faceteer_Task::key_part::<String>(&self.team_id)],
             )?;
         __keys
             .put(
@@ -327,27 +293,27 @@ impl ::faceteer::__private_0_1_0::Facet for Task {
                 false,
                 ::core::option::Option::None,
                 &["due_day"],
-                &[&::faceteer::__private_0_1_0::Sortable(&self.due_day)],
+                &[&__faceteer_Task::Sortable(&self.due_day)],
             )?;
         __keys
             .insert(
                 __item,
                 "GSI2PK",
                 true,
-                ::faceteer::__private_0_1_0::shard_of(
+                __faceteer_Task::shard_of(
                         4u32,
                         ::core::option::Option::None,
                         &["status"],
-                        &[::faceteer::__private_0_1_0::key_part::<String>(&self.status)],
+                        &[__faceteer_Task::key_part::<String>(&self.status)],
                     )
-                    .and_then(|__id| ::faceteer::__private_0_1_0::write_key(
+                    .and_then(|__id| __faceteer_Task::write_key(
                         "#USER",
                         "_",
                         false,
                         ::core::option::Option::Some(__id.as_str()),
                         &["assigned_user_id"],
                         &[
-                            ::faceteer::__private_0_1_0::key_part::<
+                            __faceteer_Task::key_part::<
                                 Option<String>,
                             >(&self.assigned_user_id),
                         ],
@@ -363,7 +329,7 @@ impl ::faceteer::__private_0_1_0::Facet for Task {
                 false,
                 ::core::option::Option::None,
                 &["status"],
-                &[::faceteer::__private_0_1_0::key_part::<String>(&self.status)],
+                &[__faceteer_Task::key_part::<String>(&self.status)],
             )?;
         let _ = (__item, __keys);
         ::core::result::Result::Ok(())
@@ -376,12 +342,10 @@ impl ::faceteer::__private_0_1_0::Facet for Task {
     fn own_attributes(
         &self,
         __room: usize,
-    ) -> ::core::option::Option<::faceteer::__private_0_1_0::FieldWriter> {
+    ) -> ::core::option::Option<__faceteer_Task::FieldWriter> {
         #[allow(unused_imports)]
-        use ::faceteer::__private_0_1_0::{ByPlain as _, BySerde as _, Value as __V};
-        let mut __w = ::faceteer::__private_0_1_0::FieldWriter::with_capacity(
-            6usize + __room,
-        );
+        use __faceteer_Task::{ByPlain as _, BySerde as _, Value as __V};
+        let mut __w = __faceteer_Task::FieldWriter::with_capacity(6usize + __room);
         (&&__V(&self.team_id)).put_in(&mut __w, "teamId");
         (&&__V(&self.task_id)).put_in(&mut __w, "taskId");
         (&&__V(&self.due_day)).put_in(&mut __w, "dueDay");
@@ -398,8 +362,8 @@ impl ::faceteer::__private_0_1_0::Facet for Task {
         "status",
         "title",
     ];
-    const FIELDS: &'static [::faceteer::__private_0_1_0::FieldSchema] = &[
-        ::faceteer::__private_0_1_0::FieldSchema::new(
+    const FIELDS: &'static [__faceteer_Task::FieldSchema] = &[
+        __faceteer_Task::FieldSchema::new(
             "team_id",
             "teamId",
             "String",
@@ -407,7 +371,7 @@ impl ::faceteer::__private_0_1_0::Facet for Task {
             false,
             false,
         ),
-        ::faceteer::__private_0_1_0::FieldSchema::new(
+        __faceteer_Task::FieldSchema::new(
             "task_id",
             "taskId",
             "String",
@@ -415,16 +379,9 @@ impl ::faceteer::__private_0_1_0::Facet for Task {
             false,
             false,
         ),
-        ::faceteer::__private_0_1_0::FieldSchema::new(
-                "due_day",
-                "dueDay",
-                "u32",
-                true,
-                false,
-                false,
-            )
+        __faceteer_Task::FieldSchema::new("due_day", "dueDay", "u32", true, false, false)
             .sortable_in(&["GSI1SK"]),
-        ::faceteer::__private_0_1_0::FieldSchema::new(
+        __faceteer_Task::FieldSchema::new(
             "assigned_user_id",
             "assignedUserId",
             "Option<String>",
@@ -432,7 +389,7 @@ impl ::faceteer::__private_0_1_0::Facet for Task {
             true,
             false,
         ),
-        ::faceteer::__private_0_1_0::FieldSchema::new(
+        __faceteer_Task::FieldSchema::new(
             "status",
             "status",
             "String",
@@ -440,22 +397,15 @@ impl ::faceteer::__private_0_1_0::Facet for Task {
             false,
             false,
         ),
-        ::faceteer::__private_0_1_0::FieldSchema::new(
-            "title",
-            "title",
-            "String",
-            true,
-            false,
-            false,
-        ),
+        __faceteer_Task::FieldSchema::new("title", "title", "String", true, false, false),
     ];
     #[allow(clippy::needless_question_mark)]
     #[inline]
     fn derived_attributes(
-        __v: &mut ::faceteer::__private_0_1_0::KeyedValues<'_, Self>,
+        __v: &mut __faceteer_Task::KeyedValues<'_, Self>,
     ) -> ::core::result::Result<
-        ::std::vec::Vec<::faceteer::__private_0_1_0::Derived>,
-        ::faceteer::__private_0_1_0::ExprError,
+        ::std::vec::Vec<__faceteer_Task::Derived>,
+        __faceteer_Task::ExprError,
     > {
         let mut __out = ::std::vec::Vec::new();
         if let ::core::option::Option::Some(__changed) = __v.changed(&[2u16]) {
@@ -463,7 +413,7 @@ impl ::faceteer::__private_0_1_0::Facet for Task {
                 .required::<
                     u32,
                 >(
-                    ::faceteer::__private_0_1_0::Need::new(
+                    __faceteer_Task::Need::new(
                         2u16,
                         "dueDay",
                         "due_day",
@@ -474,15 +424,15 @@ impl ::faceteer::__private_0_1_0::Facet for Task {
                 )?;
             __out
                 .push(
-                    ::faceteer::__private_0_1_0::derived_key(
+                    __faceteer_Task::derived_key(
                         "GSI1SK",
-                        ::faceteer::__private_0_1_0::write_key(
+                        __faceteer_Task::write_key(
                             "#DUE",
                             "_",
                             false,
                             ::core::option::Option::None,
                             &["due_day"],
-                            &[&::faceteer::__private_0_1_0::Sortable(due_day)],
+                            &[&__faceteer_Task::Sortable(due_day)],
                         ),
                     )?,
                 );
@@ -492,7 +442,7 @@ impl ::faceteer::__private_0_1_0::Facet for Task {
                 .optional::<
                     String,
                 >(
-                    ::faceteer::__private_0_1_0::Need::new(
+                    __faceteer_Task::Need::new(
                         3u16,
                         "assignedUserId",
                         "assigned_user_id",
@@ -505,7 +455,7 @@ impl ::faceteer::__private_0_1_0::Facet for Task {
                 .required::<
                     String,
                 >(
-                    ::faceteer::__private_0_1_0::Need::new(
+                    __faceteer_Task::Need::new(
                         4u16,
                         "status",
                         "status",
@@ -516,15 +466,15 @@ impl ::faceteer::__private_0_1_0::Facet for Task {
                 )?;
             __out
                 .push(
-                    ::faceteer::__private_0_1_0::derived_key(
+                    __faceteer_Task::derived_key(
                         "GSI2PK",
-                        ::faceteer::__private_0_1_0::shard_of(
+                        __faceteer_Task::shard_of(
                                 4u32,
                                 ::core::option::Option::None,
                                 &["status"],
-                                &[::faceteer::__private_0_1_0::key_part::<String>(status)],
+                                &[__faceteer_Task::key_part::<String>(status)],
                             )
-                            .and_then(|__id| ::faceteer::__private_0_1_0::write_key(
+                            .and_then(|__id| __faceteer_Task::write_key(
                                 "#USER",
                                 "_",
                                 false,
@@ -540,7 +490,7 @@ impl ::faceteer::__private_0_1_0::Facet for Task {
                 .required::<
                     String,
                 >(
-                    ::faceteer::__private_0_1_0::Need::new(
+                    __faceteer_Task::Need::new(
                         4u16,
                         "status",
                         "status",
@@ -551,15 +501,15 @@ impl ::faceteer::__private_0_1_0::Facet for Task {
                 )?;
             __out
                 .push(
-                    ::faceteer::__private_0_1_0::derived_key(
+                    __faceteer_Task::derived_key(
                         "GSI2SK",
-                        ::faceteer::__private_0_1_0::write_key(
+                        __faceteer_Task::write_key(
                             "#STATUS",
                             "_",
                             false,
                             ::core::option::Option::None,
                             &["status"],
-                            &[::faceteer::__private_0_1_0::key_part::<String>(status)],
+                            &[__faceteer_Task::key_part::<String>(status)],
                         ),
                     )?,
                 );
@@ -568,52 +518,49 @@ impl ::faceteer::__private_0_1_0::Facet for Task {
     }
     #[allow(clippy::needless_question_mark)]
     #[inline]
-    fn key_values(
-        __pk: &str,
-        __sk: &str,
-    ) -> ::std::vec::Vec<::faceteer::__private_0_1_0::KeyValue> {
+    fn key_values(__pk: &str, __sk: &str) -> ::std::vec::Vec<__faceteer_Task::KeyValue> {
         let __read = || -> ::core::option::Option<
-            ::std::vec::Vec<::faceteer::__private_0_1_0::KeyValue>,
+            ::std::vec::Vec<__faceteer_Task::KeyValue>,
         > {
-            let __pieces_pk = ::faceteer::__private_0_1_0::key_pieces(
+            let __pieces_pk = __faceteer_Task::key_pieces(
                 __pk,
                 "#TEAM",
                 false,
                 "_",
                 1usize,
             )?;
-            let __owned_team_id: String = ::faceteer::__private_0_1_0::from_key_text::<
+            let __owned_team_id: String = __faceteer_Task::from_key_text::<
                 String,
             >(__pieces_pk[0usize])?;
-            let __pieces_sk = ::faceteer::__private_0_1_0::key_pieces(
+            let __pieces_sk = __faceteer_Task::key_pieces(
                 __sk,
                 "#TASK",
                 false,
                 "_",
                 1usize,
             )?;
-            let __owned_task_id: String = ::faceteer::__private_0_1_0::from_key_text::<
+            let __owned_task_id: String = __faceteer_Task::from_key_text::<
                 String,
             >(__pieces_sk[0usize])?;
             {
                 let team_id = &__owned_team_id;
                 let task_id = &__owned_task_id;
-                if ::faceteer::__private_0_1_0::write_key(
+                if __faceteer_Task::write_key(
                         "#TEAM",
                         "_",
                         false,
                         ::core::option::Option::None,
                         &["team_id"],
-                        &[::faceteer::__private_0_1_0::key_part::<String>(team_id)],
+                        &[__faceteer_Task::key_part::<String>(team_id)],
                     )
                     .ok()? != __pk
-                    || ::faceteer::__private_0_1_0::write_key(
+                    || __faceteer_Task::write_key(
                             "#TASK",
                             "_",
                             false,
                             ::core::option::Option::None,
                             &["task_id"],
-                            &[::faceteer::__private_0_1_0::key_part::<String>(task_id)],
+                            &[__faceteer_Task::key_part::<String>(task_id)],
                         )
                         .ok()? != __sk
                 {
@@ -631,24 +578,21 @@ impl ::faceteer::__private_0_1_0::Facet for Task {
     }
 }
 #[automatically_derived]
-impl ::faceteer::__private_0_1_0::BatchDeletable for Task {}
+impl __faceteer_Task::BatchDeletable for Task {}
 #[automatically_derived]
-impl ::faceteer::__private_0_1_0::BatchWritable for Task {}
+impl __faceteer_Task::BatchWritable for Task {}
 #[automatically_derived]
 impl Task {
     ///Typed handles on the attributes of `Task`, for conditions and filters (`Task::fields()`).
     #[inline]
     pub const fn fields() -> TaskFields {
         TaskFields {
-            team_id: ::faceteer::__private_0_1_0::Field::numbered("teamId", 0u16),
-            task_id: ::faceteer::__private_0_1_0::Field::numbered("taskId", 1u16),
-            due_day: ::faceteer::__private_0_1_0::Field::numbered("dueDay", 2u16),
-            assigned_user_id: ::faceteer::__private_0_1_0::Field::numbered(
-                "assignedUserId",
-                3u16,
-            ),
-            status: ::faceteer::__private_0_1_0::Field::numbered("status", 4u16),
-            title: ::faceteer::__private_0_1_0::Field::numbered("title", 5u16),
+            team_id: __faceteer_Task::Field::numbered("teamId", 0u16),
+            task_id: __faceteer_Task::Field::numbered("taskId", 1u16),
+            due_day: __faceteer_Task::Field::numbered("dueDay", 2u16),
+            assigned_user_id: __faceteer_Task::Field::numbered("assignedUserId", 3u16),
+            status: __faceteer_Task::Field::numbered("status", 4u16),
+            title: __faceteer_Task::Field::numbered("title", 5u16),
         }
     }
     /**The key of the `TASK` record identified by `team_id`, `task_id`.
@@ -656,29 +600,26 @@ impl Task {
 Fails with `Error::Key` when a key value contains the delimiter where it would make the key ambiguous, or when the partition key would start with `$unique`, the partition of the guard items of unique values.*/
     #[inline]
     pub fn key(
-        team_id: impl ::faceteer::__private_0_1_0::KeyArg<String>,
-        task_id: impl ::faceteer::__private_0_1_0::KeyArg<String>,
-    ) -> ::core::result::Result<
-        ::faceteer::__private_0_1_0::Key<Self>,
-        ::faceteer::__private_0_1_0::Error,
-    > {
+        team_id: impl __faceteer_Task::KeyArg<String>,
+        task_id: impl __faceteer_Task::KeyArg<String>,
+    ) -> ::core::result::Result<__faceteer_Task::Key<Self>, __faceteer_Task::Error> {
         ::core::result::Result::Ok(
-            ::faceteer::__private_0_1_0::Key::try_from_parts(
-                ::faceteer::__private_0_1_0::write_key(
+            __faceteer_Task::Key::try_from_parts(
+                __faceteer_Task::write_key(
                     "#TEAM",
                     "_",
                     false,
                     ::core::option::Option::None,
                     &["team_id"],
-                    &[&::faceteer::__private_0_1_0::KeyArg::<String>::key_part(&team_id)],
+                    &[&__faceteer_Task::KeyArg::<String>::key_part(&team_id)],
                 )?,
-                ::faceteer::__private_0_1_0::write_key(
+                __faceteer_Task::write_key(
                     "#TASK",
                     "_",
                     false,
                     ::core::option::Option::None,
                     &["task_id"],
-                    &[&::faceteer::__private_0_1_0::KeyArg::<String>::key_part(&task_id)],
+                    &[&__faceteer_Task::KeyArg::<String>::key_part(&task_id)],
                 )?,
             )?,
         )
@@ -688,29 +629,27 @@ Fails with `Error::Key` when a key value contains the delimiter where it would m
 Sort-key arguments of the operators are the sort-key field(s): `task_id`.*/
     #[inline]
     pub fn query(
-        team_id: impl ::faceteer::__private_0_1_0::KeyArg<String>,
-    ) -> ::faceteer::__private_0_1_0::PartitionQuery<
+        team_id: impl __faceteer_Task::KeyArg<String>,
+    ) -> __faceteer_Task::PartitionQuery<
         Self,
-        ::faceteer::__private_0_1_0::One<String>,
-        ::faceteer::__private_0_1_0::BaseTable,
+        __faceteer_Task::One<String>,
+        __faceteer_Task::BaseTable,
     > {
-        ::faceteer::__private_0_1_0::PartitionQuery::new(
+        __faceteer_Task::PartitionQuery::new(
             ::core::option::Option::None,
-            ::core::option::Option::Some(
-                &<Self as ::faceteer::__private_0_1_0::Facet>::SCHEMA.sk,
-            ),
-            ::faceteer::__private_0_1_0::PartitionKey::new(
+            ::core::option::Option::Some(&<Self as __faceteer_Task::Facet>::SCHEMA.sk),
+            __faceteer_Task::PartitionKey::new(
                 "PK",
                 "#TEAM",
                 "_",
-                ::faceteer::__private_0_1_0::ShardChoice::Unsharded,
-                ::faceteer::__private_0_1_0::write_key(
+                __faceteer_Task::ShardChoice::Unsharded,
+                __faceteer_Task::write_key(
                     "",
                     "_",
                     false,
                     ::core::option::Option::None,
                     &["team_id"],
-                    &[&::faceteer::__private_0_1_0::KeyArg::<String>::key_part(&team_id)],
+                    &[&__faceteer_Task::KeyArg::<String>::key_part(&team_id)],
                 ),
             ),
         )
@@ -720,32 +659,29 @@ Sort-key arguments of the operators are the sort-key field(s): `task_id`.*/
 Sort-key arguments of the operators are the index's sort-key field(s): `due_day`.*/
     #[inline]
     pub fn gsi1(
-        team_id: impl ::faceteer::__private_0_1_0::KeyArg<String>,
-    ) -> ::faceteer::__private_0_1_0::PartitionQuery<
+        team_id: impl __faceteer_Task::KeyArg<String>,
+    ) -> __faceteer_Task::PartitionQuery<
         Self,
-        ::faceteer::__private_0_1_0::One<::faceteer::__private_0_1_0::Sortable<u32>>,
+        __faceteer_Task::One<__faceteer_Task::Sortable<u32>>,
         TaskGsi1Keys,
     > {
-        ::faceteer::__private_0_1_0::PartitionQuery::new(
+        __faceteer_Task::PartitionQuery::new(
             ::core::option::Option::Some(
-                &<Self as ::faceteer::__private_0_1_0::Facet>::SCHEMA.indexes[0usize],
+                &<Self as __faceteer_Task::Facet>::SCHEMA.indexes[0usize],
             ),
-            <Self as ::faceteer::__private_0_1_0::Facet>::SCHEMA
-                .indexes[0usize]
-                .sk
-                .as_ref(),
-            ::faceteer::__private_0_1_0::PartitionKey::new(
+            <Self as __faceteer_Task::Facet>::SCHEMA.indexes[0usize].sk.as_ref(),
+            __faceteer_Task::PartitionKey::new(
                 "GSI1PK",
                 "#TEAM",
                 "_",
-                ::faceteer::__private_0_1_0::ShardChoice::Unsharded,
-                ::faceteer::__private_0_1_0::write_key(
+                __faceteer_Task::ShardChoice::Unsharded,
+                __faceteer_Task::write_key(
                     "",
                     "_",
                     false,
                     ::core::option::Option::None,
                     &["team_id"],
-                    &[&::faceteer::__private_0_1_0::KeyArg::<String>::key_part(&team_id)],
+                    &[&__faceteer_Task::KeyArg::<String>::key_part(&team_id)],
                 ),
             ),
         )
@@ -753,10 +689,10 @@ Sort-key arguments of the operators are the index's sort-key field(s): `due_day`
     ///The same as [`Self::gsi1`].
     #[inline]
     pub fn by_team_due_date(
-        team_id: impl ::faceteer::__private_0_1_0::KeyArg<String>,
-    ) -> ::faceteer::__private_0_1_0::PartitionQuery<
+        team_id: impl __faceteer_Task::KeyArg<String>,
+    ) -> __faceteer_Task::PartitionQuery<
         Self,
-        ::faceteer::__private_0_1_0::One<::faceteer::__private_0_1_0::Sortable<u32>>,
+        __faceteer_Task::One<__faceteer_Task::Sortable<u32>>,
         TaskGsi1Keys,
     > {
         Self::gsi1(team_id)
@@ -767,28 +703,25 @@ Sort-key arguments of the operators are the index's sort-key field(s): `status`.
     #[inline]
     pub fn gsi2(
         assigned_user_id: ::core::option::Option<&str>,
-    ) -> ::faceteer::__private_0_1_0::PartitionQuery<
+    ) -> __faceteer_Task::PartitionQuery<
         Self,
-        ::faceteer::__private_0_1_0::One<String>,
+        __faceteer_Task::One<String>,
         TaskGsi2Keys,
     > {
-        ::faceteer::__private_0_1_0::PartitionQuery::new(
+        __faceteer_Task::PartitionQuery::new(
             ::core::option::Option::Some(
-                &<Self as ::faceteer::__private_0_1_0::Facet>::SCHEMA.indexes[1usize],
+                &<Self as __faceteer_Task::Facet>::SCHEMA.indexes[1usize],
             ),
-            <Self as ::faceteer::__private_0_1_0::Facet>::SCHEMA
-                .indexes[1usize]
-                .sk
-                .as_ref(),
-            ::faceteer::__private_0_1_0::PartitionKey::new(
+            <Self as __faceteer_Task::Facet>::SCHEMA.indexes[1usize].sk.as_ref(),
+            __faceteer_Task::PartitionKey::new(
                 "GSI2PK",
                 "#USER",
                 "_",
-                ::faceteer::__private_0_1_0::ShardChoice::Choose {
+                __faceteer_Task::ShardChoice::Choose {
                     count: 4u32,
                     schedule: &[],
                 },
-                ::faceteer::__private_0_1_0::write_key(
+                __faceteer_Task::write_key(
                     "",
                     "_",
                     false,

@@ -5,20 +5,18 @@ use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 use syn::Ident;
 
-use super::tokens::private_in;
 use crate::model::{FacetModel, Field};
 
 /// The encoder of each field whose values faceteer's marshalling alone would not store as
 /// a put does (a codec of its own, a `skip_serializing_if`): conditions, filters and
 /// updates send a value exactly as a put stores the field.
 pub fn encoders(m: &FacetModel) -> TokenStream {
-    encoder_fns(&m.fields, &m.krate)
+    encoder_fns(&m.fields, &m.krate, &super::tokens::private(m))
 }
 
 /// The encoder functions of `fields` (of a facet, or of a struct that derives `Nested`),
-/// with the `faceteer` crate at `krate`.
-pub fn encoder_fns(fields: &[Field], krate: &syn::Path) -> TokenStream {
-    let p = private_in(krate);
+/// with the `faceteer` crate at `krate` and its runtime module named `p`.
+pub fn encoder_fns(fields: &[Field], krate: &syn::Path, p: &TokenStream) -> TokenStream {
     let fns = fields.iter().filter(|f| has_encoder(krate, f)).map(|f| {
         let (ty, inner) = (&f.ty, &f.inner);
         let name = encoder_ident(f);

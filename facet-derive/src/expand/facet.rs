@@ -122,7 +122,10 @@ pub fn facet(m: &FacetModel) -> TokenStream {
     let debug = super::redact::facet_debug(m);
     let own_attributes = super::attributes::own_attributes(m);
 
+    let private_use = super::tokens::private_use(m);
+
     quote! {
+        #private_use
         #fields_decl
         #projection
         #index_key_types

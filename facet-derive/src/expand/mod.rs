@@ -1,6 +1,8 @@
 //! The expansion, split by what it generates. Every runtime item is reached through
 //! `<crate>::__private_<version>` (`::faceteer` unless `#[facet(crate = ..)]` says otherwise), so
-//! the generated code does not depend on the caller's imports.
+//! the generated code does not depend on the caller's imports. A facet's expansion imports
+//! that module once, as `__faceteer_<Struct>` ([`tokens::private_use`]), and names its items
+//! through that one token.
 //!
 //! A facet's expansion ([`facet`]) is assembled from its keys (written by the core's one
 //! routine, `write_key`, for every caller), its schema, its queries, its field handles, its

@@ -77,7 +77,7 @@ pub fn nested(input: &syn::DeriveInput, cx: &Ctxt) -> TokenStream {
             quote!(#fid: #member)
         }
     });
-    let encoders = encoder_fns(&fields, &krate);
+    let encoders = encoder_fns(&fields, &krate, &p);
     let doc = format!(
         "Typed handles on the members of a `{ident}` stored inside a facet's `#[nested]` \
          field (`Facet::fields().<field>.<member>`); it dereferences to the handle of the \

@@ -18,8 +18,8 @@ use crate::names::alias_method;
 pub struct FacetModel {
     /// The path of the `faceteer` crate (`::faceteer` unless `#[facet(crate = ..)]`).
     pub krate: syn::Path,
-    /// The path of the runtime's module for generated code under `krate`, built once by the
-    /// expansion (which names it hundreds of times).
+    /// How the expansion names the runtime's module for generated code (an alias of it
+    /// under `krate`), built once by the expansion (which names it hundreds of times).
     pub private: std::cell::OnceCell<proc_macro2::TokenStream>,
     /// The struct's name.
     pub ident: Ident,
