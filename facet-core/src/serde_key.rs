@@ -9,7 +9,7 @@ pub fn write_serde_key<T: Serialize + ?Sized>(value: &T, out: &mut String) -> Re
     // The usual kinds straight into the key; any other (and every error) as serde_dynamo
     // converts it, which the fast path writes the same text as.
     let start = out.len();
-    if value.serialize(KeyText(out)).is_ok() {
+    if value.serialize(AppendKeyText(out)).is_ok() {
         return Ok(());
     }
     out.truncate(start);
@@ -31,9 +31,9 @@ pub fn write_serde_key<T: Serialize + ?Sized>(value: &T, out: &mut String) -> Re
 /// A serializer appending the key text of a string, number, boolean or unit variant, as
 /// serde_dynamo converts them (`S`, `N` in `to_string`'s form, `BOOL`); [`Other`] for any
 /// other kind.
-struct KeyText<'a>(&'a mut String);
+struct AppendKeyText<'a>(&'a mut String);
 
-/// Not a kind [`KeyText`] writes.
+/// Not a kind [`AppendKeyText`] writes.
 #[derive(Debug)]
 struct Other;
 
@@ -60,7 +60,7 @@ macro_rules! key_numbers {
     )*};
 }
 
-impl serde::Serializer for KeyText<'_> {
+impl serde::Serializer for AppendKeyText<'_> {
     type Ok = ();
     type Error = Other;
     type SerializeSeq = serde::ser::Impossible<(), Other>;
