@@ -436,7 +436,7 @@ impl KeyLengths {
         // The common key is made here, where it is put (no string returned through a call).
         let value = match crate::key::plain_key(prefix, delimiter, bare, shard, values) {
             Some(value) => value,
-            None => crate::key::write_key(prefix, delimiter, bare, shard, fields, values)?,
+            None => crate::key::write_key_in_full(prefix, delimiter, bare, shard, fields, values)?,
         };
         self.insert(item, attribute, partition, value);
         Ok(())

@@ -28,7 +28,7 @@ pub fn facet(m: &FacetModel) -> TokenStream {
     let pk = key_expr(m, &refs[0], Source::Record);
     let sk = key_expr(m, &refs[1], Source::Record);
     let index_keys = m.indexes.iter().map(|i| {
-        let writes = own_key_refs(i).map(|k| put_index_key(m, &k, &k.key.attribute));
+        let writes = own_key_refs(i).map(|k| put_index_key(m, &k));
         // A sparse index holds the record only when every optional key field is present.
         match sparse_membership(m, i, |ident| quote!(self.#ident.is_some())) {
             Some(present) => quote! {

@@ -167,10 +167,10 @@ pub fn write_key_call(
     quote!(#p::write_key(#args))
 }
 
-/// A statement putting a record's index key `k` (attribute `attribute`) into `__item`,
-/// checked by `__keys`: an unsharded key is written and put by the core in one call.
-pub fn put_index_key(m: &FacetModel, k: &KeyRef, attribute: &str) -> TokenStream {
-    let attribute = lit(attribute);
+/// A statement putting a record's index key `k` into `__item`, checked by `__keys`: an
+/// unsharded key is written and put by the core in one call.
+pub fn put_index_key(m: &FacetModel, k: &KeyRef) -> TokenStream {
+    let attribute = lit(&k.key.attribute);
     let partition = matches!(k.key.role, KeyRole::Partition);
     match k.key.shard {
         None => {
