@@ -302,3 +302,56 @@ proptest! {
         prop_assert_eq!(record_attributes(&record).unwrap(), through_serde(&record));
     }
 }
+
+/// A record of optional fields and an optional TTL, for the room its item is made with.
+#[derive(Debug, Clone, PartialEq, Facet, Serialize, Deserialize)]
+#[facet(name = "SPARSE")]
+pub struct Sparse {
+    #[pk(prefix = "#S")]
+    #[sk(prefix = "#S")]
+    pub id: String,
+    pub a: Option<String>,
+    pub b: Option<u32>,
+    pub c: Option<bool>,
+    pub d: Option<String>,
+    pub e: Option<DateTime<Utc>>,
+    pub f: Option<Vec<String>>,
+    #[ttl]
+    #[serde(default, with = "faceteer::timestamp::option")]
+    pub expires: Option<DateTime<Utc>>,
+}
+
+/// The capacity `HashMap` gives a table made for exactly `item`'s attributes.
+fn exact_capacity(item: &HashMap<String, AV>) -> usize {
+    HashMap::<String, AV>::with_capacity(item.len()).capacity()
+}
+
+/// An item's table is made once, for the attributes it holds: an absent optional field
+/// and an unset `ttl` take no room.
+#[test]
+fn an_items_table_is_sized_to_what_it_holds() {
+    for present in 0..=6 {
+        for ttl in [false, true] {
+            let some = |n: usize| present > n;
+            let record = Sparse {
+                id: format!("s{present}{ttl}"),
+                a: some(0).then(|| "a".into()),
+                b: some(1).then_some(2),
+                c: some(2).then_some(true),
+                d: some(3).then(|| "d".into()),
+                e: some(4).then(|| at(1_800_000_000, 5)),
+                f: some(5).then(|| vec!["f".into()]),
+                expires: ttl.then(|| at(1_900_000_000, 0)),
+            };
+            let item = faceteer::to_item(&record).unwrap();
+            assert_eq!(item.len(), 4 + present + 2 * usize::from(ttl));
+            assert_eq!(item.capacity(), exact_capacity(&item), "{record:?}");
+        }
+    }
+    // The README's `Task`: an optional index key field and a TTL, each present in some
+    // records and absent in others.
+    for i in 0..24 {
+        let item = faceteer::to_item(&faceteer_suite::catalogue::task("team-a", i)).unwrap();
+        assert_eq!(item.capacity(), exact_capacity(&item), "task {i}");
+    }
+}

@@ -81,8 +81,13 @@ pub fn record_attributes<F: Facet>(record: &F) -> Result<Item, ItemError> {
 /// (by the code the derive generates).
 fn sized_record_attributes<F: Facet>(record: &F) -> Result<(Item, Option<usize>), ItemError> {
     let facet = F::SCHEMA.name;
-    // PK, SK, two per index, facet, ttl: room made once, so inserting them never rehashes.
-    let room = 4 + 2 * F::SCHEMA.indexes.len();
+    // PK, SK, `facet`, two per index, the schema version and `ttl` when written: room made
+    // once, so inserting them never rehashes (and no larger than needed: an item's table
+    // is its largest allocation).
+    let room = 3
+        + 2 * F::SCHEMA.indexes.len()
+        + usize::from(F::SCHEMA_VERSION.is_some())
+        + usize::from(record.ttl_seconds().is_some());
     let serialize = |source| ItemError::Serialize { facet, source };
     // Written field by field, every name is a field's (the derive refuses a field stored
     // under a library attribute's name).

@@ -586,7 +586,7 @@ impl KeyWriter {
 fn clashes_with_delimiter(value: &str, delimiter: &str) -> bool {
     // The usual one-byte delimiter: a byte search (no substring searcher to set up).
     if let [byte] = delimiter.as_bytes() {
-        return value.as_bytes().contains(byte);
+        return value.bytes().any(|b| b == *byte);
     }
     if value.contains(delimiter) {
         return true;

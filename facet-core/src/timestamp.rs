@@ -70,20 +70,33 @@ fn iso_digits(value: &DateTime<Utc>) -> Option<[u8; 24]> {
     };
     let millis = nanos / 1_000_000;
     let mut buf = *b"0000-00-00T00:00:00.000Z";
-    let mut put = |at: usize, width: usize, mut n: u32| {
-        for i in (at..at + width).rev() {
-            buf[i] = b'0' + (n % 10) as u8;
-            n /= 10;
-        }
-    };
-    put(0, 4, year as u32);
-    put(5, 2, value.month());
-    put(8, 2, value.day());
-    put(11, 2, value.hour());
-    put(14, 2, value.minute());
-    put(17, 2, second);
-    put(20, 3, millis);
+    let year = year as u32;
+    put_pair(&mut buf, 0, year / 100);
+    put_pair(&mut buf, 2, year % 100);
+    put_pair(&mut buf, 5, value.month());
+    put_pair(&mut buf, 8, value.day());
+    put_pair(&mut buf, 11, value.hour());
+    put_pair(&mut buf, 14, value.minute());
+    put_pair(&mut buf, 17, second);
+    buf[20] = b'0' + (millis / 100) as u8;
+    put_pair(&mut buf, 21, millis % 100);
     Some(buf)
+}
+
+/// The two-digit numbers 00 to 99, as text.
+const PAIRS: &[u8; 200] = b"\
+0001020304050607080910111213141516171819\
+2021222324252627282930313233343536373839\
+4041424344454647484950515253545556575859\
+6061626364656667686970717273747576777879\
+8081828384858687888990919293949596979899";
+
+/// Write `n` (below 100) as two digits at `at`, read from [`PAIRS`].
+#[inline]
+fn put_pair(buf: &mut [u8; 24], at: usize, n: u32) {
+    let i = 2 * (n as usize % 100);
+    buf[at] = PAIRS[i];
+    buf[at + 1] = PAIRS[i + 1];
 }
 
 /// Digits written into an ASCII template are text.

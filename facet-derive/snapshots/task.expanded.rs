@@ -345,7 +345,10 @@ impl __faceteer_Task::Facet for Task {
     ) -> ::core::option::Option<__faceteer_Task::FieldWriter> {
         #[allow(unused_imports)]
         use __faceteer_Task::{ByPlain as _, BySerde as _, Value as __V};
-        let mut __w = __faceteer_Task::FieldWriter::with_capacity(6usize + __room);
+        let mut __w = __faceteer_Task::FieldWriter::with_capacity(
+            5usize + ::core::option::Option::is_some(&self.assigned_user_id) as usize
+                + __room,
+        );
         (&&__V(&self.team_id)).put_in(&mut __w, "teamId");
         (&&__V(&self.task_id)).put_in(&mut __w, "taskId");
         (&&__V(&self.due_day)).put_in(&mut __w, "dueDay");

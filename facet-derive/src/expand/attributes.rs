@@ -20,7 +20,13 @@ pub fn own_attributes(m: &FacetModel) -> Option<TokenStream> {
     }
     let p = private(m);
     let fields: Vec<_> = m.fields.iter().filter(|f| f.is_attribute).collect();
-    let count = fields.len();
+    // Room for the attributes it may write: an absent optional value writes none (the
+    // item's table is sized once, to what it holds).
+    let always = fields.iter().filter(|f| !f.optional).count();
+    let present = fields.iter().filter(|f| f.optional).map(|f| {
+        let ident = &f.ident;
+        quote!(+ ::core::option::Option::is_some(&self.#ident) as usize)
+    });
     let puts = fields.iter().map(|f| {
         let (ident, name) = (&f.ident, lit(&f.name));
         let put = match own_codec(&m.krate, f) {
@@ -40,7 +46,7 @@ pub fn own_attributes(m: &FacetModel) -> Option<TokenStream> {
         ) -> ::core::option::Option<#p::FieldWriter> {
             #[allow(unused_imports)]
             use #p::{ByPlain as _, BySerde as _, Value as __V};
-            let mut __w = #p::FieldWriter::with_capacity(#count + __room);
+            let mut __w = #p::FieldWriter::with_capacity(#always #(#present)* + __room);
             #(#puts)*
             ::core::option::Option::Some(__w)
         }
