@@ -349,9 +349,14 @@ fn an_items_table_is_sized_to_what_it_holds() {
         }
     }
     // The README's `Task`: an optional index key field and a TTL, each present in some
-    // records and absent in others.
+    // records and absent in others; and the same with native indexes, which add no key
+    // attributes of their own.
     for i in 0..24 {
-        let item = faceteer::to_item(&faceteer_suite::catalogue::task("team-a", i)).unwrap();
+        let task = faceteer_suite::catalogue::task("team-a", i);
+        let item = faceteer::to_item(&task).unwrap();
         assert_eq!(item.capacity(), exact_capacity(&item), "task {i}");
+        let native = faceteer_suite::catalogue::NativeTask::from(&task);
+        let item = faceteer::to_item(&native).unwrap();
+        assert_eq!(item.capacity(), exact_capacity(&item), "native task {i}");
     }
 }

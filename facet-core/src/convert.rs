@@ -81,11 +81,16 @@ pub fn record_attributes<F: Facet>(record: &F) -> Result<Item, ItemError> {
 /// (by the code the derive generates).
 fn sized_record_attributes<F: Facet>(record: &F) -> Result<(Item, Option<usize>), ItemError> {
     let facet = F::SCHEMA.name;
-    // PK, SK, `facet`, two per index, the schema version and `ttl` when written: room made
-    // once, so inserting them never rehashes (and no larger than needed: an item's table
-    // is its largest allocation).
+    // PK, SK, `facet`, the indexes' own key attributes (none for a native index), the
+    // schema version and `ttl` when written: room made once, so inserting them never
+    // rehashes (and no larger than needed: an item's table is its largest allocation).
+    let index_keys: usize = F::SCHEMA
+        .indexes
+        .iter()
+        .map(|index| index.own_key_attributes().count())
+        .sum();
     let room = 3
-        + 2 * F::SCHEMA.indexes.len()
+        + index_keys
         + usize::from(F::SCHEMA_VERSION.is_some())
         + usize::from(record.ttl_seconds().is_some());
     let serialize = |source| ItemError::Serialize { facet, source };
