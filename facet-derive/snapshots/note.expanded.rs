@@ -110,7 +110,6 @@ impl __faceteer_Note::Facet for Note {
 impl __faceteer_Note::BatchDeletable for Note {}
 #[automatically_derived]
 impl __faceteer_Note::BatchWritable for Note {}
-#[automatically_derived]
 impl Note {
     ///Typed handles on the attributes of `Note`, for conditions and filters (`Note::fields()`).
     #[inline]

@@ -73,7 +73,6 @@ impl __faceteer_Task::FromPicked for TaskKeys {
 }
 #[automatically_derived]
 impl __faceteer_Task::KeyFields for TaskKeys {}
-#[automatically_derived]
 impl TaskKeys {
     /// The base-table key of the record whose key fields these are.
     #[inline]
@@ -584,7 +583,6 @@ impl __faceteer_Task::Facet for Task {
 impl __faceteer_Task::BatchDeletable for Task {}
 #[automatically_derived]
 impl __faceteer_Task::BatchWritable for Task {}
-#[automatically_derived]
 impl Task {
     ///Typed handles on the attributes of `Task`, for conditions and filters (`Task::fields()`).
     #[inline]

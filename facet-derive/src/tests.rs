@@ -300,3 +300,98 @@ fn fields_give_their_types_codecs_and_defaults() {
         "{fields}"
     );
 }
+
+/// Every impl under `items` (also those inside `const _: () = { .. };` blocks and modules),
+/// with whether it carries `#[automatically_derived]`.
+fn impls(items: &[syn::Item], out: &mut Vec<(bool, syn::ItemImpl)>) {
+    for item in items {
+        match item {
+            syn::Item::Impl(i) => {
+                let marked = i
+                    .attrs
+                    .iter()
+                    .any(|a| a.path().is_ident("automatically_derived"));
+                out.push((marked, i.clone()));
+            }
+            syn::Item::Const(c) => {
+                if let syn::Expr::Block(b) = &*c.expr {
+                    let inner: Vec<syn::Item> = b
+                        .block
+                        .stmts
+                        .iter()
+                        .filter_map(|s| match s {
+                            syn::Stmt::Item(i) => Some(i.clone()),
+                            _ => None,
+                        })
+                        .collect();
+                    impls(&inner, out);
+                }
+            }
+            syn::Item::Mod(m) => {
+                if let Some((_, inner)) = &m.content {
+                    impls(inner, out);
+                }
+            }
+            _ => {}
+        }
+    }
+}
+
+/// rustc refuses `#[automatically_derived]` on an inherent impl (a future-incompatibility
+/// warning today, an error in a later release): every derive marks trait impls only.
+#[test]
+fn only_trait_impls_are_marked_automatically_derived() {
+    let expansions: Vec<(&str, proc_macro2::TokenStream)> = vec![
+        ("facet", expand_facet(&task())),
+        (
+            "failed facet",
+            expand_facet(&parse_quote! {
+                #[facet(name = "BAD")]
+                struct Bad { #[pk(prefix = "#B")] id: String, #[sk] unknown_option: String }
+            }),
+        ),
+        (
+            "nested",
+            with_errors(|cx| {
+                expand::nested(
+                    &parse_quote! { struct Address { city: String, zip: Option<String> } },
+                    cx,
+                )
+            }),
+        ),
+        (
+            "pick",
+            with_errors(|cx| {
+                expand::pick(
+                    &parse_quote! { #[pick(facet = Task)] struct Title { title: String } },
+                    cx,
+                )
+            }),
+        ),
+        (
+            "key part",
+            with_errors(|cx| expand::key_part(&parse_quote! { enum Status { Open, Done } }, cx)),
+        ),
+        (
+            "collection",
+            with_errors(|cx| {
+                expand::collection(&parse_quote! { enum Any { Task(Task), Note(Note) } }, cx)
+            }),
+        ),
+    ];
+    for (name, tokens) in expansions {
+        let file: syn::File = syn::parse2(tokens).expect("expansion parses");
+        let mut found = Vec::new();
+        impls(&file.items, &mut found);
+        assert!(!found.is_empty(), "the {name} expansion holds impls");
+        for (marked, i) in found {
+            if marked {
+                assert!(
+                    i.trait_.is_some(),
+                    "the {name} expansion marks an inherent impl #[automatically_derived]: {}",
+                    quote::quote!(#i)
+                );
+            }
+        }
+    }
+}

@@ -190,7 +190,6 @@ pub fn facet(m: &FacetModel) -> TokenStream {
         #versioned
         #markers
 
-        #[automatically_derived]
         impl #ident {
             #fields_ctor
 

@@ -115,7 +115,6 @@ pub fn nested(input: &syn::DeriveInput, cx: &Ctxt) -> TokenStream {
             }
         }
 
-        #[automatically_derived]
         impl<__F, __S, __K> #members<__F, __S, __K> {
             /// The handle of the whole field (for generated code in `const` contexts).
             #[doc(hidden)]
@@ -124,7 +123,6 @@ pub fn nested(input: &syn::DeriveInput, cx: &Ctxt) -> TokenStream {
             }
         }
 
-        #[automatically_derived]
         impl #ident {
             /// The member handles under the handle of a field holding this struct.
             #[doc(hidden)]

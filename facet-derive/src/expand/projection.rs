@@ -161,7 +161,6 @@ pub fn projection(m: &FacetModel) -> TokenStream {
     quote! {
         #keys_struct
 
-        #[automatically_derived]
         impl #keys_ident {
             /// The base-table key of the record whose key fields these are.
             #[inline]
