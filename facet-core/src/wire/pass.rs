@@ -296,7 +296,8 @@ pub fn batch_get<F: Facet>(body: &Arc<String>, table: &str, notes: Notes) -> Opt
             Ok(records)
         }
     }
-    let cx = Cx::<F>::new(body, notes)?;
+    let mut cx = Cx::<F>::new(body, notes)?;
+    cx.expected = batch_answer_room(body.len());
     let mut de = serde_json::Deserializer::from_str(body);
     let raw = de.deserialize_map(Envelope { cx: &cx, table }).ok()?;
     de.end().ok()?;
@@ -316,6 +317,19 @@ pub fn batch_get<F: Facet>(body: &Arc<String>, table: &str, notes: Notes) -> Opt
     })
 }
 
+/// The most items one `BatchGetItem` answer holds (DynamoDB reads at most 100 keys a
+/// request).
+const MOST_BATCH_ITEMS: usize = 100;
+
+/// The fewest bytes an item takes in an answer: `{"PK":{"S":""},"SK":{"S":""}}`.
+const LEAST_ITEM_BYTES: usize = 29;
+
+/// Room for the records of a `BatchGetItem` answer of `len` bytes: as many as it can hold,
+/// and no more than a request reads.
+fn batch_answer_room(len: usize) -> usize {
+    (len / LEAST_ITEM_BYTES).min(MOST_BATCH_ITEMS)
+}
+
 /// Set `slot` to `value`, refusing a member given twice (as the general reader does).
 fn once<T, E: de::Error>(slot: &mut Option<T>, value: Result<T, E>) -> Result<(), E> {
     if slot.is_some() {
@@ -330,6 +344,9 @@ struct Cx<'j, F> {
     body: &'j Arc<String>,
     notes: Notes,
     current: u32,
+    /// Room to make for the answer's records before reading them (the JSON reader does not
+    /// know how many a list holds): growing the list would move every record read so far.
+    expected: usize,
     facet: PhantomData<fn() -> F>,
 }
 
@@ -341,6 +358,7 @@ impl<'j, F: Facet> Cx<'j, F> {
             body,
             notes,
             current: F::SCHEMA_VERSION.unwrap_or(1),
+            expected: 0,
             facet: PhantomData,
         })
     }
@@ -362,7 +380,7 @@ impl<'de, F: Facet> Visitor<'de> for Items<'_, '_, F> {
         f.write_str("a list of items")
     }
     fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<Self::Value, A::Error> {
-        let mut records = Vec::with_capacity(seq.size_hint().unwrap_or(0));
+        let mut records = Vec::with_capacity(seq.size_hint().unwrap_or(self.0.expected));
         while let Some(read) = seq.next_element_seed(OneItem(self.0))? {
             records.extend(read);
         }
@@ -430,5 +448,22 @@ impl<'de, A: MapAccess<'de>> Deserializer<'de> for MembersDe<'_, '_, 'de, A> {
         bool i8 i16 i32 i64 i128 u8 u16 u32 u64 u128 f32 f64 char str string bytes byte_buf
         option unit unit_struct newtype_struct seq tuple tuple_struct map struct enum
         identifier ignored_any
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_batch_answer_makes_room_for_what_it_can_hold() {
+        // No item fits in an answer shorter than the smallest item.
+        assert_eq!(batch_answer_room(0), 0);
+        assert_eq!(batch_answer_room(LEAST_ITEM_BYTES - 1), 0);
+        // The smallest items, each counted.
+        let three = r#"{"PK":{"S":""},"SK":{"S":""}}"#.repeat(3);
+        assert_eq!(batch_answer_room(three.len()), 3);
+        // Never more than one request reads, however long the answer.
+        assert_eq!(batch_answer_room(16 * 1024 * 1024), MOST_BATCH_ITEMS);
     }
 }

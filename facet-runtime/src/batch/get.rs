@@ -29,6 +29,10 @@ use crate::wire::stored::{OnePass, Stored};
 /// Most keys in one `BatchGetItem` request.
 pub const GET_BATCH_SIZE: usize = 100;
 
+/// The most records an awaited `get_many` makes room for before reading (when its keys say
+/// how many they are); more records grow the list as they come.
+const FOUND_ROOM_AHEAD: usize = 100_000;
+
 impl Table {
     /// Read many records by key with `BatchGetItem` (100 keys per request), retrying what
     /// DynamoDB leaves unprocessed. Await it: every distinct key ends up in
@@ -318,14 +322,20 @@ impl Table {
             .get_chunk(op, items, projection.as_deref(), consistent, pass)
             .await;
         // An expired record (when the table hides them) reads as absent.
-        let found = found
-            .into_iter()
-            .filter(|item| !self.hides(F::SCHEMA, item))
-            .filter_map(|item| Some((set.position_of(&item)?, Ok(item))));
-        let failed = failed
-            .into_iter()
-            .filter_map(|(key, reason)| Some((set.position(&key)?, Err(reason))));
-        found.chain(failed).collect()
+        // Sized once: a growing list would move every answer put in it so far.
+        let mut answers = Vec::with_capacity(found.len() + failed.len());
+        answers.extend(
+            found
+                .into_iter()
+                .filter(|item| !self.hides(F::SCHEMA, item))
+                .filter_map(|item| Some((set.position_of(&item)?, Ok(item)))),
+        );
+        answers.extend(
+            failed
+                .into_iter()
+                .filter_map(|(key, reason)| Some((set.position(&key)?, Err(reason)))),
+        );
+        answers
     }
 }
 
@@ -554,7 +564,11 @@ where
             ..
         } = self;
         let op = batch_op::<F>(table, "BatchGetItem");
-        let work = |op: Arc<Op>| async move {
+        // Room for a record per key the keys say they are (up to `FOUND_ROOM_AHEAD`): a list
+        // grown record by record moves every record read so far at each doubling, and holds
+        // up to twice the room while it does.
+        let room = keys.size_hint().0.min(FOUND_ROOM_AHEAD);
+        let work = move |op: Arc<Op>| async move {
             // Keys are pulled 100 at a time as request slots free up, each distinct valid key
             // once (`Seen`), and each request's outcomes are kept as it settles: only the
             // records, the keys that failed or hold nothing, and the fingerprints are held.
@@ -574,8 +588,8 @@ where
                 })
                 .buffer_unordered(table.batch_options().concurrency.max(1));
             // The records, in the order their requests settle, with their keys' positions.
-            let mut found: Vec<R::Record> = Vec::new();
-            let mut positions: Vec<usize> = Vec::new();
+            let mut found: Vec<R::Record> = Vec::with_capacity(room);
+            let mut positions: Vec<usize> = Vec::with_capacity(room);
             let mut missing = Vec::new();
             let mut failed = Vec::new();
             while let Some((i, outcomes)) = results.next().await {
