@@ -27,6 +27,8 @@ pub const MAX_PARTITION_KEY_BYTES: usize = 2048;
 pub const MAX_SORT_KEY_BYTES: usize = 1024;
 /// Most significant digits in a number.
 pub const MAX_NUMBER_DIGITS: usize = 38;
+/// Most keys one `BatchGetItem` request reads (so the most items its answer holds).
+pub const MAX_BATCH_GET_KEYS: usize = 100;
 
 /// A DynamoDB limit an item or key breaks.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]

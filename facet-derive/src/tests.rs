@@ -347,7 +347,7 @@ fn only_trait_impls_are_marked_automatically_derived() {
             "failed facet",
             expand_facet(&parse_quote! {
                 #[facet(name = "BAD")]
-                struct Bad { #[pk(prefix = "#B")] id: String, #[sk] unknown_option: String }
+                struct Bad { #[pk(prefix = "#B")] id: String, #[sk(bogus = 1)] other: String }
             }),
         ),
         (
@@ -379,6 +379,10 @@ fn only_trait_impls_are_marked_automatically_derived() {
             }),
         ),
     ];
+    assert!(
+        expansions[1].1.to_string().contains("compile_error"),
+        "the failed facet is refused"
+    );
     for (name, tokens) in expansions {
         let file: syn::File = syn::parse2(tokens).expect("expansion parses");
         let mut found = Vec::new();

@@ -317,17 +317,13 @@ pub fn batch_get<F: Facet>(body: &Arc<String>, table: &str, notes: Notes) -> Opt
     })
 }
 
-/// The most items one `BatchGetItem` answer holds (DynamoDB reads at most 100 keys a
-/// request).
-const MOST_BATCH_ITEMS: usize = 100;
-
 /// The fewest bytes an item takes in an answer: `{"PK":{"S":""},"SK":{"S":""}}`.
 const LEAST_ITEM_BYTES: usize = 29;
 
 /// Room for the records of a `BatchGetItem` answer of `len` bytes: as many as it can hold,
 /// and no more than a request reads.
 fn batch_answer_room(len: usize) -> usize {
-    (len / LEAST_ITEM_BYTES).min(MOST_BATCH_ITEMS)
+    (len / LEAST_ITEM_BYTES).min(crate::limits::MAX_BATCH_GET_KEYS)
 }
 
 /// Set `slot` to `value`, refusing a member given twice (as the general reader does).
@@ -464,6 +460,9 @@ mod tests {
         let three = r#"{"PK":{"S":""},"SK":{"S":""}}"#.repeat(3);
         assert_eq!(batch_answer_room(three.len()), 3);
         // Never more than one request reads, however long the answer.
-        assert_eq!(batch_answer_room(16 * 1024 * 1024), MOST_BATCH_ITEMS);
+        assert_eq!(
+            batch_answer_room(16 * 1024 * 1024),
+            crate::limits::MAX_BATCH_GET_KEYS
+        );
     }
 }

@@ -27,7 +27,7 @@ use crate::table::Table;
 use crate::wire::stored::{OnePass, Stored};
 
 /// Most keys in one `BatchGetItem` request.
-pub const GET_BATCH_SIZE: usize = 100;
+pub const GET_BATCH_SIZE: usize = faceteer_core::limits::MAX_BATCH_GET_KEYS;
 
 /// The most records an awaited `get_many` makes room for before reading (when its keys say
 /// how many they are); more records grow the list as they come.
