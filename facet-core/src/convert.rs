@@ -81,16 +81,11 @@ pub fn record_attributes<F: Facet>(record: &F) -> Result<Item, ItemError> {
 /// (by the code the derive generates).
 fn sized_record_attributes<F: Facet>(record: &F) -> Result<(Item, Option<usize>), ItemError> {
     let facet = F::SCHEMA.name;
-    // PK, SK, `facet`, the indexes' own key attributes (none for a native index), the
-    // schema version and `ttl` when written: room made once, so inserting them never
+    // The key attributes (PK, SK and the indexes' own: none for a native index), `facet`,
+    // the schema version and `ttl` when written: room made once, so inserting them never
     // rehashes (and no larger than needed: an item's table is its largest allocation).
-    let index_keys: usize = F::SCHEMA
-        .indexes
-        .iter()
-        .map(|index| index.own_key_attributes().count())
-        .sum();
-    let room = 3
-        + index_keys
+    let room = F::SCHEMA.key_attributes().count()
+        + 1
         + usize::from(F::SCHEMA_VERSION.is_some())
         + usize::from(record.ttl_seconds().is_some());
     let serialize = |source| ItemError::Serialize { facet, source };
