@@ -395,7 +395,30 @@ pub async fn fresh_table<S: TableSchema>(label: &str) -> Table {
 
 /// A new, uniquely named table holding the facets of `S`, reached through `client`.
 pub async fn fresh_table_with<S: TableSchema>(client: Client, label: &str) -> Table {
+    check_layouts::<S>();
     create(Table::declared::<S>(client, unique_name(label))).await
+}
+
+/// Panic unless the key data the derive generated for each facet of `S` describes its
+/// schema (`faceteer::__private_0_1_0::check_layout`): every test table checks its facets.
+pub fn check_layouts<S: TableSchema>() {
+    struct Check;
+    impl faceteer::__private_0_1_0::FacetVisitor for Check {
+        fn visit<F: Facet>(&mut self) {
+            check_layout::<F>();
+        }
+    }
+    S::visit_facets(&mut Check);
+}
+
+/// Panic unless the key data the derive generated for facet `F` describes its schema.
+pub fn check_layout<F: Facet>() {
+    if let Err(e) = faceteer::__private_0_1_0::check_layout::<F>() {
+        panic!(
+            "the key layout of facet {} is not its schema's: {e}",
+            F::SCHEMA.name
+        );
+    }
 }
 
 /// A new, uniquely named table holding the facets of `S`, its stream recording `view`.
@@ -403,6 +426,7 @@ pub async fn fresh_streamed_table<S: TableSchema>(
     label: &str,
     view: faceteer::stream::StreamView,
 ) -> Table {
+    check_layouts::<S>();
     let table = patient(Table::declared::<S>(client().await, unique_name(label)));
     table
         .create_table_with_stream(view)
@@ -413,6 +437,7 @@ pub async fn fresh_streamed_table<S: TableSchema>(
 
 /// A new, uniquely named table holding the one facet `F`, for one test.
 pub async fn fresh_facet_table<F: Facet>(label: &str) -> Table {
+    check_layout::<F>();
     let table = Table::with_facets(client().await, unique_name(label), [F::SCHEMA])
         .expect("one facet always fits a table");
     create(table).await

@@ -64,7 +64,7 @@ struct Device {
 }
 
 faceteer::table! {
-    struct UserService { User, Email, Device }
+    pub struct UserService { User, Email, Device }
 }
 
 const NAMES: [(&str, &str); 6] = [

@@ -32,6 +32,7 @@ mod index_projections;
 mod item_vectors;
 mod items;
 mod key_designs;
+mod key_layouts;
 mod lock;
 mod native_keys;
 mod native_migration;

@@ -109,6 +109,19 @@ pub enum KeyError {
         /// The shard count.
         count: u32,
     },
+    /// The facet's key data (`KEY_FIELDS`, `KEY_LAYOUT`, which `#[derive(Facet)]`
+    /// generates) does not describe its schema's keys: a hand-written facet that has the
+    /// schema-driven key writer write its keys without that data.
+    #[error(
+        "the key data of facet `{facet}` does not describe its keys ({reason}): derive \
+         `Facet`, or implement `Facet::primary_key` and `Facet::write_index_keys` by hand"
+    )]
+    NoKeyLayout {
+        /// The facet's name.
+        facet: &'static str,
+        /// What is missing.
+        reason: &'static str,
+    },
     /// A value could not be rendered as key text (for example an enum variant with data).
     #[error("the value of key field `{field}` cannot be used in a key: {reason}")]
     Unrepresentable {
@@ -169,6 +182,14 @@ pub trait KeyPart {
     fn is_sensitive(&self) -> bool {
         false
     }
+    /// Append this value's key text in the order-preserving encoding of a `sortable` key
+    /// field (what [`Sortable`] of it writes); an error for a value without one (only
+    /// integers have one). The schema-driven key writer calls it for `sortable` parts.
+    #[doc(hidden)]
+    fn write_sortable(&self, out: &mut String) -> Result<(), String> {
+        let _ = out;
+        Err("only an integer can be written sortable".into())
+    }
 }
 
 impl KeyPart for str {
@@ -207,12 +228,26 @@ macro_rules! int_key_part {
             }
         }
     )*};
+    (sortable: $($t:ty),*) => {$(
+        impl KeyPart for $t {
+            fn write_key(&self, out: &mut String) -> Result<(), String> {
+                write!(out, "{}", self).map_err(|e| e.to_string())
+            }
+            fn write_sortable(&self, out: &mut String) -> Result<(), String> {
+                Sortable(*self).write_key(out)
+            }
+        }
+    )*};
 }
-int_key_part!(u8, u16, u32, u64, u128, usize, i8, i16, i32, i64, i128, isize);
+int_key_part!(u128, i128);
+int_key_part!(sortable: u8, u16, u32, u64, usize, i8, i16, i32, i64, isize);
 
 impl<T: KeyPart + ?Sized> KeyPart for &T {
     fn write_key(&self, out: &mut String) -> Result<(), String> {
         (**self).write_key(out)
+    }
+    fn write_sortable(&self, out: &mut String) -> Result<(), String> {
+        (**self).write_sortable(out)
     }
     fn is_present(&self) -> bool {
         (**self).is_present()
@@ -226,6 +261,9 @@ impl<T: KeyPart + ?Sized> KeyPart for Box<T> {
     fn write_key(&self, out: &mut String) -> Result<(), String> {
         (**self).write_key(out)
     }
+    fn write_sortable(&self, out: &mut String) -> Result<(), String> {
+        (**self).write_sortable(out)
+    }
     fn is_present(&self) -> bool {
         (**self).is_present()
     }
@@ -238,6 +276,12 @@ impl<T: KeyPart> KeyPart for Option<T> {
     fn write_key(&self, out: &mut String) -> Result<(), String> {
         match self {
             Some(v) => v.write_key(out),
+            None => Ok(()),
+        }
+    }
+    fn write_sortable(&self, out: &mut String) -> Result<(), String> {
+        match self {
+            Some(v) => v.write_sortable(out),
             None => Ok(()),
         }
     }

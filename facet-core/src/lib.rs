@@ -32,6 +32,8 @@ pub mod expr;
 pub mod facet;
 pub mod item;
 pub mod key;
+#[doc(hidden)]
+pub mod key_writer;
 pub mod layout;
 pub mod limits;
 pub mod lock;

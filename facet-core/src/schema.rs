@@ -72,6 +72,41 @@ pub struct KeySchema {
     pub shard: Option<ShardSchema>,
 }
 
+/// Where the values of one key a facet writes come from, by position in
+/// [`crate::Facet::KEY_FIELDS`]: what the schema-driven key writer ([`crate::key_writer`])
+/// reads. A facet's [`crate::Facet::KEY_LAYOUT`] holds one for each key it writes, in the
+/// order of [`FacetSchema::written_keys`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct KeyLayout {
+    /// The entry of each key field, in the order of [`KeySchema::fields`], and whether its
+    /// value is written with the order-preserving integer encoding (`sortable`).
+    pub parts: &'static [(u16, bool)],
+    /// The entries of the shard's fields, in the order of [`ShardSchema::fields`].
+    pub shard: &'static [u16],
+    /// The entry of the shard schedule's time field.
+    pub time: Option<u16>,
+}
+
+impl KeyLayout {
+    /// An unsharded key of `parts`.
+    pub const fn of(parts: &'static [(u16, bool)]) -> Self {
+        KeyLayout {
+            parts,
+            shard: &[],
+            time: None,
+        }
+    }
+
+    /// A sharded key of `parts`, sharded over `shard` (and `time`, with a schedule).
+    pub const fn sharded(
+        parts: &'static [(u16, bool)],
+        shard: &'static [u16],
+        time: Option<u16>,
+    ) -> Self {
+        KeyLayout { parts, shard, time }
+    }
+}
+
 /// How a partition key is sharded.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct ShardSchema {
@@ -426,14 +461,19 @@ impl IndexSchema {
     /// The key attributes faceteer writes for the index, that the table's keys are not:
     /// `GSInPK` and `GSInSK` of a global index, `LSInSK` of a local one, none for a native
     /// index (its keys are the record's own attributes).
-    pub fn own_key_attributes(&self) -> impl Iterator<Item = &'static str> {
+    pub fn own_key_attributes(&self) -> impl Iterator<Item = &'static str> + '_ {
+        self.own_keys().map(|k| k.attribute)
+    }
+
+    /// The keys faceteer writes for the index: those of
+    /// [`IndexSchema::own_key_attributes`].
+    pub fn own_keys(&self) -> impl Iterator<Item = &KeySchema> {
         let written = self.native.is_none();
         let pk = match self.kind {
-            IndexKind::Global if written => Some(self.pk.attribute),
+            IndexKind::Global if written => Some(&self.pk),
             _ => None,
         };
-        pk.into_iter()
-            .chain(self.sk.filter(|_| written).map(|k| k.attribute))
+        pk.into_iter().chain(self.sk.as_ref().filter(|_| written))
     }
 
     /// Whether `name` is one of [`IndexSchema::own_key_attributes`].
@@ -574,9 +614,16 @@ impl FacetSchema {
     /// The names of every key attribute the facet writes (`PK`, `SK`, `GSInPK`, `GSInSK`,
     /// `LSInSK`), each once.
     pub fn key_attributes(&self) -> impl Iterator<Item = &'static str> + '_ {
-        [self.pk.attribute, self.sk.attribute]
+        self.written_keys().map(|k| k.attribute)
+    }
+
+    /// Every key the facet writes: `PK`, `SK`, then each index's
+    /// [`IndexSchema::own_keys`], in the order of [`FacetSchema::key_attributes`] (and of
+    /// [`crate::Facet::KEY_LAYOUT`]).
+    pub fn written_keys(&self) -> impl Iterator<Item = &KeySchema> + '_ {
+        [&self.pk, &self.sk]
             .into_iter()
-            .chain(self.indexes.iter().flat_map(|i| i.own_key_attributes()))
+            .chain(self.indexes.iter().flat_map(IndexSchema::own_keys))
     }
 }
 

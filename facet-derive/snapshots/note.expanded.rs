@@ -43,54 +43,44 @@ impl __faceteer_Note::Facet for Note {
     fn fields() -> NoteFields {
         Note::fields()
     }
+    const KEY_FIELDS: &'static [&'static dyn __faceteer_Note::KeyField<Self>] = &[
+        &__faceteer_Note::RequiredKey::<Self, String>::new(0u16, |__r| &__r.book),
+        &__faceteer_Note::RequiredKey::<Self, String>::new(1u16, |__r| &__r.note_id),
+    ];
+    const KEY_LAYOUT: &'static [__faceteer_Note::KeyLayout] = &[
+        __faceteer_Note::KeyLayout::of(&[(0u16, false)]),
+        __faceteer_Note::KeyLayout::of(&[(1u16, false)]),
+    ];
     #[inline]
     fn primary_key(
         &self,
-    ) -> ::core::result::Result<__faceteer_Note::Key<Self>, __faceteer_Note::KeyError> {
-        __faceteer_Note::Key::try_from_parts(
-            __faceteer_Note::write_key(
-                "#BOOK",
-                "_",
-                false,
-                ::core::option::Option::None,
-                &["book"],
-                &[__faceteer_Note::key_part::<String>(&self.book)],
-            )?,
-            __faceteer_Note::write_key(
-                "#NOTE",
-                "_",
-                false,
-                ::core::option::Option::None,
-                &["note_id"],
-                &[__faceteer_Note::key_part::<String>(&self.note_id)],
-            )?,
-        )
+    ) -> __faceteer_Note::Result<__faceteer_Note::Key<Self>, __faceteer_Note::KeyError> {
+        __faceteer_Note::schema_primary_key(self)
     }
     #[inline]
     fn write_index_keys(
         &self,
         __item: &mut __faceteer_Note::Item,
         __keys: &mut __faceteer_Note::KeyLengths,
-    ) -> ::core::result::Result<(), __faceteer_Note::KeyError> {
-        let _ = (__item, __keys);
-        ::core::result::Result::Ok(())
+    ) -> __faceteer_Note::Result<(), __faceteer_Note::KeyError> {
+        __faceteer_Note::schema_index_keys(self, __item, __keys)
     }
     #[inline]
-    fn ttl_seconds(&self) -> ::core::option::Option<i64> {
-        ::core::option::Option::None
+    fn ttl_seconds(&self) -> __faceteer_Note::Option<i64> {
+        __faceteer_Note::None
     }
     #[inline]
     fn own_attributes(
         &self,
         __room: usize,
-    ) -> ::core::option::Option<__faceteer_Note::FieldWriter> {
+    ) -> __faceteer_Note::Option<__faceteer_Note::FieldWriter> {
         #[allow(unused_imports)]
         use __faceteer_Note::{ByPlain as _, BySerde as _, Value as __V};
         let mut __w = __faceteer_Note::FieldWriter::with_capacity(3usize + __room);
         (&&__V(&self.book)).put_in(&mut __w, "book");
         (&&__V(&self.note_id)).put_in(&mut __w, "note_id");
         (&&__V(&self.body)).put_in(&mut __w, "body");
-        ::core::option::Option::Some(__w)
+        __faceteer_Note::Some(__w)
     }
     const ATTRIBUTES: &'static [&'static str] = &["book", "note_id", "body"];
     const FIELDS: &'static [__faceteer_Note::FieldSchema] = &[
@@ -127,25 +117,15 @@ Fails with `Error::Key` when a key value contains the delimiter where it would m
     pub fn key(
         book: impl __faceteer_Note::KeyArg<String>,
         note_id: impl __faceteer_Note::KeyArg<String>,
-    ) -> ::core::result::Result<__faceteer_Note::Key<Self>, __faceteer_Note::Error> {
-        ::core::result::Result::Ok(
-            __faceteer_Note::Key::try_from_parts(
-                __faceteer_Note::write_key(
-                    "#BOOK",
-                    "_",
-                    false,
-                    ::core::option::Option::None,
-                    &["book"],
-                    &[&__faceteer_Note::KeyArg::<String>::key_part(&book)],
-                )?,
-                __faceteer_Note::write_key(
-                    "#NOTE",
-                    "_",
-                    false,
-                    ::core::option::Option::None,
-                    &["note_id"],
-                    &[&__faceteer_Note::KeyArg::<String>::key_part(&note_id)],
-                )?,
+    ) -> __faceteer_Note::Result<__faceteer_Note::Key<Self>, __faceteer_Note::Error> {
+        __faceteer_Note::Ok(
+            __faceteer_Note::schema_key::<
+                Self,
+            >(
+                &[
+                    (0u16, &__faceteer_Note::KeyArg::<String>::key_part(&book)),
+                    (1u16, &__faceteer_Note::KeyArg::<String>::key_part(&note_id)),
+                ],
             )?,
         )
     }
@@ -160,22 +140,13 @@ Sort-key arguments of the operators are the sort-key field(s): `note_id`.*/
         __faceteer_Note::One<String>,
         __faceteer_Note::BaseTable,
     > {
-        __faceteer_Note::PartitionQuery::new(
-            ::core::option::Option::None,
-            ::core::option::Option::Some(&<Self as __faceteer_Note::Facet>::SCHEMA.sk),
-            __faceteer_Note::PartitionKey::new(
-                "PK",
-                "#BOOK",
-                "_",
-                __faceteer_Note::ShardChoice::Unsharded,
-                __faceteer_Note::write_key(
-                    "",
-                    "_",
-                    false,
-                    ::core::option::Option::None,
-                    &["book"],
-                    &[&__faceteer_Note::KeyArg::<String>::key_part(&book)],
-                ),
+        __faceteer_Note::PartitionQuery::at(
+            __faceteer_Note::None,
+            __faceteer_Note::schema_partition::<
+                Self,
+            >(
+                __faceteer_Note::None,
+                &[&__faceteer_Note::KeyArg::<String>::key_part(&book)],
             ),
         )
     }

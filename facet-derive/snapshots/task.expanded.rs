@@ -64,8 +64,8 @@ impl __faceteer_Task::FromPicked for TaskKeys {
     #[inline]
     fn from_picked(
         __item: &__faceteer_Task::Item,
-    ) -> ::core::result::Result<Self, __faceteer_Task::DynamoError> {
-        ::core::result::Result::Ok(TaskKeys {
+    ) -> __faceteer_Task::Result<Self, __faceteer_Task::DynamoError> {
+        __faceteer_Task::Ok(TaskKeys {
             team_id: __faceteer_Task::read_attribute(__item, "teamId")?,
             task_id: __faceteer_Task::read_attribute(__item, "taskId")?,
         })
@@ -78,10 +78,8 @@ impl TaskKeys {
     #[inline]
     pub fn key(
         &self,
-    ) -> ::core::result::Result<__faceteer_Task::Key<Task>, __faceteer_Task::Error> {
-        ::core::result::Result::Ok(
-            <Task as __faceteer_Task::PickValidator>::keys_to_key(self)?,
-        )
+    ) -> __faceteer_Task::Result<__faceteer_Task::Key<Task>, __faceteer_Task::Error> {
+        __faceteer_Task::Ok(<Task as __faceteer_Task::PickValidator>::keys_to_key(self)?)
     }
 }
 #[automatically_derived]
@@ -90,32 +88,22 @@ impl __faceteer_Task::PickValidator for Task {
     #[inline]
     fn keys_to_key(
         __k: &TaskKeys,
-    ) -> ::core::result::Result<__faceteer_Task::Key<Self>, __faceteer_Task::KeyError> {
-        __faceteer_Task::Key::try_from_parts(
-            __faceteer_Task::write_key(
-                "#TEAM",
-                "_",
-                false,
-                ::core::option::Option::None,
-                &["team_id"],
-                &[__faceteer_Task::key_part::<String>(&__k.team_id)],
-            )?,
-            __faceteer_Task::write_key(
-                "#TASK",
-                "_",
-                false,
-                ::core::option::Option::None,
-                &["task_id"],
-                &[__faceteer_Task::key_part::<String>(&__k.task_id)],
-            )?,
+    ) -> __faceteer_Task::Result<__faceteer_Task::Key<Self>, __faceteer_Task::KeyError> {
+        __faceteer_Task::schema_key::<
+            Self,
+        >(
+            &[
+                (0u16, __faceteer_Task::key_part::<String>(&__k.team_id)),
+                (1u16, __faceteer_Task::key_part::<String>(&__k.task_id)),
+            ],
         )
     }
     #[inline]
     fn validate_pick(
         __item: &__faceteer_Task::Item,
         __attributes: &[&'static str],
-    ) -> ::core::result::Result<(), ::std::string::String> {
-        ::core::result::Result::Ok(())
+    ) -> __faceteer_Task::Result<(), ::std::string::String> {
+        __faceteer_Task::Ok(())
     }
 }
 ///The key fields of index `GSI1` of `Task`, as held by projections read through it.
@@ -133,8 +121,8 @@ impl __faceteer_Task::FromPicked for TaskGsi1Keys {
     #[inline]
     fn from_picked(
         __item: &__faceteer_Task::Item,
-    ) -> ::core::result::Result<Self, __faceteer_Task::DynamoError> {
-        ::core::result::Result::Ok(TaskGsi1Keys {
+    ) -> __faceteer_Task::Result<Self, __faceteer_Task::DynamoError> {
+        __faceteer_Task::Ok(TaskGsi1Keys {
             team_id: __faceteer_Task::read_attribute(__item, "teamId")?,
             due_day: __faceteer_Task::read_attribute(__item, "dueDay")?,
         })
@@ -162,8 +150,8 @@ impl __faceteer_Task::FromPicked for TaskGsi2Keys {
     #[inline]
     fn from_picked(
         __item: &__faceteer_Task::Item,
-    ) -> ::core::result::Result<Self, __faceteer_Task::DynamoError> {
-        ::core::result::Result::Ok(TaskGsi2Keys {
+    ) -> __faceteer_Task::Result<Self, __faceteer_Task::DynamoError> {
+        __faceteer_Task::Ok(TaskGsi2Keys {
             assigned_user_id: __faceteer_Task::read_attribute(__item, "assignedUserId")?,
             status: __faceteer_Task::read_attribute(__item, "status")?,
         })
@@ -221,7 +209,7 @@ impl __faceteer_Task::Facet for Task {
                             count: 4u32,
                             fields: &["status"],
                             schedule: &[],
-                            time_field: ::core::option::Option::None,
+                            time_field: __faceteer_Task::None,
                         }),
                 )
                 .sorted(
@@ -241,107 +229,67 @@ impl __faceteer_Task::Facet for Task {
     fn fields() -> TaskFields {
         Task::fields()
     }
+    const KEY_FIELDS: &'static [&'static dyn __faceteer_Task::KeyField<Self>] = &[
+        &__faceteer_Task::RequiredKey::<Self, String>::new(0u16, |__r| &__r.team_id)
+            .parsed(),
+        &__faceteer_Task::RequiredKey::<Self, String>::new(1u16, |__r| &__r.task_id)
+            .parsed(),
+        &__faceteer_Task::RequiredKey::<Self, u32>::new(2u16, |__r| &__r.due_day)
+            .sortable(),
+        &__faceteer_Task::OptionalKey::<
+            Self,
+            String,
+        >::new(3u16, |__r| &__r.assigned_user_id),
+        &__faceteer_Task::RequiredKey::<Self, String>::new(4u16, |__r| &__r.status),
+    ];
+    const KEY_LAYOUT: &'static [__faceteer_Task::KeyLayout] = &[
+        __faceteer_Task::KeyLayout::of(&[(0u16, false)]),
+        __faceteer_Task::KeyLayout::of(&[(1u16, false)]),
+        __faceteer_Task::KeyLayout::of(&[(0u16, false)]),
+        __faceteer_Task::KeyLayout::of(&[(2u16, true)]),
+        __faceteer_Task::KeyLayout::sharded(
+            &[(3u16, false)],
+            &[4u16],
+            __faceteer_Task::None,
+        ),
+        __faceteer_Task::KeyLayout::of(&[(4u16, false)]),
+    ];
+    #[inline]
+    fn derived_attributes(
+        __v: &mut __faceteer_Task::KeyedValues<'_, Self>,
+    ) -> __faceteer_Task::Result<
+        ::std::vec::Vec<__faceteer_Task::Derived>,
+        __faceteer_Task::ExprError,
+    > {
+        __faceteer_Task::schema_derived(__v)
+    }
+    #[inline]
+    fn key_values(__pk: &str, __sk: &str) -> ::std::vec::Vec<__faceteer_Task::KeyValue> {
+        __faceteer_Task::schema_key_values::<Self>(__pk, __sk)
+    }
     #[inline]
     fn primary_key(
         &self,
-    ) -> ::core::result::Result<__faceteer_Task::Key<Self>, __faceteer_Task::KeyError> {
-        __faceteer_Task::Key::try_from_parts(
-            __faceteer_Task::write_key(
-                "#TEAM",
-                "_",
-                false,
-                ::core::option::Option::None,
-                &["team_id"],
-                &[__faceteer_Task::key_part::<String>(&self.team_id)],
-            )?,
-            __faceteer_Task::write_key(
-                "#TASK",
-                "_",
-                false,
-                ::core::option::Option::None,
-                &["task_id"],
-                &[__faceteer_Task::key_part::<String>(&self.task_id)],
-            )?,
-        )
+    ) -> __faceteer_Task::Result<__faceteer_Task::Key<Self>, __faceteer_Task::KeyError> {
+        __faceteer_Task::schema_primary_key(self)
     }
     #[inline]
     fn write_index_keys(
         &self,
         __item: &mut __faceteer_Task::Item,
         __keys: &mut __faceteer_Task::KeyLengths,
-    ) -> ::core::result::Result<(), __faceteer_Task::KeyError> {
-        __keys
-            .put(
-                __item,
-                "GSI1PK",
-                true,
-                "#TEAM",
-                "_",
-                false,
-                ::core::option::Option::None,
-                &["team_id"],
-                &[__faceteer_Task::key_part::<String>(&self.team_id)],
-            )?;
-        __keys
-            .put(
-                __item,
-                "GSI1SK",
-                false,
-                "#DUE",
-                "_",
-                false,
-                ::core::option::Option::None,
-                &["due_day"],
-                &[&__faceteer_Task::Sortable(&self.due_day)],
-            )?;
-        __keys
-            .insert(
-                __item,
-                "GSI2PK",
-                true,
-                __faceteer_Task::shard_of(
-                        4u32,
-                        ::core::option::Option::None,
-                        &["status"],
-                        &[__faceteer_Task::key_part::<String>(&self.status)],
-                    )
-                    .and_then(|__id| __faceteer_Task::write_key(
-                        "#USER",
-                        "_",
-                        false,
-                        ::core::option::Option::Some(__id.as_str()),
-                        &["assigned_user_id"],
-                        &[
-                            __faceteer_Task::key_part::<
-                                Option<String>,
-                            >(&self.assigned_user_id),
-                        ],
-                    ))?,
-            );
-        __keys
-            .put(
-                __item,
-                "GSI2SK",
-                false,
-                "#STATUS",
-                "_",
-                false,
-                ::core::option::Option::None,
-                &["status"],
-                &[__faceteer_Task::key_part::<String>(&self.status)],
-            )?;
-        let _ = (__item, __keys);
-        ::core::result::Result::Ok(())
+    ) -> __faceteer_Task::Result<(), __faceteer_Task::KeyError> {
+        __faceteer_Task::schema_index_keys(self, __item, __keys)
     }
     #[inline]
-    fn ttl_seconds(&self) -> ::core::option::Option<i64> {
-        ::core::option::Option::None
+    fn ttl_seconds(&self) -> __faceteer_Task::Option<i64> {
+        __faceteer_Task::None
     }
     #[inline]
     fn own_attributes(
         &self,
         __room: usize,
-    ) -> ::core::option::Option<__faceteer_Task::FieldWriter> {
+    ) -> __faceteer_Task::Option<__faceteer_Task::FieldWriter> {
         #[allow(unused_imports)]
         use __faceteer_Task::{ByPlain as _, BySerde as _, Value as __V};
         let mut __w = __faceteer_Task::FieldWriter::with_capacity(
@@ -354,7 +302,7 @@ impl __faceteer_Task::Facet for Task {
         (&&__V(&self.assigned_user_id)).put_in(&mut __w, "assignedUserId");
         (&&__V(&self.status)).put_in(&mut __w, "status");
         (&&__V(&self.title)).put_in(&mut __w, "title");
-        ::core::option::Option::Some(__w)
+        __faceteer_Task::Some(__w)
     }
     const ATTRIBUTES: &'static [&'static str] = &[
         "teamId",
@@ -401,183 +349,6 @@ impl __faceteer_Task::Facet for Task {
         ),
         __faceteer_Task::FieldSchema::new("title", "title", "String", true, false, false),
     ];
-    #[allow(clippy::needless_question_mark)]
-    #[inline]
-    fn derived_attributes(
-        __v: &mut __faceteer_Task::KeyedValues<'_, Self>,
-    ) -> ::core::result::Result<
-        ::std::vec::Vec<__faceteer_Task::Derived>,
-        __faceteer_Task::ExprError,
-    > {
-        let mut __out = ::std::vec::Vec::new();
-        if let ::core::option::Option::Some(__changed) = __v.changed(&[2u16]) {
-            let due_day = __v
-                .required::<
-                    u32,
-                >(
-                    __faceteer_Task::Need::new(
-                        2u16,
-                        "dueDay",
-                        "due_day",
-                        "GSI1SK",
-                        __changed,
-                    ),
-                    |__t| &__t.due_day,
-                )?;
-            __out
-                .push(
-                    __faceteer_Task::derived_key(
-                        "GSI1SK",
-                        __faceteer_Task::write_key(
-                            "#DUE",
-                            "_",
-                            false,
-                            ::core::option::Option::None,
-                            &["due_day"],
-                            &[&__faceteer_Task::Sortable(due_day)],
-                        ),
-                    )?,
-                );
-        }
-        if let ::core::option::Option::Some(__changed) = __v.changed(&[3u16, 4u16]) {
-            let assigned_user_id = __v
-                .optional::<
-                    String,
-                >(
-                    __faceteer_Task::Need::new(
-                        3u16,
-                        "assignedUserId",
-                        "assigned_user_id",
-                        "GSI2PK",
-                        __changed,
-                    ),
-                    |__t| __t.assigned_user_id.as_ref(),
-                )?;
-            let status = __v
-                .required::<
-                    String,
-                >(
-                    __faceteer_Task::Need::new(
-                        4u16,
-                        "status",
-                        "status",
-                        "GSI2PK",
-                        __changed,
-                    ),
-                    |__t| &__t.status,
-                )?;
-            __out
-                .push(
-                    __faceteer_Task::derived_key(
-                        "GSI2PK",
-                        __faceteer_Task::shard_of(
-                                4u32,
-                                ::core::option::Option::None,
-                                &["status"],
-                                &[__faceteer_Task::key_part::<String>(status)],
-                            )
-                            .and_then(|__id| __faceteer_Task::write_key(
-                                "#USER",
-                                "_",
-                                false,
-                                ::core::option::Option::Some(__id.as_str()),
-                                &["assigned_user_id"],
-                                &[&assigned_user_id],
-                            )),
-                    )?,
-                );
-        }
-        if let ::core::option::Option::Some(__changed) = __v.changed(&[4u16]) {
-            let status = __v
-                .required::<
-                    String,
-                >(
-                    __faceteer_Task::Need::new(
-                        4u16,
-                        "status",
-                        "status",
-                        "GSI2SK",
-                        __changed,
-                    ),
-                    |__t| &__t.status,
-                )?;
-            __out
-                .push(
-                    __faceteer_Task::derived_key(
-                        "GSI2SK",
-                        __faceteer_Task::write_key(
-                            "#STATUS",
-                            "_",
-                            false,
-                            ::core::option::Option::None,
-                            &["status"],
-                            &[__faceteer_Task::key_part::<String>(status)],
-                        ),
-                    )?,
-                );
-        }
-        ::core::result::Result::Ok(__out)
-    }
-    #[allow(clippy::needless_question_mark)]
-    #[inline]
-    fn key_values(__pk: &str, __sk: &str) -> ::std::vec::Vec<__faceteer_Task::KeyValue> {
-        let __read = || -> ::core::option::Option<
-            ::std::vec::Vec<__faceteer_Task::KeyValue>,
-        > {
-            let __pieces_pk = __faceteer_Task::key_pieces(
-                __pk,
-                "#TEAM",
-                false,
-                "_",
-                1usize,
-            )?;
-            let __owned_team_id: String = __faceteer_Task::from_key_text::<
-                String,
-            >(__pieces_pk[0usize])?;
-            let __pieces_sk = __faceteer_Task::key_pieces(
-                __sk,
-                "#TASK",
-                false,
-                "_",
-                1usize,
-            )?;
-            let __owned_task_id: String = __faceteer_Task::from_key_text::<
-                String,
-            >(__pieces_sk[0usize])?;
-            {
-                let team_id = &__owned_team_id;
-                let task_id = &__owned_task_id;
-                if __faceteer_Task::write_key(
-                        "#TEAM",
-                        "_",
-                        false,
-                        ::core::option::Option::None,
-                        &["team_id"],
-                        &[__faceteer_Task::key_part::<String>(team_id)],
-                    )
-                    .ok()? != __pk
-                    || __faceteer_Task::write_key(
-                            "#TASK",
-                            "_",
-                            false,
-                            ::core::option::Option::None,
-                            &["task_id"],
-                            &[__faceteer_Task::key_part::<String>(task_id)],
-                        )
-                        .ok()? != __sk
-                {
-                    return ::core::option::Option::None;
-                }
-            }
-            ::core::option::Option::Some(
-                ::std::vec![
-                    (0u16, ::std::sync::Arc::new(__owned_team_id) as ::std::sync::Arc <
-                    dyn ::core::any::Any + ::core::marker::Send + ::core::marker::Sync >)
-                ],
-            )
-        };
-        __read().unwrap_or_default()
-    }
 }
 #[automatically_derived]
 impl __faceteer_Task::BatchDeletable for Task {}
@@ -603,25 +374,15 @@ Fails with `Error::Key` when a key value contains the delimiter where it would m
     pub fn key(
         team_id: impl __faceteer_Task::KeyArg<String>,
         task_id: impl __faceteer_Task::KeyArg<String>,
-    ) -> ::core::result::Result<__faceteer_Task::Key<Self>, __faceteer_Task::Error> {
-        ::core::result::Result::Ok(
-            __faceteer_Task::Key::try_from_parts(
-                __faceteer_Task::write_key(
-                    "#TEAM",
-                    "_",
-                    false,
-                    ::core::option::Option::None,
-                    &["team_id"],
-                    &[&__faceteer_Task::KeyArg::<String>::key_part(&team_id)],
-                )?,
-                __faceteer_Task::write_key(
-                    "#TASK",
-                    "_",
-                    false,
-                    ::core::option::Option::None,
-                    &["task_id"],
-                    &[&__faceteer_Task::KeyArg::<String>::key_part(&task_id)],
-                )?,
+    ) -> __faceteer_Task::Result<__faceteer_Task::Key<Self>, __faceteer_Task::Error> {
+        __faceteer_Task::Ok(
+            __faceteer_Task::schema_key::<
+                Self,
+            >(
+                &[
+                    (0u16, &__faceteer_Task::KeyArg::<String>::key_part(&team_id)),
+                    (1u16, &__faceteer_Task::KeyArg::<String>::key_part(&task_id)),
+                ],
             )?,
         )
     }
@@ -636,22 +397,13 @@ Sort-key arguments of the operators are the sort-key field(s): `task_id`.*/
         __faceteer_Task::One<String>,
         __faceteer_Task::BaseTable,
     > {
-        __faceteer_Task::PartitionQuery::new(
-            ::core::option::Option::None,
-            ::core::option::Option::Some(&<Self as __faceteer_Task::Facet>::SCHEMA.sk),
-            __faceteer_Task::PartitionKey::new(
-                "PK",
-                "#TEAM",
-                "_",
-                __faceteer_Task::ShardChoice::Unsharded,
-                __faceteer_Task::write_key(
-                    "",
-                    "_",
-                    false,
-                    ::core::option::Option::None,
-                    &["team_id"],
-                    &[&__faceteer_Task::KeyArg::<String>::key_part(&team_id)],
-                ),
+        __faceteer_Task::PartitionQuery::at(
+            __faceteer_Task::None,
+            __faceteer_Task::schema_partition::<
+                Self,
+            >(
+                __faceteer_Task::None,
+                &[&__faceteer_Task::KeyArg::<String>::key_part(&team_id)],
             ),
         )
     }
@@ -666,24 +418,13 @@ Sort-key arguments of the operators are the index's sort-key field(s): `due_day`
         __faceteer_Task::One<__faceteer_Task::Sortable<u32>>,
         TaskGsi1Keys,
     > {
-        __faceteer_Task::PartitionQuery::new(
-            ::core::option::Option::Some(
-                &<Self as __faceteer_Task::Facet>::SCHEMA.indexes[0usize],
-            ),
-            <Self as __faceteer_Task::Facet>::SCHEMA.indexes[0usize].sk.as_ref(),
-            __faceteer_Task::PartitionKey::new(
-                "GSI1PK",
-                "#TEAM",
-                "_",
-                __faceteer_Task::ShardChoice::Unsharded,
-                __faceteer_Task::write_key(
-                    "",
-                    "_",
-                    false,
-                    ::core::option::Option::None,
-                    &["team_id"],
-                    &[&__faceteer_Task::KeyArg::<String>::key_part(&team_id)],
-                ),
+        __faceteer_Task::PartitionQuery::at(
+            __faceteer_Task::Some(0usize),
+            __faceteer_Task::schema_partition::<
+                Self,
+            >(
+                __faceteer_Task::Some(0usize),
+                &[&__faceteer_Task::KeyArg::<String>::key_part(&team_id)],
             ),
         )
     }
@@ -703,34 +444,17 @@ Sort-key arguments of the operators are the index's sort-key field(s): `due_day`
 Sort-key arguments of the operators are the index's sort-key field(s): `status`.*/
     #[inline]
     pub fn gsi2(
-        assigned_user_id: ::core::option::Option<&str>,
+        assigned_user_id: __faceteer_Task::Option<&str>,
     ) -> __faceteer_Task::PartitionQuery<
         Self,
         __faceteer_Task::One<String>,
         TaskGsi2Keys,
     > {
-        __faceteer_Task::PartitionQuery::new(
-            ::core::option::Option::Some(
-                &<Self as __faceteer_Task::Facet>::SCHEMA.indexes[1usize],
-            ),
-            <Self as __faceteer_Task::Facet>::SCHEMA.indexes[1usize].sk.as_ref(),
-            __faceteer_Task::PartitionKey::new(
-                "GSI2PK",
-                "#USER",
-                "_",
-                __faceteer_Task::ShardChoice::Choose {
-                    count: 4u32,
-                    schedule: &[],
-                },
-                __faceteer_Task::write_key(
-                    "",
-                    "_",
-                    false,
-                    ::core::option::Option::None,
-                    &["assigned_user_id"],
-                    &[&assigned_user_id],
-                ),
-            ),
+        __faceteer_Task::PartitionQuery::at(
+            __faceteer_Task::Some(1usize),
+            __faceteer_Task::schema_partition::<
+                Self,
+            >(__faceteer_Task::Some(1usize), &[&assigned_user_id]),
         )
     }
 }

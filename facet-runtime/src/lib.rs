@@ -295,6 +295,9 @@ pub mod __private_0_1_0 {
     pub use crate::error::Error;
     pub use crate::query::{NativeQuery, PartitionQuery};
     pub use crate::vector::VectorSearch;
+    /// `Option` and `Result` with their variants, named in few tokens by generated code.
+    pub use ::core::option::Option::{self, None, Some};
+    pub use ::core::result::Result::{self, Err, Ok};
     pub use aws_sdk_dynamodb::types::AttributeValue;
     #[cfg(feature = "chrono")]
     pub use faceteer_core::chrono::{DateTime, Utc};
@@ -322,8 +325,14 @@ pub mod __private_0_1_0 {
     pub use faceteer_core::facet::{
         BatchDeletable, BatchWritable, EpochTime, UniqueValue, Versioned, WriteTimeAttributes,
     };
+    pub use faceteer_core::facet::{KeyField, OptionalKey, RequiredKey};
     pub use faceteer_core::key::from_sortable_text;
     pub use faceteer_core::key::{key_part, write_key};
+    pub use faceteer_core::key_writer::{
+        check_layout, derived_attributes as schema_derived, key_of as schema_key,
+        key_values as schema_key_values, partition_of as schema_partition,
+        primary_key as schema_primary_key, write_index_keys as schema_index_keys,
+    };
     pub use faceteer_core::limits::KeyLengths;
     pub use faceteer_core::marshal::to_attribute_value as encode_value;
     pub use faceteer_core::native::KeyScalar;
@@ -336,8 +345,8 @@ pub mod __private_0_1_0 {
     pub use faceteer_core::schema::FALLBACK_SCHEMA;
     pub use faceteer_core::schema::TTL_ATTRIBUTE;
     pub use faceteer_core::schema::{
-        FacetSchema, IndexKind, IndexProjection, IndexSchema, KeyAttribute, KeySchema, NativeKeys,
-        ScalarType, ShardSchema, VectorDistance, VectorSchema,
+        FacetSchema, IndexKind, IndexProjection, IndexSchema, KeyAttribute, KeyLayout, KeySchema,
+        NativeKeys, ScalarType, ShardSchema, VectorDistance, VectorSchema,
     };
     pub use faceteer_core::schema::{FieldSchema, UniqueSchema};
     pub use faceteer_core::serde_key::write_serde_key;

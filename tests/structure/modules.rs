@@ -349,7 +349,7 @@ const FLOORS: &[(&str, &[&[&str]])] = &[
             ],
             &["expr"],
             &["facet"],
-            &["pick", "collection", "wire", "convert"],
+            &["pick", "collection", "wire", "convert", "key_writer"],
             &["plan", "merge", "cursor", "backfill"],
             &["design", "table"],
             // The design lock reads a table's design and its facets' schemas.

@@ -5,6 +5,7 @@
 
 mod error;
 mod key;
+pub(crate) mod key_fields;
 mod markers;
 mod record;
 mod times;
@@ -14,6 +15,7 @@ pub mod writer;
 
 pub use error::ItemError;
 pub use key::Key;
+pub use key_fields::{KeyField, KeyText, OptionalKey, RequiredKey};
 pub use markers::{BatchDeletable, BatchWritable, UniqueValue, Versioned};
 pub use record::{register_sensitive, Facet};
 #[cfg(feature = "chrono")]

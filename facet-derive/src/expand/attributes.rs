@@ -43,12 +43,12 @@ pub fn own_attributes(m: &FacetModel) -> Option<TokenStream> {
         fn own_attributes(
             &self,
             __room: usize,
-        ) -> ::core::option::Option<#p::FieldWriter> {
+        ) -> #p::Option<#p::FieldWriter> {
             #[allow(unused_imports)]
             use #p::{ByPlain as _, BySerde as _, Value as __V};
             let mut __w = #p::FieldWriter::with_capacity(#always #(#present)* + __room);
             #(#puts)*
-            ::core::option::Option::Some(__w)
+            #p::Some(__w)
         }
     })
 }

@@ -33,8 +33,8 @@ pub fn crypto_const(m: &FacetModel) -> TokenStream {
     let beacons = (0..m.fields.len()).filter_map(|i| beacon_literal(m, i));
     let facet = lit(&m.name);
     quote! {
-        const CRYPTO: ::core::option::Option<&'static #p::CryptoSchema> =
-            ::core::option::Option::Some(&#p::CryptoSchema {
+        const CRYPTO: #p::Option<&'static #p::CryptoSchema> =
+            #p::Some(&#p::CryptoSchema {
                 facet: #facet,
                 fields: &[#(#fields),*],
                 beacons: &[#(#beacons),*],
@@ -49,7 +49,7 @@ fn key_text(m: &FacetModel, i: usize, src: Source) -> TokenStream {
     let name = lit(&m.fields[i].ident.to_string());
     let delim = lit(&m.delimiter);
     let part = plain_part_arg(m, i, false, src);
-    quote!(#p::write_key("", #delim, true, ::core::option::Option::None, &[#name], &[#part]))
+    quote!(#p::write_key("", #delim, true, #p::None, &[#name], &[#part]))
 }
 
 /// `.with_beacon_check(..)` for each beaconed field of a queried partition key whose
@@ -69,12 +69,13 @@ pub fn beacon_checks(
 
 /// `fn beacon_text(..)` of the `Facet` impl, for a facet with beaconed fields.
 pub fn beacon_text_fn(m: &FacetModel) -> TokenStream {
+    let p = private(m);
     let arms: Vec<TokenStream> = (0..m.fields.len())
         .filter(|i| beacon_literal(m, *i).is_some())
         .map(|i| {
             let name = lit(&m.fields[i].name);
             let text = key_text(m, i, Source::Record);
-            quote!(#name => ::core::option::Option::Some(#text.map_err(|e| e.to_string())))
+            quote!(#name => #p::Some(#text.map_err(|e| e.to_string())))
         })
         .collect();
     if arms.is_empty() {
@@ -85,10 +86,10 @@ pub fn beacon_text_fn(m: &FacetModel) -> TokenStream {
         fn beacon_text(
             &self,
             attribute: &str,
-        ) -> ::core::option::Option<::core::result::Result<::std::string::String, ::std::string::String>> {
+        ) -> #p::Option<#p::Result<::std::string::String, ::std::string::String>> {
             match attribute {
                 #(#arms,)*
-                _ => ::core::option::Option::None,
+                _ => #p::None,
             }
         }
     }

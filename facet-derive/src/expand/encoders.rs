@@ -22,10 +22,10 @@ pub fn encoder_fns(fields: &[Field], krate: &syn::Path, p: &TokenStream) -> Toke
         let name = encoder_ident(f);
         let (wrap, unwrap) = if f.optional {
             (
-                quote!(::core::option::Option::Some(__v)),
+                quote!(#p::Some(__v)),
                 quote!(match __o {
-                    ::core::option::Option::Some(__v) => __v,
-                    ::core::option::Option::None => ::core::unreachable!(),
+                    #p::Some(__v) => __v,
+                    #p::None => ::core::unreachable!(),
                 }),
             )
         } else {
@@ -39,7 +39,7 @@ pub fn encoder_fns(fields: &[Field], krate: &syn::Path, p: &TokenStream) -> Toke
                     fn serialize<__S: #p::serde::Serializer>(
                         &self,
                         __s: __S,
-                    ) -> ::core::result::Result<__S::Ok, __S::Error> {
+                    ) -> #p::Result<__S::Ok, __S::Error> {
                         #path(self.0, __s)
                     }
                 }
@@ -49,7 +49,7 @@ pub fn encoder_fns(fields: &[Field], krate: &syn::Path, p: &TokenStream) -> Toke
         };
         let encode = match &f.skip_if {
             Some(skip) => quote! {
-                if #skip(&__o) { ::core::result::Result::Ok(::core::option::Option::None) } else { #encode }
+                if #skip(&__o) { #p::Ok(#p::None) } else { #encode }
             },
             None => encode,
         };

@@ -8,14 +8,12 @@ use syn::spanned::Spanned;
 use super::encoders::encoders;
 use super::field_schemas::field_schemas;
 use super::fields::fields_struct;
-use super::keys::{
-    all_key_fields, key_expr, keys, own_key_refs, put_index_key, sparse_membership, Source,
-};
+use super::keys::{all_key_fields, key_of, Source};
 use super::projection::{index_key_types, projection};
 use super::queries::{field_list, params, query_fns};
 use super::schema::schema;
 use super::tokens::{allow_many_args, lit, private};
-use super::updates::derived_attributes;
+use super::updates::derived_ttl;
 use crate::model::FacetModel;
 
 /// Generate the `Facet` impl and the inherent key builder and queries.
@@ -24,22 +22,6 @@ pub fn facet(m: &FacetModel) -> TokenStream {
     let ident = &m.ident;
     let schema = schema(m);
     let validate_on_write = m.validate_on_write;
-    let refs = keys(m);
-    let pk = key_expr(m, &refs[0], Source::Record);
-    let sk = key_expr(m, &refs[1], Source::Record);
-    let index_keys = m.indexes.iter().map(|i| {
-        let writes = own_key_refs(i).map(|k| put_index_key(m, &k));
-        // A sparse index holds the record only when every optional key field is present.
-        match sparse_membership(m, i, |ident| quote!(self.#ident.is_some())) {
-            Some(present) => quote! {
-                if #present {
-                    #(#writes)*
-                }
-            },
-            None => quote!(#(#writes)*),
-        }
-    });
-
     let ttl = match m.ttl {
         Some(i) => {
             let f = &m.fields[i].ident;
@@ -47,14 +29,14 @@ pub fn facet(m: &FacetModel) -> TokenStream {
             let ty = &m.fields[i].ty;
             quote_spanned!(ty.span()=> <#ty as #p::TtlValue>::ttl_seconds(&self.#f))
         }
-        None => quote!(::core::option::Option::None),
+        None => quote!(#p::None),
     };
     let version = m.version.map(|i| {
         let f = &m.fields[i];
         let (ident, ty) = (&f.ident, &f.ty);
         let name = lit(&f.name);
         quote! {
-            const VERSION: ::core::option::Option<&'static str> = ::core::option::Option::Some(#name);
+            const VERSION: #p::Option<&'static str> = #p::Some(#name);
 
             #[inline]
             fn version(&self) -> u64 {
@@ -81,7 +63,7 @@ pub fn facet(m: &FacetModel) -> TokenStream {
     let validate = m.validator.as_ref().map(|path| {
         quote! {
             #[inline]
-            fn validate(&self) -> ::core::result::Result<(), ::std::string::String> {
+            fn validate(&self) -> #p::Result<(), ::std::string::String> {
                 #path(self).map_err(|e| ::std::string::ToString::to_string(&e))
             }
         }
@@ -91,8 +73,7 @@ pub fn facet(m: &FacetModel) -> TokenStream {
     let key_args = all_key_fields(&m.pk, Some(&m.sk));
     let key_params = params(m, &key_args);
     let allow = allow_many_args(key_params.len());
-    let pk_args = key_expr(m, &refs[0], Source::Args);
-    let sk_args = key_expr(m, &refs[1], Source::Args);
+    let key_of_args = key_of(m, Source::Args);
     let key_doc = format!(
         "The key of the `{}` record identified by {}.\n\n\
          Fails with `Error::Key` when a key value contains the delimiter where it would make the \
@@ -108,8 +89,8 @@ pub fn facet(m: &FacetModel) -> TokenStream {
     let projection = projection(m);
     let index_key_types = index_key_types(m);
     let encoders = encoders(m);
-    let derived = derived_attributes(m);
-    let key_values = super::updates::key_values(m);
+    let derived = derived_ttl(m);
+    let key_layout = super::key_layout::key_layout(m);
     let attribute_names = m
         .fields
         .iter()
@@ -145,9 +126,11 @@ pub fn facet(m: &FacetModel) -> TokenStream {
                 #ident::fields()
             }
 
+            #key_layout
+
             #[inline]
-            fn primary_key(&self) -> ::core::result::Result<#p::Key<Self>, #p::KeyError> {
-                #p::Key::try_from_parts(#pk, #sk)
+            fn primary_key(&self) -> #p::Result<#p::Key<Self>, #p::KeyError> {
+                #p::schema_primary_key(self)
             }
 
             #[inline]
@@ -155,14 +138,12 @@ pub fn facet(m: &FacetModel) -> TokenStream {
                 &self,
                 __item: &mut #p::Item,
                 __keys: &mut #p::KeyLengths,
-            ) -> ::core::result::Result<(), #p::KeyError> {
-                #(#index_keys)*
-                let _ = (__item, __keys);
-                ::core::result::Result::Ok(())
+            ) -> #p::Result<(), #p::KeyError> {
+                #p::schema_index_keys(self, __item, __keys)
             }
 
             #[inline]
-            fn ttl_seconds(&self) -> ::core::option::Option<i64> {
+            fn ttl_seconds(&self) -> #p::Option<i64> {
                 #ttl
             }
 
@@ -173,8 +154,6 @@ pub fn facet(m: &FacetModel) -> TokenStream {
             const FIELDS: &'static [#p::FieldSchema] = #field_schemas;
 
             #derived
-
-            #key_values
 
             #validate
 
@@ -196,8 +175,8 @@ pub fn facet(m: &FacetModel) -> TokenStream {
             #[doc = #key_doc]
             #allow
             #[inline]
-            pub fn key(#(#key_params),*) -> ::core::result::Result<#p::Key<Self>, #p::Error> {
-                ::core::result::Result::Ok(#p::Key::try_from_parts(#pk_args, #sk_args)?)
+            pub fn key(#(#key_params),*) -> #p::Result<#p::Key<Self>, #p::Error> {
+                #p::Ok(#key_of_args?)
             }
 
             #queries
@@ -222,16 +201,16 @@ fn schema_version(m: &FacetModel) -> Option<TokenStream> {
         }
     });
     Some(quote! {
-        const SCHEMA_VERSION: ::core::option::Option<u32> = ::core::option::Option::Some(#version);
+        const SCHEMA_VERSION: #p::Option<u32> = #p::Some(#version);
 
         #[inline]
         fn upgrade(
             __version: u32,
             __item: #p::Item,
-        ) -> ::core::result::Result<Self, #p::ItemError> {
+        ) -> #p::Result<Self, #p::ItemError> {
             match __version {
                 #(#arms)*
-                _ => ::core::result::Result::Err(#p::ItemError::SchemaVersion {
+                _ => #p::Err(#p::ItemError::SchemaVersion {
                     facet: <Self as #p::Facet>::SCHEMA.name,
                     found: ::std::string::ToString::to_string(&__version),
                     current: #version,
@@ -280,7 +259,7 @@ fn write_times(m: &FacetModel) -> Option<TokenStream> {
         }
     });
     let attribute = |field: Option<usize>| match field {
-        None => quote!(::core::option::Option::None),
+        None => quote!(#p::None),
         Some(i) => {
             let f = &m.fields[i].ident;
             let value = write_time_value(m, i);
@@ -298,8 +277,8 @@ fn write_times(m: &FacetModel) -> Option<TokenStream> {
         #[inline]
         fn write_time_attributes(
             __now: &#p::DateTime<#p::Utc>,
-        ) -> ::core::result::Result<#p::WriteTimeAttributes, #p::ItemError> {
-            ::core::result::Result::Ok(#p::WriteTimeAttributes {
+        ) -> #p::Result<#p::WriteTimeAttributes, #p::ItemError> {
+            #p::Ok(#p::WriteTimeAttributes {
                 created: #created,
                 updated: #updated,
             })
@@ -313,9 +292,10 @@ fn written(m: &FacetModel) -> impl Iterator<Item = TokenStream> + '_ {
         .into_iter()
         .filter_map(move |(field, constant)| {
             let name = lit(&m.fields[field?].name);
+            let p = private(m);
             Some(quote! {
-                const #constant: ::core::option::Option<&'static str> =
-                    ::core::option::Option::Some(#name);
+                const #constant: #p::Option<&'static str> =
+                    #p::Some(#name);
             })
         })
 }

@@ -7,8 +7,8 @@ use proc_macro2::TokenStream;
 use quote::{quote, quote_spanned};
 use syn::spanned::Spanned;
 
-use super::tokens::{lit, private};
-use crate::model::{FacetModel, Field, IndexModel, KeyModel, KeyRole, ShardModel};
+use super::tokens::private;
+use crate::model::{FacetModel, Field, IndexModel, KeyModel, ShardModel};
 
 /// The type a key field's argument must have: the field type without `Option`, wrapped in
 /// `Sortable` for sortable key fields.
@@ -43,10 +43,6 @@ pub enum Source {
     /// A query's argument named like the field, given even for an optional field: the
     /// partition of a sparse index, which holds only records with the field present.
     PresentArgs,
-    /// A local variable named like the field holding `&T` (a required field) or
-    /// `Option<&T>` (an optional one), `T` the field's type without `Option` (the values an
-    /// update rebuilds derived attributes from).
-    Values,
 }
 
 /// One key written by the facet.
@@ -78,22 +74,8 @@ pub fn index_keys<'a>(m: &'a FacetModel, i: &'a IndexModel) -> (KeyRef<'a>, Opti
     (pk, i.sk.as_ref().map(|key| KeyRef { key }))
 }
 
-/// A `&dyn KeyPart` expression for one field's value in `src`.
-pub fn part_arg(m: &FacetModel, field: usize, sortable: bool, src: Source) -> TokenStream {
-    let plain = plain_part_arg(m, field, sortable, src);
-    let plain = super::redact::registering(m, field, plain);
-    // A `#[beacon]` field's key text is written as its beacon.
-    match super::beacon::beacon_spec(m, field) {
-        Some(spec) => {
-            let p = private(m);
-            let facet = lit(&m.name);
-            quote!(&#p::Beaconed { facet: #facet, beacon: #spec, value: #plain })
-        }
-        None => plain,
-    }
-}
-
-/// [`part_arg`] of the value itself.
+/// A `&dyn KeyPart` expression for one field's value in `src` (with the `Sortable`
+/// wrapper of a `sortable` part).
 pub fn plain_part_arg(m: &FacetModel, field: usize, sortable: bool, src: Source) -> TokenStream {
     let p = private(m);
     let f = &m.fields[field];
@@ -103,13 +85,6 @@ pub fn plain_part_arg(m: &FacetModel, field: usize, sortable: bool, src: Source)
         _ => quote!(self.#ident),
     };
     match src {
-        Source::Values if f.optional && sortable => quote!(&#p::Sortable(#ident.copied())),
-        Source::Values if sortable => quote!(&#p::Sortable(#ident)),
-        Source::Values if f.optional => quote!(&#ident),
-        Source::Values => {
-            let inner = &f.inner;
-            quote!(#p::key_part::<#inner>(#ident))
-        }
         Source::Record | Source::Keys if sortable => {
             quote!(&#p::Sortable(&#read))
         }
@@ -132,117 +107,48 @@ pub fn plain_part_arg(m: &FacetModel, field: usize, sortable: bool, src: Source)
     }
 }
 
-/// A `Result<String, KeyError>` expression: the shard id of `s`, its inputs read from `src`.
-pub fn shard_call(m: &FacetModel, s: &ShardModel, src: Source) -> TokenStream {
+/// A `&dyn KeyPart` expression for one field's value in `src`, as the runtime's
+/// schema-driven key writer takes it: the value alone (the writer applies `sortable`, masking
+/// and beacons from the facet's `KEY_LAYOUT` and `KEY_FIELDS`).
+pub fn raw_arg(m: &FacetModel, field: usize, sortable: bool, src: Source) -> TokenStream {
     let p = private(m);
-    let count = s.count;
-    let names = s
-        .fields
-        .iter()
-        .map(|f| lit(&m.fields[*f].ident.to_string()));
-    let values = s.fields.iter().map(|f| part_arg(m, *f, false, src));
-    let schedule = match s.time {
-        None => quote!(::core::option::Option::None),
-        Some(t) => {
-            let name = lit(&m.fields[t].ident.to_string());
-            let time = part_arg(m, t, false, src);
-            let periods = schedule(m, s);
-            quote!(::core::option::Option::Some((#periods, #name, #time)))
+    let f = &m.fields[field];
+    let ident = &f.ident;
+    match src {
+        Source::Keys | Source::Record => {
+            let read = match src {
+                Source::Keys => quote!(__k.#ident),
+                _ => quote!(self.#ident),
+            };
+            // Spanned at the field's type, so a type that is not a key value is reported there.
+            let ty = &f.ty;
+            quote_spanned!(ty.span()=> #p::key_part::<#ty>(&#read))
         }
-    };
-    quote!(#p::shard_of(#count, #schedule, &[#(#names),*], &[#(#values),*]))
-}
-
-/// A `Result<String, KeyError>` expression: key `k` written by the core's one routine with
-/// `prefix` and `shard` (an `Option<&str>` expression), its values read from `src`.
-pub fn write_key_call(
-    m: &FacetModel,
-    k: &KeyRef,
-    prefix: &str,
-    shard: TokenStream,
-    src: Source,
-) -> TokenStream {
-    let p = private(m);
-    let args = write_key_args(m, k, prefix, shard, src);
-    quote!(#p::write_key(#args))
-}
-
-/// A statement putting a record's index key `k` into `__item`, checked by `__keys`: an
-/// unsharded key is written and put by the core in one call.
-pub fn put_index_key(m: &FacetModel, k: &KeyRef) -> TokenStream {
-    let attribute = lit(&k.key.attribute);
-    let partition = matches!(k.key.role, KeyRole::Partition);
-    match k.key.shard {
-        None => {
-            let args = write_key_args(
-                m,
-                k,
-                &k.key.prefix,
-                quote!(::core::option::Option::None),
-                Source::Record,
-            );
-            quote!(__keys.put(__item, #attribute, #partition, #args)?;)
+        Source::Args if f.optional => quote!(&#ident),
+        // A `sortable` field takes its plain integer (`SortableArg`, whose error names it).
+        Source::Args | Source::PresentArgs if sortable => {
+            let inner = &f.inner;
+            quote!(&#p::SortableArg::<#inner>::integer(&#ident))
         }
-        Some(_) => {
-            let value = key_expr(m, k, Source::Record);
-            quote!(__keys.insert(__item, #attribute, #partition, #value);)
+        Source::Args | Source::PresentArgs => {
+            let inner = &f.inner;
+            quote!(&#p::KeyArg::<#inner>::key_part(&#ident))
         }
     }
 }
 
-/// The arguments of the core's `write_key` for key `k` (see [`write_key_call`]).
-fn write_key_args(
-    m: &FacetModel,
-    k: &KeyRef,
-    prefix: &str,
-    shard: TokenStream,
-    src: Source,
-) -> TokenStream {
-    let prefix = lit(prefix);
-    let delim = lit(&m.delimiter);
-    let bare = k.key.no_prefix;
-    let names = k
-        .key
-        .parts
-        .iter()
-        .map(|part| lit(&m.fields[part.field].ident.to_string()));
-    let values = k
-        .key
-        .parts
-        .iter()
-        .map(|part| part_arg(m, part.field, part.sortable, src));
-    quote!(#prefix, #delim, #bare, #shard, &[#(#names),*], &[#(#values),*])
-}
-
-/// An expression of type `Result<String, KeyError>`: the complete key from `src`.
-pub fn key_result(m: &FacetModel, k: &KeyRef, src: Source) -> TokenStream {
-    match &k.key.shard {
-        None => write_key_call(
-            m,
-            k,
-            &k.key.prefix,
-            quote!(::core::option::Option::None),
-            src,
-        ),
-        Some(s) => {
-            let id = shard_call(m, s, src);
-            let call = write_key_call(
-                m,
-                k,
-                &k.key.prefix,
-                quote!(::core::option::Option::Some(__id.as_str())),
-                src,
-            );
-            quote!(#id.and_then(|__id| #call))
-        }
-    }
-}
-
-/// An expression of type `String` (inside a function returning `Result<_, KeyError>`): the
-/// complete key from `src`.
-pub fn key_expr(m: &FacetModel, k: &KeyRef, src: Source) -> TokenStream {
-    let key = key_result(m, k, src);
-    quote!(#key?)
+/// A `Result<Key<Self>, KeyError>` expression: the base-table key written by the runtime's
+/// key writer from the table key's fields (and shard inputs) read from `src`.
+pub fn key_of(m: &FacetModel, src: Source) -> TokenStream {
+    let p = private(m);
+    let args = all_key_fields(&m.pk, Some(&m.sk))
+        .into_iter()
+        .map(|(f, sortable)| {
+            let entry = super::key_layout::entry(m, f);
+            let value = raw_arg(m, f, sortable, src);
+            quote!((#entry, #value))
+        });
+    quote!(#p::schema_key::<Self>(&[#(#args),*]))
 }
 
 /// The fields of a key in order, with their `sortable` flag.
@@ -262,25 +168,4 @@ pub fn all_key_fields(pk: &KeyModel, sk: Option<&KeyModel>) -> Vec<(usize, bool)
         new
     });
     out
-}
-
-/// For a sparse index, whether every optional field of its own keys is present
-/// (`is_some(ident)` tests one); `None` for an index that holds every record.
-pub fn sparse_membership(
-    m: &FacetModel,
-    i: &IndexModel,
-    is_some: impl Fn(&syn::Ident) -> TokenStream,
-) -> Option<TokenStream> {
-    let mut optional: Vec<usize> = i
-        .own_keys()
-        .flat_map(|k| k.inputs())
-        .filter(|&f| m.fields[f].optional)
-        .collect();
-    optional.sort_unstable();
-    optional.dedup();
-    if !i.sparse || optional.is_empty() {
-        return None;
-    }
-    let tests = optional.iter().map(|&f| is_some(&m.fields[f].ident));
-    Some(quote!(#(#tests)&&*))
 }

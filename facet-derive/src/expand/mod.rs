@@ -4,9 +4,10 @@
 //! that module once, as `__faceteer_<Struct>` ([`tokens::private_use`]), and names its items
 //! through that one token.
 //!
-//! A facet's expansion ([`facet`]) is assembled from its keys (written by the core's one
-//! routine, `write_key`, for every caller), its schema, its queries, its field handles, its
-//! updates, its encoders and its projections; the other derives are [`pick`],
+//! A facet's expansion ([`facet`]) is assembled from its key data (`KEY_FIELDS` and
+//! `KEY_LAYOUT`, [`key_layout`]: the runtime's schema-driven key writer writes every key from
+//! them, so the expansion holds data, not key code), its schema, its queries, its field
+//! handles, its updates, its encoders and its projections; the other derives are [`pick`],
 //! [`key_part`] and [`collection`]. A failed derive emits [`fallback`].
 
 mod attributes;
@@ -18,6 +19,7 @@ mod facet;
 pub mod fallback;
 mod field_schemas;
 mod fields;
+mod key_layout;
 mod key_part;
 mod keys;
 mod nested;

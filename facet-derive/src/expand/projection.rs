@@ -5,7 +5,7 @@ use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 use syn::Ident;
 
-use super::keys::{all_key_fields, key_expr, keys, Source};
+use super::keys::{all_key_fields, key_of, Source};
 use super::tokens::{lit, private};
 use crate::model::{FacetModel, IndexKind, IndexModel, PickValidatorModel, ProjectionModel};
 
@@ -101,8 +101,8 @@ fn key_fields_struct(
             const ATTRIBUTES: &'static [&'static str] = &[#(#names),*];
 
             #[inline]
-            fn from_picked(__item: &#p::Item) -> ::core::result::Result<Self, #p::DynamoError> {
-                ::core::result::Result::Ok(#name { #(#reads,)* })
+            fn from_picked(__item: &#p::Item) -> #p::Result<Self, #p::DynamoError> {
+                #p::Ok(#name { #(#reads,)* })
             }
         }
 
@@ -149,11 +149,9 @@ pub fn projection(m: &FacetModel) -> TokenStream {
              (`.key()` gives its key)."
         ),
     );
-    let refs = keys(m);
-    let pk = key_expr(m, &refs[0], Source::Keys);
-    let sk = key_expr(m, &refs[1], Source::Keys);
+    let key = key_of(m, Source::Keys);
     let body = match validator {
-        PickValidatorModel::Trust => quote!(::core::result::Result::Ok(())),
+        PickValidatorModel::Trust => quote!(#p::Ok(())),
         PickValidatorModel::Path(path) => {
             quote!(#path(__item, __attributes).map_err(|e| ::std::string::ToString::to_string(&e)))
         }
@@ -164,8 +162,8 @@ pub fn projection(m: &FacetModel) -> TokenStream {
         impl #keys_ident {
             /// The base-table key of the record whose key fields these are.
             #[inline]
-            pub fn key(&self) -> ::core::result::Result<#p::Key<#ident>, #p::Error> {
-                ::core::result::Result::Ok(<#ident as #p::PickValidator>::keys_to_key(self)?)
+            pub fn key(&self) -> #p::Result<#p::Key<#ident>, #p::Error> {
+                #p::Ok(<#ident as #p::PickValidator>::keys_to_key(self)?)
             }
         }
 
@@ -174,15 +172,15 @@ pub fn projection(m: &FacetModel) -> TokenStream {
             type Keys = #keys_ident;
 
             #[inline]
-            fn keys_to_key(__k: &#keys_ident) -> ::core::result::Result<#p::Key<Self>, #p::KeyError> {
-                #p::Key::try_from_parts(#pk, #sk)
+            fn keys_to_key(__k: &#keys_ident) -> #p::Result<#p::Key<Self>, #p::KeyError> {
+                #key
             }
 
             #[inline]
             fn validate_pick(
                 __item: &#p::Item,
                 __attributes: &[&'static str],
-            ) -> ::core::result::Result<(), ::std::string::String> {
+            ) -> #p::Result<(), ::std::string::String> {
                 #body
             }
         }

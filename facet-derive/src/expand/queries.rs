@@ -3,9 +3,7 @@
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
 
-use super::keys::{
-    arg_type, index_keys, key_fields, keys, schedule, shard_call, write_key_call, KeyRef, Source,
-};
+use super::keys::{arg_type, index_keys, key_fields, keys, raw_arg, KeyRef, Source};
 use super::projection::{has_index_keys_struct, index_keys_ident};
 use super::tokens::{allow_many_args, lit, private};
 use super::updates::UpdateKind;
@@ -24,8 +22,8 @@ fn param_type(p: &TokenStream, field: &Field, sortable: bool, present: bool) -> 
             let ty = arg_type(p, field, sortable);
             quote!(impl #p::KeyArg<#ty>)
         }
-        (true, true) => quote!(::core::option::Option<&str>),
-        (true, false) => quote!(::core::option::Option<#inner>),
+        (true, true) => quote!(#p::Option<&str>),
+        (true, false) => quote!(#p::Option<#inner>),
     }
 }
 
@@ -57,36 +55,18 @@ pub fn field_list(m: &FacetModel, fields: &[(usize, bool)]) -> String {
     names.join(", ")
 }
 
-/// An expression of type `PartitionKey` for a query built from arguments (`src`: `Args`, or
-/// `PresentArgs` for a sparse index).
-fn partition_key(m: &FacetModel, k: &KeyRef, src: Source) -> TokenStream {
+/// An expression of type `PartitionKey` for a query of index `at` (`None`: the table) built
+/// from arguments (`src`: `Args`, or `PresentArgs` for a sparse index): the runtime's key
+/// writer names the partition from the schema.
+fn partition_key(m: &FacetModel, at: &TokenStream, k: &KeyRef, src: Source) -> TokenStream {
     let p = private(m);
-    let prefix = lit(&k.key.prefix);
-    let attribute = lit(&k.key.attribute);
-    let delim = lit(&m.delimiter);
-    let shard = match &k.key.shard {
-        None => quote!(#p::ShardChoice::Unsharded),
-        Some(s) => {
-            let count = s.count;
-            let schedule = schedule(m, s);
-            let all_in_key = s
-                .inputs()
-                .all(|f| k.key.parts.iter().any(|part| part.field == f));
-            if all_in_key {
-                let id = shard_call(m, s, src);
-                quote!(#p::ShardChoice::Computed {
-                    count: #count,
-                    schedule: #schedule,
-                    id: #id,
-                })
-            } else {
-                quote!(#p::ShardChoice::Choose { count: #count, schedule: #schedule })
-            }
-        }
-    };
-    let values = write_key_call(m, k, "", quote!(::core::option::Option::None), src);
+    let values = k
+        .key
+        .parts
+        .iter()
+        .map(|part| raw_arg(m, part.field, part.sortable, src));
     let checks = super::crypto::beacon_checks(m, k.key.parts.iter().map(|part| part.field), src);
-    quote!(#p::PartitionKey::new(#attribute, #prefix, #delim, #shard, #values)#checks)
+    quote!(#p::schema_partition::<Self>(#at, &[#(#values),*])#checks)
 }
 
 /// The sort-key shape type of a key.
@@ -140,9 +120,13 @@ pub fn query_fns(m: &FacetModel) -> TokenStream {
             None => quote!(#p::NoSortKey),
         };
         let sort_fields = sk.map(|sk| field_list(m, &key_fields(sk.key)));
-        let partition = partition_key(m, pk, src);
-        let (method, index_expr, sk_schema, index_keys, doc) = match index {
-            Some((at, i)) => {
+        let at = match index {
+            Some((at, _)) => quote!(#p::Some(#at)),
+            None => quote!(#p::None),
+        };
+        let partition = partition_key(m, &at, pk, src);
+        let (method, index_keys, doc) = match index {
+            Some((_, i)) => {
                 let index_keys = if has_index_keys_struct(m, i) {
                     let name = index_keys_ident(m, i);
                     quote!(#name)
@@ -162,8 +146,6 @@ pub fn query_fns(m: &FacetModel) -> TokenStream {
                 };
                 (
                     format_ident!("{}", i.method()),
-                    quote!(::core::option::Option::Some(&<Self as #p::Facet>::SCHEMA.indexes[#at])),
-                    quote!(<Self as #p::Facet>::SCHEMA.indexes[#at].sk.as_ref()),
                     index_keys,
                     format!(
                         "Query {kind} `{}`{}{} in the partition given by {}.\n\n{sort_doc}",
@@ -183,8 +165,6 @@ pub fn query_fns(m: &FacetModel) -> TokenStream {
             }
             None => (
                 format_ident!("query"),
-                quote!(::core::option::Option::None),
-                quote!(::core::option::Option::Some(&<Self as #p::Facet>::SCHEMA.sk)),
                 quote!(#p::BaseTable),
                 format!(
                     "Query the base table in the partition given by {}.\n\n\
@@ -201,7 +181,7 @@ pub fn query_fns(m: &FacetModel) -> TokenStream {
             #allow
             #[inline]
             pub fn #method(#(#params),*) -> #ret {
-                #p::PartitionQuery::new(#index_expr, #sk_schema, #partition)
+                #p::PartitionQuery::at(#at, #partition)
             }
         });
         if let Some(alias) = index.and_then(|(_, i)| i.alias_method()) {

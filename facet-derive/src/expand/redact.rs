@@ -65,14 +65,3 @@ pub fn masked_debug(
 pub fn facet_debug(m: &FacetModel) -> TokenStream {
     masked_debug(m, &m.ident, 0..m.fields.len())
 }
-
-/// `part` (a `&dyn KeyPart` expression) of field `i`, registering the facet for masking
-/// keys when the field is sensitive.
-pub fn registering(m: &FacetModel, i: usize, part: TokenStream) -> TokenStream {
-    if !m.fields[i].sensitive {
-        return part;
-    }
-    let p = private(m);
-    let ident = &m.ident;
-    quote!(&#p::Registering { register: #p::redact_register::<#ident>, value: #part })
-}

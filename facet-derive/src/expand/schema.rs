@@ -49,9 +49,9 @@ fn vector_schemas(m: &FacetModel) -> Vec<TokenStream> {
             let partition = match v.partition {
                 Some(f) => {
                     let a = key_attribute(m, f);
-                    quote!(::core::option::Option::Some(#a))
+                    quote!(#p::Some(#a))
                 }
-                None => quote!(::core::option::Option::None),
+                None => quote!(#p::None),
             };
             let filters = v.filters.iter().map(|f| key_attribute(m, *f));
             quote!(#p::VectorSchema {
@@ -80,9 +80,9 @@ fn key_schema(m: &FacetModel, key: &KeyModel) -> TokenStream {
         let time = match s.time {
             Some(t) => {
                 let name = lit(&m.fields[t].name);
-                quote!(::core::option::Option::Some(#name))
+                quote!(#p::Some(#name))
             }
-            None => quote!(::core::option::Option::None),
+            None => quote!(#p::None),
         };
         quote!(.sharded(#p::ShardSchema {
             count: #count,

@@ -20,13 +20,13 @@ pub fn vector_fns(m: &FacetModel) -> TokenStream {
                 let (name, inner, stored) = (&f.ident, &f.inner, lit(&f.name));
                 (
                     quote!(#name: impl #p::FieldValue<#inner>,),
-                    quote!(::core::option::Option::Some((
+                    quote!(#p::Some((
                         #stored,
                         Self::fields().#name.key_operand(#p::FieldValue::into_field_value(#name)),
                     ))),
                 )
             }
-            None => (TokenStream::new(), quote!(::core::option::Option::None)),
+            None => (TokenStream::new(), quote!(#p::None)),
         };
         let partition_doc = match v.partition {
             Some(f) => format!(

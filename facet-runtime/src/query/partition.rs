@@ -44,6 +44,18 @@ impl<F: Facet, S, I: KeyFields> PartitionQuery<F, S, I> {
         }
     }
 
+    /// A query of index `index` of the facet's schema (`None`: the table), in `partition`:
+    /// used by generated code, with [`faceteer_core::key_writer::partition_of`].
+    #[doc(hidden)]
+    pub fn at(index: Option<usize>, partition: PartitionKey) -> Self {
+        let index = index.and_then(|at| F::SCHEMA.indexes.get(at));
+        let sort_key = match index {
+            None => Some(&F::SCHEMA.sk),
+            Some(i) => i.sk.as_ref(),
+        };
+        Self::new(index, sort_key, partition)
+    }
+
     /// The index and the partition key (collections read the whole partition).
     pub(crate) fn into_parts(self) -> (Option<&'static IndexSchema>, PartitionKey) {
         (self.index, self.partition)

@@ -644,6 +644,34 @@ impl<'a, F> KeyedValues<'a, F> {
         }
     }
 
+    /// The value of the key field `need` names, as a key part: from the update (held as
+    /// `dyn Any`, turned into a key part by `of_value`), else from the template (`present`
+    /// reads it); `None` for an `optional` field without one (what the schema-driven key
+    /// writer reads, [`crate::key_writer`]).
+    pub(crate) fn key_part(
+        &mut self,
+        need: Need,
+        optional: bool,
+        of_value: impl FnOnce(&'a (dyn Any + Send + Sync)) -> Option<&'a dyn crate::key::KeyPart>,
+        present: impl FnOnce(&'a F) -> Option<&'a dyn crate::key::KeyPart>,
+    ) -> Result<Option<&'a dyn crate::key::KeyPart>, ExprError> {
+        let part = match lookup(
+            self.keyed,
+            self.key,
+            self.template.is_some(),
+            &mut self.from_template,
+            need,
+        )? {
+            Found::Absent => None,
+            Found::Value(v) => Some(of_value(v).ok_or_else(|| need.not_of_type())?),
+            Found::Template => self.template.and_then(present),
+        };
+        if part.is_none() && !optional {
+            return Err(need.missing());
+        }
+        Ok(part)
+    }
+
     /// [`Self::optional`] for a field that always has a value.
     #[doc(hidden)]
     pub fn required<T: 'static>(

@@ -1,0 +1,164 @@
+//! The data the runtime's schema-driven key writer writes a facet's keys from: one
+//! accessor per field a written key is built from (`KEY_FIELDS`) and, for each key written
+//! (`PK`, `SK`, each index's own keys), where its values come from (`KEY_LAYOUT`). The rules
+//! of writing keys (shards, schedules, sortable parts, beacons, masking, sparse indexes,
+//! updates rebuilding keys, keys read back) live in the runtime, once.
+
+use proc_macro2::{Group, Span, TokenStream, TokenTree};
+use quote::quote;
+use syn::spanned::Spanned;
+
+use super::tokens::private;
+use crate::model::{FacetModel, KeyModel};
+
+/// The fields the written keys are built from, each once, in order of first use: their
+/// entries in `KEY_FIELDS`.
+fn entries(m: &FacetModel) -> Vec<usize> {
+    let mut out: Vec<usize> = Vec::new();
+    for k in m.all_keys() {
+        for f in k.inputs() {
+            if !out.contains(&f) {
+                out.push(f);
+            }
+        }
+    }
+    out
+}
+
+/// The entry of field `f` in `KEY_FIELDS` (0 for a field no written key is built from,
+/// which no caller asks for).
+pub fn entry(m: &FacetModel, f: usize) -> u16 {
+    entries(m).iter().position(|&e| e == f).unwrap_or(0) as u16
+}
+
+/// The fields of the table's key read back from its text (each with whether it is read as
+/// `sortable`), when an index key or the TTL is built from one of them and the key can be
+/// read back (not sharded, no optional field); empty otherwise.
+fn parsed(m: &FacetModel) -> Vec<(usize, bool)> {
+    let base = [&m.pk, &m.sk];
+    let simple = base
+        .iter()
+        .all(|k| k.shard.is_none() && k.parts.iter().all(|p| !m.fields[p.field].optional));
+    let derived = base
+        .iter()
+        .flat_map(|k| &k.parts)
+        .any(|p| m.ttl == Some(p.field) || m.indexes.iter().any(|i| i.derives_from(p.field)));
+    if !simple || !derived {
+        return Vec::new();
+    }
+    // Each field read from the first key that holds it.
+    let mut out: Vec<(usize, bool)> = Vec::new();
+    for part in base.iter().flat_map(|k| &k.parts) {
+        if out.iter().all(|(f, _)| *f != part.field) {
+            out.push((part.field, part.sortable));
+        }
+    }
+    out
+}
+
+/// `const KEY_FIELDS` and `const KEY_LAYOUT` of the `Facet` impl.
+pub fn key_layout(m: &FacetModel) -> TokenStream {
+    let p = private(m);
+    let entries = entries(m);
+    let parsed = parsed(m);
+    let fields = entries.iter().map(|&i| {
+        let f = &m.fields[i];
+        let (ident, inner, ty) = (&f.ident, &f.inner, &f.ty);
+        let position = i as u16;
+        let kind = if f.optional {
+            quote!(OptionalKey)
+        } else {
+            quote!(RequiredKey)
+        };
+        let sortable = m
+            .all_keys()
+            .iter()
+            .any(|k| k.parts.iter().any(|p| p.field == i && p.sortable))
+            .then(|| quote!(.sortable()));
+        let parse = parsed.iter().find(|(f, _)| *f == i).map(|(_, s)| {
+            if *s {
+                quote!(.parsed_sortable())
+            } else {
+                quote!(.parsed())
+            }
+        });
+        let sensitive = f
+            .sensitive
+            .then(|| quote!(.sensitive(#p::redact_register::<Self>)));
+        let beacon = super::beacon::beacon_spec(m, i).map(|spec| quote!(.beacon(#spec)));
+        // Spanned at the field's type, every token of it, so that a type that is not a key
+        // value is reported there alone.
+        respan(
+            quote! {
+                &#p::#kind::<Self, #inner>::new(#position, |__r| &__r.#ident)
+                    #sortable #parse #sensitive #beacon
+            },
+            ty.span(),
+        )
+    });
+    let entry = |f: usize| entry(m, f);
+    let layouts = m.all_keys().into_iter().map(|k: &KeyModel| {
+        let parts = k.parts.iter().map(|part| {
+            let (e, sortable) = (entry(part.field), part.sortable);
+            quote!((#e, #sortable))
+        });
+        match &k.shard {
+            None => quote!(#p::KeyLayout::of(&[#(#parts),*])),
+            Some(s) => {
+                let inputs = s.fields.iter().map(|&f| entry(f));
+                let time = match s.time {
+                    Some(t) => {
+                        let e = entry(t);
+                        quote!(#p::Some(#e))
+                    }
+                    None => quote!(#p::None),
+                };
+                quote!(#p::KeyLayout::sharded(&[#(#parts),*], &[#(#inputs),*], #time))
+            }
+        }
+    });
+    // An update rebuilds index keys (and the TTL) only for a facet that has them; the table
+    // key's values are read back only when they feed them.
+    let derived = (m.ttl.is_some() || m.indexes.iter().any(|i| i.own_keys().next().is_some()))
+        .then(|| {
+            quote! {
+                #[inline]
+                fn derived_attributes(
+                    __v: &mut #p::KeyedValues<'_, Self>,
+                ) -> #p::Result<::std::vec::Vec<#p::Derived>, #p::ExprError> {
+                    #p::schema_derived(__v)
+                }
+            }
+        });
+    let key_values = (!parsed.is_empty()).then(|| {
+        quote! {
+            #[inline]
+            fn key_values(__pk: &str, __sk: &str) -> ::std::vec::Vec<#p::KeyValue> {
+                #p::schema_key_values::<Self>(__pk, __sk)
+            }
+        }
+    });
+    quote! {
+        const KEY_FIELDS: &'static [&'static dyn #p::KeyField<Self>] = &[#(#fields),*];
+        const KEY_LAYOUT: &'static [#p::KeyLayout] = &[#(#layouts),*];
+        #derived
+        #key_values
+    }
+}
+
+/// `tokens` with every token spanned at `span`.
+fn respan(tokens: TokenStream, span: Span) -> TokenStream {
+    tokens
+        .into_iter()
+        .map(|mut t| {
+            if let TokenTree::Group(g) = &t {
+                let mut group = Group::new(g.delimiter(), respan(g.stream(), span));
+                group.set_span(span);
+                t = TokenTree::Group(group);
+            } else {
+                t.set_span(span);
+            }
+            t
+        })
+        .collect()
+}
