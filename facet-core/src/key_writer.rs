@@ -5,7 +5,7 @@
 //! field, one layout per key), not the code: each rule lives here once.
 
 use crate::expr::{Derived, ExprError, KeyValue, KeyedValues};
-use crate::facet::key_fields::{KeyField, PartView};
+use crate::facet::key_fields::{KeyField, KeyFieldInfo, PartView};
 use crate::facet::{Facet, Key};
 use crate::item::Item;
 use crate::key::{KeyError, KeyPart};
@@ -14,7 +14,7 @@ use crate::partition::{PartitionKey, ShardChoice};
 use crate::schema::{IndexSchema, KeyLayout, KeySchema};
 
 /// Keys of at most this many parts are written from arrays on the stack.
-const INLINE_PARTS: usize = 8;
+const INLINE_PARTS: usize = 4;
 
 /// The value of [`KeyField`] entry `entry` for one key: where the writer gets values from.
 type Value<'v, 'a> = &'v mut dyn FnMut(u16) -> Option<&'a dyn KeyPart>;
@@ -36,28 +36,54 @@ fn no_layout<F: Facet>(reason: &'static str) -> KeyError {
     }
 }
 
-/// The view of entry `entry` holding `value`, and the Rust name of its field (what key
-/// errors name).
-fn view<'a, F: Facet>(
-    entry: u16,
-    value: Option<&'a dyn KeyPart>,
-    sortable: bool,
-) -> Result<(&'static str, PartView<'a>), KeyError> {
-    let field = field::<F>(entry)?;
-    let name = F::FIELDS
-        .get(usize::from(field.position()))
-        .map_or("", |f| f.field);
-    let view = PartView {
-        value,
-        optional: field.optional(),
-        sortable,
-        register: field.register(),
-        beacon: field.beacon().map(|spec| (F::SCHEMA.name, spec)),
-    };
-    Ok((name, view))
+/// The Rust name of the field of `info` (what key errors name).
+fn name<F: Facet>(info: &KeyFieldInfo) -> &'static str {
+    F::FIELDS
+        .get(usize::from(info.position))
+        .map_or("", |f| f.field)
 }
 
-/// Call `then` with the names and views of `entries` (each with its `sortable` flag).
+/// One value of a key as written: the field's value itself (a present value of a field
+/// without masking, beacon or sortable encoding: nothing to wrap), or a view of it.
+#[derive(Clone, Copy)]
+enum Part<'a> {
+    Direct(&'a dyn KeyPart),
+    View(PartView<'a>),
+}
+
+impl<'a> Part<'a> {
+    /// A placeholder filling unused room.
+    const EMPTY: Part<'static> = Part::View(PartView::EMPTY);
+
+    /// Entry `entry` holding `value`, `sortable` or not, and its field's Rust name.
+    fn of<F: Facet>(
+        entry: u16,
+        value: Option<&'a dyn KeyPart>,
+        sortable: bool,
+    ) -> Result<(&'static str, Self), KeyError> {
+        let info = field::<F>(entry)?.info();
+        let part = match value {
+            Some(value) if !sortable && info.plain() => Part::Direct(value),
+            value => Part::View(PartView {
+                value,
+                optional: info.optional,
+                sortable,
+                register: info.register,
+                beacon: info.beacon.map(|spec| (F::SCHEMA.name, spec)),
+            }),
+        };
+        Ok((name::<F>(info), part))
+    }
+
+    fn as_key_part(&self) -> &dyn KeyPart {
+        match self {
+            Part::Direct(value) => *value,
+            Part::View(view) => view,
+        }
+    }
+}
+
+/// Call `then` with the names and values of `entries` (each with its `sortable` flag).
 fn with_parts<'a, F: Facet, R>(
     entries: impl ExactSizeIterator<Item = (u16, bool)>,
     value: Value<'_, 'a>,
@@ -66,19 +92,19 @@ fn with_parts<'a, F: Facet, R>(
     let n = entries.len();
     if n <= INLINE_PARTS {
         let mut names = [""; INLINE_PARTS];
-        let mut views = [PartView::EMPTY; INLINE_PARTS];
+        let mut parts = [Part::EMPTY; INLINE_PARTS];
         for (i, (entry, sortable)) in entries.enumerate() {
-            (names[i], views[i]) = view::<F>(entry, value(entry), sortable)?;
+            (names[i], parts[i]) = Part::of::<F>(entry, value(entry), sortable)?;
         }
-        let refs: [&dyn KeyPart; INLINE_PARTS] = views.each_ref().map(|v| v as &dyn KeyPart);
+        let refs: [&dyn KeyPart; INLINE_PARTS] = parts.each_ref().map(Part::as_key_part);
         then(&names[..n], &refs[..n])
     } else {
-        let (names, views): (Vec<&'static str>, Vec<PartView>) = entries
-            .map(|(entry, sortable)| view::<F>(entry, value(entry), sortable))
+        let (names, parts): (Vec<&'static str>, Vec<Part>) = entries
+            .map(|(entry, sortable)| Part::of::<F>(entry, value(entry), sortable))
             .collect::<Result<Vec<_>, _>>()?
             .into_iter()
             .unzip();
-        let refs: Vec<&dyn KeyPart> = views.iter().map(|v| v as &dyn KeyPart).collect();
+        let refs: Vec<&dyn KeyPart> = parts.iter().map(Part::as_key_part).collect();
         then(&names, &refs)
     }
 }
@@ -93,12 +119,12 @@ fn shard_id<F: Facet>(
         return Ok(None);
     };
     let time = match layout.time {
-        Some(entry) => Some(view::<F>(entry, value(entry), false)?),
+        Some(entry) => Some(Part::of::<F>(entry, value(entry), false)?),
         None => None,
     };
     let schedule = time
         .as_ref()
-        .map(|(name, view)| (shard.schedule, *name, view as &dyn KeyPart));
+        .map(|(name, part)| (shard.schedule, *name, part.as_key_part()));
     let inputs = layout.shard.iter().map(|&entry| (entry, false));
     with_parts::<F, _>(inputs, value, |names, values| {
         crate::shard::shard_of(shard.count, schedule, names, values)
@@ -244,7 +270,9 @@ fn present_in<F: Facet>(record: &F, layout: &KeyLayout) -> bool {
     parts
         .chain(layout.shard.iter().copied())
         .chain(layout.time)
-        .all(|entry| field::<F>(entry).is_ok_and(|f| !f.optional() || f.present(record).is_some()))
+        .all(|entry| {
+            field::<F>(entry).is_ok_and(|f| !f.info().optional || f.present(record).is_some())
+        })
 }
 
 /// The field positions of the entries key `layout` reads, each once, in order: its parts,
@@ -254,7 +282,7 @@ fn positions<F: Facet>(layouts: &[&KeyLayout]) -> Vec<u16> {
     for layout in layouts {
         let parts = layout.parts.iter().map(|&(entry, _)| entry);
         for entry in parts.chain(layout.shard.iter().copied()).chain(layout.time) {
-            let Ok(position) = field::<F>(entry).map(|f| f.position()) else {
+            let Ok(position) = field::<F>(entry).map(|f| f.info().position) else {
                 continue;
             };
             if !out.contains(&position) {
@@ -269,7 +297,7 @@ fn positions<F: Facet>(layouts: &[&KeyLayout]) -> Vec<u16> {
 fn entry_of<F: Facet>(position: u16) -> Option<u16> {
     F::KEY_FIELDS
         .iter()
-        .position(|f| f.position() == position)
+        .position(|f| f.info().position == position)
         .and_then(|e| u16::try_from(e).ok())
 }
 
@@ -306,7 +334,7 @@ fn bind<'a, F: Facet>(
         );
         let part = values.key_part(
             need,
-            field.optional(),
+            field.info().optional,
             |value| field.of_value(value),
             |record| field.present(record),
         )?;
@@ -403,7 +431,7 @@ fn sparse_index_keys<F: Facet>(
     let bound = bind(values, &inputs, changed, attribute_of)?;
     let present = bound
         .iter()
-        .all(|(entry, v)| v.is_some() || field::<F>(*entry).is_ok_and(|f| !f.optional()));
+        .all(|(entry, v)| v.is_some() || field::<F>(*entry).is_ok_and(|f| !f.info().optional));
     if present {
         for (k, layout) in keys {
             out.push(derived::<F>(k, layout, &bound)?);
@@ -433,7 +461,7 @@ fn read_key_values<F: Facet>(pk: &str, sk: &str) -> Option<Vec<KeyValue>> {
         k.shard.is_none()
             && l.parts
                 .iter()
-                .all(|&(e, _)| field::<F>(e).is_ok_and(|f| !f.optional()))
+                .all(|&(e, _)| field::<F>(e).is_ok_and(|f| !f.info().optional))
     });
     let used: Vec<u16> = positions::<F>(&[pk_layout, sk_layout])
         .into_iter()
@@ -469,7 +497,7 @@ fn read_key_values<F: Facet>(pk: &str, sk: &str) -> Option<Vec<KeyValue>> {
     }
     let values = read
         .iter()
-        .filter_map(|(entry, v)| Some((field::<F>(*entry).ok()?.position(), v.clone())))
+        .filter_map(|(entry, v)| Some((field::<F>(*entry).ok()?.info().position, v.clone())))
         .filter(|(p, _)| used.contains(p))
         .collect::<Vec<_>>();
     // In the order of the fields used.
@@ -590,9 +618,10 @@ pub fn check_layout<F: Facet>() -> Result<(), String> {
         let field = F::KEY_FIELDS
             .get(usize::from(entry))
             .ok_or_else(|| format!("no key field {entry}"))?;
+        let position = field.info().position;
         F::FIELDS
-            .get(usize::from(field.position()))
-            .ok_or_else(|| format!("no field at {}", field.position()))
+            .get(usize::from(position))
+            .ok_or_else(|| format!("no field at {position}"))
     };
     for (k, layout) in keys.into_iter().zip(F::KEY_LAYOUT) {
         let at = k.attribute;
@@ -607,7 +636,7 @@ pub fn check_layout<F: Facet>() -> Result<(), String> {
             let field = attribute(entry)?;
             let optional = F::KEY_FIELDS
                 .get(usize::from(entry))
-                .is_some_and(|f| f.optional());
+                .is_some_and(|f| f.info().optional);
             if field.attribute != k.fields[i] || optional != k.optional[i] {
                 return Err(format!("{at}: part {i} reads `{}`", field.attribute));
             }

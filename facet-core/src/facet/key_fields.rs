@@ -14,10 +14,9 @@ pub type KeyText = Arc<dyn Any + Send + Sync>;
 
 /// One key field of facet `F`, as the key writer reads it.
 pub trait KeyField<F>: Sync {
-    /// The field's position among the facet's fields ([`crate::Facet::FIELDS`]).
-    fn position(&self) -> u16;
-    /// Whether the field is an `Option`.
-    fn optional(&self) -> bool;
+    /// What the key writer knows of the field: where it is, whether it is optional, its
+    /// masking and its beacon.
+    fn info(&self) -> &KeyFieldInfo;
     /// The field's value in `record` (an absent optional value writes nothing).
     fn of_record<'a>(&self, record: &'a F) -> &'a dyn KeyPart;
     /// The field's value in `record`, `None` when absent.
@@ -28,28 +27,45 @@ pub trait KeyField<F>: Sync {
     /// The value whose key text `text` is, when the derive made the field readable back
     /// from its key ([`RequiredKey::parsed`]); checked by writing the key again.
     fn parse(&self, text: &str) -> Option<KeyText>;
-    /// Registers the facet for masking, for a `#[sensitive]` field.
-    fn register(&self) -> Option<fn()>;
-    /// The field's beacon, for a `#[beacon]` field: its keys hold the beacon of its text.
-    fn beacon(&self) -> Option<&'static BeaconSpec>;
 }
 
-/// What a required and an optional key field share: where the field is, how its text is
-/// read back, its masking and its beacon.
+/// What the key writer knows of a key field besides its value.
+#[derive(Debug, Clone, Copy)]
+pub struct KeyFieldInfo {
+    /// The field's position among the facet's fields ([`crate::Facet::FIELDS`]).
+    pub position: u16,
+    /// The field is an `Option`.
+    pub optional: bool,
+    /// Registers the facet for masking, for a `#[sensitive]` field.
+    pub register: Option<fn()>,
+    /// The field's beacon, for a `#[beacon]` field: its keys hold the beacon of its text.
+    pub beacon: Option<&'static BeaconSpec>,
+}
+
+impl KeyFieldInfo {
+    /// Whether the field's value is written as it is: not masked, not beaconed.
+    pub fn plain(&self) -> bool {
+        self.register.is_none() && self.beacon.is_none()
+    }
+}
+
+/// What a required and an optional key field share: what the writer knows of it, and how
+/// its text is read back.
 struct Common {
-    position: u16,
+    info: KeyFieldInfo,
     parse: Option<fn(&str) -> Option<KeyText>>,
-    register: Option<fn()>,
-    beacon: Option<&'static BeaconSpec>,
 }
 
 impl Common {
-    const fn new(position: u16) -> Self {
+    const fn new(position: u16, optional: bool) -> Self {
         Common {
-            position,
+            info: KeyFieldInfo {
+                position,
+                optional,
+                register: None,
+                beacon: None,
+            },
             parse: None,
-            register: None,
-            beacon: None,
         }
     }
 }
@@ -124,13 +140,13 @@ macro_rules! builders {
             /// A `#[sensitive]` field: writing it calls `register` (the facet's
             /// `register_sensitive`), so that the keys it is written into print masked.
             pub const fn sensitive(mut self, register: fn()) -> Self {
-                self.common.register = Some(register);
+                self.common.info.register = Some(register);
                 self
             }
 
             /// A `#[beacon]` field: its keys hold the beacon `spec` of its key text.
             pub const fn beacon(mut self, spec: &'static BeaconSpec) -> Self {
-                self.common.beacon = Some(spec);
+                self.common.info.beacon = Some(spec);
                 self
             }
         }
@@ -148,7 +164,7 @@ impl<F, T> RequiredKey<F, T> {
         RequiredKey {
             get,
             part: crate::key::key_part::<T>,
-            common: Common::new(position),
+            common: Common::new(position, false),
         }
     }
 }
@@ -163,7 +179,7 @@ impl<F, T> OptionalKey<F, T> {
             get,
             part: crate::key::key_part::<Option<T>>,
             inner: crate::key::key_part::<T>,
-            common: Common::new(position),
+            common: Common::new(position, true),
         }
     }
 }
@@ -171,20 +187,14 @@ impl<F, T> OptionalKey<F, T> {
 /// The [`KeyField`] methods both kinds share (all but reading a record).
 macro_rules! shared {
     () => {
-        fn position(&self) -> u16 {
-            self.common.position
+        fn info(&self) -> &KeyFieldInfo {
+            &self.common.info
         }
         fn of_value<'a>(&self, value: &'a (dyn Any + Send + Sync)) -> Option<&'a dyn KeyPart> {
             value.downcast_ref::<T>().map(self.inner_part())
         }
         fn parse(&self, text: &str) -> Option<KeyText> {
             self.common.parse.and_then(|parse| parse(text))
-        }
-        fn register(&self) -> Option<fn()> {
-            self.common.register
-        }
-        fn beacon(&self) -> Option<&'static BeaconSpec> {
-            self.common.beacon
         }
     };
 }
@@ -203,9 +213,6 @@ impl<F, T> OptionalKey<F, T> {
 
 impl<F, T: 'static> KeyField<F> for RequiredKey<F, T> {
     shared!();
-    fn optional(&self) -> bool {
-        false
-    }
     fn of_record<'a>(&self, record: &'a F) -> &'a dyn KeyPart {
         (self.part)((self.get)(record))
     }
@@ -216,9 +223,6 @@ impl<F, T: 'static> KeyField<F> for RequiredKey<F, T> {
 
 impl<F, T: 'static> KeyField<F> for OptionalKey<F, T> {
     shared!();
-    fn optional(&self) -> bool {
-        true
-    }
     fn of_record<'a>(&self, record: &'a F) -> &'a dyn KeyPart {
         (self.part)((self.get)(record))
     }
