@@ -73,3 +73,85 @@ fn key_data_that_is_not_the_schemas_is_refused() {
         "{e}"
     );
 }
+
+/// A facet whose index sort key is built from two optional fields.
+#[derive(Debug, Clone, PartialEq, Facet, serde::Serialize, serde::Deserialize)]
+#[facet(name = "PAIR")]
+struct Pair {
+    #[pk(prefix = "#PAIR")]
+    #[sk(prefix = "#PAIR")]
+    id: String,
+    #[gsi(n = 1, pk, prefix = "#A")]
+    a: String,
+    #[gsi(n = 1, sk, prefix = "#B")]
+    b: Option<String>,
+    #[gsi(n = 1, sk)]
+    c: Option<String>,
+}
+
+/// The key writer keeps the rule of optional key values for every source of values: a
+/// present value after an absent one is refused (the key would read as another), whether
+/// the values come from a record or from an update.
+#[test]
+fn an_optional_value_after_an_absent_one_is_refused_from_every_source() {
+    use faceteer::__private_0_1_0::{ExprError, KeyLengths, KeyedValues};
+    use faceteer::error::KeyError;
+
+    let record = Pair {
+        id: "p".into(),
+        a: "a".into(),
+        b: None,
+        c: Some("c".into()),
+    };
+    let mut item = faceteer::Item::new();
+    let e = record
+        .write_index_keys(&mut item, &mut KeyLengths::default())
+        .unwrap_err();
+    assert!(
+        matches!(
+            e,
+            KeyError::OptionalAfterAbsent {
+                absent: "b",
+                present: "c"
+            }
+        ),
+        "{e}"
+    );
+
+    let f = Pair::fields();
+    let update = f.b.remove().and(f.c.set("c".to_owned()));
+    let e = Pair::derived_attributes(&mut KeyedValues::new(&update, None)).unwrap_err();
+    assert!(
+        matches!(
+            e,
+            ExprError::Key {
+                attribute: "GSI1SK",
+                source: KeyError::OptionalAfterAbsent {
+                    absent: "b",
+                    present: "c"
+                },
+            }
+        ),
+        "{e}"
+    );
+
+    // Both present: the key is written from the update's values as a put writes it.
+    let update = f.b.set("b".to_owned()).and(f.c.set("c".to_owned()));
+    let derived = Pair::derived_attributes(&mut KeyedValues::new(&update, None)).unwrap();
+    let both = Pair {
+        b: Some("b".into()),
+        ..record
+    };
+    let mut item = faceteer::Item::new();
+    both.write_index_keys(&mut item, &mut KeyLengths::default())
+        .unwrap();
+    let written = item.get("GSI1SK").cloned();
+    assert_eq!(
+        derived
+            .iter()
+            .find(|(a, _)| *a == "GSI1SK")
+            .and_then(|(_, v)| v.clone()),
+        written
+    );
+    assert_eq!(written.unwrap().as_s().unwrap(), "#B_b_c");
+}

@@ -43,8 +43,10 @@ fn name<F: Facet>(info: &KeyFieldInfo) -> &'static str {
         .map_or("", |f| f.field)
 }
 
-/// One value of a key as written: the field's value itself (a present value of a field
-/// without masking, beacon or sortable encoding: nothing to wrap), or a view of it.
+/// One value of a key as written: the field's value itself (a value of a required field
+/// without masking, beacon or sortable encoding: nothing to wrap), or a view of it (which
+/// also says an optional field's value is optional: a present optional value after an
+/// absent one is refused).
 #[derive(Clone, Copy)]
 enum Part<'a> {
     Direct(&'a dyn KeyPart),
@@ -63,7 +65,7 @@ impl<'a> Part<'a> {
     ) -> Result<(&'static str, Self), KeyError> {
         let info = field::<F>(entry)?.info();
         let part = match value {
-            Some(value) if !sortable && info.plain() => Part::Direct(value),
+            Some(value) if !sortable && !info.optional && info.plain() => Part::Direct(value),
             value => Part::View(PartView {
                 value,
                 optional: info.optional,
