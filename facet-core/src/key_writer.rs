@@ -149,23 +149,33 @@ fn write<F: Facet, R>(
     })
 }
 
-/// Key `k` (laid out by `layout`) as text: the core's one key routine
-/// ([`crate::key::write_key`]).
+/// Key `k` (laid out by `layout`) as text ([`text_of`]).
 fn key_text<F: Facet>(
     k: &KeySchema,
     layout: &KeyLayout,
     value: Value<'_, '_>,
 ) -> Result<String, KeyError> {
     write::<F, _>(k, layout, value, |shard, names, values| {
-        crate::key::write_key(
-            k.prefix,
-            F::SCHEMA.delimiter,
-            k.no_prefix,
-            shard,
-            names,
-            values,
-        )
+        text_of::<F>(k, shard, names, values)
     })
+}
+
+/// Key `k` as text, given its shard id and its parts' names and values: the core's one key
+/// routine ([`crate::key::write_key`]).
+fn text_of<F: Facet>(
+    k: &KeySchema,
+    shard: Option<&str>,
+    names: &[&'static str],
+    values: &[&dyn KeyPart],
+) -> Result<String, KeyError> {
+    crate::key::write_key(
+        k.prefix,
+        F::SCHEMA.delimiter,
+        k.no_prefix,
+        shard,
+        names,
+        values,
+    )
 }
 
 /// The layouts of the table's keys, `PK` and `SK`.
@@ -249,14 +259,7 @@ pub fn write_index_keys<F: Facet>(
                     values,
                 ),
                 Some(_) => {
-                    let text = crate::key::write_key(
-                        k.prefix,
-                        F::SCHEMA.delimiter,
-                        k.no_prefix,
-                        shard,
-                        names,
-                        values,
-                    )?;
+                    let text = text_of::<F>(k, shard, names, values)?;
                     keys.insert(item, k.attribute, partition, text);
                     Ok(())
                 }

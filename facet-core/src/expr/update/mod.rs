@@ -619,6 +619,17 @@ impl<'a, F> KeyedValues<'a, F> {
         })
     }
 
+    /// Where the value of the field `need` names is ([`lookup`]).
+    fn find(&mut self, need: Need) -> Result<Found<'a>, ExprError> {
+        lookup(
+            self.keyed,
+            self.key,
+            self.template.is_some(),
+            &mut self.from_template,
+            need,
+        )
+    }
+
     /// The value of the field `need` names: from the update, else from the template.
     #[doc(hidden)]
     pub fn optional<T: 'static>(
@@ -628,13 +639,7 @@ impl<'a, F> KeyedValues<'a, F> {
     ) -> Result<Option<&'a T>, ExprError> {
         // The generic part is the downcast and the template's accessor: the search is
         // compiled once, not once per field and facet.
-        match lookup(
-            self.keyed,
-            self.key,
-            self.template.is_some(),
-            &mut self.from_template,
-            need,
-        )? {
+        match self.find(need)? {
             Found::Absent => Ok(None),
             Found::Value(v) => v
                 .downcast_ref::<T>()
@@ -655,13 +660,7 @@ impl<'a, F> KeyedValues<'a, F> {
         of_value: impl FnOnce(&'a (dyn Any + Send + Sync)) -> Option<&'a dyn crate::key::KeyPart>,
         present: impl FnOnce(&'a F) -> Option<&'a dyn crate::key::KeyPart>,
     ) -> Result<Option<&'a dyn crate::key::KeyPart>, ExprError> {
-        let part = match lookup(
-            self.keyed,
-            self.key,
-            self.template.is_some(),
-            &mut self.from_template,
-            need,
-        )? {
+        let part = match self.find(need)? {
             Found::Absent => None,
             Found::Value(v) => Some(of_value(v).ok_or_else(|| need.not_of_type())?),
             Found::Template => self.template.and_then(present),
