@@ -5,7 +5,7 @@ use proc_macro2::TokenStream;
 use quote::quote;
 
 use super::beacon::beacon_literal;
-use super::keys::{plain_part_arg, Source};
+use super::keys::{raw_arg, Source};
 use super::tokens::{lit, private};
 use crate::model::FacetModel;
 
@@ -48,7 +48,7 @@ fn key_text(m: &FacetModel, i: usize, src: Source) -> TokenStream {
     let p = private(m);
     let name = lit(&m.fields[i].ident.to_string());
     let delim = lit(&m.delimiter);
-    let part = plain_part_arg(m, i, false, src);
+    let part = raw_arg(m, i, false, src);
     quote!(#p::write_key("", #delim, true, #p::None, &[#name], &[#part]))
 }
 

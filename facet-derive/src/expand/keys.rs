@@ -74,39 +74,6 @@ pub fn index_keys<'a>(m: &'a FacetModel, i: &'a IndexModel) -> (KeyRef<'a>, Opti
     (pk, i.sk.as_ref().map(|key| KeyRef { key }))
 }
 
-/// A `&dyn KeyPart` expression for one field's value in `src` (with the `Sortable`
-/// wrapper of a `sortable` part).
-pub fn plain_part_arg(m: &FacetModel, field: usize, sortable: bool, src: Source) -> TokenStream {
-    let p = private(m);
-    let f = &m.fields[field];
-    let ident = &f.ident;
-    let read = match src {
-        Source::Keys => quote!(__k.#ident),
-        _ => quote!(self.#ident),
-    };
-    match src {
-        Source::Record | Source::Keys if sortable => {
-            quote!(&#p::Sortable(&#read))
-        }
-        Source::Record | Source::Keys => {
-            // Spanned at the field's type, so a type that is not a key value is reported there.
-            let ty = &f.ty;
-            quote_spanned!(ty.span()=> #p::key_part::<#ty>(&#read))
-        }
-        Source::Args if f.optional && sortable => quote!(&#p::Sortable(#ident)),
-        Source::Args if f.optional => quote!(&#ident),
-        // A `sortable` field takes its plain integer (`SortableArg`, whose error names it).
-        Source::Args | Source::PresentArgs if sortable => {
-            let inner = &f.inner;
-            quote!(&#p::Sortable(#p::SortableArg::<#inner>::integer(&#ident)))
-        }
-        Source::Args | Source::PresentArgs => {
-            let ty = arg_type(&p, f, sortable);
-            quote!(&#p::KeyArg::<#ty>::key_part(&#ident))
-        }
-    }
-}
-
 /// A `&dyn KeyPart` expression for one field's value in `src`, as the runtime's
 /// schema-driven key writer takes it: the value alone (the writer applies `sortable`, masking
 /// and beacons from the facet's `KEY_LAYOUT` and `KEY_FIELDS`).
