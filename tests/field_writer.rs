@@ -80,6 +80,12 @@ pub struct Every {
     pub renamed: String,
     #[serde(default, skip_serializing_if = "String::is_empty")]
     pub unless_empty: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub unless_none: Option<String>,
+    #[serde(default, skip_serializing_if = "std::option::Option::is_none")]
+    pub unless_none_path: Option<u32>,
+    #[serde(default, skip_serializing_if = "Option::is_some")]
+    pub unless_some: Option<String>,
     #[serde(serialize_with = "shout")]
     pub loud: String,
     #[serde(skip)]
@@ -144,6 +150,9 @@ fn every(i: u32) -> Every {
         } else {
             "set".into()
         },
+        unless_none: i.is_multiple_of(3).then(|| format!("n{i}")),
+        unless_none_path: (i % 4 == 1).then_some(i),
+        unless_some: i.is_multiple_of(5).then(|| "left out".into()),
         loud: "quiet".into(),
         never: "skipped".into(),
         written_only: i,
@@ -178,6 +187,44 @@ fn every_kind_of_field_is_written_as_serialize_writes_it() {
     assert!(!record_attributes(&every(0))
         .unwrap()
         .contains_key("unlessEmpty"));
+}
+
+/// A handle gives a value as a put stores the field, whatever the field's
+/// `skip_serializing_if`: `Option::is_none` (by any path) never leaves out a value a handle
+/// gives, so those handles marshal it plainly; a skip that can hold (`String::is_empty`,
+/// `Option::is_some`) leaves it out, as a put does.
+#[test]
+fn a_handle_gives_a_value_as_a_put_stores_it() {
+    let f = Every::fields();
+    let record = Every {
+        unless_none: Some("there".into()),
+        unless_none_path: Some(7),
+        unless_some: Some("left out".into()),
+        unless_empty: String::new(),
+        ..every(1)
+    };
+    let put = through_serde(&record);
+    let stored = |name: &str| put.get(name).cloned();
+    // Stored under serde's camelCase names.
+    assert_eq!(
+        f.unless_none.encoded("there".into()).unwrap(),
+        stored("unlessNone")
+    );
+    assert_eq!(stored("unlessNone"), Some(AV::S("there".into())));
+    assert_eq!(
+        f.unless_none_path.encoded(7).unwrap(),
+        stored("unlessNonePath")
+    );
+    assert_eq!(stored("unlessNonePath"), Some(AV::N("7".into())));
+    // Skips that hold for the value leave it out, from a put and from a handle.
+    assert_eq!(stored("unlessSome"), None);
+    assert_eq!(f.unless_some.encoded("left out".into()).unwrap(), None);
+    assert_eq!(stored("unlessEmpty"), None);
+    assert_eq!(f.unless_empty.encoded(String::new()).unwrap(), None);
+    assert_eq!(
+        f.unless_empty.encoded("set".into()).unwrap(),
+        Some(AV::S("set".into()))
+    );
 }
 
 #[test]

@@ -74,6 +74,56 @@ fn key_data_that_is_not_the_schemas_is_refused() {
     );
 }
 
+/// A hand-written `Note` that names no key writer and writes none of its keys itself.
+#[derive(Debug, Clone, serde::Serialize, serde::Deserialize)]
+struct Bare(Note);
+
+impl Facet for Bare {
+    const SCHEMA: &'static FacetSchema = Note::SCHEMA;
+    type Fields = <Note as Facet>::Fields;
+    fn fields() -> Self::Fields {
+        Note::fields()
+    }
+}
+
+/// A hand-written facet without a key writer
+/// (`Facet::KEY_WRITER`, which `#[derive(Facet)]` names) gets a typed error from the key
+/// methods it does not implement, never keys written from nothing; a derived facet names
+/// the schema-driven writer.
+#[test]
+fn a_facet_without_a_key_writer_is_refused_its_keys() {
+    use faceteer::error::KeyError;
+    assert!(Note::KEY_WRITER.is_some());
+    assert!(Bare::KEY_WRITER.is_none());
+    let bare = Bare(note("book", 1));
+    let e = bare.primary_key().unwrap_err();
+    assert!(
+        matches!(
+            e,
+            KeyError::NoKeyLayout {
+                facet: "NOTE",
+                reason: "it names no key writer"
+            }
+        ),
+        "{e}"
+    );
+    // Its schema has indexes: leaving their keys out would drop the record from them.
+    let mut keys = faceteer::__private_0_1_0::KeyLengths::default();
+    let e = bare
+        .write_index_keys(&mut faceteer::Item::new(), &mut keys)
+        .unwrap_err();
+    assert!(
+        matches!(e, KeyError::NoKeyLayout { facet: "NOTE", .. }),
+        "{e}"
+    );
+    // What an update derives and the key's values read back: nothing to rebuild from.
+    assert!(Bare::key_values("#BOOK_book", "#NOTE_1").is_empty());
+    assert_eq!(bare.ttl_seconds(), None);
+    // The derived `Note` writes the same record's key as its key builder.
+    let key = note("book", 1).primary_key().unwrap();
+    assert_eq!(key, Note::key("book", "n001").unwrap());
+}
+
 /// A facet whose index sort key is built from two optional fields.
 #[derive(Debug, Clone, PartialEq, Facet, serde::Serialize, serde::Deserialize)]
 #[facet(name = "PAIR")]

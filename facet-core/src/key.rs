@@ -421,6 +421,14 @@ pub trait KeyArg<T: ?Sized> {
     fn key_part(&self) -> impl KeyPart + '_;
 }
 
+/// `arg` as the key part of a field of type `T` (generated code: a key builder's or a
+/// query's parameter, whose one `KeyArg` bound names `T`).
+#[doc(hidden)]
+#[inline]
+pub fn key_arg<T: ?Sized, A: KeyArg<T>>(arg: &A) -> impl KeyPart + '_ {
+    arg.key_part()
+}
+
 impl<T: KeyPart> KeyArg<T> for T {
     fn key_part(&self) -> impl KeyPart + '_ {
         self

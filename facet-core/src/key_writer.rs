@@ -6,7 +6,7 @@
 
 use crate::expr::{Derived, ExprError, KeyValue, KeyedValues};
 use crate::facet::key_fields::{KeyField, KeyFieldInfo, PartView};
-use crate::facet::{Facet, Key};
+use crate::facet::{Facet, Key, WriteKeys};
 use crate::item::Item;
 use crate::key::{KeyError, KeyPart};
 use crate::limits::KeyLengths;
@@ -176,6 +176,42 @@ fn text_of<F: Facet>(
         names,
         values,
     )
+}
+
+/// The schema-driven key writer, as the [`Facet::KEY_WRITER`] of a derived facet: each of
+/// its methods is the function of the same name here.
+#[doc(hidden)]
+#[derive(Debug, Clone, Copy)]
+pub struct SchemaKeys;
+
+impl<F: Facet> WriteKeys<F> for SchemaKeys {
+    #[inline]
+    fn primary_key(&self, record: &F) -> Result<Key<F>, KeyError> {
+        primary_key(record)
+    }
+
+    #[inline]
+    fn write_index_keys(
+        &self,
+        record: &F,
+        item: &mut Item,
+        keys: &mut KeyLengths,
+    ) -> Result<(), KeyError> {
+        write_index_keys(record, item, keys)
+    }
+
+    #[inline]
+    fn derived_attributes(
+        &self,
+        values: &mut KeyedValues<'_, F>,
+    ) -> Result<Vec<Derived>, ExprError> {
+        derived_attributes(values)
+    }
+
+    #[inline]
+    fn key_values(&self, pk: &str, sk: &str) -> Vec<KeyValue> {
+        key_values::<F>(pk, sk)
+    }
 }
 
 /// The layouts of the table's keys, `PK` and `SK`.

@@ -51,24 +51,9 @@ impl __faceteer_Note::Facet for Note {
         __faceteer_Note::KeyLayout::of(&[(0u16, false)]),
         __faceteer_Note::KeyLayout::of(&[(1u16, false)]),
     ];
-    #[inline]
-    fn primary_key(
-        &self,
-    ) -> __faceteer_Note::Result<__faceteer_Note::Key<Self>, __faceteer_Note::KeyError> {
-        __faceteer_Note::schema_primary_key(self)
-    }
-    #[inline]
-    fn write_index_keys(
-        &self,
-        __item: &mut __faceteer_Note::Item,
-        __keys: &mut __faceteer_Note::KeyLengths,
-    ) -> __faceteer_Note::Result<(), __faceteer_Note::KeyError> {
-        __faceteer_Note::schema_index_keys(self, __item, __keys)
-    }
-    #[inline]
-    fn ttl_seconds(&self) -> __faceteer_Note::Option<i64> {
-        __faceteer_Note::None
-    }
+    const KEY_WRITER: __faceteer_Note::Option<
+        &'static dyn __faceteer_Note::WriteKeys<Self>,
+    > = __faceteer_Note::Some(&__faceteer_Note::SchemaKeys);
     #[inline]
     fn own_attributes(
         &self,
@@ -123,8 +108,8 @@ Fails with `Error::Key` when a key value contains the delimiter where it would m
                 Self,
             >(
                 &[
-                    (0u16, &__faceteer_Note::KeyArg::<String>::key_part(&book)),
-                    (1u16, &__faceteer_Note::KeyArg::<String>::key_part(&note_id)),
+                    (0u16, &__faceteer_Note::key_arg(&book)),
+                    (1u16, &__faceteer_Note::key_arg(&note_id)),
                 ],
             )?,
         )
@@ -132,22 +117,12 @@ Fails with `Error::Key` when a key value contains the delimiter where it would m
     /**Query the base table in the partition given by `book`.
 
 Sort-key arguments of the operators are the sort-key field(s): `note_id`.*/
-    #[inline]
     pub fn query(
         book: impl __faceteer_Note::KeyArg<String>,
-    ) -> __faceteer_Note::PartitionQuery<
-        Self,
-        __faceteer_Note::One<String>,
-        __faceteer_Note::BaseTable,
-    > {
-        __faceteer_Note::PartitionQuery::at(
+    ) -> __faceteer_Note::PartitionQuery<Self, __faceteer_Note::One<String>> {
+        __faceteer_Note::PartitionQuery::of(
             __faceteer_Note::None,
-            __faceteer_Note::schema_partition::<
-                Self,
-            >(
-                __faceteer_Note::None,
-                &[&__faceteer_Note::KeyArg::<String>::key_part(&book)],
-            ),
+            &[&__faceteer_Note::key_arg(&book)],
         )
     }
 }

@@ -254,37 +254,9 @@ impl __faceteer_Task::Facet for Task {
         ),
         __faceteer_Task::KeyLayout::of(&[(4u16, false)]),
     ];
-    #[inline]
-    fn derived_attributes(
-        __v: &mut __faceteer_Task::KeyedValues<'_, Self>,
-    ) -> __faceteer_Task::Result<
-        ::std::vec::Vec<__faceteer_Task::Derived>,
-        __faceteer_Task::ExprError,
-    > {
-        __faceteer_Task::schema_derived(__v)
-    }
-    #[inline]
-    fn key_values(__pk: &str, __sk: &str) -> ::std::vec::Vec<__faceteer_Task::KeyValue> {
-        __faceteer_Task::schema_key_values::<Self>(__pk, __sk)
-    }
-    #[inline]
-    fn primary_key(
-        &self,
-    ) -> __faceteer_Task::Result<__faceteer_Task::Key<Self>, __faceteer_Task::KeyError> {
-        __faceteer_Task::schema_primary_key(self)
-    }
-    #[inline]
-    fn write_index_keys(
-        &self,
-        __item: &mut __faceteer_Task::Item,
-        __keys: &mut __faceteer_Task::KeyLengths,
-    ) -> __faceteer_Task::Result<(), __faceteer_Task::KeyError> {
-        __faceteer_Task::schema_index_keys(self, __item, __keys)
-    }
-    #[inline]
-    fn ttl_seconds(&self) -> __faceteer_Task::Option<i64> {
-        __faceteer_Task::None
-    }
+    const KEY_WRITER: __faceteer_Task::Option<
+        &'static dyn __faceteer_Task::WriteKeys<Self>,
+    > = __faceteer_Task::Some(&__faceteer_Task::SchemaKeys);
     #[inline]
     fn own_attributes(
         &self,
@@ -380,8 +352,8 @@ Fails with `Error::Key` when a key value contains the delimiter where it would m
                 Self,
             >(
                 &[
-                    (0u16, &__faceteer_Task::KeyArg::<String>::key_part(&team_id)),
-                    (1u16, &__faceteer_Task::KeyArg::<String>::key_part(&task_id)),
+                    (0u16, &__faceteer_Task::key_arg(&team_id)),
+                    (1u16, &__faceteer_Task::key_arg(&task_id)),
                 ],
             )?,
         )
@@ -389,28 +361,17 @@ Fails with `Error::Key` when a key value contains the delimiter where it would m
     /**Query the base table in the partition given by `team_id`.
 
 Sort-key arguments of the operators are the sort-key field(s): `task_id`.*/
-    #[inline]
     pub fn query(
         team_id: impl __faceteer_Task::KeyArg<String>,
-    ) -> __faceteer_Task::PartitionQuery<
-        Self,
-        __faceteer_Task::One<String>,
-        __faceteer_Task::BaseTable,
-    > {
-        __faceteer_Task::PartitionQuery::at(
+    ) -> __faceteer_Task::PartitionQuery<Self, __faceteer_Task::One<String>> {
+        __faceteer_Task::PartitionQuery::of(
             __faceteer_Task::None,
-            __faceteer_Task::schema_partition::<
-                Self,
-            >(
-                __faceteer_Task::None,
-                &[&__faceteer_Task::KeyArg::<String>::key_part(&team_id)],
-            ),
+            &[&__faceteer_Task::key_arg(&team_id)],
         )
     }
     /**Query global index `GSI1` (`TeamDueDate`) in the partition given by `team_id`.
 
 Sort-key arguments of the operators are the index's sort-key field(s): `due_day`.*/
-    #[inline]
     pub fn gsi1(
         team_id: impl __faceteer_Task::KeyArg<String>,
     ) -> __faceteer_Task::PartitionQuery<
@@ -418,18 +379,12 @@ Sort-key arguments of the operators are the index's sort-key field(s): `due_day`
         __faceteer_Task::One<__faceteer_Task::Sortable<u32>>,
         TaskGsi1Keys,
     > {
-        __faceteer_Task::PartitionQuery::at(
+        __faceteer_Task::PartitionQuery::of(
             __faceteer_Task::Some(0usize),
-            __faceteer_Task::schema_partition::<
-                Self,
-            >(
-                __faceteer_Task::Some(0usize),
-                &[&__faceteer_Task::KeyArg::<String>::key_part(&team_id)],
-            ),
+            &[&__faceteer_Task::key_arg(&team_id)],
         )
     }
     ///The same as [`Self::gsi1`].
-    #[inline]
     pub fn by_team_due_date(
         team_id: impl __faceteer_Task::KeyArg<String>,
     ) -> __faceteer_Task::PartitionQuery<
@@ -450,11 +405,9 @@ Sort-key arguments of the operators are the index's sort-key field(s): `status`.
         __faceteer_Task::One<String>,
         TaskGsi2Keys,
     > {
-        __faceteer_Task::PartitionQuery::at(
+        __faceteer_Task::PartitionQuery::of(
             __faceteer_Task::Some(1usize),
-            __faceteer_Task::schema_partition::<
-                Self,
-            >(__faceteer_Task::Some(1usize), &[&assigned_user_id]),
+            &[&assigned_user_id],
         )
     }
 }

@@ -325,13 +325,12 @@ pub mod __private_0_1_0 {
     pub use faceteer_core::facet::{
         BatchDeletable, BatchWritable, EpochTime, UniqueValue, Versioned, WriteTimeAttributes,
     };
-    pub use faceteer_core::facet::{KeyField, OptionalKey, RequiredKey};
+    pub use faceteer_core::facet::{KeyField, OptionalKey, RequiredKey, WriteKeys};
     pub use faceteer_core::key::from_sortable_text;
-    pub use faceteer_core::key::{key_part, write_key};
+    pub use faceteer_core::key::{key_arg, key_part, write_key};
     pub use faceteer_core::key_writer::{
-        check_layout, derived_attributes as schema_derived, key_of as schema_key,
-        key_values as schema_key_values, partition_of as schema_partition,
-        primary_key as schema_primary_key, write_index_keys as schema_index_keys,
+        check_layout, key_of as schema_key, partition_of as schema_partition,
+        primary_key as schema_primary_key, write_index_keys as schema_index_keys, SchemaKeys,
     };
     pub use faceteer_core::limits::KeyLengths;
     pub use faceteer_core::marshal::to_attribute_value as encode_value;

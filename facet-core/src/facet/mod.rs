@@ -1,7 +1,8 @@
 //! The [`Facet`] trait, implemented by `#[derive(Facet)]`, with the key of a record, the
 //! marker traits the derive implements, the types of write times and the TTL, and the error
-//! of turning a record into an item or back ([`crate::convert`] does that); and the writer
-//! of a record's own attributes field by field, which the derive's code calls (`writer`).
+//! of turning a record into an item or back ([`crate::convert`] does that); the writer of a
+//! record's own attributes field by field, which the derive's code calls (`writer`); and
+//! the seam to what writes a facet's keys ([`WriteKeys`]).
 
 mod error;
 mod key;
@@ -10,6 +11,7 @@ mod markers;
 mod record;
 mod times;
 mod veto;
+mod write_keys;
 #[doc(hidden)]
 pub mod writer;
 
@@ -22,3 +24,4 @@ pub use record::{register_sensitive, Facet};
 pub use times::WriteTime;
 pub use times::{ttl_from_text, EpochTime, TtlValue, WriteTimeAttributes};
 pub use veto::{Refused, Veto};
+pub use write_keys::WriteKeys;

@@ -67,9 +67,32 @@ pub fn encoder_fns(fields: &[Field], krate: &syn::Path, p: &TokenStream) -> Toke
 }
 
 /// Whether a field's values are encoded by a generated function rather than faceteer's
-/// marshalling of the value: a codec of its own, or a `skip_serializing_if`.
+/// marshalling of the value: a codec of its own, or a `skip_serializing_if` that can leave
+/// out a value its handle gives.
 pub fn has_encoder(krate: &syn::Path, f: &Field) -> bool {
-    f.is_attribute && (own_codec(krate, f).is_some() || f.skip_if.is_some())
+    f.is_attribute && (own_codec(krate, f).is_some() || skips_given_values(f))
+}
+
+/// Whether a field's `skip_serializing_if` can leave out a value its handle gives. A
+/// handle's value of an optional field is always present (`Some`), so `Option::is_none`
+/// there never does: faceteer's marshalling of the value is what a put stores.
+fn skips_given_values(f: &Field) -> bool {
+    let Some(skip) = &f.skip_if else {
+        return false;
+    };
+    let path = &skip.path;
+    let words: Vec<String> = path.segments.iter().map(|s| s.ident.to_string()).collect();
+    let plain = path.segments.iter().all(|s| s.arguments.is_none());
+    let is_none = plain
+        && matches!(
+            words
+                .iter()
+                .map(String::as_str)
+                .collect::<Vec<_>>()
+                .as_slice(),
+            ["Option", "is_none"] | ["std" | "core", "option", "Option", "is_none"]
+        );
+    !(f.optional && is_none)
 }
 
 /// The text of the serializer a field's values are stored by (`""`: faceteer's marshalling),

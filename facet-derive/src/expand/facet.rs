@@ -22,15 +22,19 @@ pub fn facet(m: &FacetModel) -> TokenStream {
     let ident = &m.ident;
     let schema = schema(m);
     let validate_on_write = m.validate_on_write;
-    let ttl = match m.ttl {
-        Some(i) => {
-            let f = &m.fields[i].ident;
-            // Spanned at the field's type, so a wrong type is reported there.
-            let ty = &m.fields[i].ty;
-            quote_spanned!(ty.span()=> <#ty as #p::TtlValue>::ttl_seconds(&self.#f))
+    // A facet without a `#[ttl]` field keeps the trait's `ttl_seconds` (`None`).
+    let ttl = m.ttl.map(|i| {
+        let f = &m.fields[i].ident;
+        // Spanned at the field's type, so a wrong type is reported there.
+        let ty = &m.fields[i].ty;
+        let seconds = quote_spanned!(ty.span()=> <#ty as #p::TtlValue>::ttl_seconds(&self.#f));
+        quote! {
+            #[inline]
+            fn ttl_seconds(&self) -> #p::Option<i64> {
+                #seconds
+            }
         }
-        None => quote!(#p::None),
-    };
+    });
     let version = m.version.map(|i| {
         let f = &m.fields[i];
         let (ident, ty) = (&f.ident, &f.ty);
@@ -128,24 +132,7 @@ pub fn facet(m: &FacetModel) -> TokenStream {
 
             #key_layout
 
-            #[inline]
-            fn primary_key(&self) -> #p::Result<#p::Key<Self>, #p::KeyError> {
-                #p::schema_primary_key(self)
-            }
-
-            #[inline]
-            fn write_index_keys(
-                &self,
-                __item: &mut #p::Item,
-                __keys: &mut #p::KeyLengths,
-            ) -> #p::Result<(), #p::KeyError> {
-                #p::schema_index_keys(self, __item, __keys)
-            }
-
-            #[inline]
-            fn ttl_seconds(&self) -> #p::Option<i64> {
-                #ttl
-            }
+            #ttl
 
             #own_attributes
 

@@ -117,32 +117,10 @@ pub fn key_layout(m: &FacetModel) -> TokenStream {
             }
         }
     });
-    // An update rebuilds index keys (and the TTL) only for a facet that has them; the table
-    // key's values are read back only when they feed them.
-    let derived = (m.ttl.is_some() || m.indexes.iter().any(|i| i.own_keys().next().is_some()))
-        .then(|| {
-            quote! {
-                #[inline]
-                fn derived_attributes(
-                    __v: &mut #p::KeyedValues<'_, Self>,
-                ) -> #p::Result<::std::vec::Vec<#p::Derived>, #p::ExprError> {
-                    #p::schema_derived(__v)
-                }
-            }
-        });
-    let key_values = (!parsed.is_empty()).then(|| {
-        quote! {
-            #[inline]
-            fn key_values(__pk: &str, __sk: &str) -> ::std::vec::Vec<#p::KeyValue> {
-                #p::schema_key_values::<Self>(__pk, __sk)
-            }
-        }
-    });
     quote! {
         const KEY_FIELDS: &'static [&'static dyn #p::KeyField<Self>] = &[#(#fields),*];
         const KEY_LAYOUT: &'static [#p::KeyLayout] = &[#(#layouts),*];
-        #derived
-        #key_values
+        const KEY_WRITER: #p::Option<&'static dyn #p::WriteKeys<Self>> = #p::Some(&#p::SchemaKeys);
     }
 }
 

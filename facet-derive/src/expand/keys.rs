@@ -97,10 +97,8 @@ pub fn raw_arg(m: &FacetModel, field: usize, sortable: bool, src: Source) -> Tok
             let inner = &f.inner;
             quote!(&#p::SortableArg::<#inner>::integer(&#ident))
         }
-        Source::Args | Source::PresentArgs => {
-            let inner = &f.inner;
-            quote!(&#p::KeyArg::<#inner>::key_part(&#ident))
-        }
+        // The parameter's one `KeyArg` bound names the field's type.
+        Source::Args | Source::PresentArgs => quote!(&#p::key_arg(&#ident)),
     }
 }
 

@@ -27,6 +27,14 @@ fn param_type(p: &TokenStream, field: &Field, sortable: bool, present: bool) -> 
     }
 }
 
+/// Whether the parameters of the given fields, from `src`, make a method generic: one of
+/// them is an `impl KeyArg<T>` (or `impl SortableArg<T>`), not an `Option`.
+fn generic_params(m: &FacetModel, fields: &[(usize, bool)], src: Source) -> bool {
+    fields
+        .iter()
+        .any(|&(f, _)| !(m.fields[f].optional && src != Source::PresentArgs))
+}
+
 /// Parameters `name: impl KeyArg<T>` for the given fields (in order).
 pub fn params(m: &FacetModel, fields: &[(usize, bool)]) -> Vec<TokenStream> {
     params_of(m, fields, Source::Args)
@@ -55,9 +63,9 @@ pub fn field_list(m: &FacetModel, fields: &[(usize, bool)]) -> String {
     names.join(", ")
 }
 
-/// An expression of type `PartitionKey` for a query of index `at` (`None`: the table) built
-/// from arguments (`src`: `Args`, or `PresentArgs` for a sparse index): the runtime's key
-/// writer names the partition from the schema.
+/// A `PartitionQuery` of index `at` (`None`: the table) in the partition built from
+/// arguments (`src`: `Args`, or `PresentArgs` for a sparse index): the runtime's key writer
+/// names the partition from the schema.
 fn partition_key(m: &FacetModel, at: &TokenStream, k: &KeyRef, src: Source) -> TokenStream {
     let p = private(m);
     let values = k
@@ -66,7 +74,10 @@ fn partition_key(m: &FacetModel, at: &TokenStream, k: &KeyRef, src: Source) -> T
         .iter()
         .map(|part| raw_arg(m, part.field, part.sortable, src));
     let checks = super::crypto::beacon_checks(m, k.key.parts.iter().map(|part| part.field), src);
-    quote!(#p::schema_partition::<Self>(#at, &[#(#values),*])#checks)
+    if checks.is_empty() {
+        return quote!(#p::PartitionQuery::of(#at, &[#(#values),*]));
+    }
+    quote!(#p::PartitionQuery::at(#at, #p::schema_partition::<Self>(#at, &[#(#values),*])#checks))
 }
 
 /// The sort-key shape type of a key.
@@ -115,6 +126,9 @@ pub fn query_fns(m: &FacetModel) -> TokenStream {
             _ => Source::Args,
         };
         let params = params_of(m, &args, src);
+        // A method with an `impl KeyArg` parameter is generic, compiled where it is called;
+        // one that takes only `Option`s is inlined there.
+        let inline = (!generic_params(m, &args, src)).then(|| quote!(#[inline]));
         let shape = match sk {
             Some(sk) => shape(m, sk.key),
             None => quote!(#p::NoSortKey),
@@ -131,7 +145,8 @@ pub fn query_fns(m: &FacetModel) -> TokenStream {
                     let name = index_keys_ident(m, i);
                     quote!(#name)
                 } else {
-                    quote!(#p::BaseTable)
+                    // The default: whole records.
+                    TokenStream::new()
                 };
                 let sort_doc = match &sort_fields {
                     Some(fields) => format!(
@@ -165,7 +180,7 @@ pub fn query_fns(m: &FacetModel) -> TokenStream {
             }
             None => (
                 format_ident!("query"),
-                quote!(#p::BaseTable),
+                TokenStream::new(),
                 format!(
                     "Query the base table in the partition given by {}.\n\n\
                      Sort-key arguments of the operators are the sort-key field(s): {}.",
@@ -174,14 +189,15 @@ pub fn query_fns(m: &FacetModel) -> TokenStream {
                 ),
             ),
         };
-        let ret = quote!(#p::PartitionQuery<Self, #shape, #index_keys>);
+        let index_keys = (!index_keys.is_empty()).then(|| quote!(, #index_keys));
+        let ret = quote!(#p::PartitionQuery<Self, #shape #index_keys>);
         let allow = allow_many_args(params.len());
         out.push(quote! {
             #[doc = #doc]
             #allow
-            #[inline]
+            #inline
             pub fn #method(#(#params),*) -> #ret {
-                #p::PartitionQuery::at(#at, #partition)
+                #partition
             }
         });
         if let Some(alias) = index.and_then(|(_, i)| i.alias_method()) {
@@ -191,7 +207,7 @@ pub fn query_fns(m: &FacetModel) -> TokenStream {
             out.push(quote! {
                 #[doc = #doc]
                 #allow
-                #[inline]
+                #inline
                 pub fn #alias(#(#params),*) -> #ret {
                     Self::#method(#(#names),*)
                 }

@@ -8,7 +8,7 @@ use faceteer_core::pick::{BaseTable, KeyFields};
 use faceteer_core::plan::SortCondition;
 use faceteer_core::schema::{IndexSchema, KeySchema};
 use faceteer_core::sort_key::{SortKeyArg, SortKeyPrefix};
-use faceteer_core::{Facet, KeyError, KeyWriter};
+use faceteer_core::{Facet, KeyError, KeyPart, KeyWriter};
 
 use super::builder::Query;
 
@@ -54,6 +54,16 @@ impl<F: Facet, S, I: KeyFields> PartitionQuery<F, S, I> {
             Some(i) => i.sk.as_ref(),
         };
         Self::new(index, sort_key, partition)
+    }
+
+    /// A query of index `index` of the facet's schema (`None`: the table), in the partition
+    /// the key writer names from `args`: used by generated code.
+    #[doc(hidden)]
+    pub fn of(index: Option<usize>, args: &[&dyn KeyPart]) -> Self {
+        Self::at(
+            index,
+            faceteer_core::key_writer::partition_of::<F>(index, args),
+        )
     }
 
     /// The index and the partition key (collections read the whole partition).
