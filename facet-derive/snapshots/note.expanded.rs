@@ -17,7 +17,7 @@ struct NoteFields {
         __faceteer_Note::PartOfThePrimaryKey,
     >,
     ///The `body` attribute.
-    pub body: __faceteer_Note::Field<Note, String, String, __faceteer_Note::Attribute>,
+    pub body: __faceteer_Note::Field<Note, String>,
 }
 #[automatically_derived]
 impl ::core::marker::Copy for NoteFields {}

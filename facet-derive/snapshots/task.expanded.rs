@@ -38,7 +38,7 @@ pub struct TaskFields {
         __faceteer_Task::PartOfAnIndexKeyOrTheTtl,
     >,
     ///The `title` attribute.
-    pub title: __faceteer_Task::Field<Task, String, String, __faceteer_Task::Attribute>,
+    pub title: __faceteer_Task::Field<Task, String>,
 }
 #[automatically_derived]
 impl ::core::marker::Copy for TaskFields {}

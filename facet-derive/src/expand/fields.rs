@@ -30,7 +30,10 @@ pub fn fields_struct(m: &FacetModel) -> (TokenStream, TokenStream) {
             let doc = format!("The `{}` attribute, and handles on its members.", f.name);
             return quote!(#[doc = #doc] pub #fid: <#inner as #p::Nested>::Members<#ident, #ty, #kind>);
         }
-        quote!(#[doc = #doc] pub #fid: #p::Field<#ident, #inner, #ty, #kind>)
+        // `Field`'s trailing type parameters default to the value's type and `Attribute`.
+        let kind = (!matches!(UpdateKind::of(m, i), UpdateKind::Attribute)).then(|| quote!(, #kind));
+        let stored = (f.optional || kind.is_some()).then(|| quote!(, #ty));
+        quote!(#[doc = #doc] pub #fid: #p::Field<#ident, #inner #stored #kind>)
     });
     let inits = attribute_fields.iter().map(|&(i, f)| {
         let fid = &f.ident;
