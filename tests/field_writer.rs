@@ -407,3 +407,27 @@ fn an_items_table_is_sized_to_what_it_holds() {
         assert_eq!(item.capacity(), exact_capacity(&item), "native task {i}");
     }
 }
+
+/// The handles struct prints as a derived `Debug` would: its name, then each stored field
+/// under its Rust name as its handle prints itself (a skipped field has no handle).
+#[test]
+fn the_handles_print_each_field_as_its_handle() {
+    let note = crate::common::Note::fields();
+    assert_eq!(
+        format!("{note:?}"),
+        "NoteFields { notebook: Field(notebook), note_id: Field(noteId), author: \
+         Field(author), status: Field(status), rank: Field(rank), body: Field(body), \
+         expires_at: Field(expiresAt) }"
+    );
+    assert_eq!(format!("{:?}", note.note_id), "Field(noteId)");
+    let every = format!("{:#?}", Every::fields());
+    assert!(
+        every.starts_with("EveryFields {\n    id: Field(id),\n"),
+        "{every}"
+    );
+    assert!(
+        every.contains("    renamed: Field(renamed_by_hand),\n"),
+        "{every}"
+    );
+    assert!(!every.contains("never"), "{every}");
+}

@@ -1,6 +1,5 @@
 use ::faceteer::__private_0_1_0 as __faceteer_Note;
 ///Typed handles on the attributes of `Note`, for conditions and filters (`Note::fields()`).
-#[derive(Debug)]
 struct NoteFields {
     ///The `book` attribute.
     pub book: __faceteer_Note::Field<
@@ -18,6 +17,13 @@ struct NoteFields {
     >,
     ///The `body` attribute.
     pub body: __faceteer_Note::Field<Note, String>,
+}
+#[automatically_derived]
+impl ::core::fmt::Debug for NoteFields {
+    #[inline]
+    fn fmt(&self, __f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+        __faceteer_Note::debug_handles::<Note>(__f, "NoteFields")
+    }
 }
 #[automatically_derived]
 impl ::core::marker::Copy for NoteFields {}

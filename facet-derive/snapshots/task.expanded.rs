@@ -1,6 +1,5 @@
 use ::faceteer::__private_0_1_0 as __faceteer_Task;
 ///Typed handles on the attributes of `Task`, for conditions and filters (`Task::fields()`).
-#[derive(Debug)]
 pub struct TaskFields {
     ///The `teamId` attribute.
     pub team_id: __faceteer_Task::Field<
@@ -39,6 +38,13 @@ pub struct TaskFields {
     >,
     ///The `title` attribute.
     pub title: __faceteer_Task::Field<Task, String>,
+}
+#[automatically_derived]
+impl ::core::fmt::Debug for TaskFields {
+    #[inline]
+    fn fmt(&self, __f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+        __faceteer_Task::debug_handles::<Task>(__f, "TaskFields")
+    }
 }
 #[automatically_derived]
 impl ::core::marker::Copy for TaskFields {}

@@ -316,6 +316,7 @@ pub mod __private_0_1_0 {
     };
     pub use faceteer_core::expr::{Encoded, ExprError, Field, FieldValue};
     pub use faceteer_core::expr::{Encrypted, SignedOnly};
+    pub use faceteer_core::facet::handles::debug_handles;
     pub use faceteer_core::facet::register_sensitive as redact_register;
     pub use faceteer_core::facet::writer::{
         with as marshal_with, ByPlain, BySerde, FieldWriter, Value,

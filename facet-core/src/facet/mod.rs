@@ -5,6 +5,8 @@
 //! the seam to what writes a facet's keys ([`WriteKeys`]).
 
 mod error;
+#[doc(hidden)]
+pub mod handles;
 mod key;
 pub(crate) mod key_fields;
 mod markers;

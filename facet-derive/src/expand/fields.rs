@@ -63,12 +63,22 @@ pub fn fields_struct(m: &FacetModel) -> (TokenStream, TokenStream) {
     let nested = m.fields.iter().any(|f| f.nested.is_some());
     let built = nested.then(|| quote!(const _: () = { let _ = #ident::fields(); };));
     // A plain handle is always `Copy`: the derive's per-field `Clone` checks would only
-    // lengthen the expansion. Member handles keep the derive, so that a `#[nested]` type
+    // lengthen the expansion. Member handles keep the derives, so that a `#[nested]` type
     // without `#[derive(Nested)]` is reported once.
     let (derives, copy) = if nested {
-        (quote!(, Clone, Copy), None)
+        (quote!(#[derive(Debug, Clone, Copy)]), None)
     } else {
+        // One printing routine for every facet's handles, read from its `FIELDS`: a derived
+        // `Debug` would be a routine in each expansion.
+        let debug = lit(&fields_ident.to_string());
         let copy = quote! {
+            #[automatically_derived]
+            impl ::core::fmt::Debug for #fields_ident {
+                #[inline]
+                fn fmt(&self, __f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
+                    #p::debug_handles::<#ident>(__f, #debug)
+                }
+            }
             #[automatically_derived]
             impl ::core::marker::Copy for #fields_ident {}
             #[automatically_derived]
@@ -87,7 +97,7 @@ pub fn fields_struct(m: &FacetModel) -> (TokenStream, TokenStream) {
     );
     let decl = quote! {
         #[doc = #doc]
-        #[derive(Debug #derives)]
+        #derives
         #vis struct #fields_ident {
             #(#decls,)*
         }
