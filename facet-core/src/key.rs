@@ -111,7 +111,8 @@ pub enum KeyError {
     },
     /// The facet's key data (`KEY_FIELDS`, `KEY_LAYOUT`, which `#[derive(Facet)]`
     /// generates) does not describe its schema's keys: a hand-written facet that has the
-    /// schema-driven key writer write its keys without that data.
+    /// schema-driven key writer write its keys without that data, or that names no key
+    /// writer (`Facet::KEY_WRITER`) and does not write its keys itself.
     #[error(
         "the key data of facet `{facet}` does not describe its keys ({reason}): derive \
          `Facet`, or implement `Facet::primary_key` and `Facet::write_index_keys` by hand"
