@@ -18,7 +18,8 @@ fn the_examples_lay_out_their_keys_as_their_schemas_say() {
     check_layouts::<crate::key_designs::UserService>();
 }
 
-/// A `Note` whose key data is not its schema's: one layout short, and no key fields.
+/// A `Note` whose key data is not its schema's: one layout short, and no key fields, written
+/// by the schema-driven key writer, as a derived facet's keys are.
 #[derive(Debug, Clone, serde::Serialize, serde::Deserialize)]
 struct Skewed(Note);
 
@@ -32,19 +33,8 @@ impl Facet for Skewed {
         let all = <Note as Facet>::KEY_LAYOUT;
         all.split_at(all.len() - 1).0
     };
-    fn primary_key(&self) -> Result<faceteer::Key<Self>, faceteer::error::KeyError> {
-        faceteer::__private_0_1_0::schema_primary_key(self)
-    }
-    fn write_index_keys(
-        &self,
-        item: &mut faceteer::Item,
-        keys: &mut faceteer::__private_0_1_0::KeyLengths,
-    ) -> Result<(), faceteer::error::KeyError> {
-        faceteer::__private_0_1_0::schema_index_keys(self, item, keys)
-    }
-    fn ttl_seconds(&self) -> Option<i64> {
-        None
-    }
+    const KEY_WRITER: Option<&'static dyn faceteer::__private_0_1_0::WriteKeys<Self>> =
+        Some(&faceteer::__private_0_1_0::SchemaKeys);
 }
 
 #[test]

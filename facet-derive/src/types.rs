@@ -29,6 +29,12 @@ pub fn strip_option(ty: &Type) -> Option<Type> {
     }
 }
 
+/// The identifiers of a path's segments, in order (`faceteer::timestamp` → `["faceteer",
+/// "timestamp"]`), without generic arguments.
+pub fn path_words(path: &syn::Path) -> Vec<String> {
+    path.segments.iter().map(|s| s.ident.to_string()).collect()
+}
+
 /// Whether a type is `String`, `str`, `Cow<str>` or a reference to one of them.
 pub fn is_string_like(ty: &Type) -> bool {
     match ty {

@@ -330,8 +330,7 @@ pub mod __private_0_1_0 {
     pub use faceteer_core::key::from_sortable_text;
     pub use faceteer_core::key::{key_arg, key_part, write_key};
     pub use faceteer_core::key_writer::{
-        check_layout, key_of as schema_key, partition_of as schema_partition,
-        primary_key as schema_primary_key, write_index_keys as schema_index_keys, SchemaKeys,
+        check_layout, key_of as schema_key, partition_of as schema_partition, SchemaKeys,
     };
     pub use faceteer_core::limits::KeyLengths;
     pub use faceteer_core::marshal::to_attribute_value as encode_value;

@@ -42,7 +42,18 @@ impl<F, T, S, K> Copy for Field<F, T, S, K> {}
 
 impl<F, T, S, K> std::fmt::Debug for Field<F, T, S, K> {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "Field({})", self.path())
+        std::fmt::Debug::fmt(&HandleDebug(self.path()), f)
+    }
+}
+
+/// How a handle on the attribute or path `P` prints: `Field(path)`, for a [`Field`] and for
+/// each handle of a facet's generated handles struct
+/// ([`crate::facet::handles::debug_handles`]).
+pub(crate) struct HandleDebug<P>(pub(crate) P);
+
+impl<P: std::fmt::Display> std::fmt::Debug for HandleDebug<P> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Field({})", self.0)
     }
 }
 

@@ -24,6 +24,7 @@ mod update;
 
 pub use condition::{same_value, Comparator, Expr, Size};
 pub use error::ExprError;
+pub(crate) use field::HandleDebug;
 pub use field::{
     encode_plain, Attribute, Collection, Comparable, Encoded, Encoder, Encrypted, Field,
     FieldValue, NestedAttribute, Numeric, PartOfAnIndexKeyOrTheTtl, PartOfThePrimaryKey,

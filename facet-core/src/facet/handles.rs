@@ -4,6 +4,7 @@
 use std::fmt;
 
 use super::record::Facet;
+use crate::expr::HandleDebug;
 
 /// Print the handles struct of facet `F`, named `name`, as a derived `Debug` would:
 /// `TaskFields { title: Field(title), .. }`, one handle per stored field, in declaration
@@ -12,7 +13,7 @@ use super::record::Facet;
 pub fn debug_handles<F: Facet>(f: &mut fmt::Formatter<'_>, name: &str) -> fmt::Result {
     let mut out = f.debug_struct(name);
     for field in F::FIELDS.iter().filter(|field| field.stored) {
-        out.field(field.field, &format_args!("Field({})", field.attribute));
+        out.field(field.field, &HandleDebug(field.attribute));
     }
     out.finish()
 }

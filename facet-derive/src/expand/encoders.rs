@@ -6,6 +6,7 @@ use quote::{format_ident, quote};
 use syn::Ident;
 
 use crate::model::{FacetModel, Field};
+use crate::types::path_words;
 
 /// The encoder of each field whose values faceteer's marshalling alone would not store as
 /// a put does (a codec of its own, a `skip_serializing_if`): conditions, filters and
@@ -81,15 +82,11 @@ fn skips_given_values(f: &Field) -> bool {
         return false;
     };
     let path = &skip.path;
-    let words: Vec<String> = path.segments.iter().map(|s| s.ident.to_string()).collect();
+    let words = path_words(path);
     let plain = path.segments.iter().all(|s| s.arguments.is_none());
     let is_none = plain
         && matches!(
-            words
-                .iter()
-                .map(String::as_str)
-                .collect::<Vec<_>>()
-                .as_slice(),
+            words.iter().map(String::as_str).collect::<Vec<_>>()[..],
             ["Option", "is_none"] | ["std" | "core", "option", "Option", "is_none"]
         );
     !(f.optional && is_none)
@@ -98,13 +95,7 @@ fn skips_given_values(f: &Field) -> bool {
 /// The text of the serializer a field's values are stored by (`""`: faceteer's marshalling),
 /// carried by its handle so that references between fields stored differently are refused.
 pub fn codec_text(krate: &syn::Path, f: &Field) -> String {
-    own_codec(krate, f).map_or_else(String::new, |path| {
-        path.segments
-            .iter()
-            .map(|s| s.ident.to_string())
-            .collect::<Vec<_>>()
-            .join("::")
-    })
+    own_codec(krate, f).map_or_else(String::new, |path| path_words(path).join("::"))
 }
 
 /// The serialize function of a field whose codec is not faceteer's own marshalling: none
@@ -112,8 +103,8 @@ pub fn codec_text(krate: &syn::Path, f: &Field) -> String {
 /// writes for a `DateTime<Utc>` anyway.
 pub(super) fn own_codec<'f>(krate: &syn::Path, f: &'f Field) -> Option<&'f syn::Path> {
     let path = f.serializer.as_ref()?;
-    let words: Vec<String> = path.segments.iter().map(|s| s.ident.to_string()).collect();
-    let krate: Vec<String> = krate.segments.iter().map(|s| s.ident.to_string()).collect();
+    let words = path_words(path);
+    let krate = path_words(krate);
     let tail = words
         .strip_prefix(krate.as_slice())
         .or_else(|| words.strip_prefix(&["faceteer".to_owned()][..]));

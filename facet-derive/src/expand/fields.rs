@@ -25,13 +25,14 @@ pub fn fields_struct(m: &FacetModel) -> (TokenStream, TokenStream) {
         let fid = &f.ident;
         let (inner, ty) = (&f.inner, &f.ty);
         let doc = format!("The `{}` attribute.", f.name);
-        let kind = UpdateKind::of(m, i).path(&p);
+        let update_kind = UpdateKind::of(m, i);
+        let kind = update_kind.path(&p);
         if f.nested.is_some() {
             let doc = format!("The `{}` attribute, and handles on its members.", f.name);
             return quote!(#[doc = #doc] pub #fid: <#inner as #p::Nested>::Members<#ident, #ty, #kind>);
         }
         // `Field`'s trailing type parameters default to the value's type and `Attribute`.
-        let kind = (!matches!(UpdateKind::of(m, i), UpdateKind::Attribute)).then(|| quote!(, #kind));
+        let kind = (!matches!(update_kind, UpdateKind::Attribute)).then(|| quote!(, #kind));
         let stored = (f.optional || kind.is_some()).then(|| quote!(, #ty));
         quote!(#[doc = #doc] pub #fid: #p::Field<#ident, #inner #stored #kind>)
     });

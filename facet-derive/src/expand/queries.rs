@@ -16,7 +16,7 @@ use crate::types::is_string_like;
 /// passed without naming a type.
 fn param_type(p: &TokenStream, field: &Field, sortable: bool, present: bool) -> TokenStream {
     let inner = &field.inner;
-    match (field.optional && !present, is_string_like(inner)) {
+    match (takes_option(field, present), is_string_like(inner)) {
         (false, _) if sortable => quote!(impl #p::SortableArg<#inner>),
         (false, _) => {
             let ty = arg_type(p, field, sortable);
@@ -27,12 +27,19 @@ fn param_type(p: &TokenStream, field: &Field, sortable: bool, present: bool) -> 
     }
 }
 
+/// Whether the parameter of `field` is an `Option` (an optional field, unless only present
+/// values are taken) rather than an `impl KeyArg<T>` (or `impl SortableArg<T>`).
+fn takes_option(field: &Field, present: bool) -> bool {
+    field.optional && !present
+}
+
 /// Whether the parameters of the given fields, from `src`, make a method generic: one of
-/// them is an `impl KeyArg<T>` (or `impl SortableArg<T>`), not an `Option`.
+/// them is an `impl` parameter, not an `Option`.
 fn generic_params(m: &FacetModel, fields: &[(usize, bool)], src: Source) -> bool {
+    let present = src == Source::PresentArgs;
     fields
         .iter()
-        .any(|&(f, _)| !(m.fields[f].optional && src != Source::PresentArgs))
+        .any(|&(f, _)| !takes_option(&m.fields[f], present))
 }
 
 /// Parameters `name: impl KeyArg<T>` for the given fields (in order).
@@ -66,7 +73,7 @@ pub fn field_list(m: &FacetModel, fields: &[(usize, bool)]) -> String {
 /// A `PartitionQuery` of index `at` (`None`: the table) in the partition built from
 /// arguments (`src`: `Args`, or `PresentArgs` for a sparse index): the runtime's key writer
 /// names the partition from the schema.
-fn partition_key(m: &FacetModel, at: &TokenStream, k: &KeyRef, src: Source) -> TokenStream {
+fn partition_query(m: &FacetModel, at: &TokenStream, k: &KeyRef, src: Source) -> TokenStream {
     let p = private(m);
     let values = k
         .key
@@ -138,7 +145,7 @@ pub fn query_fns(m: &FacetModel) -> TokenStream {
             Some((at, _)) => quote!(#p::Some(#at)),
             None => quote!(#p::None),
         };
-        let partition = partition_key(m, &at, pk, src);
+        let partition = partition_query(m, &at, pk, src);
         let (method, index_keys, doc) = match index {
             Some((_, i)) => {
                 let index_keys = if has_index_keys_struct(m, i) {

@@ -18,7 +18,7 @@ pub fn native_type(serializer: Option<&syn::Path>) -> NativeType {
     let Some(path) = serializer else {
         return NativeType::OfType;
     };
-    let mut words: Vec<String> = path.segments.iter().map(|s| s.ident.to_string()).collect();
+    let mut words = crate::types::path_words(path);
     // `#[serde(with = "m")]` serializes with `m::serialize`.
     if words.len() > 1 && words.last().is_some_and(|w| w == "serialize") {
         words.pop();
