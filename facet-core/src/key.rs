@@ -639,7 +639,7 @@ impl KeyWriter {
 fn clashes_with_delimiter(value: &str, delimiter: &str) -> bool {
     // The usual one-byte delimiter: a byte search (no substring searcher to set up).
     if let [byte] = delimiter.as_bytes() {
-        return value.bytes().any(|b| b == *byte);
+        return holds_byte(value.as_bytes(), *byte);
     }
     if value.contains(delimiter) {
         return true;
@@ -649,6 +649,25 @@ fn clashes_with_delimiter(value: &str, delimiter: &str) -> bool {
     // (Byte-wise matching of UTF-8 equals character-wise matching.)
     let (v, d) = (value.as_bytes(), delimiter.as_bytes());
     (1..d.len()).any(|m| v.ends_with(&d[..m]) && d[m..] == d[..d.len() - m])
+}
+
+/// Whether `bytes` holds `byte`, eight bytes at a time (keys are short: no searcher to set
+/// up, and no byte-by-byte loop).
+fn holds_byte(bytes: &[u8], byte: u8) -> bool {
+    const LOW: u64 = u64::from_ne_bytes([0x01; 8]);
+    const HIGH: u64 = u64::from_ne_bytes([0x80; 8]);
+    let pattern = LOW * u64::from(byte);
+    let mut words = bytes.chunks_exact(8);
+    for word in &mut words {
+        let mut w = [0u8; 8];
+        w.copy_from_slice(word);
+        // A zero byte of `x` (a byte equal to `byte`) sets its high bit here.
+        let x = u64::from_ne_bytes(w) ^ pattern;
+        if x.wrapping_sub(LOW) & !x & HIGH != 0 {
+            return true;
+        }
+    }
+    words.remainder().contains(&byte)
 }
 
 #[doc(hidden)]
@@ -820,6 +839,27 @@ mod tests {
         let err = w.finish().unwrap_err();
         assert!(matches!(err, KeyError::DelimiterInValue { field: "a", .. }));
         assert!(err.to_string().contains("x_y"));
+    }
+
+    #[test]
+    fn a_byte_is_found_wherever_it_sits() {
+        // Every length across the word boundaries, the byte at every position and nowhere,
+        // among bytes one bit apart from it and multi-byte characters.
+        for byte in [b'_', b'#', 0x00, 0x7f] {
+            for len in 0..=33 {
+                let fill: Vec<u8> = (0..len)
+                    .map(|i| [byte ^ 1, byte ^ 0x80, 0xc3][i % 3])
+                    .collect();
+                assert!(!holds_byte(&fill, byte), "{byte} in {fill:?}");
+                for at in 0..len {
+                    let mut bytes = fill.clone();
+                    bytes[at] = byte;
+                    assert!(holds_byte(&bytes, byte), "{byte} at {at} of {len}");
+                }
+            }
+        }
+        assert!(clashes_with_delimiter("2026-01-01T00:00:00.000Z_", "_"));
+        assert!(!clashes_with_delimiter("2026-01-01T00:00:00.000Z", "_"));
     }
 
     #[test]

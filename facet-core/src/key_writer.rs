@@ -149,12 +149,42 @@ fn write<F: Facet, R>(
     })
 }
 
+/// Key `k` (laid out by `layout`) written straight, when it is plain: unsharded, with at
+/// most [`INLINE_PARTS`] parts, each a field written as it is (not sortable, masked or
+/// beaconed) and present. `None` for any other key, and for one [`crate::key::plain_key`]
+/// does not write (an absent optional value, a value holding the delimiter): [`write`]
+/// then writes it, or refuses it, by the full rules. Either way the text is the same: the
+/// full rules try `plain_key` on the same values first.
+fn plain_text<F: Facet>(k: &KeySchema, layout: &KeyLayout, value: Value<'_, '_>) -> Option<String> {
+    if k.shard.is_some() || layout.parts.len() > INLINE_PARTS {
+        return None;
+    }
+    let mut values = [Part::EMPTY.as_key_part(); INLINE_PARTS];
+    for (slot, &(entry, sortable)) in values.iter_mut().zip(layout.parts) {
+        let info = field::<F>(entry).ok()?.info();
+        if sortable || !info.plain() {
+            return None;
+        }
+        let part = value(entry)?;
+        // An absent optional value: the full rules decide, before any text is made.
+        if info.optional && !part.is_present() {
+            return None;
+        }
+        *slot = part;
+    }
+    let values = &values[..layout.parts.len()];
+    crate::key::plain_key(k.prefix, F::SCHEMA.delimiter, k.no_prefix, None, values)
+}
+
 /// Key `k` (laid out by `layout`) as text ([`text_of`]).
 fn key_text<F: Facet>(
     k: &KeySchema,
     layout: &KeyLayout,
     value: Value<'_, '_>,
 ) -> Result<String, KeyError> {
+    if let Some(text) = plain_text::<F>(k, layout, value) {
+        return Ok(text);
+    }
     write::<F, _>(k, layout, value, |shard, names, values| {
         text_of::<F>(k, shard, names, values)
     })
@@ -281,6 +311,10 @@ pub fn write_index_keys<F: Facet>(
         }
         for &(k, layout) in own {
             let partition = std::ptr::eq(k, &index.pk);
+            if let Some(text) = plain_text::<F>(k, layout, value) {
+                keys.insert(item, k.attribute, partition, text);
+                continue;
+            }
             write::<F, _>(k, layout, value, |shard, names, values| match shard {
                 // An unsharded key is written and put by the core in one call.
                 None => keys.put(
