@@ -4,7 +4,8 @@
 //! The crates are generated under `target/compile-bench/`, sharing one target
 //! directory, so that only their own code is rebuilt (the first run builds the dependencies
 //! once, which takes minutes). Criterion times a rebuild of each crate after its source
-//! changed (`cargo build --offline`, dev profile). Before timing, both crates' binaries
+//! changed (`cargo build --offline`, dev profile): the CPU the build's processes spend,
+//! each measured rebuild following an unmeasured one of the other crate. Before timing, both crates' binaries
 //! print the JSON of the same sample values, which must be identical (the facet derive
 //! leaves serde's form alone), and the expansions of the crates of 20
 //! (`-Zunpretty=expanded`, through `RUSTC_BOOTSTRAP=1`) are counted: non-blank lines per
@@ -14,7 +15,7 @@
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use criterion::{criterion_group, criterion_main, Criterion, SamplingMode};
 
@@ -203,32 +204,54 @@ fn bench(c: &mut Criterion) {
     }
 }
 
-/// Time rebuilds of the two crates of `structs` structs, in turn.
+/// Time rebuilds of the two crates of `structs` structs: the CPU the build's processes
+/// spend (cargo, rustc and the derive, as `getrusage` counts finished children), each
+/// measured rebuild following an unmeasured rebuild of the other crate, so that neither arm
+/// is measured on a machine state the other left behind, and other load on the machine
+/// adds no waiting to either.
 fn rebuilds(c: &mut Criterion, structs: usize, facets: &Path, serde: &Path, target: &Path) {
     let mut g = c.benchmark_group(format!("rebuild a crate of {structs} structs"));
     g.sample_size(10);
     g.sampling_mode(SamplingMode::Flat);
     g.warm_up_time(Duration::from_millis(1));
     g.measurement_time(Duration::from_secs(60));
+    let arms = [("faceteer + serde", facets), ("serde alone", serde)];
     let mut n = 0;
-    for (name, dir) in [("faceteer + serde", facets), ("serde alone", serde)] {
-        g.bench_function(name, |b| {
+    let mut rebuild = |dir: &Path| {
+        n += 1;
+        touch(dir, n);
+        let mut c = cargo(dir, target);
+        c.args(["build", "--offline", "--lib"]);
+        let start = children_cpu();
+        run(c);
+        children_cpu() - start
+    };
+    for (i, (name, dir)) in arms.iter().enumerate() {
+        let other = arms[(i + 1) % arms.len()].1;
+        g.bench_function(*name, |b| {
             b.iter_custom(|iters| {
                 let mut total = Duration::ZERO;
                 for _ in 0..iters {
-                    n += 1;
-                    touch(dir, n);
-                    let mut c = cargo(dir, target);
-                    c.args(["build", "--offline", "--lib"]);
-                    let start = Instant::now();
-                    run(c);
-                    total += start.elapsed();
+                    rebuild(other);
+                    total += rebuild(dir);
                 }
                 total
             })
         });
     }
     g.finish();
+}
+
+/// The CPU time (user and system) of this process's finished children and theirs.
+fn children_cpu() -> Duration {
+    // SAFETY: `usage` is a valid `rusage` to write into.
+    let usage = unsafe {
+        let mut usage = std::mem::zeroed::<libc::rusage>();
+        libc::getrusage(libc::RUSAGE_CHILDREN, &mut usage);
+        usage
+    };
+    let time = |t: libc::timeval| Duration::new(t.tv_sec as u64, t.tv_usec as u32 * 1_000);
+    time(usage.ru_utime) + time(usage.ru_stime)
 }
 
 criterion_group!(benches, bench);

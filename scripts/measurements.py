@@ -103,8 +103,8 @@ for structs in (10, 20):
     if (ROOT / group).exists():
         ours, theirs = mean(group, "faceteer + serde"), mean(group, "serde alone")
         print(f"Compile cost, {structs} structs (`benches/compile.rs`): a rebuild takes "
-              f"{ours / 1e6:.0f} ms with `#[derive(Facet)]` + serde, {theirs / 1e6:.0f} ms with "
-              f"serde alone ({ours / theirs:.2f}×).")
+              f"{ours / 1e6:.0f} ms of CPU with `#[derive(Facet)]` + serde, {theirs / 1e6:.0f} "
+              f"ms with serde alone ({ours / theirs:.2f}×).")
 lines = ROOT / "expanded-lines.txt"
 if lines.exists():
     print(lines.read_text().strip())

@@ -148,7 +148,15 @@ fn schema() -> impl Strategy<Value = (Vec<FieldSpec>, &'static str, Option<&'sta
 }
 
 fn tuple(fields: &[FieldSpec]) -> impl Strategy<Value = Vec<Option<String>>> {
-    let per_field: Vec<BoxedStrategy<Option<String>>> = fields
+    tuple_of(fields, value)
+}
+
+/// A value for each of `fields` (from `value`), absent or not where the field is optional.
+fn tuple_of<S: Strategy<Value = String> + 'static>(
+    fields: &[FieldSpec],
+    value: impl Fn() -> S,
+) -> Vec<BoxedStrategy<Option<String>>> {
+    fields
         .iter()
         .map(|f| {
             if f.optional {
@@ -157,8 +165,7 @@ fn tuple(fields: &[FieldSpec]) -> impl Strategy<Value = Vec<Option<String>>> {
                 value().prop_map(Some).boxed()
             }
         })
-        .collect();
-    per_field
+        .collect()
 }
 
 proptest! {
@@ -293,16 +300,7 @@ proptest! {
     #[test]
     fn the_straight_path_writes_what_the_full_rules_write(
         (fields, delimiter, shard, bare, values) in schema().prop_flat_map(|(f, d, s)| {
-            let t: Vec<BoxedStrategy<Option<String>>> = f
-                .iter()
-                .map(|f| {
-                    if f.optional {
-                        proptest::option::of(long_value()).boxed()
-                    } else {
-                        long_value().prop_map(Some).boxed()
-                    }
-                })
-                .collect();
+            let t = tuple_of(&f, long_value);
             (Just(f), Just(d), Just(s), any::<bool>(), t)
         })
     ) {
