@@ -689,21 +689,9 @@ pub fn write_key(
     fields: &[&'static str],
     values: &[&dyn KeyPart],
 ) -> Result<String, KeyError> {
-    match plain_key(prefix, delimiter, bare, shard, values) {
-        Some(key) => Ok(key),
-        None => write_key_in_full(prefix, delimiter, bare, shard, fields, values),
+    if let Some(key) = plain_key(prefix, delimiter, bare, shard, values) {
+        return Ok(key);
     }
-}
-
-/// [`write_key`] by [`KeyWriter`], with the full rules: a key [`plain_key`] does not write.
-pub(crate) fn write_key_in_full(
-    prefix: &str,
-    delimiter: &'static str,
-    bare: bool,
-    shard: Option<&str>,
-    fields: &[&'static str],
-    values: &[&dyn KeyPart],
-) -> Result<String, KeyError> {
     let mut w = if bare {
         KeyWriter::bare(delimiter)
     } else {

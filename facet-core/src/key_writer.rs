@@ -310,30 +310,8 @@ pub fn write_index_keys<F: Facet>(
             return Ok(());
         }
         for &(k, layout) in own {
-            let partition = std::ptr::eq(k, &index.pk);
-            if let Some(text) = plain_text::<F>(k, layout, value) {
-                keys.insert(item, k.attribute, partition, text);
-                continue;
-            }
-            write::<F, _>(k, layout, value, |shard, names, values| match shard {
-                // An unsharded key is written and put by the core in one call.
-                None => keys.put(
-                    item,
-                    k.attribute,
-                    partition,
-                    k.prefix,
-                    F::SCHEMA.delimiter,
-                    k.no_prefix,
-                    None,
-                    names,
-                    values,
-                ),
-                Some(_) => {
-                    let text = text_of::<F>(k, shard, names, values)?;
-                    keys.insert(item, k.attribute, partition, text);
-                    Ok(())
-                }
-            })?;
+            let text = key_text::<F>(k, layout, value)?;
+            keys.insert(item, k.attribute, std::ptr::eq(k, &index.pk), text);
         }
         Ok(())
     })

@@ -417,33 +417,6 @@ impl KeyLengths {
         item.insert(attribute.to_owned(), AttributeValue::S(value));
     }
 
-    /// Write key attribute `attribute` of a record (a partition key when `partition`) with
-    /// [`write_key`](crate::key::write_key), check its length and put it into `item`: what
-    /// the code the derive generates calls for each index key, so that the key is made and
-    /// stored in one place.
-    #[doc(hidden)]
-    #[allow(clippy::too_many_arguments)]
-    pub fn put(
-        &mut self,
-        item: &mut Item,
-        attribute: &str,
-        partition: bool,
-        prefix: &str,
-        delimiter: &'static str,
-        bare: bool,
-        shard: Option<&str>,
-        fields: &[&'static str],
-        values: &[&dyn crate::key::KeyPart],
-    ) -> Result<(), crate::key::KeyError> {
-        // The common key is made here, where it is put (no string returned through a call).
-        let value = match crate::key::plain_key(prefix, delimiter, bare, shard, values) {
-            Some(value) => value,
-            None => crate::key::write_key_in_full(prefix, delimiter, bare, shard, fields, values)?,
-        };
-        self.insert(item, attribute, partition, value);
-        Ok(())
-    }
-
     /// The stored bytes of the key attributes put so far.
     pub(crate) fn bytes(&self) -> usize {
         self.bytes
