@@ -3,9 +3,11 @@
 //!
 //! The crates are generated under `target/compile-bench/`, sharing one target
 //! directory, so that only their own code is rebuilt (the first run builds the dependencies
-//! once, which takes minutes). Criterion times a rebuild of each crate after its source
-//! changed (`cargo build --offline`, dev profile): the CPU the build's processes spend,
-//! each measured rebuild following an unmeasured one of the other crate. Before timing, both crates' binaries
+//! once, which takes minutes). It times rebuilds of each crate's library after its source
+//! changed (`cargo build --offline --lib`, dev profile): the CPU the build's processes
+//! spend, in pairs of one rebuild of each crate, which goes first alternating, and prints
+//! the median of each crate's rebuilds (a median, as one rebuild in many redoes more work:
+//! a cache written, a session directory swept). Before timing, both crates' binaries
 //! print the JSON of the same sample values, which must be identical (the facet derive
 //! leaves serde's form alone), and the expansions of the crates of 20
 //! (`-Zunpretty=expanded`, through `RUSTC_BOOTSTRAP=1`) are counted: non-blank lines per
@@ -17,7 +19,8 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::Duration;
 
-use criterion::{criterion_group, criterion_main, Criterion, SamplingMode};
+/// The pairs of rebuilds timed for each size.
+const PAIRS: usize = 60;
 
 /// The crate sizes timed: the issue's 10 facets, and 20.
 const SIZES: [usize; 2] = [10, 20];
@@ -168,7 +171,7 @@ fn expanded_lines(dir: &Path, target: &Path) -> usize {
     run(c).lines().filter(|l| !l.trim().is_empty()).count()
 }
 
-fn bench(c: &mut Criterion) {
+fn main() {
     let root = workspace().join("target/compile-bench");
     let target = root.join("target");
     for structs in SIZES {
@@ -200,22 +203,16 @@ fn bench(c: &mut Criterion) {
                 own / per(lines_serde)
             );
         }
-        rebuilds(c, structs, &facets, &serde, &target);
+        rebuilds(structs, &facets, &serde, &target);
     }
 }
 
 /// Time rebuilds of the two crates of `structs` structs: the CPU the build's processes
-/// spend (cargo, rustc and the derive, as `getrusage` counts finished children), each
-/// measured rebuild following an unmeasured rebuild of the other crate, so that neither arm
-/// is measured on a machine state the other left behind, and other load on the machine
-/// adds no waiting to either.
-fn rebuilds(c: &mut Criterion, structs: usize, facets: &Path, serde: &Path, target: &Path) {
-    let mut g = c.benchmark_group(format!("rebuild a crate of {structs} structs"));
-    g.sample_size(10);
-    g.sampling_mode(SamplingMode::Flat);
-    g.warm_up_time(Duration::from_millis(1));
-    g.measurement_time(Duration::from_secs(60));
-    let arms = [("faceteer + serde", facets), ("serde alone", serde)];
+/// spend (cargo, rustc and the derive, as `getrusage` counts finished children), in
+/// [`PAIRS`] pairs of one rebuild of each, the first of a pair alternating, so that both
+/// crates are measured in the same stretch of the machine's time and neither always follows
+/// the other. Prints the median of each crate's rebuilds and their ratio.
+fn rebuilds(structs: usize, facets: &Path, serde: &Path, target: &Path) {
     let mut n = 0;
     let mut rebuild = |dir: &Path| {
         n += 1;
@@ -226,20 +223,34 @@ fn rebuilds(c: &mut Criterion, structs: usize, facets: &Path, serde: &Path, targ
         run(c);
         children_cpu() - start
     };
-    for (i, (name, dir)) in arms.iter().enumerate() {
-        let other = arms[(i + 1) % arms.len()].1;
-        g.bench_function(*name, |b| {
-            b.iter_custom(|iters| {
-                let mut total = Duration::ZERO;
-                for _ in 0..iters {
-                    rebuild(other);
-                    total += rebuild(dir);
-                }
-                total
-            })
-        });
+    // Unmeasured: the first rebuild after the runs and the expansion count above.
+    rebuild(facets);
+    rebuild(serde);
+    let (mut ours, mut theirs) = (Vec::with_capacity(PAIRS), Vec::with_capacity(PAIRS));
+    for pair in 0..PAIRS {
+        if pair % 2 == 0 {
+            ours.push(rebuild(facets));
+            theirs.push(rebuild(serde));
+        } else {
+            theirs.push(rebuild(serde));
+            ours.push(rebuild(facets));
+        }
     }
-    g.finish();
+    let (ours, theirs) = (median(ours), median(theirs));
+    let ms = |d: Duration| d.as_secs_f64() * 1e3;
+    println!(
+        "rebuild of {structs} structs: faceteer + serde {:.0} ms, serde alone {:.0} ms \
+         ({:.2}×), medians of {PAIRS} rebuilds each",
+        ms(ours),
+        ms(theirs),
+        ours.as_secs_f64() / theirs.as_secs_f64()
+    );
+}
+
+/// The median of `times` (the upper one of an even count).
+fn median(mut times: Vec<Duration>) -> Duration {
+    times.sort_unstable();
+    times[times.len() / 2]
 }
 
 /// The CPU time (user and system) of this process's finished children and theirs.
@@ -253,6 +264,3 @@ fn children_cpu() -> Duration {
     let time = |t: libc::timeval| Duration::new(t.tv_sec as u64, t.tv_usec as u32 * 1_000);
     time(usage.ru_utime) + time(usage.ru_stime)
 }
-
-criterion_group!(benches, bench);
-criterion_main!(benches);

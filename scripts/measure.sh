@@ -16,7 +16,7 @@ if [[ "${1:-}" != "--tables" ]]; then
     cargo bench --bench single
     FACETEER_BENCH_LATENCY_MS=10 cargo bench --bench shards
     cargo bench --bench batches 2>/dev/null | grep "^peak memory" > target/criterion/peak-memory.txt
-    cargo bench --bench compile 2>/dev/null | grep "^expanded lines" > target/criterion/expanded-lines.txt
+    cargo bench --bench compile 2>/dev/null > target/criterion/compile.txt
     cargo bench --bench saves 2>/dev/null | grep -E "^save (bytes|capacity)" > target/criterion/save-figures.txt
 fi
 FACETEER_MEASURE_LOAD="${FACETEER_MEASURE_LOAD:-$(cat target/criterion-load.txt 2>/dev/null || true)}" \

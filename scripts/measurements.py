@@ -98,16 +98,19 @@ for ms in (2, 10):
     if (ROOT / group).exists():
         print(row(f"{ms} ms per request", group, "all 16 shards merged", ["one shard"]))
 print()
-for structs in (10, 20):
-    group = f"rebuild a crate of {structs} structs"
-    if (ROOT / group).exists():
-        ours, theirs = mean(group, "faceteer + serde"), mean(group, "serde alone")
-        print(f"Compile cost, {structs} structs (`benches/compile.rs`): a rebuild takes "
-              f"{ours / 1e6:.0f} ms of CPU with `#[derive(Facet)]` + serde, {theirs / 1e6:.0f} "
-              f"ms with serde alone ({ours / theirs:.2f}×).")
-lines = ROOT / "expanded-lines.txt"
-if lines.exists():
-    print(lines.read_text().strip())
+compile_figures = ROOT / "compile.txt"
+if compile_figures.exists():
+    for line in compile_figures.read_text().splitlines():
+        # `rebuild of 10 structs: faceteer + serde 395 ms, serde alone 320 ms (1.23×), ...`
+        found = re.fullmatch(r"rebuild of (\d+) structs: faceteer \+ serde (\d+) ms, "
+                             r"serde alone (\d+) ms \((\S+)×\), medians of (\d+) rebuilds each",
+                             line)
+        if found:
+            print(f"Compile cost, {found[1]} structs (`benches/compile.rs`): a rebuild takes "
+                  f"{found[2]} ms of CPU with `#[derive(Facet)]` + serde, {found[3]} ms with "
+                  f"serde alone ({found[4]}×; medians of {found[5]} rebuilds each).")
+        elif line.startswith("expanded lines"):
+            print(line)
 
 figures = ROOT / "save-figures.txt"
 if (ROOT / "save status").exists() or figures.exists():
