@@ -239,8 +239,9 @@ fn rebuilds(structs: usize, facets: &Path, serde: &Path, target: &Path) {
     let (ours, theirs) = (median(ours), median(theirs));
     let ms = |d: Duration| d.as_secs_f64() * 1e3;
     println!(
-        "rebuild of {structs} structs: faceteer + serde {:.0} ms, serde alone {:.0} ms \
-         ({:.2}×), medians of {PAIRS} rebuilds each",
+        "Compile cost, {structs} structs (`benches/compile.rs`): a rebuild takes {:.0} ms of \
+         CPU with `#[derive(Facet)]` + serde, {:.0} ms with serde alone ({:.2}×; medians of \
+         {PAIRS} rebuilds each).",
         ms(ours),
         ms(theirs),
         ours.as_secs_f64() / theirs.as_secs_f64()

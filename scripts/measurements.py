@@ -100,17 +100,8 @@ for ms in (2, 10):
 print()
 compile_figures = ROOT / "compile.txt"
 if compile_figures.exists():
-    for line in compile_figures.read_text().splitlines():
-        # `rebuild of 10 structs: faceteer + serde 395 ms, serde alone 320 ms (1.23×), ...`
-        found = re.fullmatch(r"rebuild of (\d+) structs: faceteer \+ serde (\d+) ms, "
-                             r"serde alone (\d+) ms \((\S+)×\), medians of (\d+) rebuilds each",
-                             line)
-        if found:
-            print(f"Compile cost, {found[1]} structs (`benches/compile.rs`): a rebuild takes "
-                  f"{found[2]} ms of CPU with `#[derive(Facet)]` + serde, {found[3]} ms with "
-                  f"serde alone ({found[4]}×; medians of {found[5]} rebuilds each).")
-        elif line.startswith("expanded lines"):
-            print(line)
+    # `benches/compile.rs` prints its figures as they are quoted.
+    print(compile_figures.read_text().strip())
 
 figures = ROOT / "save-figures.txt"
 if (ROOT / "save status").exists() or figures.exists():

@@ -681,7 +681,8 @@ pub fn key_part<T: KeyPart>(value: &T) -> &dyn KeyPart {
 /// One key of a facet, as its schema describes it: `prefix` (none for a key without one,
 /// `bare`), the shard id when the key is sharded, then each field's value: [`plain_key`]'s
 /// common case written straight, any other key by [`KeyWriter`]'s full rules. The key
-/// writer ([`key_writer`](crate::key_writer)) calls it for every key it does not write straight itself.
+/// writer ([`key_writer`](crate::key_writer)) calls it for every key it does not write
+/// straight itself.
 pub fn write_key(
     prefix: &str,
     delimiter: &'static str,
