@@ -43,7 +43,6 @@ impl __faceteer_Note::Facet for Note {
         __faceteer_Note::KeySchema::new("SK", "#NOTE", false, &["note_id"], &[false]),
         &[],
     );
-    const VALIDATE_ON_WRITE: bool = false;
     type Fields = NoteFields;
     #[inline]
     fn fields() -> NoteFields {

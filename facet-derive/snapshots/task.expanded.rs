@@ -229,7 +229,6 @@ impl __faceteer_Task::Facet for Task {
                 ),
         ],
     );
-    const VALIDATE_ON_WRITE: bool = false;
     type Fields = TaskFields;
     #[inline]
     fn fields() -> TaskFields {

@@ -17,7 +17,7 @@ pub fn encoders(m: &FacetModel) -> TokenStream {
 
 /// The encoder functions of `fields` (of a facet, or of a struct that derives `Nested`),
 /// with the `faceteer` crate at `krate` and its runtime module named `p`.
-pub fn encoder_fns(fields: &[Field], krate: &syn::Path, p: &TokenStream) -> TokenStream {
+pub fn encoder_fns(fields: &[Field], krate: &syn::Path, p: &impl quote::ToTokens) -> TokenStream {
     let fns = fields.iter().filter(|f| has_encoder(krate, f)).map(|f| {
         let (ty, inner) = (&f.ty, &f.inner);
         let name = encoder_ident(f);

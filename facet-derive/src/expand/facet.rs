@@ -21,7 +21,12 @@ pub fn facet(m: &FacetModel) -> TokenStream {
     let p = private(m);
     let ident = &m.ident;
     let schema = schema(m);
-    let validate_on_write = m.validate_on_write;
+    // The trait's default is `false`: only a facet that asks for it says so.
+    let validate_on_write = m.validate_on_write.then(|| {
+        quote!(
+            const VALIDATE_ON_WRITE: bool = true;
+        )
+    });
     // A facet without a `#[ttl]` field keeps the trait's `ttl_seconds` (`None`).
     let ttl = m.ttl.map(|i| {
         let f = &m.fields[i].ident;
@@ -119,7 +124,7 @@ pub fn facet(m: &FacetModel) -> TokenStream {
         #[automatically_derived]
         impl #p::Facet for #ident {
             const SCHEMA: &'static #p::FacetSchema = #schema;
-            const VALIDATE_ON_WRITE: bool = #validate_on_write;
+            #validate_on_write
             #crypto
             #beacon_text
             #sensitive

@@ -2,10 +2,11 @@
 //! lock records them.
 
 use proc_macro2::TokenStream;
-use quote::quote;
+use std::fmt::Write as _;
+
 use syn::ext::IdentExt;
 
-use super::tokens::{lit, private};
+use super::tokens::{lit_text, private, source};
 use crate::model::FacetModel;
 use crate::parse::EpochUnit;
 use crate::types::type_text;
@@ -13,32 +14,37 @@ use crate::types::type_text;
 /// `&[FieldSchema { .. }, ..]`: every field of the struct, in declaration order.
 pub fn field_schemas(m: &FacetModel) -> TokenStream {
     let p = private(m);
-    let fields = m.fields.iter().enumerate().map(|(i, f)| {
-        let field = lit(&f.ident.unraw().to_string());
-        let attribute = lit(&f.name);
-        let rust_type = lit(&type_text(&f.ty));
-        let stored = f.is_attribute;
-        let optional = f.optional;
-        let default = f.default;
-        let codec = f.codec.as_deref().map(|c| {
-            let c = lit(c);
-            quote!(.codec(#c))
-        });
-        let epoch = f.epoch.map(|e| {
-            let e = lit(match e {
+    let mut out = String::from("&[");
+    for (i, f) in m.fields.iter().enumerate() {
+        let _ = write!(
+            out,
+            "{p}::FieldSchema::new({}, {}, {}, {}, {}, {})",
+            lit_text(&f.ident.unraw().to_string()),
+            lit_text(&f.name),
+            lit_text(&type_text(&f.ty)),
+            f.is_attribute,
+            f.optional,
+            f.default,
+        );
+        if let Some(c) = &f.codec {
+            let _ = write!(out, ".codec({})", lit_text(c));
+        }
+        if let Some(e) = f.epoch {
+            let e = match e {
                 EpochUnit::Seconds => "seconds",
                 EpochUnit::Millis => "millis",
-            });
-            quote!(.epoch(#e))
-        });
+            };
+            let _ = write!(out, ".epoch({})", lit_text(e));
+        }
         let sortable_in = sortable_in(m, i);
-        let sortable_in = (!sortable_in.is_empty()).then(|| {
-            let names = sortable_in.iter().map(|a| lit(a));
-            quote!(.sortable_in(&[#(#names),*]))
-        });
-        quote!(#p::FieldSchema::new(#field, #attribute, #rust_type, #stored, #optional, #default)#codec #epoch #sortable_in)
-    });
-    quote!(&[#(#fields),*])
+        if !sortable_in.is_empty() {
+            let names: Vec<String> = sortable_in.iter().map(|a| lit_text(a)).collect();
+            let _ = write!(out, ".sortable_in(&[{}])", names.join(", "));
+        }
+        out.push_str(", ");
+    }
+    out.push(']');
+    source(&out)
 }
 
 /// The key attributes field `i` is written to with the order-preserving integer encoding.

@@ -3,9 +3,10 @@
 
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
+use std::fmt::Write as _;
 
 use super::encoders::{codec_text, encoder_ident, has_encoder};
-use super::tokens::{lit, private};
+use super::tokens::{lit_text, private, source};
 use super::updates::UpdateKind;
 use crate::model::{FacetModel, Field};
 
@@ -36,29 +37,34 @@ pub fn fields_struct(m: &FacetModel) -> (TokenStream, TokenStream) {
         let stored = (f.optional || kind.is_some()).then(|| quote!(, #ty));
         quote!(#[doc = #doc] pub #fid: #p::Field<#ident, #inner #stored #kind>)
     });
-    let inits = attribute_fields.iter().map(|&(i, f)| {
-        let fid = &f.ident;
-        let name = lit(&f.name);
-        let position = i as u16;
-        let codec = codec_text(&m.krate, f);
-        let codec = (!codec.is_empty()).then(|| {
-            let codec = lit(&codec);
-            quote!(.with_codec(#codec))
-        });
-        let handle = if has_encoder(&m.krate, f) {
-            let encoder = encoder_ident(f);
-            quote!(#p::Field::coded(#name, #position, Self::#encoder)#codec)
+    // The plain handles are names and numbers: written as text, lexed once. Member handles
+    // name the field's type, so are tokens (a struct's fields may be given in any order).
+    let mut plain = String::new();
+    let mut members = Vec::new();
+    for &(i, f) in &attribute_fields {
+        let mut handle = if has_encoder(&m.krate, f) {
+            format!(
+                "{p}::Field::coded({}, {i}u16, Self::{})",
+                lit_text(&f.name),
+                encoder_ident(f)
+            )
         } else {
-            quote!(#p::Field::numbered(#name, #position)#codec)
+            format!("{p}::Field::numbered({}, {i}u16)", lit_text(&f.name))
         };
-        if f.nested.is_some() {
-            let (ty, inner) = (&f.ty, &f.inner);
-            let kind = UpdateKind::of(m, i).path(&p);
-            quote!(#fid: <#inner>::__faceteer_members::<#ident, #ty, #kind>(#handle))
-        } else {
-            quote!(#fid: #handle)
+        let codec = codec_text(&m.krate, f);
+        if !codec.is_empty() {
+            let _ = write!(handle, ".with_codec({})", lit_text(&codec));
         }
-    });
+        if f.nested.is_some() {
+            let (fid, ty, inner) = (&f.ident, &f.ty, &f.inner);
+            let kind = UpdateKind::of(m, i).path(&p);
+            let handle = source(&handle);
+            members.push(quote!(#fid: <#inner>::__faceteer_members::<#ident, #ty, #kind>(#handle)));
+        } else {
+            let _ = write!(plain, "{}: {handle}, ", f.ident);
+        }
+    }
+    let plain = source(&plain);
     // Build the handles once at compile time: a nesting too deep fails here, with its
     // message.
     let nested = m.fields.iter().any(|f| f.nested.is_some());
@@ -71,25 +77,24 @@ pub fn fields_struct(m: &FacetModel) -> (TokenStream, TokenStream) {
     } else {
         // One printing routine for every facet's handles, read from its `FIELDS`: a derived
         // `Debug` would be a routine in each expansion.
-        let debug = lit(&fields_ident.to_string());
-        let copy = quote! {
-            #[automatically_derived]
-            impl ::core::fmt::Debug for #fields_ident {
-                #[inline]
-                fn fmt(&self, __f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {
-                    #p::debug_handles::<#ident>(__f, #debug)
-                }
-            }
-            #[automatically_derived]
-            impl ::core::marker::Copy for #fields_ident {}
-            #[automatically_derived]
-            impl ::core::clone::Clone for #fields_ident {
-                #[inline]
-                fn clone(&self) -> Self {
-                    *self
-                }
-            }
-        };
+        // Names only: written as text, lexed once.
+        let copy = source(&format!(
+            "#[automatically_derived] \
+             impl ::core::fmt::Debug for {fields_ident} {{ \
+                 #[inline] \
+                 fn fmt(&self, __f: &mut ::core::fmt::Formatter<'_>) -> ::core::fmt::Result {{ \
+                     {p}::debug_handles::<{ident}>(__f, {debug}) \
+                 }} \
+             }} \
+             #[automatically_derived] \
+             impl ::core::marker::Copy for {fields_ident} {{}} \
+             #[automatically_derived] \
+             impl ::core::clone::Clone for {fields_ident} {{ \
+                 #[inline] \
+                 fn clone(&self) -> Self {{ *self }} \
+             }}",
+            debug = lit_text(&fields_ident.to_string()),
+        ));
         (TokenStream::new(), Some(copy))
     };
     let doc = format!(
@@ -109,7 +114,7 @@ pub fn fields_struct(m: &FacetModel) -> (TokenStream, TokenStream) {
         #[doc = #doc]
         #[inline]
         pub const fn fields() -> #fields_ident {
-            #fields_ident { #(#inits,)* }
+            #fields_ident { #plain #(#members,)* }
         }
     };
     (decl, ctor)

@@ -8,8 +8,10 @@ use proc_macro2::{Group, Span, TokenStream, TokenTree};
 use quote::quote;
 use syn::spanned::Spanned;
 
-use super::tokens::private;
-use crate::model::{FacetModel, KeyModel};
+use std::fmt::Write as _;
+
+use super::tokens::{private, source};
+use crate::model::FacetModel;
 
 /// The fields the written keys are built from, each once, in order of first use: their
 /// entries in `KEY_FIELDS`.
@@ -96,30 +98,40 @@ pub fn key_layout(m: &FacetModel) -> TokenStream {
             ty.span(),
         )
     });
-    let entry = |f: usize| entry(m, f);
-    let layouts = m.all_keys().into_iter().map(|k: &KeyModel| {
-        let parts = k.parts.iter().map(|part| {
-            let (e, sortable) = (entry(part.field), part.sortable);
-            quote!((#e, #sortable))
-        });
-        match &k.shard {
-            None => quote!(#p::KeyLayout::of(&[#(#parts),*])),
+    // The layouts are numbers only: written as text, lexed once.
+    let mut layouts = String::from("&[");
+    for k in m.all_keys() {
+        let parts: Vec<String> = k
+            .parts
+            .iter()
+            .map(|part| format!("({}u16, {})", entry(m, part.field), part.sortable))
+            .collect();
+        let parts = parts.join(", ");
+        let _ = match &k.shard {
+            None => write!(layouts, "{p}::KeyLayout::of(&[{parts}]), "),
             Some(s) => {
-                let inputs = s.fields.iter().map(|&f| entry(f));
+                let inputs: Vec<String> = s
+                    .fields
+                    .iter()
+                    .map(|&f| format!("{}u16", entry(m, f)))
+                    .collect();
                 let time = match s.time {
-                    Some(t) => {
-                        let e = entry(t);
-                        quote!(#p::Some(#e))
-                    }
-                    None => quote!(#p::None),
+                    Some(t) => format!("{p}::Some({}u16)", entry(m, t)),
+                    None => format!("{p}::None"),
                 };
-                quote!(#p::KeyLayout::sharded(&[#(#parts),*], &[#(#inputs),*], #time))
+                write!(
+                    layouts,
+                    "{p}::KeyLayout::sharded(&[{parts}], &[{}], {time}), ",
+                    inputs.join(", ")
+                )
             }
-        }
-    });
+        };
+    }
+    layouts.push(']');
+    let layouts = source(&layouts);
     quote! {
         const KEY_FIELDS: &'static [&'static dyn #p::KeyField<Self>] = &[#(#fields),*];
-        const KEY_LAYOUT: &'static [#p::KeyLayout] = &[#(#layouts),*];
+        const KEY_LAYOUT: &'static [#p::KeyLayout] = #layouts;
         const KEY_WRITER: #p::Option<&'static dyn #p::WriteKeys<Self>> = #p::Some(&#p::SchemaKeys);
     }
 }

@@ -8,27 +8,17 @@ use quote::{quote, quote_spanned};
 use syn::spanned::Spanned;
 
 use super::tokens::private;
-use crate::model::{FacetModel, Field, IndexModel, KeyModel, ShardModel};
+use crate::model::{FacetModel, Field, IndexModel, KeyModel};
 
 /// The type a key field's argument must have: the field type without `Option`, wrapped in
 /// `Sortable` for sortable key fields.
-pub fn arg_type(p: &TokenStream, field: &Field, sortable: bool) -> TokenStream {
+pub fn arg_type(p: &syn::Ident, field: &Field, sortable: bool) -> TokenStream {
     let inner = &field.inner;
     if sortable {
         quote!(#p::Sortable<#inner>)
     } else {
         quote!(#inner)
     }
-}
-
-/// The `&[ShardPeriod]` of a shard's schedule.
-pub fn schedule(m: &FacetModel, s: &ShardModel) -> TokenStream {
-    let p = private(m);
-    let periods = s
-        .schedule
-        .iter()
-        .map(|(from, count)| quote!(#p::ShardPeriod { from: #from, count: #count }));
-    quote!(&[#(#periods),*])
 }
 
 /// Where key values come from: the record's fields, or a key builder's arguments.

@@ -9,6 +9,13 @@
 //! them, so the expansion holds data, not key code), its schema, its queries, its field
 //! handles, its updates, its encoders and its projections; the other derives are [`pick`],
 //! [`key_part`] and [`collection`]. A failed derive emits [`fallback`].
+//!
+//! Most of it is written with `quote!`, token by token, keeping the user's spans where an
+//! error may point. The constant tables that hold only names, numbers and literals (the
+//! schema's keys and indexes, `FIELDS`, `KEY_LAYOUT`, the plain field handles) are written
+//! as text and lexed once by the compiler ([`tokens::source`]): inside a derive, tokens made
+//! one at a time reach the compiler in round trips of their own, run by unoptimized code,
+//! and those tables are a large share of the tokens.
 
 mod attributes;
 mod beacon;

@@ -14,7 +14,7 @@ use crate::types::is_string_like;
 /// required field; for an optional one, `Option<&str>` when it holds a string and `Option<T>`
 /// otherwise, so that `None` (an absent field, which Faceteer leaves out of the key) can be
 /// passed without naming a type.
-fn param_type(p: &TokenStream, field: &Field, sortable: bool, present: bool) -> TokenStream {
+fn param_type(p: &syn::Ident, field: &Field, sortable: bool, present: bool) -> TokenStream {
     let inner = &field.inner;
     match (takes_option(field, present), is_string_like(inner)) {
         (false, _) if sortable => quote!(impl #p::SortableArg<#inner>),

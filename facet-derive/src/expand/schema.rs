@@ -4,9 +4,12 @@ use proc_macro2::TokenStream;
 use quote::{format_ident, quote, quote_spanned};
 use syn::spanned::Spanned;
 
-use super::keys::schedule;
-use super::tokens::{lit, private};
-use crate::model::{native_type, FacetModel, IndexKind, KeyModel, NativeType, ProjectionModel};
+use std::fmt::Write as _;
+
+use super::tokens::{lit, lit_text, private, source};
+use crate::model::{
+    native_type, FacetModel, IndexKind, IndexModel, KeyModel, NativeType, ProjectionModel,
+};
 
 /// The typed attributes of a native index key: each field's stored name, and its type
 /// from its codec or, through `KeyScalar`, from its Rust type (spanned there, so a type
@@ -66,74 +69,104 @@ fn vector_schemas(m: &FacetModel) -> Vec<TokenStream> {
         .collect()
 }
 
-fn key_schema(m: &FacetModel, key: &KeyModel) -> TokenStream {
+/// `&[a, b, ..]` of the string literals of `names`.
+fn names_text<'a>(names: impl Iterator<Item = &'a str>) -> String {
+    let names: Vec<String> = names.map(lit_text).collect();
+    format!("&[{}]", names.join(", "))
+}
+
+/// The `KeySchema` of `key`, as text.
+fn key_schema(m: &FacetModel, key: &KeyModel) -> String {
     let p = private(m);
-    let attribute = lit(&key.attribute);
-    let prefix = lit(&key.prefix);
-    let no_prefix = key.no_prefix;
-    let names = key.parts.iter().map(|k| lit(&m.fields[k.field].name));
-    let optional = key.parts.iter().map(|k| m.fields[k.field].optional);
-    let shard = key.shard.as_ref().map(|s| {
-        let count = s.count;
-        let names = s.fields.iter().map(|f| lit(&m.fields[*f].name));
-        let schedule = schedule(m, s);
+    let name = |f: usize| m.fields[f].name.as_str();
+    let optional: Vec<String> = key
+        .parts
+        .iter()
+        .map(|k| m.fields[k.field].optional.to_string())
+        .collect();
+    let mut out = format!(
+        "{p}::KeySchema::new({}, {}, {}, {}, &[{}])",
+        lit_text(&key.attribute),
+        lit_text(&key.prefix),
+        key.no_prefix,
+        names_text(key.parts.iter().map(|k| name(k.field))),
+        optional.join(", "),
+    );
+    if let Some(s) = &key.shard {
+        let schedule: Vec<String> = s
+            .schedule
+            .iter()
+            .map(|(from, count)| {
+                format!("{p}::ShardPeriod {{ from: {from}i64, count: {count}u32 }}")
+            })
+            .collect();
         let time = match s.time {
-            Some(t) => {
-                let name = lit(&m.fields[t].name);
-                quote!(#p::Some(#name))
-            }
-            None => quote!(#p::None),
+            Some(t) => format!("{p}::Some({})", lit_text(name(t))),
+            None => format!("{p}::None"),
         };
-        quote!(.sharded(#p::ShardSchema {
-            count: #count,
-            fields: &[#(#names),*],
-            schedule: #schedule,
-            time_field: #time,
-        }))
-    });
-    quote!(#p::KeySchema::new(#attribute, #prefix, #no_prefix, &[#(#names),*], &[#(#optional),*])#shard)
+        let _ = write!(
+            out,
+            ".sharded({p}::ShardSchema {{ count: {}u32, fields: {}, schedule: &[{}], time_field: {time} }})",
+            s.count,
+            names_text(s.fields.iter().map(|&f| name(f))),
+            schedule.join(", "),
+        );
+    }
+    out
+}
+
+/// The `IndexSchema` of index `i`, but for its native keys, as text.
+fn index_schema(m: &FacetModel, i: &IndexModel) -> String {
+    let p = private(m);
+    let kind = match i.kind {
+        IndexKind::Global => "Global",
+        IndexKind::Local => "Local",
+    };
+    let mut out = format!(
+        "{p}::IndexSchema::new({p}::IndexKind::{kind}, {}u8, {}, {})",
+        i.n,
+        lit_text(&i.name()),
+        key_schema(m, &i.pk)
+    );
+    if let Some(sk) = &i.sk {
+        let _ = write!(out, ".sorted({})", key_schema(m, sk));
+    }
+    if let Some(a) = &i.alias {
+        let _ = write!(out, ".alias({})", lit_text(a));
+    }
+    match &i.projection {
+        ProjectionModel::All => {}
+        ProjectionModel::KeysOnly => {
+            let _ = write!(out, ".projecting({p}::IndexProjection::KeysOnly)");
+        }
+        ProjectionModel::Include(fields) => {
+            let names = names_text(fields.iter().map(|&f| m.fields[f].name.as_str()));
+            let _ = write!(out, ".projecting({p}::IndexProjection::Include({names}))");
+        }
+    }
+    if i.sparse {
+        out.push_str(".sparse()");
+    }
+    out
 }
 
 pub fn schema(m: &FacetModel) -> TokenStream {
     let p = private(m);
     let name = lit(&m.name);
     let delimiter = lit(&m.delimiter);
-    let pk = key_schema(m, &m.pk);
-    let sk = key_schema(m, &m.sk);
+    let pk = source(&key_schema(m, &m.pk));
+    let sk = source(&key_schema(m, &m.sk));
+    // Each index's schema as text; a native index's typed key attributes, spanned at the
+    // fields' types, as tokens after it.
     let indexes = m.indexes.iter().map(|i| {
-        let n = i.n;
-        let index_name = lit(&i.name());
-        let kind = match i.kind {
-            IndexKind::Global => quote!(#p::IndexKind::Global),
-            IndexKind::Local => quote!(#p::IndexKind::Local),
-        };
-        let sparse = i.sparse.then(|| quote!(.sparse()));
-        let alias = i.alias.as_ref().map(|a| {
-            let a = lit(a);
-            quote!(.alias(#a))
-        });
-        let pk = key_schema(m, &i.pk);
-        let sk = i.sk.as_ref().map(|sk| {
-            let sk = key_schema(m, sk);
-            quote!(.sorted(#sk))
-        });
-        let projection = match &i.projection {
-            ProjectionModel::All => None,
-            ProjectionModel::KeysOnly => {
-                Some(quote!(.projecting(#p::IndexProjection::KeysOnly)))
-            }
-            ProjectionModel::Include(fields) => {
-                let names = fields.iter().map(|f| lit(&m.fields[*f].name));
-                Some(quote!(.projecting(#p::IndexProjection::Include(&[#(#names),*]))))
-            }
-        };
+        let index = source(&index_schema(m, i));
         let native = i.native.then(|| {
             let pk = native_attributes(m, &i.pk);
             let sk = i.sk.as_ref().map(|k| native_attributes(m, k));
             let sk = sk.unwrap_or_else(|| quote!(&[]));
             quote!(.native(#p::NativeKeys { pk: #pk, sk: #sk }))
         });
-        quote!(#p::IndexSchema::new(#kind, #n, #index_name, #pk)#sk #alias #projection #sparse #native)
+        quote!(#index #native)
     });
     let ttl = m.ttl.map(|i| {
         let n = lit(&m.fields[i].name);

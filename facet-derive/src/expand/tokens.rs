@@ -14,12 +14,9 @@ pub fn lit(s: &str) -> LitStr {
 /// How a facet's expansion names the runtime's module: `__faceteer_<Struct>`, which
 /// [`private_use`] imports it as. One token in every path the expansion writes (the full
 /// path is six), so the derive makes, and the compiler reads, fewer tokens.
-pub fn private(m: &FacetModel) -> TokenStream {
+pub fn private(m: &FacetModel) -> syn::Ident {
     m.private
-        .get_or_init(|| {
-            let alias = quote::format_ident!("__faceteer_{}", m.ident.unraw());
-            quote!(#alias)
-        })
+        .get_or_init(|| quote::format_ident!("__faceteer_{}", m.ident.unraw()))
         .clone()
 }
 
@@ -50,4 +47,62 @@ pub fn private_in(krate: &syn::Path) -> TokenStream {
 /// parameters, when clippy would count too many (more than 7).
 pub fn allow_many_args(params: usize) -> Option<TokenStream> {
     (params > 7).then(|| quote!(#[allow(clippy::too_many_arguments)]))
+}
+
+/// `s` written as a Rust string literal.
+pub fn lit_text(s: &str) -> String {
+    format!("{s:?}")
+}
+
+/// The tokens of `text`, Rust source the derive wrote itself from names and literals (no
+/// tokens of the user's, so no spans to keep), read once by the compiler's lexer: for the
+/// expansion's constant tables, far cheaper to make than token by token. Spanned at the
+/// call site, as `quote!`'s tokens are.
+///
+/// Inside a derive the compiler's own lexer reads it (not `proc_macro2`'s, which would lex
+/// it twice); a text that does not lex, which would be a bug of the derive's, becomes a
+/// `compile_error!` naming it, not a panic.
+pub fn source(text: &str) -> TokenStream {
+    if proc_macro::is_available() {
+        if let Ok(tokens) = text.parse::<proc_macro::TokenStream>() {
+            return tokens.into();
+        }
+    }
+    text.parse().unwrap_or_else(|e| {
+        let message = format!("faceteer: the derive wrote source it cannot read ({e}): {text}");
+        quote!(::core::compile_error!(#message);)
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every string, however hostile, is written as a literal that reads back as itself.
+    #[test]
+    fn string_literals_read_back_as_written() {
+        let hostile = [
+            "",
+            "plain",
+            "quote \" and backslash \\",
+            "new\nline\ttab\r\0nul",
+            "#TEAM#\u{202e}right-to-left",
+            "combining \u{301} accent, emoji \u{1f600}, \u{7f} delete",
+            "}]) ; fn evil() {}",
+            "r#\"raw\"#",
+        ];
+        for s in hostile {
+            let tokens = source(&lit_text(s));
+            let lit: LitStr = syn::parse2(tokens).expect("a string literal");
+            assert_eq!(lit.value(), s);
+        }
+    }
+
+    /// Text that does not lex becomes a `compile_error!` that names it, not a panic.
+    #[test]
+    fn text_that_does_not_lex_is_a_compile_error() {
+        let out = source("&[\"unterminated").to_string();
+        assert!(out.contains("compile_error"), "{out}");
+        assert!(out.contains("unterminated"), "{out}");
+    }
 }

@@ -52,7 +52,7 @@ impl UpdateKind {
     }
 
     /// The kind's type, under `p` (`<crate>::__private_<version>`).
-    pub fn path(&self, p: &TokenStream) -> TokenStream {
+    pub fn path(&self, p: &syn::Ident) -> TokenStream {
         match self {
             UpdateKind::TheVersionCounter => quote!(#p::TheVersionCounter),
             UpdateKind::SetByTheLibrary => quote!(#p::SetByTheLibrary),

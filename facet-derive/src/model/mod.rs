@@ -20,7 +20,7 @@ pub struct FacetModel {
     pub krate: syn::Path,
     /// How the expansion names the runtime's module for generated code (an alias of it
     /// under `krate`), built once by the expansion (which names it hundreds of times).
-    pub private: std::cell::OnceCell<proc_macro2::TokenStream>,
+    pub private: std::cell::OnceCell<syn::Ident>,
     /// The struct's name.
     pub ident: Ident,
     /// The struct's visibility, given to the generated types.
