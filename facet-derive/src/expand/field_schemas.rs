@@ -1,12 +1,12 @@
 //! The `FIELDS` constant: each field's stored name, type, defaults and codec, as the design
 //! lock records them.
 
-use proc_macro2::TokenStream;
 use std::fmt::Write as _;
 
+use proc_macro2::TokenStream;
 use syn::ext::IdentExt;
 
-use super::tokens::{lit_text, private, source};
+use super::tokens::{lit_text, names_text, private, source};
 use crate::model::FacetModel;
 use crate::parse::EpochUnit;
 use crate::types::type_text;
@@ -38,8 +38,8 @@ pub fn field_schemas(m: &FacetModel) -> TokenStream {
         }
         let sortable_in = sortable_in(m, i);
         if !sortable_in.is_empty() {
-            let names: Vec<String> = sortable_in.iter().map(|a| lit_text(a)).collect();
-            let _ = write!(out, ".sortable_in(&[{}])", names.join(", "));
+            let names = names_text(sortable_in.iter().map(String::as_str));
+            let _ = write!(out, ".sortable_in({names})");
         }
         out.push_str(", ");
     }

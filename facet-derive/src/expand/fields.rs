@@ -1,9 +1,10 @@
 //! The `<Facet>Fields` struct of typed attribute handles, for conditions, filters and
 //! updates.
 
+use std::fmt::Write as _;
+
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote};
-use std::fmt::Write as _;
 
 use super::encoders::{codec_text, encoder_ident, has_encoder};
 use super::tokens::{lit_text, private, source};

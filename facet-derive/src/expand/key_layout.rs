@@ -4,11 +4,11 @@
 //! of writing keys (shards, schedules, sortable parts, beacons, masking, sparse indexes,
 //! updates rebuilding keys, keys read back) live in the runtime, once.
 
+use std::fmt::Write as _;
+
 use proc_macro2::{Group, Span, TokenStream, TokenTree};
 use quote::quote;
 use syn::spanned::Spanned;
-
-use std::fmt::Write as _;
 
 use super::tokens::{private, source};
 use crate::model::FacetModel;

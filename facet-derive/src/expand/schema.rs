@@ -1,12 +1,12 @@
 //! The `FacetSchema` constant: names, keys, indexes and TTL, as the runtime reads them.
 
+use std::fmt::Write as _;
+
 use proc_macro2::TokenStream;
 use quote::{format_ident, quote, quote_spanned};
 use syn::spanned::Spanned;
 
-use std::fmt::Write as _;
-
-use super::tokens::{lit, lit_text, private, source};
+use super::tokens::{lit, lit_text, names_text, private, source};
 use crate::model::{
     native_type, FacetModel, IndexKind, IndexModel, KeyModel, NativeType, ProjectionModel,
 };
@@ -67,12 +67,6 @@ fn vector_schemas(m: &FacetModel) -> Vec<TokenStream> {
             })
         })
         .collect()
-}
-
-/// `&[a, b, ..]` of the string literals of `names`.
-fn names_text<'a>(names: impl Iterator<Item = &'a str>) -> String {
-    let names: Vec<String> = names.map(lit_text).collect();
-    format!("&[{}]", names.join(", "))
 }
 
 /// The `KeySchema` of `key`, as text.

@@ -54,6 +54,12 @@ pub fn lit_text(s: &str) -> String {
     format!("{s:?}")
 }
 
+/// `&[a, b, ..]`: `names` written as a slice of string literals.
+pub fn names_text<'a>(names: impl IntoIterator<Item = &'a str>) -> String {
+    let names: Vec<String> = names.into_iter().map(lit_text).collect();
+    format!("&[{}]", names.join(", "))
+}
+
 /// The tokens of `text`, Rust source the derive wrote itself from names and literals (no
 /// tokens of the user's, so no spans to keep), read once by the compiler's lexer: for the
 /// expansion's constant tables, far cheaper to make than token by token. Spanned at the
