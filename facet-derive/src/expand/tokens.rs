@@ -65,9 +65,12 @@ pub fn names_text<'a>(names: impl IntoIterator<Item = &'a str>) -> String {
 /// expansion's constant tables, far cheaper to make than token by token. Spanned at the
 /// call site, as `quote!`'s tokens are.
 ///
-/// Inside a derive the compiler's own lexer reads it (not `proc_macro2`'s, which would lex
-/// it twice); a text that does not lex, which would be a bug of the derive's, becomes a
-/// `compile_error!` naming it, not a panic.
+/// Inside a derive the compiler's own lexer reads it (not `proc_macro2`'s, which lexes it
+/// once more first, to check it). The text always lexes: every string the user gave is
+/// written by [`lit_text`], every name is an identifier already, the rest is the derive's
+/// own. Were it not to, which would be a bug of the derive's, the compiler stops the build
+/// there with its lexer's message; outside a derive (the unit tests) it becomes a
+/// `compile_error!` naming the text.
 pub fn source(text: &str) -> TokenStream {
     if proc_macro::is_available() {
         if let Ok(tokens) = text.parse::<proc_macro::TokenStream>() {
