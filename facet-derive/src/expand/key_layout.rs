@@ -10,7 +10,7 @@ use proc_macro2::{Group, Span, TokenStream, TokenTree};
 use quote::quote;
 use syn::spanned::Spanned;
 
-use super::tokens::{private, source};
+use super::tokens::{joined, private, source};
 use crate::model::FacetModel;
 
 /// The fields the written keys are built from, each once, in order of first use: their
@@ -30,7 +30,12 @@ fn entries(m: &FacetModel) -> Vec<usize> {
 /// The entry of field `f` in `KEY_FIELDS` (0 for a field no written key is built from,
 /// which no caller asks for).
 pub fn entry(m: &FacetModel, f: usize) -> u16 {
-    entries(m).iter().position(|&e| e == f).unwrap_or(0) as u16
+    entry_in(&entries(m), f)
+}
+
+/// The entry of field `f` among `entries` (as [`entry`] says).
+fn entry_in(entries: &[usize], f: usize) -> u16 {
+    entries.iter().position(|&e| e == f).unwrap_or(0) as u16
 }
 
 /// The fields of the table's key read back from its text (each with whether it is read as
@@ -101,28 +106,23 @@ pub fn key_layout(m: &FacetModel) -> TokenStream {
     // The layouts are numbers only: written as text, lexed once.
     let mut layouts = String::from("&[");
     for k in m.all_keys() {
-        let parts: Vec<String> = k
-            .parts
-            .iter()
-            .map(|part| format!("({}u16, {})", entry(m, part.field), part.sortable))
-            .collect();
-        let parts = parts.join(", ");
+        let entry = |f: usize| entry_in(&entries, f);
+        let parts = joined(
+            k.parts
+                .iter()
+                .map(|part| format!("({}u16, {})", entry(part.field), part.sortable)),
+        );
         let _ = match &k.shard {
             None => write!(layouts, "{p}::KeyLayout::of(&[{parts}]), "),
             Some(s) => {
-                let inputs: Vec<String> = s
-                    .fields
-                    .iter()
-                    .map(|&f| format!("{}u16", entry(m, f)))
-                    .collect();
+                let inputs = joined(s.fields.iter().map(|&f| format!("{}u16", entry(f))));
                 let time = match s.time {
-                    Some(t) => format!("{p}::Some({}u16)", entry(m, t)),
+                    Some(t) => format!("{p}::Some({}u16)", entry(t)),
                     None => format!("{p}::None"),
                 };
                 write!(
                     layouts,
-                    "{p}::KeyLayout::sharded(&[{parts}], &[{}], {time}), ",
-                    inputs.join(", ")
+                    "{p}::KeyLayout::sharded(&[{parts}], &[{inputs}], {time}), "
                 )
             }
         };

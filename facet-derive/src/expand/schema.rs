@@ -6,7 +6,7 @@ use proc_macro2::TokenStream;
 use quote::{format_ident, quote, quote_spanned};
 use syn::spanned::Spanned;
 
-use super::tokens::{lit, lit_text, names_text, private, source};
+use super::tokens::{joined, lit, lit_text, names_text, private, source};
 use crate::model::{
     native_type, FacetModel, IndexKind, IndexModel, KeyModel, NativeType, ProjectionModel,
 };
@@ -73,27 +73,18 @@ fn vector_schemas(m: &FacetModel) -> Vec<TokenStream> {
 fn key_schema(m: &FacetModel, key: &KeyModel) -> String {
     let p = private(m);
     let name = |f: usize| m.fields[f].name.as_str();
-    let optional: Vec<String> = key
-        .parts
-        .iter()
-        .map(|k| m.fields[k.field].optional.to_string())
-        .collect();
     let mut out = format!(
         "{p}::KeySchema::new({}, {}, {}, {}, &[{}])",
         lit_text(&key.attribute),
         lit_text(&key.prefix),
         key.no_prefix,
         names_text(key.parts.iter().map(|k| name(k.field))),
-        optional.join(", "),
+        joined(key.parts.iter().map(|k| m.fields[k.field].optional)),
     );
     if let Some(s) = &key.shard {
-        let schedule: Vec<String> = s
-            .schedule
-            .iter()
-            .map(|(from, count)| {
-                format!("{p}::ShardPeriod {{ from: {from}i64, count: {count}u32 }}")
-            })
-            .collect();
+        let schedule = joined(s.schedule.iter().map(|(from, count)| {
+            format!("{p}::ShardPeriod {{ from: {from}i64, count: {count}u32 }}")
+        }));
         let time = match s.time {
             Some(t) => format!("{p}::Some({})", lit_text(name(t))),
             None => format!("{p}::None"),
@@ -103,7 +94,7 @@ fn key_schema(m: &FacetModel, key: &KeyModel) -> String {
             ".sharded({p}::ShardSchema {{ count: {}u32, fields: {}, schedule: &[{}], time_field: {time} }})",
             s.count,
             names_text(s.fields.iter().map(|&f| name(f))),
-            schedule.join(", "),
+            schedule,
         );
     }
     out

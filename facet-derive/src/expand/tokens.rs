@@ -1,5 +1,7 @@
 //! Small token helpers shared by the expansion.
 
+use std::fmt::Write as _;
+
 use proc_macro2::{Span, TokenStream};
 use quote::quote;
 use syn::ext::IdentExt;
@@ -54,10 +56,19 @@ pub fn lit_text(s: &str) -> String {
     format!("{s:?}")
 }
 
+/// `a, b, ..`: `items` written one after another, separated by commas.
+pub fn joined<T: std::fmt::Display>(items: impl IntoIterator<Item = T>) -> String {
+    let mut out = String::new();
+    for (n, item) in items.into_iter().enumerate() {
+        let separator = if n == 0 { "" } else { ", " };
+        let _ = write!(out, "{separator}{item}");
+    }
+    out
+}
+
 /// `&[a, b, ..]`: `names` written as a slice of string literals.
 pub fn names_text<'a>(names: impl IntoIterator<Item = &'a str>) -> String {
-    let names: Vec<String> = names.into_iter().map(lit_text).collect();
-    format!("&[{}]", names.join(", "))
+    format!("&[{}]", joined(names.into_iter().map(lit_text)))
 }
 
 /// The tokens of `text`, Rust source the derive wrote itself from names and literals (no
