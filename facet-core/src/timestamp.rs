@@ -157,13 +157,52 @@ pub fn deserialize<'de, D: Deserializer<'de>>(deserializer: D) -> Result<DateTim
     deserializer.deserialize_str(TimeVisitor)
 }
 
-/// Parse RFC 3339 text: the strict form (what `toISOString()` writes) directly, anything
-/// else the way chrono's `FromStr` does (which also takes a space for the `T`).
+/// Parse RFC 3339 text: `toISOString()`'s own form digit by digit, the rest of the strict
+/// form through chrono's RFC 3339 parser, anything else the way chrono's `FromStr` does
+/// (which also takes a space for the `T`).
 fn parse(text: &str) -> Result<DateTime<Utc>, chrono::ParseError> {
+    if let Some(t) = from_iso_digits(text) {
+        return Ok(t);
+    }
     match DateTime::parse_from_rfc3339(text) {
         Ok(t) => Ok(t.with_timezone(&Utc)),
         Err(_) => text.parse::<DateTime<Utc>>(),
     }
+}
+
+/// The time `toISOString()` wrote as `text` (`2026-03-01T10:00:00.000Z`: four-digit year,
+/// milliseconds, `Z`), read digit by digit; `None` for any other text, or a date or time
+/// that does not exist, which chrono's parsers then read or refuse. Where this answers,
+/// chrono's RFC 3339 parser gives the same time (a leap second, `60`, is left to chrono).
+fn from_iso_digits(text: &str) -> Option<DateTime<Utc>> {
+    let b: &[u8; 24] = text.as_bytes().try_into().ok()?;
+    let separators = [
+        (4, b'-'),
+        (7, b'-'),
+        (10, b'T'),
+        (13, b':'),
+        (16, b':'),
+        (19, b'.'),
+    ];
+    if b[23] != b'Z' || separators.iter().any(|&(at, c)| b[at] != c) {
+        return None;
+    }
+    let digit = |at: usize| match b[at] {
+        c @ b'0'..=b'9' => Some(u32::from(c - b'0')),
+        _ => None,
+    };
+    let pair = |at: usize| Some(digit(at)? * 10 + digit(at + 1)?);
+    let year = pair(0)? * 100 + pair(2)?;
+    let millis = digit(20)? * 100 + pair(21)?;
+    let (hour, minute, second) = (pair(11)?, pair(14)?, pair(17)?);
+    if second > 59 {
+        return None;
+    }
+    let day = chrono::NaiveDate::from_ymd_opt(year as i32, pair(5)?, pair(8)?)?;
+    Some(
+        day.and_hms_milli_opt(hour, minute, second, millis)?
+            .and_utc(),
+    )
 }
 
 struct TimeVisitor;
@@ -279,6 +318,84 @@ mod tests {
         assert_eq!(super::display(&t).to_string(), "2026-03-01T10:00:00.000Z");
         let t = t + chrono::Duration::nanoseconds(7_654_321);
         assert_eq!(super::display(&t).to_string(), "2026-03-01T10:00:00.007Z");
+    }
+
+    proptest::proptest! {
+        /// Every time `toISOString()` writes with four year digits reads back through the
+        /// digit reader as chrono reads it.
+        #[test]
+        fn the_fast_reader_reads_what_the_writer_writes(
+            millis in -62_167_219_200_000i64..253_402_300_800_000i64,
+        ) {
+            let t = chrono::DateTime::from_timestamp_millis(millis).unwrap();
+            let text = super::to_iso(&t);
+            proptest::prop_assert_eq!(super::from_iso_digits(&text), Some(t));
+            proptest::prop_assert_eq!(super::parse(&text), Ok(t));
+        }
+
+        /// On any text of the shape, its fields just past their ranges too (months 0 and
+        /// 13, the 30th of February, hour 24, second 60…) and any one byte swapped, the digit
+        /// reader answers only where chrono's RFC 3339 parser does, and as it does; it leaves
+        /// only leap seconds to chrono.
+        #[test]
+        fn the_fast_reader_agrees_with_chrono(
+            date in (0u32..10_000, 0u32..14, 0u32..33),
+            time in (0u32..26, 0u32..62, 0u32..62, 0u32..1000),
+            swap in proptest::option::of((0usize..24, proptest::sample::select(
+                b"0123456789-T:.Zt z+".to_vec(),
+            ))),
+        ) {
+            let ((y, mo, d), (h, mi, s, ms)) = (date, time);
+            let text = format!("{y:04}-{mo:02}-{d:02}T{h:02}:{mi:02}:{s:02}.{ms:03}Z");
+            let mut text = text.into_bytes();
+            if let Some((at, c)) = swap {
+                text[at] = c;
+            }
+            let text = std::str::from_utf8(&text).unwrap();
+            let chrono = chrono::DateTime::parse_from_rfc3339(text)
+                .ok()
+                .map(|t| t.with_timezone(&chrono::Utc));
+            // Still `toISOString()`'s shape after the swap: digits, and its separators.
+            let shaped = text.bytes().zip(b"0000-00-00T00:00:00.000Z").all(|(c, form)| {
+                if *form == b'0' { c.is_ascii_digit() } else { c == *form }
+            });
+            match super::from_iso_digits(text) {
+                Some(t) => proptest::prop_assert_eq!(Some(t), chrono, "{}", text),
+                None => proptest::prop_assert!(
+                    !shaped || chrono.is_none() || &text[17..19] == "60",
+                    "{} is left to chrono, which reads it", text
+                ),
+            }
+        }
+    }
+
+    #[test]
+    fn the_fast_reader_leaves_other_forms_to_chrono() {
+        for text in [
+            "2026-03-01T10:00:00Z",
+            "2026-03-01T10:00:00.000000Z",
+            "2026-03-01T10:00:00.000+00:00",
+            "2026-03-01 10:00:00.000Z",
+            "2026-03-01t10:00:00.000z",
+            "+02026-03-01T10:00:00.000Z",
+            "2016-12-31T23:59:60.500Z",
+        ] {
+            assert_eq!(super::from_iso_digits(text), None, "{text}");
+            assert!(super::parse(text).is_ok(), "{text}");
+        }
+        for text in [
+            "2026-02-29T10:00:00.000Z",
+            "2026-03-01T24:00:00.000Z",
+            "２026-03-01",
+        ] {
+            assert_eq!(super::from_iso_digits(text), None, "{text}");
+        }
+        assert_eq!(
+            super::parse("2016-12-31T23:59:60.500Z")
+                .unwrap()
+                .to_string(),
+            "2016-12-31 23:59:60.500 UTC"
+        );
     }
 
     #[test]
