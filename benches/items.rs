@@ -52,6 +52,20 @@ fn rotate<T>(
     }
 }
 
+#[inline(never)] // One frame each, to profile.
+fn build_ours(tasks: &[Task]) {
+    for t in tasks {
+        drop(black_box(faceteer::to_item(t).unwrap()));
+    }
+}
+
+#[inline(never)]
+fn build_hand(tasks: &[Task]) {
+    for t in tasks {
+        drop(black_box(hand_to_item(t)));
+    }
+}
+
 fn bench(c: &mut Criterion) {
     let tasks: Vec<Task> = (0..N).map(|i| task("team-2f1c9a", i)).collect();
     let items: Vec<Item> = tasks
@@ -70,6 +84,19 @@ fn bench(c: &mut Criterion) {
         assert_eq!(dynamo_from_item(item.clone()).as_ref(), Some(t));
         assert_eq!(&faceteer::from_item::<Task>(item.clone()).unwrap(), t);
         assert_eq!(&faceteer_core::wire::from_wire::<Task>(json).unwrap(), t);
+    }
+
+    // `FACETEER_PROFILE=build|build-hand` builds the items in a loop, for a profiler.
+    if let Ok(what) = std::env::var("FACETEER_PROFILE") {
+        let build = if what == "build" {
+            build_ours
+        } else {
+            build_hand
+        };
+        for _ in 0..200 {
+            build(&tasks);
+        }
+        return;
     }
 
     // Each item is dropped as soon as it is built, as a put drops it once sent (and each

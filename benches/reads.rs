@@ -10,7 +10,13 @@
 //! * `hand-written`: `aws-sdk-dynamodb` with every attribute and key built and read by hand;
 //! * `serde_dynamo`: `aws-sdk-dynamodb` with serde_dynamo's items and hand-built keys;
 //! * `parse floor` (reads): `serde_json` reading the same answers' bodies (recorded from the
-//!   stub) into `IgnoredAny`, with no request sent: what reading those bytes costs at least.
+//!   stub) into `IgnoredAny`, with no request sent: what reading those bytes costs at least;
+//! * `typed floor` (reads): `serde_json` reading those same bodies straight into records,
+//!   through a derived mirror of the item's JSON (each member `{"S": …}`, the key attributes
+//!   passed over, timestamps read by `faceteer::timestamp`): the least a typed decoder does;
+//! * `faceteer decoding` (reads): faceteer's one-pass reader on those same bodies, with no
+//!   request sent: each answer straight into its records, keys noted (what the `faceteer`
+//!   arm does with each answer it receives).
 //!
 //! Every arm gets its inputs built before timing (keys, records), and clones what it
 //! consumes inside the timed region, as the others do.
@@ -25,6 +31,7 @@
 mod support;
 
 use std::collections::HashMap;
+use std::sync::Arc;
 use std::time::Duration;
 
 use aws_sdk_dynamodb::types::AttributeValue;
@@ -32,8 +39,11 @@ use aws_sdk_dynamodb::Client;
 use criterion::{criterion_group, criterion_main, Criterion};
 use faceteer::testing::StubConfig;
 use faceteer::{Item, ReadPath};
+use faceteer_core::schema;
+use faceteer_core::wire::pass;
 use faceteer_suite::bench_task::{
     dynamo_from_item, dynamo_to_item, hand_from_item, hand_key, hand_to_item, task, Task,
+    TaskStatus,
 };
 use support::{boxed, cpu_arms, user_get, user_put, Run, StubThread};
 
@@ -80,10 +90,114 @@ fn hand_keys() -> Vec<Item> {
 }
 
 /// The floor of reading `answers`: each body parsed by `serde_json` into `IgnoredAny`.
+#[inline(never)] // One frame to profile (`FACETEER_PROFILE=floor-get`).
 fn parse_floor(answers: &[String]) {
     for body in answers {
         let _: serde::de::IgnoredAny = serde_json::from_str(body).expect("an answer");
     }
+}
+
+/// The notes the direct read path takes of each item it reads whole: its `PK` and `SK`.
+fn key_notes() -> pass::Notes {
+    pass::Notes::new([schema::PK, schema::SK]).expect("two notes")
+}
+
+/// `BatchGetItem` answers read as faceteer's direct path reads them: in one pass, straight
+/// into records.
+fn decode_gets(answers: &[Arc<String>]) -> Vec<Task> {
+    let mut out = Vec::with_capacity(N);
+    for body in answers {
+        let answer = pass::batch_get::<Task>(body, TABLE, key_notes()).expect("one pass");
+        out.extend(answer.records.into_iter().map(|(task, _)| task));
+    }
+    out
+}
+
+/// `Query` answers read as faceteer's direct path reads them: in one pass, straight into
+/// records.
+fn decode_pages(answers: &[Arc<String>]) -> Vec<Task> {
+    let mut out = Vec::with_capacity(N);
+    for body in answers {
+        let page = pass::page::<Task>(body, key_notes()).expect("one pass");
+        out.extend(page.records.into_iter().map(|(task, _)| task));
+    }
+    out
+}
+
+/// An attribute value of one kind, as an answer's JSON holds it (`{"S": …}`).
+#[derive(serde::Deserialize)]
+struct S<T> {
+    #[serde(rename = "S")]
+    s: T,
+}
+
+/// A timestamp as `faceteer::timestamp` reads it.
+struct Iso(chrono::DateTime<chrono::Utc>);
+
+impl<'de> serde::Deserialize<'de> for Iso {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        faceteer::timestamp::deserialize(d).map(Iso)
+    }
+}
+
+/// The README's `Task` as a stored item's JSON holds it; the attributes the library writes
+/// (keys, `facet`, `ttl`) are passed over.
+#[derive(serde::Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct WireTask {
+    team_id: S<String>,
+    task_id: S<String>,
+    date_due: S<Iso>,
+    #[serde(default)]
+    assigned_user_id: Option<S<String>>,
+    status: S<TaskStatus>,
+    date_created: S<Iso>,
+    #[serde(default)]
+    expires_at: Option<S<Iso>>,
+}
+
+impl From<WireTask> for Task {
+    fn from(w: WireTask) -> Task {
+        Task {
+            team_id: w.team_id.s,
+            task_id: w.task_id.s,
+            date_due: w.date_due.s.0,
+            assigned_user_id: w.assigned_user_id.map(|u| u.s),
+            status: w.status.s,
+            date_created: w.date_created.s.0,
+            expires_at: w.expires_at.map(|t| t.s.0),
+        }
+    }
+}
+
+/// `BatchGetItem` answers read by `serde_json` straight into records (the typed floor).
+fn typed_gets(answers: &[String]) -> Vec<Task> {
+    #[derive(serde::Deserialize)]
+    struct Answer {
+        #[serde(rename = "Responses")]
+        responses: HashMap<String, Vec<WireTask>>,
+    }
+    let mut out = Vec::with_capacity(N);
+    for body in answers {
+        let answer: Answer = serde_json::from_str(body).expect("an answer");
+        out.extend(answer.responses.into_values().flatten().map(Task::from));
+    }
+    out
+}
+
+/// `Query` answers read by `serde_json` straight into records (the typed floor).
+fn typed_pages(answers: &[String]) -> Vec<Task> {
+    #[derive(serde::Deserialize)]
+    struct Answer {
+        #[serde(rename = "Items")]
+        items: Vec<WireTask>,
+    }
+    let mut out = Vec::with_capacity(N);
+    for body in answers {
+        let answer: Answer = serde_json::from_str(body).expect("an answer");
+        out.extend(answer.items.into_iter().map(Task::from));
+    }
+    out
 }
 
 fn sorted(mut tasks: Vec<Task>) -> Vec<Task> {
@@ -184,17 +298,28 @@ fn bench(c: &mut Criterion) {
     });
     assert_eq!((get_answers.len(), query_answers.len()), (N / 100, 100));
     let per_item = |answers: &[String]| answers.iter().map(String::len).sum::<usize>() / N;
+    // The decoding arms read the very bodies the floor parses, and give every record.
+    let shared = |answers: &[String]| answers.iter().cloned().map(Arc::new).collect::<Vec<_>>();
+    let (get_bodies, query_bodies) = (shared(&get_answers), shared(&query_answers));
+    assert_eq!(sorted(decode_gets(&get_bodies)), all());
+    assert_eq!(decode_pages(&query_bodies), tasks(N).collect::<Vec<_>>());
+    assert_eq!(sorted(typed_gets(&get_answers)), all());
+    assert_eq!(typed_pages(&query_answers), tasks(N).collect::<Vec<_>>());
     println!(
         "answer bytes per record: get_many {}, query {}",
         per_item(&get_answers),
         per_item(&query_answers)
     );
 
-    // `FACETEER_PROFILE=get|query` runs only faceteer's arm in a loop, for a profiler.
+    // `FACETEER_PROFILE=get|query` runs only faceteer's arm in a loop, for a profiler;
+    // `decode-get|decode-query` its decoding alone, `floor-get` the parse floor.
     if let Ok(what) = std::env::var("FACETEER_PROFILE") {
         rt.block_on(async {
             for _ in 0..50 {
                 match what.as_str() {
+                    "decode-get" => assert_eq!(decode_gets(&get_bodies).len(), N),
+                    "decode-query" => assert_eq!(decode_pages(&query_bodies).len(), N),
+                    "floor-get" => parse_floor(&get_answers),
                     "get" => assert_eq!(table.get_many(keys.iter().cloned()).await.found.len(), N),
                     _ => assert_eq!(
                         table
@@ -216,6 +341,7 @@ fn bench(c: &mut Criterion) {
     g.measurement_time(Duration::from_secs(6));
     let (table, sdk_path, sdk_sent, client, keys) = (&table, &sdk_path, &sdk_sent, &client, &keys);
     let (hand_keys, get_answers, query_answers) = (&hand_keys, &get_answers, &query_answers);
+    let (get_bodies, query_bodies) = (&get_bodies, &query_bodies);
 
     let ours = || boxed(async move { assert!(table.put_many(tasks(N)).await.is_complete()) });
     let hand = || {
@@ -268,13 +394,17 @@ fn bench(c: &mut Criterion) {
         })
     };
     let floor = || boxed(async move { parse_floor(get_answers) });
-    let arms: [(&str, Run<'_>); 6] = [
+    let decoding = || boxed(async move { assert_eq!(decode_gets(get_bodies).len(), N) });
+    let typed = || boxed(async move { assert_eq!(typed_gets(get_answers).len(), N) });
+    let arms: [(&str, Run<'_>); 8] = [
         ("faceteer", &direct),
         ("faceteer-sdk-sent", &sent),
         ("faceteer-sdk-path", &via_sdk),
         ("hand-written", &hand),
         ("serde_dynamo", &dynamo),
         ("parse floor", &floor),
+        ("faceteer decoding", &decoding),
+        ("typed floor", &typed),
     ];
     cpu_arms(&mut g, &rt, "get_many 10k", &arms);
 
@@ -293,13 +423,17 @@ fn bench(c: &mut Criterion) {
     let dynamo =
         || boxed(async move { assert_eq!(user_query(client, dynamo_from_item).await.len(), N) });
     let floor = || boxed(async move { parse_floor(query_answers) });
-    let arms: [(&str, Run<'_>); 6] = [
+    let decoding = || boxed(async move { assert_eq!(decode_pages(query_bodies).len(), N) });
+    let typed = || boxed(async move { assert_eq!(typed_pages(query_answers).len(), N) });
+    let arms: [(&str, Run<'_>); 8] = [
         ("faceteer", &direct),
         ("faceteer-sdk-sent", &sent),
         ("faceteer-sdk-path", &via_sdk),
         ("hand-written", &hand),
         ("serde_dynamo", &dynamo),
         ("parse floor", &floor),
+        ("faceteer decoding", &decoding),
+        ("typed floor", &typed),
     ];
     cpu_arms(&mut g, &rt, "query 100 pages", &arms);
     g.finish();
