@@ -11,12 +11,16 @@
 //! * `serde_dynamo`: `aws-sdk-dynamodb` with serde_dynamo's items and hand-built keys;
 //! * `parse floor` (reads): `serde_json` reading the same answers' bodies (recorded from the
 //!   stub) into `IgnoredAny`, with no request sent: what reading those bytes costs at least;
-//! * `typed floor` (reads): `serde_json` reading those same bodies straight into records,
-//!   through a derived mirror of the item's JSON (each member `{"S": …}`, the key attributes
-//!   passed over, timestamps read by `faceteer::timestamp`): the least a typed decoder does;
-//! * `faceteer decoding` (reads): faceteer's one-pass reader on those same bodies, with no
-//!   request sent: each answer straight into its records, keys noted (what the `faceteer`
-//!   arm does with each answer it receives).
+//! * `serde_json typed` (reads): `serde_json` reading those same bodies straight into
+//!   records, through a derived mirror of the item's JSON (each member `{"S": …}`; `facet`
+//!   checked, each record validated, the other attributes the library writes passed over;
+//!   timestamps read by `faceteer::timestamp`): what a typed decoder written with serde's
+//!   derive does, its lists growing as serde's do;
+//! * `faceteer decoding` (reads): faceteer's one-pass reader
+//!   (`faceteer_core::wire::pass`) on those same bodies, with no request sent: each answer
+//!   straight into its records, `facet` checked, each record validated, its keys noted. The
+//!   `faceteer` arm reads each answer so, then also boxes each record with its notes until
+//!   the read hands it over.
 //!
 //! Every arm gets its inputs built before timing (keys, records), and clones what it
 //! consumes inside the timed region, as the others do.
@@ -42,8 +46,8 @@ use faceteer::{Item, ReadPath};
 use faceteer_core::schema;
 use faceteer_core::wire::pass;
 use faceteer_suite::bench_task::{
-    dynamo_from_item, dynamo_to_item, hand_from_item, hand_key, hand_to_item, task, Task,
-    TaskStatus,
+    check_task, dynamo_from_item, dynamo_to_item, hand_from_item, hand_key, hand_to_item, task,
+    Task, TaskStatus,
 };
 use support::{boxed, cpu_arms, user_get, user_put, Run, StubThread};
 
@@ -90,7 +94,6 @@ fn hand_keys() -> Vec<Item> {
 }
 
 /// The floor of reading `answers`: each body parsed by `serde_json` into `IgnoredAny`.
-#[inline(never)] // One frame to profile (`FACETEER_PROFILE=floor-get`).
 fn parse_floor(answers: &[String]) {
     for body in answers {
         let _: serde::de::IgnoredAny = serde_json::from_str(body).expect("an answer");
@@ -140,11 +143,13 @@ impl<'de> serde::Deserialize<'de> for Iso {
     }
 }
 
-/// The README's `Task` as a stored item's JSON holds it; the attributes the library writes
-/// (keys, `facet`, `ttl`) are passed over.
+/// The README's `Task` as a stored item's JSON holds it, with its `facet`; the other
+/// attributes the library writes (keys, `ttl`) are passed over.
 #[derive(serde::Deserialize)]
 #[serde(rename_all = "camelCase")]
-struct WireTask {
+struct WireTask<'a> {
+    #[serde(borrow)]
+    facet: S<&'a str>,
     team_id: S<String>,
     task_id: S<String>,
     date_due: S<Iso>,
@@ -156,48 +161,63 @@ struct WireTask {
     expires_at: Option<S<Iso>>,
 }
 
-impl From<WireTask> for Task {
-    fn from(w: WireTask) -> Task {
-        Task {
-            team_id: w.team_id.s,
-            task_id: w.task_id.s,
-            date_due: w.date_due.s.0,
-            assigned_user_id: w.assigned_user_id.map(|u| u.s),
-            status: w.status.s,
-            date_created: w.date_created.s.0,
-            expires_at: w.expires_at.map(|t| t.s.0),
-        }
+/// The record `w` holds, when it is a `Task` that passes the README's validator.
+fn typed_record(w: WireTask<'_>) -> Option<Task> {
+    if w.facet.s != "TASK" {
+        return None;
     }
+    let task = Task {
+        team_id: w.team_id.s,
+        task_id: w.task_id.s,
+        date_due: w.date_due.s.0,
+        assigned_user_id: w.assigned_user_id.map(|u| u.s),
+        status: w.status.s,
+        date_created: w.date_created.s.0,
+        expires_at: w.expires_at.map(|t| t.s.0),
+    };
+    check_task(&task).ok().map(|()| task)
 }
 
-/// `BatchGetItem` answers read by `serde_json` straight into records (the typed floor).
+/// `BatchGetItem` answers read by `serde_json` straight into records (`serde_json typed`).
 fn typed_gets(answers: &[String]) -> Vec<Task> {
+    // The table's answers (the benchmark's table is `bench`).
     #[derive(serde::Deserialize)]
-    struct Answer {
-        #[serde(rename = "Responses")]
-        responses: HashMap<String, Vec<WireTask>>,
+    struct Responses<'a> {
+        #[serde(borrow)]
+        bench: Vec<WireTask<'a>>,
+    }
+    #[derive(serde::Deserialize)]
+    struct Answer<'a> {
+        #[serde(rename = "Responses", borrow)]
+        responses: Responses<'a>,
     }
     let mut out = Vec::with_capacity(N);
     for body in answers {
-        let answer: Answer = serde_json::from_str(body).expect("an answer");
-        out.extend(answer.responses.into_values().flatten().map(Task::from));
+        let answer: Answer<'_> = serde_json::from_str(body).expect("an answer");
+        out.extend(answer.responses.bench.into_iter().filter_map(typed_record));
     }
     out
 }
 
-/// `Query` answers read by `serde_json` straight into records (the typed floor).
+/// `Query` answers read by `serde_json` straight into records (`serde_json typed`).
 fn typed_pages(answers: &[String]) -> Vec<Task> {
     #[derive(serde::Deserialize)]
-    struct Answer {
-        #[serde(rename = "Items")]
-        items: Vec<WireTask>,
+    struct Answer<'a> {
+        #[serde(rename = "Items", borrow)]
+        items: Vec<WireTask<'a>>,
     }
     let mut out = Vec::with_capacity(N);
     for body in answers {
-        let answer: Answer = serde_json::from_str(body).expect("an answer");
-        out.extend(answer.items.into_iter().map(Task::from));
+        let answer: Answer<'_> = serde_json::from_str(body).expect("an answer");
+        out.extend(answer.items.into_iter().filter_map(typed_record));
     }
     out
+}
+
+/// Run `f` in a frame of its own, for a profiler to count (`FACETEER_PROFILE`).
+#[inline(never)]
+fn profiled(f: &dyn Fn()) {
+    f()
 }
 
 fn sorted(mut tasks: Vec<Task>) -> Vec<Task> {
@@ -312,14 +332,20 @@ fn bench(c: &mut Criterion) {
     );
 
     // `FACETEER_PROFILE=get|query` runs only faceteer's arm in a loop, for a profiler;
-    // `decode-get|decode-query` its decoding alone, `floor-get` the parse floor.
+    // `decode-get|decode-query` its decoding alone, `floor-get|floor-query` the parse floor,
+    // `typed-get|typed-query` serde_json's typed decoding (each in a frame `profiled`).
     if let Ok(what) = std::env::var("FACETEER_PROFILE") {
         rt.block_on(async {
             for _ in 0..50 {
                 match what.as_str() {
-                    "decode-get" => assert_eq!(decode_gets(&get_bodies).len(), N),
-                    "decode-query" => assert_eq!(decode_pages(&query_bodies).len(), N),
-                    "floor-get" => parse_floor(&get_answers),
+                    "decode-get" => profiled(&|| assert_eq!(decode_gets(&get_bodies).len(), N)),
+                    "decode-query" => {
+                        profiled(&|| assert_eq!(decode_pages(&query_bodies).len(), N))
+                    }
+                    "floor-get" => profiled(&|| parse_floor(&get_answers)),
+                    "floor-query" => profiled(&|| parse_floor(&query_answers)),
+                    "typed-get" => profiled(&|| assert_eq!(typed_gets(&get_answers).len(), N)),
+                    "typed-query" => profiled(&|| assert_eq!(typed_pages(&query_answers).len(), N)),
                     "get" => assert_eq!(table.get_many(keys.iter().cloned()).await.found.len(), N),
                     _ => assert_eq!(
                         table
@@ -404,7 +430,7 @@ fn bench(c: &mut Criterion) {
         ("serde_dynamo", &dynamo),
         ("parse floor", &floor),
         ("faceteer decoding", &decoding),
-        ("typed floor", &typed),
+        ("serde_json typed", &typed),
     ];
     cpu_arms(&mut g, &rt, "get_many 10k", &arms);
 
@@ -433,7 +459,7 @@ fn bench(c: &mut Criterion) {
         ("serde_dynamo", &dynamo),
         ("parse floor", &floor),
         ("faceteer decoding", &decoding),
-        ("typed floor", &typed),
+        ("serde_json typed", &typed),
     ];
     cpu_arms(&mut g, &rt, "query 100 pages", &arms);
     g.finish();
