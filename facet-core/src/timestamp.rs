@@ -55,6 +55,10 @@ pub fn write_iso(value: &DateTime<Utc>, out: &mut String) {
     }
 }
 
+/// `toISOString()`'s form for years 0 to 9999: a digit where each `0` stands, the rest as
+/// it is. The writer fills it in; the reader reads text of this shape digit by digit.
+const ISO_FORM: &[u8; 24] = b"0000-00-00T00:00:00.000Z";
+
 /// The text as ASCII bytes, for years 0 to 9999.
 fn iso_digits(value: &DateTime<Utc>) -> Option<[u8; 24]> {
     // The UTC fields, read once (a `DateTime`'s accessors each apply the offset).
@@ -69,7 +73,7 @@ fn iso_digits(value: &DateTime<Utc>) -> Option<[u8; 24]> {
         n => (value.second(), n),
     };
     let millis = nanos / 1_000_000;
-    let mut buf = *b"0000-00-00T00:00:00.000Z";
+    let mut buf = *ISO_FORM;
     let year = year as u32;
     put_pair(&mut buf, 0, year / 100);
     put_pair(&mut buf, 2, year % 100);
@@ -176,30 +180,23 @@ fn parse(text: &str) -> Result<DateTime<Utc>, chrono::ParseError> {
 /// chrono's RFC 3339 parser gives the same time (a leap second, `60`, is left to chrono).
 fn from_iso_digits(text: &str) -> Option<DateTime<Utc>> {
     let b: &[u8; 24] = text.as_bytes().try_into().ok()?;
-    let separators = [
-        (4, b'-'),
-        (7, b'-'),
-        (10, b'T'),
-        (13, b':'),
-        (16, b':'),
-        (19, b'.'),
-    ];
-    if b[23] != b'Z' || separators.iter().any(|&(at, c)| b[at] != c) {
+    let shaped = b.iter().zip(ISO_FORM).all(|(&c, &form)| match form {
+        b'0' => c.is_ascii_digit(),
+        _ => c == form,
+    });
+    if !shaped {
         return None;
     }
-    let digit = |at: usize| match b[at] {
-        c @ b'0'..=b'9' => Some(u32::from(c - b'0')),
-        _ => None,
-    };
-    let pair = |at: usize| Some(digit(at)? * 10 + digit(at + 1)?);
-    let year = pair(0)? * 100 + pair(2)?;
-    let millis = digit(20)? * 100 + pair(21)?;
-    let (hour, minute, second) = (pair(11)?, pair(14)?, pair(17)?);
+    let digit = |at: usize| u32::from(b[at] - b'0');
+    let pair = |at: usize| digit(at) * 10 + digit(at + 1);
+    let year = pair(0) * 100 + pair(2);
+    let millis = digit(20) * 100 + pair(21);
+    let (hour, minute, second) = (pair(11), pair(14), pair(17));
     // A leap second: chrono's constructor refuses `60` too; its parser reads it.
     if second > 59 {
         return None;
     }
-    let day = chrono::NaiveDate::from_ymd_opt(year as i32, pair(5)?, pair(8)?)?;
+    let day = chrono::NaiveDate::from_ymd_opt(year as i32, pair(5), pair(8))?;
     Some(
         day.and_hms_milli_opt(hour, minute, second, millis)?
             .and_utc(),
